@@ -1,0 +1,66 @@
+"""The project's error types.
+
+* :class:`SpecError` -- bad input: the spec file is wrong. The CLI prints one line and exits with status 2.
+* :class:`ResourceError` -- the spec asks for more than the limits allow (a SpecError too).
+* :class:`EvalError` -- the mathematics cannot be evaluated at one instance (division by zero, v2(0),
+  a function outside its domain); a checker turns it into the verdict ``ill-defined`` at that instance.
+
+>>> str(SpecError("unknown name 'fo'", file="a.toml", item="claim 'c'", field="grundy", line=7))
+"a.toml:7: claim 'c', field 'grundy': unknown name 'fo'"
+"""
+from __future__ import annotations
+
+
+class NimjosError(Exception):
+    """Base of every error nimjos raises on purpose."""
+
+
+class SpecError(NimjosError):
+    """A fault in the spec (bad input). Carries where it is: file, item (claim or game), field, line."""
+
+    def __init__(self, message: str, *, file: str | None = None, item: str | None = None,
+                 field: str | None = None, line: int | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.item = item
+        self.field = field
+        self.line = line
+        self.hint = hint
+
+    def located(self, *, file: str | None = None, item: str | None = None, field: str | None = None,
+                line: int | None = None) -> "SpecError":
+        """Fill in location details that are still missing, and return self.
+
+        >>> e = SpecError("bad").located(file="f.toml", field="where")
+        >>> (e.file, e.field)
+        ('f.toml', 'where')
+        """
+        self.file = self.file or file
+        self.item = self.item or item
+        self.field = self.field or field
+        self.line = self.line or line
+        return self
+
+    def __str__(self) -> str:
+        where = ""
+        if self.file:
+            where = self.file + (f":{self.line}" if self.line else "") + ": "
+        parts = []
+        if self.item:
+            parts.append(self.item)
+        if self.field:
+            parts.append(f"field '{self.field}'")
+        prefix = where + (", ".join(parts) + ": " if parts else "")
+        text = prefix + self.message
+        if self.hint:
+            text += f" ({self.hint})"
+        return text
+
+
+class ResourceError(SpecError):
+    """The spec asks for more work or memory than the limits allow."""
+
+
+class EvalError(NimjosError, ArithmeticError):
+    """The statement cannot be evaluated at an instance (the mathematics is undefined there)."""
