@@ -195,6 +195,21 @@ class Binder:
         parts = [l.describe() for l in self.levels]
         return ", ".join(parts + [t for t in self.filter_texts])
 
+    def single_range(self) -> Level | None:
+        """The one level of a binder that binds a single name to an integer range with no filters, else None."""
+        if len(self.levels) == 1 and not self.pre_filters:
+            level = self.levels[0]
+            if level.members is None and level.highs and level.lows and not level.filters:
+                return level
+        return None
+
+    @staticmethod
+    def range_of(level: Level, env: dict) -> tuple[int, int]:
+        """The integer range [lo, hi] of a range level in `env` (may be empty: lo > hi)."""
+        lo = max(_round_low(fn(env), strict) for fn, strict in level.lows)
+        hi = min(_round_high(fn(env), strict) for fn, strict in level.highs)
+        return lo, hi
+
     def bindings(self, env: dict, pins: dict[str, Any] | None = None,
                  max_unbounded: int = 10_000_000) -> Iterator[dict]:
         """Yield `env` extended with each binding, in nested declared-bound order (the same dict, mutated).

@@ -432,14 +432,6 @@ BUILTINS: dict[str, Any] = {
 }
 
 
-def _register_game_families() -> None:
-    from . import games
-    BUILTINS.update(games.GAME_FAMILIES)
-
-
-_register_game_families_pending = True
-
-
 def builtin_docs() -> dict[str, str]:
     """The docstring (exact definition) of every built-in, by name."""
     return {name: (getattr(fn, "__doc__", None) or "").strip() for name, fn in BUILTINS.items()}
@@ -448,3 +440,6 @@ def builtin_docs() -> dict[str, str]:
 def iter_items(v: Any) -> Iterable:
     """The elements of a finite collection of the language (used by binders)."""
     return _items("a binder", v)
+
+
+from . import games as _games  # noqa: E402  (registers the built-in game families: subtraction, gcn)

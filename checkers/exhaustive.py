@@ -1,0 +1,461 @@
+"""The exhaustive checker: evaluate a claim at every instance of its window, against ground truth from the
+game's moves (the reference engine) or from the Josephus algorithms.
+
+>>> from nimjos.spec import load_spec
+>>> import pathlib
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
+>>> v = check_exhaustive(spec.claims[0])
+>>> v.verdict, v.instances
+('checked', 21)
+"""
+from __future__ import annotations
+
+import heapq
+import shlex
+import time
+from typing import Any, Callable, Iterable
+
+from nimjos.engine import default_engine
+from nimjos.errors import EvalError, SpecError
+from nimjos.games import as_instance
+
+from .plan import ClaimPlan, plan_claim
+from .verdict import Counterexample, Verdict, format_value
+
+METHOD = "exhaustive"
+EVIDENCE_1D = 200
+EVIDENCE_2D = 64
+
+
+class Collector:
+    """Keeps the N smallest counterexamples (and ill-defined instances) and counts all of them."""
+
+    def __init__(self, limit: int):
+        self.limit = max(1, limit)
+        self.failures: list = []
+        self.undefined: list = []
+        self.n_fail = 0
+        self.n_undef = 0
+        self._seq = 0
+
+    def _push(self, heap: list, cx: Counterexample) -> None:
+        self._seq += 1
+        key = cx.key()
+        item = (_neg(key), -self._seq, cx)
+        if len(heap) < self.limit:
+            heapq.heappush(heap, item)
+        elif item > heap[0]:
+            heapq.heapreplace(heap, item)
+
+    def fail(self, cx: Counterexample) -> None:
+        self.n_fail += 1
+        self._push(self.failures, cx)
+
+    def undef(self, cx: Counterexample) -> None:
+        self.n_undef += 1
+        self._push(self.undefined, cx)
+
+    def sorted(self, heap: list) -> list[Counterexample]:
+        return [cx for _, _, cx in sorted(heap, key=lambda t: (t[2].key(), -t[1]))]
+
+
+class _Neg:
+    """Reverses the order of a key so that heapq (a min-heap) keeps the smallest keys."""
+
+    __slots__ = ("k",)
+
+    def __init__(self, k: tuple):
+        self.k = k
+
+    def __lt__(self, other: "_Neg") -> bool:
+        return other.k < self.k
+
+    def __gt__(self, other: "_Neg") -> bool:
+        return other.k > self.k
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Neg) and other.k == self.k
+
+
+def _neg(k: tuple) -> _Neg:
+    return _Neg(k)
+
+
+def _position(env: dict, coords: tuple[str, ...]) -> Any:
+    if len(coords) == 1:
+        return env[coords[0]]
+    return tuple(env[c] for c in coords)
+
+
+def _bindings(env: dict, names: Iterable[str]) -> dict:
+    return {n: env[n] for n in names if n in env}
+
+
+def _scope(plan: ClaimPlan, engine_note: str = "") -> str:
+    parts = []
+    if plan.window is not None:
+        parts.append(plan.window.describe())
+    if plan.levels is not None:
+        parts.append("levels " + plan.levels.describe())
+    if plan.game_text:
+        parts.append(f"game {plan.game_text}")
+    if engine_note:
+        parts.append(engine_note)
+    return "; ".join(parts)
+
+
+def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: int = 10,
+                     pins: dict[str, Any] | None = None) -> Verdict:
+    """Check `claim` at every instance of its window under `profile`; return the verdict."""
+    start = time.perf_counter()
+    plan = plan_claim(claim, profile)
+    col = Collector(max_counterexamples)
+    kind = claim.kind
+    try:
+        if kind == "values":
+            instances, held, evidence = _check_values(plan, col)
+        elif kind == "holds":
+            instances, held, evidence = _check_holds(plan, col, pins)
+        else:
+            instances, held, evidence = _check_game_claim(plan, col, pins)
+    except SpecError as exc:
+        raise exc.located(file=str(claim.spec.path), item=claim.label) from None
+    failures = col.sorted(col.failures)
+    undefined = col.sorted(col.undefined)
+    if failures:
+        verdict = "refuted"
+    elif undefined:
+        verdict = "ill-defined"
+    elif instances == 0 or held == 0:
+        verdict = "vacuous"
+    else:
+        verdict = "checked"
+    engine = default_engine()
+    uses_engine = bool(plan.game_text) or "G(" in str(claim.raw.get(kind, ""))
+    note = f"ground truth: {engine.name}" if uses_engine else ""
+    v = Verdict(claim.id, verdict, METHOD, _scope(plan, note), instances=instances,
+                assumption_held=held, counterexamples=failures, failures=col.n_fail, undefined=undefined,
+                seconds=time.perf_counter() - start, evidence=evidence)
+    if col.n_undef and failures:
+        v.notes.append(f"also ill-defined at {col.n_undef} instance(s)")
+    if profile != "default":
+        v.notes.append(f"profile {profile}")
+    first = (failures or undefined or [None])[0]
+    if first is not None:
+        v.evidence["rerun"] = rerun_command(claim, profile, first.bindings)
+        _options_evidence(plan, first, v.evidence)
+        if first.reason:
+            v.evidence.setdefault("reason", first.reason)
+    _josephus_evidence(claim, first, v.evidence)
+    return v
+
+
+def rerun_command(claim: Any, profile: str, bindings: dict) -> str:
+    """The command that re-checks exactly one instance.
+
+    >>> class C: id = "c"; spec = type("S", (), {"path": "s.toml"})()
+    >>> rerun_command(C(), "default", {"x": 0, "y": 2})
+    "nimjos check s.toml --claim c --at 'x=0,y=2'"
+    """
+    at = ",".join(f"{k}={format_value(v)}" for k, v in bindings.items())
+    cmd = f"nimjos check {shlex.quote(str(claim.spec.path))} --claim {shlex.quote(claim.id)} --at {shlex.quote(at)}"
+    if profile != "default":
+        cmd += f" --profile {profile}"
+    return cmd
+
+
+# ----------------------------------------------------------------------------- holds
+
+def _check_holds(plan: ClaimPlan, col: Collector, pins: dict | None) -> tuple[int, int, dict]:
+    names = plan.window.names
+    assume, formula, sides = plan.assume, plan.formula, plan.sides
+    instances = held = 0
+    for env in plan.window.bindings({}, pins):
+        instances += 1
+        try:
+            if assume is not None and not assume(env):
+                continue
+            held += 1
+            ok = formula(env)
+        except EvalError as exc:
+            col.undef(Counterexample(_bindings(env, names), reason=str(exc)))
+            continue
+        if not ok:
+            lhs, rhs = False, True
+            if sides is not None:
+                try:
+                    lhs, rhs = sides[0](env), sides[1](env)
+                except EvalError:
+                    pass
+            col.fail(Counterexample(_bindings(env, names), lhs, rhs))
+    return instances, held, {}
+
+
+# ----------------------------------------------------------------------------- game claims
+
+def _solve_all(groups: dict) -> None:
+    engine = default_engine()
+    for inst, positions in groups.items():
+        engine.solve(inst, positions)
+
+
+def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None) -> tuple[int, int, dict]:
+    claim = plan.claim
+    names = plan.window.names
+    coords = plan.coords
+    param_names = tuple(n for n in names if n not in coords)
+    # pass 1: the window, grouped by game instance
+    rows: list[tuple[tuple, Any, Any]] = []  # (binding values, instance, position)
+    by_inst: dict[Any, list] = {}
+    instances = held = 0
+    for env in plan.window.bindings({}, pins):
+        instances += 1
+        values = tuple(env[n] for n in names)
+        try:
+            if plan.assume is not None and not plan.assume(env):
+                continue
+            inst = as_instance(plan.game(env))
+            pos = inst.normalise(_position(env, coords))
+        except EvalError as exc:
+            col.undef(Counterexample(dict(zip(names, values)), reason=str(exc)))
+            continue
+        held += 1
+        rows.append((values, inst, pos))
+        by_inst.setdefault(inst, []).append(pos)
+    _solve_all(by_inst)
+    kind = claim.kind
+    evidence: dict = {}
+    if kind == "grundy" or (kind == "p_positions" and plan.families is None):
+        predicate = kind == "p_positions"
+        claimed_map: dict = {}
+        for values, inst, pos in rows:
+            env = dict(zip(names, values))
+            actual = inst.table[pos]
+            try:
+                claimed = plan.formula(env)
+            except EvalError as exc:
+                col.undef(Counterexample(env, actual, None, reason=str(exc)))
+                continue
+            if predicate:
+                ok = bool(claimed) == (actual == 0)
+                claimed_map[(inst, pos)] = 1 if claimed else 0
+                if not ok:
+                    col.fail(Counterexample(env, "P" if actual == 0 else "N", "P" if claimed else "N",
+                                            detail={"grundy": actual}))
+            else:
+                claimed_map[(inst, pos)] = claimed
+                if claimed != actual:
+                    col.fail(Counterexample(env, actual, claimed))
+        evidence = _window_evidence(rows, claimed_map, "claimed P-positions" if predicate else "claimed value")
+    elif kind == "p_positions":
+        groups = _group(rows, names, param_names)
+        claimed_map = {}
+        for key, grows in groups.items():
+            env0 = dict(zip(param_names, key))
+            claimed_set = _family_points(plan, plan.families, env0, [p for _, _, p in grows], col, names)
+            for values, inst, pos in grows:
+                actual = inst.table[pos]
+                claimed = pos in claimed_set
+                claimed_map[(inst, pos)] = 1 if claimed else 0
+                if claimed != (actual == 0):
+                    col.fail(Counterexample(dict(zip(names, values)), "P" if actual == 0 else "N",
+                                            "P" if claimed else "N", detail={"grundy": actual}))
+        evidence = _window_evidence(rows, claimed_map, "claimed P-positions")
+    elif kind == "level_set":
+        groups = _group(rows, names, param_names)
+        level_names = plan.level_names
+        for key, grows in groups.items():
+            env0 = dict(zip(param_names, key))
+            for lenv in plan.levels.bindings(dict(env0)):
+                lvals = {n: lenv[n] for n in level_names}
+                s_value = lvals[level_names[0]] if level_names else None
+                if plan.families is not None:
+                    claimed_set = _family_points(plan, plan.families, dict(lenv), [p for _, _, p in grows], col, names)
+                    member = lambda env, pos: pos in claimed_set  # noqa: E731
+                else:
+                    member = None
+                for values, inst, pos in grows:
+                    env = dict(zip(names, values))
+                    env.update(lvals)
+                    actual = inst.table[pos]
+                    try:
+                        claimed = member(env, pos) if member else bool(plan.formula(env))
+                    except EvalError as exc:
+                        col.undef(Counterexample(env, actual, None, reason=str(exc)))
+                        continue
+                    if claimed != (actual == s_value):
+                        col.fail(Counterexample(env, actual, f"{'in' if claimed else 'not in'} the set for "
+                                                f"{level_names[0]} = {s_value}", detail={"grundy": actual}))
+        evidence = _window_evidence(rows, {}, "")
+    return instances, held, evidence
+
+
+def _group(rows: list, names: tuple, param_names: tuple) -> dict:
+    idx = [names.index(n) for n in param_names]
+    groups: dict = {}
+    for row in rows:
+        key = tuple(row[0][i] for i in idx)
+        groups.setdefault(key, []).append(row)
+    return groups
+
+
+def _family_points(plan: ClaimPlan, families: list, env0: dict, positions: list, col: Collector,
+                   names: tuple) -> set:
+    """The points of the union of families for the outer values in env0, enumerated as far as the window
+    (given by its positions) needs."""
+    if not positions:
+        return set()
+    if isinstance(positions[0], tuple):
+        dim = len(positions[0])
+        lo = [min(p[j] for p in positions) for j in range(dim)]
+        hi = [max(p[j] for p in positions) for j in range(dim)]
+    else:
+        lo, hi = [min(positions)], [max(positions)]
+    points: set = set()
+    for fam in families:
+        stops_by_index: dict[str, list] = {}
+        for name, j, d, fn in fam.stop_fns:
+            stops_by_index.setdefault(name, []).append((j, d, fn))
+        for level in fam.binder.levels:
+            if level.unbounded:
+                level.stop = _make_stop(stops_by_index.get(level.name, []), lo, hi)
+        try:
+            for env in fam.binder.bindings(dict(env0)):
+                try:
+                    p = fam.point(env)
+                except EvalError as exc:
+                    col.undef(Counterexample(dict(env0), None, None,
+                                             reason=f"family point {fam.point_text!r} at "
+                                                    f"{ {n: env[n] for n in fam.binder.names} }: {exc}"))
+                    continue
+                if isinstance(p, tuple) and len(p) == 1:
+                    p = p[0]
+                points.add(p)
+        except EvalError as exc:
+            col.undef(Counterexample(dict(env0), None, None, reason=f"family {fam.where_text!r}: {exc}"))
+    return points
+
+
+def _make_stop(stops: list, lo: list, hi: list) -> Callable:
+    def stop(env: dict) -> bool:
+        for j, d, fn in stops:
+            try:
+                v = fn(env)
+            except EvalError:
+                continue
+            if d == "inc" and v > hi[j]:
+                return True
+            if d == "dec" and v < lo[j]:
+                return True
+        return False
+    return stop
+
+
+# ----------------------------------------------------------------------------- printed tables
+
+def _check_values(plan: ClaimPlan, col: Collector) -> tuple[int, int, dict]:
+    v = plan.values
+    instances = 0
+    if "grundy" in v:
+        inst = as_instance(plan.game({}))
+        start = v.get("from", 0)
+        table = v["grundy"]
+        cells: list[tuple[Any, Any]] = []
+        if table and isinstance(table[0], list):
+            x0, y0 = (start if isinstance(start, list) else [start, start])[:2]
+            for i, row in enumerate(table):
+                for j, val in enumerate(row):
+                    cells.append(((x0 + i, y0 + j), val))
+        else:
+            s0 = start[0] if isinstance(start, list) else start
+            cells = [(s0 + i, val) for i, val in enumerate(table)]
+        positions = [inst.normalise(p) for p, _ in cells]
+        default_engine().solve(inst, positions)
+        coords = plan.coords
+        for p, printed in cells:
+            instances += 1
+            actual = inst.table[p]
+            b = dict(zip(coords, p if isinstance(p, tuple) else (p,)))
+            if actual != printed:
+                col.fail(Counterexample(b, actual, printed))
+        return instances, instances, {}
+    var, start, printed_seq = v["var"], v.get("from", 0), v["equal"]
+    for i, printed in enumerate(printed_seq):
+        instances += 1
+        env = {var: start + i}
+        try:
+            actual = plan.values_expr(env)
+        except EvalError as exc:
+            col.undef(Counterexample(env, None, printed, reason=str(exc)))
+            continue
+        if actual != printed:
+            col.fail(Counterexample(env, actual, printed))
+    return instances, instances, {}
+
+
+# ----------------------------------------------------------------------------- evidence for reports
+
+def _window_evidence(rows: list, claimed_map: dict, label: str) -> dict:
+    if not rows:
+        return {}
+    inst0 = rows[0][1]
+    first = [(pos, inst) for _, inst, pos in rows if inst is inst0]
+    if inst0.dim == 1:
+        xs = sorted({p for p, _ in first})[:EVIDENCE_1D]
+        return {"sequence": {"x0": xs[0], "grundy": [inst0.table[x] for x in xs],
+                             "claimed": [claimed_map.get((inst0, x)) for x in xs] if claimed_map else None,
+                             "label": label, "game": inst0.label}}
+    if inst0.dim == 2:
+        x0 = min(p[0] for p, _ in first)
+        y0 = min(p[1] for p, _ in first)
+        n = EVIDENCE_2D
+        grid = [[inst0.table.get((x0 + i, y0 + j), -1) for j in range(n)] for i in range(n)]
+        xs = max(i for i in range(n) if any(c >= 0 for c in grid[i])) + 1
+        ys = max(j for j in range(n) if any(grid[i][j] >= 0 for i in range(n))) + 1
+        grid = [row[:ys] for row in grid[:xs]]
+        claimed = None
+        if claimed_map:
+            claimed = [[_as_cell(claimed_map.get((inst0, (x0 + i, y0 + j)))) for j in range(ys)] for i in range(xs)]
+        return {"grid": {"x0": x0, "y0": y0, "grundy": grid, "claimed": claimed, "label": label,
+                         "game": inst0.label}}
+    return {}
+
+
+def _as_cell(v: Any) -> Any:
+    if v is None or isinstance(v, bool):
+        return None if v is None else int(v)
+    return v if isinstance(v, int) else None
+
+
+def _options_evidence(plan: ClaimPlan, cx: Counterexample, evidence: dict) -> None:
+    if plan.game is None or not plan.coords:
+        return
+    try:
+        env = dict(cx.bindings)
+        inst = as_instance(plan.game(env) if plan.claim.kind != "values" else plan.game({}))
+        pos = inst.normalise(_position(env, plan.coords))
+        opts = sorted(set(inst.options(pos)))
+        default_engine().solve(inst, [pos])
+        listed = [{"position": format_value(q), "grundy": inst.table[q]} for q in opts[:64]]
+        evidence["options"] = {"position": format_value(pos), "options": listed,
+                               "more": max(0, len(opts) - 64),
+                               "mex": inst.table[pos], "claimed": format_value(cx.rhs)}
+    except (EvalError, SpecError, KeyError):
+        return
+
+
+_JOSEPHUS_WORDS = ("survivor", "JJ(", "removed(", "removal_index", "F(")
+
+
+def _josephus_evidence(claim: Any, cx: Counterexample | None, evidence: dict) -> None:
+    text = str(claim.raw.get(claim.kind, "")) + " " + str(claim.raw.get("game", ""))
+    if not any(w in text for w in _JOSEPHUS_WORDS):
+        return
+    b = cx.bindings if cx is not None else {}
+    n = b.get("n") if isinstance(b.get("n"), int) else 12
+    k = b.get("k") if isinstance(b.get("k"), int) else 3
+    if "F(" in text and "k" not in b:
+        k = 2
+    n = max(1, min(n, 40))
+    k = max(1, min(k, 40))
+    evidence["josephus"] = {"n": n, "k": k}

@@ -1,0 +1,65 @@
+"""Run every applicable method on a claim and pick the verdict it earned.
+
+Methods register themselves in :data:`METHODS` (name -> callable(claim, options) -> Verdict or None, where
+None means "does not apply"); the exhaustive method always applies.
+
+>>> sorted(METHODS)[:1]
+['exhaustive']
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .exhaustive import check_exhaustive
+from .verdict import Verdict, strongest
+
+
+@dataclass
+class RunOptions:
+    profile: str = "default"
+    max_counterexamples: int = 10
+    pins: dict[str, Any] | None = None
+    timeout: float = 30.0
+    methods: tuple[str, ...] | None = None  # None: every method that applies
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ClaimResult:
+    claim: Any
+    verdicts: list[Verdict]
+
+    @property
+    def final(self) -> Verdict:
+        """The strongest verdict; a refutation or ill-definedness by any method wins."""
+        return strongest(self.verdicts)
+
+
+def _exhaustive(claim: Any, opts: RunOptions) -> Verdict:
+    return check_exhaustive(claim, opts.profile, opts.max_counterexamples, opts.pins)
+
+
+METHODS: dict[str, Callable[[Any, RunOptions], Verdict | None]] = {"exhaustive": _exhaustive}
+
+
+def register_method(name: str, fn: Callable[[Any, RunOptions], Verdict | None]) -> None:
+    """Add a verification method (used by the sampling and proving checkers)."""
+    METHODS[name] = fn
+
+
+def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
+    """Run the selected methods (default: all that apply) on one claim."""
+    opts = opts or RunOptions()
+    names = opts.methods or tuple(METHODS)
+    verdicts: list[Verdict] = []
+    for name in names:
+        fn = METHODS.get(name)
+        if fn is None:
+            continue
+        if opts.pins and name != "exhaustive":
+            continue  # a pinned re-run checks exactly that instance
+        v = fn(claim, opts)
+        if v is not None:
+            verdicts.append(v)
+    return ClaimResult(claim, verdicts)

@@ -1,0 +1,251 @@
+"""The command line: ``nimjos check``, ``nimjos list``, ``nimjos report`` and the tools around them.
+
+Exit status: 0 when every verdict agrees with its claim's ``expect``; 1 when one does not; 2 on bad input
+(one line naming file, claim, field and line; never a traceback).
+
+>>> main(["list", "tests/data/tiny.toml"])  # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from .errors import NimjosError, SpecError
+
+EXIT_OK, EXIT_DISAGREE, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def _parse_at(text: str) -> dict[str, Any]:
+    """Parse ``--at 'x=0,y=2'`` into pins (values are literals: integers or tuples).
+
+    >>> _parse_at("x=0, y=(1, 2)")
+    {'x': 0, 'y': (1, 2)}
+    """
+    try:
+        call = ast.parse(f"f({text})", mode="eval").body
+        assert isinstance(call, ast.Call) and not call.args
+        return {kw.arg: ast.literal_eval(kw.value) for kw in call.keywords if kw.arg}
+    except (SyntaxError, ValueError, AssertionError):
+        raise SpecError(f"--at expects name=value pairs such as 'x=0,y=2', got {text!r}") from None
+
+
+def _claim_meta(claim: Any, agrees: bool) -> dict:
+    spec = claim.spec
+    return {
+        "file": str(spec.path), "spec_hash": spec.sha256, "source_id": spec.source.id,
+        "source_title": spec.source.title, "document": spec.source.document, "cite": spec.source.cite,
+        "claim_id": claim.id, "ref": claim.ref, "text": claim.text, "kind": claim.kind,
+        "game": claim.raw.get("game", ""), "expect": claim.expect or "", "corrects": claim.corrects or "",
+        "relaxes": claim.relaxes or "", "note": claim.note, "formula": claim.formula_text(), "agrees": agrees,
+        "order": claim.index,
+    }
+
+
+def _agrees(claim: Any, verdict: Any) -> tuple[bool, str]:
+    if not verdict.agrees_with(claim.expect):
+        return False, f"expected {claim.expect or 'not refuted'}"
+    if claim.expect_counterexample and verdict.verdict == "refuted":
+        got = verdict.counterexamples[0].position_text().replace(" ", "")
+        want = claim.expect_counterexample.replace(" ", "")
+        if got != want:
+            return False, f"expected smallest counterexample {claim.expect_counterexample}, got {got}"
+    return True, ""
+
+
+def _human_line(claim: Any, result: Any, agrees: bool, why: str) -> str:
+    v = result.final
+    mark = "ok " if agrees else "XX "
+    inst = f"{v.instances:,} instances"
+    if v.assumption_held is not None and v.assumption_held != v.instances:
+        inst += f", assumption held in {v.assumption_held:,}"
+    lines = [f"  {mark}{v.verdict:<12} {claim.id}  [{v.method}: {v.scope}; {inst}]  {v.seconds:.2f}s"]
+    for other in result.verdicts:
+        if other is not v:
+            lines.append(f"       also {other.verdict} by {other.method}: {other.scope}")
+    if v.counterexamples:
+        cx = v.counterexamples[0]
+        b = ", ".join(f"{k}={_fmt(x)}" for k, x in cx.bindings.items())
+        lines.append(f"       smallest counterexample: {b}: lhs {_fmt(cx.lhs)}, rhs {_fmt(cx.rhs)}"
+                     + (f"  ({v.failures:,} failing instances)" if v.failures > 1 else ""))
+    elif v.undefined:
+        cx = v.undefined[0]
+        b = ", ".join(f"{k}={_fmt(x)}" for k, x in cx.bindings.items())
+        lines.append(f"       ill-defined at {b}: {cx.reason}")
+    if not agrees:
+        lines.append(f"       DISAGREES: {why}")
+    return "\n".join(lines)
+
+
+def _fmt(v: Any) -> str:
+    from checkers.verdict import format_value
+    return format_value(v)
+
+
+def _open_store(args: argparse.Namespace) -> Any:
+    if getattr(args, "no_store", False):
+        return None
+    from .store import ResultsStore
+    return ResultsStore(args.store)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from checkers.run import RunOptions, run_claim
+    from .spec import load_spec, spec_files
+    from .engine import set_max_positions
+    from . import methods  # noqa: F401  (registers sampling and proving where available)
+
+    if args.max_positions:
+        set_max_positions(args.max_positions)
+    specs = [load_spec(p) for p in spec_files(args.paths or ["specs"])]
+    pins = _parse_at(args.at) if args.at else None
+    selected = []
+    for spec in specs:
+        for claim in spec.claims:
+            if args.claim and claim.id not in args.claim:
+                continue
+            selected.append(claim)
+    if args.claim:
+        found = {c.id for c in selected}
+        missing = [c for c in args.claim if c not in found]
+        if missing:
+            from .expr import suggest
+            ids = [c.id for s in specs for c in s.claims]
+            raise SpecError(f"no claim with id {missing[0]!r}", hint=suggest(missing[0], ids))
+    methods_sel = tuple(m.strip() for m in args.method.split(",")) if args.method else None
+    opts = RunOptions(profile=args.profile, max_counterexamples=args.max_counterexamples, pins=pins,
+                      timeout=args.timeout, methods=methods_sel)
+    store = _open_store(args)
+    run_id = store.begin_run(sys.argv[1:], args.profile) if store else None
+    done: set = set()
+    if store and args.resume:
+        done = store.completed_claims(None)
+    out_claims: list[dict] = []
+    status = EXIT_OK
+    errors: list[str] = []
+    current_file = None
+    t0 = time.perf_counter()
+    try:
+        for claim in selected:
+            if (str(claim.spec.path), claim.id) in done:
+                continue
+            if not args.json and claim.spec.path != current_file:
+                current_file = claim.spec.path
+                print(f"{current_file}  ({claim.spec.source.title or claim.spec.source.id})")
+            try:
+                result = run_claim(claim, opts)
+            except SpecError as exc:
+                exc.located(file=str(claim.spec.path), item=claim.label)
+                errors.append(str(exc))
+                if not args.json:
+                    print(f"  ERROR {exc}", file=sys.stderr)
+                continue
+            final = result.final
+            agrees, why = _agrees(claim, final)
+            if not agrees:
+                status = max(status, EXIT_DISAGREE)
+            if store:
+                meta = _claim_meta(claim, agrees)
+                for v in result.verdicts:
+                    store.record(run_id, meta, v)
+            if args.json:
+                entry = {"file": str(claim.spec.path), "source": claim.spec.source.id,
+                         "document": claim.spec.source.document, "id": claim.id, "ref": claim.ref,
+                         "kind": claim.kind, "text": claim.text, "expect": claim.expect,
+                         "corrects": claim.corrects, "relaxes": claim.relaxes, "agrees": agrees}
+                entry.update(final.to_json())
+                entry["methods"] = [{**v.to_json(), "counterexamples": v.to_json()["counterexamples"][:3]}
+                                    for v in result.verdicts]
+                if final.evidence.get("rerun"):
+                    entry["rerun"] = final.evidence["rerun"]
+                out_claims.append(entry)
+            else:
+                print(_human_line(claim, result, agrees, why), flush=True)
+    except KeyboardInterrupt:
+        if store:
+            store.finish_run(run_id, "interrupted")
+        print("interrupted: finished claims are in the results store; `nimjos check --resume` continues",
+              file=sys.stderr)
+        return 130
+    if store:
+        store.finish_run(run_id, "errors" if errors else "ok")
+    if args.json:
+        print(json.dumps({"claims": out_claims, "errors": errors,
+                          "seconds": round(time.perf_counter() - t0, 3)}, indent=1))
+    else:
+        n = len(out_claims) if args.json else len(selected)
+        print(f"{n} claims in {time.perf_counter() - t0:.1f}s; exit {EXIT_BAD_INPUT if errors else status}")
+    if errors:
+        for e in errors:
+            print(f"nimjos: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return status
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from .spec import load_spec, spec_files
+    for path in spec_files(args.paths or ["specs"]):
+        spec = load_spec(path)
+        print(f"{path}  ({spec.source.title or spec.source.id})")
+        for c in spec.claims:
+            extra = f" corrects {c.corrects}" if c.corrects else ""
+            print(f"  {c.id:<40} {c.kind:<12} {c.ref:<28} expect {c.expect or '-'}{extra}")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="nimjos", description="Check the formulas printed in papers on "
+                                     "impartial games and the Josephus problem.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    check = sub.add_parser("check", help="check the claims of spec files (default: specs/)")
+    check.add_argument("paths", nargs="*", help="spec files or directories")
+    check.add_argument("--claim", action="append", help="check only this claim id (repeatable)")
+    check.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    check.add_argument("--max-counterexamples", type=int, default=10, metavar="N")
+    check.add_argument("--profile", default="default", choices=["default", "deep"])
+    check.add_argument("--at", help="check one instance only, e.g. --at 'x=0,y=2'")
+    check.add_argument("--method", help="comma-separated methods: exhaustive,sample,prove (default: all that apply)")
+    check.add_argument("--timeout", type=float, default=30.0, help="seconds per claim for the prover")
+    check.add_argument("--store", default=os.environ.get("NIMJOS_STORE", ".nimjos/results.sqlite"),
+                       help="results store (SQLite)")
+    check.add_argument("--no-store", action="store_true", help="do not record results")
+    check.add_argument("--resume", action="store_true", help="skip claims already recorded by an interrupted run")
+    check.add_argument("--max-positions", type=int, default=0, help="resource guard: positions one table may hold")
+    check.set_defaults(func=cmd_check)
+    lst = sub.add_parser("list", help="list the claims of spec files")
+    lst.add_argument("paths", nargs="*")
+    lst.set_defaults(func=cmd_list)
+    try:
+        from .report import add_report_arguments, run_report_command
+        rep = sub.add_parser("report", help="render reports/ from the results store")
+        add_report_arguments(rep)
+        rep.set_defaults(func=run_report_command)
+    except ImportError:  # pragma: no cover
+        pass
+    from . import commands
+    commands.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except SpecError as exc:
+        print(f"nimjos: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except NimjosError as exc:
+        print(f"nimjos: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
