@@ -130,9 +130,14 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
         verdict = "vacuous"
     else:
         verdict = "checked"
-    engine = default_engine()
-    uses_engine = bool(plan.game_text) or "G(" in str(claim.raw.get(kind, ""))
-    note = f"ground truth: {engine.name}" if uses_engine else ""
+    engines = evidence.pop("engines", None)
+    uses_engine = bool(plan.game_text) or "G(" in str(claim.raw.get(kind, "")) or "G(" in str(claim.raw.get("assume", ""))
+    if engines:
+        note = "ground truth: " + ", ".join(engines)
+    elif uses_engine:
+        note = f"ground truth: {default_engine().describe_last()}"
+    else:
+        note = ""
     v = Verdict(claim.id, verdict, METHOD, _scope(plan, note), instances=instances,
                 assumption_held=held, counterexamples=failures, failures=col.n_fail, undefined=undefined,
                 seconds=time.perf_counter() - start, evidence=evidence)
@@ -230,7 +235,7 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None) -> tup
         claimed_map: dict = {}
         for values, inst, pos in rows:
             env = dict(zip(names, values))
-            actual = inst.table[pos]
+            actual = inst.lookup(pos)
             try:
                 claimed = plan.formula(env)
             except EvalError as exc:
@@ -254,7 +259,7 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None) -> tup
             env0 = dict(zip(param_names, key))
             claimed_set = _family_points(plan, plan.families, env0, [p for _, _, p in grows], col, names)
             for values, inst, pos in grows:
-                actual = inst.table[pos]
+                actual = inst.lookup(pos)
                 claimed = pos in claimed_set
                 claimed_map[(inst, pos)] = 1 if claimed else 0
                 if claimed != (actual == 0):
@@ -277,7 +282,7 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None) -> tup
                 for values, inst, pos in grows:
                     env = dict(zip(names, values))
                     env.update(lvals)
-                    actual = inst.table[pos]
+                    actual = inst.lookup(pos)
                     try:
                         claimed = member(env, pos) if member else bool(plan.formula(env))
                     except EvalError as exc:
@@ -287,6 +292,7 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None) -> tup
                         col.fail(Counterexample(env, actual, f"{'in' if claimed else 'not in'} the set for "
                                                 f"{level_names[0]} = {s_value}", detail={"grundy": actual}))
         evidence = _window_evidence(rows, {}, "")
+    evidence["engines"] = sorted(set().union(*(i.solved_by for i in by_inst))) if by_inst else []
     return instances, held, evidence
 
 
@@ -378,7 +384,7 @@ def _check_values(plan: ClaimPlan, col: Collector) -> tuple[int, int, dict]:
             b = dict(zip(coords, p if isinstance(p, tuple) else (p,)))
             if actual != printed:
                 col.fail(Counterexample(b, actual, printed))
-        return instances, instances, {}
+        return instances, instances, {"engines": sorted(inst.solved_by)}
     var, start, printed_seq = v["var"], v.get("from", 0), v["equal"]
     for i, printed in enumerate(printed_seq):
         instances += 1
@@ -402,14 +408,14 @@ def _window_evidence(rows: list, claimed_map: dict, label: str) -> dict:
     first = [(pos, inst) for _, inst, pos in rows if inst is inst0]
     if inst0.dim == 1:
         xs = sorted({p for p, _ in first})[:EVIDENCE_1D]
-        return {"sequence": {"x0": xs[0], "grundy": [inst0.table[x] for x in xs],
+        return {"sequence": {"x0": xs[0], "grundy": [inst0.lookup(x) for x in xs],
                              "claimed": [claimed_map.get((inst0, x)) for x in xs] if claimed_map else None,
                              "label": label, "game": inst0.label}}
     if inst0.dim == 2:
         x0 = min(p[0] for p, _ in first)
         y0 = min(p[1] for p, _ in first)
         n = EVIDENCE_2D
-        grid = [[inst0.table.get((x0 + i, y0 + j), -1) for j in range(n)] for i in range(n)]
+        grid = [[inst0.lookup((x0 + i, y0 + j)) if inst0.has((x0 + i, y0 + j)) else -1 for j in range(n)] for i in range(n)]
         xs = max(i for i in range(n) if any(c >= 0 for c in grid[i])) + 1
         ys = max(j for j in range(n) if any(grid[i][j] >= 0 for i in range(n))) + 1
         grid = [row[:ys] for row in grid[:xs]]
@@ -436,10 +442,10 @@ def _options_evidence(plan: ClaimPlan, cx: Counterexample, evidence: dict) -> No
         pos = inst.normalise(_position(env, plan.coords))
         opts = sorted(set(inst.options(pos)))
         default_engine().solve(inst, [pos])
-        listed = [{"position": format_value(q), "grundy": inst.table[q]} for q in opts[:64]]
+        listed = [{"position": format_value(q), "grundy": inst.lookup(q)} for q in opts[:64]]
         evidence["options"] = {"position": format_value(pos), "options": listed,
                                "more": max(0, len(opts) - 64),
-                               "mex": inst.table[pos], "claimed": format_value(cx.rhs)}
+                               "mex": inst.lookup(pos), "claimed": format_value(cx.rhs)}
     except (EvalError, SpecError, KeyError):
         return
 

@@ -47,16 +47,19 @@ class ReferenceEngine:
         self.max_positions = max_positions or MAX_POSITIONS
         self.networkx_edge_limit = NETWORKX_EDGE_LIMIT if networkx_edge_limit is None else networkx_edge_limit
         self.last_method = ""
+        self.used: set[str] = set()
+        self.use_fast = True
 
     def explore(self, game: Any, positions: Iterable[Any]) -> dict[Any, list]:
         """Every position reachable from `positions` whose value is not cached, with its options."""
         table = game.table
         adj: dict[Any, list] = {}
-        stack = [p for p in positions if p not in table]
+        stack = [p for p in positions if not game.has(p)]
         limit = self.max_positions
+        has = game.has
         while stack:
             p = stack.pop()
-            if p in adj or p in table:
+            if p in adj or p in table or (game.dense is not None and has(p)):
                 continue
             opts = game.options(p)
             adj[p] = opts
@@ -66,18 +69,43 @@ class ReferenceEngine:
             stack.extend(opts)
         return adj
 
+    def describe_last(self) -> str:
+        """Which engines have answered so far in this process (for a verdict's scope)."""
+        return ", ".join(sorted(self.used)) if self.used else self.name
+
     def solve(self, game: Any, positions: Iterable[Any]) -> None:
-        """Compute and cache the Grundy value of every position reachable from `positions`."""
+        """Compute and cache the Grundy value of every position reachable from `positions`.
+
+        A fast engine (nimjos.fast) is tried first; it answers only for games whose declared moves have a
+        shape it recognises, and otherwise leaves the work to the reference engine.
+        """
+        positions = [p for p in positions if not game.has(p)]
+        if not positions:
+            return
+        if self.use_fast:
+            try:
+                from .fast import solve_fast
+            except ModuleNotFoundError as exc:
+                if exc.name != "nimjos.fast":
+                    raise
+            else:
+                name = solve_fast(game, positions, self)
+                if name:
+                    self.used.add(name)
+                    game.solved_by.add(name)
+                    return
         adj = self.explore(game, positions)
         if not adj:
             return
         edges = sum(len(v) for v in adj.values())
         if edges <= self.networkx_edge_limit:
             self._solve_networkx(game, adj)
-            self.last_method = "networkx game graph"
+            self.last_method = "reference engine (networkx game graph, mex)"
         else:
             self._solve_postorder(game, adj)
-            self.last_method = "iterative post-order"
+            self.last_method = "reference engine (game graph by iterative post-order, mex)"
+        self.used.add(self.last_method)
+        game.solved_by.add(self.last_method)
 
     def _solve_networkx(self, game: Any, adj: dict[Any, list]) -> None:
         graph = nx.DiGraph()
@@ -93,9 +121,9 @@ class ReferenceEngine:
                             "(a move leads back to an earlier position)", field="moves") from None
         table = game.table
         for p in reversed(order):
-            if p in table:
+            if p in table or p not in adj:
                 continue
-            table[p] = _mex(map(table.__getitem__, adj[p]))
+            table[p] = _mex(map(game.lookup, adj[p]))
 
     def _solve_postorder(self, game: Any, adj: dict[Any, list]) -> None:
         table = game.table
@@ -109,7 +137,7 @@ class ReferenceEngine:
                 p, it = stack[-1]
                 advanced = False
                 for q in it:
-                    if q in table:
+                    if q in table or q not in adj:
                         continue
                     st = state.get(q)
                     if st == 1:
@@ -125,7 +153,7 @@ class ReferenceEngine:
                         break
                 if not advanced:
                     stack.pop()
-                    table[p] = _mex(map(table.__getitem__, adj[p]))
+                    table[p] = _mex(map(game.lookup, adj[p]))
                     state[p] = 2
 
 

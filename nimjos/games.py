@@ -69,6 +69,34 @@ class GameInstance:
         self.params = params
         self.label = label
         self.table: dict[Any, int] = {}  # Grundy values computed so far (filled by an engine)
+        self.dense: Any = None  # optional array of Grundy values filled by a fast engine (index = position)
+        self.solved_by: set[str] = set()  # names of the engines that computed values of this instance
+
+    def lookup(self, position: Any) -> int:
+        """The computed Grundy value of a normalised position (KeyError when not computed yet)."""
+        dense = self.dense
+        if dense is not None:
+            try:
+                if self.dim == 1:
+                    if 0 <= position < len(dense):
+                        v = int(dense[position])
+                        if v >= 0:
+                            return v
+                elif all(0 <= c < n for c, n in zip(position, dense.shape)):
+                    v = int(dense[position])
+                    if v >= 0:
+                        return v
+            except (TypeError, IndexError):
+                pass
+        return self.table[position]
+
+    def has(self, position: Any) -> bool:
+        """Is the Grundy value of this normalised position computed?"""
+        try:
+            self.lookup(position)
+            return True
+        except KeyError:
+            return False
 
     # -- to be provided by subclasses
     def options(self, position: Any) -> list:
@@ -96,12 +124,12 @@ class GameInstance:
     def grundy(self, position: Any) -> int:
         """The Grundy value of a position (mex over options), computed by the engine and cached."""
         position = self.normalise(position)
-        v = self.table.get(position)
-        if v is None:
+        try:
+            return self.lookup(position)
+        except KeyError:
             from .engine import default_engine
             default_engine().solve(self, [position])
-            v = self.table[position]
-        return v
+            return self.lookup(position)
 
     def __repr__(self) -> str:
         return self.label

@@ -1,0 +1,59 @@
+"""contract.toml end to end: every claim gets the verdict it states, through the command line."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+
+def run_nimjos(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "nimjos.cli", *args], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_contract_json(contract_path, tmp_path):
+    r = run_nimjos("check", str(contract_path), "--json", "--store", str(tmp_path / "r.sqlite"))
+    assert r.returncode == 0, r.stderr + r.stdout
+    data = json.loads(r.stdout)
+    claims = {c["id"]: c for c in data["claims"]}
+    assert set(claims) == {"delete-nim-grundy", "wythoff-p-positions", "maxnim-josephus", "josephus-by-g",
+                           "subtraction-23-table", "nim-sum-parity"}
+    for c in claims.values():
+        assert c["agrees"] is True
+        for key in ("file", "source", "document", "id", "ref", "kind", "verdict", "method", "scope",
+                    "instances", "assumption_held", "counterexamples", "seconds"):
+            assert key in c
+    assert claims["nim-sum-parity"]["verdict"] == "refuted"
+    first = claims["nim-sum-parity"]["counterexamples"][0]
+    assert first["bindings"] == {"x": 0, "y": 2}
+    assert first["lhs"] == "N" and first["rhs"] == "P"
+    assert claims["delete-nim-grundy"]["verdict"] in ("checked", "sampled", "proved")
+    assert claims["delete-nim-grundy"]["instances"] == 128 * 128
+    assert claims["josephus-by-g"]["assumption_held"] == 6 * 500
+    assert claims["maxnim-josephus"]["instances"] == 5 * sum(range(1, 61))
+
+
+def test_flipped_expectation_fails(contract_path, tmp_path):
+    text = contract_path.read_text().replace('expect_counterexample = "(0, 2)"', 'expect_counterexample = "(2, 0)"')
+    p = tmp_path / "flipped.toml"
+    p.write_text(text)
+    r = run_nimjos("check", str(p), "--claim", "nim-sum-parity", "--no-store")
+    assert r.returncode == 1
+    assert "expected smallest counterexample (2, 0)" in r.stdout
+
+
+def test_import_attack_exits_2_and_runs_nothing(write_spec, tmp_path):
+    marker = tmp_path / "pwned"
+    p = write_spec(f'''[source]
+id = "evil"
+[[claim]]
+id = "evil"
+for_all = "0 <= n <= 3"
+holds = "__import__('os').system('touch {marker}')"
+''')
+    r = run_nimjos("check", str(p), "--no-store")
+    assert r.returncode == 2
+    assert not marker.exists()
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in r.stderr
+    assert "evil" in lines[0] and "holds" in lines[0]
