@@ -109,6 +109,13 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
     """Check `claim` at every instance of its window under `profile`; return the verdict."""
     start = time.perf_counter()
     plan = plan_claim(claim, profile)
+    try:
+        from .guard import enforce_limits
+    except ModuleNotFoundError as exc:
+        if exc.name != "checkers.guard":
+            raise
+    else:
+        enforce_limits(plan, pins)  # refuses, with the estimate, a window over the resource limits
     col = Collector(max_counterexamples)
     kind = claim.kind
     try:
