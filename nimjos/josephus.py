@@ -4,14 +4,13 @@ The numbers 1..n stand in a circle; counting starts at 1 and every k-th number i
 (so k is removed first when k <= n) until one number, the survivor, is left.
 
 Every function here is derived from the circle itself, never from a formula in a paper under
-test, and is cross-checked against :func:`simulate_circle` in the tests.
+test, and is cross-checked against :func:`simulate_circle` in the tests. Two recurrences read off
+the circle carry everything (see :mod:`nimjos._josephus_kernels`): removing the first number and
+renumbering the rest from the number after it, forwards (the i-th number removed, the survivor)
+and backwards (the removal index of a number). Between wraps the forward value just rises by k,
+so whole runs are taken at once.
 
-Two recurrences, both read off the circle, carry everything:
-
-* removing the first number (``((k - 1) mod n) + 1``) and renumbering the rest from the number after it
-  gives ``removed(n, k, i) = ((removed(n - 1, k, i - 1) + k - 1) mod n) + 1``; between wraps of the
-  modulus the value just rises by k, so whole runs are taken at once (O(k log n) steps for any n);
-* read backwards, the same renumbering gives the removal index of a number.
+Large work goes to the same kernels compiled by numba; numba is imported only then.
 
 >>> simulate_circle(7, 3)
 [3, 6, 2, 7, 5, 1, 4]
@@ -26,11 +25,28 @@ from numbers import Integral
 
 import numpy as np
 
-#: removal_index / removed answer from a cached inverse permutation for n up to this size
+from nimjos import _josephus_kernels as kernels
+
+#: removal_index / removed answer from a cached elimination order for n up to this size
 CACHE_MAX_N = 1 << 14
 
-#: refuse a jj_table larger than this many bytes (it is quadratic in N)
-JJ_TABLE_MAX_BYTES = 1 << 31
+#: estimated elementary steps above which a compiled kernel pays for numba's start-up (about 1.5 s)
+COMPILE_STEPS = 3_000_000
+
+#: the lap sweep (numpy) makes the elimination order when min(n, k) is at most this; else a Fenwick tree
+LAPS_MAX_K = 32
+
+#: the survivor table is filled run by run with numpy when it has at most this many runs
+TABLE_MAX_RUNS = 100_000
+
+#: refuse to allocate a result larger than this many bytes
+MAX_BYTES = 1 << 33
+
+#: compiled kernels use int64: they are used only for values below this bound
+_INT64_SAFE = 1 << 62
+
+#: the numpy fill of the survivor table adds a cached ramp of this length to a run at a time
+_RAMP = 1 << 16
 
 
 def _as_int(value, name: str, low: int | None = None) -> int:
@@ -64,6 +80,38 @@ def _check_nk(n, k) -> tuple[int, int]:
     return _as_int(n, "n", 1), _as_int(k, "k", 1)
 
 
+def _check_bytes(nbytes: int, what: str) -> None:
+    """Refuse, before allocating, a result over :data:`MAX_BYTES`.
+
+    >>> _check_bytes(MAX_BYTES + 1, "survivor_table(10**10, 2)")
+    Traceback (most recent call last):
+    ...
+    ValueError: survivor_table(10**10, 2) would need 8589934593 bytes, over the limit of 8589934592
+    """
+    if nbytes > MAX_BYTES:
+        raise ValueError(f"{what} would need {nbytes} bytes, over the limit of {MAX_BYTES}")
+
+
+def _run(kernel, steps: int, *args):
+    """Run ``kernel`` as Python, or compiled when ``steps`` is large and every argument fits int64.
+
+    >>> _run(kernels.forward, 10, 1, 41, 3)
+    31
+    """
+    if steps > COMPILE_STEPS and all(abs(a) < _INT64_SAFE for a in args):
+        return int(kernels.compiled(kernel)(*args))
+    return kernel(*args)
+
+
+def _steps(n: int, k: int) -> int:
+    """An upper bound on the steps of the run and lap recurrences: about k ln n.
+
+    >>> _steps(10**6, 3)
+    60
+    """
+    return min(n, k * n.bit_length())
+
+
 def simulate_circle(n, k) -> list[int]:
     """The elimination order of 1..n, every k-th removed, by plain simulation of the circle.
 
@@ -87,12 +135,12 @@ def simulate_circle(n, k) -> list[int]:
 def removed(n, k, i) -> int:
     """The i-th number removed from the circle 1..n, every k-th removed; ``removed(n, k, n)`` is the survivor.
 
-    Works for huge n in O(k log n) arithmetic steps (runs without a wrap are taken in one step).
+    O(1) after the first call for the same (n, k) when n <= CACHE_MAX_N; else O(k log n) for any n.
 
     >>> [removed(5, 2, i) for i in range(1, 6)]
     [2, 4, 1, 5, 3]
-    >>> removed(10**30, 2, 1)
-    2
+    >>> removed(10**30, 2, 1), removed(10**30, 3, 2)
+    (2, 6)
     """
     n, k = _check_nk(n, k)
     i = _as_int(i, "i")
@@ -100,33 +148,7 @@ def removed(n, k, i) -> int:
         raise ValueError(f"i must satisfy 1 <= i <= n = {n}, got {i}")
     if n <= CACHE_MAX_N:
         return int(_cached_order(n, k)[0][i - 1])
-    return _removed_by_runs(n, k, i)
-
-
-def _removed_by_runs(n: int, k: int, i: int) -> int:
-    """``removed(n, k, i)`` by the forward recurrence, taking each run between wraps in one step.
-
-    x is the i-th removed of a circle of size m - 1, starting from x = 0 before the first removal:
-    the next circle (size m) gives ``((x + k - 1) mod m) + 1``, which is just ``x + k`` while
-    ``x + k <= m``.
-
-    >>> [_removed_by_runs(7, 3, i) for i in range(1, 8)]
-    [3, 6, 2, 7, 5, 1, 4]
-    """
-    if k == 1:
-        return i
-    x, m, left = 0, n - i + 1, i
-    while left:
-        run = min((m - 1 - x) // (k - 1), left)
-        if run > 0:
-            x += run * k
-            m += run
-            left -= run
-        else:
-            x = (x + k - 1) % m + 1
-            m += 1
-            left -= 1
-    return x
+    return _run(kernels.forward, _steps(n, k), n - i + 1, n, k)
 
 
 def survivor(n, k) -> int:
@@ -140,13 +162,13 @@ def survivor(n, k) -> int:
     True
     """
     n, k = _check_nk(n, k)
-    return _removed_by_runs(n, k, n)
+    return _run(kernels.forward, _steps(n, k), 1, n, k)
 
 
 def removal_index(n, k, m) -> int:
     """i when m is the i-th number removed from 1..n (1 <= i <= n - 1); n when m is the survivor.
 
-    O(1) after the first call for the same (n, k) when n <= CACHE_MAX_N, else O(k log n).
+    O(1) after the first call for the same (n, k) when n <= CACHE_MAX_N; else O(k log n) for any n.
 
     >>> [removal_index(5, 2, m) for m in range(1, 6)]
     [3, 1, 5, 2, 4]
@@ -159,39 +181,7 @@ def removal_index(n, k, m) -> int:
         raise ValueError(f"m must satisfy 1 <= m <= n = {n}, got {m}")
     if n <= CACHE_MAX_N:
         return int(_cached_order(n, k)[1][m - 1])
-    return _removal_index_by_laps(n, k, m)
-
-
-def _removal_index_by_laps(n: int, k: int, m: int) -> int:
-    """``removal_index(n, k, m)`` by the backward recurrence, one lap of the circle per step.
-
-    In a circle of size s the first removed is ``k1 = ((k - 1) mod s) + 1``; any other m is
-    renumbered ``((m - k1 - 1) mod s) + 1`` in the circle of size s - 1 that starts after k1.
-    While s >= k and m > k that is just m - k, so a whole lap is one step.
-
-    >>> [_removal_index_by_laps(7, 3, m) for m in range(1, 8)]
-    [6, 3, 1, 7, 5, 2, 4]
-    """
-    size, index = n, 0
-    while size >= k:
-        laps = min((m - 1) // k, size - k + 1)
-        m -= laps * k
-        size -= laps
-        index += laps
-        if size < k:
-            break
-        if m == k:
-            return index + 1
-        m += size - k
-        size -= 1
-        index += 1
-    while True:
-        first = (k - 1) % size + 1
-        if m == first:
-            return index + 1
-        m = (m - first - 1) % size + 1
-        size -= 1
-        index += 1
+    return _run(kernels.backward, _steps(n, k), n, k, m)
 
 
 def JJ(k, n, m) -> int:
@@ -219,40 +209,50 @@ def F(s, v) -> int:
     return removed(v, 2, v - s)
 
 
-def _fenwick_order(n: int, k: int) -> np.ndarray:
-    """The elimination order by a Fenwick tree over the remaining numbers: O(n log n).
+def _laps_order(n: int, k: int) -> np.ndarray:
+    """The elimination order by sweeping the circle lap by lap with numpy: O(n k) sequential work.
 
-    >>> _fenwick_order(7, 3).tolist()
+    The count carries over from one lap to the next, so the numbers removed in a lap are every k-th
+    from a known offset; laps that remove nothing (fewer than k numbers left) are skipped at once.
+
+    >>> _laps_order(7, 3).tolist()
     [3, 6, 2, 7, 5, 1, 4]
     """
-    tree = [0] * (n + 1)
-    for j in range(1, n + 1):
-        tree[j] = j & -j
-    top = 1 << (n.bit_length() - 1)
+    ring = np.arange(1, n + 1, dtype=np.int64)
     order = np.empty(n, dtype=np.int64)
-    at = 0
-    for left in range(n, 0, -1):
-        at = (at + k - 1) % left
-        rank, pos, step = at + 1, 0, top
-        while step:
-            nxt = pos + step
-            if nxt <= n and tree[nxt] < rank:
-                pos = nxt
-                rank -= tree[nxt]
-            step >>= 1
-        number = pos + 1
-        order[n - left] = number
-        j = number
-        while j <= n:
-            tree[j] -= 1
-            j += j & -j
+    out = 0
+    count = 0                                   # numbers counted since the last removal
+    while ring.size:
+        size = ring.size
+        count += (k - 1 - count) // size * size
+        first = k - 1 - count                   # index of the first number removed in this lap
+        gone = ring[first::k]
+        order[out:out + gone.size] = gone
+        out += gone.size
+        keep = np.ones(size, dtype=bool)
+        keep[first::k] = False
+        ring = ring[keep]
+        count = (count + size) % k
     return order
+
+
+def _order(n: int, k: int) -> np.ndarray:
+    """The elimination order by the cheapest method for (n, k).
+
+    >>> _order(7, 3).tolist(), _order(7, 100).tolist()
+    ([3, 6, 2, 7, 5, 1, 4], [2, 6, 5, 4, 7, 3, 1])
+    """
+    if min(n, k) <= LAPS_MAX_K:
+        return _laps_order(n, k)
+    if n <= CACHE_MAX_N:
+        return kernels.fenwick_order(n, k)
+    return kernels.compiled(kernels.fenwick_order)(n, k)
 
 
 def elimination_order(n, k) -> np.ndarray:
     """The numbers 1..n in the order they are removed, every k-th; the last is the survivor.
 
-    Returns a new int64 array of length n, computed in O(n log n).
+    Returns a new int64 array of length n: O(n k) by laps for small k, O(n log n) by a Fenwick tree.
 
     >>> elimination_order(7, 3).tolist()
     [3, 6, 2, 7, 5, 1, 4]
@@ -260,10 +260,11 @@ def elimination_order(n, k) -> np.ndarray:
     n, k = _check_nk(n, k)
     if n <= CACHE_MAX_N:
         return _cached_order(n, k)[0].copy()
-    return _fenwick_order(n, k)
+    _check_bytes(24 * n, f"elimination_order({n}, {k})")
+    return _order(n, k)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=32)
 def _cached_order(n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
     """(order, index) for a small circle, read-only: ``index[m - 1]`` is the removal index of m.
 
@@ -271,7 +272,7 @@ def _cached_order(n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
     >>> order.tolist(), index.tolist()
     ([2, 4, 1, 5, 3], [3, 1, 5, 2, 4])
     """
-    order = _fenwick_order(n, k)
+    order = _order(n, k)
     index = np.empty(n, dtype=np.int64)
     index[order - 1] = np.arange(1, n + 1, dtype=np.int64)
     order.setflags(write=False)
@@ -279,31 +280,52 @@ def _cached_order(n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
     return order, index
 
 
+def _runs(N: int, k: int):
+    """The survivor table of 1..N as runs (n, count, value): survivor(n + j) = value + j k for j < count.
+
+    >>> list(_runs(8, 2))
+    [(1, 1, 1), (2, 2, 1), (4, 4, 1), (8, 1, 1)]
+    """
+    x, m = 0, 1
+    while m <= N:
+        v = (x + k - 1) % m + 1
+        count = N - m + 1 if k == 1 else min(1 + (m - v) // (k - 1), N - m + 1)
+        yield m, count, v
+        x = v + (count - 1) * k
+        m += count
+
+
+def _estimated_runs(N: int, k: int) -> int:
+    """An upper bound on the number of runs of the survivor table: about k + k ln(N / k).
+
+    >>> _estimated_runs(100000001, 5)
+    130
+    """
+    return min(N, k + k * (N // k).bit_length())
+
+
 def survivor_table(N, k) -> np.ndarray:
     """int64 array of length N + 1: index n holds survivor(n, k), index 0 holds 0.
 
-    O(N): between wraps the survivor rises by k, and each run is filled in one step.
+    O(N) with no division per entry: between wraps the survivor rises by k, so each run is one
+    vectorized step (or, for tables with very many runs, one compiled pass).
 
     >>> survivor_table(8, 2).tolist()
     [0, 1, 1, 3, 1, 3, 5, 7, 1]
     """
     N = _as_int(N, "N", 0)
     k = _as_int(k, "k", 1)
-    table = np.zeros(N + 1, dtype=np.int64)
-    if N == 0:
+    _check_bytes(8 * (N + 1), f"survivor_table({N}, {k})")
+    table = np.empty(N + 1, dtype=np.int64)
+    if _estimated_runs(N, k) > TABLE_MAX_RUNS:
+        kernels.compiled(kernels.fill_survivor_table)(table, k)
         return table
-    x, m = 0, 1
-    while m <= N:
-        run = (m - 1 - x) // (k - 1) if k > 1 else N
-        if run > 0:
-            run = min(run, N - m + 1)
-            table[m:m + run] = x + k * np.arange(1, run + 1, dtype=np.int64)
-            x += run * k
-            m += run
-        else:
-            x = (x + k - 1) % m + 1
-            table[m] = x
-            m += 1
+    table[0] = 0
+    ramp = np.arange(0, min(N, _RAMP) * k, k, dtype=np.int64)
+    for n, count, value in _runs(N, k):
+        for start in range(0, count, _RAMP):
+            length = min(_RAMP, count - start)
+            np.add(ramp[:length], value + start * k, out=table[n + start:n + start + length])
     return table
 
 
@@ -317,47 +339,19 @@ def jj_table(N, k) -> np.ndarray:
     """
     N = _as_int(N, "N", 0)
     k = _as_int(k, "k", 1)
-    if (N + 1) ** 2 * 8 > JJ_TABLE_MAX_BYTES:
-        raise ValueError(f"jj_table({N}, {k}) would need {(N + 1) ** 2 * 8} bytes, over the limit "
-                         f"of {JJ_TABLE_MAX_BYTES}")
+    _check_bytes(8 * (N + 1) ** 2, f"jj_table({N}, {k})")
     table = np.full((N + 1, N + 1), -1, dtype=np.int64)
     if N == 0:
         return table
     table[1, 1] = 0
     for n in range(2, N + 1):
         first = (k - 1) % n + 1
-        previous = table[n - 1]
-        row = table[n]
+        previous, row = table[n - 1], table[n]
         row[first] = n - 1
         # m = first + j (j >= 1) is number j of the next circle; m < first is number n - first + m
         row[first + 1:n + 1] = previous[1:n - first + 1]
         row[1:first] = previous[n - first + 1:n]
     return table
-
-
-def _classical_zero_based(n: int, k: int) -> int:
-    """001 Example 3.7's ``josephus(n)`` with K = k: the survivor's 0-based position.
-
-    The printed program recurses; this runs the same arithmetic with an explicit stack.
-
-    >>> _classical_zero_based(41, 3)
-    30
-    """
-    stack = []
-    while n != 1 and k <= n:
-        stack.append(n)
-        n -= n // k
-    res = 0
-    for size in range(2, n + 1):          # the branch `if K > n`: (josephus(n-1) + K) % n
-        res = (res + k) % size
-    for size in reversed(stack):
-        t = size % k
-        if res < t:
-            res += size - t
-        else:
-            res -= t
-            res += res // (k - 1)
-    return res
 
 
 def _check_paper_k(n, k) -> tuple[int, int]:
@@ -383,19 +377,14 @@ def paper_classical(n, k) -> int:
     (31, 7)
     """
     n, k = _check_paper_k(n, k)
-    return _classical_zero_based(n, k) + 1
+    return kernels.classical(n, k, [0] * (min(n, k * n.bit_length()) + 1)) + 1
 
 
 def paper_theorem36(n, k) -> int:
     """The survivor by 001 Example 3.8 (the Theorem 3.6 iteration): ``n*k - calc(n)``.
 
-    ``calc(x)`` iterates ``h(r) = r + r // (k - 1) + 1`` from 0 until ``r >= (k - 1) * x``.
-
     >>> paper_theorem36(41, 3), paper_theorem36(11, 2)
     (31, 7)
     """
     n, k = _check_paper_k(n, k)
-    r, limit = 0, (k - 1) * n
-    while r < limit:
-        r = r + r // (k - 1) + 1
-    return n * k - r
+    return kernels.theorem36(n, k)
