@@ -167,7 +167,9 @@ def rerun_command(claim: Any, profile: str, bindings: dict) -> str:
 
     >>> class C: id = "c"; spec = type("S", (), {"path": "s.toml"})()
     >>> rerun_command(C(), "default", {"x": 0, "y": 2})
-    "nimjos check s.toml --claim c --at 'x=0,y=2'"
+    'nimjos check s.toml --claim c --at x=0,y=2'
+    >>> rerun_command(C(), "deep", {"y": (1, 2)})
+    "nimjos check s.toml --claim c --at 'y=(1, 2)' --profile deep"
     """
     at = ",".join(f"{k}={format_value(v)}" for k, v in bindings.items())
     cmd = f"nimjos check {shlex.quote(str(claim.spec.path))} --claim {shlex.quote(claim.id)} --at {shlex.quote(at)}"

@@ -32,7 +32,25 @@ class ClaimResult:
 
     @property
     def final(self) -> Verdict:
-        """The strongest verdict; a refutation or ill-definedness by any method wins."""
+        """The verdict the claim earned, never stronger than its methods justify.
+
+        A refutation (then ill-definedness) by any method wins; `proved` beats the window; `sampled` counts
+        only when the exhaustive window also held; `inconclusive` answers never override the window.
+        """
+        by_word: dict[str, list[Verdict]] = {}
+        for v in self.verdicts:
+            by_word.setdefault(v.verdict, []).append(v)
+        for word in ("refuted", "ill-defined"):
+            if word in by_word:
+                exhaustive = [v for v in by_word[word] if v.method == "exhaustive"]
+                return (exhaustive or by_word[word])[0]
+        window = next((v for v in self.verdicts if v.method == "exhaustive"), None)
+        if "proved" in by_word:
+            return by_word["proved"][0]
+        if window is not None and window.verdict == "checked" and "sampled" in by_word:
+            return by_word["sampled"][0]
+        if window is not None:
+            return window
         return strongest(self.verdicts)
 
 
