@@ -68,6 +68,19 @@ def conjuncts(tree: ast.expr) -> list[ast.expr]:
     return [tree]
 
 
+def _unscale(x: ast.expr, e: ast.expr) -> tuple[ast.expr, ast.expr]:
+    """Turn ``c * t`` (c a positive integer literal) on one side into ``t`` and the other side into ``e / c``.
+
+    >>> [ast.unparse(n) for n in _unscale(parse("3 * t"), parse("n"))]
+    ['t', 'n / 3']
+    """
+    if isinstance(x, ast.BinOp) and isinstance(x.op, ast.Mult):
+        for c, t in ((x.left, x.right), (x.right, x.left)):
+            if isinstance(c, ast.Constant) and type(c.value) is int and c.value > 0 and isinstance(t, ast.Name):
+                return t, ast.BinOp(left=e, op=ast.Div(), right=ast.Constant(c.value))
+    return x, e
+
+
 def _round_low(v: Any, strict: bool) -> int:
     v = norm(v)
     if not isinstance(v, (int, Fraction)) or isinstance(v, bool):
@@ -108,6 +121,7 @@ class Binder:
                 for pi, op in enumerate(part.ops):
                     a, b = exprs[pi], exprs[pi + 1]
                     for (x, e, o) in ((a, b, type(op)), (b, a, _FLIP.get(type(op)))):
+                        x, e = _unscale(x, e)
                         if o is None or not isinstance(x, ast.Name) or x.id not in candidates:
                             continue
                         if x.id in free_names(e):
@@ -135,7 +149,7 @@ class Binder:
                 name = remaining[0]
                 usable = [c for c in candidates[name] if set(variables_of(c[1], ns)) <= known]
                 has_lo = any(c[0] in (ast.Gt, ast.GtE, ast.Eq) for c in usable)
-                what = "an upper bound" if has_lo else "a lower bound"
+                what = "upper bound" if has_lo else "lower bound"
                 raise SpecError(f"name {name!r} has no {what} in {self.text!r}",
                                 hint=f"add a conjunct such as '0 <= {name} <= 10' (bounds may use names bound before it)"
                                 if not has_lo else f"add a conjunct such as '{name} <= 100'")

@@ -1,0 +1,123 @@
+"""Every claim kind and verdict of the exhaustive checker, on small specs with known answers."""
+from __future__ import annotations
+
+import pytest
+
+from checkers.exhaustive import check_exhaustive
+from nimjos.errors import SpecError
+from nimjos.spec import load_spec
+
+HEAD = '''[source]
+id = "t"
+[game.nim1]
+position = ["x"]
+moves = [ { to = "x - t", where = "1 <= t <= x" } ]
+[game.maxnim]
+params = ["k"]
+position = ["x"]
+moves = [ { to = "x - t", where = "1 <= t <= floor(x / k)" } ]
+[game.nim2]
+position = ["x", "y"]
+moves = [ { to = "(x - t, y)", where = "1 <= t <= x" }, { to = "(x, y - t)", where = "1 <= t <= y" } ]
+'''
+
+
+def check(write_spec, body, claim_id=None, **kw):
+    spec = load_spec(write_spec(HEAD + body))
+    claim = spec.claim(claim_id) if claim_id else spec.claims[0]
+    return check_exhaustive(claim, **kw)
+
+
+def test_grundy_checked_and_refuted(write_spec):
+    v = check(write_spec, '[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x <= 9 and 0 <= y <= 9"\ngrundy = "xor(x, y)"\n')
+    assert (v.verdict, v.instances) == ("checked", 100)
+    v = check(write_spec, '[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x <= 9 and 0 <= y <= 9"\ngrundy = "x + y"\n')
+    assert v.verdict == "refuted"
+    assert v.counterexamples[0].bindings == {"x": 1, "y": 1}
+    assert (v.counterexamples[0].lhs, v.counterexamples[0].rhs) == (0, 2)
+    keys = [c.key() for c in v.counterexamples]
+    assert keys == sorted(keys)
+
+
+def test_params_from_for_all(write_spec):
+    # Maximum Nim, f(x) = floor(x / k): G(x) = x // k when x % k == 0 is the rule (i) of 001 Lemma 2.2
+    v = check(write_spec, '[[claim]]\nid = "a"\ngame = "maxnim(k)"\nfor_all = "2 <= k <= 4 and 0 <= x <= 60"\n'
+                          'assume = "x % k == 0"\ngrundy = "x // k"\n')
+    assert v.verdict == "checked" and v.instances == 3 * 61 and v.assumption_held == 31 + 21 + 16
+
+
+def test_p_position_families_with_unbounded_index(write_spec):
+    body = ('[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x <= 20 and 0 <= y <= 20"\n'
+            'p_positions = [ { point = "(n, n)", where = "n >= 0" } ]\n')
+    assert check(write_spec, body).verdict == "checked"
+    body = ('[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x <= 20 and 0 <= y <= 20"\n'
+            'p_positions = [ { point = "(n, n)", where = "n >= 1" } ]\n')
+    v = check(write_spec, body)
+    assert v.verdict == "refuted" and v.counterexamples[0].bindings == {"x": 0, "y": 0}
+
+
+def test_unjustified_family_index_is_refused(write_spec):
+    body = ('[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x <= 20 and 0 <= y <= 20"\n'
+            'p_positions = [ { point = "(n % 5, n % 5)", where = "n >= 0" } ]\n')
+    with pytest.raises(SpecError, match="only a lower bound"):
+        check(write_spec, body)
+
+
+def test_level_sets(write_spec):
+    body = ('[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x <= 15 and 0 <= y <= 15"\n'
+            'levels = "0 <= s <= 15"\nlevel_set = [ { point = "(x, xor(x, s))", where = "0 <= x <= 15" } ]\n')
+    assert check(write_spec, body).verdict == "checked"
+    body = body.replace("xor(x, s)", "x + s")
+    assert check(write_spec, body).verdict == "refuted"
+
+
+def test_holds_sides_assume_vacuous_and_ill_defined(write_spec):
+    v = check(write_spec, '[[claim]]\nid = "a"\nfor_all = "1 <= n <= 50"\nholds = "survivor(n, 2) == 2 * n - 1"\n')
+    assert v.verdict == "refuted" and v.counterexamples[0].bindings == {"n": 2}
+    assert (v.counterexamples[0].lhs, v.counterexamples[0].rhs) == (1, 3)
+    v = check(write_spec, '[[claim]]\nid = "a"\nfor_all = "1 <= n <= 50"\nassume = "n > 60"\nholds = "n < 0"\n')
+    assert v.verdict == "vacuous" and v.assumption_held == 0
+    v = check(write_spec, '[[claim]]\nid = "a"\nfor_all = "0 <= n <= 5"\nholds = "v2(n) >= 0"\n')
+    assert v.verdict == "ill-defined" and v.undefined[0].bindings == {"n": 0}
+
+
+def test_values_tables(write_spec):
+    v = check(write_spec, '[[claim]]\nid = "a"\ngame = "maxnim(3)"\nvalues = { from = 0, grundy = [0, 0, 0, 1, 0, 1, 2, 0] }\n')
+    assert v.verdict == "checked"
+    v = check(write_spec, '[[claim]]\nid = "a"\nvalues = { of = "survivor(n, 2)", var = "n", from = 1, equal = [1, 1, 3, 1, 3, 5, 7, 2] }\n')
+    assert v.verdict == "refuted" and v.counterexamples[0].bindings == {"n": 8}
+    v = check(write_spec, '[[claim]]\nid = "a"\ngame = "nim2"\nvalues = { from = [0, 0], grundy = [[0, 1], [1, 0]] }\n')
+    assert v.verdict == "checked" and v.instances == 4
+
+
+def test_pins_recheck_one_instance(write_spec):
+    body = '[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x <= 9 and 0 <= y <= 9"\ngrundy = "x + y"\n'
+    v = check(write_spec, body, pins={"x": 1, "y": 1})
+    assert v.instances == 1 and v.verdict == "refuted"
+
+
+def test_dependent_strict_and_fractional_bounds(write_spec):
+    v = check(write_spec, '[[claim]]\nid = "a"\nfor_all = "1 <= n <= 6 and 0 < m < n and 3 * t <= n and t >= 1 / 2"\nholds = "m < n and 3 * t <= n"\n')
+    expected = sum((n - 1) * (n // 3) for n in range(1, 7))
+    assert v.verdict == "checked" and v.instances == expected
+
+
+def test_deep_profile_widens(write_spec):
+    body = ('[[claim]]\nid = "a"\ngame = "nim1"\nfor_all = "0 <= x <= 10"\ndeep = { for_all = "0 <= x <= 100" }\n'
+            'grundy = "x"\n')
+    assert check(write_spec, body, profile="deep").instances == 101
+
+
+def test_error_names_file_claim_field_and_line(write_spec):
+    body = '[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x <= 9 and 0 <= y <= 9"\ngrundy = "xor(x, yy)"\n'
+    with pytest.raises(SpecError) as info:
+        check(write_spec, body)
+    msg = str(info.value)
+    assert "spec.toml:" in msg and "claim 'a'" in msg and "field 'grundy'" in msg and "'yy'" in msg
+    line = int(msg.split("spec.toml:")[1].split(":")[0])
+    assert (HEAD + body).splitlines()[line - 1].startswith("grundy")
+
+
+def test_unknown_field_suggests(write_spec):
+    with pytest.raises(SpecError, match="did you mean 'for_all'"):
+        check(write_spec, '[[claim]]\nid = "a"\nforall = "0 <= n <= 3"\nholds = "n >= 0"\n')
