@@ -104,7 +104,7 @@ class Translator:
                 Warning, RecursionError):
             self.complete = False
             expr = mp.TextAtom(ast.unparse(node))
-        if precedence(node) < context:
+        if precedence(node) < context or (context and isinstance(expr, mp.Quantifier)):
             expr = mp.BoolParen(expr) if isinstance(expr, Boolean) else mp.Paren(expr)
         return expr
 
@@ -205,8 +205,10 @@ class Translator:
 
     # -- calls
     def _Call(self, node: ast.Call):
-        if node.keywords or not isinstance(node.func, ast.Name):
+        if node.keywords:
             raise _Untranslatable("call")
+        if not isinstance(node.func, ast.Name):
+            return mp.Apply(self._sub(node.func, ATOM), *[self._sub(a, 0) for a in node.args])
         name, raw = node.func.id, node.args
         if len(raw) == 1 and isinstance(raw[0], ast.GeneratorExp):
             return self._over_range(name, raw[0])
@@ -232,44 +234,39 @@ class Translator:
         return mp.Call(mp.TextAtom(name), *args)
 
     def _over_range(self, name: str, gen: ast.GeneratorExp):
-        """all / any / sum / min / max of a generator with one ``for``: a quantifier, a sum or a reduction."""
+        """all / any / sum / min / max of a generator: a quantifier, a sum or a reduction."""
         if name not in ("all", "any", "sum", "min", "max"):
             raise _Untranslatable("generator")
-        var, domain, cond = self._comprehension(gen)
+        binders = self._binders(gen)
         body = self._sub(gen.elt, 0)
         if name in ("all", "any"):
-            if cond is not None:
-                body = (mp.Chain(cond, mp.Op("implies"), body) if name == "all"
-                        else mp.BoolInfix(mp.Op("and"), cond, body))
-            return mp.Quantifier(mp.Op(name), var, domain, body)
-        if cond is None and name == "sum" and isinstance(domain, mp.IntRange):
-            return Sum(body, (var, *domain.args))
-        return mp.Reduce(mp.TextAtom(name), var, domain, sympy.true if cond is None else cond, body)
+            return mp.Quantifier(mp.Op(name), binders, body)
+        (single,) = binders.args if len(binders.args) == 1 else (None,)
+        if name == "sum" and isinstance(single, mp.Chain) and isinstance(single.args[2], mp.IntRange):
+            return Sum(body, (single.args[0], *single.args[2].args))
+        return mp.Reduce(mp.TextAtom(name), binders, body)
 
     def _SetComp(self, node: ast.SetComp):
-        var, domain, cond = self._comprehension(node)
-        where = mp.Chain(var, mp.Op("in"), domain)
-        if cond is not None:
-            where = mp.BoolInfix(mp.Op("and"), where, cond)
-        return mp.SetBuilder(self._sub(node.elt, 0), where)
+        return mp.SetBuilder(self._sub(node.elt, 0), self._binders(node))
 
-    def _comprehension(self, node) -> tuple:
-        """(variable, domain, condition or None) of a comprehension with one ``for`` and at most one ``if``."""
-        if len(node.generators) != 1:
-            raise _Untranslatable("comprehension")
-        comp = node.generators[0]
-        if comp.is_async or not isinstance(comp.target, ast.Name) or len(comp.ifs) > 1:
-            raise _Untranslatable("comprehension")
-        it = comp.iter
+    def _binders(self, node) -> mp.Binders:
+        """The ``for`` clauses of a comprehension as ``v in D`` (a range as low..high) and its ``if`` clauses."""
+        parts = []
+        for comp in node.generators:
+            if comp.is_async or not isinstance(comp.target, ast.Name):
+                raise _Untranslatable("comprehension")
+            parts.append(mp.Chain(Symbol(comp.target.id), mp.Op("in"), self._domain(comp.iter)))
+            parts += [self._sub(cond, AND + 1) for cond in comp.ifs]
+        return mp.Binders(*parts)
+
+    def _domain(self, it: ast.AST):
+        """What a ``for`` runs over: ``range(a, b)`` as the integers a..b - 1, anything else as written."""
         if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range":
             if it.keywords or not 1 <= len(it.args) <= 2:
                 raise _Untranslatable("range")
             low = self._sub(it.args[0], 0) if len(it.args) == 2 else Integer(0)
-            domain = mp.IntRange(low, minus_one(self._sub(it.args[-1], 0)))    # range's end is exclusive
-        else:
-            domain = self._sub(it, 0)
-        cond = self._sub(comp.ifs[0], CMP) if comp.ifs else None
-        return Symbol(comp.target.id), domain, cond
+            return mp.IntRange(low, minus_one(self._sub(it.args[-1], 0)))    # range's end is exclusive
+        return self._sub(it, 0)
 
     # -- helpers
     def _sub(self, node: ast.AST, context: int):

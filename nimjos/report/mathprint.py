@@ -143,15 +143,20 @@ class Iterate(Node):
     """``iterate(f, p, x)``: f applied p times to x, printed f^(p)(x)."""
 
 
+class Binders(BoolNode):
+    """The ``for`` and ``if`` clauses of a comprehension: ``i in D`` chains and conditions, comma-separated."""
+
+
 class Quantifier(BoolNode):
-    """``all(...)``/``any(...)`` of a generator: args = (Op all|any, variable, domain, body)."""
+    """``all(...)``/``any(...)`` of a generator: args = (Op all|any, Binders, body)."""
 
 
 class Reduce(Node):
-    """``min``/``max``/``sum`` of a generator: args = (TextAtom name, variable, domain, condition, body).
+    """``min``/``max``/``sum`` of a generator: args = (TextAtom name, Binders, body)."""
 
-    The condition is ``true`` when the generator has no ``if``.
-    """
+
+class Apply(Node):
+    """A function that is itself an expression, applied: ``GS(allbut(T))(n)``; args = (function, arg, ...)."""
 
 
 class IntRange(Node):
@@ -258,15 +263,20 @@ class FormulaLatexPrinter(LatexPrinter):
         f, p, x = e.args
         return r"{%s}^{(%s)}\left(%s\right)" % (self._print(f), self._print(p), self._print(x))
 
+    def _print_Binders(self, e, exp=None):
+        return ", ".join(self._print(a) for a in e.args)
+
     def _print_Quantifier(self, e, exp=None):
-        op, var, domain, body = e.args
-        return r"%s %s \in %s :\; %s" % (self._op(op), self._print(var), self._print(domain), self._print(body))
+        op, binders, body = e.args
+        return r"%s %s :\; %s" % (self._op(op), self._print(binders), self._print(body))
 
     def _print_Reduce(self, e, exp=None):
-        name, var, domain, cond, body = e.args
+        name, binders, body = e.args
         big = {"sum": r"\sum", "min": r"\min", "max": r"\max"}.get(name.name, self._name(name.name))
-        where = "" if cond == S.true else r",\ " + self._print(cond)
-        return r"%s_{%s \in %s%s} %s" % (big, self._print(var), self._print(domain), where, self._print(body))
+        return r"%s_{%s} %s" % (big, self._print(binders), self._print(body))
+
+    def _print_Apply(self, e, exp=None):
+        return r"%s\left(%s\right)" % (self._print(e.args[0]), ", ".join(self._print(a) for a in e.args[1:]))
 
     def _print_IntRange(self, e, exp=None):
         return r"\{%s, \ldots, %s\}" % (self._print(e.args[0]), self._print(e.args[1]))
@@ -385,19 +395,20 @@ class FormulaMathMLPrinter(MathMLPresentationPrinter):
         power = self._el("msup", self._print(f), self._parens(self._print(p)))
         return self._row(power, self._parens(self._print(x)))
 
+    def _print_Binders(self, e):
+        return self._joined(e.args, ",")
+
     def _print_Quantifier(self, e):
-        op, var, domain, body = e.args
-        return self._row(self._op(op), self._print(var), self._mo("\u2208"), self._print(domain), self._mo(":"),
-                         self._print(body))
+        op, binders, body = e.args
+        return self._row(self._op(op), self._print(binders), self._mo(":"), self._print(body))
 
     def _print_Reduce(self, e):
-        name, var, domain, cond, body = e.args
+        name, binders, body = e.args
         big = self._mo("\u2211") if name.name == "sum" else self._name(name.name)
-        under = self._row(self._print(var), self._mo("\u2208"), self._print(domain))
-        if cond != S.true:
-            under.appendChild(self._mo(","))
-            under.appendChild(self._print(cond))
-        return self._row(self._el("munder", big, under), self._print(body))
+        return self._row(self._el("munder", big, self._print(binders)), self._print(body))
+
+    def _print_Apply(self, e):
+        return self._call(self._print(e.args[0]), e.args[1:])
 
     def _print_IntRange(self, e):
         inner = self._row(self._print(e.args[0]), self._mo(","), self._mo("\u2026"), self._mo(","),

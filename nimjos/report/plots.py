@@ -53,6 +53,7 @@ def grid_disagreements(grid: dict) -> np.ndarray:
 
     With the label "claimed P-positions" a cell disagrees when (Grundy value == 0) differs from the
     claim; otherwise (a claimed value per cell) when the claimed value differs from the Grundy value.
+    Cells outside the checked window (Grundy value -1) never disagree.
 
     >>> grid_disagreements({"grundy": [[0, 1], [1, 0]], "claimed": [[1, 0], [0, 0]],
     ...                     "label": "claimed P-positions"}).tolist()
@@ -62,7 +63,7 @@ def grid_disagreements(grid: dict) -> np.ndarray:
     claimed = grid.get("claimed")
     if claimed is None:
         return np.zeros(values.shape, dtype=bool)
-    known = np.array([[c is not None for c in row] for row in claimed], dtype=bool)
+    known = np.array([[c is not None for c in row] for row in claimed], dtype=bool) & (values >= 0)
     filled = np.array([[0 if c is None else int(c) for c in row] for row in claimed], dtype=np.int64)
     if "P-position" in str(grid.get("label", "claimed P-positions")):
         return known & ((values == 0) != (filled != 0))
@@ -87,16 +88,21 @@ def plot_grid(grid: dict, marks: list[tuple[int, int]], path: Path, title: str,
     values = np.array(grid["grundy"], dtype=np.int64)
     rows, cols = values.shape
     x0, y0 = int(grid.get("x0", 0)), int(grid.get("y0", 0))
-    top = int(values.max()) if values.size else 0
+    top = max(int(values.max()) if values.size else 0, 0)
+    outside = values < 0                                  # not in the checked window
     side = min(9.0, max(4.5, 0.28 * max(rows, cols)))
     fig = Figure(figsize=(side + 2.2, side + 0.9))
     ax = fig.add_axes((0.09, 0.17, 0.66, 0.76))
     cmap, norm = _grundy_colours(top)
     extent = (y0 - 0.5, y0 + cols - 0.5, x0 + rows - 0.5, x0 - 0.5)
-    image = ax.imshow(values, cmap=cmap, norm=norm, extent=extent, interpolation="nearest")
+    cmap.set_bad("#dddddd")
+    image = ax.imshow(np.ma.masked_array(values, outside), cmap=cmap, norm=norm, extent=extent,
+                      interpolation="nearest")
     if rows <= 24 and cols <= 24:
         for i in range(rows):
             for j in range(cols):
+                if outside[i, j]:
+                    continue
                 ax.text(y0 + j, x0 + i, str(values[i, j]), ha="center", va="center", fontsize=7,
                         color="white" if values[i, j] > top * 0.6 and top > 1 else "black")
     handles = []

@@ -1,0 +1,337 @@
+"""What a report shows, computed from the store's latest records: no files, no HTML, no plots.
+
+:func:`build_report` groups the records (one per claim and method) into claims, picks each claim's
+strongest verdict, counts the summary line, groups claims by source document, and says which claims
+get a page of their own (refuted or ill-defined) and what that page shows.
+
+>>> rows = [{"file": "specs/a.toml", "claim_id": "c", "method": "exhaustive", "verdict": "refuted",
+...          "id": 1, "source_id": "a", "counterexamples": [{"bindings": {"x": 2}, "lhs": 1, "rhs": 0}]}]
+>>> report = build_report(rows)
+>>> report.summary.counts["refuted"], [c.claim_id for c in report.pages]
+(1, ['c'])
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+from checkers.verdict import HOLDING, STRENGTH, VERDICTS
+
+#: verdicts whose claims get a page of their own
+PAGE_VERDICTS = ("refuted", "ill-defined")
+
+#: the words of the summary line, in order
+SUMMARY_WORDS = ("held", "refuted", "ill-defined", "vacuous", "proved", "sampled", "checked", "inconclusive")
+
+#: what a counterexample's two values are, by claim kind (lhs: from the game; rhs: what the claim says)
+SIDES = {
+    "grundy": ("Grundy value (from the moves)", "claimed value"),
+    "p_positions": ("outcome (from the moves)", "claimed outcome"),
+    "level_set": ("Grundy value (from the moves)", "claimed"),
+    "values": ("value (computed)", "printed value"),
+    "holds": ("left side", "right side"),
+}
+
+#: column titles of a counterexample's detail values, by key (other keys are shown as they are)
+DETAIL_TITLES = {"grundy": "Grundy value"}
+
+#: how a claim's formula is introduced, by kind
+KIND_LABELS = {
+    "grundy": "Grundy value of every position in the window",
+    "p_positions": "P-positions: a position is a P-position exactly when",
+    "holds": "holds for every instance of the window",
+    "level_set": "level sets: a position has Grundy value s exactly when",
+    "values": "printed values",
+}
+
+
+def slug(text: str) -> str:
+    """A file-name-safe form of an id.
+
+    >>> slug("Theorem 3.5 (14)"), slug("specs/004_x.toml")
+    ('Theorem-3.5-14', 'specs-004_x.toml')
+    """
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", str(text)).strip("-") or "x"
+
+
+@dataclass
+class Claim:
+    """One claim with every method's latest record; `best` is the record with the strongest verdict."""
+
+    file: str
+    claim_id: str
+    records: list[dict]
+    best: dict
+    stale: bool = False                     # recorded against an older version of its spec file
+    corrections: list["Claim"] = field(default_factory=list)   # claims whose `corrects` names this one
+    page: str | None = None                 # the claim page's file stem, when it has one
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """A claim field (as recorded with the best record).
+
+        >>> Claim("f", "c", [], {"ref": "Lemma 1"}).get("ref")
+        'Lemma 1'
+        """
+        value = self.best.get(name)
+        return default if value in (None, "") else value
+
+    @property
+    def verdict(self) -> str:
+        return self.best["verdict"]
+
+    @property
+    def seconds(self) -> float:
+        """Seconds over every method."""
+        return sum(float(r.get("seconds") or 0.0) for r in self.records)
+
+    @property
+    def agrees(self) -> bool | None:
+        return self.best.get("agrees")
+
+    @property
+    def display_text(self) -> str:
+        """The printed statement, or failing that the formula, or the reference."""
+        return self.get("text") or self.get("formula") or self.get("ref") or self.claim_id
+
+    @property
+    def other_records(self) -> list[dict]:
+        """The records of the methods other than the best one."""
+        return [r for r in self.records if r is not self.best]
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        """Column titles for a counterexample's two values."""
+        given = (self.best.get("evidence") or {}).get("sides")
+        if isinstance(given, (list, tuple)) and len(given) == 2:
+            return str(given[0]), str(given[1])
+        return SIDES.get(self.get("kind", ""), ("left side", "right side"))
+
+    @property
+    def kind_label(self) -> str:
+        return KIND_LABELS.get(self.get("kind", ""), self.get("kind", "claim"))
+
+    @property
+    def where(self) -> str:
+        """The smallest counterexample, or else the first ill-defined instance, as ``x = 0, y = 2``.
+
+        >>> Claim("f", "c", [], {"counterexamples": [{"bindings": {"x": 0, "y": 2}}]}).where
+        'x = 0, y = 2'
+        """
+        for key in ("counterexamples", "undefined"):
+            found = self.best.get(key) or []
+            if found:
+                return ", ".join(f"{k} = {v}" for k, v in (found[0].get("bindings") or {}).items())
+        return ""
+
+    @property
+    def expected(self) -> str:
+        """What the spec expects, in words.
+
+        >>> Claim("f", "c", [], {}).expected, Claim("f", "c", [], {"expect": "refuted"}).expected
+        ('not refuted', 'refuted')
+        """
+        return self.get("expect") or "not refuted"
+
+    @property
+    def rerun(self) -> str:
+        """The command that re-runs the smallest counterexample (or the whole claim)."""
+        given = (self.best.get("evidence") or {}).get("rerun")
+        return given or f"nimjos check {self.file} --claim {self.claim_id}"
+
+
+@dataclass
+class Source:
+    """One source document (one spec file) and its claims in the file's order."""
+
+    key: str
+    title: str
+    cite: str
+    document: str
+    file: str
+    claims: list[Claim]
+
+
+@dataclass
+class Summary:
+    """The counts of the summary line: claims by their strongest verdict, and disagreements with `expect`."""
+
+    claims: int
+    counts: dict[str, int]
+    unexpected: int
+
+    def line(self) -> str:
+        """The summary line as text.
+
+        >>> Summary(3, {"held": 2, "refuted": 1}, 0).line()
+        '3 claims: 2 held, 1 refuted, 0 ill-defined, 0 vacuous, 0 proved, 0 sampled, 0 checked, 0 inconclusive; every verdict as expected'
+        """
+        parts = ", ".join(f"{self.counts.get(w, 0)} {w}" for w in SUMMARY_WORDS)
+        tail = "every verdict as expected" if not self.unexpected else f"{self.unexpected} not as expected"
+        return f"{self.claims} claims: {parts}; {tail}"
+
+
+@dataclass
+class Report:
+    """Everything the pages show."""
+
+    summary: Summary
+    sources: list[Source]
+    pages: list[Claim]
+    records: int
+    latest_time: str
+    versions: list[dict]
+
+
+def _strength(record: dict) -> tuple:
+    """Sort key: the strongest verdict first, then the method name (for a stable choice)."""
+    return (-STRENGTH.get(record.get("verdict"), -1), str(record.get("method")))
+
+
+def _order_key(claim: Claim) -> tuple:
+    order = claim.best.get("claim_order")
+    return (order is None, order if order is not None else 0, claim.claim_id)
+
+
+def group_claims(rows: list[dict]) -> list[Claim]:
+    """One Claim per (file, claim_id), records sorted strongest first, stale ones flagged.
+
+    A claim is stale when its records were written for another version of its spec file than
+    the newest record of that file was.
+
+    >>> rows = [{"file": "f", "claim_id": "c", "method": "z3", "verdict": "inconclusive", "id": 2},
+    ...         {"file": "f", "claim_id": "c", "method": "exhaustive", "verdict": "checked", "id": 1}]
+    >>> [(c.claim_id, c.verdict, c.best["method"]) for c in group_claims(rows)]
+    [('c', 'checked', 'exhaustive')]
+    """
+    by_key: dict[tuple[str, str], list[dict]] = {}
+    newest_hash: dict[str, tuple[int, Any]] = {}
+    for row in rows:
+        by_key.setdefault((row["file"], row["claim_id"]), []).append(row)
+        mark = (int(row.get("id") or 0), row.get("spec_hash"))
+        newest_hash[row["file"]] = max(newest_hash.get(row["file"], mark), mark, key=lambda m: m[0])
+    claims = []
+    for (file, claim_id), records in by_key.items():
+        records = sorted(records, key=_strength)
+        current = newest_hash[file][1]
+        stale = current is not None and all(r.get("spec_hash") != current for r in records)
+        claims.append(Claim(file, claim_id, records, records[0], stale=stale))
+    return sorted(claims, key=lambda c: (c.file, *_order_key(c)))
+
+
+def summarize(claims: list[Claim]) -> Summary:
+    """Count claims by their strongest verdict; `held` counts proved, sampled and checked together.
+
+    >>> cs = group_claims([{"file": "f", "claim_id": "a", "method": "m", "verdict": "proved", "agrees": True},
+    ...                    {"file": "f", "claim_id": "b", "method": "m", "verdict": "refuted", "agrees": False}])
+    >>> s = summarize(cs); (s.claims, s.counts["held"], s.counts["proved"], s.unexpected)
+    (2, 1, 1, 1)
+    """
+    counts = Counter(c.verdict for c in claims)
+    counts["held"] = sum(counts[v] for v in HOLDING)
+    full = {w: counts.get(w, 0) for w in SUMMARY_WORDS}
+    for v in VERDICTS:
+        full.setdefault(v, counts.get(v, 0))
+    return Summary(len(claims), full, sum(1 for c in claims if c.agrees is False))
+
+
+def build_report(rows: list[dict]) -> Report:
+    """The report model of the store's latest records (see the module docstring)."""
+    claims = group_claims(rows)
+    by_file: dict[str, list[Claim]] = {}
+    for claim in claims:
+        by_file.setdefault(claim.file, []).append(claim)
+    stems: Counter = Counter()
+    for file, file_claims in by_file.items():
+        ids = {c.claim_id: c for c in file_claims}
+        for claim in file_claims:
+            target = ids.get(claim.get("corrects") or "")
+            if target is not None:
+                target.corrections.append(claim)
+            if claim.verdict in PAGE_VERDICTS:
+                stem = f"{slug(PurePosixPath(file).stem)}--{slug(claim.claim_id)}"
+                stems[stem] += 1
+                claim.page = stem if stems[stem] == 1 else f"{stem}-{stems[stem]}"
+    sources = []
+    for file, file_claims in sorted(by_file.items()):
+        first = file_claims[0]
+        sources.append(Source(key=first.get("source_id", file), title=first.get("source_title", ""),
+                              cite=first.get("cite", ""), document=first.get("document", ""), file=file,
+                              claims=file_claims))
+    versions = sorted({(r.get("nimjos_version") or "", r.get("z3_version") or "", r.get("python_version") or "")
+                       for r in rows})
+    return Report(
+        summary=summarize(claims),
+        sources=sources,
+        pages=[c for c in claims if c.page],
+        records=len(rows),
+        latest_time=max((str(r.get("recorded") or "") for r in rows), default=""),
+        versions=[{"nimjos": n, "z3": z, "python": p} for n, z, p in versions],
+    )
+
+
+def counterexample_rows(claim: Claim, limit: int = 10) -> tuple[list[str], list[list[str]]]:
+    """Column titles and cells of the smallest counterexamples (then ill-defined instances) of a claim.
+
+    >>> c = group_claims([{"file": "f", "claim_id": "c", "method": "m", "verdict": "refuted", "kind": "grundy",
+    ...     "counterexamples": [{"bindings": {"x": 0, "y": 2}, "lhs": 2, "rhs": 0}]}])[0]
+    >>> counterexample_rows(c)
+    (['x', 'y', 'Grundy value (from the moves)', 'claimed value'], [['0', '2', '2', '0']])
+    """
+    found = list(claim.best.get("counterexamples") or [])[:limit]
+    undefined = list(claim.best.get("undefined") or [])[:limit]
+    names: list[str] = []
+    details: list[str] = []
+    for cx in found + undefined:
+        names += [n for n in (cx.get("bindings") or {}) if n not in names]
+        details += [n for n in (cx.get("detail") or {}) if n not in details]
+    left, right = claim.sides
+    header = names + [left, right] + [DETAIL_TITLES.get(d, d) for d in details]
+    header += ["why it cannot be evaluated"] if undefined else []
+    rows = []
+    for cx in found + undefined:
+        bindings, detail = cx.get("bindings") or {}, cx.get("detail") or {}
+        row = [_cell(bindings.get(n)) for n in names] + [_cell(cx.get("lhs")), _cell(cx.get("rhs"))]
+        row += [_cell(detail.get(n)) for n in details]
+        if undefined:
+            row.append(str(cx.get("reason") or ""))
+        rows.append(row)
+    return header, rows
+
+
+def _cell(value: Any) -> str:
+    """A JSON value as table text ('' for nothing).
+
+    >>> _cell(None), _cell(3), _cell([1, 2])
+    ('', '3', '[1, 2]')
+    """
+    return "" if value is None else str(value)
+
+
+def marks(claim: Claim, count: int) -> list[tuple[int, ...]]:
+    """Counterexample positions for a plot with `count` coordinates (1 or 2).
+
+    The coordinates are the names listed in the evidence (``coords``) when given, else the
+    bindings when there are exactly `count` integer bindings; otherwise none (nothing is guessed).
+
+    >>> c = Claim("f", "c", [], {"counterexamples": [{"bindings": {"x": 0, "y": 2}}, {"bindings": {"x": 1, "y": 1}}]})
+    >>> marks(c, 2), marks(c, 1)
+    ([(0, 2), (1, 1)], [])
+    """
+    evidence = claim.best.get("evidence") or {}
+    block = evidence.get("grid" if count == 2 else "sequence") or {}
+    coords = block.get("coords")
+    out = []
+    for cx in claim.best.get("counterexamples") or []:
+        bindings = cx.get("bindings") or {}
+        if coords:
+            values = [bindings.get(name) for name in coords]
+        else:
+            values = [v for v in bindings.values() if isinstance(v, int) and not isinstance(v, bool)]
+            if len(values) != len(bindings):
+                values = []
+        if len(values) == count and all(isinstance(v, int) for v in values):
+            out.append(tuple(values))
+    return out

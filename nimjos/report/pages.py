@@ -1,0 +1,167 @@
+"""Writing the report's files: the index and one page per refuted or ill-defined claim, with plots.
+
+The pages come from jinja2 templates (``templates/``) with autoescaping on for every template, HTML
+and Markdown alike: spec text is untrusted. Formulas reach a page only as MathML checked by
+:func:`nimjos.report.formula.check_mathml` (HTML) or as LaTeX in a ``$$`` block (Markdown). Plots are
+PNG files next to the pages, linked by relative names, so the report reads offline.
+
+Everything written depends only on the store's records: no clock, no absolute paths, sorted
+throughout, so a regenerated report differs from the committed one only where results differ.
+
+>>> environment().autoescape
+True
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from nimjos.report import markdown, plots
+from nimjos.report.formula import Formula, render_formula
+from nimjos.report.model import Claim, Report, counterexample_rows, marks, slug
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+#: the file kinds a report writes into claims/ (anything else there is left alone)
+CLAIM_FILE_SUFFIXES = (".html", ".md", ".png")
+
+
+def seconds(value: Any) -> str:
+    """Seconds as table text.
+
+    >>> seconds(0.01234), seconds(12.5), seconds(None)
+    ('0.01', '12.50', '')
+    """
+    return "" if value is None else f"{float(value):.2f}"
+
+
+def environment() -> jinja2.Environment:
+    """The template environment: autoescaping everywhere, undefined names are errors."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             keep_trailing_newline=True)
+    env.filters.update(md_text=markdown.md_text, md_code=markdown.md_code, md_math=markdown.md_math,
+                       md_block=markdown.md_block,
+                       md_link=markdown.md_link, seconds=seconds, slug=slug)
+    return env
+
+
+@dataclass
+class Plot:
+    """One picture of a claim page: its file name (next to the page), caption and alternative text."""
+
+    file: str
+    caption: str
+    alt: str
+
+
+@dataclass
+class Statement:
+    """One statement column of a claim page: a claim and its formula rendered."""
+
+    claim: Claim
+    formula: Formula | None
+
+    @property
+    def mathml(self) -> Markup:
+        """The formula's checked MathML, for HTML pages."""
+        return Markup(self.formula.mathml) if self.formula else Markup("")
+
+
+def statement(claim: Claim) -> Statement:
+    """A claim with its formula rendered (None when it has no formula text).
+
+    >>> statement(Claim("f", "c", [], {"formula": "x + 1"})).formula.latex
+    'x + 1'
+    """
+    text = claim.get("formula")
+    return Statement(claim, render_formula(text) if text else None)
+
+
+def draw_plots(claim: Claim, folder: Path) -> list[Plot]:
+    """Draw every plot the claim's evidence allows into `folder`; return them in page order."""
+    evidence = claim.best.get("evidence") or {}
+    title = f"{claim.get('ref', claim.claim_id)} ({claim.claim_id})"
+    out: list[Plot] = []
+    grid = evidence.get("grid")
+    if isinstance(grid, dict) and grid.get("grundy"):
+        name = f"{claim.page}.grid.png"
+        names = tuple(grid.get("coords") or ("x", "y"))
+        plots.plot_grid(grid, marks(claim, 2), folder / name, title, names=names)
+        game = f" of {grid['game']}" if grid.get("game") else ""
+        label = grid.get("label") or "claim"
+        out.append(Plot(name, f"Grundy values{game} over the checked window, computed from the moves; "
+                              f"{label} drawn over them; red squares: where the claim and the game disagree; "
+                              f"crosses: the smallest counterexamples.",
+                        f"Grundy heatmap{game} with the {label} and the counterexamples"))
+    seq = evidence.get("sequence")
+    if isinstance(seq, dict) and seq.get("grundy"):
+        name = f"{claim.page}.sequence.png"
+        coords = seq.get("coords") or ["x"]
+        plots.plot_sequence(seq, [m[0] for m in marks(claim, 1)], folder / name, title, name=coords[0])
+        game = f" of {seq['game']}" if seq.get("game") else ""
+        out.append(Plot(name, f"The Grundy sequence{game} (black, from the moves) and the claimed values "
+                              f"(blue circles); red squares: disagreements; crosses: the smallest counterexamples.",
+                        f"Grundy sequence{game} with the claimed values and the counterexamples"))
+    jos = evidence.get("josephus")
+    if isinstance(jos, dict) and isinstance(jos.get("n"), int) and isinstance(jos.get("k"), int):
+        n, k = jos["n"], jos["k"]
+        name = f"{claim.page}.josephus.png"
+        plots.plot_josephus(n, k, folder / name, f"The numbers 1..{n} in a circle, every {k}-th removed")
+        out.append(Plot(name, f"The Josephus elimination for n = {n}, k = {k}: #i marks the i-th number "
+                              f"removed, panel by panel as the rounds go around the circle.",
+                        f"Josephus circle for n = {n}, k = {k}, numbered in the order of removal"))
+    return out
+
+
+def claim_context(claim: Claim, plot_list: list[Plot]) -> dict:
+    """What a claim page's templates are given."""
+    header, rows = counterexample_rows(claim)
+    evidence = claim.best.get("evidence") or {}
+    options = evidence.get("options") if isinstance(evidence.get("options"), dict) else None
+    return {
+        "claim": claim,
+        "printed": statement(claim),
+        "corrections": [statement(c) for c in claim.corrections],
+        "cx_header": header,
+        "cx_rows": rows,
+        "options": options,
+        "plots": plot_list,
+    }
+
+
+def _write(path: Path, text: str, written: list[Path]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    written.append(path)
+
+
+def write_report(report: Report, out_dir: Path, formats: tuple[str, ...]) -> list[Path]:
+    """Write the index and the claim pages in `formats` ("md", "html") under `out_dir`; return the files.
+
+    Files in ``out_dir/claims`` with a suffix the report writes but not written this time (pages of
+    claims that no longer fail) are removed, so the folder always matches the index.
+    """
+    env = environment()
+    out_dir = Path(out_dir)
+    claims_dir = out_dir / "claims"
+    written: list[Path] = []
+    common = {"report": report}
+    for claim in report.pages:
+        plot_list = draw_plots(claim, claims_dir)
+        written += [claims_dir / p.file for p in plot_list]
+        context = {**common, **claim_context(claim, plot_list)}
+        for fmt in formats:
+            _write(claims_dir / f"{claim.page}.{fmt}", env.get_template(f"claim.{fmt}.j2").render(context), written)
+    for fmt in formats:
+        _write(out_dir / f"index.{fmt}", env.get_template(f"index.{fmt}.j2").render(common), written)
+    keep = set(written)
+    if claims_dir.is_dir():
+        for old in sorted(claims_dir.iterdir()):
+            if old.is_file() and old.suffix in CLAIM_FILE_SUFFIXES and old not in keep:
+                old.unlink()
+    return sorted(written)
