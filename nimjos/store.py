@@ -236,8 +236,8 @@ class ResultsStore:
             "instances": verdict.instances,
             "assumption_held": verdict.assumption_held,
             "failures": verdict.failures,
-            "counterexamples": json.dumps(data["counterexamples"], sort_keys=True),
-            "undefined": json.dumps(data.get("undefined", []), sort_keys=True),
+            "counterexamples": json.dumps(data["counterexamples"]),      # bindings keep their declared order
+            "undefined": json.dumps(data.get("undefined", [])),
             "notes": json.dumps(data.get("notes", [])),
             "evidence": json.dumps(verdict.evidence or {}, sort_keys=True, default=str),
             "seconds": float(verdict.seconds),

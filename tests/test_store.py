@@ -181,3 +181,11 @@ def test_a_killed_writer_keeps_every_finished_record(tmp_path):
         (run,) = store.runs()
         assert run["finished"] is None
         assert ("specs/a.toml", "c004") in store.completed_claims(None)
+
+
+def test_counterexample_bindings_keep_their_declared_order(tmp_path):
+    store = ResultsStore(tmp_path / "r.sqlite")
+    run = store.begin_run([], "default")
+    store.record(run, claim("c"), Verdict("c", "refuted", "exhaustive", "",
+                                          counterexamples=[Counterexample({"n": 2, "k": 3}, 2, 3)]))
+    assert list(store.latest()[0]["counterexamples"][0]["bindings"]) == ["n", "k"]
