@@ -1,0 +1,42 @@
+"""Authoring tools: `nimjos new`, `nimjos explain` and the pytest plugin, used as a person would."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def nimjos(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "nimjos.cli", *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=300)
+
+
+def test_new_writes_a_skeleton_that_checks(tmp_path):
+    r = nimjos("new", str(tmp_path / "paper.toml"), "--game", "stones")
+    assert r.returncode == 0, r.stderr
+    r = nimjos("check", str(tmp_path / "paper.toml"), "--no-store")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.count("ok checked") == 3
+    r = nimjos("new", str(tmp_path / "paper.toml"))
+    assert r.returncode == 2 and "already exists" in r.stderr
+
+
+def test_explain_shows_options_and_mex(contract_path):
+    r = nimjos("explain", f"{contract_path}::nim-sum-parity")
+    assert r.returncode == 0, r.stderr
+    assert "smallest counterexample x=0, y=2" in r.stdout
+    assert "mex of the options = G((0, 2)) = 2" in r.stdout
+    r = nimjos("explain", f"{contract_path}::wythoff-p-positions", "--at", "(1, 2)", "--depth", "1")
+    assert "G((1, 2)) = 0" in r.stdout and "game tree to depth 1" in r.stdout
+
+
+def test_pytest_collects_claims(contract_path, tmp_path):
+    spec = tmp_path / "contract.toml"
+    spec.write_text(contract_path.read_text())
+    r = subprocess.run([sys.executable, "-m", "pytest", str(spec), "-q", "-k", "parity or subtraction"],
+                       capture_output=True, text=True, timeout=300)
+    assert "2 passed" in r.stdout, r.stdout
+    broken = spec.read_text().replace('expect_counterexample = "(0, 2)"', 'expect_counterexample = "(2, 0)"')
+    spec.write_text(broken)
+    r = subprocess.run([sys.executable, "-m", "pytest", str(spec), "-q", "-k", "parity"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and "counterexample x=0, y=2" in r.stdout, r.stdout
