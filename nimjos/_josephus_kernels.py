@@ -8,7 +8,7 @@ Importing this module does not import numba.
 The programs of 001 Examples 3.7 and 3.8 are here too, as printed, so that the benchmark compiles
 them the same way as ours.
 
->>> forward(1, 41, 3), compiled(forward)(1, 41, 3)
+>>> forward(1, 0, 41, 3), compiled(forward)(1, 0, 41, 3)
 (31, 31)
 """
 from __future__ import annotations
@@ -21,6 +21,17 @@ import numpy as np
 KERNELS: dict[str, types.FunctionType] = {}
 
 _compiled_namespace: dict | None = None
+
+
+def literally(value):
+    """Identity in Python; compiled, it makes numba specialise the kernel on this argument's value.
+
+    The programs of 001 declare ``const K``, so their compiled baselines divide by a constant too.
+
+    >>> literally(5)
+    5
+    """
+    return value
 
 
 def kernel(fn):
@@ -50,6 +61,7 @@ def compiled(fn):
         # numba's cache re-imports the kernels' module by this name: keep it stable even when the
         # file runs as a script (python -m doctest), or a cached kernel would name a missing module
         namespace["__name__"] = "nimjos._josephus_kernels"
+        namespace["literally"] = numba.literally
         for name, plain in KERNELS.items():
             clone = types.FunctionType(plain.__code__, namespace, name, plain.__defaults__, plain.__closure__)
             clone.__qualname__ = plain.__qualname__
@@ -61,24 +73,23 @@ def compiled(fn):
 
 
 @kernel
-def forward(first, n, k):
-    """The number removed last from a circle of n numbers that had n - first numbers fewer at the start.
+def forward(first, x, n, k):
+    """Carry the forward recurrence from a circle of first - 1 numbers, where it gave x, up to n numbers.
 
-    In the documents' terms: ``forward(n - i + 1, n, k)`` is the i-th number removed from 1..n and
-    ``forward(1, n, k)`` is the survivor. The first number removed from m numbers is
-    ``((k - 1) mod m) + 1``; renumbering the rest from the number after it gives, for the value x
-    that a circle of m - 1 numbers yields, ``((x + k - 1) mod m) + 1`` for m numbers. Without a wrap
-    that is x + k, so a whole run costs one division: O(k log n) steps for any n.
+    The first number removed from m numbers is ``((k - 1) mod m) + 1``; renumbering the rest from
+    the number after it turns the value x of a circle of m - 1 numbers into ``((x + k - 1) mod m) + 1``.
+    Starting from x = 0, ``forward(n - i + 1, 0, n, k)`` is the i-th number removed from 1..n and
+    ``forward(1, 0, n, k)`` the survivor. Without a wrap the value just rises by k, so a whole run
+    costs one division: O(k log n) steps for any n.
 
-    >>> [forward(8 - i, 7, 3) for i in range(1, 8)]
+    >>> [forward(8 - i, 0, 7, 3) for i in range(1, 8)]
     [3, 6, 2, 7, 5, 1, 4]
     """
     if k == 1:
-        return n - first + 1
+        return x + n - first + 1
     c = k - 1
-    x = 0
     m = first
-    while m <= k:                      # small circles: every step may wrap more than once
+    while m <= k:                      # small circles: a step may wrap more than once
         x = (x + c) % m + 1
         if m == n:
             return x
@@ -87,10 +98,10 @@ def forward(first, n, k):
     while True:
         d = m - v
         q = d // c                     # v, v + k, ..., v + q k at m, m + 1, ..., m + q numbers
-        if m + q >= n:
-            return v + (n - m) * k
         m += q + 1
-        v = c - (d - q * c)            # the wrap: (v + q k) + k - (m + q + 1)
+        if m > n:
+            return v + (n + q + 1 - m) * k
+        v = c - d + q * c              # the wrap: (v + q k) + k - m
 
 
 @kernel
@@ -238,9 +249,12 @@ def classical(n, k, stack):
 def classical_table(N, k):
     """001 Example 3.7's main loop: ``array[i] = josephus(i)`` for 1 <= i <= N (0-based survivors).
 
+    K is a compile-time constant, as in the printed program (``const K``).
+
     >>> classical_table(5, 2).tolist()
     [0, 0, 0, 2, 0, 2]
     """
+    literally(k)
     array = np.zeros(N + 1, dtype=np.int64)
     bits = 1
     while (1 << bits) <= N:
@@ -269,9 +283,12 @@ def theorem36(x, k):
 def theorem36_table(N, k):
     """001 Example 3.8's main loop: ``array[i] = i*K - calc(i)`` for 1 <= i <= N (1-based survivors).
 
+    K is a compile-time constant, as in the printed program (``const K``).
+
     >>> theorem36_table(5, 2).tolist()
     [0, 1, 1, 3, 1, 3]
     """
+    literally(k)
     array = np.zeros(N + 1, dtype=np.int64)
     for i in range(1, N + 1):
         array[i] = theorem36(i, k)

@@ -92,24 +92,42 @@ def _check_bytes(nbytes: int, what: str) -> None:
         raise ValueError(f"{what} would need {nbytes} bytes, over the limit of {MAX_BYTES}")
 
 
-def _run(kernel, steps: int, *args):
-    """Run ``kernel`` as Python, or compiled when ``steps`` is large and every argument fits int64.
+def _steps(first: int, n: int, k: int) -> int:
+    """An upper bound on the runs (or laps) between circles of first and n numbers: about k ln(n / first).
 
-    >>> _run(kernels.forward, 10, 1, 41, 3)
+    >>> _steps(1, 10**6, 3)
+    63
+    """
+    return min(n - first + 1, k * ((n // first).bit_length() + 1))
+
+
+def _forward(first: int, n: int, k: int) -> int:
+    """``kernels.forward(first, 0, n, k)``, compiled when the work pays for numba's start-up.
+
+    Compiled kernels use int64, so for n beyond that the compiled kernel carries the recurrence up
+    to ``_INT64_SAFE - 1`` numbers and Python integers finish the last runs.
+
+    >>> _forward(1, 41, 3)
     31
     """
-    if steps > COMPILE_STEPS and all(abs(a) < _INT64_SAFE for a in args):
-        return int(kernels.compiled(kernel)(*args))
-    return kernel(*args)
+    if _steps(first, n, k) <= COMPILE_STEPS or first >= _INT64_SAFE:
+        return kernels.forward(first, 0, n, k)
+    fast = kernels.compiled(kernels.forward)
+    if n < _INT64_SAFE:
+        return int(fast(first, 0, n, k))
+    x = int(fast(first, 0, _INT64_SAFE - 1, k))
+    return kernels.forward(_INT64_SAFE, x, n, k)
 
 
-def _steps(n: int, k: int) -> int:
-    """An upper bound on the steps of the run and lap recurrences: about k ln n.
+def _backward(n: int, k: int, m: int) -> int:
+    """``kernels.backward(n, k, m)``, compiled when the work pays and n fits int64.
 
-    >>> _steps(10**6, 3)
-    60
+    >>> _backward(41, 3, 31)
+    41
     """
-    return min(n, k * n.bit_length())
+    if _steps(1, n, k) > COMPILE_STEPS and n < _INT64_SAFE:
+        return int(kernels.compiled(kernels.backward)(n, k, m))
+    return kernels.backward(n, k, m)
 
 
 def simulate_circle(n, k) -> list[int]:
@@ -148,7 +166,7 @@ def removed(n, k, i) -> int:
         raise ValueError(f"i must satisfy 1 <= i <= n = {n}, got {i}")
     if n <= CACHE_MAX_N:
         return int(_cached_order(n, k)[0][i - 1])
-    return _run(kernels.forward, _steps(n, k), n - i + 1, n, k)
+    return _forward(n - i + 1, n, k)
 
 
 def survivor(n, k) -> int:
@@ -162,7 +180,7 @@ def survivor(n, k) -> int:
     True
     """
     n, k = _check_nk(n, k)
-    return _run(kernels.forward, _steps(n, k), 1, n, k)
+    return _forward(1, n, k)
 
 
 def removal_index(n, k, m) -> int:
@@ -181,7 +199,7 @@ def removal_index(n, k, m) -> int:
         raise ValueError(f"m must satisfy 1 <= m <= n = {n}, got {m}")
     if n <= CACHE_MAX_N:
         return int(_cached_order(n, k)[1][m - 1])
-    return _run(kernels.backward, _steps(n, k), n, k, m)
+    return _backward(n, k, m)
 
 
 def JJ(k, n, m) -> int:

@@ -45,7 +45,7 @@ def test_uncached_paths_against_simulation(orders):
         assert jos._laps_order(n, k).tolist() == order
         assert kernels.fenwick_order(n, k).tolist() == order
         assert kernels.linked_list_order(n, k).tolist() == order
-        assert [kernels.forward(n - i + 1, n, k) for i in range(1, n + 1)] == order
+        assert [kernels.forward(n - i + 1, 0, n, k) for i in range(1, n + 1)] == order
         assert [order[kernels.backward(n, k, m) - 1] for m in range(1, n + 1)] == list(range(1, n + 1))
 
 
@@ -75,7 +75,7 @@ def test_compiled_kernels_match_python():
         order = kernels.fenwick_order(n, k)
         assert run(kernels.fenwick_order)(n, k).tolist() == order.tolist()
         assert run(kernels.linked_list_order)(n, k).tolist() == order.tolist()
-        assert run(kernels.forward)(1, n, k) == order[-1]
+        assert run(kernels.forward)(1, 0, n, k) == order[-1]
         assert run(kernels.backward)(n, k, int(order[0])) == 1
     for k in (2, 3, 5, 9):
         table = jos.survivor_table(3000, k)
@@ -120,13 +120,25 @@ def test_huge_n():
     assert jos.removal_index(big, 12031, s) == big
 
 
+def test_compiled_dispatch_agrees_with_python(monkeypatch):
+    cases = [(10**6, 7, 3), (2**62 + 12345, 3, 2**61), (9876543210987654321, 1000, 17), (10**30, 5, 10**29)]
+    expected = [(kernels.forward(1, 0, n, k), kernels.forward(n - i + 1, 0, n, k)) for n, k, i in cases]
+    monkeypatch.setattr(jos, "CACHE_MAX_N", 0)
+    monkeypatch.setattr(jos, "COMPILE_STEPS", 0)
+    for (n, k, i), (last, ith) in zip(cases, expected):
+        assert jos.survivor(n, k) == last
+        assert jos.removed(n, k, i) == ith
+        assert jos.removal_index(n, k, ith) == i
+        assert jos.removal_index(n, k, last) == n
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.integers(1, 300), st.integers(1, 40))
 def test_random_small_circles(n, k):
     order = jos.simulate_circle(n, k)
     assert jos.survivor(n, k) == order[-1]
     assert jos.elimination_order(n, k).tolist() == order
-    assert [kernels.forward(n - i + 1, n, k) for i in range(1, n + 1)] == order
+    assert [kernels.forward(n - i + 1, 0, n, k) for i in range(1, n + 1)] == order
     assert [kernels.backward(n, k, m) for m in order] == list(range(1, n + 1))
     assert jos.survivor_table(n, k)[n] == order[-1]
 
@@ -137,7 +149,7 @@ def test_random_steps_beyond_the_circle(n, k):
     order = jos.simulate_circle(n, k)
     assert jos._laps_order(n, k).tolist() == order
     assert kernels.fenwick_order(n, k).tolist() == order
-    assert kernels.forward(1, n, k) == order[-1]
+    assert kernels.forward(1, 0, n, k) == order[-1]
     assert kernels.backward(n, k, order[0]) == 1
 
 
@@ -151,7 +163,7 @@ def test_random_huge_circles_are_consistent(n, k, data):
     if k >= 2:
         assert jos.survivor(n, k) == jos.paper_theorem36(n, k)
     if n < 2**62:
-        assert kernels.compiled(kernels.forward)(n - i + 1, n, k) == m
+        assert kernels.compiled(kernels.forward)(n - i + 1, 0, n, k) == m
         assert kernels.compiled(kernels.backward)(n, k, m) == i
 
 
