@@ -22,6 +22,8 @@ class RunOptions:
     pins: dict[str, Any] | None = None
     timeout: float = 30.0
     methods: tuple[str, ...] | None = None  # None: every method that applies
+    repair: bool = True  # search small edits of a refuted statement that hold on the window
+    repair_seconds: float = 20.0
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -29,6 +31,7 @@ class RunOptions:
 class ClaimResult:
     claim: Any
     verdicts: list[Verdict]
+    repairs: list = field(default_factory=list)
 
     @property
     def final(self) -> Verdict:
@@ -80,4 +83,10 @@ def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
         v = fn(claim, opts)
         if v is not None:
             verdicts.append(v)
-    return ClaimResult(claim, verdicts)
+    result = ClaimResult(claim, verdicts)
+    final = result.final if verdicts else None
+    if opts.repair and not opts.pins and final is not None and final.verdict == "refuted":
+        from .repair import find_repairs
+        result.repairs = find_repairs(claim, opts.profile, budget_seconds=opts.repair_seconds)
+        final.evidence["repairs"] = [r.to_json() for r in result.repairs]
+    return result

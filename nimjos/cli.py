@@ -77,6 +77,10 @@ def _human_line(claim: Any, result: Any, agrees: bool, why: str) -> str:
         cx = v.undefined[0]
         b = ", ".join(f"{k}={_fmt(x)}" for k, x in cx.bindings.items())
         lines.append(f"       ill-defined at {b}: {cx.reason}")
+    if result.repairs:
+        lines.append("       candidate corrections (each rechecked on the whole window):")
+        for r in result.repairs:
+            lines.append(f"         {r.field} = {r.text!r}   [{'; '.join(r.edits)}; {r.verdict}, {r.instances:,} instances]")
     if not agrees:
         lines.append(f"       DISAGREES: {why}")
     return "\n".join(lines)
@@ -119,7 +123,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             raise SpecError(f"no claim with id {missing[0]!r}", hint=suggest(missing[0], ids))
     methods_sel = tuple(m.strip() for m in args.method.split(",")) if args.method else None
     opts = RunOptions(profile=args.profile, max_counterexamples=args.max_counterexamples, pins=pins,
-                      timeout=args.timeout, methods=methods_sel)
+                      timeout=args.timeout, methods=methods_sel, repair=not args.no_repair)
     store = _open_store(args)
     run_id = store.begin_run(sys.argv[1:], args.profile) if store else None
     done: set = set()
@@ -163,6 +167,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                                     for v in result.verdicts]
                 if final.evidence.get("rerun"):
                     entry["rerun"] = final.evidence["rerun"]
+                entry["repairs"] = [r.to_json() for r in result.repairs]
                 out_claims.append(entry)
             else:
                 print(_human_line(claim, result, agrees, why), flush=True)
@@ -214,6 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--store", default=os.environ.get("NIMJOS_STORE", ".nimjos/results.sqlite"),
                        help="results store (SQLite)")
     check.add_argument("--no-store", action="store_true", help="do not record results")
+    check.add_argument("--no-repair", action="store_true", help="do not search corrections of refuted claims")
     check.add_argument("--resume", action="store_true", help="skip claims already recorded by an interrupted run")
     check.add_argument("--max-positions", type=int, default=0, help="resource guard: positions one table may hold")
     check.set_defaults(func=cmd_check)

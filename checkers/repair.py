@@ -1,0 +1,210 @@
+"""Repair suggestions for a refuted claim: small edits of the printed statement, each rechecked on the
+whole window; only the candidates that hold are returned, fewest edits first.
+
+Edits tried: floor <-> ceil; < <-> <= (and > <-> >=); an integer constant +-1 (an index range starting at 0
+instead of 1); a function argument shifted by +-1 (n numbers vs n + 1); a summand dropped; +-1 added.
+
+>>> from nimjos.expr import parse
+>>> sorted(ast.unparse(t) for _, t in single_edits(parse("floor(n / 2) < m")))[:4]
+['ceil(n / 2) < m', 'floor(n / 1) < m', 'floor(n / 2 + 1) < m', 'floor(n / 2 - 1) < m']
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import time
+from dataclasses import dataclass, replace
+from typing import Any, Iterator
+
+from .exhaustive import check_exhaustive
+
+#: functions whose arguments are not shifted (the shift of a game or a set argument is meaningless)
+_NO_SHIFT = {"G", "options", "iterate", "mex", "xor", "min", "max", "set", "tuple", "sorted", "len", "sum",
+             "all", "any", "range", "subtraction", "gcn", "functions", "nondecreasing", "subsets"}
+_CMP_SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt}
+
+
+@dataclass
+class Repair:
+    """A candidate correction that held on the whole window."""
+
+    field: str
+    text: str
+    edits: list[str]
+    verdict: str
+    scope: str
+    instances: int
+
+    def to_json(self) -> dict:
+        return {"field": self.field, "text": self.text, "edits": self.edits, "verdict": self.verdict,
+                "scope": self.scope, "instances": self.instances}
+
+
+def _paths(tree: ast.AST) -> Iterator[tuple[ast.AST, list]]:
+    """Every node with the path (list of (field, index)) from the root."""
+    stack: list[tuple[ast.AST, list]] = [(tree, [])]
+    while stack:
+        node, path = stack.pop()
+        yield node, path
+        for name, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                for i, v in enumerate(value):
+                    if isinstance(v, ast.AST):
+                        stack.append((v, path + [(name, i)]))
+            elif isinstance(value, ast.AST):
+                stack.append((value, path + [(name, None)]))
+
+
+def _at(tree: ast.AST, path: list) -> ast.AST:
+    node = tree
+    for name, i in path:
+        node = getattr(node, name) if i is None else getattr(node, name)[i]
+    return node
+
+
+def _replace(tree: ast.AST, path: list, new: ast.AST) -> ast.AST:
+    root = copy.deepcopy(tree)
+    if not path:
+        return new
+    parent = _at(root, path[:-1])
+    name, i = path[-1]
+    if i is None:
+        setattr(parent, name, new)
+    else:
+        getattr(parent, name)[i] = new
+    return root
+
+
+def _plus(node: ast.AST, k: int) -> ast.AST:
+    return ast.BinOp(left=copy.deepcopy(node), op=ast.Add() if k > 0 else ast.Sub(), right=ast.Constant(abs(k)))
+
+
+def _offset(node: ast.AST) -> tuple[ast.AST, int]:
+    """Split ``e + c`` / ``e - c`` (c an integer literal, nested) into (e, total offset)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)) and \
+            isinstance(node.right, ast.Constant) and type(node.right.value) is int:
+        inner, k = _offset(node.left)
+        return inner, k + (node.right.value if isinstance(node.op, ast.Add) else -node.right.value)
+    return node, 0
+
+
+class _Fold(ast.NodeTransformer):
+    """Fold integer offsets so that equivalent edits print alike: ``n + 1 - 1`` -> ``n``, ``n + 0`` -> ``n``."""
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        inner, k = _offset(node)
+        if inner is node:
+            return node
+        if k == 0:
+            return inner
+        return ast.BinOp(left=inner, op=ast.Add() if k > 0 else ast.Sub(), right=ast.Constant(abs(k)))
+
+
+def fold(tree: ast.AST) -> ast.AST:
+    """Fold integer offsets (a copy).
+
+    >>> from nimjos.expr import parse
+    >>> ast.unparse(fold(parse("ilog2(n + 1 - 1) + 2 - 3")))
+    'ilog2(n) - 1'
+    """
+    return _Fold().visit(copy.deepcopy(tree))
+
+
+def single_edits(tree: ast.AST) -> list[tuple[str, ast.AST]]:
+    """Every single small edit of an expression tree, as (description, new tree)."""
+    out: list[tuple[str, ast.AST]] = []
+    for node, path in _paths(tree):
+        text = ast.unparse(node)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            name = node.func.id
+            if name in ("floor", "ceil"):
+                new = copy.deepcopy(node)
+                new.func = ast.Name("ceil" if name == "floor" else "floor", ast.Load())
+                out.append((f"{name} -> {new.func.id} in {text}", _replace(tree, path, new)))
+            if name not in _NO_SHIFT:
+                for i, arg in enumerate(node.args):
+                    if isinstance(arg, (ast.Lambda, ast.Tuple, ast.Set)):
+                        continue
+                    for k in (1, -1):
+                        new = copy.deepcopy(node)
+                        new.args[i] = _plus(arg, k)
+                        out.append((f"argument {i + 1} of {name} shifted by {k:+d}", _replace(tree, path, new)))
+        if isinstance(node, ast.Compare):
+            for i, op in enumerate(node.ops):
+                swap = _CMP_SWAP.get(type(op))
+                if swap:
+                    new = copy.deepcopy(node)
+                    new.ops[i] = swap()
+                    out.append((f"{ast.unparse(node)} -> {ast.unparse(new)}", _replace(tree, path, new)))
+        if isinstance(node, ast.Constant) and type(node.value) is int and abs(node.value) <= 64:
+            for k in (1, -1):
+                out.append((f"constant {node.value} -> {node.value + k}",
+                            _replace(tree, path, ast.Constant(node.value + k))))
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+            out.append((f"summand {ast.unparse(node.right)} dropped from {text}", _replace(tree, path, node.left)))
+            if isinstance(node.op, ast.Add):
+                out.append((f"summand {ast.unparse(node.left)} dropped from {text}", _replace(tree, path, node.right)))
+    if not isinstance(tree, (ast.Compare, ast.BoolOp, ast.Tuple)):
+        for k in (1, -1):
+            out.append((f"{k:+d} added to the whole expression", _plus(tree, k)))
+    seen: set[str] = {ast.unparse(fold(tree))}
+    unique = []
+    for desc, t in out:
+        t = fold(t)
+        u = ast.unparse(t)
+        if u not in seen:
+            seen.add(u)
+            unique.append((desc, t))
+    return unique
+
+
+def _fields(claim: Any) -> list[tuple[str, str, Any]]:
+    """The editable expression texts of a claim: (label, text, setter(raw, new_text))."""
+    out = []
+    kind = claim.kind
+    v = claim.raw.get(kind)
+    if isinstance(v, str):
+        out.append((kind, v, lambda raw, t, k=kind: raw.__setitem__(k, t)))
+    elif isinstance(v, list):
+        for i, fam in enumerate(v):
+            for key in ("point", "where"):
+                if isinstance(fam, dict) and isinstance(fam.get(key), str):
+                    def setter(raw, t, i=i, key=key, k=kind):
+                        fams = [dict(f) for f in raw[k]]
+                        fams[i][key] = t
+                        raw[k] = fams
+                    out.append((f"{kind}[{i}].{key}", fam[key], setter))
+    if isinstance(claim.raw.get("assume"), str):
+        out.append(("assume", claim.raw["assume"], lambda raw, t: raw.__setitem__("assume", t)))
+    return out
+
+
+def find_repairs(claim: Any, profile: str = "default", budget_seconds: float = 20.0,
+                 max_candidates: int = 400, keep: int = 5) -> list[Repair]:
+    """Candidate corrections of a refuted claim that hold on its whole window, fewest edits first."""
+    from nimjos.errors import NimjosError
+    from nimjos.expr import parse
+    deadline = time.monotonic() + budget_seconds
+    found: list[Repair] = []
+    tried = 0
+    for label, text, setter in _fields(claim):
+        try:
+            tree = parse(text)
+        except NimjosError:
+            continue
+        for desc, new_tree in single_edits(tree):
+            if time.monotonic() > deadline or tried >= max_candidates or len(found) >= keep:
+                return found
+            tried += 1
+            new_text = ast.unparse(new_tree)
+            raw = copy.deepcopy(claim.raw)
+            setter(raw, new_text)
+            candidate = replace(claim, raw=raw, id=f"{claim.id}~repair{tried}", expect="holds")
+            try:
+                v = check_exhaustive(candidate, profile, max_counterexamples=1)
+            except NimjosError:
+                continue
+            if v.verdict == "checked":
+                found.append(Repair(label, new_text, [desc], v.verdict, v.scope, v.instances))
+    return found
