@@ -198,6 +198,13 @@ class Translator:
     def _Set(self, node: ast.Set):
         return mp.SetLiteral(*[self._sub(e, 0) for e in node.elts])
 
+    def _Dict(self, node: ast.Dict):
+        """``{point : condition}`` (a family of points, as a set-builder); several entries are a union."""
+        if not node.keys or any(k is None for k in node.keys):
+            raise _Untranslatable("dict")
+        sets = [mp.SetBuilder(self._sub(k, 0), self._sub(v, 0)) for k, v in zip(node.keys, node.values)]
+        return sets[0] if len(sets) == 1 else mp.Infix(mp.Op("union"), *sets)
+
     def _Subscript(self, node: ast.Subscript):
         if isinstance(node.slice, ast.Slice):
             raise _Untranslatable("slice")

@@ -54,6 +54,8 @@ OPERATORS = {
     "any": (r"\exists", "\u2203"),
 }
 
+MINUS = "\u2212"
+
 _ENTITY = re.compile(r"&(#[0-9]+|#x[0-9A-Fa-f]+|[A-Za-z]+);")
 
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
@@ -422,7 +424,7 @@ class FormulaMathMLPrinter(MathMLPresentationPrinter):
             return self._el("mfrac", self._print(product(args)), self._print(product(below)))
         row = self._row()
         if args and args[0] == S.NegativeOne:
-            row.appendChild(self._mo("-"))
+            row.appendChild(self._mo(MINUS))
             args = args[1:]
         for i, arg in enumerate(args):
             if i:
@@ -436,13 +438,13 @@ class FormulaMathMLPrinter(MathMLPresentationPrinter):
         for i, arg in enumerate(expr.args):
             negative = isinstance(arg, Mul) and arg.args and arg.args[0] == S.NegativeOne
             if negative:
-                row.appendChild(self._mo("-"))
+                row.appendChild(self._mo(MINUS))
                 rest = arg.args[1:]
                 arg = rest[0] if len(rest) == 1 else Mul(*rest, evaluate=False)
                 row.appendChild(self.parenthesize(arg, PRECEDENCE["Mul"], strict=True))
                 continue
             if arg.is_Number and arg.is_negative and i:
-                row.appendChild(self._mo("-"))
+                row.appendChild(self._mo(MINUS))
                 row.appendChild(self._print(-arg))
                 continue
             if i:

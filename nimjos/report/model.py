@@ -302,12 +302,12 @@ def counterexample_rows(claim: Claim, limit: int = 10) -> tuple[list[str], list[
 
 
 def _cell(value: Any) -> str:
-    """A JSON value as table text ('' for nothing).
+    """A JSON value as table text ('' for nothing, also when a missing value was recorded as the text None).
 
-    >>> _cell(None), _cell(3), _cell([1, 2])
-    ('', '3', '[1, 2]')
+    >>> _cell(None), _cell("None"), _cell(3), _cell([1, 2])
+    ('', '', '3', '[1, 2]')
     """
-    return "" if value is None else str(value)
+    return "" if value is None or value == "None" else str(value)
 
 
 def marks(claim: Claim, count: int) -> list[tuple[int, ...]]:

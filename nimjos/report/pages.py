@@ -122,7 +122,13 @@ def claim_context(claim: Claim, plot_list: list[Plot]) -> dict:
     """What a claim page's templates are given."""
     header, rows = counterexample_rows(claim)
     evidence = claim.best.get("evidence") or {}
-    options = evidence.get("options") if isinstance(evidence.get("options"), dict) else None
+    options = None
+    if isinstance(evidence.get("options"), dict):
+        given = evidence["options"]
+        listed = [o for o in given.get("options") or [] if isinstance(o, dict)]
+        options = {"position": str(given.get("position", "")), "mex": given.get("mex"),
+                   "claimed": given.get("claimed"), "more": int(given.get("more") or 0),
+                   "options": [{"position": str(o.get("position", "")), "grundy": o.get("grundy")} for o in listed]}
     return {
         "claim": claim,
         "printed": statement(claim),

@@ -19,6 +19,7 @@ from matplotlib import colormaps
 from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle
+from matplotlib.ticker import MaxNLocator
 
 #: colours: counterexamples and disagreements, the claimed set, the survivor, removed earlier
 RED, BLUE, GOLD, GREY = "#d62728", "#1f77b4", "#e6a700", "#bbbbbb"
@@ -37,7 +38,7 @@ def _save(fig: Figure, path: Path) -> Path:
 
 
 def _grundy_colours(top: int) -> tuple[ListedColormap, BoundaryNorm]:
-    """A discrete colour map for Grundy values 0..top (0, the P-positions, is white).
+    """A discrete colour map for Grundy values 0..top (0, the P-positions, is white; no value, grey).
 
     >>> cmap, norm = _grundy_colours(3)
     >>> cmap.N, norm.boundaries.tolist()
@@ -45,7 +46,7 @@ def _grundy_colours(top: int) -> tuple[ListedColormap, BoundaryNorm]:
     """
     ramp = colormaps["YlGnBu"]
     base = [(1.0, 1.0, 1.0, 1.0)] + [ramp(0.15 + 0.8 * i / max(top - 1, 1)) for i in range(top)]
-    return ListedColormap(base), BoundaryNorm(np.arange(-0.5, top + 1.5), top + 1)
+    return ListedColormap(base).with_extremes(bad="#dddddd"), BoundaryNorm(np.arange(-0.5, top + 1.5), top + 1)
 
 
 def grid_disagreements(grid: dict) -> np.ndarray:
@@ -95,7 +96,6 @@ def plot_grid(grid: dict, marks: list[tuple[int, int]], path: Path, title: str,
     ax = fig.add_axes((0.09, 0.17, 0.66, 0.76))
     cmap, norm = _grundy_colours(top)
     extent = (y0 - 0.5, y0 + cols - 0.5, x0 + rows - 0.5, x0 - 0.5)
-    cmap.set_bad("#dddddd")
     image = ax.imshow(np.ma.masked_array(values, outside), cmap=cmap, norm=norm, extent=extent,
                       interpolation="nearest")
     if rows <= 24 and cols <= 24:
@@ -159,8 +159,8 @@ def plot_sequence(seq: dict, marks: list[int], path: Path, title: str, name: str
     values = [int(v) for v in seq["grundy"]]
     x0 = int(seq.get("x0", 0))
     xs = np.arange(x0, x0 + len(values))
-    fig = Figure(figsize=(min(12.0, max(6.0, 0.12 * len(values))), 4.2))
-    ax = fig.add_axes((0.08, 0.14, 0.9, 0.74))
+    fig = Figure(figsize=(min(12.0, max(6.0, 0.12 * len(values))), 4.6))
+    ax = fig.add_axes((0.08, 0.25, 0.9, 0.66))
     ax.step(xs, values, where="mid", color="#999999", linewidth=0.8)
     ax.plot(xs, values, "o", color="black", markersize=3.5, label="Grundy value (from the moves)")
     claimed = seq.get("claimed") or []
@@ -181,7 +181,10 @@ def plot_sequence(seq: dict, marks: list[int], path: Path, title: str, name: str
     ax.set_ylabel("Grundy value")
     ax.set_title(title, fontsize=10)
     ax.grid(True, color="#eeeeee")
-    ax.legend(loc="upper left", fontsize=8)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(handles), fontsize=8, frameon=False)
     return _save(fig, path)
 
 
@@ -206,9 +209,11 @@ def removal_rounds(n: int, k: int) -> list[tuple[int, int, int]]:
         rnd += (start + k - 1) // len(standing)
         at = standing.index(number)
         standing.pop(at)
-        start = at % len(standing) if standing else 0
         out.append((number, index, rnd))
-    out.append((order[-1], n, rnd))
+        start = at
+        if at == len(standing):           # the last one standing was removed: counting goes on from the first
+            start, rnd = 0, rnd + 1
+    out.append((order[-1], n, out[-1][2] if out else 1))
     return out
 
 
