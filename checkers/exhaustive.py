@@ -152,6 +152,7 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
         v.notes.append(f"also ill-defined at {col.n_undef} instance(s)")
     if profile != "default":
         v.notes.append(f"profile {profile}")
+    v.notes.extend(v.evidence.pop("observations", []))
     first = (failures or undefined or [None])[0]
     if first is not None:
         v.evidence["rerun"] = rerun_command(claim, profile, first.bindings)
@@ -275,6 +276,9 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None) -> tup
                     col.fail(Counterexample(dict(zip(names, values)), "P" if actual == 0 else "N",
                                             "P" if claimed else "N", detail={"grundy": actual}))
         evidence = _window_evidence(rows, claimed_map, "claimed P-positions")
+    elif kind in ("periodic", "stair"):
+        _check_pattern(plan, rows, names, param_names, col)
+        evidence = _window_evidence(rows, {}, "")
     elif kind == "level_set":
         groups = _group(rows, names, param_names)
         level_names = plan.level_names
@@ -303,6 +307,48 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None) -> tup
         evidence = _window_evidence(rows, {}, "")
     evidence["engines"] = sorted(set().union(*(i.solved_by for i in by_inst))) if by_inst else []
     return instances, held, evidence
+
+
+def _check_pattern(plan: ClaimPlan, rows: list, names: tuple, param_names: tuple, col: Collector) -> None:
+    """periodic: G(n + p) = G(n) + s for n >= n0 with n + p in the window; stair: G(xh + r) = G(xh) + r,
+    h | G(xh), for every whole block of h positions in the window."""
+    from nimjos.periodicity import first_stair_break
+    coord = plan.coords[0]
+    for key, grows in _group(rows, names, param_names).items():
+        env0 = dict(zip(param_names, key))
+        inst = grows[0][1]
+        try:
+            pat = {k: fn(env0) for k, fn in plan.pattern.items()}
+        except EvalError as exc:
+            col.undef(Counterexample(env0, reason=str(exc)))
+            continue
+        present = {pos for _, _, pos in grows}
+        if plan.claim.kind == "periodic":
+            p, n0, s = pat["period"], pat.get("preperiod", 0), pat.get("saltus", 0)
+            if type(p) is not int or p < 1:
+                col.undef(Counterexample(env0, reason=f"period {p!r} is not a positive integer"))
+                continue
+            for n in sorted(present):
+                if n >= n0 and n + p in present:
+                    a, b = inst.lookup(n + p), inst.lookup(n) + s
+                    if a != b:
+                        col.fail(Counterexample({**env0, coord: n}, a, b,
+                                                detail={"statement": f"G({n} + {p}) = G({n}) + {s}"}))
+        else:
+            h = pat["h"]
+            if type(h) is not int or h < 1:
+                col.undef(Counterexample(env0, reason=f"h = {h!r} is not a positive integer"))
+                continue
+            top = max(present)
+            seq = [inst.lookup(n) for n in range(0, top + 1)] if all(n in present for n in range(top + 1)) else None
+            if seq is None:
+                col.undef(Counterexample(env0, reason="a stair claim needs a window 0 <= n <= N"))
+                continue
+            brk = first_stair_break(seq[: (len(seq) // h) * h], h)
+            if brk is not None:
+                base = (brk // h) * h
+                col.fail(Counterexample({**env0, coord: brk}, seq[brk], seq[base] + brk - base,
+                                        detail={"statement": f"{h}-stair"}))
 
 
 def _group(rows: list, names: tuple, param_names: tuple) -> dict:
@@ -416,8 +462,9 @@ def _window_evidence(rows: list, claimed_map: dict, label: str) -> dict:
     inst0 = rows[0][1]
     first = [(pos, inst) for _, inst, pos in rows if inst is inst0]
     if inst0.dim == 1:
-        xs = sorted({p for p, _ in first})[:EVIDENCE_1D]
-        return {"sequence": {"x0": xs[0], "grundy": [inst0.lookup(x) for x in xs],
+        allx = sorted({p for p, _ in first})
+        xs = allx[:EVIDENCE_1D]
+        return {"observations": _observations(inst0, allx), "sequence": {"x0": xs[0], "grundy": [inst0.lookup(x) for x in xs],
                              "claimed": [claimed_map.get((inst0, x)) for x in xs] if claimed_map else None,
                              "label": label, "game": inst0.label}}
     if inst0.dim == 2:
@@ -434,6 +481,25 @@ def _window_evidence(rows: list, claimed_map: dict, label: str) -> dict:
         return {"grid": {"x0": x0, "y0": y0, "grundy": grid, "claimed": claimed, "label": label,
                          "game": inst0.label}}
     return {}
+
+
+def _observations(inst: Any, xs: list) -> list[str]:
+    """Periodicity and h-stair structure of the Grundy sequence on the window, stated as observations."""
+    from nimjos.periodicity import detect, smallest_stair
+    if len(xs) < 12 or xs[-1] - xs[0] + 1 != len(xs) or len(xs) > 200_000:
+        return []
+    seq = [inst.lookup(x) for x in xs]
+    out = []
+    found = detect(seq)
+    if found:
+        text = found.describe().replace(f"from {found.preperiod}", f"from {xs[0] + found.preperiod}")
+        text = text.replace(f"through {found.through}", f"through {xs[0] + found.through}")
+        out.append(f"observation: the Grundy sequence of {inst.label} is {text}")
+    h = smallest_stair(seq) if xs[0] == 0 else None
+    if h:
+        out.append(f"observation: the Grundy sequence of {inst.label} is a {h}-stair through "
+                   f"{(len(seq) // h) * h - 1}")
+    return out
 
 
 def _as_cell(v: Any) -> Any:

@@ -54,6 +54,7 @@ class ClaimPlan:
     level_names: tuple[str, ...] = ()
     values: dict | None = None
     values_expr: Callable | None = None
+    pattern: dict[str, Callable] | None = None  # periodic / stair: field -> closure over the window's params
 
 
 def _compile(claim: Any, field_name: str, text: Any, ns: Namespace, variables: set[str]) -> tuple[ast.expr, Callable]:
@@ -128,7 +129,23 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
         plan.levels = _binder(claim, "levels", levels, ns, window_names)
         plan.level_names = plan.levels.names
         params = params | set(plan.level_names)
-    if kind in ("grundy", "holds") or (kind in ("p_positions", "level_set") and isinstance(raw_kind, str)):
+    if kind in ("periodic", "stair"):
+        if len(plan.coords) != 1:
+            raise claim.error(f"a {kind} claim needs a 1-D game", "game")
+        allowed = {"periodic": ("period", "preperiod", "saltus"), "stair": ("h",)}[kind]
+        required = {"periodic": ("period",), "stair": ("h",)}[kind]
+        plan.pattern = {}
+        for k, val in raw_kind.items():
+            if k not in allowed:
+                raise claim.error(f"unknown field {k!r} in {kind}", kind, hint=suggest(k, list(allowed)))
+            if isinstance(val, bool) or not isinstance(val, (int, str)):
+                raise claim.error(f"{kind}.{k} must be an integer or an expression string", kind)
+            text = str(val)
+            _, plan.pattern[k] = _compile(claim, kind, text, ns, params)
+        for k in required:
+            if k not in plan.pattern:
+                raise claim.error(f"{kind} needs {k} = ...", kind)
+    elif kind in ("grundy", "holds") or (kind in ("p_positions", "level_set") and isinstance(raw_kind, str)):
         variables = window_names | set(plan.level_names)
         tree, plan.formula = _compile(claim, kind, raw_kind, ns, variables)
         if kind == "holds" and isinstance(tree, ast.Compare) and len(tree.ops) == 1 and \

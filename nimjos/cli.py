@@ -68,6 +68,8 @@ def _human_line(claim: Any, result: Any, agrees: bool, why: str) -> str:
     for other in result.verdicts:
         if other is not v:
             lines.append(f"       also {other.verdict} by {other.method}: {other.scope}")
+    for note in v.notes:
+        lines.append(f"       {note}")
     if v.counterexamples:
         cx = v.counterexamples[0]
         b = ", ".join(f"{k}={_fmt(x)}" for k, x in cx.bindings.items())

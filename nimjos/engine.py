@@ -88,6 +88,8 @@ class ReferenceEngine:
             except ModuleNotFoundError as exc:
                 if exc.name != "nimjos.fast":
                     raise
+            except ImportError:  # nimjos.fast present but without solve_fast: no fast engines
+                pass
             else:
                 name = solve_fast(game, positions, self)
                 if name:

@@ -29,12 +29,12 @@ SOURCE_FIELDS = {"id": str, "title": str, "cite": str, "authors": (str, list), "
                  "note": str, "year": int}
 GAME_FIELDS = {"title": str, "params": list, "position": list, "moves": list, "note": str}
 MOVE_FIELDS = {"to": str, "where": str}
-KIND_FIELDS = ("grundy", "p_positions", "holds", "values", "level_set")
+KIND_FIELDS = ("grundy", "p_positions", "holds", "values", "level_set", "periodic", "stair")
 CLAIM_FIELDS: dict[str, Any] = {
     "id": str, "ref": str, "text": str, "game": str, "for_all": str, "assume": str, "expect": str,
     "expect_counterexample": str, "corrects": str, "relaxes": str, "note": str, "deep": dict,
     "grundy": str, "p_positions": (str, list), "holds": str, "values": dict, "level_set": (str, list),
-    "levels": str, "position": list, "strategy": (str, dict), "sample": dict, "methods": list, "prove": dict,
+    "levels": str, "position": list, "periodic": dict, "stair": dict, "strategy": (str, dict), "sample": dict, "methods": list, "prove": dict,
 }
 PROFILE_FIELDS = {"for_all": str, "levels": str, "values": dict}
 FAMILY_FIELDS = {"point": str, "where": str}

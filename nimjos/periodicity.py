@@ -1,0 +1,108 @@
+"""Periodicity of integer sequences (004 Definitions 1.20, 1.21 and 2.2), as observations on finite data.
+
+A finite sequence can only show that a pattern holds *through* its last term; every result here says so.
+
+>>> detect([0, 0, 1, 1, 2] * 4)
+Periodicity(period=5, preperiod=0, saltus=0, through=19)
+>>> detect([0, 1, 2, 3, 4, 5, 6, 7]).describe()
+'arithmetic periodic with period 1 from 0, saltus 1 (exact through 7)'
+>>> stair_of([0, 1, 2, 0, 1, 2, 3, 4, 5, 15, 16, 17, 12, 13, 14], 3)
+[0, 0, 1, 5, 4]
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+
+@dataclass(frozen=True)
+class Periodicity:
+    """A(n + period) = A(n) + saltus for every n >= preperiod up to `through` (the last index seen)."""
+
+    period: int
+    preperiod: int
+    saltus: int
+    through: int
+
+    def describe(self) -> str:
+        kind = "periodic" if self.saltus == 0 else "arithmetic periodic"
+        tail = f", saltus {self.saltus}" if self.saltus else ""
+        return f"{kind} with period {self.period} from {self.preperiod}{tail} (exact through {self.through})"
+
+
+def holds(seq: Sequence[int], period: int, preperiod: int, saltus: int = 0) -> int | None:
+    """The first n >= preperiod where A(n + period) != A(n) + saltus, or None when there is none in `seq`.
+
+    >>> holds([0, 1, 0, 1, 0, 2], 2, 0)
+    3
+    """
+    for n in range(preperiod, len(seq) - period):
+        if seq[n + period] != seq[n] + saltus:
+            return n
+    return None
+
+
+def detect(seq: Sequence[int], min_repeats: int = 3, max_period: int | None = None) -> Periodicity | None:
+    """The (arithmetic) periodicity explaining the most of `seq` (least preperiod + period, then least
+    period) whose periodic part is seen at least `min_repeats` times; None if there is none.
+    """
+    n = len(seq)
+    limit = max_period or n // min_repeats
+    best: Periodicity | None = None
+    for p in range(1, limit + 1):
+        # the saltus must be A(n + p) - A(n) at the end of the data; find the longest tail with that saltus
+        s = seq[-1] - seq[-1 - p] if n > p else 0
+        n0 = n - p
+        while n0 > 0 and seq[n0 - 1 + p] == seq[n0 - 1] + s:
+            n0 -= 1
+        if n - n0 >= min_repeats * p and (best is None or n0 + p < best.preperiod + best.period):
+            best = Periodicity(p, n0, s, n - 1)
+        if best is not None and p > best.preperiod + best.period:
+            break
+    return best
+
+
+def stair_of(seq: Sequence[int], h: int) -> list[int] | None:
+    """The sequence A of which `seq` is the h-stair (B(xh + r) = A(x) h + r, 0 <= r < h), or None.
+    Only whole blocks of h terms are read.
+
+    >>> stair_of([0, 1, 3, 4], 2) is None
+    True
+    """
+    if h < 1:
+        raise ValueError("h must be positive")
+    out = []
+    for x in range(len(seq) // h):
+        base = seq[x * h]
+        if base % h != 0 or any(seq[x * h + r] != base + r for r in range(h)):
+            return None
+        out.append(base // h)
+    return out
+
+
+def first_stair_break(seq: Sequence[int], h: int) -> int | None:
+    """The first index n where `seq` stops being an h-stair, or None.
+
+    >>> first_stair_break([0, 1, 2, 0, 1, 3], 3)
+    5
+    """
+    for x in range(len(seq) // h):
+        base = seq[x * h]
+        if base % h != 0:
+            return x * h
+        for r in range(h):
+            if seq[x * h + r] != base + r:
+                return x * h + r
+    return None
+
+
+def smallest_stair(seq: Sequence[int], max_h: int = 16) -> int | None:
+    """The least h >= 2 for which `seq` (read in whole blocks) is an h-stair, or None.
+
+    >>> smallest_stair([0, 1, 2, 0, 1, 2, 3, 4, 5, 15, 16, 17])
+    3
+    """
+    for h in range(2, max_h + 1):
+        if len(seq) >= 2 * h and stair_of(seq, h) is not None:
+            return h
+    return None
