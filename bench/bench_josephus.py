@@ -260,7 +260,9 @@ Both printed programs recompute each n from scratch in O(k log n); the table nee
 
 For one huge n (n = {single['n']}, k = {single['k']}, Python integers because n(k - 1) overflows 64 bits):
 Theorem 3.6 iteration {fmt_seconds(single['theorem36'])}, classical recursion {fmt_seconds(single['classical'])},
-nimjos.josephus.survivor {fmt_seconds(single['ours'])}; all three take O(k log n) steps.
+nimjos.josephus.survivor {fmt_seconds(single['ours'])} (its recurrence compiled up to 2**62 numbers, then
+Python integers; the first call in a process also pays about 1.5 s to start numba, see the whole-process
+row); all three take O(k log n) steps, so for one n none is asymptotically faster.
 """
 
 

@@ -30,8 +30,8 @@ from nimjos import _josephus_kernels as kernels
 #: removal_index / removed answer from a cached elimination order for n up to this size
 CACHE_MAX_N = 1 << 14
 
-#: estimated elementary steps above which a compiled kernel pays for numba's start-up (about 1.5 s)
-COMPILE_STEPS = 3_000_000
+#: estimated runs above which the compiled kernel is used (numba starts once per process, about 1.5 s)
+COMPILE_STEPS = 250_000
 
 #: the lap sweep (numpy) makes the elimination order when min(n, k) is at most this; else a Fenwick tree
 LAPS_MAX_K = 32
