@@ -105,8 +105,11 @@ def _scope(plan: ClaimPlan, engine_note: str = "") -> str:
 
 
 def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: int = 10,
-                     pins: dict[str, Any] | None = None) -> Verdict:
-    """Check `claim` at every instance of its window under `profile`; return the verdict."""
+                     pins: dict[str, Any] | None = None, shard: tuple[int, int] | None = None) -> Verdict:
+    """Check `claim` at every instance of its window under `profile`; return the verdict.
+
+    `shard` = (a, b) checks only the part of the window whose outermost variable lies in [a, b]
+    (checkers.shard splits a window this way and merges the parts)."""
     start = time.perf_counter()
     plan = plan_claim(claim, profile)
     try:
@@ -122,9 +125,9 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
         if kind == "values":
             instances, held, evidence = _check_values(plan, col)
         elif kind == "holds":
-            instances, held, evidence = _check_holds(plan, col, pins)
+            instances, held, evidence = _check_holds(plan, col, pins, shard)
         else:
-            instances, held, evidence = _check_game_claim(plan, col, pins)
+            instances, held, evidence = _check_game_claim(plan, col, pins, shard)
     except SpecError as exc:
         raise exc.located(file=str(claim.spec.path), item=claim.label) from None
     failures = col.sorted(col.failures)
@@ -181,11 +184,11 @@ def rerun_command(claim: Any, profile: str, bindings: dict) -> str:
 
 # ----------------------------------------------------------------------------- holds
 
-def _check_holds(plan: ClaimPlan, col: Collector, pins: dict | None) -> tuple[int, int, dict]:
+def _check_holds(plan: ClaimPlan, col: Collector, pins: dict | None, shard: tuple | None = None) -> tuple[int, int, dict]:
     names = plan.window.names
     assume, formula, sides = plan.assume, plan.formula, plan.sides
     instances = held = 0
-    for env in plan.window.bindings({}, pins):
+    for env in plan.window.bindings({}, pins, shard=shard):
         instances += 1
         try:
             if assume is not None and not assume(env):
@@ -214,7 +217,7 @@ def _solve_all(groups: dict) -> None:
         engine.solve(inst, positions)
 
 
-def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None) -> tuple[int, int, dict]:
+def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard: tuple | None = None) -> tuple[int, int, dict]:
     claim = plan.claim
     names = plan.window.names
     coords = plan.coords
@@ -223,7 +226,7 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None) -> tup
     rows: list[tuple[tuple, Any, Any]] = []  # (binding values, instance, position)
     by_inst: dict[Any, list] = {}
     instances = held = 0
-    for env in plan.window.bindings({}, pins):
+    for env in plan.window.bindings({}, pins, shard=shard):
         instances += 1
         values = tuple(env[n] for n in names)
         try:

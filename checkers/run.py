@@ -58,6 +58,31 @@ class ClaimResult:
 
 
 def _exhaustive(claim: Any, opts: RunOptions) -> Verdict:
+    workers = opts.extra.get("workers", 1)
+    executor = opts.extra.get("executor", "local")
+    if opts.pins is None and (workers > 1 or executor == "dask"):
+        from .shard import ShardLog, run_sharded, shard_plan
+        ranges = shard_plan(claim, opts.profile, opts.extra.get("shards") or max(2, workers))
+        if ranges is not None:
+            path = str(claim.spec.path)
+            log = ShardLog(opts.extra["store"]) if opts.extra.get("store") else None
+            key = (path, claim.spec.sha256, claim.id, opts.profile, tuple(ranges))
+            done = log.load(key) if (log and opts.extra.get("resume")) else {}
+            progress = opts.extra.get("progress")
+
+            def on_shard(res: Any, total: int) -> None:
+                if log:
+                    log.save(key, res)
+                if progress:
+                    progress(claim, res, total)
+            try:
+                return run_sharded(path, claim.id, opts.profile, shards=len(ranges), workers=workers,
+                                   executor=executor, scheduler=opts.extra.get("scheduler"),
+                                   max_counterexamples=opts.max_counterexamples, on_shard=on_shard, skip=done,
+                                   ranges=ranges)
+            finally:
+                if log:
+                    log.close()
     return check_exhaustive(claim, opts.profile, opts.max_counterexamples, opts.pins)
 
 

@@ -106,6 +106,10 @@ class Binder:
                  allow_unbounded: bool = False, text: str | None = None):
         self.text = text if text is not None else ast.unparse(tree)
         self.tree = tree
+        #: where errors found while enumerating are reported (file, item, field, line), set by the planner
+        self.where: dict[str, Any] = {}
+        #: a window must be defined everywhere: a bound or condition that cannot be evaluated is a spec error
+        self.total = False
         outer = set(outer)
         all_vars = variables_of(tree, ns)
         # declared order: order of first appearance in the text
@@ -224,11 +228,30 @@ class Binder:
         hi = min(_round_high(fn(env), strict) for fn, strict in level.highs)
         return lo, hi
 
+    def outer_range(self, env: dict | None = None) -> tuple[str, int, int] | None:
+        """(name, lo, hi) of the outermost level when it is an integer range whose bounds need no other
+        bound name (the axis along which a window is split into shards), else None.
+
+        >>> Binder.from_text("1 <= n <= 9 and 1 <= m <= n", Namespace()).outer_range()
+        ('n', 1, 9)
+        """
+        if not self.levels or self.pre_filters:
+            return None
+        level = self.levels[0]
+        if level.members is not None or not level.highs:
+            return None
+        try:
+            lo, hi = self.range_of(level, dict(env or {}))
+        except (KeyError, SpecError, EvalError):
+            return None
+        return level.name, lo, hi
+
     def bindings(self, env: dict, pins: dict[str, Any] | None = None,
-                 max_unbounded: int = 10_000_000) -> Iterator[dict]:
+                 max_unbounded: int = 10_000_000, shard: tuple[int, int] | None = None) -> Iterator[dict]:
         """Yield `env` extended with each binding, in nested declared-bound order (the same dict, mutated).
 
-        `pins` fixes names to single values (kept only if within bounds and filters).
+        `pins` fixes names to single values (kept only if within bounds and filters); `shard` = (a, b)
+        restricts the outermost level to a <= value <= b.
         An unbounded level runs until its `stop(env)` says so; without a stop it is an error.
         """
         for f in self.pre_filters:
@@ -264,6 +287,8 @@ class Binder:
                     p = pins[name]
                     rng = [p] if lo <= p <= hi else []
                 else:
+                    if shard is not None and i == 0:
+                        lo, hi = max(lo, shard[0]), min(hi, shard[1])
                     rng = range(lo, hi + 1)
                 for v in rng:
                     env[name] = v
@@ -294,4 +319,25 @@ class Binder:
                     raise SpecError(f"family index {name!r} did not reach the edge of the window after "
                                     f"{max_unbounded:,} values", hint="give it an upper bound")
 
-        yield from rec(0)
+        try:
+            yield from rec(0)
+        except SpecError as exc:
+            raise exc.located(**self.where) from None
+        except EvalError as exc:
+            if not self.total:
+                raise
+            raise self.undefined(exc, env) from None
+
+    def undefined(self, exc: EvalError, env: dict) -> SpecError:
+        """The error for a bound or condition of a window that cannot be evaluated at the binding in `env`.
+
+        >>> b = Binder.from_text("0 <= k <= 2 and 0 <= n <= 6 / k", Namespace())
+        >>> str(b.undefined(EvalError("division by zero (6 / 0)"), {"k": 0}))
+        "'0 <= k <= 2 and 0 <= n <= 6 / k' cannot be evaluated at k = 0: division by zero (6 / 0) (every bound and condition of a window must be defined on all of it; write a partial condition in assume, where it makes an instance ill-defined)"
+        """
+        from checkers.verdict import format_value
+        at = ", ".join(f"{n} = {format_value(v)}" for n, v in env.items())
+        return SpecError(f"{self.text!r} cannot be evaluated" + (f" at {at}" if at else "") + f": {exc}",
+                         hint="every bound and condition of a window must be defined on all of it; write a "
+                              "partial condition in assume, where it makes an instance ill-defined",
+                         **self.where)

@@ -126,6 +126,14 @@ def cmd_check(args: argparse.Namespace) -> int:
     methods_sel = tuple(m.strip() for m in args.method.split(",")) if args.method else None
     opts = RunOptions(profile=args.profile, max_counterexamples=args.max_counterexamples, pins=pins,
                       timeout=args.timeout, methods=methods_sel, repair=not args.no_repair)
+    opts.extra.update(workers=args.workers, shards=args.shards, executor=args.executor,
+                      scheduler=args.scheduler, resume=args.resume,
+                      store=None if args.no_store else args.store)
+    progress = None
+    if not args.json and sys.stdout.isatty() and (args.workers > 1 or args.executor == "dask"):
+        from .progress import ShardProgress
+        progress = ShardProgress()
+        opts.extra["progress"] = progress.update
     store = _open_store(args)
     run_id = store.begin_run(sys.argv[1:], args.profile) if store else None
     done: set = set()
@@ -179,6 +187,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         print("interrupted: finished claims are in the results store; `nimjos check --resume` continues",
               file=sys.stderr)
         return 130
+    if progress:
+        progress.close()
     if store:
         store.finish_run(run_id, "errors" if errors else "ok")
     if args.json:
@@ -223,6 +233,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--no-store", action="store_true", help="do not record results")
     check.add_argument("--no-repair", action="store_true", help="do not search corrections of refuted claims")
     check.add_argument("--resume", action="store_true", help="skip claims already recorded by an interrupted run")
+    check.add_argument("--workers", type=int, default=1, help="processes for sharded exhaustive checks (local executor)")
+    check.add_argument("--shards", type=int, default=0, help="shards per claim (default: 4 x workers, balanced)")
+    check.add_argument("--executor", default="local", choices=["local", "dask"], help="where shards run")
+    check.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://127.0.0.1:8786")
     check.add_argument("--max-positions", type=int, default=0, help="resource guard: positions one table may hold")
     check.set_defaults(func=cmd_check)
     lst = sub.add_parser("list", help="list the claims of spec files")
