@@ -39,7 +39,7 @@ DEFAULT_PATH = Path(".nimjos") / "results.sqlite"
 
 #: the claim fields a record keeps, as given by the caller (all text except `agrees` and `order`)
 CLAIM_FIELDS = ("file", "spec_hash", "source_id", "source_title", "document", "cite", "claim_id", "ref",
-                "text", "kind", "game", "expect", "corrects", "relaxes", "note", "formula")
+                "text", "kind", "game", "expect", "corrects", "relaxes", "note", "formula", "for_all", "assume")
 
 #: the verdict fields stored as JSON text
 JSON_FIELDS = ("counterexamples", "undefined", "notes", "evidence")
@@ -77,6 +77,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX results_latest ON results (file, claim_id, method, id)",
         "CREATE INDEX results_run ON results (run_id)",
     ),
+    # 3: the claim's window (for_all) and assumption, so a report can state the claim in full
+    (
+        "ALTER TABLE results ADD COLUMN for_all TEXT",
+        "ALTER TABLE results ADD COLUMN assume TEXT",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -90,7 +95,7 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
 
     >>> conn = sqlite3.connect(":memory:")
     >>> migrate(conn, 1), migrate(conn)
-    (1, 2)
+    (1, 3)
     """
     def current() -> int:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -157,8 +162,8 @@ class ResultsStore:
 
         >>> import tempfile, os
         >>> with ResultsStore(os.path.join(tempfile.mkdtemp(), "a", "b.sqlite")) as s:
-        ...     s.schema_version()
-        2
+        ...     s.schema_version() == SCHEMA_VERSION
+        True
         """
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -208,7 +213,8 @@ class ResultsStore:
     def record(self, run_id: int, claim: dict, verdict: Verdict) -> None:
         """Store what `verdict` established about `claim`, committed at once.
 
-        `claim` holds the fields of :data:`CLAIM_FIELDS` (missing ones are stored as NULL), `agrees`
+        `claim` holds the fields of :data:`CLAIM_FIELDS` (missing ones are stored as NULL; `for_all` and
+        `assume` are the claim's window and assumption as written, optional), `agrees`
         (does the verdict satisfy the claim's `expect`) and optionally `order` (the claim's place in
         its file, used to list claims as the paper does).
 

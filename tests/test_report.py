@@ -31,7 +31,7 @@ def read(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
-PAGES = ["demo--nim-parity", "demo--v2-zero", "demo--sub23-period", "demo--josephus-last"]
+PAGES = ["demo--nim-parity", "demo--v2-zero", "demo--sub23-period", "demo--josephus-last", "other--never-relaxed"]
 
 
 def test_index_and_a_page_per_refuted_or_ill_defined_claim(out):
@@ -45,11 +45,11 @@ def test_index_and_a_page_per_refuted_or_ill_defined_claim(out):
 
 def test_summary_line_counts_each_claim_once_by_its_strongest_method(out):
     md = read(out / "index.md")
-    assert ("8 claims: 3 held, 3 refuted, 1 ill-defined, 1 vacuous, 1 proved, 0 sampled, 2 checked, "
+    assert ("9 claims: 3 held, 4 refuted, 1 ill-defined, 1 vacuous, 1 proved, 0 sampled, 2 checked, "
             "0 inconclusive; 2 not as expected") in md
     html = read(out / "index.html")
     summary = re.search(r'<p class="summary" id="summary">(.*?)</p>', html, re.S).group(1)
-    for text in ("8 claims", "3 held", "3 refuted", "1 ill-defined", "1 vacuous", "1 proved", "0 sampled"):
+    for text in ("9 claims", "3 held", "4 refuted", "1 ill-defined", "1 vacuous", "1 proved", "0 sampled"):
         assert text in summary
 
 
@@ -96,6 +96,27 @@ def test_claim_page_shows_both_statements_counterexamples_options_plot_and_rerun
     assert "x \\oplus y = 0" in md
     assert "![Grundy heatmap of nim2" in md and "(demo--nim-parity.grid.png)" in md
     assert "```\nnimjos check specs/demo.toml --claim nim-parity --at 'x=0,y=2'\n```" in md
+
+
+def test_failures_and_needed_hypotheses_are_listed_apart(out):
+    html = read(out / "index.html")
+    failing = html[html.index('id="failures"'):html.index('id="needed"')]
+    needed = html[html.index('id="needed"'):html.index('class="source"')]
+    assert re.findall(r'<div class="id">([^<]+)</div>', failing) == [
+        "nim-parity", "v2-zero", "sub23-period", "josephus-last"]
+    assert re.findall(r'<div class="id">([^<]+)</div>', needed) == ["never-relaxed"]
+    assert "<code>never</code>" in needed and "Is x &lt; 0 needed? Yes." in needed
+    md = read(out / "index.md")
+    assert md.index("## Statements that fail") < md.index("## Hypotheses shown to be needed") < md.index("## A demo")
+
+
+def test_a_statement_reads_in_full_with_its_window_and_assumption(out):
+    html = read(out / "claims/demo--josephus-last.html")
+    printed = html[html.index('class="statement printed"'):html.index('class="statement corrected"')]
+    assert "For every instance of <code>1 &lt;= n &lt;= 20 and k in {3}</code>," in printed
+    assert printed.count("<math") == 2 and "whenever" in printed
+    md = read(out / "claims/demo--josephus-last.md")
+    assert "whenever\n\n$$\nn \\bmod 2 = 0\n$$" in md
 
 
 def test_ill_defined_page_gives_the_reason(out):
@@ -169,7 +190,7 @@ def test_report_command(store_path, tmp_path, capsys):
     add_report_arguments(parser)
     args = parser.parse_args(["--store", str(store_path), "--out", str(tmp_path / "r"), "--format", "html"])
     assert run_report_command(args) == 0
-    assert "4 claim pages, 3 plots" in capsys.readouterr().out
+    assert "5 claim pages, 3 plots" in capsys.readouterr().out
     assert (tmp_path / "r" / "index.html").exists() and not (tmp_path / "r" / "index.md").exists()
     args.format = "pdf"
     assert run_report_command(args) == 2

@@ -65,7 +65,8 @@ def records() -> list[tuple[dict, Verdict]]:
                  evidence={"sequence": {"x0": 0, "grundy": SUB23, "claimed": [n % 4 // 2 for n in range(16)],
                                         "label": "claimed value", "game": "sub23"}})),
         (claim(DEMO, "josephus-last", 4, ref="Theorem 4", kind="holds", expect="refuted",
-               text="The survivor is 2n - 1.", formula="survivor(n, k) == 2 * n - 1"),
+               text="The survivor is 2n - 1.", formula="survivor(n, k) == 2 * n - 1",
+               for_all="1 <= n <= 20 and k in {3}", assume="n % 2 == 0"),
          Verdict("josephus-last", "refuted", "exhaustive", "1 <= n <= 20, k in {3}", instances=20, failures=18,
                  counterexamples=[Counterexample({"n": 2, "k": 3}, 2, 3)],
                  evidence={"josephus": {"n": 10, "k": 3},
@@ -79,6 +80,10 @@ def records() -> list[tuple[dict, Verdict]]:
         (claim(OTHER, "never", 0, ref="Lemma 7", text="If x < 0 then x = x.", formula="x == x", expect="holds",
                agrees=False),
          Verdict("never", "vacuous", "exhaustive", "0 <= x <= 9", instances=10, assumption_held=0)),
+        (claim(OTHER, "never-relaxed", 1, ref="Lemma 7 without x < 0", formula="x == x + 1", expect="refuted",
+               relaxes="never", note="Is x < 0 needed? Yes."),
+         Verdict("never-relaxed", "refuted", "exhaustive", "0 <= x <= 9", instances=10, failures=10,
+                 counterexamples=[Counterexample({"x": 0}, 0, 1)])),
     ]
 
 

@@ -45,13 +45,14 @@ def test_record_round_trip(tmp_path):
                       counterexamples=[Counterexample({"x": 2, "y": 0}, 1, 0)],
                       undefined=[Counterexample({"x": 0, "y": 0}, reason="v2(0)")],
                       evidence={"sequence": {"x0": 0, "grundy": [0, 1, 1], "claimed": [0, 1, 0]}})
-    store.record(run, claim("c", agrees=False, order=3), verdict)
+    store.record(run, claim("c", agrees=False, order=3, for_all="0 <= x <= 9", assume="x > 0"), verdict)
     store.finish_run(run, "ok")
     (row,) = store.latest()
     assert row["claim_id"] == "c" and row["verdict"] == "refuted" and row["method"] == "exhaustive"
     assert row["scope"] == "0 <= x <= 9" and row["instances"] == 10 and row["assumption_held"] == 10
     assert row["failures"] == 2 and row["seconds"] == 0.25 and row["agrees"] is False
     assert row["claim_order"] == 3 and row["spec_hash"] == "0" * 64 and row["source_title"] == "A paper"
+    assert row["for_all"] == "0 <= x <= 9" and row["assume"] == "x > 0"
     assert row["counterexamples"] == [{"bindings": {"x": 2, "y": 0}, "lhs": 1, "rhs": 0}]
     assert row["undefined"][0]["reason"] == "v2(0)"
     assert row["notes"] == ["n1"]
@@ -123,6 +124,7 @@ def test_migration_from_version_1_keeps_rows(tmp_path):
         assert store.schema_version() == SCHEMA_VERSION == len(MIGRATIONS)
         (row,) = store.latest()
         assert row["claim_id"] == "c" and row["evidence"] == {} and row["claim_order"] is None
+        assert row["assume"] is None and row["for_all"] is None
         run = store.begin_run([], "default")
         store.record(run, claim("d"), Verdict("d", "checked", "exhaustive", "", evidence={"rerun": "x"}))
         assert [r["claim_id"] for r in store.latest()] == ["c", "d"]

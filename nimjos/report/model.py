@@ -40,11 +40,11 @@ DETAIL_TITLES = {"grundy": "Grundy value"}
 
 #: how a claim's formula is introduced, by kind
 KIND_LABELS = {
-    "grundy": "Grundy value of every position in the window",
-    "p_positions": "P-positions: a position is a P-position exactly when",
-    "holds": "holds for every instance of the window",
-    "level_set": "level sets: a position has Grundy value s exactly when",
-    "values": "printed values",
+    "grundy": "the Grundy value of the position is",
+    "p_positions": "the position is a P-position exactly when",
+    "holds": "it holds that",
+    "level_set": "the position has Grundy value s exactly when",
+    "values": "the printed values",
 }
 
 
@@ -127,6 +127,16 @@ class Claim:
         return ""
 
     @property
+    def why(self) -> str:
+        """The claim's note, or else the note of the first claim correcting it.
+
+        >>> fixed = Claim("f", "d", [], {"note": "off by one"})
+        >>> Claim("f", "c", [], {}, corrections=[fixed]).why
+        'off by one'
+        """
+        return self.get("note") or next((c.get("note") for c in self.corrections if c.get("note")), "")
+
+    @property
     def expected(self) -> str:
         """What the spec expects, in words.
 
@@ -183,6 +193,16 @@ class Report:
     records: int
     latest_time: str
     versions: list[dict]
+
+    @property
+    def failing(self) -> list[Claim]:
+        """Pages of statements that fail (not of claims that drop a hypothesis to test it)."""
+        return [c for c in self.pages if not c.get("relaxes")]
+
+    @property
+    def needed(self) -> list[Claim]:
+        """Pages of claims that drop a hypothesis of another and fail: that hypothesis is needed."""
+        return [c for c in self.pages if c.get("relaxes")]
 
 
 def _strength(record: dict) -> tuple:

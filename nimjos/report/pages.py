@@ -61,25 +61,32 @@ class Plot:
 
 @dataclass
 class Statement:
-    """One statement column of a claim page: a claim and its formula rendered."""
+    """One statement column of a claim page: a claim, its formula and its assumption rendered."""
 
     claim: Claim
     formula: Formula | None
+    assume: Formula | None = None
 
     @property
     def mathml(self) -> Markup:
         """The formula's checked MathML, for HTML pages."""
         return Markup(self.formula.mathml) if self.formula else Markup("")
 
+    @property
+    def assume_mathml(self) -> Markup:
+        """The assumption's checked MathML, for HTML pages."""
+        return Markup(self.assume.mathml) if self.assume else Markup("")
+
 
 def statement(claim: Claim) -> Statement:
-    """A claim with its formula rendered (None when it has no formula text).
+    """A claim with its formula and assumption rendered (None for what it does not have).
 
-    >>> statement(Claim("f", "c", [], {"formula": "x + 1"})).formula.latex
-    'x + 1'
+    >>> s = statement(Claim("f", "c", [], {"formula": "x + 1", "assume": "x > 0"}))
+    >>> s.formula.latex, s.assume.latex
+    ('x + 1', 'x > 0')
     """
-    text = claim.get("formula")
-    return Statement(claim, render_formula(text) if text else None)
+    text, assume = claim.get("formula"), claim.get("assume")
+    return Statement(claim, render_formula(text) if text else None, render_formula(assume) if assume else None)
 
 
 def draw_plots(claim: Claim, folder: Path) -> list[Plot]:
