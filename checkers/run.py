@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .exhaustive import check_exhaustive
-from .verdict import Verdict, strongest
+from .verdict import STRENGTH, Verdict
 
 
 @dataclass
@@ -40,21 +40,38 @@ class ClaimResult:
         A refutation (then ill-definedness) by any method wins; `proved` beats the window; `sampled` counts
         only when the exhaustive window also held; `inconclusive` answers never override the window.
         """
-        by_word: dict[str, list[Verdict]] = {}
-        for v in self.verdicts:
-            by_word.setdefault(v.verdict, []).append(v)
-        for word in ("refuted", "ill-defined"):
-            if word in by_word:
-                exhaustive = [v for v in by_word[word] if v.method == "exhaustive"]
-                return (exhaustive or by_word[word])[0]
-        window = next((v for v in self.verdicts if v.method == "exhaustive"), None)
-        if "proved" in by_word:
-            return by_word["proved"][0]
-        if window is not None and window.verdict == "checked" and "sampled" in by_word:
-            return by_word["sampled"][0]
-        if window is not None:
-            return window
-        return strongest(self.verdicts)
+        return pick_final(self.verdicts)
+
+
+def pick_final(verdicts: list) -> Any:
+    """The verdict a claim earned from its methods' verdicts (objects or dicts with `verdict` and
+    `method`): a refutation, then ill-definedness, by any method wins; `proved` beats the window;
+    `sampled` counts only when the exhaustive window also held; `inconclusive` never overrides the window.
+
+    >>> pick_final([{"verdict": "checked", "method": "exhaustive"}, {"verdict": "sampled", "method": "sample"}])
+    {'verdict': 'sampled', 'method': 'sample'}
+    """
+    def word(v: Any) -> str:
+        return v["verdict"] if isinstance(v, dict) else v.verdict
+
+    def method(v: Any) -> str:
+        return v["method"] if isinstance(v, dict) else v.method
+
+    by_word: dict[str, list] = {}
+    for v in verdicts:
+        by_word.setdefault(word(v), []).append(v)
+    for w in ("refuted", "ill-defined"):
+        if w in by_word:
+            exhaustive = [v for v in by_word[w] if method(v) == "exhaustive"]
+            return (exhaustive or by_word[w])[0]
+    window = next((v for v in verdicts if method(v) == "exhaustive"), None)
+    if "proved" in by_word:
+        return by_word["proved"][0]
+    if window is not None and word(window) == "checked" and "sampled" in by_word:
+        return by_word["sampled"][0]
+    if window is not None:
+        return window
+    return max(verdicts, key=lambda v: STRENGTH[word(v)])
 
 
 def _exhaustive(claim: Any, opts: RunOptions) -> Verdict:

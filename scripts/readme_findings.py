@@ -1,0 +1,83 @@
+"""Rewrite the README's findings section from the results store (after `nimjos check specs/`).
+
+Per source document: claims encoded, and how many held / were refuted / ill-defined / vacuous; then every
+printed statement found wrong with its smallest counterexample and its corrected sibling.
+
+    python scripts/readme_findings.py [--store .nimjos/results.sqlite] [--readme README.md]
+"""
+from __future__ import annotations
+
+import argparse
+import re
+from collections import defaultdict
+from pathlib import Path
+
+from checkers.run import pick_final
+from checkers.verdict import HOLDING
+from nimjos.store import ResultsStore
+
+BEGIN, END = "<!-- findings:begin -->", "<!-- findings:end -->"
+
+
+def _cx_text(rec: dict) -> str:
+    cxs = rec.get("counterexamples") or rec.get("undefined") or []
+    if not cxs:
+        return ""
+    cx = cxs[0]
+    b = ", ".join(f"{k}={v}" for k, v in cx["bindings"].items())
+    if cx.get("reason"):
+        return f"{b}: {cx['reason']}"
+    return f"{b}: {cx.get('lhs')} vs printed {cx.get('rhs')}"
+
+
+def findings(records: list[dict]) -> str:
+    by_claim: dict[tuple, list] = defaultdict(list)
+    for r in records:
+        if r.get("file", "").startswith("specs/") or "/specs/" in r.get("file", ""):
+            by_claim[(r["file"], r["claim_id"])].append(r)
+    finals = {k: pick_final(v) for k, v in by_claim.items()}
+    files = sorted({k[0] for k in finals})
+    lines = ["| document | claims | held | refuted | ill-defined | vacuous | other |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    wrong: list[str] = []
+    for f in files:
+        recs = [(k, v) for k, v in finals.items() if k[0] == f]
+        words = [v["verdict"] for _, v in recs]
+        held = sum(w in HOLDING for w in words)
+        counts = {w: words.count(w) for w in ("refuted", "ill-defined", "vacuous")}
+        other = len(words) - held - sum(counts.values())
+        doc = recs[0][1].get("document") or Path(f).name
+        title = recs[0][1].get("source_title") or ""
+        lines.append(f"| [{Path(f).name}]({f}) ({title}) | {len(words)} | {held} | {counts['refuted']} | "
+                     f"{counts['ill-defined']} | {counts['vacuous']} | {other} |")
+        corrections = {v.get("corrects"): v["claim_id"] for _, v in recs if v.get("corrects")}
+        for (_, cid), v in sorted(recs, key=lambda kv: (kv[1].get("claim_order") or 0)):
+            if v["verdict"] in ("refuted", "ill-defined") and not v.get("relaxes"):
+                fix = corrections.get(cid)
+                wrong.append(f"- **{Path(f).name} {v.get('ref') or cid}** (`{cid}`, {v['verdict']}): "
+                             f"{_cx_text(v)}" + (f"; corrected by `{fix}`" if fix else "") + f" [{doc}]")
+    out = ["Verdicts of `nimjos check specs/` (default profile), from the results store:", ""] + lines
+    out += ["", "Printed statements found wrong (smallest counterexample first; relaxed-hypothesis probes "
+            "are not listed):", ""] + (wrong or ["- none"])
+    return "\n".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--store", default=".nimjos/results.sqlite")
+    ap.add_argument("--readme", default="README.md")
+    args = ap.parse_args()
+    store = ResultsStore(args.store)
+    section = findings(store.latest())
+    readme = Path(args.readme)
+    text = readme.read_text()
+    block = f"{BEGIN}\n{section}\n{END}"
+    if BEGIN in text:
+        text = re.sub(re.escape(BEGIN) + r".*?" + re.escape(END), lambda m: block, text, flags=re.S)
+    else:
+        text += f"\n## Findings in the source documents\n\n{block}\n"
+    readme.write_text(text)
+    print(section)
+
+
+if __name__ == "__main__":
+    main()
