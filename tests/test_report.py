@@ -87,7 +87,7 @@ def test_claim_page_shows_both_statements_counterexamples_options_plot_and_rerun
     cx = html[html.index('id="counterexamples"'):html.index('id="why"')]
     assert re.search(r"<td>0</td><td>2</td><td>N</td><td>P</td><td>2</td>", cx)
     assert "outcome (from the moves)" in cx and "claimed outcome" in cx
-    why = html[html.index('id="why"'):html.index('id="plots"')]
+    why = html[html.index('id="why"'):html.index('id="repairs"')]
     assert "Why, at (0, 2)" in why and "<strong>2</strong>" in why and "<code>(0, 1)</code>" in why
     assert '<img src="demo--nim-parity.grid.png"' in html
     assert "nimjos check specs/demo.toml --claim nim-parity --at &#39;x=0,y=2&#39;" in html
@@ -117,6 +117,15 @@ def test_a_statement_reads_in_full_with_its_window_and_assumption(out):
     assert printed.count("<math") == 2 and "whenever" in printed
     md = read(out / "claims/demo--josephus-last.md")
     assert "whenever\n\n$$\nn \\bmod 2 = 0\n$$" in md
+
+
+def test_candidate_corrections_are_shown_as_suggestions(out):
+    html = read(out / "claims/demo--nim-parity.html")
+    repairs = html[html.index('id="repairs"'):html.index('id="plots"')]
+    assert "none of them is a proof" in repairs and "<math" in repairs
+    assert "<code>xor(x, y) == 0</code>" in repairs and "(x + y) % 2 -&gt; xor(x, y)" in repairs
+    md = read(out / "claims/demo--nim-parity.md")
+    assert "| `xor(x, y) == 0` | (x + y) % 2 -&gt; xor(x, y) | **checked** |" in md
 
 
 def test_ill_defined_page_gives_the_reason(out):

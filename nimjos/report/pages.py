@@ -136,7 +136,16 @@ def claim_context(claim: Claim, plot_list: list[Plot]) -> dict:
         options = {"position": str(given.get("position", "")), "mex": given.get("mex"),
                    "claimed": given.get("claimed"), "more": int(given.get("more") or 0),
                    "options": [{"position": str(o.get("position", "")), "grundy": o.get("grundy")} for o in listed]}
+    repairs = []
+    for r in evidence.get("repairs") or []:
+        if isinstance(r, dict) and r.get("text"):
+            formula = render_formula(str(r["text"]))
+            repairs.append({"field": str(r.get("field") or ""), "text": str(r["text"]), "latex": formula.latex,
+                            "mathml": Markup(formula.mathml),
+                            "edits": [str(e) for e in r.get("edits") or []], "verdict": str(r.get("verdict") or ""),
+                            "scope": str(r.get("scope") or ""), "instances": r.get("instances")})
     return {
+        "repairs": repairs,
         "claim": claim,
         "printed": statement(claim),
         "corrections": [statement(c) for c in claim.corrections],
