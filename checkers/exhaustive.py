@@ -11,6 +11,7 @@ game's moves (the reference engine) or from the Josephus algorithms.
 from __future__ import annotations
 
 import heapq
+import re
 import shlex
 import time
 from typing import Any, Callable, Iterable
@@ -309,6 +310,9 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
                                                 f"{level_names[0]} = {s_value}", detail={"grundy": actual}))
         evidence = _window_evidence(rows, {}, "")
     evidence["engines"] = sorted(set().union(*(i.solved_by for i in by_inst))) if by_inst else []
+    for key in ("grid", "sequence"):
+        if key in evidence:
+            evidence[key]["coords"] = list(coords)
     return instances, held, evidence
 
 
@@ -481,7 +485,7 @@ def _window_evidence(rows: list, claimed_map: dict, label: str) -> dict:
         claimed = None
         if claimed_map:
             claimed = [[_as_cell(claimed_map.get((inst0, (x0 + i, y0 + j)))) for j in range(ys)] for i in range(xs)]
-        return {"grid": {"x0": x0, "y0": y0, "grundy": grid, "claimed": claimed, "label": label,
+        return {"grid": {"x0": x0, "y0": y0, "coords": list(inst0.coords), "grundy": grid, "claimed": claimed, "label": label,
                          "game": inst0.label}}
     return {}
 
@@ -537,9 +541,12 @@ def _josephus_evidence(claim: Any, cx: Counterexample | None, evidence: dict) ->
         return
     b = cx.bindings if cx is not None else {}
     n = b.get("n") if isinstance(b.get("n"), int) else 12
-    k = b.get("k") if isinstance(b.get("k"), int) else 3
-    if "F(" in text and "k" not in b:
-        k = 2
+    k = b.get("k") if isinstance(b.get("k"), int) else None
+    if k is None:
+        # a k written as a number: survivor(n, 2), removed(n, 3, i), removal_index(n, 3, m), JJ(3, n, m)
+        m = (re.search(r"(?:survivor|removed|removal_index)\(\s*[^,()]+,\s*(\d+)\s*[,)]", text)
+             or re.search(r"JJ\(\s*(\d+)\s*,", text))
+        k = int(m.group(1)) if m else (2 if "F(" in text else 3)
     n = max(1, min(n, 40))
     k = max(1, min(k, 40))
     evidence["josephus"] = {"n": n, "k": k}

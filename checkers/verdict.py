@@ -33,9 +33,11 @@ STRENGTH = {"refuted": 6, "ill-defined": 5, "proved": 4, "sampled": 3, "checked"
 def json_value(value: Any) -> Any:
     """Render a value for JSON: integers stay integers, everything else becomes a string.
 
-    >>> json_value(3), json_value(Fraction(1, 2)), json_value((0, 2)), json_value(True)
-    (3, '1/2', '(0, 2)', 'true')
+    >>> json_value(3), json_value(Fraction(1, 2)), json_value((0, 2)), json_value(True), json_value(None)
+    (3, '1/2', '(0, 2)', 'true', None)
     """
+    if value is None:
+        return None
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):

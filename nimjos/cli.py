@@ -43,6 +43,7 @@ def _claim_meta(claim: Any, agrees: bool) -> dict:
         "claim_id": claim.id, "ref": claim.ref, "text": claim.text, "kind": claim.kind,
         "game": claim.raw.get("game", ""), "expect": claim.expect or "", "corrects": claim.corrects or "",
         "relaxes": claim.relaxes or "", "note": claim.note, "formula": claim.formula_text(), "agrees": agrees,
+        "for_all": claim.raw.get("for_all") or "", "assume": claim.raw.get("assume") or "",
         "order": claim.index,
     }
 
