@@ -113,6 +113,13 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
     (checkers.shard splits a window this way and merges the parts)."""
     start = time.perf_counter()
     plan = plan_claim(claim, profile)
+    if pins:
+        known = set(plan.window.names) if plan.window is not None else set()
+        unknown = [n for n in pins if n not in known]
+        if unknown:
+            from nimjos.expr import suggest
+            raise SpecError(f"--at names {unknown[0]!r}, which the window does not bind "
+                            f"(it binds {', '.join(sorted(known)) or 'nothing'})", hint=suggest(unknown[0], known))
     try:
         from .guard import enforce_limits
     except ModuleNotFoundError as exc:
@@ -149,7 +156,13 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
         note = f"ground truth: {default_engine().describe_last()}"
     else:
         note = ""
-    v = Verdict(claim.id, verdict, METHOD, _scope(plan, note), instances=instances,
+    scope = _scope(plan, note)
+    if pins:
+        at = ", ".join(f"{k}={format_value(x)}" for k, x in pins.items())
+        scope = f"only at {at} (pinned); window {scope}"
+        if instances == 0:
+            scope += "; the pinned instance is not in the window"
+    v = Verdict(claim.id, verdict, METHOD, scope, instances=instances,
                 assumption_held=held, counterexamples=failures, failures=col.n_fail, undefined=undefined,
                 seconds=time.perf_counter() - start, evidence=evidence)
     if col.n_undef and failures:
@@ -471,7 +484,13 @@ def _window_evidence(rows: list, claimed_map: dict, label: str) -> dict:
     if inst0.dim == 1:
         allx = sorted({p for p, _ in first})
         xs = allx[:EVIDENCE_1D]
-        return {"observations": _observations(inst0, allx), "sequence": {"x0": xs[0], "grundy": [inst0.lookup(x) for x in xs],
+        per_instance: dict = {}
+        for _, inst, pos in rows:
+            if len(per_instance) > 12 and inst not in per_instance:
+                continue
+            per_instance.setdefault(inst, set()).add(pos)
+        observations = [o for inst, ps in list(per_instance.items())[:12] for o in _observations(inst, sorted(ps))]
+        return {"observations": observations, "sequence": {"x0": xs[0], "grundy": [inst0.lookup(x) for x in xs],
                              "claimed": [claimed_map.get((inst0, x)) for x in xs] if claimed_map else None,
                              "label": label, "game": inst0.label}}
     if inst0.dim == 2:

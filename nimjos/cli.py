@@ -48,14 +48,34 @@ def _claim_meta(claim: Any, agrees: bool) -> dict:
     }
 
 
+def _as_tuple(text: str) -> tuple | None:
+    """A counterexample written in a spec, as a tuple of values ('2', '(2,)' and '(2)' are alike).
+
+    >>> _as_tuple("(0, 2)"), _as_tuple("2"), _as_tuple("(2,)"), _as_tuple("x")
+    ((0, 2), (2,), (2,), None)
+    """
+    try:
+        value = ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError):
+        return None
+    if isinstance(value, list):
+        value = tuple(value)
+    return value if isinstance(value, tuple) else (value,)
+
+
 def _agrees(claim: Any, verdict: Any) -> tuple[bool, str]:
     if not verdict.agrees_with(claim.expect):
         return False, f"expected {claim.expect or 'not refuted'}"
     if claim.expect_counterexample and verdict.verdict == "refuted":
-        got = verdict.counterexamples[0].position_text().replace(" ", "")
-        want = claim.expect_counterexample.replace(" ", "")
-        if got != want:
-            return False, f"expected smallest counterexample {claim.expect_counterexample}, got {got}"
+        cx = verdict.counterexamples[0]
+        got = tuple(cx.bindings.values())
+        want = _as_tuple(claim.expect_counterexample)
+        if want is None:
+            want_text = claim.expect_counterexample.replace(" ", "")
+            if cx.position_text().replace(" ", "") != want_text:
+                return False, f"expected smallest counterexample {claim.expect_counterexample}, got {cx.position_text()}"
+        elif got != want:
+            return False, f"expected smallest counterexample {claim.expect_counterexample}, got {cx.position_text()}"
     return True, ""
 
 
@@ -125,6 +145,13 @@ def cmd_check(args: argparse.Namespace) -> int:
             ids = [c.id for s in specs for c in s.claims]
             raise SpecError(f"no claim with id {missing[0]!r}", hint=suggest(missing[0], ids))
     methods_sel = tuple(m.strip() for m in args.method.split(",")) if args.method else None
+    if methods_sel:
+        from checkers.run import METHODS
+        from .expr import suggest
+        for m in methods_sel:
+            if m not in METHODS:
+                raise SpecError(f"--method: unknown or unavailable method {m!r} (available: {', '.join(METHODS)})",
+                                hint=suggest(m, list(METHODS)))
     opts = RunOptions(profile=args.profile, max_counterexamples=args.max_counterexamples, pins=pins,
                       timeout=args.timeout, methods=methods_sel, repair=not args.no_repair)
     opts.extra.update(workers=args.workers, shards=args.shards, executor=args.executor,
@@ -157,8 +184,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             except SpecError as exc:
                 exc.located(file=str(claim.spec.path), item=claim.label)
                 errors.append(str(exc))
-                if not args.json:
-                    print(f"  ERROR {exc}", file=sys.stderr)
+                print(f"nimjos: {exc}", file=sys.stderr, flush=True)
                 continue
             final = result.final
             agrees, why = _agrees(claim, final)
@@ -197,10 +223,9 @@ def cmd_check(args: argparse.Namespace) -> int:
                           "seconds": round(time.perf_counter() - t0, 3)}, indent=1))
     else:
         n = len(out_claims) if args.json else len(selected)
-        print(f"{n} claims in {time.perf_counter() - t0:.1f}s; exit {EXIT_BAD_INPUT if errors else status}")
+        print(f"{n} claim{'s' if n != 1 else ''} in {time.perf_counter() - t0:.1f}s; "
+              f"exit {EXIT_BAD_INPUT if errors else status}")
     if errors:
-        for e in errors:
-            print(f"nimjos: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     return status
 

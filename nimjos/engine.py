@@ -34,7 +34,7 @@ def _mex(values: Iterable[int]) -> int:
 
 
 def _cycle_text(cycle: list) -> str:
-    path = [cycle[0]] + [v for _, v in ((e[0], e[1]) for e in cycle)]
+    path = [cycle[0][0]] + [e[1] for e in cycle]
     return " -> ".join(repr(p) for p in path)
 
 
@@ -120,7 +120,8 @@ class ReferenceEngine:
         except nx.NetworkXUnfeasible:
             cycle = nx.find_cycle(graph)
             raise SpecError(f"the game graph of {game.label} has a cycle: {_cycle_text(cycle)} "
-                            "(a move leads back to an earlier position)", field="moves") from None
+                            "(a move leads back to an earlier position)", item=f"game '{game.name}'",
+                            field="moves") from None
         table = game.table
         for p in reversed(order):
             if p in table or p not in adj:
@@ -147,7 +148,8 @@ class ReferenceEngine:
                         cyc = path[path.index(q):] + [q]
                         raise SpecError(f"the game graph of {game.label} has a cycle: "
                                         + " -> ".join(repr(c) for c in cyc)
-                                        + " (a move leads back to an earlier position)", field="moves")
+                                        + " (a move leads back to an earlier position)",
+                                        item=f"game '{game.name}'", field="moves")
                     if st is None:
                         state[q] = 1
                         stack.append((q, iter(adj[q])))

@@ -140,7 +140,8 @@ class DeclaredGame(GameInstance):
 
     def __init__(self, decl: "GameDecl", param_values: tuple):
         params = dict(zip(decl.params, param_values))
-        label = decl.name + (f"({', '.join(f'{k}={v!r}' for k, v in params.items())})" if params else "")
+        from checkers.verdict import format_value
+        label = decl.name + (f"({', '.join(f'{k}={format_value(v)}' for k, v in params.items())})" if params else "")
         super().__init__(decl.name, len(decl.position), tuple(decl.position), params, label)
         self.decl = decl
 
@@ -361,7 +362,8 @@ def subtraction(S: Any) -> PythonGame:
     """
     def opts(n: int) -> list:
         return [n - s for s in _members(S, n)]
-    return _shared(("subtraction", S), lambda: PythonGame("subtraction", 1, {"S": S}, f"subtraction({S!r})", opts))
+    from checkers.verdict import format_value
+    return _shared(("subtraction", S), lambda: PythonGame("subtraction", 1, {"S": S}, f"subtraction({format_value(S)})", opts))
 
 
 def gcn(h: Any, sets: Any) -> PythonGame:
@@ -377,6 +379,7 @@ def gcn(h: Any, sets: Any) -> PythonGame:
     if not isinstance(sets, tuple) or not sets:
         raise EvalError("gcn needs a tuple of subtraction sets (S_1, ..., S_n)")
     n = len(sets)
+    from checkers.verdict import format_value
 
     def opts(pos: tuple) -> list:
         out = []
@@ -395,7 +398,7 @@ def gcn(h: Any, sets: Any) -> PythonGame:
         return out
 
     return _shared(("gcn", h, sets), lambda: PythonGame("gcn", n, {"h": h, "sets": sets},
-                                                        f"gcn({h}, {sets!r})", opts))
+                                                        f"gcn({h}, {format_value(sets)})", opts))
 
 
 GAME_FAMILIES = {"subtraction": subtraction, "gcn": gcn}

@@ -121,3 +121,33 @@ def test_error_names_file_claim_field_and_line(write_spec):
 def test_unknown_field_suggests(write_spec):
     with pytest.raises(SpecError, match="did you mean 'for_all'"):
         check(write_spec, '[[claim]]\nid = "a"\nforall = "0 <= n <= 3"\nholds = "n >= 0"\n')
+
+
+def test_pins_must_name_window_variables(write_spec):
+    body = '[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x <= 9 and 0 <= y <= 9"\ngrundy = "x + y"\n'
+    with pytest.raises(SpecError, match="does not bind"):
+        check(write_spec, body, pins={"z": 1})
+    v = check(write_spec, body, pins={"x": 100, "y": 100})
+    assert v.instances == 0 and "not in the window" in v.scope
+
+
+def test_expect_counterexample_compares_values():
+    from nimjos.cli import _agrees
+    from checkers.verdict import Counterexample, Verdict
+    v = Verdict("c", "refuted", "exhaustive", "", counterexamples=[Counterexample({"n": 2}, 1, 0)])
+    for text in ("2", "(2,)", "(2)", "[2]"):
+        claim = type("C", (), {"expect": "refuted", "expect_counterexample": text})()
+        assert _agrees(claim, v)[0], text
+    claim = type("C", (), {"expect": "refuted", "expect_counterexample": "3"})()
+    assert not _agrees(claim, v)[0]
+
+
+def test_cycle_message_names_the_game_and_the_cycle(write_spec):
+    from nimjos.games import GameDecl
+    from nimjos.expr import Namespace
+    g = GameDecl.declare("cyc", {"position": ["n"], "moves": [{"to": "n + 1", "where": "n < 3"},
+                                                               {"to": "n - 1", "where": "n >= 1"}]}, Namespace())
+    with pytest.raises(SpecError) as info:
+        g.instance(()).grundy(2)
+    msg = str(info.value)
+    assert "game 'cyc'" in msg and "cycle" in msg and "(" not in msg.split("cycle:")[1].split("(a move")[0]
