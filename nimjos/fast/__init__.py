@@ -1,0 +1,35 @@
+"""Fast Grundy engines, chosen automatically from the shape of a game's declared moves.
+
+:func:`solve_fast` is the reference engine's hook: it tries each engine of :data:`ENGINES` in turn; an
+engine answers only when it recognises the shape of the declared moves (never a formula from a paper,
+never a claim) and otherwise leaves the game to the reference engine. One engine per module:
+
+* :mod:`nimjos.fast.lines` -- options on intervals of rows, columns, diagonals (1-D: of the axis):
+  Maximum Nim with any rule function, subtraction games, Nim, Wythoff, Josephus Nim.
+
+Supporting modules: :mod:`~nimjos.fast.arith` (exact int64 arithmetic with overflow bounds),
+:mod:`~nimjos.fast.translate` (expression trees to that arithmetic), :mod:`~nimjos.fast.pieces`
+(move families as intervals on lines), :mod:`~nimjos.fast.kernels` (the compiled mex kernel).
+
+>>> from nimjos.games import subtraction
+>>> solve_fast(subtraction(frozenset({1, 2})), [10], None) is None     # a built-in family: not declared moves
+True
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import lines
+
+#: the engines, tried in order
+ENGINES = (lines.solve,)
+
+
+def solve_fast(game: Any, positions: list, engine: Any) -> str | None:
+    """Compute the Grundy values of (at least) `positions` when a fast engine recognises the game's moves;
+    return that engine's name, or None to leave the work to the reference engine."""
+    for solve in ENGINES:
+        name = solve(game, positions, engine)
+        if name:
+            return name
+    return None
