@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from nimjos.binders import Binder
 from nimjos.errors import SpecError
-from nimjos.expr import Namespace, compile_tree, parse, suggest, variables_of
+from nimjos.expr import Namespace, compile_tree, evaluate, parse, suggest, variables_of
 from nimjos.games import GameDecl
 from nimjos.monotone import INC, DEC, coordinate_nodes, direction, is_nonneg_lower
 
@@ -57,6 +57,43 @@ class ClaimPlan:
     pattern: dict[str, Callable] | None = None  # periodic / stair: field -> closure over the window's params
 
 
+def field_line(claim: Any, field_name: str | None) -> int | None:
+    """The line of a claim's field (``p_positions[1]`` is on the line of ``p_positions``), else the claim's."""
+    base = (field_name or "").split("[")[0].split(".")[0]
+    return claim.field_lines.get(base, claim.line)
+
+
+def locate_error(claim: Any, exc: SpecError, field_name: str | None = None) -> SpecError:
+    """Fill in where a fault found while checking `claim` is: file, claim, field and line. A fault of a game
+    the claim uses keeps the game's name and points at the game's moves.
+
+    >>> class S: path = "s.toml"; game_lines = {"g": 7}
+    >>> class C: label = "claim 'c'"; spec = S(); field_lines = {"holds": 4}; line = 2
+    >>> str(locate_error(C(), SpecError("bad", item="game 'g'", field="moves")))
+    "s.toml:7: claim 'c', game 'g', field 'moves': bad"
+    >>> str(locate_error(C(), SpecError("too big"), "holds"))
+    "s.toml:4: claim 'c', field 'holds': too big"
+    """
+    spec = claim.spec
+    if exc.item and exc.item.startswith("game '") and exc.item.endswith("'"):
+        game = exc.item[len("game '"):-1]
+        exc.item = f"{claim.label}, {exc.item}"
+        return exc.located(file=str(spec.path), line=getattr(spec, "game_lines", {}).get(game))
+    name = exc.field or field_name
+    line = field_line(claim, name) if exc.item in (None, claim.label) else None
+    return exc.located(file=str(spec.path), item=claim.label, field=field_name, line=line)
+
+
+def _guarded(claim: Any, field_name: str, fn: Callable) -> Callable:
+    """`fn` run as one evaluation (fresh step budget), with any spec fault located at the claim's field."""
+    def run(env: dict) -> Any:
+        try:
+            return evaluate(fn, env)
+        except SpecError as exc:
+            raise locate_error(claim, exc, field_name) from None
+    return run
+
+
 def _compile(claim: Any, field_name: str, text: Any, ns: Namespace, variables: set[str]) -> tuple[ast.expr, Callable]:
     try:
         tree = parse(text)
@@ -64,21 +101,57 @@ def _compile(claim: Any, field_name: str, text: Any, ns: Namespace, variables: s
         if unknown:
             raise SpecError(f"unknown name {unknown[0]!r}", hint=suggest(unknown[0], variables | ns.known())
                             or f"bind it in for_all, e.g. '0 <= {unknown[0]} <= 10'")
-        return tree, compile_tree(tree, ns, variables)
+        return tree, _guarded(claim, field_name, compile_tree(tree, ns, variables))
     except SpecError as exc:
         raise exc.located(file=str(claim.spec.path), item=claim.label, field=field_name,
-                          line=claim.field_lines.get(field_name, claim.line)) from None
+                          line=field_line(claim, field_name)) from None
 
 
-def _binder(claim: Any, field_name: str, text: Any, ns: Namespace, outer: set[str], allow_unbounded: bool = False) -> Binder:
+def _binder(claim: Any, field_name: str, text: Any, ns: Namespace, outer: set[str], allow_unbounded: bool = False,
+            total: bool = False) -> Binder:
+    where = {"file": str(claim.spec.path), "item": claim.label, "field": field_name,
+             "line": field_line(claim, field_name)}
     try:
-        return Binder(parse(text), ns, outer, allow_unbounded=allow_unbounded, text=text)
+        binder = Binder(parse(text), ns, outer, allow_unbounded=allow_unbounded, text=text)
     except SpecError as exc:
-        raise exc.located(file=str(claim.spec.path), item=claim.label, field=field_name,
-                          line=claim.field_lines.get(field_name, claim.line)) from None
+        raise exc.located(**where) from None
+    binder.where = where
+    binder.total = total
+    return binder
+
+
+def _check_game_expression(claim: Any, tree: ast.expr, ns: Namespace) -> None:
+    """Refuse a `game` that names no game, or calls one with the wrong number of params."""
+    from nimjos.games import GAME_FAMILIES
+    head = tree.func if isinstance(tree, ast.Call) else tree
+    if not isinstance(head, ast.Name):
+        if isinstance(tree, (ast.Constant, ast.Tuple, ast.Set, ast.BinOp, ast.Compare, ast.BoolOp, ast.UnaryOp)):
+            raise claim.error(f"{ast.unparse(tree)!r} is not a game", "game", hint="name a [game.NAME] of this file")
+        return
+    name = head.id
+    decl = ns.games.get(name)
+    if isinstance(decl, GameDecl):
+        given = len(tree.args) if isinstance(tree, ast.Call) else None
+        if decl.params and given != len(decl.params):
+            raise claim.error(f"game {name} takes the params ({', '.join(decl.params)}), "
+                              f"{'given ' + str(given) if given is not None else 'none given'}", "game",
+                              hint=f"write game = '{name}({', '.join(decl.params)})' with the params bound in for_all")
+        if not decl.params and given is not None:
+            raise claim.error(f"game {name} has no params, but is called with {given}", "game",
+                              hint=f"write game = '{name}'")
+        return
+    if name in GAME_FAMILIES:
+        if not isinstance(tree, ast.Call):
+            raise claim.error(f"the game family {name} needs its arguments", "game")
+        return
+    if name in ns.builtins:
+        raise claim.error(f"{name!r} is a built-in function, not a game", "game",
+                          hint=suggest(name, [g for g in ns.games if ns.games[g] is not None]) or
+                          "name a [game.NAME] of this file")
 
 
 def _game_coords(claim: Any, tree: ast.expr, ns: Namespace) -> tuple[str, ...]:
+    _check_game_expression(claim, tree, ns)
     explicit = claim.raw.get("position")
     if explicit:
         return tuple(explicit)
@@ -107,7 +180,7 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
         raise claim.error("missing field 'for_all' (the window to check)", "for_all",
                           hint="e.g. for_all = \"0 <= x <= 100\"")
     plan.window_text = for_all
-    plan.window = _binder(claim, "for_all", for_all, ns, set())
+    plan.window = _binder(claim, "for_all", for_all, ns, set(), total=True)
     window_names = set(plan.window.names)
     if claim.raw.get("game") is not None:
         plan.game_text = claim.raw["game"]
@@ -126,7 +199,7 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
         levels = claim.get("levels", profile)
         if levels is None:
             raise claim.error("a level_set claim needs levels, e.g. levels = \"0 <= s <= 5\"", "levels")
-        plan.levels = _binder(claim, "levels", levels, ns, window_names)
+        plan.levels = _binder(claim, "levels", levels, ns, window_names, total=True)
         plan.level_names = plan.levels.names
         params = params | set(plan.level_names)
     if kind in ("periodic", "stair"):
@@ -150,7 +223,8 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
         tree, plan.formula = _compile(claim, kind, raw_kind, ns, variables)
         if kind == "holds" and isinstance(tree, ast.Compare) and len(tree.ops) == 1 and \
                 isinstance(tree.ops[0], (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
-            plan.sides = (compile_tree(tree.left, ns, variables), compile_tree(tree.comparators[0], ns, variables))
+            plan.sides = (_guarded(claim, kind, compile_tree(tree.left, ns, variables)),
+                          _guarded(claim, kind, compile_tree(tree.comparators[0], ns, variables)))
     elif kind in ("p_positions", "level_set"):
         plan.families = [_plan_family(claim, kind, i, fam, ns, params, plan) for i, fam in enumerate(raw_kind)]
         if not plan.families:
@@ -193,13 +267,29 @@ def _plan_family(claim: Any, kind: str, i: int, fam: Any, ns: Namespace, outer: 
             d = direction(node, level.name, ns, nonneg)
             if d in (INC, DEC):
                 found.append((level.name, j, d))
-                fp.stop_fns.append((level.name, j, d, compile_tree(node, ns, variables)))
+                fp.stop_fns.append((level.name, j, d, _guarded(claim, fname, compile_tree(node, ns, variables))))
         if not found:
             raise claim.error(f"family index {level.name!r} has only a lower bound, and no coordinate of the point "
                               f"is provably monotone in it, so enumeration could not be stopped", fname,
                               hint=f"give it an upper bound, e.g. '{level.name} <= 100'")
         fp.stops.extend(found)
     return fp
+
+
+def _is_int(v: Any) -> bool:
+    return type(v) is int
+
+
+def _check_table(claim: Any, table: list, start: Any) -> None:
+    """A printed table of Grundy values holds integers only, in a flat list or a list of rows."""
+    rows = table if table and all(isinstance(r, list) for r in table) else [table]
+    for i, row in enumerate(rows):
+        for j, value in enumerate(row):
+            if not _is_int(value):
+                where = f"entry {j + 1}" + (f" of row {i + 1}" if len(rows) > 1 or rows is table else "")
+                raise claim.error(f"values.grundy: {where} is {value!r}, not an integer", "values")
+    if not (_is_int(start) or (isinstance(start, list) and start and all(_is_int(c) for c in start))):
+        raise claim.error(f"values.from must be an integer or a list of integers, got {start!r}", "values")
 
 
 def _plan_values(plan: ClaimPlan, claim: Any, ns: Namespace, profile: str) -> None:
@@ -219,6 +309,7 @@ def _plan_values(plan: ClaimPlan, claim: Any, ns: Namespace, profile: str) -> No
         plan.coords = _game_coords(claim, gtree, ns)
         if not isinstance(v["grundy"], list):
             raise claim.error("values.grundy must be a list", "values")
+        _check_table(claim, v["grundy"], v.get("from", 0))
     elif "of" in v:
         var = v.get("var")
         if not isinstance(var, str) or not var.isidentifier():

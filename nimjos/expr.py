@@ -26,11 +26,13 @@ from typing import Any, Callable
 from .errors import EvalError, ResourceError, SpecError
 
 #: most loop steps (comprehension iterations, iterate() applications) one evaluation may take
-MAX_STEPS = 10_000_000
+MAX_STEPS = 1_000_000
 #: most bits an integer produced by ** or << may have
 MAX_BITS = 1_000_000
 #: deepest nesting of lambda / definition calls
 MAX_DEPTH = 200
+#: deepest nesting of an expression's syntax tree (keeps every recursive pass far from Python's stack limit)
+MAX_NESTING = 200
 
 Env = dict
 
@@ -209,10 +211,31 @@ def parse(text: Any) -> ast.expr:
     except SyntaxError as exc:
         col = f" at column {exc.offset}" if exc.offset else ""
         raise SpecError(f"syntax error{col}: {exc.msg} in {text.strip()!r}") from None
-    except (ValueError, RecursionError, MemoryError):
-        raise SpecError(f"cannot parse {text.strip()[:80]!r}") from None
+    except (RecursionError, MemoryError):
+        raise SpecError(f"expression nested too deeply to parse: {text.strip()[:40]!r}...",
+                        hint=f"at most {MAX_NESTING} levels") from None
+    except ValueError as exc:
+        raise SpecError(f"cannot parse {text.strip()[:80]!r}: {exc}") from None
+    depth = nesting(tree)
+    if depth > MAX_NESTING:
+        raise SpecError(f"expression nested too deeply ({depth} levels)", hint=f"at most {MAX_NESTING} levels")
     _check_whitelist(tree)
     return tree.body
+
+
+def nesting(tree: ast.AST) -> int:
+    """The depth of a syntax tree, computed without recursion.
+
+    >>> nesting(ast.parse("1 + 2", mode="eval"))
+    3
+    """
+    deepest = 0
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return deepest
 
 
 def _check_whitelist(tree: ast.AST) -> None:
@@ -366,9 +389,18 @@ def _bitop(op: Callable) -> Callable:
     return f
 
 
+def _bits(v: Any) -> int:
+    if type(v) is Fraction:
+        return v.numerator.bit_length() + v.denominator.bit_length()
+    return v.bit_length() if type(v) is int else 0
+
+
 def _mul(a: Any, b: Any) -> Any:
     if isinstance(a, (tuple, frozenset)) or isinstance(b, (tuple, frozenset)):
         raise EvalError("* applies to numbers only")
+    size = _bits(a) + _bits(b)
+    if size > MAX_BITS:
+        raise ResourceError(f"a product would have about {size:,} bits (limit {MAX_BITS:,})")
     return a * b
 
 
@@ -527,7 +559,21 @@ class _Compiler:
             return False
         return or_
 
+    def _not_a_number(self, node: ast.AST, local: frozenset[str]) -> None:
+        """Refuse a built-in function, game or definition with params used as a number in an order comparison."""
+        if not isinstance(node, ast.Name) or node.id in local or node.id in self.variables:
+            return
+        name = node.id
+        d = self.ns.definitions.get(name)
+        if name in self.ns.games or (d is not None and d.params) or callable(self.ns.builtins.get(name)):
+            what = "game" if name in self.ns.games else "definition" if d is not None else "built-in function"
+            raise SpecError(f"{name!r} is a {what}, not a number; it cannot be bound or compared with < or <=",
+                            hint="choose another name for the variable")
+
     def c_Compare(self, node: ast.Compare, local: frozenset[str]) -> Callable:
+        if any(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) for op in node.ops):
+            for operand in (node.left, *node.comparators):
+                self._not_a_number(operand, local)
         first = self.compile(node.left, local)
         rest = [(_CMPOPS[type(op)], self.compile(c, local)) for op, c in zip(node.ops, node.comparators)]
         if len(rest) == 1:
@@ -601,8 +647,16 @@ class _Compiler:
                 raise EvalError(f"{fname}({', '.join(_fmt(v) for v in vals)}): {exc}") from None
         return call
 
+    def _new_names(self, names: Any, what: str) -> None:
+        """Refuse a lambda parameter or comprehension target that would hide a built-in, definition or game."""
+        for name in names:
+            if name in self.ns.builtins or name in self.ns.definitions or name in self.ns.games:
+                kind = "game" if name in self.ns.games else "definition" if name in self.ns.definitions else "built-in"
+                raise SpecError(f"{what} {name!r} would hide the {kind} {name!r}", hint="choose another name")
+
     def c_Lambda(self, node: ast.Lambda, local: frozenset[str]) -> Callable:
         params = tuple(a.arg for a in node.args.args)
+        self._new_names(params, "lambda parameter")
         inner = local | set(params)
         body = self.compile(node.body, inner)
         captured = [n for n in free_names(node) if n in local or n in self.variables]
@@ -620,6 +674,7 @@ class _Compiler:
         for gen in node.generators:
             it = self.compile(gen.iter, inner)
             targets = [t.id for t in ast.walk(gen.target) if isinstance(t, ast.Name)]
+            self._new_names(targets, "comprehension variable")
             if not isinstance(gen.target, (ast.Name, ast.Tuple)):
                 raise SpecError("comprehension targets must be names or tuples of names")
             inner = inner | set(targets)
@@ -716,12 +771,24 @@ class Compiled:
     variables: tuple[str, ...]
 
     def __call__(self, env: Env) -> Any:
-        BUDGET.steps = 0
-        BUDGET.depth = 0
-        try:
-            return self.fn(env)
-        except RecursionError:
-            raise ResourceError("expression nested too deeply to evaluate") from None
+        return evaluate(self.fn, env)
+
+
+def evaluate(fn: Callable[[Env], Any], env: Env) -> Any:
+    """Run a compiled closure as one evaluation: a fresh step budget, and Python's own limits (recursion,
+    memory) reported as :class:`ResourceError`.
+
+    >>> evaluate(compile_tree(parse("x * 2"), Namespace(), {"x"}), {"x": 21})
+    42
+    """
+    BUDGET.steps = 0
+    BUDGET.depth = 0
+    try:
+        return fn(env)
+    except RecursionError:
+        raise ResourceError("expression nested too deeply to evaluate") from None
+    except MemoryError:
+        raise ResourceError("ran out of memory while evaluating (a collection or number too large?)") from None
 
 
 def variables_of(tree: ast.AST, ns: Namespace) -> list[str]:

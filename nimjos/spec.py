@@ -89,7 +89,7 @@ class Claim:
     def error(self, message: str, field_name: str | None = None, hint: str | None = None) -> SpecError:
         """A SpecError located at this claim (and field)."""
         return SpecError(message, file=str(self.spec.path), item=self.label, field=field_name,
-                         line=self.field_lines.get(field_name or "", self.line), hint=hint)
+                         line=self.field_lines.get((field_name or "").split("[")[0], self.line), hint=hint)
 
     def get(self, name: str, profile: str = "default") -> Any:
         """A field's value under a profile (the `deep` table overrides for_all / levels / values)."""
@@ -120,6 +120,8 @@ class Spec:
     claims: list[Claim]
     sha256: str
     text: str
+    #: the line of each game's moves (or header), for faults found in a game while checking
+    game_lines: dict[str, int] = field(default_factory=dict)
 
     def claim(self, cid: str) -> Claim:
         for c in self.claims:
@@ -156,18 +158,22 @@ class _Lines:
         return None
 
 
-def _check_fields(table: Any, allowed: dict[str, Any], where: dict, what: str) -> None:
+def _check_fields(table: Any, allowed: dict[str, Any], where: dict, what: str,
+                  find: Any = None) -> None:
+    """Refuse unknown fields and values of the wrong type; `find(key)` gives the line of a key, if known."""
     if not isinstance(table, dict):
         raise SpecError(f"{what} must be a table, got {type(table).__name__}", **where)
     for key, value in table.items():
         if key not in allowed:
             raise SpecError(f"unknown field {key!r}", hint=suggest(key, list(allowed)) or
-                            f"known fields: {', '.join(sorted(allowed))}", **{**where, "field": key})
+                            f"known fields: {', '.join(sorted(allowed))}",
+                            **{**where, "field": where.get("field") or key, "line": (find and find(key)) or where.get("line")})
         want = allowed[key]
         if not isinstance(value, want) or (want is int and isinstance(value, bool)):
             names = " or ".join(t.__name__ for t in (want if isinstance(want, tuple) else (want,)))
             names = names.replace("str", "a string").replace("list", "a list").replace("dict", "a table").replace("int", "an integer")
-            raise SpecError(f"must be {names}, got {type(value).__name__} {value!r}"[:200], **{**where, "field": key})
+            raise SpecError(f"must be {names}, got {type(value).__name__} {value!r}"[:200],
+                            **{**where, "field": key, "line": (find and find(key)) or where.get("line")})
 
 
 # ----------------------------------------------------------------------------- loading
@@ -201,7 +207,8 @@ def load_spec(path: str | Path) -> Spec:
     if src is None:
         raise SpecError("missing [source] table", file=fname, hint="add [source] with at least id = \"...\"")
     src_line = lines.header("source")
-    _check_fields(src, SOURCE_FIELDS, {"file": fname, "item": "[source]", "line": src_line}, "[source]")
+    _check_fields(src, SOURCE_FIELDS, {"file": fname, "item": "[source]", "line": src_line}, "[source]",
+                  lambda key: lines.field_in_block(src_line, key))
     if "id" not in src:
         raise SpecError("missing field 'id'", file=fname, item="[source]", line=src_line)
     authors = src.get("authors", "")
@@ -224,6 +231,10 @@ def load_spec(path: str | Path) -> Spec:
         params = tuple(p.strip() for p in params_text.split(",")) if params_text and params_text.strip() else ()
         if any(not p.isidentifier() or p.startswith("_") for p in params) or len(set(params)) != len(params):
             raise SpecError(f"bad parameter list {params_text!r}", **where)
+        hidden = [p for p in params if p in ns.builtins]
+        if hidden:
+            raise SpecError(f"parameter {hidden[0]!r} would hide the built-in {hidden[0]!r}",
+                            hint="choose another name", **where)
         if name in ns.builtins:
             raise SpecError(f"{name!r} is a built-in and cannot be redefined", hint="choose another name", **where)
         if not isinstance(body, str):
@@ -241,41 +252,55 @@ def load_spec(path: str | Path) -> Spec:
     for gname, table in games_raw.items():
         gline = lines.header(r"game\." + re.escape(gname))
         where = {"file": fname, "item": f"game '{gname}'", "line": gline}
+
+        def at(key: str, gline: int | None = gline, where: dict = where) -> dict:
+            return {**where, "field": key, "line": lines.field_in_block(gline, key.split("[")[0]) or gline}
         if gname in ns.builtins or gname in ns.definitions:
             raise SpecError(f"game name {gname!r} is already a built-in or definition", **where)
-        _check_fields(table, GAME_FIELDS, where, f"game '{gname}'")
+        _check_fields(table, GAME_FIELDS, where, f"game '{gname}'", lambda key: at(key)["line"])
         for req in ("position", "moves"):
             if req not in table:
                 raise SpecError(f"missing field {req!r}", **{**where, "field": req})
         if not table["position"]:
-            raise SpecError("a game needs at least one position coordinate", **{**where, "field": "position"})
+            raise SpecError("a game needs at least one position coordinate", **at("position"))
         if not table["moves"]:
-            raise SpecError("a game needs at least one move family", **{**where, "field": "moves"})
+            raise SpecError("a game needs at least one move family", **at("moves"))
+        for key in ("params", "position"):
+            taken = [n for n in table.get(key, []) if isinstance(n, str) and (n in ns.builtins or n in games_raw)]
+            if taken:
+                kind = "built-in" if taken[0] in ns.builtins else "game"
+                raise SpecError(f"{taken[0]!r} is a {kind} and cannot name a coordinate or param",
+                                hint="choose another name",
+                                **at(key))
         for i, mv in enumerate(table["moves"]):
-            _check_fields(mv, MOVE_FIELDS, {**where, "field": f"moves[{i}]"}, f"move {i + 1}")
+            _check_fields(mv, MOVE_FIELDS, at(f"moves[{i}]"), f"move {i + 1}")
             if "to" not in mv:
-                raise SpecError(f"move {i + 1} has no 'to'", **{**where, "field": f"moves[{i}]"})
+                raise SpecError(f"move {i + 1} has no 'to'", **at(f"moves[{i}]"))
         ns.games[gname] = None  # reserve the name while compiling moves
+    game_lines: dict[str, int] = {}
     for gname, table in games_raw.items():
         gline = lines.header(r"game\." + re.escape(gname))
+        game_lines[gname] = lines.field_in_block(gline, "moves") or gline
         try:
             games[gname] = GameDecl.declare(gname, table, ns)
         except SpecError as exc:
-            raise exc.located(file=fname, line=lines.field_in_block(gline, "moves") or gline) from None
+            key = (exc.field or "moves").split("[")[0]
+            raise exc.located(file=fname, item=f"game '{gname}'",
+                              line=lines.field_in_block(gline, key) or gline) from None
         ns.games[gname] = games[gname]
     _compile_definitions(ns, fname, lines, def_line)
     # [[claim]]
     claims_raw = data.get("claim", [])
     if not isinstance(claims_raw, list):
         raise SpecError("claims are written as [[claim]] tables", file=fname)
-    spec = Spec(path, source, ns, games, [], hashlib.sha256(data_bytes).hexdigest(), text)
+    spec = Spec(path, source, ns, games, [], hashlib.sha256(data_bytes).hexdigest(), text, game_lines)
     seen: dict[str, int] = {}
     for i, raw in enumerate(claims_raw):
         cline = lines.claim_starts[i] if i < len(lines.claim_starts) else None
         item = f"claim {raw.get('id', '#' + str(i + 1))!r}" if isinstance(raw, dict) else f"claim #{i + 1}"
         item = item.replace('"', "'")
         where = {"file": fname, "item": item, "line": cline}
-        _check_fields(raw, CLAIM_FIELDS, where, "a claim")
+        _check_fields(raw, CLAIM_FIELDS, where, "a claim", lambda key, cline=cline: lines.field_in_block(cline, key))
         field_lines = {k: lines.field_in_block(cline, k) for k in raw}
         field_lines = {k: v for k, v in field_lines.items() if v}
         for k in raw:
@@ -285,7 +310,8 @@ def load_spec(path: str | Path) -> Spec:
             raise SpecError("missing field 'id'", **where)
         cid = raw["id"]
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.\-]*", cid):
-            raise SpecError(f"claim id {cid!r} must be letters, digits, '-', '_' or '.'", **{**where, "field": "id"})
+            raise SpecError(f"claim id {cid!r} must be letters, digits, '-', '_' or '.'",
+                            **{**where, "field": "id", "line": field_lines.get("id", cline)})
         if cid in seen:
             raise SpecError(f"claim id {cid!r} is used twice (first at claim #{seen[cid] + 1})",
                             **{**where, "field": "id", "line": field_lines.get("id", cline)})
@@ -301,7 +327,8 @@ def load_spec(path: str | Path) -> Spec:
                             "one of " + ", ".join(EXPECT_WORDS),
                             **{**where, "field": "expect", "line": field_lines.get("expect", cline)})
         if "deep" in raw:
-            _check_fields(raw["deep"], PROFILE_FIELDS, {**where, "field": "deep"}, "deep")
+            _check_fields(raw["deep"], PROFILE_FIELDS,
+                          {**where, "field": "deep", "line": field_lines.get("deep", cline)}, "deep")
         claim = Claim(spec, i, cid, kind, raw, cline, ref=raw.get("ref", ""), text=raw.get("text", ""),
                       expect=expect, expect_counterexample=raw.get("expect_counterexample"),
                       corrects=raw.get("corrects"), relaxes=raw.get("relaxes"), note=raw.get("note", ""),

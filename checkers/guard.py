@@ -1,0 +1,566 @@
+"""The resource guard: before any table is built, estimate what checking a claim will cost -- instances of
+the window, game positions reachable from it, options (edges), memory and time -- and refuse, quoting the
+estimate, when it is over the limits.
+
+The limit on positions is ``nimjos check --max-positions`` when given; otherwise it is sized to this machine
+(the memory available to this process over the bytes a position costs in the engine that will answer, and
+never above the engine's own default). The estimate is cheap: bounds are evaluated at the extreme values of
+the names bound before them (exactly counted when the window is small), never by enumerating the window.
+
+>>> from nimjos.spec import load_spec
+>>> import pathlib
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
+>>> from checkers.plan import plan_claim
+>>> e = estimate(plan_claim(spec.claims[0]))
+>>> (e.instances, e.positions, e.edges)
+(21, 21, 210)
+>>> enforce_limits(plan_claim(spec.claims[0])).over  # well within the limits: no refusal
+''
+"""
+from __future__ import annotations
+
+import ast
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from nimjos.binders import Binder, Level
+from nimjos.errors import EvalError, NimjosError, ResourceError, SpecError
+from nimjos.expr import compile_tree, evaluate, free_names
+
+from .plan import ClaimPlan, field_line
+
+#: bytes one position costs in the reference engine (adjacency, Grundy table, graph node)
+BYTES_PER_POSITION = 320
+#: bytes one option (an edge of the game graph) costs in the reference engine
+BYTES_PER_EDGE = 100
+#: bytes the exhaustive checker keeps per window instance of a game claim (its row)
+BYTES_PER_ROW = 250
+#: seconds per window instance, per position and per edge (order of magnitude, for the message)
+SECONDS_PER_INSTANCE = 2e-5
+SECONDS_PER_POSITION = 1e-5
+SECONDS_PER_EDGE = 1e-6
+#: at most this many extreme bindings are evaluated per binder
+CORNERS = 64
+#: at most this many bound evaluations are spent counting a window exactly
+EXACT_BUDGET = 20_000
+
+
+@dataclass
+class Estimate:
+    """What checking a claim is expected to cost; `over` names the first limit it exceeds (or is empty)."""
+
+    instances: int = 0
+    positions: int = 0
+    edges: int = 0
+    bytes: int = 0
+    seconds: float = 0.0
+    limit: int = 0
+    limit_source: str = ""
+    over: str = ""
+    where: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    def describe(self) -> str:
+        """The estimate in words, for the refusal message.
+
+        >>> Estimate(instances=10, positions=2000, edges=3000, bytes=2 << 20, seconds=90.0).describe()
+        'about 10 instances, 2,000 positions, 3,000 options, 2.0 MiB of memory and 1.5 minutes'
+        """
+        return (f"about {self.instances:,} instances, {self.positions:,} positions, {self.edges:,} options, "
+                f"{human_bytes(self.bytes)} of memory and {human_seconds(self.seconds)}")
+
+
+def human_bytes(n: int) -> str:
+    """Bytes in binary units.
+
+    >>> human_bytes(512), human_bytes(3 << 30), human_bytes(10 ** 20)
+    ('512 B', '3.0 GiB', '88,817.8 PiB')
+    """
+    value = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if value < 1024:
+            return f"{int(value)} B" if unit == "B" else f"{value:,.1f} {unit}"
+        value /= 1024
+    return f"{value:,.1f} PiB"
+
+
+def human_seconds(s: float) -> str:
+    """Seconds as a person would say them.
+
+    >>> human_seconds(0.2), human_seconds(90), human_seconds(7200), human_seconds(3e9)
+    ('0.2 seconds', '1.5 minutes', '2.0 hours', '95.1 years')
+    """
+    for unit, size in (("years", 365 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if s >= 2 * size if unit != "minutes" else s >= 60:
+            return f"{s / size:,.1f} {unit}"
+    return f"{s:.1f} seconds"
+
+
+# ----------------------------------------------------------------------------- the machine
+
+def available_bytes() -> int:
+    """Memory this process may still use: the system's available memory, capped by an address-space limit.
+
+    >>> available_bytes() > 0
+    True
+    """
+    avail = None
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                avail = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            room = max(0, soft - _mapped_bytes())
+            avail = room if avail is None else min(avail, room)
+    except (ImportError, OSError, ValueError):
+        pass
+    return avail if avail is not None else 4 << 30
+
+
+def _mapped_bytes() -> int:
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def machine_max_positions(bytes_per_position: int = BYTES_PER_POSITION) -> int:
+    """The default limit on positions: half the available memory over the cost of one position.
+
+    >>> machine_max_positions(4) > machine_max_positions(400) > 0
+    True
+    """
+    return max(1_000, available_bytes() // 2 // max(1, bytes_per_position))
+
+
+def position_limit(bytes_per_position: int = BYTES_PER_POSITION) -> tuple[int, str]:
+    """(limit, where it comes from): `--max-positions` when given, else sized to the machine and never above
+    the engine's default.
+
+    >>> limit, source = position_limit(); limit > 0 and source in ("--max-positions", "sized to this machine")
+    True
+    """
+    from nimjos import engine
+    current = engine.default_engine().max_positions
+    if current != engine.MAX_POSITIONS:
+        return current, "--max-positions"
+    return min(engine.MAX_POSITIONS, machine_max_positions(bytes_per_position)), "sized to this machine"
+
+
+# ----------------------------------------------------------------------------- counting bindings
+
+class _TooMany(Exception):
+    pass
+
+
+def _values(level: Level, env: dict, pins: dict) -> tuple[int, Any] | None:
+    """(how many values, the values or None when too many to list) of one level in `env`;
+    None for a level with no upper bound."""
+    from nimjos.builtins import iter_items
+    if level.members is not None:
+        items = list(iter_items(level.members(env)))
+        if level.name in pins:
+            items = [v for v in items if v == pins[level.name]]
+        return len(items), items
+    if not level.highs:
+        return None
+    lo, hi = Binder.range_of(level, env)
+    if level.name in pins:
+        p = pins[level.name]
+        return (1, [p]) if lo <= p <= hi else (0, [])
+    n = max(0, hi - lo + 1)
+    return n, (range(lo, hi + 1) if n <= EXACT_BUDGET else None)
+
+
+def _count(levels: list[Level], i: int, env: dict, pins: dict, budget: list[int], unbounded: int) -> int:
+    if i == len(levels):
+        return 1
+    got = _values(levels[i], env, pins)
+    if got is None:
+        n, values = unbounded, None
+    else:
+        n, values = got
+    if i == len(levels) - 1:
+        return n
+    if values is None or n > budget[0]:
+        raise _TooMany
+    total = 0
+    name = levels[i].name
+    for v in values:
+        budget[0] -= 1
+        env[name] = v
+        total += _count(levels, i + 1, env, pins, budget, unbounded)
+    return total
+
+
+def _extremes(level: Level, envs: list[dict], pins: dict, unbounded: int) -> tuple[int, list[dict]]:
+    """(the level's largest size over `envs`, the bindings extending each env by the level's least and
+    greatest value), keeping at most :data:`CORNERS` bindings."""
+    out: list[dict] = []
+    largest = 0
+    for e in envs:
+        got = _values(level, e, pins)
+        if got is None:
+            lo = max(_low(fn(e), strict) for fn, strict in level.lows)
+            largest = max(largest, unbounded)
+            ends = [lo, lo + unbounded]
+        else:
+            n, values = got
+            largest = max(largest, n)
+            if n == 0:
+                continue
+            if values is None:
+                ends = list(Binder.range_of(level, e))
+            else:
+                values = list(values)
+                ends = [values[0], values[-1]]
+        for v in dict.fromkeys(ends):
+            out.append({**e, level.name: v})
+    if len(out) > CORNERS:
+        out = out[:CORNERS // 2] + out[-CORNERS // 2:]
+    return largest, out
+
+
+def _low(v: Any, strict: bool) -> int:
+    v = v if type(v) is int else math.floor(v)
+    return v + 1 if strict else v
+
+
+def corners(binder: Binder, env: dict, pins: dict | None = None, unbounded: int = 0) -> list[dict]:
+    """Bindings at the extremes: each level at its least and greatest value (given the extremes chosen
+    for the names before it); at most :data:`CORNERS` of them.
+
+    >>> from nimjos.expr import Namespace
+    >>> b = Binder.from_text("1 <= n <= 9 and 1 <= m <= n", Namespace())
+    >>> [(e["n"], e["m"]) for e in corners(b, {})]
+    [(1, 1), (9, 1), (9, 9)]
+    """
+    envs = [dict(env)]
+    for level in binder.levels:
+        _, envs = _extremes(level, envs, pins or {}, unbounded)
+    return envs
+
+
+def count_bindings(binder: Binder, env: dict, pins: dict | None = None, unbounded: int = 0) -> tuple[int, bool]:
+    """(number of bindings, exact?) of a binder in `env`, ignoring filters (so an upper estimate). Exact when
+    the outer levels are small; otherwise the product of each level's largest size at the extremes. A level
+    with no upper bound counts as `unbounded` values.
+
+    >>> from nimjos.expr import Namespace
+    >>> count_bindings(Binder.from_text("1 <= n <= 60 and 1 <= m <= n", Namespace()), {})
+    (1830, True)
+    >>> count_bindings(Binder.from_text("0 <= x <= 10**12 and 0 <= y <= x", Namespace()), {})
+    (1000000000002000000000001, False)
+    """
+    pins = pins or {}
+    try:
+        return _count(binder.levels, 0, dict(env), pins, [EXACT_BUDGET], unbounded), True
+    except _TooMany:
+        pass
+    total = 1
+    envs = [dict(env)]
+    for level in binder.levels:
+        largest, envs = _extremes(level, envs, pins, unbounded)
+        total *= largest
+    return total, False
+
+
+# ----------------------------------------------------------------------------- games
+
+def _instance(value: Any) -> Any:
+    from nimjos.games import as_instance
+    try:
+        return as_instance(value)
+    except NimjosError:
+        return None
+
+
+def _coordinate_bounds(inst: Any, highs: list[int]) -> list[int]:
+    """The largest value each coordinate can take among the positions reachable from a window whose
+    coordinates reach `highs`: a declared move may carry one coordinate's value into another."""
+    decl = getattr(inst, "decl", None)
+    bounds = list(highs)
+    if decl is None:
+        return bounds
+    coords = list(decl.position)
+    feeds: list[set[int]] = [set() for _ in coords]
+    for fam in decl.moves:
+        parts = fam.to_tree.elts if isinstance(fam.to_tree, ast.Tuple) else [fam.to_tree]
+        where_names = set(free_names(fam.binder.tree))
+        for j, part in enumerate(parts[:len(coords)]):
+            names = set(free_names(part))
+            if names & set(fam.binder.names):
+                names |= where_names
+            feeds[j] |= {coords.index(n) for n in names if n in coords}
+    for _ in coords:
+        bounds = [max([bounds[j]] + [bounds[k] for k in feeds[j]]) for j in range(len(coords))]
+    return bounds
+
+
+def _degree(inst: Any, position: Any) -> int:
+    """How many options a position has (estimated from the move families' bindings, without listing them)."""
+    decl = getattr(inst, "decl", None)
+    if decl is not None:
+        env = dict(inst.params)
+        values = position if isinstance(position, tuple) else (position,)
+        env.update(zip(decl.position, values))
+        total = 0
+        for fam in decl.moves:
+            try:
+                total += count_bindings(fam.binder, env)[0]
+            except NimjosError:
+                total += 1
+        return total
+    coords = position if isinstance(position, tuple) else (position,)
+    if inst.name == "subtraction":
+        S = inst.params.get("S")
+        if isinstance(S, (frozenset, set, tuple)):
+            return sum(1 for s in S if type(s) is int and 1 <= s <= coords[0])
+        return coords[0]
+    if inst.name == "gcn":
+        return sum(coords) + inst.params.get("h", 1) ** len(coords)
+    return 1
+
+
+def _engine_costs(inst: Any, box: list[int]) -> tuple[int, int, bool]:
+    """(bytes per position, bytes per edge, fast?) for the engine that will answer for this game."""
+    try:
+        from nimjos.fast import lines
+        pieces = lines.plan(inst)
+        if pieces:
+            X, Y = (box[0] + 1, 1) if len(box) == 1 else (box[0] + 1, box[1] + 1)
+            nbytes = lines.estimate(pieces, X, Y)[0]
+            return max(1, nbytes // max(1, X * Y)), 0, True
+    except (ImportError, AttributeError, TypeError, ValueError, NimjosError):
+        pass
+    return BYTES_PER_POSITION, BYTES_PER_EDGE, False
+
+
+@dataclass
+class _GameLoad:
+    positions: int = 0
+    edges: int = 0
+    bytes: int = 0
+    seconds: float = 0.0
+    bytes_per_position: int = BYTES_PER_POSITION
+
+
+def game_load(inst: Any, highs: list[int], copies: int = 1) -> _GameLoad:
+    """The cost of solving `copies` instances like `inst` from a window reaching coordinates `highs`.
+
+    >>> from nimjos.games import subtraction
+    >>> game_load(subtraction(frozenset({2, 3})), [99]).positions
+    100
+    """
+    bounds = _coordinate_bounds(inst, [max(0, h) for h in highs])
+    box = math.prod(b + 1 for b in bounds)
+    top = tuple(bounds) if len(bounds) > 1 else bounds[0]
+    half = tuple(b // 2 for b in bounds) if len(bounds) > 1 else bounds[0] // 2
+    zero = tuple(0 for _ in bounds) if len(bounds) > 1 else 0
+    degree = (_degree(inst, top) + _degree(inst, half) + _degree(inst, zero)) // 3
+    bpp, bpe, fast = _engine_costs(inst, bounds)
+    positions = box * copies
+    edges = positions * degree
+    load = _GameLoad(positions, edges, positions * bpp + (0 if fast else edges * bpe),
+                     positions * (SECONDS_PER_POSITION / 100 if fast else SECONDS_PER_POSITION)
+                     + (0 if fast else edges * SECONDS_PER_EDGE), bpp)
+    return load
+
+
+# ----------------------------------------------------------------------------- the claim
+
+def _max_coords(envs: Iterable[dict], coords: tuple[str, ...]) -> list[int]:
+    highs = [0] * len(coords)
+    for e in envs:
+        for j, c in enumerate(coords):
+            v = e.get(c)
+            if type(v) is int:
+                highs[j] = max(highs[j], v)
+    return highs
+
+
+def _game_copies(plan: ClaimPlan, tree: ast.AST, sizes: dict[str, int], instances: int) -> int:
+    names = [n for n in free_names(tree) if n in sizes]
+    return max(1, min(instances, math.prod(sizes[n] for n in names))) if names else 1
+
+
+def _level_sizes(binder: Binder, env: dict, pins: dict) -> dict[str, int]:
+    sizes: dict[str, int] = {}
+    envs = [dict(env)]
+    for level in binder.levels:
+        sizes[level.name], envs = _extremes(level, envs, pins, 0)
+    return sizes
+
+
+def _g_calls(plan: ClaimPlan) -> list[tuple[str, ast.Call]]:
+    """Calls G(game, position) and options(game, position) in the claim's expressions whose arguments use
+    window names only (so they can be evaluated at the window's extremes)."""
+    claim = plan.claim
+    out = []
+    for fname in (claim.kind, "assume"):
+        text = claim.raw.get(fname)
+        if not isinstance(text, str):
+            continue
+        try:
+            tree = ast.parse(text, mode="eval")
+        except SyntaxError:
+            continue
+        local = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Lambda):
+                local |= {a.arg for a in node.args.args}
+            if isinstance(node, ast.comprehension):
+                local |= {t.id for t in ast.walk(node.target) if isinstance(t, ast.Name)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("G", "options") \
+                    and len(node.args) == 2 and not set(free_names(node)) & local:
+                out.append((fname, node))
+    return out
+
+
+def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
+    """Estimate the cost of checking a planned claim exhaustively, and which limit it exceeds."""
+    pins = pins or {}
+    claim = plan.claim
+    est = Estimate()
+    ns = claim.spec.namespace
+    loads: list[tuple[str, _GameLoad]] = []
+    sizes: dict[str, int] = {}
+    envs: list[dict] = [{}]
+    if plan.window is not None:
+        try:
+            est.instances, _ = count_bindings(plan.window, {}, pins)
+            sizes = _level_sizes(plan.window, {}, pins)
+            envs = corners(plan.window, {}, pins)
+        except EvalError:  # the enumeration will report it, at the binding where it happens
+            return est
+        except SpecError as exc:
+            raise exc.located(**plan.window.where) from None
+        est.seconds += est.instances * SECONDS_PER_INSTANCE
+    if plan.game is not None and plan.values is None and plan.coords:
+        gtree = ast.parse(plan.game_text, mode="eval").body
+        highs = _max_coords(envs, plan.coords)
+        inst = next((i for i in (_instance(_safe(plan.game, e)) for e in envs) if i is not None), None)
+        if inst is not None:
+            loads.append(("for_all", game_load(inst, highs, _game_copies(plan, gtree, sizes, est.instances))))
+        est.bytes += est.instances * BYTES_PER_ROW
+    if plan.values is not None and plan.game is not None:
+        inst = _instance(_safe(plan.game, {}))
+        if inst is not None:
+            loads.append(("values", game_load(inst, _table_highs(plan.values, inst.dim))))
+    for fname, call in _g_calls(plan):
+        variables = set(sizes)
+        try:
+            game_fn = compile_tree(call.args[0], ns, variables)
+            pos_fn = compile_tree(call.args[1], ns, variables)
+        except SpecError:
+            continue
+        insts = [(_instance(_safe(game_fn, e)), _safe(pos_fn, e)) for e in envs]
+        insts = [(i, p) for i, p in insts if i is not None and p is not None]
+        if not insts:
+            continue
+        highs = [0] * insts[0][0].dim
+        for _, p in insts:
+            for j, c in enumerate(p if isinstance(p, tuple) else (p,)):
+                if j < len(highs) and type(c) is int:
+                    highs[j] = max(highs[j], c)
+        loads.append((fname, game_load(insts[0][0], highs, _game_copies(plan, call.args[0], sizes, est.instances))))
+    for _, load in loads:
+        est.positions += load.positions
+        est.edges += load.edges
+        est.bytes += load.bytes
+        est.seconds += load.seconds
+    worst, heaviest = max(loads, key=lambda fl: fl[1].positions) if loads else ("", None)
+    est.limit, est.limit_source = position_limit(heaviest.bytes_per_position if heaviest else 1)
+    # what exceeds the limit, in the order a person would fix it
+    try:
+        work = _extra_work(plan, envs, pins)
+    except EvalError:
+        work = None
+    except SpecError as exc:
+        raise exc.located(**(plan.levels.where if plan.levels is not None else {})) from None
+    if est.instances > est.limit:
+        est.over, est.where = "window", "for_all"
+    elif work is not None and work[1] > est.limit:
+        est.over, est.where = work[0], work[2]
+    elif est.positions > est.limit:
+        est.over, est.where = "positions", worst
+    elif est.bytes > available_bytes():
+        est.over, est.where = "memory", worst or "for_all"
+    return est
+
+
+def _safe(fn: Any, env: dict) -> Any:
+    try:
+        return evaluate(fn, env)
+    except NimjosError:
+        return None
+    except (TypeError, ValueError, KeyError, ArithmeticError):
+        return None
+
+
+def _table_highs(values: dict, dim: int) -> list[int]:
+    start = values.get("from", 0)
+    table = values.get("grundy") or []
+    starts = start if isinstance(start, list) else [start] * dim
+    if dim == 1:
+        return [int(starts[0]) + len(table) - 1]
+    longest = max((len(r) for r in table if isinstance(r, list)), default=0)
+    return [int(starts[0]) + len(table) - 1, int(starts[1]) + longest - 1][:dim]
+
+
+def _extra_work(plan: ClaimPlan, envs: list[dict], pins: dict) -> tuple[str, int, str] | None:
+    """(what, how many, field) of the largest work beyond the window: levels of a level_set, points of a
+    family of p_positions or level_set."""
+    worst = None
+    if plan.levels is not None:
+        n = max((count_bindings(plan.levels, e)[0] for e in envs[:8]), default=0)
+        worst = ("levels", n * max(1, count_bindings(plan.window, {}, pins)[0]), "levels")
+    level_envs = envs
+    if plan.levels is not None:
+        level_envs = [c for e in envs[:8] for c in corners(plan.levels, e)]
+    edge = max((v for e in envs for v in e.values() if type(v) is int), default=0) + 1
+    for i, fam in enumerate(plan.families or []):
+        n = 0
+        for e in level_envs[:16]:
+            try:
+                n = max(n, count_bindings(fam.binder, e, unbounded=edge)[0])
+            except (EvalError, SpecError):  # the checker reports a family it cannot enumerate
+                continue
+        if worst is None or n > worst[1]:
+            worst = ("family", n, f"{plan.claim.kind}[{i}]")
+    return worst
+
+
+def enforce_limits(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
+    """Refuse, with :class:`~nimjos.errors.ResourceError` quoting the estimate, a check over the limits;
+    otherwise return the estimate."""
+    est = estimate(plan, pins)
+    if not est.over:
+        return est
+    claim = plan.claim
+    limit = f"the limit of {est.limit:,} positions ({est.limit_source})"
+    what = {
+        "window": f"the window has about {est.instances:,} instances, over {limit}",
+        "positions": f"about {est.positions:,} game positions are reachable from the window, over {limit}",
+        "memory": f"the check needs about {human_bytes(est.bytes)} of memory, more than the "
+                  f"{human_bytes(available_bytes())} available",
+    }.get(est.over)
+    if what is None:
+        _, n, _ = _extra_work(plan, corners(plan.window, {}, pins) if plan.window else [{}], pins or {})
+        noun = "level and instance pairs" if est.over == "levels" else "points in the family"
+        what = f"about {n:,} {noun}, over {limit}"
+    raise ResourceError(f"{what}; estimate: {est.describe()}",
+                        hint="shrink the window or raise --max-positions" if est.over != "memory"
+                        else "shrink the window", file=str(claim.spec.path), item=claim.label,
+                        field=est.where, line=field_line(claim, est.where))
