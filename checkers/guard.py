@@ -41,10 +41,12 @@ BYTES_PER_ROW = 250
 SECONDS_PER_INSTANCE = 2e-5
 SECONDS_PER_POSITION = 1e-5
 SECONDS_PER_EDGE = 1e-6
+#: the longest check the guard lets start (a window that only costs time, not memory, is limited by this)
+MAX_SECONDS = 24 * 3600
 #: at most this many extreme bindings are evaluated per binder
 CORNERS = 64
 #: at most this many bound evaluations are spent counting a window exactly
-EXACT_BUDGET = 20_000
+EXACT_BUDGET = 2_000
 
 
 @dataclass
@@ -60,6 +62,7 @@ class Estimate:
     limit_source: str = ""
     over: str = ""
     where: str = ""
+    extra: tuple[str, int, str] | None = None
     notes: list[str] = field(default_factory=list)
 
     def describe(self) -> str:
@@ -163,77 +166,135 @@ class _TooMany(Exception):
     pass
 
 
-def _values(level: Level, env: dict, pins: dict) -> tuple[int, Any] | None:
-    """(how many values, the values or None when too many to list) of one level in `env`;
-    None for a level with no upper bound."""
-    from nimjos.builtins import iter_items
-    if level.members is not None:
+@dataclass
+class Survey:
+    """A binder's bindings in an env, found cheaply: how many (exactly, when that is cheap), each level's
+    largest size, and the bindings at the extremes."""
+
+    count: int
+    exact: bool
+    sizes: dict[str, int]
+    corners: list[dict]
+
+
+class _Surveyor:
+    """Evaluates a binder's levels for :func:`survey`, each finite set of members once per distinct input."""
+
+    def __init__(self, pins: dict, unbounded: int):
+        self.pins = pins
+        self.unbounded = unbounded
+        self.members: dict = {}
+        self.uses: dict[int, tuple[str, ...]] = {}
+
+    def _members(self, level: Level, env: dict) -> list:
+        from nimjos.builtins import iter_items
+        from nimjos.expr import parse
+        uses = self.uses.get(id(level))
+        if uses is None:
+            uses = self.uses[id(level)] = tuple(free_names(parse(level.member_text or "0")))
+        try:
+            key = (id(level), tuple(env.get(n) for n in uses))
+            hash(key)
+        except TypeError:
+            key = None
+        if key is not None and key in self.members:
+            return self.members[key]
         items = list(iter_items(level.members(env)))
+        if key is not None:
+            self.members[key] = items
+        return items
+
+    def values(self, level: Level, env: dict) -> tuple[int, Any] | None:
+        """(how many values, the values or None when too many to list) of one level in `env`; None for a
+        level with no upper bound."""
+        pins = self.pins
+        if level.members is not None:
+            items = self._members(level, env)
+            if level.name in pins:
+                items = [v for v in items if v == pins[level.name]]
+            return len(items), items
+        if not level.highs:
+            return None
+        lo, hi = Binder.range_of(level, env)
         if level.name in pins:
-            items = [v for v in items if v == pins[level.name]]
-        return len(items), items
-    if not level.highs:
-        return None
-    lo, hi = Binder.range_of(level, env)
-    if level.name in pins:
-        p = pins[level.name]
-        return (1, [p]) if lo <= p <= hi else (0, [])
-    n = max(0, hi - lo + 1)
-    return n, (range(lo, hi + 1) if n <= EXACT_BUDGET else None)
+            p = pins[level.name]
+            return (1, [p]) if lo <= p <= hi else (0, [])
+        n = max(0, hi - lo + 1)
+        return n, (range(lo, hi + 1) if n <= EXACT_BUDGET else None)
 
+    def count(self, levels: list[Level], i: int, env: dict, budget: list[int]) -> int:
+        if i == len(levels):
+            return 1
+        got = self.values(levels[i], env)
+        n, values = (self.unbounded, None) if got is None else got
+        if i == len(levels) - 1:
+            return n
+        if values is None or n > budget[0]:
+            raise _TooMany
+        total = 0
+        name = levels[i].name
+        for v in values:
+            budget[0] -= 1
+            env[name] = v
+            total += self.count(levels, i + 1, env, budget)
+        return total
 
-def _count(levels: list[Level], i: int, env: dict, pins: dict, budget: list[int], unbounded: int) -> int:
-    if i == len(levels):
-        return 1
-    got = _values(levels[i], env, pins)
-    if got is None:
-        n, values = unbounded, None
-    else:
-        n, values = got
-    if i == len(levels) - 1:
-        return n
-    if values is None or n > budget[0]:
-        raise _TooMany
-    total = 0
-    name = levels[i].name
-    for v in values:
-        budget[0] -= 1
-        env[name] = v
-        total += _count(levels, i + 1, env, pins, budget, unbounded)
-    return total
-
-
-def _extremes(level: Level, envs: list[dict], pins: dict, unbounded: int) -> tuple[int, list[dict]]:
-    """(the level's largest size over `envs`, the bindings extending each env by the level's least and
-    greatest value), keeping at most :data:`CORNERS` bindings."""
-    out: list[dict] = []
-    largest = 0
-    for e in envs:
-        got = _values(level, e, pins)
-        if got is None:
-            lo = max(_low(fn(e), strict) for fn, strict in level.lows)
-            largest = max(largest, unbounded)
-            ends = [lo, lo + unbounded]
-        else:
-            n, values = got
-            largest = max(largest, n)
-            if n == 0:
-                continue
-            if values is None:
-                ends = list(Binder.range_of(level, e))
+    def extremes(self, level: Level, envs: list[dict]) -> tuple[int, list[dict]]:
+        """(the level's largest size over `envs`, the bindings extending each env by the level's least and
+        greatest value), keeping at most :data:`CORNERS` bindings."""
+        out: list[dict] = []
+        largest = 0
+        for e in envs:
+            got = self.values(level, e)
+            if got is None:
+                lo = max(_low(fn(e), strict) for fn, strict in level.lows)
+                largest = max(largest, self.unbounded)
+                ends = [lo, lo + self.unbounded]
             else:
-                values = list(values)
-                ends = [values[0], values[-1]]
-        for v in dict.fromkeys(ends):
-            out.append({**e, level.name: v})
-    if len(out) > CORNERS:
-        out = out[:CORNERS // 2] + out[-CORNERS // 2:]
-    return largest, out
+                n, values = got
+                largest = max(largest, n)
+                if n == 0:
+                    continue
+                if values is None:
+                    ends = list(Binder.range_of(level, e))
+                else:
+                    values = list(values)
+                    ends = [values[0], values[-1]]
+            for v in dict.fromkeys(ends):
+                out.append({**e, level.name: v})
+        if len(out) > CORNERS:
+            out = out[:CORNERS // 2] + out[-CORNERS // 2:]
+        return largest, out
 
 
 def _low(v: Any, strict: bool) -> int:
     v = v if type(v) is int else math.floor(v)
     return v + 1 if strict else v
+
+
+def survey(binder: Binder, env: dict, pins: dict | None = None, unbounded: int = 0) -> Survey:
+    """Survey a binder in `env`. The count ignores filters (an upper estimate); it is exact when the outer
+    levels are small, otherwise the product of each level's largest size at the extremes. A level with no
+    upper bound counts as `unbounded` values.
+
+    >>> from nimjos.expr import Namespace
+    >>> s = survey(Binder.from_text("1 <= n <= 60 and 1 <= m <= n", Namespace()), {})
+    >>> s.count, s.exact, s.sizes
+    (1830, True, {'n': 60, 'm': 60})
+    >>> survey(Binder.from_text("0 <= x <= 10**12 and 0 <= y <= x", Namespace()), {}).count
+    1000000000002000000000001
+    """
+    worker = _Surveyor(pins or {}, unbounded)
+    sizes: dict[str, int] = {}
+    envs = [dict(env)]
+    product = 1
+    for level in binder.levels:
+        sizes[level.name], envs = worker.extremes(level, envs)
+        product *= sizes[level.name]
+    try:
+        return Survey(worker.count(binder.levels, 0, dict(env), [EXACT_BUDGET]), True, sizes, envs)
+    except _TooMany:
+        return Survey(product, False, sizes, envs)
 
 
 def corners(binder: Binder, env: dict, pins: dict | None = None, unbounded: int = 0) -> list[dict]:
@@ -245,34 +306,18 @@ def corners(binder: Binder, env: dict, pins: dict | None = None, unbounded: int 
     >>> [(e["n"], e["m"]) for e in corners(b, {})]
     [(1, 1), (9, 1), (9, 9)]
     """
-    envs = [dict(env)]
-    for level in binder.levels:
-        _, envs = _extremes(level, envs, pins or {}, unbounded)
-    return envs
+    return survey(binder, env, pins, unbounded).corners
 
 
 def count_bindings(binder: Binder, env: dict, pins: dict | None = None, unbounded: int = 0) -> tuple[int, bool]:
-    """(number of bindings, exact?) of a binder in `env`, ignoring filters (so an upper estimate). Exact when
-    the outer levels are small; otherwise the product of each level's largest size at the extremes. A level
-    with no upper bound counts as `unbounded` values.
+    """(number of bindings, exact?) of a binder in `env` (see :func:`survey`).
 
     >>> from nimjos.expr import Namespace
-    >>> count_bindings(Binder.from_text("1 <= n <= 60 and 1 <= m <= n", Namespace()), {})
-    (1830, True)
-    >>> count_bindings(Binder.from_text("0 <= x <= 10**12 and 0 <= y <= x", Namespace()), {})
-    (1000000000002000000000001, False)
+    >>> count_bindings(Binder.from_text("0 <= t <= 5 and s in {2, 3}", Namespace()), {})
+    (12, True)
     """
-    pins = pins or {}
-    try:
-        return _count(binder.levels, 0, dict(env), pins, [EXACT_BUDGET], unbounded), True
-    except _TooMany:
-        pass
-    total = 1
-    envs = [dict(env)]
-    for level in binder.levels:
-        largest, envs = _extremes(level, envs, pins, unbounded)
-        total *= largest
-    return total, False
+    s = survey(binder, env, pins, unbounded)
+    return s.count, s.exact
 
 
 # ----------------------------------------------------------------------------- games
@@ -394,14 +439,6 @@ def _game_copies(plan: ClaimPlan, tree: ast.AST, sizes: dict[str, int], instance
     return max(1, min(instances, math.prod(sizes[n] for n in names))) if names else 1
 
 
-def _level_sizes(binder: Binder, env: dict, pins: dict) -> dict[str, int]:
-    sizes: dict[str, int] = {}
-    envs = [dict(env)]
-    for level in binder.levels:
-        sizes[level.name], envs = _extremes(level, envs, pins, 0)
-    return sizes
-
-
 def _g_calls(plan: ClaimPlan) -> list[tuple[str, ast.Call]]:
     """Calls G(game, position) and options(game, position) in the claim's expressions whose arguments use
     window names only (so they can be evaluated at the window's extremes)."""
@@ -439,9 +476,8 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
     envs: list[dict] = [{}]
     if plan.window is not None:
         try:
-            est.instances, _ = count_bindings(plan.window, {}, pins)
-            sizes = _level_sizes(plan.window, {}, pins)
-            envs = corners(plan.window, {}, pins)
+            window = survey(plan.window, {}, pins)
+            est.instances, sizes, envs = window.count, window.sizes, window.corners
         except EvalError:  # the enumeration will report it, at the binding where it happens
             return est
         except SpecError as exc:
@@ -484,12 +520,13 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
     est.limit, est.limit_source = position_limit(heaviest.bytes_per_position if heaviest else 1)
     # what exceeds the limit, in the order a person would fix it
     try:
-        work = _extra_work(plan, envs, pins)
+        work = est.extra = _extra_work(plan, envs, pins)
     except EvalError:
         work = None
     except SpecError as exc:
         raise exc.located(**(plan.levels.where if plan.levels is not None else {})) from None
-    if est.instances > est.limit:
+    stores_rows = plan.game is not None and plan.values is None
+    if est.instances > est.limit and (stores_rows or est.limit_source == "--max-positions"):
         est.over, est.where = "window", "for_all"
     elif work is not None and work[1] > est.limit:
         est.over, est.where = work[0], work[2]
@@ -497,6 +534,8 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
         est.over, est.where = "positions", worst
     elif est.bytes > available_bytes():
         est.over, est.where = "memory", worst or "for_all"
+    elif est.seconds > MAX_SECONDS:
+        est.over, est.where = "time", worst or ("for_all" if plan.window is not None else claim.kind)
     return est
 
 
@@ -525,7 +564,7 @@ def _extra_work(plan: ClaimPlan, envs: list[dict], pins: dict) -> tuple[str, int
     worst = None
     if plan.levels is not None:
         n = max((count_bindings(plan.levels, e)[0] for e in envs[:8]), default=0)
-        worst = ("levels", n * max(1, count_bindings(plan.window, {}, pins)[0]), "levels")
+        worst = ("levels", n * max(1, survey(plan.window, {}, pins).count), "levels")
     level_envs = envs
     if plan.levels is not None:
         level_envs = [c for e in envs[:8] for c in corners(plan.levels, e)]
@@ -555,12 +594,14 @@ def enforce_limits(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
         "positions": f"about {est.positions:,} game positions are reachable from the window, over {limit}",
         "memory": f"the check needs about {human_bytes(est.bytes)} of memory, more than the "
                   f"{human_bytes(available_bytes())} available",
+        "time": f"the check would take about {human_seconds(est.seconds)}, over the limit of "
+                f"{human_seconds(MAX_SECONDS)}",
     }.get(est.over)
     if what is None:
-        _, n, _ = _extra_work(plan, corners(plan.window, {}, pins) if plan.window else [{}], pins or {})
+        _, n, _ = est.extra
         noun = "level and instance pairs" if est.over == "levels" else "points in the family"
         what = f"about {n:,} {noun}, over {limit}"
     raise ResourceError(f"{what}; estimate: {est.describe()}",
-                        hint="shrink the window or raise --max-positions" if est.over != "memory"
-                        else "shrink the window", file=str(claim.spec.path), item=claim.label,
+                        hint="shrink the window" if est.over in ("memory", "time")
+                        else "shrink the window or raise --max-positions", file=str(claim.spec.path), item=claim.label,
                         field=est.where, line=field_line(claim, est.where))
