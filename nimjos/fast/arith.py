@@ -119,6 +119,10 @@ def add(a: Vec, b: Vec) -> Vec:
     >>> add(Vec.const(Fraction(1, 2)), Vec.const(Fraction(1, 3)))
     Vec(num=5, den=6, mag=5)
     """
+    if b.is_const and b.num == 0:
+        return a
+    if a.is_const and a.num == 0:
+        return b
     an, bn, den, am, bm = _common(a, b)
     _guard(am + bm)
     return _make(an + bn, den, am + bm)
@@ -148,6 +152,10 @@ def mul(a: Vec, b: Vec) -> Vec:
     >>> mul(Vec.const(3), Vec.array(np.array([1, -2]), 2)).num.tolist()
     [3, -6]
     """
+    if b.is_const and b.num == b.den == 1:
+        return a
+    if a.is_const and a.num == a.den == 1:
+        return b
     mag = _guard(a.mag * b.mag)
     return _make(a.num * b.num, a.den * b.den, mag)
 

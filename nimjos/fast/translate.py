@@ -85,22 +85,23 @@ class Bounds:
     highs: list = field(default_factory=list)
     mask: Any = True
 
-    def add_le(self, coef: Fraction, rest: Vec, strict: bool) -> None:
-        """Record coef * t + rest <= 0 (< 0 when strict) as a bound on the integer t.
+    def add_le(self, coef: Fraction, bound: Vec, strict: bool) -> None:
+        """Record coef * t <= bound (< bound when strict) as a bound on the integer t.
 
-        >>> b = Bounds(); b.add_le(Fraction(-2), Vec.const(3), False); b.low()   # -2t + 3 <= 0
+        >>> b = Bounds(); b.add_le(Fraction(-2), Vec.const(-3), False); b.low()   # -2t <= -3
         2
         """
-        den = coef.denominator * rest.den // math.gcd(coef.denominator, rest.den)
+        den = coef.denominator * bound.den // math.gcd(coef.denominator, bound.den)
         c = int(coef * den)
-        arith._guard(rest.mag * (den // rest.den) + 1)
-        m = -(rest.num * (den // rest.den))      # c t <= m
+        f = den // bound.den
+        arith._guard(bound.mag * f + 1)
+        m = bound.num * f if f != 1 else bound.num      # c t <= m, all integers
         if strict:
             m = m - 1
         if c > 0:
-            self.highs.append(m // c)
+            self.highs.append(m // c if c != 1 else m)
         else:
-            self.lows.append(-(m // -c))
+            self.lows.append(-(m // -c) if c != -1 else -m)
 
     def low(self) -> Any:
         """The largest lower bound (an int or an int64 array)."""
@@ -332,16 +333,16 @@ class Translator:
                     continue
                 ca, ra = _lin(self.value(a))
                 cb, rb = _lin(self.value(b))
-                coef, rest = ca - cb, arith.sub(ra, rb)
+                coef = ca - cb       # a op b  <=>  coef t op rb - ra
                 if coef == 0:
-                    out.mask = _and(out.mask, _compare(rest, type(op)))
+                    out.mask = _and(out.mask, _compare(arith.sub(ra, rb), type(op)))
                 elif isinstance(op, (ast.LtE, ast.Lt)):
-                    out.add_le(coef, rest, isinstance(op, ast.Lt))
+                    out.add_le(coef, arith.sub(rb, ra), isinstance(op, ast.Lt))
                 elif isinstance(op, (ast.GtE, ast.Gt)):
-                    out.add_le(-coef, arith.neg(rest), isinstance(op, ast.Gt))
+                    out.add_le(-coef, arith.sub(ra, rb), isinstance(op, ast.Gt))
                 elif isinstance(op, ast.Eq):
-                    out.add_le(coef, rest, False)
-                    out.add_le(-coef, arith.neg(rest), False)
+                    out.add_le(coef, arith.sub(rb, ra), False)
+                    out.add_le(-coef, arith.sub(ra, rb), False)
                 else:
                     raise Unsupported("'!=' on the bound name")
             return out
