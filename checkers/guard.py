@@ -29,7 +29,8 @@ from nimjos.binders import Binder, Level
 from nimjos.errors import EvalError, NimjosError, ResourceError, SpecError
 from nimjos.expr import compile_tree, evaluate, free_names
 
-from .plan import ClaimPlan, field_line
+from .plan import ClaimPlan, field_line, locate_error
+from .verdict import format_value
 
 #: bytes one position costs in the reference engine (adjacency, Grundy table, graph node)
 BYTES_PER_POSITION = 320
@@ -43,6 +44,10 @@ SECONDS_PER_POSITION = 1e-5
 SECONDS_PER_EDGE = 1e-6
 #: the longest check the guard lets start (a window that only costs time, not memory, is limited by this)
 MAX_SECONDS = 24 * 3600
+#: the probe for moves that lead away from the window: at most this many moves, options, and options per move
+PROBE_STEPS = 2_000
+PROBE_OPTIONS = 10_000
+PROBE_DEGREE = 2_000
 #: at most this many extreme bindings are evaluated per binder
 CORNERS = 64
 #: at most this many bound evaluations are spent counting a window exactly
@@ -398,6 +403,40 @@ class _GameLoad:
     bytes: int = 0
     seconds: float = 0.0
     bytes_per_position: int = BYTES_PER_POSITION
+    runaway: tuple | None = None
+
+
+def runaway(inst: Any, start: Any, highs: list[int]) -> tuple[Any, int] | None:
+    """Follow the moves from `start`, each time to the option with the largest coordinate; return
+    (the position reached, how many moves) when it gets far beyond the window (a coordinate over
+    2 * max(highs) + 1000): the moves lead away, and the game may never end. None when the path ends,
+    stays near, or the probe's budget runs out.
+
+    >>> from nimjos.expr import Namespace
+    >>> from nimjos.games import GameDecl
+    >>> up = GameDecl.declare("up", {"position": ["x"], "moves": [{"to": "x + t", "where": "1 <= t <= 2"}]}, Namespace())
+    >>> runaway(up.instance(()), 5, [5])
+    (1011, 503)
+    >>> down = GameDecl.declare("down", {"position": ["x"], "moves": [{"to": "x - t", "where": "1 <= t <= x"}]}, Namespace())
+    >>> runaway(down.instance(()), 5, [5]) is None
+    True
+    """
+    far = 2 * max(highs, default=0) + 1000
+    position, spent = start, 0
+    for step in range(1, PROBE_STEPS + 1):
+        if _degree(inst, position) > PROBE_DEGREE:
+            return None
+        try:
+            options = inst.options(position)
+        except NimjosError:  # the checker reports it where it happens
+            return None
+        spent += len(options)
+        if not options or spent > PROBE_OPTIONS:
+            return None
+        position = max(options, key=lambda q: max(q) if isinstance(q, tuple) else q)
+        if (max(position) if isinstance(position, tuple) else position) > far:
+            return position, step
+    return None
 
 
 def game_load(inst: Any, highs: list[int], copies: int = 1) -> _GameLoad:
@@ -419,6 +458,10 @@ def game_load(inst: Any, highs: list[int], copies: int = 1) -> _GameLoad:
     load = _GameLoad(positions, edges, positions * bpp + (0 if fast else edges * bpe),
                      positions * (SECONDS_PER_POSITION / 100 if fast else SECONDS_PER_POSITION)
                      + (0 if fast else edges * SECONDS_PER_EDGE), bpp)
+    if getattr(inst, "decl", None) is not None:
+        away = runaway(inst, top, bounds)
+        if away is not None:
+            load.runaway = (inst.name, inst.label, top, *away)
     return load
 
 
@@ -517,6 +560,7 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
         est.bytes += load.bytes
         est.seconds += load.seconds
     worst, heaviest = max(loads, key=lambda fl: fl[1].positions) if loads else ("", None)
+    away = next(((f, load.runaway) for f, load in loads if load.runaway), None)
     est.limit, est.limit_source = position_limit(heaviest.bytes_per_position if heaviest else 1)
     # what exceeds the limit, in the order a person would fix it
     try:
@@ -526,7 +570,9 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
     except SpecError as exc:
         raise exc.located(**(plan.levels.where if plan.levels is not None else {})) from None
     stores_rows = plan.game is not None and plan.values is None
-    if est.instances > est.limit and (stores_rows or est.limit_source == "--max-positions"):
+    if away is not None:
+        est.over, est.where, est.extra = "runaway", away[0], away[1]
+    elif est.instances > est.limit and (stores_rows or est.limit_source == "--max-positions"):
         est.over, est.where = "window", "for_all"
     elif work is not None and work[1] > est.limit:
         est.over, est.where = work[0], work[2]
@@ -597,6 +643,13 @@ def enforce_limits(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
         "time": f"the check would take about {human_seconds(est.seconds)}, over the limit of "
                 f"{human_seconds(MAX_SECONDS)}",
     }.get(est.over)
+    if est.over == "runaway":
+        name, label, start, far, moves = est.extra
+        raise locate_error(claim, ResourceError(
+            f"the moves of {label} lead from {format_value(start)} to {format_value(far)} in {moves} moves, far "
+            f"beyond the window: the game may never end, and its positions cannot be bounded",
+            hint="every move must lead to a smaller position; check 'to' and 'where'",
+            item=f"game '{name}'", field="moves"))
     if what is None:
         _, n, _ = est.extra
         noun = "level and instance pairs" if est.over == "levels" else "points in the family"
