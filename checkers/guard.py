@@ -27,7 +27,7 @@ from typing import Any, Iterable
 
 from nimjos.binders import Binder, Level
 from nimjos.errors import EvalError, NimjosError, ResourceError, SpecError
-from nimjos.expr import compile_tree, evaluate, free_names
+from nimjos.expr import compile_tree, evaluate, free_names, parse
 
 from .plan import ClaimPlan, field_line, locate_error
 from .verdict import format_value
@@ -193,7 +193,6 @@ class _Surveyor:
 
     def _members(self, level: Level, env: dict) -> list:
         from nimjos.builtins import iter_items
-        from nimjos.expr import parse
         uses = self.uses.get(id(level))
         if uses is None:
             uses = self.uses[id(level)] = tuple(free_names(parse(level.member_text or "0")))
@@ -492,8 +491,8 @@ def _g_calls(plan: ClaimPlan) -> list[tuple[str, ast.Call]]:
         if not isinstance(text, str):
             continue
         try:
-            tree = ast.parse(text, mode="eval")
-        except SyntaxError:
+            tree = parse(text)
+        except SpecError:
             continue
         local = set()
         for node in ast.walk(tree):
@@ -527,7 +526,7 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
             raise exc.located(**plan.window.where) from None
         est.seconds += est.instances * SECONDS_PER_INSTANCE
     if plan.game is not None and plan.values is None and plan.coords:
-        gtree = ast.parse(plan.game_text, mode="eval").body
+        gtree = parse(plan.game_text)
         highs = _max_coords(envs, plan.coords)
         inst = next((i for i in (_instance(_safe(plan.game, e)) for e in envs) if i is not None), None)
         if inst is not None:

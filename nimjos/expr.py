@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import difflib
 import operator
+import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable
@@ -207,7 +208,9 @@ def parse(text: Any) -> ast.expr:
     if len(text) > 20_000:
         raise SpecError("expression longer than 20,000 characters")
     try:
-        tree = ast.parse(text.strip(), mode="eval")
+        with warnings.catch_warnings():  # a warning of Python's parser would be a second line on stderr
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
         col = f" at column {exc.offset}" if exc.offset else ""
         raise SpecError(f"syntax error{col}: {exc.msg} in {text.strip()!r}") from None
@@ -500,7 +503,10 @@ class _Compiler:
                     return a + b
                 if isinstance(a, (tuple, frozenset)) or isinstance(b, (tuple, frozenset)):
                     raise EvalError("+ applies to numbers only")
-                return norm(a + b)
+                try:
+                    return norm(a + b)
+                except TypeError:
+                    raise EvalError(f"cannot add {_fmt(a)} and {_fmt(b)}") from None
             return add
         if isinstance(node.op, ast.Sub):
             def sub(env: Env) -> Any:
@@ -528,8 +534,8 @@ class _Compiler:
         if isinstance(node.op, ast.USub):
             def neg(env: Env) -> Any:
                 v = operand(env)
-                if isinstance(v, (tuple, frozenset)):
-                    raise EvalError("unary minus applies to numbers only")
+                if not isinstance(v, (int, Fraction)):
+                    raise EvalError(f"unary minus applies to numbers only, not {_fmt(v)}")
                 return -v
             return neg
         if isinstance(node.op, ast.UAdd):

@@ -121,6 +121,9 @@ def check_outcome(name: str, path: Path, got: Outcome) -> None:
         for fragment in exp.get("says", []):
             assert fragment in first.get("reason", ""), context
         return
+    if exp["exit"] == 0:
+        assert got.stderr == "", context
+        return
     lines = got.stderr.strip().splitlines()
     assert len(lines) == 1, f"one line on stderr expected; {context}"
     m = LINE.match(lines[0])

@@ -1,0 +1,55 @@
+"""Fuzzing: generated expressions and whole specs never end in an exception other than nimjos's own.
+
+The strategies live in scripts/fuzz.py (which also runs the long fuzz); this CI-sized run checks 5,000
+inputs, derandomized so that it is the same run every time.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+import fuzz  # noqa: E402
+
+EXPRESSIONS = 4_200
+SPECS = 800
+COMMON = dict(database=None, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+SEEN: dict[str, int] = {}
+
+
+@settings(max_examples=EXPRESSIONS, **COMMON)
+@given(fuzz.expressions())
+def test_expressions_compile_and_evaluate_or_fail_cleanly(text):
+    outcome = fuzz.run_expression(text)
+    SEEN[outcome] = SEEN.get(outcome, 0) + 1
+
+
+def test_expressions_cover_success_and_each_refusal():
+    # the run above must have exercised the language, not only its refusals
+    assert SEEN.get("ok", 0) > EXPRESSIONS // 10, SEEN
+    assert SEEN.get("SpecError", 0) > EXPRESSIONS // 10, SEEN
+    assert SEEN.get("EvalError", 0) > 0, SEEN
+
+
+def test_specs_load_and_check_or_fail_cleanly(tmp_path):
+    @settings(max_examples=SPECS, **COMMON)
+    @given(fuzz.specs())
+    def run(text):
+        fuzz.run_spec(text, tmp_path)
+    run()
+
+
+def test_the_fuzzer_catches_a_foreign_exception(monkeypatch):
+    # a planted bug (a TypeError out of the compiler) must surface, not be swallowed as a verdict
+    import nimjos.expr
+
+    def broken(*args, **kwargs):
+        raise TypeError("planted")
+    monkeypatch.setattr(nimjos.expr, "compile_expression", broken)
+    try:
+        fuzz.run_expression("x + 1")
+    except TypeError:
+        return
+    raise AssertionError("the planted TypeError was swallowed")
