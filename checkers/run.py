@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .exhaustive import check_exhaustive
+from nimjos.errors import NimjosError
+
 from .verdict import STRENGTH, Verdict
 
 
@@ -122,7 +124,18 @@ def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
             continue
         if opts.pins and name != "exhaustive":
             continue  # a pinned re-run checks exactly that instance
-        v = fn(claim, opts)
+        if name == "exhaustive":
+            v = fn(claim, opts)
+        else:
+            # a failure inside a method beyond the window must not lose the window's verdict: it is
+            # reported as that method's inconclusive answer, with the error, never as a stronger word
+            try:
+                v = fn(claim, opts)
+            except NimjosError:
+                raise
+            except Exception as exc:  # noqa: BLE001
+                v = Verdict(claim.id, "inconclusive", name,
+                            f"method failed: {type(exc).__name__}: {exc}"[:300])
         if v is not None:
             verdicts.append(v)
     result = ClaimResult(claim, verdicts)

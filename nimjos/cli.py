@@ -63,18 +63,30 @@ def _as_tuple(text: str) -> tuple | None:
     return value if isinstance(value, tuple) else (value,)
 
 
+def _norm(v: Any) -> Any:
+    """Literal values made comparable with the language's: sets are frozensets, lists tuples, {} empty.
+
+    >>> _norm(({}, [1, {2}]))
+    (frozenset(), (1, frozenset({2})))
+    """
+    if isinstance(v, dict) and not v:
+        return frozenset()
+    if isinstance(v, (set, frozenset)):
+        return frozenset(_norm(x) for x in v)
+    if isinstance(v, (list, tuple)):
+        return tuple(_norm(x) for x in v)
+    return v
+
+
 def _agrees(claim: Any, verdict: Any) -> tuple[bool, str]:
     if not verdict.agrees_with(claim.expect):
         return False, f"expected {claim.expect or 'not refuted'}"
     if claim.expect_counterexample and verdict.verdict == "refuted":
         cx = verdict.counterexamples[0]
-        got = tuple(cx.bindings.values())
+        same_text = cx.position_text().replace(" ", "") == claim.expect_counterexample.replace(" ", "")
         want = _as_tuple(claim.expect_counterexample)
-        if want is None:
-            want_text = claim.expect_counterexample.replace(" ", "")
-            if cx.position_text().replace(" ", "") != want_text:
-                return False, f"expected smallest counterexample {claim.expect_counterexample}, got {cx.position_text()}"
-        elif got != want:
+        same_value = want is not None and _norm(want) == _norm(tuple(cx.bindings.values()))
+        if not (same_text or same_value):
             return False, f"expected smallest counterexample {claim.expect_counterexample}, got {cx.position_text()}"
     return True, ""
 
