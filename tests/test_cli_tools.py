@@ -1,0 +1,92 @@
+"""The command-line tools: nimjos grundy and nimjos josephus."""
+from __future__ import annotations
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+from nimjos import josephus
+from nimjos.cli import main
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+TINY = ROOT / "tests" / "data" / "tiny.toml"
+CONTRACT = ROOT.parent / "shared" / "spec-examples" / "contract.toml"
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_josephus_survivor_of_a_huge_n(capsys):
+    status, out, _ = run(capsys, "josephus", "survivor", "--k", "2", "--n", "10**30")
+    assert status == 0 and int(out) == 2 * (10**30 - 2**99) + 1
+
+
+def test_josephus_table_out(capsys, tmp_path):
+    path = tmp_path / "t.npy"
+    status, out, _ = run(capsys, "josephus", "table", "--k", "3", "--n", "1000", "--out", str(path))
+    table = np.load(path)
+    assert status == 0 and table.shape == (1001,) and table[0] == 0
+    assert table[41] == 31 and table.tolist() == josephus.survivor_table(1000, 3).tolist()
+
+
+def test_josephus_order_small_is_printed(capsys):
+    status, out, _ = run(capsys, "josephus", "order", "--k", "3", "--n", "7")
+    assert status == 0 and out.splitlines()[-1] == "3 6 2 7 5 1 4"
+
+
+def test_josephus_json(capsys):
+    status, out, _ = run(capsys, "josephus", "order", "--k", "2", "--n", "5", "--json")
+    assert json.loads(out)["values"] == [2, 4, 1, 5, 3]
+
+
+def test_josephus_bad_input_is_one_line(capsys):
+    status, _, err = run(capsys, "josephus", "survivor", "--k", "0", "--n", "5")
+    assert status == 2 and err.count("\n") == 1 and "--k" in err
+
+
+def test_grundy_small_window_is_printed(capsys):
+    status, out, _ = run(capsys, "grundy", f"{TINY}::nim1", "--window", "0 <= x <= 5")
+    assert status == 0 and "0 1 2 3 4 5" in out
+
+
+def test_grundy_out_and_param(capsys, tmp_path):
+    if not CONTRACT.exists():
+        pytest.skip("contract.toml is not beside this clone")
+    path = tmp_path / "g.npy"
+    status, out, _ = run(capsys, "grundy", f"{CONTRACT}::maxnim", "--param", "k=2", "--window", "10 <= x <= 30000",
+                         "--out", str(path))
+    values = np.load(path)
+    assert status == 0 and values.shape == (29991,) and "fast engine" in out
+    # index i holds G(10 + i); the reference engine on a fresh instance agrees on a stretch
+    from nimjos.engine import ReferenceEngine
+    from nimjos.spec import load_spec
+    game = load_spec(CONTRACT).games["maxnim"](2)
+    engine = ReferenceEngine()
+    engine.use_fast = False
+    engine.solve(game, list(range(10, 400)))
+    assert values[:390].tolist() == [game.lookup(x) for x in range(10, 400)]
+
+
+def test_grundy_2d_json(capsys):
+    if not CONTRACT.exists():
+        pytest.skip("contract.toml is not beside this clone")
+    status, out, _ = run(capsys, "grundy", f"{CONTRACT}::wythoff", "--window", "0 <= x < 4 and 0 <= y < 6", "--json")
+    data = json.loads(out)
+    assert data["values"][1] == [1, 2, 0, 4, 5, 3] and data["shape"] == [4, 6]
+
+
+def test_grundy_window_must_be_a_box(capsys):
+    status, _, err = run(capsys, "grundy", f"{TINY}::nim1", "--window", "0 <= x <= 5 and x != 3")
+    assert status == 2 and "box" in err
+
+
+def test_grundy_missing_param(capsys):
+    if not CONTRACT.exists():
+        pytest.skip("contract.toml is not beside this clone")
+    status, _, err = run(capsys, "grundy", f"{CONTRACT}::maxnim", "--window", "0 <= x <= 5")
+    assert status == 2 and "--param k" in err
