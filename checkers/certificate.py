@@ -272,3 +272,137 @@ def _small(p: Any, limit: int) -> bool:
 def _fmt(v: Any) -> str:
     from .verdict import format_value
     return format_value(v)
+
+
+# ----------------------------------------------------------------------------- at one huge position, by Z3
+
+class PointSolver:
+    """The certificate at one concrete position whose options are too many to list: the moves' bound
+    names stay symbolic and Z3 searches them. Models are re-evaluated exactly before they count, so an
+    abstraction can only make the check weaker (inconclusive), never wrong.
+
+    Raises :class:`checkers.z3expr.Untranslatable` when the formula or the moves have no Z3 model.
+    """
+
+    def __init__(self, cert: Certificate, timeout_ms: int = 1000, targets: int = 4):
+        from nimjos.expr import compile_tree, parse
+        from .z3expr import Untranslatable, choose_mode
+        self.cert = cert
+        self.timeout_ms = timeout_ms
+        self.targets = targets
+        inst = cert.inst
+        if not isinstance(inst, DeclaredGame):
+            raise Untranslatable("built-in game families have no declared moves to translate")
+        claim = cert.claim
+        if cert.kind != "grundy" and cert.plan.families is not None:
+            raise Untranslatable("P-position families are enumerated, not searched")
+        self.ns = claim.spec.namespace
+        self.tree = parse(claim.raw[claim.kind])
+        self.decl = inst.decl
+        trees = [self.tree] + [f.to_tree for f in self.decl.moves] + [f.binder.tree for f in self.decl.moves]
+        self.mode = choose_mode(trees, self.ns, exact=True)
+        variables = set(self.decl.params) | set(self.decl.position)
+        self.where = [compile_tree(f.binder.tree, self.ns, variables | set(f.binder.names)) for f in self.decl.moves]
+        self.lname = cert.plan.level_names[0] if cert.kind == "level" else None
+
+    def _label_term(self, b: Any, q: Any, value: Any) -> Any:
+        """Z3 condition: the label of the symbolic option q equals value (None: 'not a P-position')."""
+        env = dict(self.cert.params)
+        env.update(_bind(self.cert.coords, q if isinstance(q, tuple) else (q,)))
+        if self.cert.kind == "grundy":
+            return b.compare(ast.Eq, b.term(self.tree, env), value)
+        if self.cert.kind == "p":
+            return b.formula(self.tree, env)
+        return b.formula(self.tree, {**env, self.lname: value})
+
+    def check(self, pos: Any) -> Failure | None:
+        """None when (a) and (b) hold at `pos` (as far as Z3 could decide), else the Failure."""
+        import random
+        import z3
+        from .z3expr import Builder, GameRef, model_value
+        cert = self.cert
+        pos = cert.inst.normalise(pos)
+        lp = cert.labels_of(pos)
+        big = max(abs(c) for c in (pos if isinstance(pos, tuple) else (pos,)))
+        bits = max(32, 2 * big.bit_length() + 8)
+
+        def search(value: Any) -> tuple[Any, Any] | None | str:
+            """An option whose label equals value (verified), None when there is none, 'unknown'."""
+            b = Builder(self.ns, self.mode, bits)
+            game = GameRef(self.decl, dict(cert.inst.params))
+            unknown = False
+            for i, fam in enumerate(self.decl.moves):
+                names = list(fam.binder.names)
+                vs = [b.var(f"{n}!{i}") for n in names]
+                cond, q = b.move(game, pos, fam, vs)
+                want = self._label_term(b, q, value)
+                ob, _ = b.obligation()
+                s = z3.Solver()
+                s.set("timeout", self.timeout_ms)
+                s.add(*b.assertions(), b.to_bool(cond) if not isinstance(cond, bool) else z3.BoolVal(cond),
+                      b.to_bool(want) if not isinstance(want, bool) else z3.BoolVal(want), ob)
+                r = s.check()
+                if r == z3.unknown:
+                    unknown = True
+                    continue
+                if r == z3.unsat:
+                    continue
+                m = s.model()
+                binding = dict(zip(names, (model_value(m, v) for v in vs)))
+                exact = self._exact_option(i, pos, binding)
+                if exact is not None and self._label_equals(exact, value):
+                    return exact, binding
+                unknown = True
+            return "unknown" if unknown else None
+
+        kind = cert.kind
+        if kind == "grundy":
+            if type(lp) is not int or lp < 0:
+                return Failure(pos, "label", f"the formula gives {lp!r}, not a Grundy value", label=lp)
+            hit = search(lp)
+            if isinstance(hit, tuple):
+                return Failure(pos, "a", f"the option {_fmt(hit[0])} has the same value {lp}", option=hit[0], label=lp)
+            targets = list(range(lp)) if lp <= self.targets else sorted({0, lp - 1, *random.Random(str(pos)).sample(range(lp), self.targets - 2)})
+            for m in targets:
+                if search(m) is None:
+                    return Failure(pos, "b", f"value {lp}, but no option has value {m}", label=lp, detail={"missing": m})
+            return None
+        if kind == "p":
+            hit = search(None)
+            if lp == 0 and isinstance(hit, tuple):
+                return Failure(pos, "a", f"a claimed P-position with the claimed P-position {_fmt(hit[0])} as an option",
+                               option=hit[0], label=0)
+            if lp != 0 and hit is None:
+                return Failure(pos, "b", "not a claimed P-position, but no option is one", label=None)
+            return None
+        if lp is not None:
+            hit = search(lp)
+            if isinstance(hit, tuple):
+                return Failure(pos, "a", f"in the set of level {lp}, and so is its option {_fmt(hit[0])}",
+                               option=hit[0], label=lp)
+        for m in (range(lp) if lp is not None else cert.levels or []):
+            if search(m) is None:
+                where = f"in the set of level {lp}" if lp is not None else "in no level set"
+                return Failure(pos, "b", f"{where}, but no option is in the set of level {m}", label=lp, detail={"missing": m})
+        return None
+
+    def _exact_option(self, i: int, pos: Any, binding: dict) -> Any:
+        fam = self.decl.moves[i]
+        env = dict(self.cert.inst.params)
+        env.update(_bind(self.cert.coords, pos if isinstance(pos, tuple) else (pos,)))
+        env.update(binding)
+        try:
+            if not self.where[i](env):
+                return None
+            return self.cert.inst.normalise(fam.to(env))
+        except (EvalError, SpecError):
+            return None
+
+    def _label_equals(self, q: Any, value: Any) -> bool:
+        try:
+            lq = self.cert.labels_of(q)
+        except EvalError:
+            return False
+        if self.cert.kind == "p":
+            return lq == 0
+        return lq == value

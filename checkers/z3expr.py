@@ -451,14 +451,14 @@ class Builder:
             if c > 0 and c & (c - 1) == 0:
                 return ta >> (c.bit_length() - 1)
             tb = self.const(c)
-            return z3.SDiv(ta - z3.SMod(ta, tb), tb)
+            return (ta - (ta % tb)) / tb
         tb = self.to_term(b)
         if self.mode == "int" and z3.is_real(tb):
             return self.floor(self.truediv(a, b))
         self.oblige(tb != 0, "division by zero")
         if self.mode == "int":
             return z3.If(tb > 0, ta / tb, (-ta) / (-tb))
-        return z3.SDiv(ta - z3.SMod(ta, tb), tb)
+        return (ta - (ta % tb)) / tb
 
     def mod(self, a: Any, b: Any) -> Any:
         """Python's a % b (the remainder has the sign of b)."""
@@ -478,14 +478,14 @@ class Builder:
                 return ta % c if c > 0 else -((-ta) % (-c))
             if c > 0 and c & (c - 1) == 0:
                 return ta & self.const(c - 1)
-            return z3.SMod(ta, self.const(c))
+            return ta % self.const(c)
         tb = self.to_term(b)
         self.oblige(tb != 0, "modulo by zero")
         if self.mode == "int":
             if z3.is_real(ta) or z3.is_real(tb):
                 raise Untranslatable("% of fractions")
             return z3.If(tb > 0, ta % tb, -((-ta) % (-tb)))
-        return z3.SMod(ta, tb)
+        return (ta % tb)
 
     def truediv(self, a: Any, b: Any) -> Any:
         """Exact division a / b (a rational number)."""
@@ -1286,16 +1286,18 @@ def uses(tree: ast.AST, ns: Namespace, names: set[str], seen: set[str] | None = 
 BV_ONLY = {"|", "&", "~", "v2", "popcount"}
 
 
-def choose_mode(trees: list[ast.AST], ns: Namespace) -> str:
-    """'bv' when an expression needs bit-level operations the int world cannot abstract, else 'int'.
+def choose_mode(trees: list[ast.AST], ns: Namespace, exact: bool = False) -> str:
+    """'bv' when an expression needs bit-level operations the int world cannot abstract (with `exact`:
+    any bit-level operation, the nim-sum included), else 'int'.
 
     >>> from nimjos.expr import parse
     >>> choose_mode([parse("xor(x // 2, y)")], Namespace()), choose_mode([parse("v2(x | y)")], Namespace())
     ('int', 'bv')
     """
     used: set[str] = set()
+    wanted = BV_ONLY | ({"xor", "<<", ">>", "ilog2"} if exact else set())
     for t in trees:
-        used |= uses(t, ns, BV_ONLY)
+        used |= uses(t, ns, wanted)
     return "bv" if used else "int"
 
 
