@@ -82,7 +82,13 @@ def _box(spec: Any, decl: Any, window: str, params: dict[str, Any]) -> list[tupl
 
 
 def grundy_table(target: str, assignments: list[str], window: str, max_positions: int = 0) -> tuple[np.ndarray, dict]:
-    """The Grundy values of the window as an array, and how they were computed (game, engine, seconds)."""
+    """The Grundy values of the window as an array, and how they were computed (game, engine, seconds).
+
+    >>> import pathlib
+    >>> path = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml"
+    >>> grundy_table(f"{path}::nim1", [], "3 <= x <= 4")[1]["origin"]
+    [3]
+    """
     from .engine import MAX_POSITIONS, ReferenceEngine
     from .errors import ResourceError
     spec, decl = _spec_game(target)
@@ -137,7 +143,15 @@ def _summary(table: np.ndarray, how: dict) -> list[str]:
 
 
 def cmd_grundy(args: argparse.Namespace) -> int:
-    """Run ``nimjos grundy``."""
+    """Run ``nimjos grundy``.
+
+    >>> import pathlib
+    >>> path = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml"
+    >>> cmd_grundy(argparse.Namespace(target=f"{path}::nim1", param=None, window="0 <= x <= 2", out=None,
+    ...                               json=True, max_positions=0))  # doctest: +ELLIPSIS
+    {"game": "nim1", ..., "values": [0, 1, 2]}
+    0
+    """
     table, how = grundy_table(args.target, args.param or [], args.window, args.max_positions)
     if args.out:
         np.save(args.out, table)
@@ -157,7 +171,12 @@ def cmd_grundy(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``nimjos grundy``."""
+    """Add ``nimjos grundy``.
+
+    >>> parser = argparse.ArgumentParser(); register(parser.add_subparsers())
+    >>> parser.parse_args(["grundy", "f.toml::g", "--window", "0 <= x <= 9"]).window
+    '0 <= x <= 9'
+    """
     p = sub.add_parser("grundy", help="Grundy values of a declared game on a window, from its moves")
     p.add_argument("target", metavar="FILE::GAME", help="a spec file and one of its games")
     p.add_argument("--param", action="append", metavar="NAME=VALUE",

@@ -68,7 +68,12 @@ def _describe(what: str, k: int, n: int, values: np.ndarray) -> str:
 
 
 def cmd_josephus(args: argparse.Namespace) -> int:
-    """Run ``nimjos josephus``."""
+    """Run ``nimjos josephus``.
+
+    >>> cmd_josephus(argparse.Namespace(what="survivor", k="3", n="41", out=None, json=False))
+    31
+    0
+    """
     k = _integer(args.k, "k", 1)
     n = _integer(args.n, "n", 0 if args.what == "table" else 1)
     t0 = time.perf_counter()
@@ -100,7 +105,12 @@ def cmd_josephus(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``nimjos josephus``."""
+    """Add ``nimjos josephus``.
+
+    >>> parser = argparse.ArgumentParser(); register(parser.add_subparsers())
+    >>> parser.parse_args(["josephus", "table", "--k", "2", "--n", "10"]).what
+    'table'
+    """
     p = sub.add_parser("josephus", help="the Josephus problem: survivor, survivor table, elimination order")
     p.add_argument("what", choices=["survivor", "table", "order"])
     p.add_argument("--k", required=True, help="every k-th number is removed (k >= 1)")

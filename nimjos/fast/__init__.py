@@ -27,7 +27,16 @@ ENGINES = (lines.solve,)
 
 def solve_fast(game: Any, positions: list, engine: Any) -> str | None:
     """Compute the Grundy values of (at least) `positions` when a fast engine recognises the game's moves;
-    return that engine's name, or None to leave the work to the reference engine."""
+    return that engine's name, or None to leave the work to the reference engine.
+
+    >>> from nimjos.engine import ReferenceEngine
+    >>> from nimjos.expr import Namespace
+    >>> from nimjos.games import GameDecl
+    >>> nim = GameDecl.declare("nim", {"position": ["x"], "moves": [{"to": "x - t", "where": "1 <= t <= x"}]},
+    ...                        Namespace()).instance(())
+    >>> solve_fast(nim, [99_999], ReferenceEngine()), nim.dense[12345]
+    ('fast engine (1-D interval options, numba)', np.int32(12345))
+    """
     for solve in ENGINES:
         name = solve(game, positions, engine)
         if name:

@@ -92,6 +92,7 @@ def _ctz(m):
 
 @numba.extending.overload(_ctz)
 def _ctz_compiled(m):
+    """The compiled _ctz."""
     def impl(m):
         return np.int64(trailing_zeros(m))
     return impl
@@ -191,6 +192,11 @@ def run_chunk(dense, X, Y, start, n, fdir, fbase, line, lo, hi, counts, bits, wi
     direction fdir[f] (none when lo > hi); its windows are counts[fbase[f] + line] (fbase[f] < 0: its
     intervals are read directly, as are intervals shorter than `small`). Returns 0, or the first nonzero
     :func:`check_interval` of an option interval (then the values from that position on are not computed).
+
+    >>> dense = np.full(4, -1, dtype=np.int32); state = State.allocate(1, 4)
+    >>> run_chunk(dense, 4, 1, 0, 4, np.array([0]), np.array([0]), np.zeros((1, 4), dtype=np.int64),
+    ...           np.array([[0, 0, 0, 0]]), np.array([[-1, 0, 2, 2]]), *state.args(), 8)    # option 2 of 2
+    -1
     """
     K = fdir.shape[0]
     act = np.empty(K, dtype=np.int64)
@@ -272,7 +278,11 @@ def state_bytes(windows: int, values: int) -> int:
 
 @dataclass
 class State:
-    """The windows of one run: counts[window, value], bits[window, word], the interval of each window."""
+    """The windows of one run: counts[window, value], bits[window, word], the interval of each window.
+
+    >>> State.allocate(3, 100).counts.shape
+    (3, 164)
+    """
 
     counts: np.ndarray
     bits: np.ndarray
@@ -285,6 +295,9 @@ class State:
         """Windows over the values 0 .. values - 1 (the universe leaves a value that is never present).
 
         Zeroed memory is mapped lazily, so values that never occur cost address space, not memory.
+
+        >>> State.allocate(1, 10).win.tolist()
+        [[0, -1]]
         """
         universe = values + 64
         offs = levels(universe)
@@ -295,5 +308,9 @@ class State:
                    win, np.zeros(int(offs[-1]), dtype=np.uint64), offs)
 
     def args(self) -> tuple:
-        """The state as the trailing arguments of :func:`run_chunk` (before `small`)."""
+        """The state as the trailing arguments of :func:`run_chunk` (before `small`).
+
+        >>> len(State.allocate(1, 10).args())
+        6
+        """
         return self.counts, self.bits, self.win, self.scratch, self.offs, len(self.offs) - 1

@@ -129,16 +129,47 @@ def _limits(game: Any, pieces: list[Piece], engine: Any, X: int, Y: int) -> tupl
                         f"{max_bytes / 2**20:,.0f} MiB)", hint="shrink the window or raise --max-positions")
 
 
-def _coords(game: Any, flat: np.ndarray, X: int, Y: int) -> dict[str, Vec]:
+def _coords(game: Any, start: int, n: int, X: int, Y: int) -> dict[str, Vec]:
+    """The coordinates of the flat positions start .. start + n - 1 (whole rows x when the chunk is rows).
+
+    >>> g = type("G", (), {"dim": 2, "coords": ("x", "y")})()
+    >>> [v.num.tolist() for v in _coords(g, 3, 6, 3, 3).values()]
+    [[1, 1, 1, 2, 2, 2], [0, 1, 2, 0, 1, 2]]
+    """
     if game.dim == 1:
-        return {game.coords[0]: Vec.array(flat, X - 1)}
-    x = flat // Y
-    return {game.coords[0]: Vec.array(x, X - 1), game.coords[1]: Vec.array(flat - x * Y, Y - 1)}
+        return {game.coords[0]: Vec.array(np.arange(start, start + n, dtype=np.int64), X - 1)}
+    if start % Y == 0 and n % Y == 0:
+        x = np.repeat(np.arange(start // Y, (start + n) // Y, dtype=np.int64), Y)
+        y = np.tile(np.arange(Y, dtype=np.int64), n // Y)
+    else:
+        flat = np.arange(start, start + n, dtype=np.int64)
+        x = flat // Y
+        y = flat - x * Y
+    return {game.coords[0]: Vec.array(x, X - 1), game.coords[1]: Vec.array(y, Y - 1)}
+
+
+def _chunk(Y: int) -> int:
+    """Positions per chunk: whole rows of the grid when a row is not longer than CHUNK.
+
+    >>> _chunk(1) == CHUNK, _chunk(1000)
+    (True, 65000)
+    """
+    return CHUNK if Y > CHUNK else Y * (CHUNK // Y)
 
 
 def compute(game: Any, pieces: list[Piece], X: int, Y: int, windows: int, values: int) -> tuple[Any, int]:
     """Grundy values of the box in x-major order (flat int32): (array, Y); (None, the y extent needed) when
-    options lie beyond the box in y. Unsupported when an option is negative or does not come first."""
+    options lie beyond the box in y. Unsupported when an option is negative or does not come first.
+
+    >>> from nimjos.expr import Namespace
+    >>> from nimjos.games import GameDecl
+    >>> nim2 = GameDecl.declare("nim2", {"position": ["x", "y"], "moves": [{"to": "(x - t, y)", "where": "1 <= t <= x"},
+    ...     {"to": "(x, y - t)", "where": "1 <= t <= y"}]}, Namespace()).instance(())
+    >>> pieces = plan(nim2)
+    >>> values, Y = compute(nim2, pieces, 4, 4, *estimate(pieces, 4, 4)[1:])
+    >>> values.reshape(4, 4)[3].tolist()
+    [3, 2, 1, 0]
+    """
     from .kernels import State, run_chunk
     N = X * Y
     dense = np.full(N, -1, dtype=np.int32)
@@ -152,10 +183,10 @@ def compute(game: Any, pieces: list[Piece], X: int, Y: int, windows: int, values
             fbase[i] = base
             base += count
     caches: list[dict] = [{} for _ in pieces]
-    for start in range(0, N, CHUNK):
-        n = min(CHUNK, N - start)
-        flat = np.arange(start, start + n, dtype=np.int64)
-        coords = _coords(game, flat, X, Y)
+    size = _chunk(Y)
+    for start in range(0, N, size):
+        n = min(size, N - start)
+        coords = _coords(game, start, n, X, Y)
         line = np.empty((len(pieces), n), dtype=np.int64)
         lo = np.empty_like(line)
         hi = np.empty_like(line)
@@ -169,7 +200,12 @@ def compute(game: Any, pieces: list[Piece], X: int, Y: int, windows: int, values
     return dense, Y
 def solve(game: Any, positions: list, engine: Any, min_positions: int | None = None) -> str | None:
     """Compute the box covering `positions` into ``game.dense`` and return the engine's name; None when
-    the game's moves do not have the shape, or the box is small enough for the reference engine."""
+    the game's moves do not have the shape, or the box is small enough for the reference engine.
+
+    >>> from nimjos.games import subtraction
+    >>> solve(subtraction(frozenset({1})), [10**6], None) is None     # not declared moves
+    True
+    """
     pieces = plan(game)
     if not pieces or not positions:
         return None

@@ -41,7 +41,11 @@ MAX_MEMBERS = 64
 @dataclass
 class Chunk:
     """A piece over a chunk of positions: the line of each position's options and the interval on it
-    (low > high when the position has no option in this piece)."""
+    (low > high when the position has no option in this piece).
+
+    >>> Chunk(np.zeros(2, dtype=np.int64), np.array([0, 1]), np.array([-1, 4])).high.tolist()
+    [-1, 4]
+    """
 
     line: np.ndarray
     low: np.ndarray
@@ -75,7 +79,16 @@ def param_env(game: Any) -> dict[str, Any]:
 
 @dataclass
 class Piece:
-    """One family of moves (or one member of a family's finite set) read as intervals on lines."""
+    """One family of moves (or one member of a family's finite set) read as intervals on lines.
+
+    >>> from nimjos.expr import Namespace
+    >>> from nimjos.games import GameDecl
+    >>> wythoff = GameDecl.declare("w", {"position": ["x", "y"], "moves": [
+    ...     {"to": "(x - t, y - t)", "where": "1 <= t <= min(x, y)"}]}, Namespace())
+    >>> p, = pieces_of(wythoff.instance(()))
+    >>> p.direction == DIAG, p.point
+    (True, False)
+    """
 
     family: Any
     bound: str | None
@@ -84,7 +97,12 @@ class Piece:
     point: bool
 
     def translator(self, game: Any, coords: dict[str, Vec], cache: dict | None = None) -> Translator:
-        """A translator over a chunk: params, coordinates, and t (symbolic, or pinned to a member)."""
+        """A translator over a chunk: params, coordinates, and t (symbolic, or pinned to a member).
+
+        >>> game = type("G", (), {"params": {}, "decl": None})()
+        >>> Piece(None, "s", 2, ROW, True).translator(game, {}).env["s"]
+        Vec(num=2, den=1, mag=2)
+        """
         env = param_env(game)
         env.update(coords)
         if self.pin is not None:
@@ -95,7 +113,17 @@ class Piece:
     def evaluate(self, game: Any, coords: dict[str, Vec], Y: int, out: tuple | None = None,
                  cache: dict | None = None) -> Chunk:
         """The line and the interval of options of every position of a chunk (coords: its coordinates),
-        written into `out` = (line, low, high) when given. `cache` keeps folded constants between chunks."""
+        written into `out` = (line, low, high) when given. `cache` keeps folded constants between chunks.
+
+        >>> from nimjos.expr import Namespace
+        >>> from nimjos.games import GameDecl
+        >>> sub = GameDecl.declare("s", {"position": ["n"], "moves": [{"to": "n - t", "where": "2 <= t <= 4"}]},
+        ...                        Namespace()).instance(())
+        >>> p, = pieces_of(sub)
+        >>> c = p.evaluate(sub, {"n": Vec.array(np.array([3, 9]), 9)}, 1)
+        >>> c.low.tolist(), c.high.tolist()
+        ([-1, 5], [1, 7])
+        """
         n = len(next(iter(coords.values())).num)
         if out is None:
             out = tuple(np.empty(n, dtype=np.int64) for _ in range(3))
@@ -171,7 +199,15 @@ def _line(direction: int, a0: Any, a1: Any, Y: int) -> tuple[Any, Any]:
 
 
 def pieces_of(game: Any) -> list[Piece]:
-    """The pieces of a declared game's move families; Unsupported when a family is not interval-shaped."""
+    """The pieces of a declared game's move families; Unsupported when a family is not interval-shaped.
+
+    >>> from nimjos.expr import Namespace
+    >>> from nimjos.games import GameDecl
+    >>> sub = GameDecl.declare("s", {"position": ["n"], "moves": [{"to": "n - s", "where": "s in {2, 3} and s <= n"}]},
+    ...                        Namespace())
+    >>> [(p.pin, p.point) for p in pieces_of(sub.instance(()))]
+    [(2, True), (3, True)]
+    """
     decl = getattr(game, "decl", None)
     if decl is None or game.dim not in (1, 2):
         raise Unsupported("not a declared game of one or two coordinates")

@@ -39,7 +39,11 @@ MAX_SET = 4096
 
 @dataclass(frozen=True)
 class Affine:
-    """coef * t + rest, for the bound name t; coef is an exact non-zero constant."""
+    """coef * t + rest, for the bound name t; coef is an exact non-zero constant.
+
+    >>> Translator(Namespace(), {}, bound="t").value(parse("2 * t - 1"))
+    Affine(coef=Fraction(2, 1), rest=Vec(num=-1, den=1, mag=1))
+    """
 
     coef: Fraction
     rest: Vec
@@ -79,7 +83,12 @@ def _lambda_tree(text: str) -> ast.Lambda:
 
 @dataclass
 class Bounds:
-    """What a condition says about t: lower and upper bounds (arrays or ints) and a t-free mask."""
+    """What a condition says about t: lower and upper bounds (arrays or ints) and a t-free mask.
+
+    >>> b = Translator(Namespace(), {"x": Vec.const(7)}, bound="t").bounds(parse("1 <= t < x and x > 2"))
+    >>> b.low(), b.high(), b.mask
+    (1, 6, True)
+    """
 
     lows: list = field(default_factory=list)
     highs: list = field(default_factory=list)
@@ -99,18 +108,26 @@ class Bounds:
         if strict:
             m = m - 1
         if c > 0:
-            self.highs.append(m // c if c != 1 else m)
+            self.highs.append(arith.floor_div_int(m, c))
         else:
-            self.lows.append(-(m // -c) if c != -1 else -m)
+            self.lows.append(-arith.floor_div_int(m, -c))
 
     def low(self) -> Any:
-        """The largest lower bound (an int or an int64 array)."""
+        """The largest lower bound (an int or an int64 array).
+
+        >>> Bounds(lows=[1, 3], highs=[9]).low()
+        3
+        """
         if not self.lows:
             raise Unsupported("the bound name has no lower bound")
         return _reduce(self.lows, np.maximum, max)
 
     def high(self) -> Any:
-        """The smallest upper bound (an int or an int64 array)."""
+        """The smallest upper bound (an int or an int64 array).
+
+        >>> Bounds(lows=[1], highs=[9, np.array([4, 12])]).high().tolist()
+        [4, 9]
+        """
         if not self.highs:
             raise Unsupported("the bound name has no upper bound")
         return _reduce(self.highs, np.minimum, min)
@@ -130,7 +147,11 @@ _CMP = {ast.Lt: np.less, ast.LtE: np.less_equal, ast.Gt: np.greater, ast.GtE: np
 
 
 class Translator:
-    """Translates trees in one environment: names bound to Vec / Affine values or to raw callables."""
+    """Translates trees in one environment: names bound to Vec / Affine values or to raw callables.
+
+    >>> Translator(Namespace(), {"x": Vec.array(np.arange(4), 3)}).value(parse("xor(x, 1) + x // 2")).num.tolist()
+    [1, 0, 4, 3]
+    """
 
     def __init__(self, ns: Namespace, env: dict[str, Any], bound: str | None = None, depth: int = 0,
                  cache: dict | None = None):
@@ -148,7 +169,10 @@ class Translator:
     def _fold(self, node: ast.expr) -> Any:
         """Evaluate a subexpression free of positions and of t with the spec language; None if it is not."""
         pyenv: dict[str, Any] = {}
-        for name in free_names(node):
+        names = self.cache.get(("free", id(node)))
+        if names is None:
+            names = self.cache[("free", id(node))] = free_names(node)
+        for name in names:
             if name not in self.env:
                 continue
             v = self.env[name]
@@ -173,20 +197,24 @@ class Translator:
     # ------------------------------------------------------------------ values
 
     def value(self, node: ast.expr) -> Any:
-        """A Vec, or an Affine when the value depends on t."""
+        """A Vec, or an Affine when the value depends on t.
+
+        >>> Translator(Namespace(), {"k": Vec.const(3)}).value(parse("floor(10 / k) + 2**k"))
+        Vec(num=11, den=1, mag=11)
+        """
         if not isinstance(node, (ast.Constant, ast.Name)):
             folded = self._fold(node)
             if folded is not None:
                 return Vec.const(folded)
-        method = getattr(self, "v_" + type(node).__name__, None)
+        method = getattr(self, "_v_" + type(node).__name__, None)
         if method is None:
             raise Unsupported(f"{type(node).__name__} in a move")
         return method(node)
 
-    def v_Constant(self, node: ast.Constant) -> Vec:
+    def _v_Constant(self, node: ast.Constant) -> Vec:
         return Vec.const(node.value)
 
-    def v_Name(self, node: ast.Name) -> Any:
+    def _v_Name(self, node: ast.Name) -> Any:
         name = node.id
         if name in self.env:
             v = self.env[name]
@@ -198,7 +226,7 @@ class Translator:
             return Translator(self.ns, {}, depth=self.depth + 1, cache=self.cache).value(d.tree)
         raise Unsupported(f"the name {name!r} in a move")
 
-    def v_UnaryOp(self, node: ast.UnaryOp) -> Any:
+    def _v_UnaryOp(self, node: ast.UnaryOp) -> Any:
         v = self.value(node.operand)
         if isinstance(node.op, ast.UAdd):
             return v
@@ -209,7 +237,7 @@ class Translator:
             return arith.sub(arith.neg(_t_free(v)), Vec.const(1))
         raise Unsupported("'not' where a number is expected")
 
-    def v_BinOp(self, node: ast.BinOp) -> Any:
+    def _v_BinOp(self, node: ast.BinOp) -> Any:
         a, b = self.value(node.left), self.value(node.right)
         op = node.op
         if isinstance(op, (ast.Add, ast.Sub)):
@@ -247,7 +275,7 @@ class Translator:
             return arith.shift(a, b, left=isinstance(op, ast.LShift))
         raise Unsupported(f"operator {type(op).__name__} in a move")
 
-    def v_IfExp(self, node: ast.IfExp) -> Vec:
+    def _v_IfExp(self, node: ast.IfExp) -> Vec:
         test = self.mask(node.test)
         a, b = _t_free(self.value(node.body)), _t_free(self.value(node.orelse))
         if test is True or test is False:
@@ -255,7 +283,7 @@ class Translator:
         an, bn, den, am, bm = arith._common(a, b)
         return Vec(np.where(test, an, bn).astype(np.int64), den, max(am, bm))
 
-    def v_Call(self, node: ast.Call) -> Any:
+    def _v_Call(self, node: ast.Call) -> Any:
         if not isinstance(node.func, ast.Name):
             raise Unsupported("a call of a computed function")
         name = node.func.id
@@ -315,7 +343,12 @@ class Translator:
     # ------------------------------------------------------------------ conditions
 
     def bounds(self, node: ast.expr, into: Bounds | None = None) -> Bounds:
-        """Read a condition as bounds on t (from conjuncts linear in t) and a mask (the t-free conjuncts)."""
+        """Read a condition as bounds on t (from conjuncts linear in t) and a mask (the t-free conjuncts).
+
+        >>> b = Translator(Namespace(), {"x": Vec.const(9)}, bound="t").bounds(parse("-2*t <= x - 14 and t <= x"))
+        >>> b.low(), b.high()
+        (3, 9)
+        """
         out = into if into is not None else Bounds()
         if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
             for v in node.values:
@@ -350,7 +383,11 @@ class Translator:
         return out
 
     def mask(self, node: ast.expr) -> Any:
-        """A t-free condition: a bool array over the chunk, or a Python bool."""
+        """A t-free condition: a bool array over the chunk, or a Python bool.
+
+        >>> Translator(Namespace(), {"x": Vec.array(np.arange(4), 3)}).mask(parse("x % 2 == 1 or x == 0")).tolist()
+        [True, True, False, True]
+        """
         folded = self._fold(node)
         if folded is not None:
             if not isinstance(folded, bool):
