@@ -122,20 +122,3 @@ def test_interrupted_check_resumes_to_the_same_results(sig, slow_spec, reference
     assert sorted(resumed) == sorted(set(reference) - finished), "resume must check exactly what was missing"
     assert outcome(store) == reference
 
-
-def test_resume_after_a_finished_run_checks_nothing_again(slow_spec, reference, tmp_path):
-    store = tmp_path / "results.sqlite"
-    subprocess.run(nimjos("check", str(slow_spec), "--store", str(store), "--claim", "wrong-sum", *ARGS),
-                   capture_output=True, text=True, timeout=600, check=False)
-    ended = interrupt(slow_spec, store, signal.SIGKILL, after=2)
-    assert ended.returncode == -signal.SIGKILL
-    r = subprocess.run(nimjos("check", str(slow_spec), "--store", str(store), "--resume", *ARGS),
-                       capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert outcome(store) == reference
-    per_claim: dict = {}
-    for run_id, claim in recorded(store):
-        per_claim.setdefault(claim, set()).add(run_id)
-    # wrong-sum was finished by the first (complete) run and again by the killed one at most; every
-    # other claim is recorded by exactly one run
-    assert all(len(runs) == 1 for claim, runs in per_claim.items() if claim != "wrong-sum"), per_claim
