@@ -516,6 +516,7 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
     loads: list[tuple[str, _GameLoad]] = []
     sizes: dict[str, int] = {}
     envs: list[dict] = [{}]
+    window_field = plan.window.where.get("field", "for_all") if plan.window is not None else "for_all"
     if plan.window is not None:
         try:
             window = survey(plan.window, {}, pins)
@@ -530,7 +531,7 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
         highs = _max_coords(envs, plan.coords)
         inst = next((i for i in (_instance(_safe(plan.game, e)) for e in envs) if i is not None), None)
         if inst is not None:
-            loads.append(("for_all", game_load(inst, highs, _game_copies(plan, gtree, sizes, est.instances))))
+            loads.append((window_field, game_load(inst, highs, _game_copies(plan, gtree, sizes, est.instances))))
         est.bytes += est.instances * BYTES_PER_ROW
     if plan.values is not None and plan.game is not None:
         inst = _instance(_safe(plan.game, {}))
@@ -572,15 +573,15 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
     if away is not None:
         est.over, est.where, est.extra = "runaway", away[0], away[1]
     elif est.instances > est.limit and (stores_rows or est.limit_source == "--max-positions"):
-        est.over, est.where = "window", "for_all"
+        est.over, est.where = "window", window_field
     elif work is not None and work[1] > est.limit:
         est.over, est.where = work[0], work[2]
     elif est.positions > est.limit:
         est.over, est.where = "positions", worst
     elif est.bytes > available_bytes():
-        est.over, est.where = "memory", worst or "for_all"
+        est.over, est.where = "memory", worst or window_field
     elif est.seconds > MAX_SECONDS:
-        est.over, est.where = "time", worst or ("for_all" if plan.window is not None else claim.kind)
+        est.over, est.where = "time", worst or (window_field if plan.window is not None else claim.kind)
     return est
 
 

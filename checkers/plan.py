@@ -162,6 +162,12 @@ def _game_coords(claim: Any, tree: ast.expr, ns: Namespace) -> tuple[str, ...]:
                       hint="add position = [\"x1\", \"x2\"] to the claim to name them")
 
 
+def _profile_field(claim: Any, name: str, profile: str) -> str:
+    """The field a value comes from under a profile: ``deep.for_all`` when the profile overrides it."""
+    override = claim.raw.get(profile) if profile != "default" else None
+    return f"{profile}.{name}" if isinstance(override, dict) and name in override else name
+
+
 def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
     """Compile `claim` for `profile` (cached)."""
     key = (id(claim), profile)
@@ -180,7 +186,7 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
         raise claim.error("missing field 'for_all' (the window to check)", "for_all",
                           hint="e.g. for_all = \"0 <= x <= 100\"")
     plan.window_text = for_all
-    plan.window = _binder(claim, "for_all", for_all, ns, set(), total=True)
+    plan.window = _binder(claim, _profile_field(claim, "for_all", profile), for_all, ns, set(), total=True)
     window_names = set(plan.window.names)
     if claim.raw.get("game") is not None:
         plan.game_text = claim.raw["game"]
@@ -199,7 +205,7 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
         levels = claim.get("levels", profile)
         if levels is None:
             raise claim.error("a level_set claim needs levels, e.g. levels = \"0 <= s <= 5\"", "levels")
-        plan.levels = _binder(claim, "levels", levels, ns, window_names, total=True)
+        plan.levels = _binder(claim, _profile_field(claim, "levels", profile), levels, ns, window_names, total=True)
         plan.level_names = plan.levels.names
         params = params | set(plan.level_names)
     if kind in ("periodic", "stair"):
