@@ -706,6 +706,11 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
     ns = claim.spec.namespace
     if not plan.window.names:
         return not_applicable(claim, "a closed statement: the window check evaluates it exactly")
+    from .sample import window_constants
+    fixed = [] if cfg.get("for_all") else window_constants(plan.window)
+    if fixed:
+        return not_applicable(claim, f"{', '.join(fixed)} ties the statement to the window's sizes (state the domain "
+                                     "with prove = { for_all = \"...\" })")
     try:
         dom = proof_domain(claim, plan, cfg, ns)
         mode, width, bits = _world(claim, plan, cfg, ns)
@@ -724,12 +729,17 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
                 attempts = [symbolic_first]
                 dom = sym
                 instances = [{}]
+    if len(instances) > 4 * MAX_EACH:
+        return not_applicable(claim, f"{len(instances):,} values of {', '.join(dom.enumerated)} (finite families are "
+                                     "the window's job)", time.perf_counter() - start)
     if not attempts:
         for params in instances:
             if time.perf_counter() > deadline:
                 attempts.append(Attempt(params, "inconclusive", note="out of time"))
                 break
             att = prove_instance(claim, plan, dom, params, mode, width, bits, deadline)
+            if not attempts and att.note.startswith("no Z3 model"):
+                return not_applicable(claim, att.note[len("no Z3 model: "):], time.perf_counter() - start)
             attempts.append(att)
             if att.status == "refuted":
                 break
@@ -800,6 +810,9 @@ def _class_text(dom: ProofDomain, mode: str, width: int | None, instances: list[
         words.append("abstracting 2^n")
     if "xor" in abstractions:
         words.append("xor by its laws")
+    unknown = sorted(a.split(" ", 1)[1] for a in abstractions if a.startswith("unknown "))
+    if unknown:
+        words.append(", ".join(unknown) + " as unknown functions")
     if words:
         parts.append(", ".join(words))
     return "; ".join(parts)

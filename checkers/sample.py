@@ -145,6 +145,29 @@ def _magnitude(n: int) -> str:
     return f"10^{e}" if 10 ** e == n else f"{n:,}"
 
 
+def window_constants(binder: Any) -> list[str]:
+    """Names fixed to one constant of 10 or more (``P in {50}``): a search bound or a table length chosen
+    with the window, so the statement is only meant for the window's sizes.
+
+    >>> from nimjos.binders import Binder
+    >>> from nimjos.expr import Namespace
+    >>> window_constants(Binder.from_text("P in {50} and k in {2} and 1 <= n <= 9", Namespace()))
+    ['P in {50}']
+    """
+    out = []
+    for level in binder.levels:
+        if level.members is None or not level.member_text:
+            continue
+        try:
+            tree = parse(level.member_text)
+        except SpecError:
+            continue
+        if isinstance(tree, ast.Set) and len(tree.elts) == 1 and isinstance(tree.elts[0], ast.Constant) \
+                and type(tree.elts[0].value) is int and tree.elts[0].value >= 10:
+            out.append(f"{level.name} in {level.member_text}")
+    return out
+
+
 def _is_constant(text: str, ns: Any) -> bool:
     try:
         return not variables_of(parse(text), ns)
@@ -603,6 +626,10 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
                 return not_applicable(claim, str(exc.message))
             except StopIteration:
                 return not_applicable(claim, "the window is empty")
+    fixed = [] if cfg.get("for_all") else window_constants(binder)
+    if fixed:
+        return not_applicable(claim, f"{', '.join(fixed)} ties the statement to the window's sizes (state a domain "
+                                     "with sample = { for_all = \"...\" })")
     dom = build_domain(plan, binder, ns, widen_sets=bool(cfg.get("widen")))
     if not any(d.extended or d.family for d in dom.names):
         return not_applicable(claim, "every bound is stated (no window edge to go beyond); the window check covers the claim")

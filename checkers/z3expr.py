@@ -66,6 +66,10 @@ _NO_MODEL = {
 }
 
 
+#: built-ins without a model, translated as unknown functions when their arguments are symbolic
+UNKNOWN_FUNCTIONS = {"G", "survivor", "removal_index", "removed", "JJ", "F"}
+
+
 class Untranslatable(Exception):
     """The expression uses something without a Z3 model (the reason says what)."""
 
@@ -145,6 +149,7 @@ class Builder:
         self._n = 0
         self._pow2 = None
         self._xor = None
+        self._unknown: dict = {}
         self.pow2_terms: list = []
         self.abstractions: set[str] = set()
         self.depth = 0
@@ -170,7 +175,9 @@ class Builder:
         return v
 
     def define(self, constraint: Any) -> None:
-        """Record a constraint that determines fresh variables uniquely (kept in the current scope)."""
+        """Record a constraint that determines fresh variables uniquely (kept in the current scope). It must be
+        satisfiable for every value of the other variables (guard it by its obligation), or a query could be
+        unsatisfiable for the wrong reason."""
         self.scopes[-1].defs.append(constraint)
 
     def oblige(self, cond: Any, text: str) -> None:
@@ -542,6 +549,38 @@ class Builder:
             return self.pow2(te)
         raise Untranslatable("a power with a symbolic exponent other than 2**e")
 
+    def unknown_function(self, name: str, args: tuple) -> Any:
+        """G(game, p) or a Josephus function on symbolic arguments, as an uninterpreted function: a proof
+        then holds for every function, the real one included (values of G are only known to be >= 0)."""
+        flat: list = []
+        key = [name]
+        for a in args:
+            if isinstance(a, GameRef):
+                if any(is_term(v) for v in a.params.values()):
+                    raise Untranslatable(f"{name} of a game with symbolic params")
+                key.append(a.decl.name + repr(sorted(a.params.items(), key=lambda kv: kv[0])))
+                continue
+            if isinstance(a, tuple):
+                flat.extend(a)
+                key.append(f"t{len(a)}")
+            elif type(a).__name__ in ("GameInstance", "DeclaredGame", "PythonGame", "GameDecl"):
+                key.append(repr(a))
+            else:
+                flat.append(a)
+                key.append("i")
+        terms = [self.to_term(a) for a in flat]
+        sort = z3.BitVecSort(self.bits) if self.mode == "bv" else z3.IntSort()
+        fname = "|".join(key)
+        fn = self._unknown.get(fname)
+        if fn is None:
+            fn = z3.Function(f"{name}!{len(self._unknown)}", *([sort] * len(terms)), sort)
+            self._unknown[fname] = fn
+        self.abstractions.add("unknown " + name)
+        t = fn(*terms)
+        if name == "G":
+            self.define(t >= self.const(0))
+        return t
+
     def pow2(self, e: Any) -> Any:
         """The abstracted 2**e of the int world."""
         if self._pow2 is None:
@@ -725,6 +764,8 @@ class Builder:
             name = getattr(f, "__name__", "").lstrip("_")
             if all(_is_const(a) for a in args):
                 return self._exact(f, args)
+            if name in UNKNOWN_FUNCTIONS:
+                return self.unknown_function(name, args)
             for key in (name, getattr(f, "__name__", "")):
                 if key in _NO_MODEL:
                     raise Untranslatable(_NO_MODEL[key])
@@ -786,7 +827,12 @@ class Builder:
 
     def _minmax(self, node: ast.Call, env: dict, smaller: bool) -> Any:
         if len(node.args) == 1:
-            vals = self._collection(node.args[0], env)
+            arg = node.args[0]
+            if isinstance(arg, (ast.GeneratorExp, ast.ListComp, ast.SetComp)) and len(arg.generators) == 1:
+                it = self._ex(arg.generators[0].iter, env)
+                if isinstance(it, RangeVal):
+                    return self._extreme(arg, it, env, smaller)
+            vals = self._collection(arg, env)
         else:
             vals = self._args(node, env)
         if not vals:
@@ -798,6 +844,28 @@ class Builder:
             c = self.compare(ast.Lt if smaller else ast.Gt, v, out)
             out = self.ite(self.to_bool(c), v, out) if is_term(c) else (v if c else out)
         return out
+
+    def _extreme(self, comp: Any, rng: RangeVal, env: dict, smaller: bool) -> Any:
+        """min / max of f(i) over a symbolic range with filters, when f is the index itself: a fresh
+        variable defined by 'a member, and no member beyond it' (its existence is an obligation)."""
+        gen = comp.generators[0]
+        if not isinstance(gen.target, ast.Name) or not (isinstance(comp.elt, ast.Name) and comp.elt.id == gen.target.id):
+            raise Untranslatable("min/max of an expression over a symbolic range")
+        name = gen.target.id
+
+        def member(v: Any) -> Any:
+            parts = [self.compare(ast.GtE, v, rng.lo), self.compare(ast.Lt, v, rng.hi)]
+            parts += [self._ex(c, {**env, name: v}) for c in gen.ifs]
+            return self._all([self.to_bool(p) if is_term(p) else bool(p) for p in parts])
+
+        m = self.fresh("min" if smaller else "max")
+        nonempty = self.quantifier(True, [name], lambda vs: True, lambda vs: member(vs[0]))
+        self.oblige(nonempty, f"{'min' if smaller else 'max'} of an empty collection")
+        beyond = self.quantifier(False, [name], lambda vs: member(vs[0]),
+                                 lambda vs: self.compare(ast.LtE if smaller else ast.GtE, m, vs[0]))
+        # guarded, so that an empty collection leaves m free and the obligation (not the definition) fails
+        self.define(z3.Implies(nonempty, z3.And(self.to_bool(member(m)), beyond)))
+        return m
 
     def _call_min(self, node: ast.Call, env: dict) -> Any:
         return self._minmax(node, env, True)
@@ -849,7 +917,7 @@ class Builder:
             return out
         e = self.fresh("ilog2")
         p = self.pow2(e)
-        self.define(z3.And(e >= 0, p <= t, t < 2 * p))
+        self.define(z3.Implies(t >= 1, z3.And(e >= 0, p <= t, t < 2 * p)))
         return e
 
     def _call_popcount(self, node: ast.Call, env: dict) -> Any:
@@ -871,7 +939,7 @@ class Builder:
         t = self.to_term(n)
         self.oblige(t >= 0, "isqrt of a negative number")
         r = self.fresh("isqrt")
-        self.define(z3.And(r >= 0, r * r <= t, t < (r + 1) * (r + 1)))
+        self.define(z3.Implies(t >= 0, z3.And(r >= 0, r * r <= t, t < (r + 1) * (r + 1))))
         return r
 
     def _call_range(self, node: ast.Call, env: dict) -> Any:
@@ -1228,6 +1296,9 @@ class Builder:
             parts.append("abstracting 2^n")
         if "xor" in self.abstractions:
             parts.append("xor by its laws")
+        unknown = sorted(a.split(" ", 1)[1] for a in self.abstractions if a.startswith("unknown "))
+        if unknown:
+            parts.append(", ".join(unknown) + " as unknown functions")
         return ", ".join(parts)
 
 
