@@ -17,6 +17,7 @@ import time
 from typing import Any, Callable, Iterable
 
 from nimjos.engine import default_engine
+from nimjos.expr import BUDGET
 from nimjos.errors import EvalError, SpecError
 from nimjos.games import as_instance
 
@@ -202,8 +203,11 @@ def _check_holds(plan: ClaimPlan, col: Collector, pins: dict | None, shard: tupl
     names = plan.window.names
     assume, formula, sides = plan.assume, plan.formula, plan.sides
     instances = held = 0
+    budget = BUDGET
     for env in plan.window.bindings({}, pins, shard=shard):
         instances += 1
+        budget.steps = 0  # the step budget is per evaluation, not per window
+        budget.depth = 0
         try:
             if assume is not None and not assume(env):
                 continue
