@@ -15,7 +15,7 @@ def test_new_writes_a_skeleton_that_checks(tmp_path):
     assert r.returncode == 0, r.stderr
     r = nimjos("check", str(tmp_path / "paper.toml"), "--no-store")
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.count("ok checked") == 3
+    assert r.stdout.count("\n  ok ") == 3 and "XX" not in r.stdout
     r = nimjos("new", str(tmp_path / "paper.toml"))
     assert r.returncode == 2 and "already exists" in r.stderr
 
