@@ -40,12 +40,14 @@ from .certificate import Certificate, TooManyOptions, game_kind
 from .plan import ClaimPlan, plan_claim
 from .run import RunOptions, register_method
 from .verdict import Counterexample, Verdict, format_value
-from .z3expr import Builder, GameRef, Untranslatable, choose_mode, is_term, model_value, uses
+from .z3expr import Builder, GameRef, Untranslatable, cases, choose_mode, is_term, model_value, uses
 
 METHOD = "prove"
 PROVE_FIELDS = ("for_all", "width", "bits", "timeout", "each", "skip")
 #: a parameter with at most this many values is proved one value at a time
 MAX_EACH = 16
+#: a constant range of at most this many values is a stated case split (0 <= e <= 1), not a window edge
+SMALL_RANGE = 8
 #: default bit-vector width of the domain when bit operations need the bv world
 WIDTH = 32
 
@@ -157,6 +159,39 @@ def param_roles(texts: list[str], ns: Any) -> set[str]:
     return out
 
 
+def size_names(texts: list, ns: Any) -> set[str]:
+    """Names that are exponents of a power (2 ** n): sizes, whose window range is never a case split.
+
+    >>> from nimjos.expr import Namespace
+    >>> sorted(size_names(["2 ** (n - 1) + e", "x < 2 ** m"], Namespace()))
+    ['m', 'n']
+    """
+    out: set[str] = set()
+    for text in texts:
+        if not isinstance(text, str):
+            continue
+        try:
+            out |= _size_names(parse(text), ns, set())
+        except SpecError:
+            continue
+    return out
+
+
+def _size_names(tree: ast.AST, ns: Any, seen: set) -> set[str]:
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+            out |= set(variables_of(node.right, ns))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ns.definitions \
+                and node.func.id not in seen:
+            d = ns.definitions[node.func.id]
+            inner = _size_names(d.tree, ns, seen | {node.func.id})
+            for param, arg in zip(d.params, node.args):
+                if param in inner:
+                    out |= set(variables_of(arg, ns))
+    return out
+
+
 def proof_domain(claim: Any, plan: ClaimPlan, cfg: dict, ns: Any) -> ProofDomain:
     """Read the proof's domain from prove.for_all or the window (see the module docstring)."""
     explicit = cfg.get("for_all")
@@ -170,6 +205,9 @@ def proof_domain(claim: Any, plan: ClaimPlan, cfg: dict, ns: Any) -> ProofDomain
         params |= {n for n in binder.names if n not in coords} if plan.game_text else set()
         params -= coords
     dom = ProofDomain(binder)
+    texts = [claim.raw.get(claim.kind) if isinstance(claim.raw.get(claim.kind), str) else "",
+             claim.raw.get("assume", ""), binder.text]
+    sizes = size_names(texts, ns) | coords
     for level in binder.levels:
         name = level.name
         if level.members is not None:
@@ -198,7 +236,15 @@ def proof_domain(claim: Any, plan: ClaimPlan, cfg: dict, ns: Any) -> ProofDomain
         for t in level.low_text:
             dom.conditions.append((parse(f"{name} >= ({t})"), {name} | set(variables_of(parse(t), ns))))
         dom.lower[name] = level.low_text[0] if len(level.low_text) == 1 else f"max({', '.join(level.low_text)})"
-        kept = [t for t in level.high_text if explicit or not _constant(t, ns)]
+        small = False
+        if low_const and high_const:
+            try:
+                lo = max(_round(fn({}), st, True) for fn, st in level.lows)
+                hi = min(_round(fn({}), st, False) for fn, st in level.highs)
+                small = hi - lo + 1 <= SMALL_RANGE and name not in sizes
+            except (EvalError, SpecError, TypeError, ValueError):
+                small = False
+        kept = [t for t in level.high_text if explicit or small or not _constant(t, ns)]
         if len(kept) < len(level.high_text):
             dom.dropped.append(name)
         for t in kept:
@@ -417,8 +463,8 @@ class GameQueries:
         """The list of queries, each a thunk (so that time runs out between them)."""
         out: list = []
         b0, env0, _, game0, _ = self.setup()
+        out.append(self.q_descent_all)
         for i, fam in enumerate(game0.decl.moves):
-            out.append(lambda i=i: self.q_descent(i))
             out.append(lambda i=i: self.q_closure(i))
             out.append(lambda i=i: self.q_a(i))
         if self.kind == "grundy":
@@ -438,14 +484,34 @@ class GameQueries:
         cond, q = b.move(game, pos, fam, vs)
         return cond, q, dict(zip(fam.binder.names, vs))
 
-    def q_descent(self, i: int) -> QueryResult:
+    def q_descent_all(self) -> QueryResult:
+        """Every move keeps the coordinates >= 0 and decreases one measure: the coordinate sum, or else one
+        coordinate (so every play ends and induction applies)."""
+        measures = [None] + list(range(len(self.coords))) if len(self.coords) > 1 else [None]
+        first = None
+        n_moves = len(self.setup()[3].decl.moves)
+        for m in measures:
+            what = "the coordinate sum" if m is None else f"coordinate {self.coords[m]}"
+            res = None
+            for i in range(n_moves):
+                res = self.q_descent(i, m, what)
+                if res.status != "holds":
+                    break
+            if res is not None and res.status == "holds":
+                return QueryResult(f"every move decreases {what}", "holds")
+            first = first or res
+            if res is not None and res.status == "unknown":
+                break
+        return first
+
+    def q_descent(self, i: int, measure: int | None, what: str) -> QueryResult:
         b, env, hyps, game, pos = self.setup()
         cond, q, bound = self._move(b, game, pos, i)
         qs = q if isinstance(q, tuple) else (q,)
         ps = pos if isinstance(pos, tuple) else (pos,)
-        goal = b._all([b.compare(ast.GtE, c, 0) for c in qs] +
-                      [b.compare(ast.Lt, _sum(b, qs), _sum(b, ps))])
-        return self.ctx.run(f"move {i + 1} decreases the coordinate sum", b, hyps + [b.to_bool(cond)], goal,
+        dec = b.compare(ast.Lt, _sum(b, qs), _sum(b, ps)) if measure is None else b.compare(ast.Lt, qs[measure], ps[measure])
+        goal = b._all([b.compare(ast.GtE, c, 0) for c in qs] + [dec])
+        return self.ctx.run(f"move {i + 1} decreases {what}", b, hyps + [b.to_bool(cond)], goal,
                             self.watch(env, bound), self.coords_terms(env))
 
     def q_closure(self, i: int) -> QueryResult:
@@ -459,12 +525,23 @@ class GameQueries:
         b, env, hyps, game, pos = self.setup()
         cond, q, bound = self._move(b, game, pos, i)
         lp, lq = self.label(b, env, pos), self.label(b, env, q)
+        name = f"(a) along move {i + 1}"
         if self.kind == "grundy":
             goal = b.compare(ast.NotEq, lq, lp)
-        else:
-            goal = z3.Not(z3.And(b.to_bool(lp), b.to_bool(lq)))
-        return self.ctx.run(f"(a) along move {i + 1}", b, hyps + [b.to_bool(cond)], goal, self.watch(env, bound),
-                            self.coords_terms(env))
+            return self.ctx.run(name, b, hyps + [b.to_bool(cond)], goal, self.watch(env, bound), self.coords_terms(env))
+        # a P-position and its option both in the set: split both memberships into their cases
+        base = hyps + [b.to_bool(cond)]
+        combos = [(cp, cq) for cp in cases(b.to_bool(lp)) for cq in cases(b.to_bool(lq))]
+        if len(combos) > 64:
+            combos = [(b.to_bool(lp), b.to_bool(lq))]
+        for k, (cp, cq) in enumerate(combos):
+            extra = [cp, cq]
+            res = self.ctx.run(name + (f" (case {k + 1} of {len(combos)})" if len(combos) > 1 else ""), b,
+                               base + extra + b.ground_facts(base + extra), False, self.watch(env, bound),
+                               self.coords_terms(env))
+            if res.status != "holds":
+                return res
+        return QueryResult(name, "holds")
 
     def q_nonnegative(self) -> QueryResult:
         b, env, hyps, game, pos = self.setup()
@@ -793,7 +870,9 @@ def _class_text(dom: ProofDomain, mode: str, width: int | None, instances: list[
         bounds = []
         for n in names:
             lo, hi = dom.lower.get(n), dom.upper.get(n)
-            if lo is not None and hi is not None:
+            if lo is not None and hi is not None and lo == hi:
+                bounds.append(f"{n} = {lo}")
+            elif lo is not None and hi is not None:
                 bounds.append(f"{lo} <= {n} <= {hi}")
             elif lo is not None:
                 bounds.append(f"{n} >= {lo}")

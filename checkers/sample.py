@@ -52,6 +52,8 @@ FAR = 10 ** 18
 LADDER = (10 ** 18, 10 ** 9, 10 ** 6, 10 ** 4, 10 ** 3)
 #: seconds one evaluation may take before the instance is skipped
 EVAL_SECONDS = 1.0
+#: a constant range of at most this many values is a stated case split, kept as it is
+SMALL_RANGE = 8
 #: names whose presence means ground truth comes from a table (the sample stays near the window)
 TABLE_NAMES = {"G", "options", "mex"}
 SAMPLE_FIELDS = ("count", "seconds", "for_all", "pins", "scale", "skip", "widen")
@@ -180,7 +182,10 @@ def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False
     ``nondecreasing`` take values from a wider range (their domain 1..K stays, other bounds depend on it);
     sets from ``subsets`` are widened only with `widen_sets` (constants elsewhere in a claim are often
     tuned to the window's sets)."""
+    from .prove import size_names
     dom = Domain(binder)
+    sizes = size_names([plan.claim.raw.get(plan.claim.kind) if isinstance(plan.claim.raw.get(plan.claim.kind), str) else "",
+                        plan.claim.raw.get("assume", ""), binder.text], ns) | set(plan.coords)
     for level in binder.levels:
         nd = NameDomain(level.name, level)
         if level.members is not None:
@@ -188,13 +193,15 @@ def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False
             if call is not None and (call[0] != "subsets" or widen_sets):
                 nd.family = call
         elif level.highs:
-            const = [_is_constant(t, ns) for t in level.high_text]
+            const = [_is_constant(t, ns) for t in level.high_text] + [_is_constant(t, ns) for t in level.low_text]
             if all(const):
-                nd.extended = True
                 try:
                     nd.window_hi = min(_round_high(fn({}), strict) for fn, strict in level.highs)
+                    lo = max(_round_low(fn({}), strict) for fn, strict in level.lows) if level.lows else 0
                 except (EvalError, SpecError, TypeError):
-                    nd.window_hi = None
+                    nd.window_hi, lo = None, 0
+                # a range of a few values is a stated case split (0 <= e <= 1), not a window edge
+                nd.extended = nd.window_hi is None or nd.window_hi - lo + 1 > SMALL_RANGE or level.name in sizes
         dom.names.append(nd)
     return dom
 

@@ -92,6 +92,13 @@ class GameRef:
 
 
 @dataclass
+class SymSet:
+    """A set literal with symbolic elements."""
+
+    items: tuple
+
+
+@dataclass
 class RangeVal:
     lo: Any
     hi: Any  # exclusive
@@ -286,12 +293,12 @@ class Builder:
         vals = [self._ex(e, env) for e in node.elts]
         if all(_is_const(v) for v in vals):
             return frozenset(vals)
-        return ("set", tuple(vals))
+        return SymSet(tuple(vals))
 
     def _Subscript(self, node: ast.Subscript, env: dict) -> Any:
         v = self._ex(node.value, env)
         i = self._ex(node.slice, env)
-        if isinstance(v, tuple) and v and v[0] == "set":
+        if isinstance(v, SymSet):
             raise Untranslatable("indexing a set")
         if not isinstance(v, tuple):
             raise Untranslatable("indexing something that is not a tuple")
@@ -703,13 +710,13 @@ class Builder:
 
     def member(self, x: Any, c: Any) -> Any:
         """x in c for a set, tuple, range, the options of a game, or a predicate."""
-        if isinstance(c, frozenset) or (isinstance(c, tuple) and not (c and c[0] == "set")):
+        if isinstance(c, (frozenset, tuple)):
             items = list(c)
             if not is_term(x) and not _has_term(x) and all(_is_const(i) for i in items):
                 return x in c
             return self._any([self.compare(ast.Eq, x, i) for i in items])
-        if isinstance(c, tuple) and c and c[0] == "set":
-            return self._any([self.compare(ast.Eq, x, i) for i in c[1]])
+        if isinstance(c, SymSet):
+            return self._any([self.compare(ast.Eq, x, i) for i in c.items])
         if isinstance(c, RangeVal):
             return self._all([self.compare(ast.GtE, x, c.lo), self.compare(ast.Lt, x, c.hi)])
         if isinstance(c, range):
@@ -1009,8 +1016,8 @@ class Builder:
             self._unroll(node.generators, node.elt, dict(env), out)
             return out
         v = self._ex(node, env)
-        if isinstance(v, tuple) and v and v[0] == "set":
-            return list(v[1])
+        if isinstance(v, SymSet):
+            return list(v.items)
         if isinstance(v, (tuple, frozenset, range)):
             if isinstance(v, range) and len(v) > UNROLL * 16:
                 raise Untranslatable(f"a collection of {len(v)} elements")
@@ -1023,7 +1030,7 @@ class Builder:
             return
         gen, rest = gens[0], gens[1:]
         it = self._ex(gen.iter, env)
-        if not isinstance(it, (range, tuple, frozenset)) or (isinstance(it, tuple) and it and it[0] == "set"):
+        if not isinstance(it, (range, tuple, frozenset)):
             raise Untranslatable("a sum/min/max over a symbolic range")
         if len(it) > UNROLL * 16:
             raise Untranslatable(f"a comprehension over {len(it)} values")
@@ -1078,7 +1085,7 @@ class Builder:
             bb = self.to_bool(b) if is_term(b) else z3.BoolVal(bool(b))
             return z3.And(g, bb) if exists else z3.Implies(g, bb)
 
-        if isinstance(it, (range, frozenset)) or (isinstance(it, tuple) and not (it and it[0] == "set")):
+        if isinstance(it, (range, frozenset, tuple)):
             items = sorted(it) if isinstance(it, frozenset) else list(it)
             if len(items) <= UNROLL:
                 parts = []
@@ -1090,9 +1097,9 @@ class Builder:
             it = RangeVal(items[0], items[-1] + 1) if isinstance(it, range) and it.step == 1 else None
             if it is None:
                 raise Untranslatable("a comprehension over a large set")
-        if isinstance(it, tuple) and it and it[0] == "set":
+        if isinstance(it, SymSet):
             parts = []
-            for value in it[1]:
+            for value in it.items:
                 inner = dict(env)
                 self._bind_target(gen.target, value, inner)
                 parts.append(body(inner))
@@ -1265,10 +1272,7 @@ class Builder:
                 e = t.arg(0)
                 out.append(z3.Implies(e >= 0, z3.And(t >= e + 1, t >= 1)))
                 out.append(z3.Implies(e == 0, t == 1))
-            for t, u in itertools.permutations(terms, 2):
-                e, f = t.arg(0), u.arg(0)
-                out.append(z3.Implies(z3.And(0 <= e, e < f), 2 * t <= u))
-                out.append(z3.Implies(z3.And(0 <= e, f == e + 1), u == 2 * t))
+            out += self.pow2_pair_facts(terms)
         if self._xor is not None:
             x = self._xor
             a, b, c = z3.Ints("xa xb xc")
@@ -1289,6 +1293,44 @@ class Builder:
             ]
         return out
 
+    def pow2_pair_facts(self, terms: list) -> list:
+        """Facts between two ground terms 2^e, 2^f: doubling, and 2^f >= 2^k * 2^e when f - e >= k (k <= 4)."""
+        out = []
+        for t, u in itertools.permutations(terms, 2):
+            e, f = t.arg(0), u.arg(0)
+            out.append(z3.Implies(z3.And(0 <= e, f == e + 1), u == 2 * t))
+            for k in range(1, 5):
+                out.append(z3.Implies(z3.And(0 <= e, f - e >= k), (1 << k) * t <= u))
+        return out
+
+    def ground_facts(self, formulas: list) -> list:
+        """pow2 facts for every ground 2^e term in `formulas` (after skolemization, see :func:`cases`)."""
+        if self._pow2 is None:
+            return []
+        found: list = []
+        seen: set = set()
+
+        def walk(e: Any) -> None:
+            if e.get_id() in seen:
+                return
+            seen.add(e.get_id())
+            if z3.is_app(e):
+                if e.decl().eq(self._pow2) and not _has_var(e):
+                    found.append(e)
+                for c in e.children():
+                    walk(c)
+            elif z3.is_quantifier(e):
+                walk(e.body())
+
+        for f in formulas:
+            walk(f)
+        out = []
+        for t in found:
+            a = t.arg(0)
+            out.append(z3.Implies(a >= 0, z3.And(t >= a + 1, t >= 1)))
+            out.append(z3.Implies(a == 0, t == 1))
+        return out + self.pow2_pair_facts(found)
+
     def describe_abstractions(self) -> str:
         """Words for the scope of a proof that used abstractions ('' when none)."""
         parts = []
@@ -1300,6 +1342,49 @@ class Builder:
         if unknown:
             parts.append(", ".join(unknown) + " as unknown functions")
         return ", ".join(parts)
+
+
+def _has_var(e: Any) -> bool:
+    """Does a Z3 term mention a de Bruijn (bound) variable?"""
+    if z3.is_var(e):
+        return True
+    if z3.is_quantifier(e):
+        return True
+    return any(_has_var(c) for c in e.children()) if z3.is_app(e) else False
+
+
+_SKOLEM = itertools.count()
+
+
+def cases(f: Any, limit: int = 64) -> list:
+    """Split a condition into disjuncts, pushing positive existentials outward as fresh constants:
+    f holds iff some returned case holds for some values of the fresh constants. Used to split a query
+    into simpler ones (at most `limit` cases, else f itself).
+
+    >>> x = z3.Int("x")
+    >>> len(cases(z3.Or(x == 1, z3.Exists([z3.Int("n")], z3.Or(x == z3.Int("n"), x == 2)))))
+    3
+    """
+    if z3.is_quantifier(f) and f.is_exists():
+        consts = [z3.Const(f"{f.var_name(i)}!s{next(_SKOLEM)}", f.var_sort(i)) for i in range(f.num_vars())]
+        body = z3.substitute_vars(f.body(), *reversed(consts))
+        return cases(body, limit)
+    if z3.is_or(f):
+        out = []
+        for c in f.children():
+            out += cases(c, limit)
+            if len(out) > limit:
+                return [f]
+        return out
+    if z3.is_and(f):
+        parts = [cases(c, limit) for c in f.children()]
+        total = 1
+        for p in parts:
+            total *= len(p)
+        if total > limit:
+            return [z3.And(*[z3.Or(*p) if len(p) > 1 else p[0] for p in parts])]
+        return [z3.And(*combo) for combo in itertools.product(*parts)]
+    return [f]
 
 
 def _has_term(v: Any) -> bool:
