@@ -55,7 +55,7 @@ def findings(records: list[dict]) -> str:
                 fix = corrections.get(cid)
                 wrong.append(f"- **{Path(f).name} {v.get('ref') or cid}** (`{cid}`, {v['verdict']}): "
                              f"{_cx_text(v)}" + (f"; corrected by `{fix}`" if fix else "") + f" [{doc}]")
-    out = ["Verdicts of `nimjos check specs/` (default profile), from the results store:", ""] + lines
+    out = ["Verdicts of `nimjos check specs/ --method exhaustive` (default profile, window checks), from the results store (`python scripts/readme_findings.py` regenerates this section):", ""] + lines
     out += ["", "Printed statements found wrong (smallest counterexample first; relaxed-hypothesis probes "
             "are not listed):", ""] + (wrong or ["- none"])
     return "\n".join(out)
