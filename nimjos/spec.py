@@ -105,7 +105,7 @@ class Claim:
         if isinstance(v, str):
             return v
         if self.kind in ("p_positions", "level_set") and isinstance(v, list):
-            return " or ".join(f"{f.get('point')} for {f.get('where', 'True')}" for f in v if isinstance(f, dict))
+            return " | ".join(f"{{{f.get('point')}: {f.get('where', 'True')}}}" for f in v if isinstance(f, dict))
         if self.kind == "values" and isinstance(v, dict):
             return str(v.get("of") or "G") + " table from " + str(v.get("from"))
         return str(v)

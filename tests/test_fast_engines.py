@@ -22,9 +22,13 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 SPEC_FILES = sorted((ROOT / "specs").glob("*.toml")) + [ROOT.parent / "shared" / "spec-examples" / "contract.toml"]
 
 
+#: both engines refuse to explore more (a random game may move upwards, without end)
+LIMIT = 50_000
+
+
 def reference(game, positions):
     """Values by the reference engine alone, or the error it raises."""
-    engine = ReferenceEngine()
+    engine = ReferenceEngine(max_positions=LIMIT)
     engine.use_fast = False
     try:
         engine.solve(game, positions)
@@ -35,7 +39,7 @@ def reference(game, positions):
 
 def fast(game, positions, engine=None):
     """Values by the engine with the fast path forced on small windows (name of the engine that answered)."""
-    engine = engine or ReferenceEngine()
+    engine = engine or ReferenceEngine(max_positions=LIMIT)
     engine.fast_min_positions = 0
     try:
         engine.solve(game, positions)
