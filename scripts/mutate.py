@@ -340,6 +340,8 @@ def main(argv: list[str] | None = None) -> int:
         claims += 1
         for m in claim_mutants(claim, args.per_claim):
             score.add(run(m, args.timeout))
+            if m.verdict in ("survived", "equivalent", "stillborn"):
+                print(f"  {m.verdict}: {m.label}\n      {m.reason}", flush=True)
         print(f"{claim.spec.path.name}::{claim.id}: {score.killed} killed, {len(score.survived)} survived, "
               f"{len(score.equivalent)} equivalent, {len(score.stillborn)} stillborn so far", flush=True)
     counted = score.killed + len(score.survived)
