@@ -508,7 +508,17 @@ def _g_calls(plan: ClaimPlan) -> list[tuple[str, ast.Call]]:
 
 
 def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
-    """Estimate the cost of checking a planned claim exhaustively, and which limit it exceeds."""
+    """Estimate the cost of checking a planned claim exhaustively, and which limit it exceeds.
+
+    >>> from nimjos.spec import load_spec
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "w.toml"
+    >>> _ = p.write_text('[source]\\nid = "w"\\n[[claim]]\\nid = "c"\\nfor_all = "0 <= n <= 10**12"\\nholds = "n >= 0"\\n')
+    >>> from checkers.plan import plan_claim
+    >>> e = estimate(plan_claim(load_spec(p).claims[0]))
+    >>> e.instances, e.over, e.where
+    (1000000000001, 'time', 'for_all')
+    """
     pins = pins or {}
     claim = plan.claim
     est = Estimate()
@@ -629,7 +639,18 @@ def _extra_work(plan: ClaimPlan, envs: list[dict], pins: dict) -> tuple[str, int
 
 def enforce_limits(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
     """Refuse, with :class:`~nimjos.errors.ResourceError` quoting the estimate, a check over the limits;
-    otherwise return the estimate."""
+    otherwise return the estimate.
+
+    >>> from nimjos.spec import load_spec
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "w.toml"
+    >>> _ = p.write_text('[source]\\nid = "w"\\n[[claim]]\\nid = "c"\\nfor_all = "0 <= n <= 10**12"\\nholds = "n >= 0"\\n')
+    >>> from checkers.plan import plan_claim
+    >>> enforce_limits(plan_claim(load_spec(p).claims[0]))
+    Traceback (most recent call last):
+    ...
+    nimjos.errors.ResourceError: ...w.toml:5: claim 'c', field 'for_all': the check would take about 231.5 days, ...
+    """
     est = estimate(plan, pins)
     if not est.over:
         return est

@@ -58,7 +58,12 @@ class ClaimPlan:
 
 
 def field_line(claim: Any, field_name: str | None) -> int | None:
-    """The line of a claim's field (``p_positions[1]`` is on the line of ``p_positions``), else the claim's."""
+    """The line of a claim's field (``p_positions[1]`` is on the line of ``p_positions``), else the claim's.
+
+    >>> class C: field_lines = {"p_positions": 9, "deep": 4}; line = 2
+    >>> field_line(C(), "p_positions[1]"), field_line(C(), "deep.for_all"), field_line(C(), "assume")
+    (9, 4, 2)
+    """
     base = (field_name or "").split("[")[0].split(".")[0]
     return claim.field_lines.get(base, claim.line)
 

@@ -180,7 +180,11 @@ def decode_expression(data: bytes) -> str:
 @functools.lru_cache(maxsize=None)
 def expressions() -> st.SearchStrategy[str]:
     """Expression strings: decoded from bytes by the grammar (valid and refused constructs, sometimes
-    mangled character by character), and raw text."""
+    mangled character by character), and raw text.
+
+    >>> isinstance(expressions(), st.SearchStrategy)
+    True
+    """
     return st.one_of(st.binary(min_size=1, max_size=64).map(decode_expression),
                      st.binary(min_size=1, max_size=64).map(decode_expression),
                      st.text(alphabet=MANGLE + "abcfgGrsv", max_size=30))
@@ -188,7 +192,11 @@ def expressions() -> st.SearchStrategy[str]:
 
 def run_expression(text: str) -> str:
     """Compile `text` over the variables x, y, n, k and evaluate it at a few small values; return what
-    happened ('ok' or the project error's class name). Any other exception propagates (a bug)."""
+    happened ('ok' or the project error's class name). Any other exception propagates (a bug).
+
+    >>> run_expression("floor(x / 2)"), run_expression("x ^ 1"), run_expression("1 / x")
+    ('ok', 'SpecError', 'EvalError')
+    """
     from nimjos.expr import Namespace, compile_expression
     try:
         compiled = compile_expression(text, _namespace(), set(VARIABLES))
@@ -360,13 +368,24 @@ def decode_spec(data: bytes) -> str:
 
 @functools.lru_cache(maxsize=None)
 def specs() -> st.SearchStrategy[str]:
-    """Whole spec files (see :func:`decode_spec`)."""
+    """Whole spec files (see :func:`decode_spec`).
+
+    >>> isinstance(specs(), st.SearchStrategy)
+    True
+    """
     return st.binary(min_size=1, max_size=400).map(decode_spec)
 
 
 def run_spec(text: str, directory: Path, check: bool = True) -> str:
     """Load `text` as a spec and (when `check`) check each claim exhaustively; return what happened
-    ('ok', a verdict word, or the project error's class name). Any other exception propagates (a bug)."""
+    ('ok', a verdict word, or the project error's class name). Any other exception propagates (a bug).
+
+    >>> d = Path(tempfile.mkdtemp())
+    >>> run_spec('[source]\\nid = "s"\\n[[claim]]\\nid = "c"\\nfor_all = "0 <= n <= 3"\\nholds = "n < 3"\\n', d)
+    'refuted'
+    >>> run_spec('[source]\\nid = 3\\n', d)
+    'SpecError'
+    """
     from checkers.exhaustive import check_exhaustive
     from nimjos.spec import load_spec
     path = directory / "fuzz.toml"
@@ -390,7 +409,11 @@ def run_spec(text: str, directory: Path, check: bool = True) -> str:
 def fuzz(inputs: int, seed: int | None = None, spec_share: float = 0.3, check: bool = True) -> dict:
     """Run `inputs` generated inputs (a `spec_share` of them whole specs); return the outcome counts.
     Raises (after hypothesis shrinks it) on the first input that ends in an exception that is not the
-    project's."""
+    project's.
+
+    >>> sum(fuzz(40, spec_share=0.25).values()) >= 40
+    True
+    """
     counts: collections.Counter = collections.Counter()
     n_specs = int(inputs * spec_share)
     common = dict(database=None, deadline=None, derandomize=seed is None,

@@ -101,7 +101,11 @@ def _edits(node: ast.AST, variables: tuple[str, ...]) -> Iterator[tuple[str, Any
 
 def mutations(text: str, variables: tuple[str, ...] = ()) -> list[tuple[str, str]]:
     """Every single-site mutant of expression `text` as (description, mutated text), in the order of the
-    expression's nodes; mutants that read the same as the original are dropped."""
+    expression's nodes; mutants that read the same as the original are dropped.
+
+    >>> [text for _, text in mutations("x < y", ("x", "y"))]
+    ['x <= y', 'x < y + 1', 'x < y - 1', 'y < y', 'x < x']
+    """
     tree = ast.parse(text, mode="eval")
     nodes = list(ast.walk(tree))
     out: list[tuple[str, str]] = []
@@ -139,7 +143,15 @@ def _with(claim: Any, raw: dict) -> Any:
 
 
 def claim_mutants(claim: Any, per_claim: int | None = None) -> list[Mutant]:
-    """The mutants of one claim; with `per_claim`, an evenly spread selection of that many."""
+    """The mutants of one claim; with `per_claim`, an evenly spread selection of that many.
+
+    >>> from nimjos.spec import load_spec
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "m.toml"
+    >>> _ = p.write_text('[source]\\nid = "m"\\n[[claim]]\\nid = "c"\\nfor_all = "0 <= n <= 5"\\nholds = "n + 1 > n"\\n')
+    >>> [m.claim.raw["holds"] for m in claim_mutants(load_spec(p).claims[0])][:3]
+    ['n + 1 >= n', 'n + 1 > n + 1', 'n + 1 > n - 1']
+    """
     from checkers.plan import plan_claim
     raw = claim.raw
     plan = plan_claim(claim)
@@ -196,7 +208,15 @@ def _alarm(signum: int, frame: Any) -> None:
 
 def check(claim: Any, timeout: float) -> tuple[str, str]:
     """(verdict, detail) of an exhaustive check in the default profile, or ('stillborn', why); `timeout` is
-    in seconds of CPU (a loaded machine does not make mutants stillborn)."""
+    in seconds of CPU (a loaded machine does not make mutants stillborn).
+
+    >>> from nimjos.spec import load_spec
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "m.toml"
+    >>> _ = p.write_text('[source]\\nid = "m"\\n[[claim]]\\nid = "c"\\nfor_all = "0 <= n <= 5"\\nholds = "n < 5"\\n')
+    >>> check(load_spec(p).claims[0], 10)
+    ('refuted', 'at 5')
+    """
     from checkers.exhaustive import check_exhaustive
     old = signal.signal(signal.SIGPROF, _alarm)
     signal.setitimer(signal.ITIMER_PROF, timeout)
@@ -231,7 +251,16 @@ def widened(for_all: str) -> str:
 
 def same_values(original: Any, mutant: Any, field_name: str, limit: int = 50_000) -> bool | None:
     """Does the mutated expression take the original's values at every instance of the window (where the
-    assumption holds)? None when that cannot be compared this way."""
+    assumption holds)? None when that cannot be compared this way.
+
+    >>> from nimjos.spec import load_spec
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "m.toml"
+    >>> _ = p.write_text('[source]\\nid = "m"\\n[[claim]]\\nid = "c"\\nfor_all = "0 <= n <= 5"\\nholds = "floor(n) >= 0"\\n')
+    >>> c = load_spec(p).claims[0]
+    >>> same_values(c, _with(c, {**c.raw, "holds": "ceil(n) >= 0"}), "holds")
+    True
+    """
     from checkers.plan import plan_claim
     if field_name not in (original.kind, "assume") or original.kind == "level_set" \
             or not isinstance(original.raw.get(field_name), str):
@@ -257,7 +286,15 @@ def same_values(original: Any, mutant: Any, field_name: str, limit: int = 50_000
 
 
 def run(mutant: Mutant, timeout: float) -> Mutant:
-    """Check a mutant; classify a survivor (see the module docstring)."""
+    """Check a mutant; classify a survivor (see the module docstring).
+
+    >>> from nimjos.spec import load_spec
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "m.toml"
+    >>> _ = p.write_text('[source]\\nid = "m"\\n[[claim]]\\nid = "c"\\nfor_all = "0 <= n <= 5"\\nholds = "n <= 5"\\n')
+    >>> [(m.description, run(m, 10).verdict) for m in claim_mutants(load_spec(p).claims[0])][:2]
+    [("'<=' -> '<' in n <= 5", 'refuted'), ('5 -> 6 in 5', 'survived')]
+    """
     start = time.perf_counter()
     mutant.verdict, detail = check(mutant.claim, timeout)
     if mutant.verdict == "stillborn":
@@ -286,7 +323,11 @@ def run(mutant: Mutant, timeout: float) -> Mutant:
 
 
 def holding_claims(paths: list[Path], timeout: float) -> Iterator[Any]:
-    """The claims of the spec files that hold in the default profile (checked, not just expected)."""
+    """The claims of the spec files that hold in the default profile (checked, not just expected).
+
+    >>> [c.id for c in holding_claims([CONTRACT], 60)][:2] if CONTRACT.exists() else ['delete-nim-grundy', 'wythoff-p-positions']
+    ['delete-nim-grundy', 'wythoff-p-positions']
+    """
     from nimjos.spec import load_spec
     for path in paths:
         try:
@@ -320,7 +361,11 @@ class Score:
 
     @property
     def ratio(self) -> float:
-        """Killed over non-equivalent mutants (1.0 when there are none)."""
+        """Killed over non-equivalent mutants (1.0 when there are none).
+
+        >>> s = Score(killed=19, survived=[None]); s.ratio
+        0.95
+        """
         counted = self.killed + len(self.survived)
         return self.killed / counted if counted else 1.0
 
