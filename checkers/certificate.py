@@ -262,11 +262,16 @@ def _size(p: Any) -> int:
     return sum(p) if isinstance(p, tuple) else p
 
 
+#: the largest coordinate sum the engine is asked to solve when re-evaluating (its table grows like a power of it)
+MAX_SUM = 300
+
+
 def _small(p: Any, limit: int) -> bool:
     cells = 1
-    for c in (p if isinstance(p, tuple) else (p,)):
+    coords = p if isinstance(p, tuple) else (p,)
+    for c in coords:
         cells *= c + 1
-    return cells <= limit
+    return cells <= limit and (len(coords) == 1 or sum(coords) <= MAX_SUM)
 
 
 def _fmt(v: Any) -> str:

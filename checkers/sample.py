@@ -476,7 +476,7 @@ def choose_far(claim: Any, plan: ClaimPlan, dom: Domain, evaluate: Callable, kin
         return FAR, ""
     top = max((d.window_hi for d in dom.names if d.extended and d.window_hi is not None), default=100)
     if kind is None and _uses_table(claim, claim.spec.namespace):
-        return max(4 * top, top + 8), "ground truth from the engine's table, so positions stay within 4x the window"
+        return max(2 * top, top + 8), "ground truth from the engine's table, so values stay within 2x the window"
     ladder = list(LADDER)
     if kind is not None:
         if _symbolic_ok(evaluator, plan):
