@@ -1,0 +1,202 @@
+"""Proofs with Z3: classes of positions, strategies, abstractions, re-evaluated counterexamples, mutants."""
+from __future__ import annotations
+
+import pathlib
+import re
+
+import pytest
+
+from checkers.exhaustive import check_exhaustive
+from checkers.prove import ProofDisagreement, prove_claim, read_strategy, soundness_check, proof_domain
+from checkers.run import RunOptions
+from checkers.sample import sample_claim
+from checkers.verdict import Counterexample, Verdict
+from nimjos.spec import load_spec
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+SPEC_004 = ROOT / "specs" / "004_cyclic_nimhoff_delete_nim.toml"
+
+#: the winning move of the proof of 004 Theorem 3.5: with bit v of x set, <x - 2^v, 2^v - 1>
+DELETE_NIM_STRATEGY = 'strategy = "(x - 2**v, 2**v - 1) if (x >> v) & 1 == 1 else (y - 2**v, 2**v - 1)"'
+#: the winning move of the proof of Theorem 1.17 / 2.4 for two heaps (v = Q h + k)
+NIMHOFF_STRATEGY = ('strategy = { let = { d = "(x + y) % h - v % h" }, move = "(x - min(d, x % h), y - (d - min(d, x % h))) '
+                    'if v // h == xor(x // h, y // h) else ((xor(v // h, y // h) * h + (v - y) % h, y) '
+                    'if xor(v // h, y // h) < x // h else (x, xor(v // h, x // h) * h + (v - x) % h))" }')
+
+GAMES = """
+[source]
+id = "p"
+
+[game.delete_nim]
+position = ["x", "y"]
+moves = [
+  { to = "(a, x - 1 - a)", where = "0 <= a <= x - 1" },
+  { to = "(a, y - 1 - a)", where = "0 <= a <= y - 1" },
+]
+
+[game.vdn]
+position = ["x", "y"]
+moves = [
+  { to = "(a, x - a)", where = "1 <= a <= x - 1" },
+  { to = "(a, y - a)", where = "1 <= a <= y - 1" },
+]
+
+[game.cyclic_nimhoff2]
+params = ["h"]
+position = ["x", "y"]
+moves = [
+  { to = "(x - t, y)", where = "1 <= t <= x" },
+  { to = "(x, y - t)", where = "1 <= t <= y" },
+  { to = "(x - s, y - t)", where = "0 <= s <= min(x, h - 1) and 0 <= t <= min(y, h - 1 - s) and 0 < s + t" },
+]
+"""
+
+
+def claim_text(cid: str, body: str) -> str:
+    return f'\n[[claim]]\nid = "{cid}"\n{body}\n'
+
+
+def prove(spec, cid, timeout=20.0):
+    return prove_claim(spec.claim(cid), RunOptions(timeout=timeout))
+
+
+def test_delete_nim_is_proved_below_2_32(write_spec):
+    spec = load_spec(write_spec(GAMES + claim_text("dn", 'game = "delete_nim"\nfor_all = "0 <= x <= 20 and 0 <= y <= 20"\n'
+                                                         f'grundy = "v2((x | y) + 1)"\n{DELETE_NIM_STRATEGY}')))
+    v = prove(spec, "dn")
+    assert v.verdict == "proved"
+    assert "below 2^32" in v.scope and "strategy" in v.scope
+
+
+def test_vdn_p_positions_are_proved_for_all_positions(write_spec):
+    spec = load_spec(write_spec(GAMES + claim_text("vdn", 'game = "vdn"\nfor_all = "1 <= x <= 20 and 1 <= y <= 20"\n'
+                                                          'p_positions = "x % 2 == 1 and y % 2 == 1"')))
+    v = prove(spec, "vdn")
+    assert v.verdict == "proved" and v.scope.startswith("all x >= 1, y >= 1") and "2^" not in v.scope
+
+
+def test_cyclic_nimhoff_is_proved_for_each_h_with_xor_by_its_laws(write_spec):
+    spec = load_spec(write_spec(GAMES + claim_text(
+        "cn", 'game = "cyclic_nimhoff2(h)"\nfor_all = "1 <= h <= 2 and 0 <= x <= 12 and 0 <= y <= 12"\n'
+              f'grundy = "xor(x // h, y // h) * h + (x + y) % h"\n{NIMHOFF_STRATEGY}\nprove = {{ timeout = 40 }}')))
+    v = prove(spec, "cn")
+    assert v.verdict == "proved"
+    assert "for h = 1, 2" in v.scope and "xor by its laws" in v.scope
+
+
+def test_floor_identities_symbolic_and_per_parameter(write_spec):
+    spec = load_spec(write_spec("[source]\nid = 'f'\n" + claim_text(
+        "eq-1", 'for_all = "2 <= k <= 10 and 0 <= x <= 300"\nassume = "x % k != 0"\n'
+                'holds = "x - floor(x / k) - 1 == floor((k - 1) * x / k)"') + claim_text(
+        "eq-1-printed", 'for_all = "2 <= k <= 10 and 0 <= x <= 300"\nholds = "x - floor(x / k) - 1 == floor((k - 1) * x / k)"') + claim_text(
+        "ceil", 'for_all = "2 <= k <= 10 and 0 <= n <= 300"\nassume = "n % k >= 2"\nholds = "floor((n + k - 1) / k) == n // k + 1 == ceil(n / k)"')))
+    v = prove(spec, "eq-1")
+    assert v.verdict == "proved"
+    assert "k >= 2" in v.scope or "k = 2..10" in v.scope
+    v = prove(spec, "eq-1-printed")
+    assert v.verdict == "refuted"
+    assert v.counterexamples[0].bindings == {"k": 2, "x": 0}      # smallest, re-evaluated exactly
+    assert prove(spec, "ceil").verdict == "proved"
+
+
+def test_power_of_two_is_abstracted_soundly(write_spec):
+    spec = load_spec(write_spec("[source]\nid = 'w'\n" + claim_text(
+        "weights", 'for_all = "1 <= m <= 12 and 1 <= i <= 2**m"\n'
+                   'holds = "2*(2**m - i - 1) + 2*i - 1 == 2**(m + 1) - 3"') + claim_text(
+        "spurious", 'for_all = "0 <= n <= 12"\nholds = "2**n != 3"') + claim_text(
+        "false", 'for_all = "0 <= n <= 12"\nholds = "2**n <= 1000"')))
+    v = prove(spec, "weights", timeout=10)
+    assert v.verdict == "proved" and "abstracting 2^n" in v.scope and "m >= 1" in v.scope
+    # 2^n = 3 is consistent with the facts Z3 knows; the exact re-evaluation refuses to call it a counterexample
+    assert prove(spec, "spurious", timeout=5).verdict in ("proved", "inconclusive")
+    v = prove(spec, "false", timeout=8)
+    assert v.verdict == "refuted" and v.counterexamples[0].bindings == {"n": 10}
+
+
+def test_unknown_and_not_applicable_are_inconclusive(write_spec):
+    spec = load_spec(write_spec("[source]\nid = 'u'\n" + claim_text(
+        "josephus", 'for_all = "1 <= n <= 50"\nholds = "survivor(2 * n, 2) == 2 * survivor(n, 2) - 1"') + claim_text(
+        "table", 'for_all = "True"\nholds = "1 == 1"')))
+    v = prove(spec, "josephus", timeout=5)
+    assert v.verdict == "inconclusive"
+    v = prove(spec, "table")
+    assert v.scope.startswith("not applicable")
+
+
+def test_strategy_cases_split_an_if_else_chain(write_spec):
+    spec = load_spec(write_spec(GAMES + claim_text("dn", 'game = "delete_nim"\nfor_all = "0 <= x <= 5 and 0 <= y <= 5"\n'
+                                                         f'grundy = "v2((x | y) + 1)"\n{DELETE_NIM_STRATEGY}')))
+    s = read_strategy(spec.claim("dn"))
+    assert len(s.cases) == 2 and s.value == "v"
+
+
+def test_window_edges_are_dropped_but_stated_bounds_kept(write_spec):
+    spec = load_spec(write_spec("[source]\nid = 'd'\n" + claim_text(
+        "c", 'for_all = "0 <= s <= 300 and 0 <= m <= 2*s and 0 <= e <= 1"\nholds = "s - m + e <= s + 1"')))
+    c = spec.claim("c")
+    from checkers.plan import plan_claim
+    dom = proof_domain(c, plan_claim(c), {}, spec.namespace)
+    assert dom.dropped == ["s"]
+    assert dom.upper == {"m": "2 * s", "e": "1"}
+
+
+def test_a_proof_refuted_on_its_window_fails_loudly(write_spec):
+    spec = load_spec(write_spec("[source]\nid = 's'\n" + claim_text("c", 'for_all = "0 <= n <= 5"\nholds = "n >= 0"')))
+    c = spec.claim("c")
+    proved = Verdict("c", "proved", "prove", "all n >= 0")
+    window = Verdict("c", "refuted", "exhaustive", "0 <= n <= 5", counterexamples=[Counterexample({"n": 3}, False, True)])
+    from checkers.plan import plan_claim
+    dom = proof_domain(c, plan_claim(c), {}, spec.namespace)
+    with pytest.raises(ProofDisagreement):
+        soundness_check(c, RunOptions(extra={"verdicts": {"exhaustive": window}}), proved, dom)
+
+
+# ----------------------------------------------------------------------------- mutants of the specs' true formulas
+
+MUTATIONS = [
+    ("thm-3.5-delete-nim", "v2((x | y) + 1)", "v2((x | y) + 2)", DELETE_NIM_STRATEGY),
+    ("thm-3.5-delete-nim", "v2((x | y) + 1)", "v2((x | (y + 1)) + 1)", DELETE_NIM_STRATEGY),
+    ("thm-1.17-cyclic-nimhoff-2", "xor(x // h, y // h)", "xor(x // (h + 1), y // h)", NIMHOFF_STRATEGY),
+    ("thm-3.7-vdn", "x % 2 == 1 and y % 2 == 1", "x % 2 == 1 and y % 2 == 1 and x + y > 2", ""),
+    ("thm-3.7-vdn", "x % 2 == 1 and y % 2 == 1", "x % 2 == 1 and y % 2 == 1 or x == 2", ""),
+]
+
+
+def mutant_spec(write_spec, cid: str, old: str, new: str, extra: str) -> pathlib.Path:
+    """A copy of spec 004 holding only the claim `cid`, with its formula edited."""
+    if not SPEC_004.exists():
+        pytest.skip("specs/004 is not in this checkout")
+    text = SPEC_004.read_text()
+    head = text.split("[[claim]]")[0]
+    blocks = ["[[claim]]" + b for b in text.split("[[claim]]")[1:]]
+    block = next((b for b in blocks if re.search(rf'^id = "{re.escape(cid)}"', b, re.M)), None)
+    if block is None:
+        pytest.skip(f"claim {cid} is not in specs/004")
+    assert old in block
+    block = block.replace(old, new, 1)
+    block = re.sub(r"^deep = .*$", "", block, flags=re.M)
+    block = re.sub(r"^for_all = .*$", 'for_all = "' + _small_window(cid) + '"', block, count=1, flags=re.M)
+    if extra and "strategy" not in block:
+        block = block.rstrip() + "\n" + extra + "\n"
+    return write_spec(head + block, name=f"mutant-{cid}.toml")
+
+
+def _small_window(cid: str) -> str:
+    if "nimhoff" in cid:
+        return "1 <= h <= 3 and 0 <= x <= 12 and 0 <= y <= 12"
+    if "vdn" in cid:
+        return "1 <= x <= 16 and 1 <= y <= 16"
+    return "0 <= x <= 16 and 0 <= y <= 16"
+
+
+@pytest.mark.parametrize("cid, old, new, extra", MUTATIONS)
+def test_mutants_are_refuted_by_every_method_that_answers(write_spec, cid, old, new, extra, tmp_path, monkeypatch):
+    monkeypatch.setenv("NIMJOS_DATA", str(tmp_path / "data"))
+    spec = load_spec(mutant_spec(write_spec, cid, old, new, extra))
+    claim = spec.claim(cid)
+    window = check_exhaustive(claim)
+    assert window.verdict == "refuted"
+    opts = RunOptions(timeout=8, extra={"sample_examples": 40, "sample_seconds": 2})
+    for method in (sample_claim, prove_claim):
+        v = method(claim, opts)
+        assert v.verdict in ("refuted", "inconclusive"), (method.__name__, v.verdict, v.scope)
