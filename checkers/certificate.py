@@ -333,10 +333,12 @@ class PointSolver:
 
         def search(value: Any) -> tuple[Any, Any] | None | str:
             """An option whose label equals value (verified), None when there is none, 'unknown'."""
-            b = Builder(self.ns, self.mode, bits)
-            game = GameRef(self.decl, dict(cert.inst.params))
             unknown = False
             for i, fam in enumerate(self.decl.moves):
+                # a builder per family: obligations of one family's option (v2(0) at a move that does
+                # not exist, say) must not constrain the search along another
+                b = Builder(self.ns, self.mode, bits)
+                game = GameRef(self.decl, dict(cert.inst.params))
                 names = list(fam.binder.names)
                 vs = [b.var(f"{n}!{i}") for n in names]
                 cond, q = b.move(game, pos, fam, vs)

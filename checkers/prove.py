@@ -57,7 +57,11 @@ class ProofDisagreement(NimjosError, AssertionError):
 
 
 def not_applicable(claim: Any, reason: str, seconds: float = 0.0) -> Verdict:
-    """The verdict for a claim this method cannot handle; the reason is in the scope."""
+    """The verdict for a claim this method cannot handle; the reason is in the scope.
+
+    >>> not_applicable(type("C", (), {"id": "c"})(), "a printed table").verdict
+    'inconclusive'
+    """
     return Verdict(claim.id, "inconclusive", METHOD, f"not applicable: {reason}", seconds=seconds)
 
 
@@ -193,7 +197,15 @@ def _size_names(tree: ast.AST, ns: Any, seen: set) -> set[str]:
 
 
 def proof_domain(claim: Any, plan: ClaimPlan, cfg: dict, ns: Any) -> ProofDomain:
-    """Read the proof's domain from prove.for_all or the window (see the module docstring)."""
+    """Read the proof's domain from prove.for_all or the window (see the module docstring).
+
+    >>> from nimjos.spec import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
+    >>> dom = proof_domain(spec.claims[0], plan_claim(spec.claims[0]), {}, spec.namespace)
+    >>> dom.symbolic, dom.dropped, dom.lower
+    (['x'], ['x'], {'x': '0'})
+    """
     explicit = cfg.get("for_all")
     binder = Binder(parse(explicit), ns, set(), text=explicit) if explicit else plan.window
     coords = set(plan.coords)
@@ -374,7 +386,7 @@ def _read(m: z3.ModelRef, watch: dict) -> dict:
 
 # ----------------------------------------------------------------------------- holds claims
 
-def prove_holds(ctx: Context) -> list[QueryResult]:
+def _prove_holds(ctx: Context) -> list[QueryResult]:
     plan, claim = ctx.plan, ctx.claim
     b, env, hyps = ctx.builder()
     if claim.raw.get("assume"):
@@ -618,7 +630,12 @@ class Strategy:
 
 def read_strategy(claim: Any) -> Strategy | None:
     """The claim's ``strategy``: an expression (an if-else chain is split into cases) or a table
-    ``{ move = "...", value = "v", let = { n = "..." }, cases = [ { when = "...", move = "..." } ] }``."""
+    ``{ move = "...", value = "v", let = { n = "..." }, cases = [ { when = "...", move = "..." } ] }``.
+
+    >>> c = type("C", (), {"raw": {"strategy": "(x - 1, y) if x > y else (x, y - 1)"}})()
+    >>> [len(w) for w, _ in read_strategy(c).cases]
+    [1, 1]
+    """
     raw = claim.raw.get("strategy")
     if raw is None:
         return None
@@ -671,11 +688,20 @@ class Attempt:
 
 def prove_instance(claim: Any, plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
                    bits: int, deadline: float) -> Attempt:
+    """Prove one instance (one assignment of the enumerated names) before `deadline`.
+
+    >>> from nimjos.spec import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
+    >>> c = spec.claims[0]; plan = plan_claim(c)
+    >>> prove_instance(c, plan, proof_domain(c, plan, {}, spec.namespace), {}, "int", None, 0, time.perf_counter() + 20).status
+    'proved'
+    """
     ctx = Context(claim, plan, dom, params, mode, width, bits, deadline)
     kind = game_kind(claim, plan)
     try:
         if kind is None:
-            results = prove_holds(ctx)
+            results = _prove_holds(ctx)
         else:
             gq = GameQueries(ctx, kind)
             results = []
@@ -699,11 +725,11 @@ def prove_instance(claim: Any, plan: ClaimPlan, dom: ProofDomain, params: dict, 
             att.note = f"'{r.name}' fails only where {r.text} (at {_show(r.values)})"
             return att
         elif r.status == "fails":
-            return confirm(claim, plan, kind, params, r, att)
+            return _confirm(claim, plan, kind, params, r, att)
     return att
 
 
-def confirm(claim: Any, plan: ClaimPlan, kind: str | None, params: dict, r: QueryResult, att: Attempt) -> Attempt:
+def _confirm(claim: Any, plan: ClaimPlan, kind: str | None, params: dict, r: QueryResult, att: Attempt) -> Attempt:
     """Re-evaluate a Z3 model exactly (holds) or by the engine (game claims)."""
     values = dict(params)
     values.update(r.values)
@@ -948,7 +974,14 @@ def _verdict(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDomain, mo
 
 
 def soundness_check(claim: Any, opts: RunOptions, proved: Verdict, dom: ProofDomain) -> None:
-    """A proof must agree with the window: a window refutation inside the proved class is a bug."""
+    """A proof must agree with the window: a window refutation inside the proved class is a bug
+    (:class:`ProofDisagreement`). The window's verdict comes from ``opts.extra["verdicts"]["exhaustive"]``
+    when the runner passes it, else the window is checked here.
+
+    >>> ok = Verdict("c", "checked", "exhaustive", "")
+    >>> soundness_check(None, RunOptions(extra={"verdicts": {"exhaustive": ok}}), None, None) is None
+    True
+    """
     window = (opts.extra.get("verdicts") or {}).get("exhaustive")
     if window is None:
         from .exhaustive import check_exhaustive
@@ -958,7 +991,7 @@ def soundness_check(claim: Any, opts: RunOptions, proved: Verdict, dom: ProofDom
     cx = window.counterexamples[0]
     if claim.raw.get("prove", {}).get("for_all"):
         try:
-            inside = all(True for _ in [0]) and _inside(dom, cx.bindings, claim)
+            inside = _inside(dom, cx.bindings, claim)
         except (EvalError, SpecError):
             inside = True
         if not inside:

@@ -79,18 +79,35 @@ def not_applicable(claim: Any, reason: str, seconds: float = 0.0) -> Verdict:
 
 
 def data_dir() -> Path:
-    """The project's data directory (``.nimjos`` unless NIMJOS_DATA says otherwise)."""
+    """The project's data directory (``.nimjos`` unless NIMJOS_DATA says otherwise).
+
+    >>> data_dir().name in (".nimjos", os.path.basename(os.environ.get("NIMJOS_DATA", ".nimjos")))
+    True
+    """
     return Path(os.environ.get("NIMJOS_DATA", ".nimjos"))
 
 
 def in_ci() -> bool:
-    """True when the environment says CI (then every search is derandomized)."""
+    """True when the environment says CI (then every search is derandomized).
+
+    >>> os.environ.get("CI", "").lower() in ("1", "true", "yes") or not in_ci()
+    True
+    """
     return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 
 
 @contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
-    """Raise Timeout in the body after `seconds` (main thread only; elsewhere no limit)."""
+    """Raise Timeout in the body after `seconds` (main thread only; elsewhere no limit).
+
+    >>> try:
+    ...     with time_limit(0.05):
+    ...         while True:
+    ...             pass
+    ... except Timeout:
+    ...     print("stopped")
+    stopped
+    """
     if seconds <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
@@ -181,7 +198,15 @@ def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False
     """Read how each name of `binder` is drawn (see the module docstring). Functions from ``functions`` /
     ``nondecreasing`` take values from a wider range (their domain 1..K stays, other bounds depend on it);
     sets from ``subsets`` are widened only with `widen_sets` (constants elsewhere in a claim are often
-    tuned to the window's sets)."""
+    tuned to the window's sets).
+
+    >>> from nimjos.spec import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
+    >>> plan = plan_claim(spec.claims[0])
+    >>> [(d.name, d.extended, d.window_hi) for d in build_domain(plan, plan.window, spec.namespace).names]
+    [('x', True, 20)]
+    """
     from .prove import size_names
     dom = Domain(binder)
     sizes = size_names([plan.claim.raw.get(plan.claim.kind) if isinstance(plan.claim.raw.get(plan.claim.kind), str) else "",

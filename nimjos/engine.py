@@ -23,6 +23,8 @@ from .errors import ResourceError, SpecError
 NETWORKX_EDGE_LIMIT = 400_000
 #: most positions one solve may explore (the resource guard; `nimjos check --max-positions`)
 MAX_POSITIONS = 30_000_000
+#: most moves (edges of the game graph) one solve may hold in memory, about 80 bytes each
+MAX_EDGES = 40_000_000
 
 
 def _mex(values: Iterable[int]) -> int:
@@ -43,8 +45,10 @@ class ReferenceEngine:
 
     name = "reference engine (game graph, mex)"
 
-    def __init__(self, max_positions: int | None = None, networkx_edge_limit: int | None = None):
+    def __init__(self, max_positions: int | None = None, networkx_edge_limit: int | None = None,
+                 max_edges: int | None = None):
         self.max_positions = max_positions or MAX_POSITIONS
+        self.max_edges = max_edges or MAX_EDGES
         self.networkx_edge_limit = NETWORKX_EDGE_LIMIT if networkx_edge_limit is None else networkx_edge_limit
         self.last_method = ""
         self.used: set[str] = set()
@@ -56,6 +60,8 @@ class ReferenceEngine:
         adj: dict[Any, list] = {}
         stack = [p for p in positions if not game.has(p)]
         limit = self.max_positions
+        edge_limit = self.max_edges
+        edges = 0
         has = game.has
         while stack:
             p = stack.pop()
@@ -63,9 +69,14 @@ class ReferenceEngine:
                 continue
             opts = game.options(p)
             adj[p] = opts
+            edges += len(opts)
             if len(adj) > limit:
                 raise ResourceError(f"{game.label}: more than {limit:,} positions are reachable from the window",
                                     hint="shrink the window or raise --max-positions")
+            if edges > edge_limit:
+                raise ResourceError(f"{game.label}: more than {edge_limit:,} moves from the {len(adj):,} positions "
+                                    f"reachable so far (about {edge_limit * 80 // 2**20:,} MiB)",
+                                    hint="shrink the window")
             stack.extend(opts)
         return adj
 

@@ -112,6 +112,13 @@ def test_z3_searches_the_options_of_huge_positions(spec):
     assert q[0] + q[1] == 10 ** 18 + 1 and q[0] % 2 == 1
 
 
+def test_one_family_cannot_constrain_the_search_along_another(spec):
+    # at (0, y) the first family has no move, and its option's label v2((a | (-1 - a)) + 1) is v2(0): that
+    # obligation once made the search along the second family unsatisfiable, a false failure of (b)
+    for pos in [(0, 101), (0, 4001), (0, 10 ** 18 + 1), (5, 0)]:
+        assert PointSolver(cert(spec, "dn")).check(pos) is None, pos
+
+
 def test_reevaluation_by_the_engine_finds_the_smallest_wrong_value(spec):
     found = cert(spec, "dn-wrong").reevaluate((2, 1))
     assert found is not None
