@@ -5,7 +5,7 @@ The small public API: load a spec and check its claims.
 >>> import nimjos, pathlib
 >>> spec = nimjos.load_spec(pathlib.Path(nimjos.__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
 >>> [(c.id, nimjos.check_claim(c).final.verdict) for c in spec.claims]
-[('nim1-grundy', 'checked')]
+[('nim1-grundy', 'proved')]
 """
 from __future__ import annotations
 

@@ -72,7 +72,9 @@ def test_rendered_dom_has_the_summary_formulas_and_plot(chromium, site, tmp_path
     assert index.count('<table class="claims">') == 2
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in index and "<script>alert" not in index
     page = run_chromium(chromium, tmp_path / "p2", "--dump-dom", (site / "reports" / CLAIM_PAGE).as_uri())
-    assert page.count("<math") == 2                          # the printed and the corrected statement
+    statements = page.split('id="statements"', 1)[1].split("</section>", 1)[0]
+    assert statements.count("<math") == 2                    # the printed and the corrected statement
+    assert page.count("<math") == 3                          # ... and the candidate correction found by repair
     assert '<img src="demo--nim-parity.grid.png"' in page
 
 
