@@ -116,11 +116,20 @@ class Counterexample:
 
 
 def _sortable(v: Any) -> tuple:
+    """A key for one bound value: numbers by value, sets by size then elements, tuples elementwise.
+
+    >>> sorted([frozenset({1, 3, 5, 7}), frozenset({1}), frozenset({2})], key=_sortable)
+    [frozenset({1}), frozenset({2}), frozenset({1, 3, 5, 7})]
+    """
     if isinstance(v, bool):
         return (0, int(v))
     if isinstance(v, (int, Fraction)):
         return (0, v)
-    return (1, repr(v))
+    if isinstance(v, (set, frozenset)):
+        return (1, len(v), tuple(sorted(_sortable(x) for x in v)))
+    if isinstance(v, tuple):
+        return (2, len(v), tuple(_sortable(x) for x in v))
+    return (3, repr(v))
 
 
 @dataclass
