@@ -145,6 +145,29 @@ def _marker_size(rows: int, cols: int, fraction: float) -> float:
     return max(4.0, (fraction * cell_points) ** 2)
 
 
+def sequence_disagreements(seq: dict) -> list[int]:
+    """Indices into ``seq["grundy"]`` where the claim and the game disagree: a claimed value that differs, or
+    for P-position claims (``label`` "claimed P-positions", `claimed` 1 or 0) a claimed P-position with a
+    nonzero value or an unclaimed position with value 0.
+
+    >>> sequence_disagreements({"grundy": [0, 1, 0], "claimed": [1, 0, 1], "label": "claimed P-positions"})
+    []
+    >>> sequence_disagreements({"grundy": [0, 1, 0], "claimed": [1, 1, 0], "label": "claimed P-positions"})
+    [1, 2]
+    >>> sequence_disagreements({"grundy": [0, 1, 2], "claimed": [0, 1, 1], "label": "claimed value"})
+    [2]
+    """
+    claimed = seq.get("claimed") or []
+    membership = seq.get("label") == "claimed P-positions"
+    out = []
+    for i, (v, c) in enumerate(zip(seq["grundy"], claimed)):
+        if c is None:
+            continue
+        if (bool(c) != (int(v) == 0)) if membership else (c != v):
+            out.append(i)
+    return out
+
+
 def plot_sequence(seq: dict, marks: list[int], path: Path, title: str, name: str = "x") -> Path:
     """The Grundy sequence of a 1-D game from ``x0``, claimed values beside it; write it to `path`.
 
@@ -155,24 +178,34 @@ def plot_sequence(seq: dict, marks: list[int], path: Path, title: str, name: str
     >>> s = {"x0": 0, "grundy": [0, 0, 1, 1, 2], "claimed": [0, 0, 1, 2, 2]}
     >>> plot_sequence(s, [3], Path(tempfile.mkdtemp()) / "s.png", "sub").stat().st_size > 1000
     True
+
+    For P-position claims (``label`` "claimed P-positions") `claimed` holds 1 for a claimed P-position
+    and 0 otherwise; claimed P-positions are drawn at value 0 and a disagreement is a claimed P-position
+    with a nonzero value or an unclaimed one with value 0.
     """
     values = [int(v) for v in seq["grundy"]]
     x0 = int(seq.get("x0", 0))
     xs = np.arange(x0, x0 + len(values))
-    fig = Figure(figsize=(min(12.0, max(6.0, 0.12 * len(values))), 4.6))
+    width = min(12.0, max(6.0, 0.12 * len(values)))
+    fig = Figure(figsize=(width, 4.6))
     ax = fig.add_axes((0.08, 0.25, 0.9, 0.66))
     ax.step(xs, values, where="mid", color="#999999", linewidth=0.8)
     ax.plot(xs, values, "o", color="black", markersize=3.5, label="Grundy value (from the moves)")
     claimed = seq.get("claimed") or []
-    pairs = [(x, c) for x, c in zip(xs, claimed) if c is not None]
+    membership = seq.get("label") == "claimed P-positions"   # claimed holds 1 (claimed P) or 0, not values
+    if membership:
+        pairs = [(x, 0) for x, c in zip(xs, claimed) if c]
+    else:
+        pairs = [(x, c) for x, c in zip(xs, claimed) if c is not None]
+    wrong = [(x0 + i, values[i]) for i in sequence_disagreements(seq)]
     if pairs:
         cx, cy = zip(*pairs)
-        ax.plot(cx, cy, "o", markerfacecolor="none", markeredgecolor=BLUE, markersize=7, label="claimed value")
-        wrong = [(x, v) for x, v, c in zip(xs, values, claimed) if c is not None and c != v]
-        if wrong:
-            wx, wy = zip(*wrong)
-            ax.plot(wx, wy, "s", markerfacecolor="none", markeredgecolor=RED, markersize=10,
-                    label="claim and game disagree")
+        ax.plot(cx, cy, "o", markerfacecolor="none", markeredgecolor=BLUE, markersize=7,
+                label="claimed P-position" if membership else "claimed value")
+    if wrong:
+        wx, wy = zip(*wrong)
+        ax.plot(wx, wy, "s", markerfacecolor="none", markeredgecolor=RED, markersize=10,
+                label="claim and game disagree")
     inside = [x for x in marks if x0 <= x < x0 + len(values)]
     if inside:
         ax.plot(inside, [values[x - x0] for x in inside], "X", color=RED, markeredgecolor="black",
@@ -184,7 +217,8 @@ def plot_sequence(seq: dict, marks: list[int], path: Path, title: str, name: str
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     handles, labels = ax.get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=len(handles), fontsize=8, frameon=False)
+    fig.legend(handles, labels, loc="lower center", ncol=len(handles) if width >= 10 else 2, fontsize=8,
+               frameon=False)
     return _save(fig, path)
 
 
