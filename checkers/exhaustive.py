@@ -330,7 +330,28 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
     for key in ("grid", "sequence"):
         if key in evidence:
             evidence[key]["coords"] = list(coords)
+            evidence[key]["fixed"] = _fixed_names(rows, names, coords)
     return instances, held, evidence
+
+
+def _fixed_names(rows: list, names: tuple, coords: tuple) -> dict:
+    """The names besides the coordinates that keep one value over the plotted (first) instance's rows, so
+    a plot marks only the counterexamples of the instance it draws.
+
+    >>> _fixed_names([((2, 0), "g2", 0), ((2, 1), "g2", 1), ((3, 0), "g3", 0)], ("k", "x"), ("x",))
+    {'k': 2}
+    """
+    if not rows:
+        return {}
+    inst0 = rows[0][1]
+    seen: dict = {}
+    for values, inst, _ in rows:
+        if inst is not inst0:
+            continue
+        for n, v in zip(names, values):
+            if n not in coords:
+                seen.setdefault(n, set()).add(v if isinstance(v, int) and not isinstance(v, bool) else repr(v))
+    return {n: next(iter(vs)) for n, vs in seen.items() if len(vs) == 1 and isinstance(next(iter(vs)), int)}
 
 
 def _check_pattern(plan: ClaimPlan, rows: list, names: tuple, param_names: tuple, col: Collector) -> None:

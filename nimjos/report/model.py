@@ -339,13 +339,24 @@ def marks(claim: Claim, count: int) -> list[tuple[int, ...]]:
     >>> c = Claim("f", "c", [], {"counterexamples": [{"bindings": {"x": 0, "y": 2}}, {"bindings": {"x": 1, "y": 1}}]})
     >>> marks(c, 2), marks(c, 1)
     ([(0, 2), (1, 1)], [])
+
+    When the plot draws one instance of a parameterised claim (``fixed``: the other names' values), only
+    that instance's counterexamples are marked:
+
+    >>> c = Claim("f", "c", [], {"evidence": {"sequence": {"coords": ["x"], "fixed": {"k": 2}}},
+    ...     "counterexamples": [{"bindings": {"k": 2, "x": 5}}, {"bindings": {"k": 3, "x": 4}}]})
+    >>> marks(c, 1)
+    [(5,)]
     """
     evidence = claim.best.get("evidence") or {}
     block = evidence.get("grid" if count == 2 else "sequence") or {}
     coords = block.get("coords")
+    fixed = block.get("fixed") or {}
     out = []
     for cx in claim.best.get("counterexamples") or []:
         bindings = cx.get("bindings") or {}
+        if any(n in bindings and bindings[n] != v for n, v in fixed.items()):
+            continue
         if coords:
             values = [bindings.get(name) for name in coords]
         else:
