@@ -459,22 +459,29 @@ def _make_stop(stops: list, lo: list, hi: list) -> Callable:
 
 # ----------------------------------------------------------------------------- printed tables
 
+def printed_cells(values: dict) -> list[tuple[Any, Any]]:
+    """The (position, printed Grundy value) pairs of a `values` claim's printed table.
+
+    >>> printed_cells({"grundy": [0, 0, 1], "from": 2})
+    [(2, 0), (3, 0), (4, 1)]
+    >>> printed_cells({"grundy": [[0, 1], [1, 0]]})
+    [((0, 0), 0), ((0, 1), 1), ((1, 0), 1), ((1, 1), 0)]
+    """
+    start = values.get("from", 0)
+    table = values["grundy"]
+    if table and isinstance(table[0], list):
+        x0, y0 = (start if isinstance(start, list) else [start, start])[:2]
+        return [((x0 + i, y0 + j), val) for i, row in enumerate(table) for j, val in enumerate(row)]
+    s0 = start[0] if isinstance(start, list) else start
+    return [(s0 + i, val) for i, val in enumerate(table)]
+
+
 def _check_values(plan: ClaimPlan, col: Collector) -> tuple[int, int, dict]:
     v = plan.values
     instances = 0
     if "grundy" in v:
         inst = as_instance(plan.game({}))
-        start = v.get("from", 0)
-        table = v["grundy"]
-        cells: list[tuple[Any, Any]] = []
-        if table and isinstance(table[0], list):
-            x0, y0 = (start if isinstance(start, list) else [start, start])[:2]
-            for i, row in enumerate(table):
-                for j, val in enumerate(row):
-                    cells.append(((x0 + i, y0 + j), val))
-        else:
-            s0 = start[0] if isinstance(start, list) else start
-            cells = [(s0 + i, val) for i, val in enumerate(table)]
+        cells = printed_cells(v)
         positions = [inst.normalise(p) for p, _ in cells]
         default_engine().solve(inst, positions)
         coords = plan.coords

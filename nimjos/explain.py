@@ -63,7 +63,7 @@ def _tree(inst: Any, pos: Any, depth: int, indent: str, lines: list[str]) -> Non
 
 def explain_text(target: str, at: str | None = None, depth: int = 0, profile: str = "default") -> str:
     """The explanation of one claim at one position, as text."""
-    from checkers.exhaustive import check_exhaustive
+    from checkers.exhaustive import check_exhaustive, printed_cells
     from checkers.plan import plan_claim
     from .errors import EvalError
     from .games import as_instance
@@ -126,8 +126,25 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
             said = "see the families: " + claim.formula_text()
         elif kind == "level_set":
             said = "the level sets: " + claim.formula_text()
+        elif kind == "values" and "grundy" in plan.values:
+            printed = dict(printed_cells(plan.values)).get(pos)
+            said = (f"the printed table has no entry at {format_value(pos)}" if printed is None else
+                    f"G({format_value(pos)}) = {format_value(printed)} (the printed table)")
         elif kind == "values":
             said = "the printed table"
+        elif kind == "periodic":
+            pat = {k: fn(env) for k, fn in plan.pattern.items()}
+            p, n0, s = pat["period"], pat.get("preperiod", 0), pat.get("saltus", 0)
+            if pos < n0:
+                said = f"nothing here: periodic from {n0}"
+            else:
+                said = (f"G({pos} + {p}) = G({pos}) + {s}; here G({pos + p}) = {inst.grundy(pos + p)} "
+                        f"and G({pos}) + {s} = {value + s}")
+        elif kind == "stair":
+            h = plan.pattern["h"](env)
+            base = (pos // h) * h
+            said = (f"a {h}-stair: G({pos}) = G({base}) + {pos - base} = {inst.grundy(base) + pos - base}, "
+                    f"and {h} divides G({base}) = {inst.grundy(base)}")
     except EvalError as exc:
         said = f"nothing: it cannot be evaluated here ({exc})"
     if said:

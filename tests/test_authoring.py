@@ -40,3 +40,35 @@ def test_pytest_collects_claims(contract_path, tmp_path):
     r = subprocess.run([sys.executable, "-m", "pytest", str(spec), "-q", "-k", "parity"],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 1 and "counterexample x=0, y=2" in r.stdout, r.stdout
+
+
+PATTERNS = """[source]
+id = "per"
+[game.sub23]
+position = ["n"]
+moves = [ { to = "n - s", where = "s in {2, 3} and s <= n" } ]
+[[claim]]
+id = "p4"
+game = "sub23"
+for_all = "0 <= n <= 40"
+periodic = { period = 4 }
+[[claim]]
+id = "st"
+game = "sub23"
+for_all = "0 <= n <= 40"
+stair = { h = 2 }
+[[claim]]
+id = "table"
+game = "sub23"
+values = { grundy = [0, 0, 1, 1, 2, 0] }
+"""
+
+
+def test_explain_shows_what_pattern_and_table_claims_compare(write_spec):
+    from nimjos.explain import explain_text
+    path = write_spec(PATTERNS)
+    # smallest counterexample of period 4: G(0 + 4) = 2, G(0) = 0
+    assert "G(0 + 4) = G(0) + 0; here G(4) = 2 and G(0) + 0 = 0" in explain_text(f"{path}::p4")
+    assert "a 2-stair: G(1) = G(0) + 1 = 1" in explain_text(f"{path}::st")
+    text = explain_text(f"{path}::table", at="n=5")
+    assert "G(5) = 0 (the printed table)" in text and "mex of the options = G(5) = 0" in text
