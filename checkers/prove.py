@@ -43,7 +43,7 @@ from .verdict import Counterexample, Verdict, format_value
 from .z3expr import Builder, GameRef, Untranslatable, cases, choose_mode, is_term, model_value, uses
 
 METHOD = "prove"
-PROVE_FIELDS = ("for_all", "width", "bits", "timeout", "each", "skip")
+from nimjos.spec import PROVE_FIELDS  # noqa: E402  (the loader checks these fields)
 #: a parameter with at most this many values is proved one value at a time
 MAX_EACH = 16
 #: a constant range of at most this many values is a stated case split (0 <= e <= 1), not a window edge
@@ -797,7 +797,7 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
     for k in cfg:
         if k not in PROVE_FIELDS:
             from nimjos.expr import suggest
-            raise claim.error(f"unknown field {k!r} in prove", "prove", hint=suggest(k, PROVE_FIELDS))
+            raise claim.error(f"unknown field {k!r} in prove", "prove", hint=suggest(k, list(PROVE_FIELDS)))
     if cfg.get("skip"):
         return not_applicable(claim, str(cfg["skip"]))
     if claim.kind == "values":

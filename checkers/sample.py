@@ -56,7 +56,7 @@ EVAL_SECONDS = 1.0
 SMALL_RANGE = 8
 #: names whose presence means ground truth comes from a table (the sample stays near the window)
 TABLE_NAMES = {"G", "options", "mex"}
-SAMPLE_FIELDS = ("count", "seconds", "for_all", "pins", "scale", "skip", "widen")
+from nimjos.spec import SAMPLE_FIELDS  # noqa: E402  (the loader checks these fields)
 #: words in an evaluation error that mean "too large for the machine", not "undefined"
 RESOURCE_WORDS = ("too large", "ssize_t", "exceeds the limit", "would have", "MemoryError")
 
@@ -626,7 +626,7 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
     for k in cfg:
         if k not in SAMPLE_FIELDS:
             from nimjos.expr import suggest
-            raise claim.error(f"unknown field {k!r} in sample", "sample", hint=suggest(k, SAMPLE_FIELDS))
+            raise claim.error(f"unknown field {k!r} in sample", "sample", hint=suggest(k, list(SAMPLE_FIELDS)))
     if cfg.get("skip"):
         return not_applicable(claim, str(cfg["skip"]))
     if claim.kind == "values":

@@ -34,8 +34,13 @@ CLAIM_FIELDS: dict[str, Any] = {
     "id": str, "ref": str, "text": str, "game": str, "for_all": str, "assume": str, "expect": str,
     "expect_counterexample": str, "corrects": str, "relaxes": str, "note": str, "deep": dict,
     "grundy": str, "p_positions": (str, list), "holds": str, "values": dict, "level_set": (str, list),
-    "levels": str, "position": list, "periodic": dict, "stair": dict, "strategy": (str, dict), "sample": dict, "methods": list, "prove": dict,
+    "levels": str, "position": list, "periodic": dict, "stair": dict, "strategy": (str, dict), "sample": dict, "prove": dict,
 }
+#: options of the sampling method (checkers/sample.py reads them)
+SAMPLE_FIELDS = {"count": int, "seconds": (int, float), "for_all": str, "pins": list, "scale": int, "skip": str,
+                 "widen": bool}
+#: options of the proving method (checkers/prove.py reads them)
+PROVE_FIELDS = {"for_all": str, "width": int, "bits": int, "timeout": (int, float), "each": list, "skip": str}
 PROFILE_FIELDS = {"for_all": str, "levels": str, "values": dict}
 FAMILY_FIELDS = {"point": str, "where": str}
 VALUES_FIELDS = {"from": (int, list), "grundy": list, "of": str, "var": str, "equal": list}
@@ -174,6 +179,26 @@ def _check_fields(table: Any, allowed: dict[str, Any], where: dict, what: str,
             names = names.replace("str", "a string").replace("list", "a list").replace("dict", "a table").replace("int", "an integer")
             raise SpecError(f"must be {names}, got {type(value).__name__} {value!r}"[:200],
                             **{**where, "field": key, "line": (find and find(key)) or where.get("line")})
+
+
+def _check_method_options(table: dict, allowed: dict, where: dict, what: str) -> None:
+    """A `sample` or `prove` table: known fields of the right types, a `for_all` that parses, `pins` and
+    `each` lists of strings.
+
+    >>> _check_method_options({"scale": 40}, SAMPLE_FIELDS, {"file": "s.toml", "field": "sample"}, "sample")
+    >>> _check_method_options({"sacle": 40}, SAMPLE_FIELDS, {"file": "s.toml", "field": "sample"}, "sample")
+    Traceback (most recent call last):
+    nimjos.errors.SpecError: s.toml: field 'sample': unknown field 'sacle' (did you mean 'scale'?)
+    """
+    _check_fields(table, allowed, where, what)
+    for key in ("pins", "each"):
+        if key in table and not all(isinstance(v, str) for v in table[key]):
+            raise SpecError(f"{what}.{key} must be a list of strings, got {table[key]!r}"[:200], **where)
+    if "for_all" in table:
+        try:
+            parse(table["for_all"])  # a syntax error or a refused construct is reported at load time
+        except SpecError as exc:
+            raise exc.located(**where) from None
 
 
 # ----------------------------------------------------------------------------- loading
@@ -329,6 +354,10 @@ def load_spec(path: str | Path) -> Spec:
         if "deep" in raw:
             _check_fields(raw["deep"], PROFILE_FIELDS,
                           {**where, "field": "deep", "line": field_lines.get("deep", cline)}, "deep")
+        for name, allowed in (("sample", SAMPLE_FIELDS), ("prove", PROVE_FIELDS)):
+            if name in raw:
+                _check_method_options(raw[name], allowed, {**where, "field": name,
+                                                           "line": field_lines.get(name, cline)}, name)
         claim = Claim(spec, i, cid, kind, raw, cline, ref=raw.get("ref", ""), text=raw.get("text", ""),
                       expect=expect, expect_counterexample=raw.get("expect_counterexample"),
                       corrects=raw.get("corrects"), relaxes=raw.get("relaxes"), note=raw.get("note", ""),
