@@ -284,7 +284,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown:
         header = "# Josephus benchmark\n\n" + "\n".join(f"- {key}: {value}" for key, value in info.items())
         command = "python bench/bench_josephus.py" + (" --quick" if args.quick else "")
-        body = f"{header}\n- command: `{command}`\n\n{text}\n\n{claim_text(table, single, N, k)}"
+        # the report shows the measured claim under this spec's document (nimjos.report.measured)
+        spec = "- spec: `specs/001_maxnim_josephus_algorithm.toml`"
+        body = f"{header}\n- command: `{command}`\n{spec}\n\n{text}\n\n{claim_text(table, single, N, k)}"
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
         args.markdown.write_text(body)
     return 0 if all(row.met is not False for row in rows) else 1

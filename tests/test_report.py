@@ -214,3 +214,24 @@ def test_defaults():
     add_report_arguments(parser)
     args = parser.parse_args([])
     assert args.format == "md,html" and args.out == "reports/" and args.store.endswith("results.sqlite")
+
+
+def test_measured_claims_appear_under_their_document(tmp_path):
+    from checkers.verdict import Verdict
+    from nimjos.report import render
+    from nimjos.store import ResultsStore
+    with ResultsStore(tmp_path / "r.sqlite") as store:
+        run = store.begin_run(["check"], "default")
+        store.record(run, {"file": "specs/001_x.toml", "claim_id": "c", "ref": "Lemma 1", "kind": "holds",
+                           "agrees": True}, Verdict("c", "checked", "exhaustive", "0 <= x <= 9", instances=10))
+    results = tmp_path / "results"
+    results.mkdir()
+    (results / "b.md").write_text("# B\n\n- cpu: Z80\n- date: 2026-11-22\n- spec: `specs/001_x.toml`\n\n"
+                                  "## Measured claim (Example 3.8)\n\nThe iteration is **5.0x** faster <script>.\n")
+    (results / "other.md").write_text("# O\n\n- spec: `specs/002_y.toml`\n\n## Measured claim (elsewhere)\n\nx\n")
+    render(tmp_path / "r.sqlite", tmp_path / "out", ("md", "html"), results)
+    md = (tmp_path / "out" / "index.md").read_text()
+    assert "### Measured claim (Example 3.8)" in md and "cpu: Z80; date: 2026-11-22" in md
+    assert "elsewhere" not in md                       # a document with no claims in the store shows nothing
+    html = (tmp_path / "out" / "index.html").read_text()
+    assert "<strong>5.0x</strong>" in html and "&lt;script&gt;" in html and "<script>." not in html

@@ -55,8 +55,9 @@ def parse_formats(text: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def render(store_path, out_dir="reports", formats=("md", "html")) -> list[Path]:
+def render(store_path, out_dir="reports", formats=("md", "html"), measured_dir="bench/results") -> list[Path]:
     """Write the report of the store at `store_path` into `out_dir`; return the files written, sorted.
+    Measured performance claims are read from the benchmark results in `measured_dir`, when it exists.
 
     Raises FileNotFoundError when there is no store (a report never creates one).
 
@@ -82,7 +83,8 @@ def render(store_path, out_dir="reports", formats=("md", "html")) -> list[Path]:
         raise FileNotFoundError(f"no results store at {store_path}; run `nimjos check` first")
     with ResultsStore(store_path) as store:
         rows = store.latest()
-    return write_report(build_report(rows), Path(out_dir), parse_formats(formats))
+    from nimjos.report.measured import read_measured
+    return write_report(build_report(rows, read_measured(measured_dir)), Path(out_dir), parse_formats(formats))
 
 
 def add_report_arguments(parser: argparse.ArgumentParser) -> None:
@@ -92,6 +94,8 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="reports/", metavar="DIR", help="output directory (default: reports/)")
     parser.add_argument("--store", default=os.environ.get("NIMJOS_STORE", str(DEFAULT_PATH)), metavar="FILE",
                         help="results store to read (default: .nimjos/results.sqlite)")
+    parser.add_argument("--measured", default="bench/results", metavar="DIR",
+                        help="benchmark results with measured performance claims (default: bench/results)")
 
 
 def run_report_command(args) -> int:
@@ -103,7 +107,7 @@ def run_report_command(args) -> int:
     """
     try:
         formats = parse_formats(args.format)
-        written = render(args.store, args.out, formats)
+        written = render(args.store, args.out, formats, getattr(args, "measured", "bench/results"))
     except (ValueError, FileNotFoundError) as exc:
         print(f"nimjos: {exc}", file=sys.stderr)
         return 2

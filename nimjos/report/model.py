@@ -162,6 +162,8 @@ class Source:
     document: str
     file: str
     claims: list[Claim]
+    #: measured performance claims on this document (nimjos.report.measured), as the benchmarks recorded them
+    measured: list = field(default_factory=list)
 
 
 @dataclass
@@ -257,8 +259,9 @@ def summarize(claims: list[Claim]) -> Summary:
     return Summary(len(claims), full, sum(1 for c in claims if c.agrees is False))
 
 
-def build_report(rows: list[dict]) -> Report:
-    """The report model of the store's latest records (see the module docstring)."""
+def build_report(rows: list[dict], measured: list | None = None) -> Report:
+    """The report model of the store's latest records (see the module docstring); `measured` claims from
+    the benchmark results are attached to the document whose spec file they name."""
     claims = group_claims(rows)
     by_file: dict[str, list[Claim]] = {}
     for claim in claims:
@@ -279,7 +282,9 @@ def build_report(rows: list[dict]) -> Report:
         first = file_claims[0]
         sources.append(Source(key=first.get("source_id", file), title=first.get("source_title", ""),
                               cite=first.get("cite", ""), document=first.get("document", ""), file=file,
-                              claims=file_claims))
+                              claims=file_claims,
+                              measured=[m for m in measured or [] if PurePosixPath(m.spec).name ==
+                                        PurePosixPath(file.replace("\\", "/")).name]))
     versions = sorted({(r.get("nimjos_version") or "", r.get("z3_version") or "", r.get("python_version") or "")
                        for r in rows})
     return Report(
