@@ -37,7 +37,8 @@ def findings(records: list[dict]) -> str:
             by_claim[(r["file"], r["claim_id"])].append(r)
     finals = {k: pick_final(v) for k, v in by_claim.items()}
     files = sorted({k[0] for k in finals})
-    lines = ["| document | claims | held | refuted | ill-defined | vacuous | other |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    lines = ["| document | claims | held (proved / sampled / checked) | refuted | ill-defined | vacuous | other |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
     wrong: list[str] = []
     for f in files:
         recs = [(k, v) for k, v in finals.items() if k[0] == f]
@@ -47,7 +48,8 @@ def findings(records: list[dict]) -> str:
         other = len(words) - held - sum(counts.values())
         doc = recs[0][1].get("document") or Path(f).name
         title = recs[0][1].get("source_title") or ""
-        lines.append(f"| [{Path(f).name}]({f}) ({title}) | {len(words)} | {held} | {counts['refuted']} | "
+        split = " / ".join(str(words.count(w)) for w in ("proved", "sampled", "checked"))
+        lines.append(f"| [{Path(f).name}]({f}) ({title}) | {len(words)} | {held} ({split}) | {counts['refuted']} | "
                      f"{counts['ill-defined']} | {counts['vacuous']} | {other} |")
         corrections = {v.get("corrects"): v["claim_id"] for _, v in recs if v.get("corrects")}
         for (_, cid), v in sorted(recs, key=lambda kv: (kv[1].get("claim_order") or 0)):
@@ -55,7 +57,12 @@ def findings(records: list[dict]) -> str:
                 fix = corrections.get(cid)
                 wrong.append(f"- **{Path(f).name} {v.get('ref') or cid}** (`{cid}`, {v['verdict']}): "
                              f"{_cx_text(v)}" + (f"; corrected by `{fix}`" if fix else "") + f" [{doc}]")
-    out = ["Verdicts of `nimjos check specs/ --method exhaustive` (default profile, window checks), from the results store (`python scripts/readme_findings.py` regenerates this section):", ""] + lines
+    methods = sorted({r.get("method") for r in records if r.get("method")})
+    command = "nimjos check specs/" if {"sample", "prove"} <= set(methods) else \
+        f"nimjos check specs/ --method {','.join(methods)}"
+    out = [f"Verdicts of `{command}` (default profile; methods: {', '.join(methods)}; each claim counted once, "
+           "by its strongest verdict), from the results store (`python scripts/readme_findings.py` regenerates "
+           "this section):", ""] + lines
     out += ["", "Printed statements found wrong (smallest counterexample first; relaxed-hypothesis probes "
             "are not listed):", ""] + (wrong or ["- none"])
     return "\n".join(out)
