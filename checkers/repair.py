@@ -112,8 +112,15 @@ def fold(tree: ast.AST) -> ast.AST:
 
 
 def single_edits(tree: ast.AST) -> list[tuple[str, ast.AST]]:
-    """Every single small edit of an expression tree, as (description, new tree)."""
-    out: list[tuple[str, ast.AST]] = []
+    """Every single small edit of an expression tree, as (description, new tree). An edit of a
+    subexpression that occurs more than once is also made at every occurrence at once (a misprint
+    repeated in one formula is one misprint).
+
+    >>> from nimjos.expr import parse
+    >>> [d for d, t in single_edits(parse("W(x, n - 2) == V(n - 2)")) if "every" in d]
+    ['summand 2 dropped from n - 2 (at every occurrence)', 'constant 2 -> 3 (at every occurrence)', 'constant 2 -> 1 (at every occurrence)']
+    """
+    edits: list[tuple[str, list, ast.AST]] = []   # (description, path, replacement)
     for node, path in _paths(tree):
         text = ast.unparse(node)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
@@ -121,7 +128,7 @@ def single_edits(tree: ast.AST) -> list[tuple[str, ast.AST]]:
             if name in ("floor", "ceil"):
                 new = copy.deepcopy(node)
                 new.func = ast.Name("ceil" if name == "floor" else "floor", ast.Load())
-                out.append((f"{name} -> {new.func.id} in {text}", _replace(tree, path, new)))
+                edits.append((f"{name} -> {new.func.id} in {text}", path, new))
             if name not in _NO_SHIFT:
                 for i, arg in enumerate(node.args):
                     if isinstance(arg, (ast.Lambda, ast.Tuple, ast.Set)):
@@ -129,25 +136,26 @@ def single_edits(tree: ast.AST) -> list[tuple[str, ast.AST]]:
                     for k in (1, -1):
                         new = copy.deepcopy(node)
                         new.args[i] = _plus(arg, k)
-                        out.append((f"argument {i + 1} of {name} shifted by {k:+d}", _replace(tree, path, new)))
+                        edits.append((f"argument {i + 1} of {name} shifted by {k:+d}", path, new))
         if isinstance(node, ast.Compare):
             for i, op in enumerate(node.ops):
                 swap = _CMP_SWAP.get(type(op))
                 if swap:
                     new = copy.deepcopy(node)
                     new.ops[i] = swap()
-                    out.append((f"{ast.unparse(node)} -> {ast.unparse(new)}", _replace(tree, path, new)))
+                    edits.append((f"{ast.unparse(node)} -> {ast.unparse(new)}", path, new))
         if isinstance(node, ast.Constant) and type(node.value) is int and abs(node.value) <= 64:
             for k in (1, -1):
-                out.append((f"constant {node.value} -> {node.value + k}",
-                            _replace(tree, path, ast.Constant(node.value + k))))
+                edits.append((f"constant {node.value} -> {node.value + k}", path, ast.Constant(node.value + k)))
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
-            out.append((f"summand {ast.unparse(node.right)} dropped from {text}", _replace(tree, path, node.left)))
+            edits.append((f"summand {ast.unparse(node.right)} dropped from {text}", path, node.left))
             if isinstance(node.op, ast.Add):
-                out.append((f"summand {ast.unparse(node.left)} dropped from {text}", _replace(tree, path, node.right)))
+                edits.append((f"summand {ast.unparse(node.left)} dropped from {text}", path, node.right))
+    out = [(desc, _replace(tree, path, new)) for desc, path, new in edits]
     if not isinstance(tree, (ast.Compare, ast.BoolOp, ast.Tuple)):
         for k in (1, -1):
             out.append((f"{k:+d} added to the whole expression", _plus(tree, k)))
+    out += _everywhere(tree, edits)
     seen: set[str] = {ast.unparse(fold(tree))}
     unique = []
     for desc, t in out:
@@ -157,6 +165,32 @@ def single_edits(tree: ast.AST) -> list[tuple[str, ast.AST]]:
             seen.add(u)
             unique.append((desc, t))
     return unique
+
+
+def _everywhere(tree: ast.AST, edits: list[tuple[str, list, ast.AST]]) -> list[tuple[str, ast.AST]]:
+    """Each edit made at every occurrence of the subexpression it edits, where that occurs more than once."""
+    where: dict[str, list] = {}
+    for node, path in _paths(tree):
+        if path:
+            where.setdefault(ast.dump(node), []).append(path)
+    out = []
+    done: set[tuple[str, str]] = set()
+    for desc, path, new in edits:
+        if not path:
+            continue
+        key = ast.dump(_at(tree, path))
+        paths = where.get(key, [])
+        if len(paths) < 2 or (key, ast.dump(new)) in done:
+            continue
+        done.add((key, ast.dump(new)))
+        # replace the deepest occurrences first, so that no path is invalidated by a replacement above it
+        t = tree
+        for p in sorted(paths, key=len, reverse=True):
+            if any(len(q) < len(p) and p[:len(q)] == q for q in paths):
+                continue   # inside another occurrence, which is replaced whole
+            t = _replace(t, p, copy.deepcopy(new))
+        out.append((f"{desc} (at every occurrence)", t))
+    return out
 
 
 def _fields(claim: Any) -> list[tuple[str, str, Any]]:

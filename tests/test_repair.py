@@ -48,3 +48,17 @@ def test_repairs_reach_the_run_result(write_spec):
     spec = load_spec(write_spec(SPEC))
     result = run_claim(spec.claim("p-from-1"), RunOptions(methods=("exhaustive",)))
     assert result.final.evidence["repairs"][0]["text"] == "j >= 0"
+
+
+def test_a_misprint_repeated_in_one_formula_is_repaired_everywhere():
+    # 003 Lemma 3.2 (v), (26): the starting position (x, 2n + 2i - 2) is printed twice; its correction
+    # (x, 2n + 2i) needs the same edit at both places
+    import ast
+    import pathlib
+    from nimjos.expr import parse
+    root = pathlib.Path(__file__).resolve().parents[1]
+    spec = load_spec(root / "specs" / "003_turn_nim_and_weighted_nim.toml")
+    found = find_repairs(spec.claim("lemma-3.2-26"))
+    assert found and found[0].edits == ["summand 2 dropped from 2 * n + 2 * i - 2 (at every occurrence)"]
+    # the candidate is the corrected sibling of the spec, found by search
+    assert ast.dump(parse(found[0].text)) == ast.dump(parse(spec.claim("lemma-3.2-26-corrected").raw["holds"]))
