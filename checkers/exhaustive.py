@@ -343,15 +343,14 @@ def _fixed_names(rows: list, names: tuple, coords: tuple) -> dict:
     """
     if not rows:
         return {}
-    inst0 = rows[0][1]
-    seen: dict = {}
+    first, inst0, _ = rows[0]
+    fixed = {n: v for n, v in zip(names, first) if n not in coords and type(v) is int}
     for values, inst, _ in rows:
-        if inst is not inst0:
-            continue
-        for n, v in zip(names, values):
-            if n not in coords:
-                seen.setdefault(n, set()).add(v if isinstance(v, int) and not isinstance(v, bool) else repr(v))
-    return {n: next(iter(vs)) for n, vs in seen.items() if len(vs) == 1 and isinstance(next(iter(vs)), int)}
+        if inst is inst0:
+            for n, v in zip(names, values):
+                if n in fixed and fixed[n] != v:
+                    del fixed[n]
+    return fixed
 
 
 def _check_pattern(plan: ClaimPlan, rows: list, names: tuple, param_names: tuple, col: Collector) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from matplotlib import colormaps
@@ -49,6 +50,15 @@ def _grundy_colours(top: int) -> tuple[ListedColormap, BoundaryNorm]:
     return ListedColormap(base).with_extremes(bad="#dddddd"), BoundaryNorm(np.arange(-0.5, top + 1.5), top + 1)
 
 
+def claims_membership(label: Any) -> bool:
+    """Whether the evidence's `claimed` entries are P-position flags (1 or 0) rather than claimed values.
+
+    >>> claims_membership("claimed P-positions"), claims_membership("claimed value")
+    (True, False)
+    """
+    return "P-position" in str(label)
+
+
 def grid_disagreements(grid: dict) -> np.ndarray:
     """Boolean matrix: where the claimed set or value differs from the game's (False where nothing is claimed).
 
@@ -66,7 +76,7 @@ def grid_disagreements(grid: dict) -> np.ndarray:
         return np.zeros(values.shape, dtype=bool)
     known = np.array([[c is not None for c in row] for row in claimed], dtype=bool) & (values >= 0)
     filled = np.array([[0 if c is None else int(c) for c in row] for row in claimed], dtype=np.int64)
-    if "P-position" in str(grid.get("label", "claimed P-positions")):
+    if claims_membership(grid.get("label", "claimed P-positions")):
         return known & ((values == 0) != (filled != 0))
     return known & (values != filled)
 
@@ -157,15 +167,11 @@ def sequence_disagreements(seq: dict) -> list[int]:
     >>> sequence_disagreements({"grundy": [0, 1, 2], "claimed": [0, 1, 1], "label": "claimed value"})
     [2]
     """
-    claimed = seq.get("claimed") or []
-    membership = seq.get("label") == "claimed P-positions"
-    out = []
-    for i, (v, c) in enumerate(zip(seq["grundy"], claimed)):
-        if c is None:
-            continue
-        if (bool(c) != (int(v) == 0)) if membership else (c != v):
-            out.append(i)
-    return out
+    if not seq.get("claimed"):
+        return []
+    row = grid_disagreements({"grundy": [seq["grundy"]], "claimed": [seq["claimed"]],
+                              "label": seq.get("label", "claimed value")})[0]
+    return [int(i) for i in np.nonzero(row)[0]]
 
 
 def plot_sequence(seq: dict, marks: list[int], path: Path, title: str, name: str = "x") -> Path:
@@ -192,7 +198,7 @@ def plot_sequence(seq: dict, marks: list[int], path: Path, title: str, name: str
     ax.step(xs, values, where="mid", color="#999999", linewidth=0.8)
     ax.plot(xs, values, "o", color="black", markersize=3.5, label="Grundy value (from the moves)")
     claimed = seq.get("claimed") or []
-    membership = seq.get("label") == "claimed P-positions"   # claimed holds 1 (claimed P) or 0, not values
+    membership = claims_membership(seq.get("label"))   # claimed holds 1 (claimed P) or 0, not values
     if membership:
         pairs = [(x, 0) for x, c in zip(xs, claimed) if c]
     else:
