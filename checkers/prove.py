@@ -38,9 +38,9 @@ from nimjos.expr import parse, variables_of
 
 from .certificate import Certificate, TooManyOptions, game_kind
 from .plan import ClaimPlan, plan_claim
-from .run import RunOptions, register_method
+from .run import PROVE_SECONDS, RunOptions, register_method
 from .verdict import Counterexample, Verdict, format_value
-from .z3expr import Builder, GameRef, Untranslatable, cases, choose_mode, is_term, model_value, uses
+from .z3expr import Builder, GameRef, Untranslatable, cases, choose_mode, fresh_context, is_term, model_value, uses
 
 METHOD = "prove"
 #: a parameter with at most this many values is proved one value at a time
@@ -394,13 +394,47 @@ def _prove_holds(ctx: Context) -> list[QueryResult]:
     watch = {n: env[n] for n in ctx.dom.symbolic}
     terms = [env[n] for n in ctx.dom.symbolic if is_term(env[n]) and not z3.is_bool(env[n])]
     res = ctx.run("the statement", b, hyps, goal, watch, terms)
-    if res.status == "holds":
+    if res.status == "holds" and not window_witness(ctx):
         s = z3.Solver()
         s.set("timeout", min(5000, ctx.remaining_ms()))
         s.add(*b.assertions(), *hyps)
         if s.check() == z3.unsat:
             res.status = "vacuous"
     return [res]
+
+
+def window_witness(ctx: Context, limit: int = 20_000, seconds: float = 0.5) -> dict | None:
+    """A point of the claim's window, with this attempt's enumerated values, that lies in the proof's domain
+    and satisfies the assumption: evaluated exactly, it shows the proved statement is not vacuous without
+    asking Z3 (whose satisfiability check of the hypotheses can take its whole time limit). None when the
+    first `limit` window points (or `seconds`) show none.
+
+    >>> from nimjos.spec import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
+    >>> c = spec.claims[0]; plan = plan_claim(c)
+    >>> ctx = Context(c, plan, proof_domain(c, plan, {}, spec.namespace), {}, "int", None, 0, time.perf_counter() + 5)
+    >>> window_witness(ctx)
+    {'x': 0}
+    """
+    plan, claim, dom = ctx.plan, ctx.claim, ctx.dom
+    explicit = bool((claim.raw.get("prove") or {}).get("for_all"))
+    stop = time.perf_counter() + seconds
+    try:
+        for i, env in enumerate(plan.window.bindings({}, pins=dict(ctx.params))):
+            if i >= limit or time.perf_counter() > stop:
+                return None
+            if any(env.get(n) != v for n, v in ctx.params.items()):
+                continue
+            if plan.assume is not None and not plan.assume(dict(env)):
+                continue
+            point = {n: env[n] for n in plan.window.names if n in env}
+            if explicit and not (all(n in point for n in dom.binder.names) and _inside(dom, point, claim)):
+                continue
+            return point
+    except (EvalError, SpecError):
+        return None
+    return None
 
 
 # ----------------------------------------------------------------------------- game claims
@@ -802,6 +836,7 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
     ns = claim.spec.namespace
     if not plan.window.names:
         return not_applicable(claim, "a closed statement: the window check evaluates it exactly")
+    fresh_context()
     from .sample import window_constants
     fixed = [] if cfg.get("for_all") else window_constants(plan.window)
     if fixed:
@@ -813,7 +848,7 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
         instances = dom.instances(ns)
     except Untranslatable as exc:
         return not_applicable(claim, str(exc), time.perf_counter() - start)
-    budget = float(cfg.get("timeout") or opts.timeout or 30.0)
+    budget = float(cfg.get("timeout") or opts.timeout or PROVE_SECONDS.get(opts.profile, PROVE_SECONDS["deep"]))
     deadline = start + budget
     attempts: list[Attempt] = []
     symbolic_first = None

@@ -8,7 +8,7 @@ None means "does not apply"); the exhaustive method always applies.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from .exhaustive import check_exhaustive
@@ -17,12 +17,17 @@ from nimjos.errors import NimjosError
 from .verdict import STRENGTH, Verdict
 
 
+#: the prover's seconds per claim in each profile, unless --timeout or the spec's prove.timeout says otherwise:
+#: the default run must stay within a few minutes, and a deep run gives Z3 the time a referee would wait
+PROVE_SECONDS = {"default": 10.0, "deep": 30.0}
+
+
 @dataclass
 class RunOptions:
     profile: str = "default"
     max_counterexamples: int = 10
     pins: dict[str, Any] | None = None
-    timeout: float = 30.0
+    timeout: float | None = None  # None: PROVE_SECONDS of the profile
     methods: tuple[str, ...] | None = None  # None: every method that applies
     repair: bool = True  # search small edits of a refuted statement that hold on the window
     repair_seconds: float = 20.0
@@ -118,6 +123,8 @@ def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
     opts = opts or RunOptions()
     names = opts.methods or tuple(METHODS)
     verdicts: list[Verdict] = []
+    # later methods see the earlier verdicts of this claim (the prover's soundness check reads the window's)
+    opts = replace(opts, extra={**opts.extra, "verdicts": {}})
     for name in names:
         fn = METHODS.get(name)
         if fn is None:
@@ -138,10 +145,12 @@ def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
                             f"method failed: {type(exc).__name__}: {exc}"[:300])
         if v is not None:
             verdicts.append(v)
+            opts.extra["verdicts"][name] = v
     result = ClaimResult(claim, verdicts)
     final = result.final if verdicts else None
     if opts.repair and not opts.pins and final is not None and final.verdict == "refuted":
         from .repair import find_repairs
-        result.repairs = find_repairs(claim, opts.profile, budget_seconds=opts.repair_seconds)
+        result.repairs = find_repairs(claim, opts.profile, budget_seconds=opts.repair_seconds,
+                                      counterexamples=final.counterexamples)
         final.evidence["repairs"] = [r.to_json() for r in result.repairs]
     return result

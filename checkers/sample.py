@@ -636,6 +636,8 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
     if kind is None:
         evaluator: Any = HoldsEvaluator(plan)
     else:
+        from .z3expr import fresh_context
+        fresh_context()   # the point search's answers must not depend on the claims sampled before
         evaluator = GameEvaluator(claim, plan, opts.profile)
         if kind == "level" and plan.levels is not None:
             try:

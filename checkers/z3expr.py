@@ -1356,6 +1356,21 @@ def _has_var(e: Any) -> bool:
 _SKOLEM = itertools.count()
 
 
+def fresh_context() -> None:
+    """Start a new default Z3 context (and fresh-name counter), so that what Z3 decides for one claim does not
+    depend on which claims were translated before it in the same process (Z3's search depends on the order in
+    which terms were created). Call it before a claim's first term, never while terms of the old context are
+    still in use.
+
+    >>> a = z3.Int("a"); fresh_context(); b = z3.Int("a")
+    >>> a.ctx is b.ctx
+    False
+    """
+    global _SKOLEM
+    z3.z3._main_ctx = None   # z3.main_ctx() makes a new one on its next call
+    _SKOLEM = itertools.count()
+
+
 def cases(f: Any, limit: int = 64) -> list:
     """Split a condition into disjuncts, pushing positive existentials outward as fresh constants:
     f holds iff some returned case holds for some values of the fresh constants. Used to split a query

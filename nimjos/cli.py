@@ -126,6 +126,21 @@ def _fmt(v: Any) -> str:
     return format_value(v)
 
 
+def _json_entry(claim: Any, result: Any, agrees: bool) -> dict:
+    final = result.final
+    entry = {"file": str(claim.spec.path), "source": claim.spec.source.id,
+             "document": claim.spec.source.document, "id": claim.id, "ref": claim.ref,
+             "kind": claim.kind, "text": claim.text, "expect": claim.expect,
+             "corrects": claim.corrects, "relaxes": claim.relaxes, "agrees": agrees}
+    entry.update(final.to_json())
+    entry["methods"] = [{**v.to_json(), "counterexamples": v.to_json()["counterexamples"][:3]}
+                        for v in result.verdicts]
+    if final.evidence.get("rerun"):
+        entry["rerun"] = final.evidence["rerun"]
+    entry["repairs"] = [r.to_json() for r in result.repairs]
+    return entry
+
+
 def _open_store(args: argparse.Namespace) -> Any:
     if getattr(args, "no_store", False):
         return None
@@ -134,7 +149,8 @@ def _open_store(args: argparse.Namespace) -> Any:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from checkers.run import RunOptions, run_claim
+    from checkers.run import RunOptions
+    from .claim_pool import default_jobs, run_claims
     from .spec import load_spec, spec_files
     from .engine import set_max_positions
     from . import methods  # noqa: F401  (registers sampling and proving where available)
@@ -179,53 +195,49 @@ def cmd_check(args: argparse.Namespace) -> int:
     done: set = set()
     if store and args.resume:
         done = store.completed_claims(None)
-    out_claims: list[dict] = []
     status = EXIT_OK
     errors: list[str] = []
     current_file = None
     t0 = time.perf_counter()
+    todo = [c for c in selected if (str(c.spec.path), c.id) not in done]
+    jobs = args.jobs if args.jobs > 0 else default_jobs(len(todo))
+    if pins or args.workers > 1 or args.executor == "dask":
+        jobs = 1  # a pinned instance is one claim; sharded claims use the cores (or the cluster) themselves
+    entries: dict[int, Any] = {}   # index -> JSON entry or printed line, put back in claim order
+    printed = 0
+    results = run_claims(todo, opts, jobs, args.max_positions)
     try:
-        for claim in selected:
-            if (str(claim.spec.path), claim.id) in done:
-                continue
-            if not args.json and claim.spec.path != current_file:
-                current_file = claim.spec.path
-                print(f"{current_file}  ({claim.spec.source.title or claim.spec.source.id})")
-            try:
-                result = run_claim(claim, opts)
-            except SpecError as exc:
-                exc.located(file=str(claim.spec.path), item=claim.label)
-                errors.append(str(exc))
-                print(f"nimjos: {exc}", file=sys.stderr, flush=True)
-                continue
-            final = result.final
-            agrees, why = _agrees(claim, final)
-            if not agrees:
-                status = max(status, EXIT_DISAGREE)
-            if store:
-                meta = _claim_meta(claim, agrees)
-                for v in result.verdicts:
-                    store.record(run_id, meta, v)
-            if args.json:
-                entry = {"file": str(claim.spec.path), "source": claim.spec.source.id,
-                         "document": claim.spec.source.document, "id": claim.id, "ref": claim.ref,
-                         "kind": claim.kind, "text": claim.text, "expect": claim.expect,
-                         "corrects": claim.corrects, "relaxes": claim.relaxes, "agrees": agrees}
-                entry.update(final.to_json())
-                entry["methods"] = [{**v.to_json(), "counterexamples": v.to_json()["counterexamples"][:3]}
-                                    for v in result.verdicts]
-                if final.evidence.get("rerun"):
-                    entry["rerun"] = final.evidence["rerun"]
-                entry["repairs"] = [r.to_json() for r in result.repairs]
-                out_claims.append(entry)
+        for i, claim, result in results:
+            if isinstance(result, SpecError):
+                errors.append(str(result))
+                print(f"nimjos: {result}", file=sys.stderr, flush=True)
+                entries[i] = None
             else:
-                print(_human_line(claim, result, agrees, why), flush=True)
+                final = result.final
+                agrees, why = _agrees(claim, final)
+                if not agrees:
+                    status = max(status, EXIT_DISAGREE)
+                if store:
+                    meta = _claim_meta(claim, agrees)
+                    for v in result.verdicts:
+                        store.record(run_id, meta, v)
+                entries[i] = _json_entry(claim, result, agrees) if args.json else _human_line(claim, result, agrees, why)
+            while not args.json and printed in entries:
+                claim = todo[printed]
+                if claim.spec.path != current_file:
+                    current_file = claim.spec.path
+                    print(f"{current_file}  ({claim.spec.source.title or claim.spec.source.id})")
+                if entries[printed] is not None:
+                    print(entries[printed], flush=True)
+                printed += 1
     except KeyboardInterrupt:
+        results.close()
         if store:
             store.finish_run(run_id, "interrupted")
         print("interrupted: finished claims are in the results store; `nimjos check --resume` continues",
               file=sys.stderr)
         return 130
+    out_claims = [entries[i] for i in sorted(entries) if entries[i] is not None] if args.json else []
     if progress:
         progress.close()
     if store:
@@ -265,12 +277,15 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--profile", default="default", choices=["default", "deep"])
     check.add_argument("--at", help="check one instance only, e.g. --at 'x=0,y=2'")
     check.add_argument("--method", help="comma-separated methods: exhaustive,sample,prove (default: all that apply)")
-    check.add_argument("--timeout", type=float, default=30.0, help="seconds per claim for the prover")
+    check.add_argument("--timeout", type=float, default=None,
+                       help="seconds per claim for the prover (default: 10, or 30 with --profile deep)")
     check.add_argument("--store", default=os.environ.get("NIMJOS_STORE", ".nimjos/results.sqlite"),
                        help="results store (SQLite)")
     check.add_argument("--no-store", action="store_true", help="do not record results")
     check.add_argument("--no-repair", action="store_true", help="do not search corrections of refuted claims")
     check.add_argument("--resume", action="store_true", help="skip claims already recorded by an interrupted run")
+    check.add_argument("--jobs", type=int, default=0,
+                       help="claims checked at once, one process each (default: one per core)")
     check.add_argument("--workers", type=int, default=1, help="processes for sharded exhaustive checks (local executor)")
     check.add_argument("--shards", type=int, default=0, help="shards per claim (default: 4 x workers, balanced)")
     check.add_argument("--executor", default="local", choices=["local", "dask"], help="where shards run")

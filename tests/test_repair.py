@@ -62,3 +62,14 @@ def test_a_misprint_repeated_in_one_formula_is_repaired_everywhere():
     assert found and found[0].edits == ["summand 2 dropped from 2 * n + 2 * i - 2 (at every occurrence)"]
     # the candidate is the corrected sibling of the spec, found by search
     assert ast.dump(parse(found[0].text)) == ast.dump(parse(spec.claim("lemma-3.2-26-corrected").raw["holds"]))
+
+
+def test_checking_candidates_at_the_counterexamples_first_finds_the_same_repairs(write_spec):
+    from checkers.exhaustive import check_exhaustive
+    spec = load_spec(write_spec(SPEC))
+    for cid in ("jos", "p-from-1", "hopeless"):
+        claim = spec.claim(cid)
+        cxs = check_exhaustive(claim).counterexamples
+        assert cxs
+        plain = [r.to_json() for r in find_repairs(claim)]
+        assert [r.to_json() for r in find_repairs(claim, counterexamples=cxs)] == plain

@@ -1,0 +1,74 @@
+"""Claims on a process pool: the same verdicts, counts and order as one after another; bad input still exits 2."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+SPEC = '''[source]
+id = "pool"
+[game.nim2]
+position = ["x", "y"]
+moves = [ { to = "(x - t, y)", where = "1 <= t <= x" }, { to = "(x, y - t)", where = "1 <= t <= y" } ]
+[[claim]]
+id = "bouton"
+game = "nim2"
+for_all = "0 <= x <= 20 and 0 <= y <= 20"
+p_positions = "x == y"
+expect = "holds"
+[[claim]]
+id = "parity"
+game = "nim2"
+for_all = "0 <= x <= 20 and 0 <= y <= 20"
+p_positions = "(x + y) % 2 == 0"
+expect = "refuted"
+[[claim]]
+id = "floor"
+for_all = "0 <= p <= 30 and 1 <= q <= 9"
+holds = "p // q == floor(p / q)"
+expect = "holds"
+[[claim]]
+id = "ceil"
+for_all = "0 <= p <= 30 and 1 <= q <= 9"
+holds = "p // q == ceil(p / q)"
+expect = "refuted"
+'''
+
+
+def check(path, *args):
+    r = subprocess.run([sys.executable, "-m", "nimjos.cli", "check", str(path), "--json", "--no-store",
+                        "--method", "exhaustive", *args], capture_output=True, text=True, timeout=300)
+    return r
+
+
+def test_two_jobs_give_what_one_gives(write_spec):
+    p = write_spec(SPEC)
+    one, two = check(p, "--jobs", "1"), check(p, "--jobs", "2")
+    assert one.returncode == two.returncode == 0, one.stderr + two.stderr
+
+    def strip(out):
+        claims = json.loads(out)["claims"]
+        for c in claims:
+            c.pop("seconds")
+            for m in c["methods"]:
+                m.pop("seconds")
+        return claims
+    a, b = strip(one.stdout), strip(two.stdout)
+    assert [c["id"] for c in b] == ["bouton", "parity", "floor", "ceil"]
+    assert a == b
+    assert b[1]["counterexamples"][0]["bindings"] == {"x": 0, "y": 2}
+
+
+def test_a_claim_past_the_resource_limit_on_a_worker_names_its_file_and_exits_2(write_spec):
+    # the limit is set in the parent (--max-positions) and must reach the workers
+    p = write_spec(SPEC + '''[[claim]]
+id = "big"
+game = "nim2"
+for_all = "0 <= x <= 60 and 0 <= y <= 60"
+grundy = "xor(x, y)"
+''')
+    r = check(p, "--jobs", "2", "--max-positions", "1000")
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr
+    assert str(p) in r.stderr and "'big'" in r.stderr
+    assert [c["id"] for c in json.loads(r.stdout)["claims"]] == ["bouton", "parity", "floor", "ceil"]
