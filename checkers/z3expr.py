@@ -576,6 +576,9 @@ class Builder:
                 flat.append(a)
                 key.append("i")
         terms = [self.to_term(a) for a in flat]
+        if any(z3.is_expr(t) and z3.is_real(t) for t in terms):
+            raise Untranslatable(f"{name} of a value that need not be an integer (the window check finds where "
+                                 "it is not)")
         sort = z3.BitVecSort(self.bits) if self.mode == "bv" else z3.IntSort()
         fname = "|".join(key)
         fn = self._unknown.get(fname)

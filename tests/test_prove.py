@@ -200,3 +200,14 @@ def test_mutants_are_refuted_by_every_method_that_answers(write_spec, cid, old, 
     for method in (sample_claim, prove_claim):
         v = method(claim, opts)
         assert v.verdict in ("refuted", "inconclusive"), (method.__name__, v.verdict, v.scope)
+
+
+def test_g_of_a_fraction_is_not_translated(write_spec):
+    # 000 (15) prints G((n-t)k - sk - i + s - 1 + i/k): the argument is not an integer, and the window check
+    # reports it ill-defined; the prover must say it cannot translate it, not fail inside Z3
+    spec = load_spec(write_spec(GAMES.replace('[source]\nid = "p"', '[source]\nid = "q"\n[game.nim1]\nposition = ["x"]\nmoves = [ { to = "x - t", where = "1 <= t <= x" } ]') + claim_text(
+        "frac", 'for_all = "2 <= k <= 4 and 0 <= i <= 5"\nholds = "G(nim1, i) == G(nim1, i + i / k)"')))
+    v = prove(spec, "frac", timeout=5)
+    assert v.verdict == "inconclusive"
+    assert "need not be an integer" in v.scope and "failed" not in v.scope
+
