@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 import itertools
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 import z3
@@ -390,17 +390,65 @@ def _prove_holds(ctx: Context) -> list[QueryResult]:
     b, env, hyps = ctx.builder()
     if claim.raw.get("assume"):
         hyps.append(b.formula(parse(claim.raw["assume"]), env))
+    hyps += [used_axiom(ctx, b, uid) for uid in (claim.raw.get("prove") or {}).get("using") or []]
     goal = b.formula(parse(claim.raw["holds"]), env)
     watch = {n: env[n] for n in ctx.dom.symbolic}
     terms = [env[n] for n in ctx.dom.symbolic if is_term(env[n]) and not z3.is_bool(env[n])]
     res = ctx.run("the statement", b, hyps, goal, watch, terms)
-    if res.status == "holds" and not window_witness(ctx):
+    if res.status == "holds" and (claim.raw.get("prove") or {}).get("using") and not window_witness(ctx):
+        # with other claims assumed, unsatisfiable hypotheses may be their fault, not a vacuous statement
+        res.status, res.text = "unknown", "no window point satisfies the assumption, and the used claims are assumed"
+    elif res.status == "holds" and not window_witness(ctx):
         s = z3.Solver()
         s.set("timeout", min(5000, ctx.remaining_ms()))
         s.add(*b.assertions(), *hyps)
         if s.check() == z3.unsat:
             res.status = "vacuous"
     return [res]
+
+
+def used_axiom(ctx: Context, b: Builder, uid: str) -> Any:
+    """Another `holds` claim of the spec (``prove = { using = [...] }``) as a hypothesis: its statement for every
+    point of the class the prover would prove it for (its window with the constant upper edges dropped, or its
+    own prove.for_all), under its assumption, with the names this attempt fixes (k = 3) taken at their values.
+    Unknown functions (G) are shared with the claim being proved, so Z3 can use the lemma at its terms.
+
+    >>> from nimjos.spec import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "lemmas.toml")
+    >>> c = spec.claim("chain"); plan = plan_claim(c)
+    >>> ctx = Context(c, plan, proof_domain(c, plan, {}, spec.namespace), {}, "int", None, 0, time.perf_counter() + 5)
+    >>> b, env, hyps = ctx.builder()
+    >>> z3.is_quantifier(used_axiom(ctx, b, "shift"))
+    True
+    """
+    if ctx.mode != "int":
+        raise Untranslatable("prove.using needs the integer world (no bit-vector operations)")
+    used = ctx.claim.spec.claim(uid)
+    dom = _all_symbolic(used, plan_claim(used), ctx.ns)
+    if dom is None:
+        raise Untranslatable(f"the used claim {uid!r} has no Z3 model")
+    names = [n for n in dom.symbolic if n not in dom.substituted]
+    fixed = {n: ctx.params[n] for n in names if n in ctx.params}
+    bound = [n for n in names if n not in fixed]
+    env: dict = dict(fixed)
+
+    def guard(vs: list) -> Any:
+        env.update(zip(bound, vs))
+        for n, tree in dom.substituted.items():
+            env[n] = b.term(tree, env)
+        conds = [b.formula(tree, env) for tree, _ in dom.conditions]
+        if used.raw.get("assume"):
+            conds.append(b.formula(parse(used.raw["assume"]), env))
+        conds = [c if is_term(c) else z3.BoolVal(bool(c)) for c in conds]
+        return z3.And(*conds) if conds else z3.BoolVal(True)
+
+    def body(vs: list) -> Any:
+        return b.formula(parse(used.raw["holds"]), env)
+    if not bound:
+        g = guard([])
+        return z3.Implies(g, b.to_bool(body([])))
+    return b.quantifier(False, bound, guard, body)
 
 
 def window_witness(ctx: Context, limit: int = 20_000, seconds: float = 0.5) -> dict | None:
@@ -836,6 +884,9 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
     ns = claim.spec.namespace
     if not plan.window.names:
         return not_applicable(claim, "a closed statement: the window check evaluates it exactly")
+    budget = float(cfg.get("timeout") or opts.timeout or PROVE_SECONDS.get(opts.profile, PROVE_SECONDS["deep"]))
+    # the used claims are proved first (each in its own Z3 context), with half of the time between them
+    lemmas = prove_used(claim, opts, budget / 2) if cfg.get("using") else []
     fresh_context()
     from .sample import window_constants
     fixed = [] if cfg.get("for_all") else window_constants(plan.window)
@@ -848,7 +899,6 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
         instances = dom.instances(ns)
     except Untranslatable as exc:
         return not_applicable(claim, str(exc), time.perf_counter() - start)
-    budget = float(cfg.get("timeout") or opts.timeout or PROVE_SECONDS.get(opts.profile, PROVE_SECONDS["deep"]))
     deadline = start + budget
     attempts: list[Attempt] = []
     symbolic_first = None
@@ -877,7 +927,55 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
             attempts.append(att)
             if att.status == "refuted":
                 break
-    return _verdict(claim, plan, opts, dom, mode, width, attempts, instances, symbolic_first, start)
+    try:
+        v = _verdict(claim, plan, opts, dom, mode, width, attempts, instances, symbolic_first, start)
+    except ProofDisagreement as exc:
+        if not lemmas:
+            raise
+        # a proof from claims that are false somewhere proves nothing: the window has the last word
+        return Verdict(claim.id, "inconclusive", METHOD, f"follows (Z3) from {', '.join(u for u, _ in lemmas)}, "
+                       f"but the window refutes it, so one of them is false: {exc}"[:400],
+                       seconds=time.perf_counter() - start)
+    return from_lemmas(v, lemmas) if lemmas else v
+
+
+def prove_used(claim: Any, opts: RunOptions, seconds: float) -> list[tuple[str, Verdict]]:
+    """Try to prove each claim named in prove.using (their verdicts decide what a proof from them is worth)."""
+    using = (claim.raw.get("prove") or {})["using"]
+    sub = replace(opts, timeout=seconds / len(using), extra={k: v for k, v in opts.extra.items() if k != "verdicts"})
+    out = []
+    for uid in using:
+        used = claim.spec.claim(uid)
+        if (used.raw.get("prove") or {}).get("using"):
+            out.append((uid, not_applicable(used, "it uses other claims itself (one level of prove.using only)")))
+        else:
+            out.append((uid, prove_claim(used, sub)))
+    return out
+
+
+def from_lemmas(v: Verdict, lemmas: list[tuple[str, Verdict]]) -> Verdict:
+    """A proof that assumed other claims is a proof only when each of them is proved; otherwise it is reported
+    as the reduction it is (inconclusive, with what it follows from and how far those claims are known).
+
+    >>> ok = Verdict("c", "proved", "prove", "all n >= 0")
+    >>> from_lemmas(ok, [("l", Verdict("l", "inconclusive", "prove", "all x >= 0; Z3 could not decide"))]).verdict
+    'inconclusive'
+    >>> from_lemmas(ok, [("l", Verdict("l", "proved", "prove", "all x >= 0"))]).scope
+    'all n >= 0; from l (proved: all x >= 0)'
+    """
+    v = replace(v, notes=list(v.notes), evidence=dict(v.evidence))
+    if v.verdict != "proved":
+        v.notes.append("assuming " + ", ".join(uid for uid, _ in lemmas))
+        return v
+    if all(lv.verdict == "proved" for _, lv in lemmas):
+        v.scope += "; from " + ", ".join(f"{uid} (proved: {lv.scope.split(';')[0]})" for uid, lv in lemmas)
+        return v
+    open_ = [uid for uid, lv in lemmas if lv.verdict != "proved"]
+    v.verdict = "inconclusive"
+    v.scope += ("; follows (Z3) from " + ", ".join(uid for uid, _ in lemmas) + ", each assumed for every point of"
+                " the class it would be proved for; not proved: " + ", ".join(open_) + " (see their own verdicts)")
+    v.evidence["follows_from"] = [uid for uid, _ in lemmas]
+    return v
 
 
 def _all_symbolic(claim: Any, plan: ClaimPlan, ns: Any) -> ProofDomain | None:

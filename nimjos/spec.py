@@ -40,7 +40,8 @@ CLAIM_FIELDS: dict[str, Any] = {
 SAMPLE_FIELDS = {"count": int, "seconds": (int, float), "for_all": str, "pins": list, "scale": int, "skip": str,
                  "widen": bool}
 #: options of the proving method (checkers/prove.py reads them)
-PROVE_FIELDS = {"for_all": str, "width": int, "bits": int, "timeout": (int, float), "each": list, "skip": str}
+PROVE_FIELDS = {"for_all": str, "width": int, "bits": int, "timeout": (int, float), "each": list, "skip": str,
+                "using": list}
 PROFILE_FIELDS = {"for_all": str, "levels": str, "values": dict}
 FAMILY_FIELDS = {"point": str, "where": str}
 VALUES_FIELDS = {"from": (int, list), "grundy": list, "of": str, "var": str, "equal": list}
@@ -191,7 +192,7 @@ def _check_method_options(table: dict, allowed: dict, where: dict, what: str) ->
     nimjos.errors.SpecError: s.toml: field 'sample': unknown field 'sacle' (did you mean 'scale'?)
     """
     _check_fields(table, allowed, where, what)
-    for key in ("pins", "each"):
+    for key in ("pins", "each", "using"):
         if key in table and not all(isinstance(v, str) for v in table[key]):
             raise SpecError(f"{what}.{key} must be a list of strings, got {table[key]!r}"[:200], **where)
     if "for_all" in table:
@@ -370,6 +371,12 @@ def load_spec(path: str | Path) -> Spec:
             if target is not None and target not in ids:
                 raise c.error(f"{ref_field} = {target!r} names no claim in this file", ref_field,
                               hint=suggest(target, ids))
+        for target in (c.raw.get("prove") or {}).get("using") or []:
+            used = next((u for u in spec.claims if u.id == target), None)
+            if used is None or used.kind != "holds" or target == c.id:
+                why = ("names no claim in this file" if used is None else
+                       "names the claim itself" if target == c.id else "names a claim that is not a `holds` claim")
+                raise c.error(f"prove.using: {target!r} {why}", "prove", hint=suggest(target, ids) if used is None else None)
     # compile every claim now, so that a bad expression stops the run before anything is checked
     from checkers.plan import plan_claim
     for c in spec.claims:
