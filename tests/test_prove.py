@@ -211,3 +211,72 @@ def test_g_of_a_fraction_is_not_translated(write_spec):
     assert v.verdict == "inconclusive"
     assert "need not be an integer" in v.scope and "failed" not in v.scope
 
+
+
+def test_a_proof_from_an_unproved_claim_is_a_reduction_not_a_proof():
+    spec = load_spec(ROOT / "tests" / "data" / "lemmas.toml")
+    v = prove(spec, "chain", timeout=10)
+    assert v.verdict == "inconclusive"
+    assert "follows (Z3) from shift" in v.scope and "not proved: shift" in v.scope
+    # without the lemma Z3 cannot derive it
+    bare = load_spec(ROOT / "tests" / "data" / "lemmas.toml")
+    bare.claim("chain").raw.pop("prove")
+    assert "follows" not in prove(bare, "chain", timeout=5).scope
+
+
+def test_a_proof_from_proved_claims_is_a_proof_and_names_them():
+    spec = load_spec(ROOT / "tests" / "data" / "lemmas.toml")
+    v = prove(spec, "halves", timeout=10)
+    assert v.verdict == "proved"
+    assert "from half (proved: all x >= 0)" in v.scope
+
+
+def test_a_false_lemma_cannot_prove_a_false_claim(write_spec):
+    # the used claim is false (G(x) = 0 for every x); whatever Z3 derives from it, the window has the last word
+    spec = load_spec(write_spec('''[source]
+id = "bad-lemma"
+[game.nim1]
+position = ["x"]
+moves = [ { to = "x - t", where = "1 <= t <= x" } ]
+[[claim]]
+id = "zero"
+for_all = "0 <= x <= 20"
+holds = "G(nim1, x) == 0"
+[[claim]]
+id = "twice"
+for_all = "0 <= n <= 20"
+holds = "G(nim1, 2*n + 1) == G(nim1, 2*n)"
+prove = { using = ["zero"] }
+'''))
+    v = prove(spec, "twice", timeout=10)
+    assert v.verdict in ("inconclusive", "refuted")
+    assert v.verdict != "proved"
+
+
+@pytest.mark.parametrize("using, message", [
+    ('["nosuch"]', "'nosuch' names no claim in this file"),
+    ('["twice"]', "names the claim itself"),
+    ('["game-claim"]', "not a `holds` claim"),
+])
+def test_bad_using_is_a_located_spec_error(write_spec, using, message):
+    from nimjos.errors import SpecError
+    p = write_spec(f'''[source]
+id = "u"
+[game.nim1]
+position = ["x"]
+moves = [ {{ to = "x - t", where = "1 <= t <= x" }} ]
+[[claim]]
+id = "game-claim"
+game = "nim1"
+for_all = "0 <= x <= 5"
+grundy = "x"
+[[claim]]
+id = "twice"
+for_all = "0 <= n <= 20"
+holds = "n == n"
+prove = {{ using = {using} }}
+''')
+    with pytest.raises(SpecError) as info:
+        load_spec(p)
+    text = str(info.value)
+    assert message in text and str(p) in text and ":15:" in text and "field 'prove'" in text
