@@ -27,7 +27,28 @@ def _cx_text(rec: dict) -> str:
     b = ", ".join(f"{k}={v}" for k, v in cx["bindings"].items())
     if cx.get("reason"):
         return f"{b}: {cx['reason']}"
+    relation = _relation(rec.get("formula") or "")
+    if relation not in (None, "=="):
+        return f"{b}: left side {cx.get('lhs')}, right side {cx.get('rhs')}, so `{relation}` fails"
     return f"{b}: {cx.get('lhs')} vs printed {cx.get('rhs')}"
+
+
+def _relation(formula: str) -> str | None:
+    """The comparison at the top of a `holds` formula ("==", ">", ...), or None.
+
+    >>> _relation("Gk(k, n) > k - 1"), _relation("x == y"), _relation("G(g, x)")
+    ('>', '==', None)
+    """
+    import ast
+    from nimjos.errors import NimjosError
+    from nimjos.expr import parse
+    try:
+        tree = parse(formula)
+    except NimjosError:
+        return None
+    if isinstance(tree, ast.Compare) and len(tree.ops) == 1:
+        return {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}.get(type(tree.ops[0]))
+    return None
 
 
 def findings(records: list[dict]) -> str:
