@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, Iterator
 
@@ -37,11 +40,22 @@ def default_jobs(n_claims: int) -> int:
     return max(1, min(cores, n_claims))
 
 
-def _init_worker(max_positions: int) -> None:
+def _init_worker(max_positions: int, parent: int) -> None:
+    # Ctrl-C reaches the whole process group: the parent alone decides what an interrupt does
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
     from . import methods  # noqa: F401  (registers sampling and proving)
     from .engine import set_max_positions
     if max_positions:
         set_max_positions(max_positions)
+
+
+def _exit_with(parent: int, every: float = 0.5) -> None:
+    """End this worker soon after the parent process is gone (killed, or interrupted and exited), instead of
+    finishing a claim nobody will record."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(1)
 
 
 def _run_one(path: str, claim_id: str, opts: Any) -> tuple[str, Any, Any]:
@@ -79,7 +93,7 @@ def run_claims(claims: list, opts: Any, jobs: int, max_positions: int = 0) -> It
         return
     ctx = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
-                               initargs=(max_positions,))
+                               initargs=(max_positions, os.getpid()))
     try:
         pending = {pool.submit(_run_one, str(c.spec.path), c.id, opts): i for i, c in enumerate(claims)}
         while pending:
