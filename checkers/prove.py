@@ -899,7 +899,38 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
         instances = dom.instances(ns)
     except Untranslatable as exc:
         return not_applicable(claim, str(exc), time.perf_counter() - start)
-    deadline = start + budget
+    exact = choose_mode(_world_trees(claim, plan), ns, exact=True)
+    # a nim-sum is first proved by its laws for every size; if that does not finish in half the time, with
+    # bit-vectors of WIDTH bits (a smaller class, which Z3 decides by bit-blasting)
+    both = mode == "int" and exact == "bv" and not cfg.get("width")
+    v = _prove_in_world(claim, plan, opts, dom, instances, mode, width, bits, start, start + (budget / 2 if both else budget))
+    if both and isinstance(v, Verdict) and v.verdict == "inconclusive" and not v.scope.startswith("not applicable"):
+        fresh_context()
+        dom = proof_domain(claim, plan, cfg, ns)
+        bv = _prove_in_world(claim, plan, opts, dom, dom.instances(ns), "bv", WIDTH, WIDTH + 4, start, start + budget)
+        if isinstance(bv, ProofDisagreement):
+            v = bv
+        elif bv.verdict in ("proved", "refuted", "vacuous"):
+            bv.notes.append(f"with xor by its laws (every size): inconclusive ({v.scope})")
+            v = bv
+        else:
+            v.notes.append(f"with {WIDTH}-bit vectors: {bv.scope}")
+            v.seconds = bv.seconds
+    if isinstance(v, ProofDisagreement):
+        if not lemmas:
+            raise v
+        # a proof from claims that are false somewhere proves nothing: the window has the last word
+        return Verdict(claim.id, "inconclusive", METHOD, f"follows (Z3) from {', '.join(u for u, _ in lemmas)}, "
+                       f"but the window refutes it, so one of them is false: {v}"[:400],
+                       seconds=time.perf_counter() - start)
+    return from_lemmas(v, lemmas) if lemmas else v
+
+
+def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDomain, instances: list[dict], mode: str,
+                    width: int | None, bits: int, start: float, deadline: float) -> Any:
+    """Prove every instance in one world (int or bit-vectors) before `deadline`: the verdict, or the
+    ProofDisagreement its soundness check raised (the caller decides whether that is a bug)."""
+    ns = claim.spec.namespace
     attempts: list[Attempt] = []
     symbolic_first = None
     # parameters symbolic first (k >= 2 instead of k = 2..10), for holds claims: a game with a symbolic
@@ -908,7 +939,8 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
             all(l.members is None for l in dom.binder.levels if l.name in dom.enumerated):
         sym = _all_symbolic(claim, plan, ns)
         if sym is not None:
-            symbolic_first = prove_instance(claim, plan, sym, {}, mode, width, bits, start + budget / 3)
+            now = time.perf_counter()
+            symbolic_first = prove_instance(claim, plan, sym, {}, mode, width, bits, now + (deadline - now) / 3)
             if symbolic_first.status in ("proved", "refuted"):
                 attempts = [symbolic_first]
                 dom = sym
@@ -928,15 +960,9 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
             if att.status == "refuted":
                 break
     try:
-        v = _verdict(claim, plan, opts, dom, mode, width, attempts, instances, symbolic_first, start)
+        return _verdict(claim, plan, opts, dom, mode, width, attempts, instances, symbolic_first, start)
     except ProofDisagreement as exc:
-        if not lemmas:
-            raise
-        # a proof from claims that are false somewhere proves nothing: the window has the last word
-        return Verdict(claim.id, "inconclusive", METHOD, f"follows (Z3) from {', '.join(u for u, _ in lemmas)}, "
-                       f"but the window refutes it, so one of them is false: {exc}"[:400],
-                       seconds=time.perf_counter() - start)
-    return from_lemmas(v, lemmas) if lemmas else v
+        return exc
 
 
 def prove_used(claim: Any, opts: RunOptions, seconds: float) -> list[tuple[str, Verdict]]:
@@ -989,6 +1015,14 @@ def _all_symbolic(claim: Any, plan: ClaimPlan, ns: Any) -> ProofDomain | None:
 
 
 def _world(claim: Any, plan: ClaimPlan, cfg: dict, ns: Any) -> tuple[str, int | None, int]:
+    mode = "bv" if cfg.get("width") else choose_mode(_world_trees(claim, plan), ns)
+    width = int(cfg.get("width") or WIDTH) if mode == "bv" else None
+    bits = int(cfg.get("bits") or ((width or 0) + 4))
+    return mode, width, bits
+
+
+def _world_trees(claim: Any, plan: ClaimPlan) -> list:
+    """Every expression of the claim, its game and its window (what decides the world of a proof)."""
     trees = []
     for key in (claim.kind, "assume", "strategy"):
         v = claim.raw.get(key)
@@ -1002,10 +1036,7 @@ def _world(claim: Any, plan: ClaimPlan, cfg: dict, ns: Any) -> tuple[str, int | 
     if plan.game_text:
         trees.append(parse(plan.game_text))
     trees.append(plan.window.tree)
-    mode = "bv" if cfg.get("width") else choose_mode(trees, ns)
-    width = int(cfg.get("width") or WIDTH) if mode == "bv" else None
-    bits = int(cfg.get("bits") or ((width or 0) + 4))
-    return mode, width, bits
+    return trees
 
 
 def _strings(d: Any) -> list[str]:

@@ -280,3 +280,19 @@ prove = {{ using = {using} }}
         load_spec(p)
     text = str(info.value)
     assert message in text and str(p) in text and ":15:" in text and "field 'prove'" in text
+
+
+def test_a_nim_sum_the_laws_cannot_settle_is_proved_with_bit_vectors(write_spec):
+    # associativity of xor does not follow from the laws the int world gives xor; with 32-bit vectors Z3
+    # decides it, and the verdict says which class that covers
+    spec = load_spec(write_spec('''[source]
+id = "assoc"
+[[claim]]
+id = "assoc"
+for_all = "0 <= a <= 15 and 0 <= b <= 15 and 0 <= c <= 15"
+holds = "xor(xor(a, b), c) == xor(a, xor(b, c))"
+'''))
+    v = prove(spec, "assoc", timeout=6)
+    assert v.verdict == "proved"
+    assert "every value below 2^32" in v.scope
+    assert any(n.startswith("with xor by its laws (every size): inconclusive") for n in v.notes)
