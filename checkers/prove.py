@@ -37,6 +37,7 @@ from nimjos.errors import EvalError, NimjosError, SpecError
 from nimjos.expr import parse, variables_of
 
 from .certificate import Certificate, TooManyOptions, game_kind
+from .induction import induction_step
 from .plan import ClaimPlan, plan_claim
 from .run import PROVE_SECONDS, RunOptions, register_method
 from .verdict import Counterexample, Verdict, format_value
@@ -387,11 +388,15 @@ def _read(m: z3.ModelRef, watch: dict) -> dict:
 
 def _prove_holds(ctx: Context) -> list[QueryResult]:
     plan, claim = ctx.plan, ctx.claim
+    cfg = claim.raw.get("prove") or {}
     b, env, hyps = ctx.builder()
-    if claim.raw.get("assume"):
-        hyps.append(b.formula(parse(claim.raw["assume"]), env))
-    hyps += [used_axiom(ctx, b, uid) for uid in (claim.raw.get("prove") or {}).get("using") or []]
-    goal = b.formula(parse(claim.raw["holds"]), env)
+    hyps += [used_axiom(ctx, b, uid) for uid in cfg.get("using") or []]
+    if cfg.get("induction"):
+        hyps, goal = induction_step(ctx, b, env, hyps, cfg["induction"], cfg.get("invariant"))
+    else:
+        if claim.raw.get("assume"):
+            hyps.append(b.formula(parse(claim.raw["assume"]), env))
+        goal = b.formula(parse(claim.raw["holds"]), env)
     watch = {n: env[n] for n in ctx.dom.symbolic}
     terms = [env[n] for n in ctx.dom.symbolic if is_term(env[n]) and not z3.is_bool(env[n])]
     res = ctx.run("the statement", b, hyps, goal, watch, terms)
@@ -1078,6 +1083,9 @@ def _class_text(dom: ProofDomain, mode: str, width: int | None, instances: list[
     unknown = sorted(a.split(" ", 1)[1] for a in abstractions if a.startswith("unknown "))
     if unknown:
         words.append(", ".join(unknown) + " as unknown functions")
+    for a in sorted(a for a in abstractions if a.startswith("induction ")):
+        name = a.split(" ", 1)[1]
+        words.append(f"by strong induction on {name} (the mex facts of G at {name})")
     if words:
         parts.append(", ".join(words))
     return "; ".join(parts)

@@ -157,6 +157,8 @@ class Builder:
         self._pow2 = None
         self._xor = None
         self._unknown: dict = {}
+        #: the Grundy functions in use: key -> (the unknown function, the game), for the mex facts of induction
+        self.grundy: dict = {}
         self.pow2_terms: list = []
         self.abstractions: set[str] = set()
         self.depth = 0
@@ -561,11 +563,13 @@ class Builder:
         then holds for every function, the real one included (values of G are only known to be >= 0)."""
         flat: list = []
         key = [name]
+        game = None
         for a in args:
             if isinstance(a, GameRef):
                 if any(is_term(v) for v in a.params.values()):
                     raise Untranslatable(f"{name} of a game with symbolic params")
                 key.append(a.decl.name + repr(sorted(a.params.items(), key=lambda kv: kv[0])))
+                game = a
                 continue
             if isinstance(a, tuple):
                 flat.extend(a)
@@ -585,6 +589,8 @@ class Builder:
         if fn is None:
             fn = z3.Function(f"{name}!{len(self._unknown)}", *([sort] * len(terms)), sort)
             self._unknown[fname] = fn
+            if name == "G" and game is not None:
+                self.grundy[fname] = (fn, game)
         self.abstractions.add("unknown " + name)
         t = fn(*terms)
         if name == "G":

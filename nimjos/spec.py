@@ -41,7 +41,7 @@ SAMPLE_FIELDS = {"count": int, "seconds": (int, float), "for_all": str, "pins": 
                  "widen": bool}
 #: options of the proving method (checkers/prove.py reads them)
 PROVE_FIELDS = {"for_all": str, "width": int, "bits": int, "timeout": (int, float), "each": list, "skip": str,
-                "using": list}
+                "using": list, "induction": str, "invariant": str}
 PROFILE_FIELDS = {"for_all": str, "levels": str, "values": dict}
 FAMILY_FIELDS = {"point": str, "where": str}
 VALUES_FIELDS = {"from": (int, list), "grundy": list, "of": str, "var": str, "equal": list}
@@ -195,11 +195,14 @@ def _check_method_options(table: dict, allowed: dict, where: dict, what: str) ->
     for key in ("pins", "each", "using"):
         if key in table and not all(isinstance(v, str) for v in table[key]):
             raise SpecError(f"{what}.{key} must be a list of strings, got {table[key]!r}"[:200], **where)
-    if "for_all" in table:
-        try:
-            parse(table["for_all"])  # a syntax error or a refused construct is reported at load time
-        except SpecError as exc:
-            raise exc.located(**where) from None
+    for key in ("for_all", "invariant"):
+        if key in table:
+            try:
+                parse(table[key])  # a syntax error or a refused construct is reported at load time
+            except SpecError as exc:
+                raise exc.located(**where) from None
+    if "induction" in table and not table["induction"].isidentifier():
+        raise SpecError(f"{what}.induction must name one bound name, got {table['induction']!r}"[:200], **where)
 
 
 # ----------------------------------------------------------------------------- loading
