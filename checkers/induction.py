@@ -19,7 +19,7 @@ their values (k = 3) or stay symbolic and fixed across the step.
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "induction.toml")
 >>> v = prove_claim(spec.claim("sub2-parity"), RunOptions(timeout=20))
 >>> v.verdict, v.scope
-('proved', 'all x >= 0; G as unknown functions; by strong induction on x (the mex facts of G at x)')
+('proved', 'all x >= 0; G as unknown functions, by strong induction on x (the mex facts of G at x)')
 """
 from __future__ import annotations
 
