@@ -296,3 +296,47 @@ holds = "xor(xor(a, b), c) == xor(a, xor(b, c))"
     assert v.verdict == "proved"
     assert "every value below 2^32" in v.scope
     assert any(n.startswith("with xor by its laws (every size): inconclusive") for n in v.notes)
+
+
+# ----------------------------------------------------------------------------- induction
+
+INDUCTION = load_spec(ROOT / "tests" / "data" / "induction.toml")
+
+
+def test_induction_proves_a_grundy_formula_from_the_moves_alone():
+    v = prove_claim(INDUCTION.claim("sub2-parity"), RunOptions(timeout=20))
+    assert v.verdict == "proved"
+    assert "by strong induction on x" in v.scope
+
+
+def test_induction_refutes_a_wrong_formula_with_a_reevaluated_counterexample():
+    v = prove_claim(INDUCTION.claim("sub2-wrong"), RunOptions(timeout=20))
+    assert v.verdict == "refuted"
+    assert v.counterexamples[0].bindings == {"x": 2}
+    assert v.counterexamples[0].detail["found by"] == "Z3, re-evaluated exactly"
+
+
+def test_without_induction_the_same_claim_is_not_proved(write_spec):
+    """G is an unknown function: without the induction step nothing ties it to the game."""
+    text = (ROOT / "tests" / "data" / "induction.toml").read_text().replace('prove = { induction = "x" }\n', "")
+    v = prove_claim(load_spec(write_spec(text)).claim("sub2-parity"), RunOptions(timeout=5))
+    assert v.verdict == "inconclusive"
+
+
+def test_induction_needs_a_domain_bounded_below(write_spec):
+    spec = load_spec(write_spec("""
+[source]
+id = "p"
+[game.sub1]
+position = ["x"]
+moves = [ { to = "x - t", where = "1 <= t <= 1 and t <= x" } ]
+[[claim]]
+id = "c"
+for_all = "-5 <= x <= 5"
+holds = "G(sub1, x) >= 0"
+prove = { induction = "x" }
+expect = "ill-defined"
+"""))
+    v = prove_claim(spec.claims[0], RunOptions(timeout=5))
+    assert v.verdict == "inconclusive"
+    assert "needs a domain with x >= 0" in v.scope
