@@ -38,6 +38,7 @@ from nimjos.expr import parse, variables_of
 
 from .certificate import Certificate, TooManyOptions, game_kind
 from .induction import induction_step
+from .rule_function import warm_up
 from .plan import ClaimPlan, plan_claim
 from .run import PROVE_SECONDS, RunOptions, register_method
 from .verdict import Counterexample, Verdict, format_value
@@ -333,10 +334,12 @@ class Context:
             return QueryResult(name, "unknown", text="out of time")
         goal_b = b.to_bool(goal) if is_term(goal) else z3.BoolVal(bool(goal))
         ob, texts = b.obligation()
+        facts = b.assertions()
+        facts += b.grundy_facts(facts + hyps + [goal_b, ob])
         self.abstractions |= b.abstractions
         s = z3.Solver()
         s.set("timeout", self.remaining_ms())
-        s.add(*b.assertions(), *[h for h in hyps])
+        s.add(*facts, *[h for h in hyps])
         s.add(z3.Or(z3.Not(goal_b), z3.Not(ob)))
         r = s.check()
         if r == z3.unsat:
@@ -876,6 +879,7 @@ def _show(values: dict) -> str:
 
 def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
     """Prove one claim for every position of its domain (see the module docstring)."""
+    warm_up(claim.spec.namespace)
     start = time.perf_counter()
     cfg = claim.raw.get("prove") or {}   # fields and types checked by the loader (nimjos.spec.PROVE_FIELDS)
     if cfg.get("skip"):
@@ -1083,6 +1087,7 @@ def _class_text(dom: ProofDomain, mode: str, width: int | None, instances: list[
     unknown = sorted(a.split(" ", 1)[1] for a in abstractions if a.startswith("unknown "))
     if unknown:
         words.append(", ".join(unknown) + " as unknown functions")
+    words += sorted("using " + a.split(" ", 1)[1] for a in abstractions if a.startswith("lemma "))
     for a in sorted(a for a in abstractions if a.startswith("induction ")):
         name = a.split(" ", 1)[1]
         words.append(f"by strong induction on {name} (the mex facts of G at {name})")

@@ -159,6 +159,7 @@ class Builder:
         self._unknown: dict = {}
         #: the Grundy functions in use: key -> (the unknown function, the game), for the mex facts of induction
         self.grundy: dict = {}
+        self._grundy_facts: dict = {}
         self.pow2_terms: list = []
         self.abstractions: set[str] = set()
         self.depth = 0
@@ -203,6 +204,24 @@ class Builder:
         """Constraints every query must include: definitions of helper variables and abstraction facts."""
         top = self.scopes[0]
         return list(top.defs) + self.facts()
+
+    def grundy_facts(self, formulas: list) -> list:
+        """Proved facts about G of the games in use (Maximum Nim with a rule function: checkers.rule_function),
+        at each ground term G(t) of `formulas` (instances, so that no chain of instantiations runs away)."""
+        from .rule_function import facts
+        out = []
+        for key, (fn, game) in list(self.grundy.items()):
+            if key not in self._grundy_facts:
+                self._grundy_facts[key] = facts(self, fn, game)
+            at, words = self._grundy_facts[key]
+            if at is None:
+                continue
+            terms = _ground_apps(formulas, fn)
+            if terms:
+                self.abstractions.add("lemma " + words)
+            for t in terms:
+                out += at(t.arg(0))
+        return out
 
     def obligation(self) -> tuple[Any, list[str]]:
         """The conjunction of every recorded obligation, and their texts."""
@@ -1504,3 +1523,25 @@ def model_value(model: z3.ModelRef, term: Any) -> Any:
     if z3.is_false(v):
         return False
     raise Untranslatable(f"cannot read {v} from a model")
+
+
+def _ground_apps(formulas: list, fn: Any) -> list:
+    """The applications of fn in `formulas` that mention no bound variable, each once."""
+    found: dict = {}
+    seen: set = set()
+
+    def walk(e: Any) -> None:
+        if e.get_id() in seen:
+            return
+        seen.add(e.get_id())
+        if z3.is_app(e):
+            if e.decl().eq(fn) and not _has_var(e):
+                found[e.get_id()] = e
+            for c in e.children():
+                walk(c)
+        elif z3.is_quantifier(e):
+            walk(e.body())
+
+    for f in formulas:
+        walk(f)
+    return list(found.values())
