@@ -94,7 +94,7 @@ def _agrees(claim: Any, verdict: Any) -> tuple[bool, str]:
 def _human_line(claim: Any, result: Any, agrees: bool, why: str) -> str:
     v = result.final
     mark = "ok " if agrees else "XX "
-    inst = f"{v.instances:,} instances"
+    inst = f"{v.instances:,} instance" + ("" if v.instances == 1 else "s")
     if v.assumption_held is not None and v.assumption_held != v.instances:
         inst += f", assumption held in {v.assumption_held:,}"
     lines = [f"  {mark}{v.verdict:<12} {claim.id}  [{v.method}: {v.scope}; {inst}]  {v.seconds:.2f}s"]
