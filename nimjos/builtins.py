@@ -361,6 +361,27 @@ def _pos(name: str, v: Any, least: int = 1) -> int:
     return v
 
 
+#: the most circle runs one Josephus evaluation may take (about k log n of them; compiled code cannot be
+#: interrupted by a time limit, so the cost is refused before it is spent)
+MAX_JOSEPHUS_STEPS = 10**8
+
+
+def _josephus_cost(name: str, n: int, k: int) -> None:
+    """Refuse a Josephus evaluation whose estimated number of runs is over MAX_JOSEPHUS_STEPS.
+
+    >>> _josephus_cost("survivor", 10**18, 10**18)
+    Traceback (most recent call last):
+    ...
+    nimjos.errors.ResourceError: survivor(n, k) with n = 1000000000000000000, k = 1000000000000000000 needs about 1,000,000,000,000,000,000 runs of the circle (limit 100,000,000)
+    """
+    jos = _jos()
+    if n > jos.CACHE_MAX_N:
+        steps = jos._steps(1, n, k)
+        if steps > MAX_JOSEPHUS_STEPS:
+            raise ResourceError(f"{name}(n, k) with n = {n}, k = {k} needs about {steps:,} runs of the circle "
+                                f"(limit {MAX_JOSEPHUS_STEPS:,})")
+
+
 def survivor(n: Any, k: Any) -> int:
     """The number left when 1, 2, ..., n stand in a circle and every k-th is removed until one remains.
     Counting starts at 1, so the first number removed is k (mod n). n >= 1, k >= 1.
@@ -369,6 +390,7 @@ def survivor(n: Any, k: Any) -> int:
     4
     """
     n, k = _pos("survivor", n), _pos("survivor", k)
+    _josephus_cost("survivor", n, k)
     return int(_jos().survivor(n, k))
 
 
@@ -382,6 +404,7 @@ def removal_index(n: Any, k: Any, m: Any) -> int:
     n, k, m = _pos("removal_index", n), _pos("removal_index", k), _pos("removal_index", m)
     if m > n:
         raise EvalError(f"removal_index needs 1 <= m <= n, got m = {m}, n = {n}")
+    _josephus_cost("removal_index", n, k)
     return int(_jos().removal_index(n, k, m))
 
 
@@ -395,6 +418,7 @@ def removed(n: Any, k: Any, i: Any) -> int:
     n, k, i = _pos("removed", n), _pos("removed", k), _pos("removed", i)
     if i > n:
         raise EvalError(f"removed needs 1 <= i <= n, got i = {i}, n = {n}")
+    _josephus_cost("removed", n, k)
     return int(_jos().removed(n, k, i))
 
 
