@@ -17,7 +17,8 @@ lower value) as unknown functions, for a symbolic x >= 0:
 
 * hypotheses: the axioms of f; for every 0 <= y < x, the invariant at y (with pos(y, v) its witness) and the
   lemma at y; the mex facts at x (no option has G(x); opt(v) is an option with G = v for each v < G(x));
-  pos(x, v) defined as x for v = G(x), else pos(x - 1, v) (nothing else mentions pos(x, .));
+  pos(x, v) defined as x for v = G(x), else pos(x - 1, v) (nothing else mentions pos(x, .)); three ground
+  instances of these, which give E-matching the terms it needs;
 * goals, one query each: the lemma at x, and the invariant at x (values in 0..f(x), pos(x, .) inverts G
   on W(x), pos(x, v) in W(x) for each v <= f(x)). Each goal after the first may use the first.
 
@@ -61,7 +62,7 @@ def general_lemma(seconds: float = LEMMA_SECONDS) -> tuple[bool, str]:
 
 def _lemma_queries(ctx: z3.Context) -> list[tuple[str, z3.Solver]]:
     I = z3.IntSort(ctx)
-    x, y, z, v, w, m = (z3.Int(n, ctx) for n in ("x", "y", "z", "v", "w", "m"))
+    x, y, z, v, m = (z3.Int(n, ctx) for n in ("x", "y", "z", "v", "m"))
     G = z3.Function("G", I, I)
     F = z3.Function("f", I, I)
     pos = z3.Function("pos", I, I, I)
@@ -75,34 +76,35 @@ def _lemma_queries(ctx: z3.Context) -> list[tuple[str, z3.Solver]]:
     def in_window(q: Any, a: Any) -> Any:
         return And(q - F(q) <= a, a <= q)
 
-    def invariant(q: Any, rng: Any) -> list:
-        return [ForAll([z], Implies(And(rng, in_window(q, z)), And(0 <= G(z), G(z) <= F(q), pos(q, G(z)) == z)),
+    def invariant(q: Any) -> list:
+        return [ForAll([z], Implies(in_window(q, z), And(0 <= G(z), G(z) <= F(q), pos(q, G(z)) == z)),
                        patterns=[G(z)]),
-                ForAll([v], Implies(And(rng, 0 <= v, v <= F(q)), And(in_window(q, pos(q, v)), G(pos(q, v)) == v)),
-                       patterns=[pos(q, v)]),
-                # the instance v = G(w) of the line above, as a trigger E-matching can use
-                ForAll([w], Implies(And(rng, 0 <= G(w), G(w) <= F(q)),
-                                    And(in_window(q, pos(q, G(w))), G(pos(q, G(w))) == G(w))), patterns=[G(w)]),
-                Implies(rng, lemma(q))]
+                ForAll([v], Implies(And(0 <= v, v <= F(q)), And(in_window(q, pos(q, v)), G(pos(q, v)) == v)),
+                       patterns=[pos(q, v)])]
 
     def option(a: Any) -> Any:
         return And(x - F(x) <= a, a <= x - 1)
 
+    def below(y_: Any) -> Any:
+        return And(0 <= y_, y_ < x)
+
+    prev, back = x - 1, x - 1 - F(x)
     hyps = [x >= 0,
             F(0) == 0,
             ForAll([m], Implies(m >= 1, And(F(m - 1) <= F(m), F(m) <= F(m - 1) + 1)), patterns=[F(m)]),
             ForAll([m], Implies(m >= 0, F(m) >= 0), patterns=[F(m)]),
-            ForAll([y], Implies(And(0 <= y, y < x), And(*invariant(y, True))), patterns=[F(y)]),
+            ForAll([y], Implies(below(y), And(*invariant(y))), patterns=[F(y)]),
+            ForAll([y], Implies(below(y), lemma(y)), patterns=[z3.MultiPattern(F(y), G(y))]),
             G(x) >= 0,
             ForAll([z], Implies(option(z), G(z) != G(x)), patterns=[G(z)]),
             ForAll([v], Implies(And(0 <= v, v < G(x)), And(option(opt(v)), G(opt(v)) == v)), patterns=[opt(v)]),
-            # instances v = G(w) and v = f(m) of the line above
-            ForAll([w], Implies(And(0 <= G(w), G(w) < G(x)), And(option(opt(G(w))), G(opt(G(w))) == G(w))),
-                   patterns=[G(w)]),
-            ForAll([m], Implies(And(0 <= F(m), F(m) < G(x)), And(option(opt(F(m))), G(opt(F(m))) == F(m))),
-                   patterns=[F(m)]),
-            ForAll([v], pos(x, v) == z3.If(v == G(x), x, pos(x - 1, v)), patterns=[pos(x, v)])]
-    gx = G(x) == z3.If(And(x >= 1, F(x) == F(x - 1)), G(x - 1 - F(x)), F(x))
+            ForAll([v], pos(x, v) == z3.If(v == G(x), x, pos(x - 1, v)), patterns=[pos(x, v)]),
+            # three instances of the lines above (the invariant at x - 1 with v = G(x); the option with value
+            # v = G(x - 1 - f(x)) and v = f(x)), as ground terms E-matching needs
+            Implies(And(x >= 1, 0 <= G(x), G(x) <= F(prev)),
+                    And(in_window(prev, pos(prev, G(x))), G(pos(prev, G(x))) == G(x))),
+            *[Implies(And(0 <= w_, w_ < G(x)), And(option(opt(w_)), G(opt(w_)) == w_)) for w_ in (G(back), F(x))]]
+    gx = G(x) == z3.If(And(x >= 1, F(x) == F(x - 1)), G(back), F(x))
     goals = [("G(x)", gx),
              ("values on W(x) in 0..f(x)", ForAll([z], Implies(in_window(x, z), And(0 <= G(z), G(z) <= F(x))))),
              ("pos(x, .) inverts G on W(x)", ForAll([z], Implies(in_window(x, z), pos(x, G(z)) == z))),
