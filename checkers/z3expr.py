@@ -1335,23 +1335,7 @@ class Builder:
         """pow2 facts for every ground 2^e term in `formulas` (after skolemization, see :func:`cases`)."""
         if self._pow2 is None:
             return []
-        found: list = []
-        seen: set = set()
-
-        def walk(e: Any) -> None:
-            if e.get_id() in seen:
-                return
-            seen.add(e.get_id())
-            if z3.is_app(e):
-                if e.decl().eq(self._pow2) and not _has_var(e):
-                    found.append(e)
-                for c in e.children():
-                    walk(c)
-            elif z3.is_quantifier(e):
-                walk(e.body())
-
-        for f in formulas:
-            walk(f)
+        found = _ground_apps(formulas, self._pow2)
         out = []
         for t in found:
             a = t.arg(0)
