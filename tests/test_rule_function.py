@@ -49,12 +49,9 @@ def test_no_facts_for_a_game_whose_f_is_not_a_rule_function():
     assert "Lemma 2.3" not in v.scope
 
 
-def test_one_heap_nim_written_as_maximum_nim_is_proved_from_the_lemma():
+def test_one_heap_nim_written_as_maximum_nim_is_proved_from_the_lemma(write_spec):
     """x -> x - t for 1 <= t <= x is Maximum Nim with f(x) = x, a rule function: G(x) = x follows."""
     text = (ROOT / "tests" / "data" / "lemmas.toml").read_text().replace(
         'moves = [ { to = "t", where = "0 <= t <= x - 1" } ]', 'moves = [ { to = "x - t", where = "1 <= t <= x" } ]')
-    path = ROOT / ".nimjos" / "test-lemmas-maxnim.toml"
-    path.parent.mkdir(exist_ok=True)
-    path.write_text(text)
-    v = prove_claim(load_spec(path).claim("shift"), RunOptions(timeout=10))
+    v = prove_claim(load_spec(write_spec(text)).claim("shift"), RunOptions(timeout=10))
     assert v.verdict == "proved" and "Lemma 2.3" in v.scope
