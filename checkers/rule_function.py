@@ -40,6 +40,8 @@ from nimjos.expr import parse
 
 #: seconds each query of the general lemma may take
 LEMMA_SECONDS = 20
+#: (f's text, its coordinate, the params) -> whether Z3 showed f to be a rule function
+_IS_RULE_FUNCTION: dict = {}
 #: the part of the lemma's scope shown in a verdict
 WHERE = "000 Lemma 2.3 (G of Maximum Nim for every rule function, proved by induction)"
 
@@ -191,12 +193,16 @@ def facts(b: Any, fn: Any, game: Any, seconds: float = 5.0) -> tuple[Any, str]:
     f = _pure_function(b, f_tree, coord, dict(game.params))
     if f is None:
         return None, ""
-    m = z3.Int(f"{fn.name()}!m")
-    fm, fm1 = f(m), f(m - 1)
-    s = z3.Solver()
-    s.set("timeout", int(seconds * 1000))
-    s.add(z3.Not(z3.And(f(z3.IntVal(0)) == 0, z3.ForAll([m], z3.Implies(m >= 1, z3.And(fm1 <= fm, fm <= fm1 + 1))))))
-    if s.check() != z3.unsat:
+    # one Z3 check per f and parameters, not one per query (keyed by f's text: two games of one name may differ)
+    key = (ast.unparse(f_tree), coord, repr(sorted(game.params.items())))
+    if key not in _IS_RULE_FUNCTION:
+        m = z3.Int(f"{fn.name()}!m")
+        fm, fm1 = f(m), f(m - 1)
+        s = z3.Solver()
+        s.set("timeout", int(seconds * 1000))
+        s.add(z3.Not(z3.And(f(z3.IntVal(0)) == 0, z3.ForAll([m], z3.Implies(m >= 1, z3.And(fm1 <= fm, fm <= fm1 + 1))))))
+        _IS_RULE_FUNCTION[key] = s.check() == z3.unsat
+    if not _IS_RULE_FUNCTION[key]:
         return None, ""
     ok, _ = general_lemma()
     if not ok:
