@@ -49,12 +49,15 @@ def induction_step(ctx: Any, b: Builder, env: dict, hyps: list, name: str, invar
     x = env[name]
     _check_bounded_below(ctx, b, hyps, x, name)
 
+    def boolean(v: Any) -> Any:
+        return b.to_bool(v) if is_term(v) else z3.BoolVal(bool(v))
+
     def at(e: dict) -> Any:
         """I and P at the point of environment e."""
-        p = b.formula(statement, e)
+        p = boolean(b.formula(statement, e))
         if assume is not None:
-            p = z3.Implies(b.to_bool(b.formula(assume, e)), b.to_bool(p))
-        return p if inv is None else b._all([b.formula(inv, e), p])
+            p = z3.Implies(boolean(b.formula(assume, e)), p)
+        return p if inv is None else z3.And(boolean(b.formula(inv, e)), p)
 
     goal = at(env)
     inner: dict = dict(env)
@@ -63,9 +66,8 @@ def induction_step(ctx: Any, b: Builder, env: dict, hyps: list, name: str, invar
         inner[name] = vs[0]
         for n, tree in dom.substituted.items():
             inner[n] = b.term(tree, inner)
-        conds = [b.formula(tree, inner) for tree, names in dom.conditions if name in names or
+        conds = [boolean(b.formula(tree, inner)) for tree, names in dom.conditions if name in names or
                  names & set(dom.substituted)]
-        conds = [b.to_bool(c) if is_term(c) else z3.BoolVal(bool(c)) for c in conds]
         return z3.And(vs[0] < x, *conds)
 
     hypothesis = b.quantifier(False, [name], guard, lambda vs: at(inner))
