@@ -25,7 +25,6 @@ window; a refutation there is a bug and raises :class:`ProofDisagreement`.
 from __future__ import annotations
 
 import ast
-import itertools
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
@@ -38,11 +37,11 @@ from nimjos.expr import parse, variables_of
 
 from .certificate import Certificate, TooManyOptions, game_kind
 from .induction import induction_step
-from .rule_function import warm_up
 from .plan import ClaimPlan, plan_claim
+from .rule_function import warm_up
 from .run import PROVE_SECONDS, RunOptions, register_method
 from .verdict import Counterexample, Verdict, format_value
-from .z3expr import Builder, GameRef, Untranslatable, cases, choose_mode, fresh_context, is_term, model_value, uses
+from .z3expr import Builder, GameRef, Untranslatable, cases, choose_mode, fresh_context, is_term, model_value
 
 METHOD = "prove"
 #: a parameter with at most this many values is proved one value at a time
@@ -390,7 +389,7 @@ def _read(m: z3.ModelRef, watch: dict) -> dict:
 # ----------------------------------------------------------------------------- holds claims
 
 def _prove_holds(ctx: Context) -> list[QueryResult]:
-    plan, claim = ctx.plan, ctx.claim
+    claim = ctx.claim
     cfg = claim.raw.get("prove") or {}
     b, env, hyps = ctx.builder()
     hyps += [used_axiom(ctx, b, uid) for uid in cfg.get("using") or []]

@@ -8,7 +8,7 @@ When f is a rule function (f(0) = 0 and 0 <= f(m) - f(m - 1) <= 1), its Grundy f
 (000 Lemma 2.3, 001 Lemma 2.2). :func:`general_lemma` proves this with Z3 for an unknown f that satisfies
 only those two axioms, by strong induction on x, carrying the invariant of the papers' proof: on the window
 W(y) = [y - f(y), y] the values of G are 0, 1, ..., f(y), each once. It is proved once per process (about
-2 s); if Z3 does not finish, no facts are given. :func:`facts` then states the lemma for one game, after
+0.1 s); if Z3 does not finish, no facts are given. :func:`facts` then states the lemma for one game, after
 Z3 has shown that the game's own f is a rule function; the prover adds those facts wherever G of such a
 game appears, so a claim about G(maxnim(k), x) is proved from the moves, not from the claim.
 

@@ -157,7 +157,8 @@ class Builder:
         self._pow2 = None
         self._xor = None
         self._unknown: dict = {}
-        #: the Grundy functions in use: key -> (the unknown function, the game), for the mex facts of induction
+        #: the Grundy functions in use: key -> (the unknown function, the game), for facts about G (induction,
+        #: checkers.rule_function)
         self.grundy: dict = {}
         self._grundy_facts: dict = {}
         self.pow2_terms: list = []
