@@ -67,7 +67,7 @@ def run_fast(name: str, side: int) -> dict:
     30000
     """
     from nimjos.engine import ReferenceEngine
-    from nimjos.fast import lines
+    import nimjos.fast.lines as lines
     engine = ReferenceEngine(max_positions=10**9)
     t0 = time.perf_counter()
     warm = _game(name)

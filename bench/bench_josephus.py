@@ -29,8 +29,8 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from nimjos import _josephus_kernels as kernels  # noqa: E402
-from nimjos import josephus  # noqa: E402
+import nimjos._josephus_kernels as kernels  # noqa: E402
+import nimjos.josephus as josephus  # noqa: E402
 
 GIB = 1 << 30
 HUGE_N, HUGE_K = 9876543210987654321, 12031

@@ -30,7 +30,7 @@ from typing import Any, Callable
 from nimjos.errors import EvalError, SpecError
 from nimjos.games import DeclaredGame, as_instance
 
-from .plan import ClaimPlan, plan_claim
+from checkers.plan import ClaimPlan, plan_claim
 
 #: most options enumerated at one position before the symbolic check (or a smaller position) is needed
 MAX_OPTIONS = 4000
@@ -168,7 +168,7 @@ class Certificate:
         return out
 
     def _family_points(self, families: list, env0: dict, positions: list) -> set:
-        from .exhaustive import Collector, _family_points
+        from checkers.exhaustive import Collector, _family_points
         col = Collector(1)
         pts = _family_points(self.plan, families, env0, positions, col, tuple(env0))
         if col.undefined:
@@ -275,7 +275,7 @@ def _small(p: Any, limit: int) -> bool:
 
 
 def _fmt(v: Any) -> str:
-    from .verdict import format_value
+    from checkers.verdict import format_value
     return format_value(v)
 
 
@@ -291,7 +291,7 @@ class PointSolver:
 
     def __init__(self, cert: Certificate, timeout_ms: int = 1000, targets: int = 4):
         from nimjos.expr import compile_tree, parse
-        from .z3expr import Untranslatable, choose_mode
+        from checkers.z3expr import Untranslatable, choose_mode
         self.cert = cert
         self.timeout_ms = timeout_ms
         self.targets = targets
@@ -324,7 +324,7 @@ class PointSolver:
         """None when (a) and (b) hold at `pos` (as far as Z3 could decide), else the Failure."""
         import random
         import z3
-        from .z3expr import Builder, GameRef, model_value
+        from checkers.z3expr import Builder, GameRef, model_value
         cert = self.cert
         pos = cert.inst.normalise(pos)
         lp = cert.labels_of(pos)

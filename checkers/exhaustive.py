@@ -21,8 +21,8 @@ from nimjos.expr import BUDGET
 from nimjos.errors import EvalError, SpecError
 from nimjos.games import as_instance
 
-from .plan import ClaimPlan, plan_claim
-from .verdict import Counterexample, Verdict, format_value
+from checkers.plan import ClaimPlan, plan_claim
+from checkers.verdict import Counterexample, Verdict, format_value
 
 METHOD = "exhaustive"
 EVIDENCE_1D = 200
@@ -122,7 +122,7 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
             raise SpecError(f"--at names {unknown[0]!r}, which the window does not bind "
                             f"(it binds {', '.join(sorted(known)) or 'nothing'})", hint=suggest(unknown[0], known))
     try:
-        from .guard import enforce_limits
+        from checkers.guard import enforce_limits
     except ModuleNotFoundError as exc:
         if exc.name != "checkers.guard":
             raise

@@ -29,8 +29,8 @@ from nimjos.binders import Binder, Level
 from nimjos.errors import EvalError, NimjosError, ResourceError, SpecError
 from nimjos.expr import compile_tree, evaluate, free_names, parse
 
-from .plan import ClaimPlan, field_line, locate_error
-from .verdict import format_value
+from checkers.plan import ClaimPlan, field_line, locate_error
+from checkers.verdict import format_value
 
 #: bytes one position costs in the reference engine (adjacency, Grundy table, graph node)
 BYTES_PER_POSITION = 320
@@ -158,7 +158,7 @@ def position_limit(bytes_per_position: int = BYTES_PER_POSITION) -> tuple[int, s
     >>> limit, source = position_limit(); limit > 0 and source in ("--max-positions", "sized to this machine")
     True
     """
-    from nimjos import engine
+    import nimjos.engine as engine
     current = engine.default_engine().max_positions
     if current != engine.MAX_POSITIONS:
         return current, "--max-positions"
@@ -384,7 +384,7 @@ def _degree(inst: Any, position: Any) -> int:
 def _engine_costs(inst: Any, box: list[int]) -> tuple[int, int, bool]:
     """(bytes per position, bytes per edge, fast?) for the engine that will answer for this game."""
     try:
-        from nimjos.fast import lines
+        import nimjos.fast.lines as lines
         pieces = lines.plan(inst)
         if pieces:
             X, Y = (box[0] + 1, 1) if len(box) == 1 else (box[0] + 1, box[1] + 1)

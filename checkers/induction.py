@@ -31,7 +31,7 @@ import z3
 from nimjos.errors import NimjosError
 from nimjos.expr import parse
 
-from .z3expr import Builder, Untranslatable, is_term
+from checkers.z3expr import Builder, Untranslatable, is_term
 
 
 def induction_step(ctx: Any, b: Builder, env: dict, hyps: list, name: str, invariant: str | None) -> tuple[list, Any]:

@@ -35,13 +35,13 @@ from nimjos.binders import Binder
 from nimjos.errors import EvalError, NimjosError, SpecError
 from nimjos.expr import parse, variables_of
 
-from .certificate import Certificate, TooManyOptions, game_kind
-from .induction import induction_step
-from .plan import ClaimPlan, plan_claim
-from .rule_function import warm_up
-from .run import PROVE_SECONDS, RunOptions, register_method
-from .verdict import Counterexample, Verdict, format_value
-from .z3expr import Builder, GameRef, Untranslatable, cases, choose_mode, fresh_context, is_term, model_value
+from checkers.certificate import Certificate, TooManyOptions, game_kind
+from checkers.induction import induction_step
+from checkers.plan import ClaimPlan, plan_claim
+from checkers.rule_function import warm_up
+from checkers.run import PROVE_SECONDS, RunOptions, register_method
+from checkers.verdict import Counterexample, Verdict, format_value
+from checkers.z3expr import Builder, GameRef, Untranslatable, cases, choose_mode, fresh_context, is_term, model_value
 
 METHOD = "prove"
 #: a parameter with at most this many values is proved one value at a time
@@ -896,7 +896,7 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
     # the used claims are proved first (each in its own Z3 context), with half of the time between them
     lemmas = prove_used(claim, opts, budget / 2) if cfg.get("using") else []
     fresh_context()
-    from .sample import window_constants
+    from checkers.sample import window_constants
     fixed = [] if cfg.get("for_all") else window_constants(plan.window)
     if fixed:
         return not_applicable(claim, f"{', '.join(fixed)} ties the statement to the window's sizes (state the domain "
@@ -1153,7 +1153,7 @@ def soundness_check(claim: Any, opts: RunOptions, proved: Verdict, dom: ProofDom
     """
     window = (opts.extra.get("verdicts") or {}).get("exhaustive")
     if window is None:
-        from .exhaustive import check_exhaustive
+        from checkers.exhaustive import check_exhaustive
         window = check_exhaustive(claim, opts.profile, 1, None)
     if window.verdict != "refuted":
         return

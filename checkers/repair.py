@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, Iterator
 
-from .exhaustive import check_exhaustive
+from checkers.exhaustive import check_exhaustive
 
 #: functions whose arguments are not shifted (the shift of a game or a set argument is meaningless)
 _NO_SHIFT = {"G", "options", "iterate", "mex", "xor", "min", "max", "set", "tuple", "sorted", "len", "sum",

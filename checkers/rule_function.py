@@ -170,7 +170,7 @@ def _pure_function(b: Any, f_tree: ast.expr, coord: str, params: dict) -> Any:
     """q -> f(q) as a plain Z3 term (integer world, no helper variables, no obligations), or None."""
     if b.mode != "int":
         return None
-    from .z3expr import Builder, Untranslatable
+    from checkers.z3expr import Builder, Untranslatable
     scratch = Builder(b.ns, "int", b.bits)
     probe = z3.Int("q!probe")
     try:

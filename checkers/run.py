@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from .exhaustive import check_exhaustive
+from checkers.exhaustive import check_exhaustive
 from nimjos.errors import NimjosError
 
-from .verdict import STRENGTH, Verdict
+from checkers.verdict import STRENGTH, Verdict
 
 
 #: the prover's seconds per claim in each profile, unless --timeout or the spec's prove.timeout says otherwise:
@@ -85,7 +85,7 @@ def _exhaustive(claim: Any, opts: RunOptions) -> Verdict:
     workers = opts.extra.get("workers", 1)
     executor = opts.extra.get("executor", "local")
     if opts.pins is None and (workers > 1 or executor == "dask"):
-        from .shard import ShardLog, run_sharded, shard_plan
+        from checkers.shard import ShardLog, run_sharded, shard_plan
         ranges = shard_plan(claim, opts.profile, opts.extra.get("shards") or max(2, workers))
         if ranges is not None:
             path = str(claim.spec.path)
@@ -149,7 +149,7 @@ def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
     result = ClaimResult(claim, verdicts)
     final = result.final if verdicts else None
     if opts.repair and not opts.pins and final is not None and final.verdict == "refuted":
-        from .repair import find_repairs
+        from checkers.repair import find_repairs
         result.repairs = find_repairs(claim, opts.profile, budget_seconds=opts.repair_seconds,
                                       counterexamples=final.counterexamples)
         final.evidence["repairs"] = [r.to_json() for r in result.repairs]

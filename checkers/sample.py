@@ -38,10 +38,10 @@ from typing import Any, Callable, Iterator
 from nimjos.errors import EvalError, ResourceError, SpecError
 from nimjos.expr import BUDGET, parse, variables_of
 
-from .certificate import Certificate, PointSolver, TooManyOptions, count_options, game_kind
-from .plan import ClaimPlan, plan_claim
-from .run import RunOptions, register_method
-from .verdict import Counterexample, Verdict, format_value
+from checkers.certificate import Certificate, PointSolver, TooManyOptions, count_options, game_kind
+from checkers.plan import ClaimPlan, plan_claim
+from checkers.run import RunOptions, register_method
+from checkers.verdict import Counterexample, Verdict, format_value
 
 METHOD = "sample"
 #: examples per claim and seconds per claim unless the spec or the options say otherwise
@@ -206,7 +206,7 @@ def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False
     >>> [(d.name, d.extended, d.window_hi) for d in build_domain(plan, plan.window, spec.namespace).names]
     [('x', True, 20)]
     """
-    from .prove import size_names
+    from checkers.prove import size_names
     dom = Domain(binder)
     sizes = size_names([plan.claim.raw.get(plan.claim.kind) if isinstance(plan.claim.raw.get(plan.claim.kind), str) else "",
                         plan.claim.raw.get("assume", ""), binder.text], ns) | set(plan.coords)
@@ -415,7 +415,7 @@ class GameEvaluator:
         return cert
 
     def solver(self, cert: Certificate) -> PointSolver | None:
-        from .z3expr import Untranslatable
+        from checkers.z3expr import Untranslatable
         key = id(cert)
         if key not in self._solvers:
             try:
@@ -426,7 +426,7 @@ class GameEvaluator:
         return self._solvers[key]
 
     def __call__(self, env: dict) -> Outcome:
-        from .z3expr import Untranslatable
+        from checkers.z3expr import Untranslatable
         plan = self.plan
         bindings = {n: env[n] for n in self.names if n in env}
         params = {n: env[n] for n in self.names if n not in self.coords}
@@ -480,7 +480,7 @@ class GameEvaluator:
 # ----------------------------------------------------------------------------- scale
 
 def _uses_table(claim: Any, ns: Any) -> bool:
-    from .z3expr import uses
+    from checkers.z3expr import uses
     texts = [claim.raw.get(claim.kind), claim.raw.get("assume"), claim.raw.get("for_all")]
     for t in texts:
         if isinstance(t, str):
@@ -518,7 +518,7 @@ def choose_far(claim: Any, plan: ClaimPlan, dom: Domain, evaluate: Callable, kin
 
 
 def _symbolic_ok(evaluator: Any, plan: ClaimPlan) -> bool:
-    from .z3expr import Untranslatable
+    from checkers.z3expr import Untranslatable
     try:
         env = next(iter(plan.window.bindings({})), None)
     except (EvalError, SpecError):
@@ -636,7 +636,7 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
     if kind is None:
         evaluator: Any = HoldsEvaluator(plan)
     else:
-        from .z3expr import fresh_context
+        from checkers.z3expr import fresh_context
         fresh_context()   # the point search's answers must not depend on the claims sampled before
         evaluator = GameEvaluator(claim, plan, opts.profile)
         if kind == "level" and plan.levels is not None:

@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from .verdict import Counterexample, Verdict
+from checkers.verdict import Counterexample, Verdict
 
 #: claim kinds whose instances compare positions with each other, so the window cannot be cut
 UNSHARDABLE = ("periodic", "stair", "values")
@@ -62,7 +62,7 @@ def balanced_split(lo: int, hi: int, n: int, weight: Callable[[int], int] | None
 
 def shard_plan(claim: Any, profile: str, shards: int) -> list[tuple[int, int]] | None:
     """The shard ranges of a claim's window, or None when it cannot be cut."""
-    from .plan import plan_claim
+    from checkers.plan import plan_claim
     if claim.kind in UNSHARDABLE or shards <= 1:
         return None
     plan = plan_claim(claim, profile)
@@ -112,7 +112,7 @@ class ShardResult:
 def check_shard(path: str, claim_id: str, profile: str, rng: tuple[int, int], index: int,
                 max_counterexamples: int) -> ShardResult:
     """Check one shard of a claim (runs in a worker process)."""
-    from .exhaustive import check_exhaustive
+    from checkers.exhaustive import check_exhaustive
     start = time.perf_counter()
     claim = _load(path).claim(claim_id)
     v = check_exhaustive(claim, profile, max_counterexamples, shard=rng)
@@ -149,8 +149,8 @@ def merge(claim: Any, parts: Iterable[ShardResult], max_counterexamples: int, ex
     else:
         verdict = "checked"
     first = parts[0].verdict
-    from .plan import plan_claim
-    from .exhaustive import _scope
+    from checkers.plan import plan_claim
+    from checkers.exhaustive import _scope
     scope = _scope(plan_claim(claim, profile), "")
     engines = first["scope"].split("ground truth: ")[-1] if "ground truth: " in first["scope"] else ""
     if engines:
@@ -173,7 +173,7 @@ def run_sharded(path: str, claim_id: str, profile: str = "default", shards: int 
     ranges = ranges or shard_plan(claim, profile, shards)
     start = time.perf_counter()
     if ranges is None:
-        from .exhaustive import check_exhaustive
+        from checkers.exhaustive import check_exhaustive
         return check_exhaustive(claim, profile, max_counterexamples)
     skip = dict(skip or {})
     todo = [(i, r) for i, r in enumerate(ranges) if i not in skip]

@@ -209,7 +209,7 @@ class Builder:
     def grundy_facts(self, formulas: list) -> list:
         """Proved facts about G of the games in use (Maximum Nim with a rule function: checkers.rule_function),
         at each ground term G(t) of `formulas` (instances, so that no chain of instantiations runs away)."""
-        from .rule_function import facts
+        from checkers.rule_function import facts
         out = []
         for key, (fn, game) in list(self.grundy.items()):
             if key not in self._grundy_facts:

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterator
 
-from .errors import EvalError, SpecError
-from .expr import Compiled, Namespace, compile_tree, free_names, norm, parse, variables_of
+from nimjos.errors import EvalError, SpecError
+from nimjos.expr import Compiled, Namespace, compile_tree, free_names, norm, parse, variables_of
 
 _FLIP = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast.Eq: ast.Eq}
 
@@ -269,7 +269,7 @@ class Binder:
             name = level.name
             filters = level.filters
             if level.members is not None:
-                from .builtins import iter_items
+                from nimjos.builtins import iter_items
                 values = iter_items(level.members(env))
                 if name in pins:
                     values = [v for v in values if v == pins[name]]

@@ -10,8 +10,8 @@ import math
 from fractions import Fraction
 from typing import Any, Iterable
 
-from .errors import EvalError, ResourceError
-from .expr import BUDGET, MAX_STEPS, Definition, Lambda, _Stream, norm
+from nimjos.errors import EvalError, ResourceError
+from nimjos.expr import BUDGET, MAX_STEPS, Definition, Lambda, _Stream, norm
 
 #: most elements a finite family (functions(), subsets()) may have
 MAX_FAMILY = 200_000
@@ -338,19 +338,19 @@ def G(game: Any, position: Any) -> int:
     number for a 1-D game, a tuple otherwise. A position outside the game (a negative coordinate, a
     wrong dimension) is ill-defined.
     """
-    from .games import as_instance
+    from nimjos.games import as_instance
     return as_instance(game).grundy(position)
 
 
 def options(game: Any, position: Any) -> frozenset:
     """The set of positions reachable from `position` in one move."""
-    from .games import as_instance
+    from nimjos.games import as_instance
     inst = as_instance(game)
     return frozenset(inst.options(inst.normalise(position)))
 
 
 def _jos():
-    from . import josephus
+    import nimjos.josephus as josephus
     return josephus
 
 
@@ -466,4 +466,4 @@ def iter_items(v: Any) -> Iterable:
     return _items("a binder", v)
 
 
-from . import games as _games  # noqa: E402  (registers the built-in game families: subtraction, gcn)
+import nimjos.games as _games  # noqa: E402  (registers the built-in game families: subtraction, gcn)

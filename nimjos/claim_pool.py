@@ -21,7 +21,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, Iterator
 
-from .errors import SpecError
+from nimjos.errors import SpecError
 
 #: spec files a worker process has loaded (path -> Spec)
 _SPECS: dict[str, Any] = {}
@@ -44,8 +44,8 @@ def _init_worker(max_positions: int, parent: int) -> None:
     # Ctrl-C reaches the whole process group: the parent alone decides what an interrupt does
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
-    from . import methods  # noqa: F401  (registers sampling and proving)
-    from .engine import set_max_positions
+    import nimjos.methods as methods  # noqa: F401  (registers sampling and proving)
+    from nimjos.engine import set_max_positions
     if max_positions:
         set_max_positions(max_positions)
 
@@ -62,7 +62,7 @@ def _run_one(path: str, claim_id: str, opts: Any) -> tuple[str, Any, Any]:
     """Check one claim of a spec file inside a worker: ("ok", verdicts, repairs), or ("spec-error",
     (message, location fields), None) since a SpecError's location does not survive pickling."""
     from checkers.run import run_claim
-    from .spec import load_spec
+    from nimjos.spec import load_spec
     try:
         spec = _SPECS.get(path)
         if spec is None:

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .errors import NimjosError, SpecError
+from nimjos.errors import NimjosError, SpecError
 
 EXIT_OK, EXIT_DISAGREE, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -144,16 +144,16 @@ def _json_entry(claim: Any, result: Any, agrees: bool) -> dict:
 def _open_store(args: argparse.Namespace) -> Any:
     if getattr(args, "no_store", False):
         return None
-    from .store import ResultsStore
+    from nimjos.store import ResultsStore
     return ResultsStore(args.store)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     from checkers.run import RunOptions
-    from .claim_pool import default_jobs, run_claims
-    from .spec import load_spec, spec_files
-    from .engine import set_max_positions
-    from . import methods  # noqa: F401  (registers sampling and proving where available)
+    from nimjos.claim_pool import default_jobs, run_claims
+    from nimjos.spec import load_spec, spec_files
+    from nimjos.engine import set_max_positions
+    import nimjos.methods as methods  # noqa: F401  (registers sampling and proving where available)
 
     if args.max_positions:
         set_max_positions(args.max_positions)
@@ -169,13 +169,13 @@ def cmd_check(args: argparse.Namespace) -> int:
         found = {c.id for c in selected}
         missing = [c for c in args.claim if c not in found]
         if missing:
-            from .expr import suggest
+            from nimjos.expr import suggest
             ids = [c.id for s in specs for c in s.claims]
             raise SpecError(f"no claim with id {missing[0]!r}", hint=suggest(missing[0], ids))
     methods_sel = tuple(m.strip() for m in args.method.split(",")) if args.method else None
     if methods_sel:
         from checkers.run import METHODS
-        from .expr import suggest
+        from nimjos.expr import suggest
         for m in methods_sel:
             if m not in METHODS:
                 raise SpecError(f"--method: unknown or unavailable method {m!r} (available: {', '.join(METHODS)})",
@@ -187,7 +187,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                       store=None if args.no_store else args.store)
     progress = None
     if not args.json and sys.stdout.isatty() and (args.workers > 1 or args.executor == "dask"):
-        from .progress import ShardProgress
+        from nimjos.progress import ShardProgress
         progress = ShardProgress()
         opts.extra["progress"] = progress.update
     store = _open_store(args)
@@ -255,7 +255,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from .spec import load_spec, spec_files
+    from nimjos.spec import load_spec, spec_files
     for path in spec_files(args.paths or ["specs"]):
         spec = load_spec(path)
         print(f"{path}  ({spec.source.title or spec.source.id})")
@@ -296,13 +296,13 @@ def build_parser() -> argparse.ArgumentParser:
     lst.add_argument("paths", nargs="*")
     lst.set_defaults(func=cmd_list)
     try:
-        from .report import add_report_arguments, run_report_command
+        from nimjos.report import add_report_arguments, run_report_command
         rep = sub.add_parser("report", help="render reports/ from the results store")
         add_report_arguments(rep)
         rep.set_defaults(func=run_report_command)
     except ImportError:  # pragma: no cover
         pass
-    from . import commands
+    import nimjos.commands as commands
     commands.register(sub)
     return parser
 

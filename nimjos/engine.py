@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 import networkx as nx
 
-from .errors import ResourceError, SpecError
+from nimjos.errors import ResourceError, SpecError
 
 #: largest graph (in edges) solved through networkx; larger ones use the iterative post-order
 NETWORKX_EDGE_LIMIT = 400_000
@@ -95,7 +95,7 @@ class ReferenceEngine:
             return
         if self.use_fast:
             try:
-                from .fast import solve_fast
+                from nimjos.fast import solve_fast
             except ModuleNotFoundError as exc:
                 if exc.name != "nimjos.fast":
                     raise

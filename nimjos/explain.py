@@ -26,7 +26,7 @@ MAX_LISTED = 40
 
 
 def _split(target: str) -> tuple[str, str]:
-    from .errors import SpecError
+    from nimjos.errors import SpecError
     if "::" not in target:
         raise SpecError(f"expected FILE::CLAIM, got {target!r}")
     path, cid = target.rsplit("::", 1)
@@ -36,14 +36,14 @@ def _split(target: str) -> tuple[str, str]:
 def _pins(at: str | None, coords: tuple[str, ...]) -> dict[str, Any] | None:
     if at is None:
         return None
-    from .cli import _parse_at
+    from nimjos.cli import _parse_at
     text = at.strip()
     if text.startswith("(") or text.lstrip("-").isdigit():
         import ast
         try:
             value = ast.literal_eval(text)
         except (ValueError, SyntaxError):
-            from .errors import SpecError
+            from nimjos.errors import SpecError
             raise SpecError(f"--at: cannot read position {at!r}") from None
         values = value if isinstance(value, tuple) else (value,)
         return dict(zip(coords, values))
@@ -65,9 +65,9 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
     """The explanation of one claim at one position, as text."""
     from checkers.exhaustive import check_exhaustive, printed_cells
     from checkers.plan import plan_claim
-    from .errors import EvalError
-    from .games import as_instance
-    from .spec import load_spec
+    from nimjos.errors import EvalError
+    from nimjos.games import as_instance
+    from nimjos.spec import load_spec
 
     path, cid = _split(target)
     claim = load_spec(path).claim(cid)

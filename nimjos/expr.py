@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable
 
-from .errors import EvalError, ResourceError, SpecError
+from nimjos.errors import EvalError, ResourceError, SpecError
 
 #: most loop steps (comprehension iterations, iterate() applications) one evaluation may take
 MAX_STEPS = 1_000_000
@@ -153,7 +153,7 @@ class Namespace:
 
     def __post_init__(self) -> None:
         if not self.builtins:
-            from .builtins import BUILTINS
+            from nimjos.builtins import BUILTINS
             self.builtins = dict(BUILTINS)
 
     def known(self) -> set[str]:

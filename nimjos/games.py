@@ -18,9 +18,9 @@ import ast
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from .binders import Binder
-from .errors import EvalError, SpecError
-from .expr import Namespace, compile_tree, parse, variables_of
+from nimjos.binders import Binder
+from nimjos.errors import EvalError, SpecError
+from nimjos.expr import Namespace, compile_tree, parse, variables_of
 
 
 @dataclass
@@ -42,7 +42,7 @@ def is_affine(node: ast.AST, var: str) -> bool:
     >>> is_affine(ast.parse("x - 1 - 2 * a", mode="eval").body, "a"), is_affine(ast.parse("a * a", mode="eval").body, "a")
     (True, False)
     """
-    from .expr import free_names
+    from nimjos.expr import free_names
     if var not in free_names(node):
         return True
     if isinstance(node, ast.Name):
@@ -127,7 +127,7 @@ class GameInstance:
         try:
             return self.lookup(position)
         except KeyError:
-            from .engine import default_engine
+            from nimjos.engine import default_engine
             default_engine().solve(self, [position])
             return self.lookup(position)
 
@@ -261,7 +261,7 @@ class GameDecl:
                 variables = outer | set(binder.names)
                 unknown = [n for n in variables_of(to_tree, ns) if n not in variables]
                 if unknown:
-                    from .expr import suggest
+                    from nimjos.expr import suggest
                     raise SpecError(f"unknown name {unknown[0]!r} in move {i + 1}",
                                     hint=suggest(unknown[0], variables | ns.known()))
                 to = compile_tree(to_tree, ns, variables)
@@ -405,7 +405,7 @@ GAME_FAMILIES = {"subtraction": subtraction, "gcn": gcn}
 
 
 def _register() -> None:
-    from . import builtins
+    import nimjos.builtins as builtins
     builtins.BUILTINS.update(GAME_FAMILIES)
 
 

@@ -29,9 +29,9 @@ MAX_PRINTED = 400
 
 def _spec_game(target: str) -> tuple[Any, Any]:
     """(spec, game declaration) named by ``FILE::GAME``."""
-    from .errors import SpecError
-    from .expr import suggest
-    from .spec import load_spec
+    from nimjos.errors import SpecError
+    from nimjos.expr import suggest
+    from nimjos.spec import load_spec
     if "::" not in target:
         raise SpecError(f"expected FILE::GAME, got {target!r}")
     path, name = target.rsplit("::", 1)
@@ -43,8 +43,8 @@ def _spec_game(target: str) -> tuple[Any, Any]:
 
 def _params(spec: Any, decl: Any, assignments: list[str]) -> tuple:
     """The param values from ``name=EXPR`` assignments (expressions of the spec language, lambdas too)."""
-    from .errors import SpecError
-    from .expr import compile_expression
+    from nimjos.errors import SpecError
+    from nimjos.expr import compile_expression
     values: dict[str, Any] = {}
     for text in assignments:
         name, sep, expr = text.partition("=")
@@ -61,8 +61,8 @@ def _params(spec: Any, decl: Any, assignments: list[str]) -> tuple:
 
 def _box(spec: Any, decl: Any, window: str, params: dict[str, Any]) -> list[tuple[int, int]]:
     """The range [lo, hi] of each coordinate of a box window, in the game's coordinate order."""
-    from .binders import Binder
-    from .errors import SpecError
+    from nimjos.binders import Binder
+    from nimjos.errors import SpecError
     binder = Binder.from_text(window, spec.namespace, outer=set(params))
     if sorted(binder.names) != sorted(decl.position):
         raise SpecError(f"--window must bound exactly the coordinates {', '.join(decl.position)}, "
@@ -89,8 +89,8 @@ def grundy_table(target: str, assignments: list[str], window: str, max_positions
     >>> grundy_table(f"{path}::nim1", [], "3 <= x <= 4")[1]["origin"]
     [3]
     """
-    from .engine import MAX_POSITIONS, ReferenceEngine
-    from .errors import ResourceError
+    from nimjos.engine import MAX_POSITIONS, ReferenceEngine
+    from nimjos.errors import ResourceError
     spec, decl = _spec_game(target)
     values = _params(spec, decl, assignments)
     game = decl(*values)

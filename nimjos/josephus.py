@@ -25,7 +25,7 @@ from numbers import Integral
 
 import numpy as np
 
-from nimjos import _josephus_kernels as kernels
+import nimjos._josephus_kernels as kernels
 
 #: removal_index / removed answer from a cached elimination order for n up to this size
 CACHE_MAX_N = 1 << 14

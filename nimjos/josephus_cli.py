@@ -31,8 +31,8 @@ def _integer(text: str, name: str, least: int) -> int:
     >>> _integer("10**3 + 1", "n", 1)
     1001
     """
-    from .errors import SpecError
-    from .expr import Namespace, compile_expression
+    from nimjos.errors import SpecError
+    from nimjos.expr import Namespace, compile_expression
     value = compile_expression(text, Namespace())({})
     if type(value) is not int or value < least:
         raise SpecError(f"--{name} must be an integer >= {least}, got {text!r}")
@@ -45,8 +45,8 @@ def josephus_values(what: str, k: int, n: int) -> Any:
     >>> josephus_values("survivor", 2, 10**30) == 2 * (10**30 - 2**99) + 1
     True
     """
-    from . import josephus
-    from .errors import ResourceError
+    import nimjos.josephus as josephus
+    from nimjos.errors import ResourceError
     try:
         if what == "survivor":
             return josephus.survivor(n, k)
@@ -81,7 +81,7 @@ def cmd_josephus(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - t0
     if args.out:
         if args.what == "survivor":
-            from .errors import SpecError
+            from nimjos.errors import SpecError
             raise SpecError("--out writes an array: use it with 'table' or 'order'")
         np.save(args.out, values)
     if args.json:

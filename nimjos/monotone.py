@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from .expr import Definition, Namespace
+from nimjos.expr import Definition, Namespace
 
 INC, DEC, CONST = "inc", "dec", "const"
 

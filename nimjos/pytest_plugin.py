@@ -80,7 +80,7 @@ class ClaimItem(pytest.Item):
 
     def runtest(self) -> None:
         from checkers.run import RunOptions, run_claim
-        from nimjos import methods  # noqa: F401
+        import nimjos.methods as methods  # noqa: F401
         from nimjos.cli import _agrees
         profile = self.config.getoption("--nimjos-profile", "default")
         result = run_claim(self.claim, RunOptions(profile=profile))

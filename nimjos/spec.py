@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import SpecError
-from .expr import Definition, Namespace, compile_tree, free_names, parse, suggest
-from .games import GameDecl
-from . import builtins as _builtins  # noqa: F401  (registers built-ins and game families)
+from nimjos.errors import SpecError
+from nimjos.expr import Definition, Namespace, compile_tree, free_names, parse, suggest
+from nimjos.games import GameDecl
+import nimjos.builtins as _builtins  # noqa: F401  (registers built-ins and game families)
 
 SOURCE_FIELDS = {"id": str, "title": str, "cite": str, "authors": (str, list), "document": str, "url": str,
                  "note": str, "year": int}

@@ -7,7 +7,7 @@ import pathlib
 import numpy as np
 import pytest
 
-from nimjos import josephus
+import nimjos.josephus as josephus
 from nimjos.cli import main
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]

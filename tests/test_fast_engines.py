@@ -14,7 +14,10 @@ from hypothesis import strategies as st
 from nimjos.engine import ReferenceEngine
 from nimjos.errors import NimjosError, ResourceError
 from nimjos.expr import Namespace, compile_expression
-from nimjos.fast import arith, kernels, lines, solve_fast
+from nimjos.fast import solve_fast
+import nimjos.fast.arith as arith
+import nimjos.fast.kernels as kernels
+import nimjos.fast.lines as lines
 from nimjos.games import GameDecl
 from nimjos.spec import load_spec
 

@@ -58,7 +58,7 @@ def _mapped_bytes() -> int:
 
 def run_forked(argv: list[str], extra_memory: int = EXTRA_MEMORY, timeout: float = WALL_LIMIT) -> Outcome:
     """Run ``nimjos.cli.main(argv)`` in a forked child with a memory limit; return what it printed."""
-    from nimjos import cli
+    import nimjos.cli as cli
     import checkers.guard, checkers.run, nimjos.methods, nimjos.spec  # noqa: F401,E401  (imported once, here)
 
     out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()

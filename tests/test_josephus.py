@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nimjos import _josephus_kernels as kernels
-from nimjos import josephus as jos
+import nimjos._josephus_kernels as kernels
+import nimjos.josephus as jos
 
 SMALL = [(n, k) for n in range(1, 61) for k in range(1, 9)]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import lines
+import nimjos.fast.lines as lines
 
 #: the engines, tried in order
 ENGINES = (lines.solve,)

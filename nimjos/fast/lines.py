@@ -26,9 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from .arith import Unsupported, Vec
-from .pieces import ANTI, COL, DIAG, ROW, Piece, pieces_of
-from ..errors import ResourceError
+from nimjos.fast.arith import Unsupported, Vec
+from nimjos.fast.pieces import ANTI, COL, DIAG, ROW, Piece, pieces_of
+from nimjos.errors import ResourceError
 
 NAME_1D = "fast engine (1-D interval options, numba)"
 NAME_2D = "fast engine (2-D row/column/diagonal interval options, numba)"
@@ -101,7 +101,7 @@ def estimate(pieces: list[Piece], X: int, Y: int) -> tuple[int, int, int]:
     >>> estimate([Piece(None, "t", None, ROW, False)], 1000, 1)
     (128564, 1, 1001)
     """
-    from .kernels import state_bytes
+    from nimjos.fast.kernels import state_bytes
     windows = sum(_windows(p, X, Y)[0] for p in pieces)
     values = 1 + sum(_windows(p, X, Y)[1] for p in pieces)
     chunk = min(CHUNK, X * Y)
@@ -170,7 +170,7 @@ def compute(game: Any, pieces: list[Piece], X: int, Y: int, windows: int, values
     >>> values.reshape(4, 4)[3].tolist()
     [3, 2, 1, 0]
     """
-    from .kernels import State, run_chunk
+    from nimjos.fast.kernels import State, run_chunk
     N = X * Y
     dense = np.full(N, -1, dtype=np.int32)
     state = State.allocate(windows, values)

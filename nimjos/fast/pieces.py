@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from . import arith
-from .arith import Unsupported, Vec
-from .translate import Translator, _lin
-from ..binders import conjuncts
-from ..expr import Namespace
+import nimjos.fast.arith as arith
+from nimjos.fast.arith import Unsupported, Vec
+from nimjos.fast.translate import Translator, _lin
+from nimjos.binders import conjuncts
+from nimjos.expr import Namespace
 
 #: the lines of the grid: a row (y fixed, x varies), a column, a diagonal (x - y fixed), an anti-diagonal
 ROW, COL, DIAG, ANTI = 0, 1, 2, 3

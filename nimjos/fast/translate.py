@@ -25,11 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from . import arith
-from .arith import Unsupported, Vec
-from .. import builtins as lang
-from ..errors import NimjosError
-from ..expr import Definition, Lambda, Namespace, compile_tree, free_names, parse
+import nimjos.fast.arith as arith
+from nimjos.fast.arith import Unsupported, Vec
+import nimjos.builtins as lang
+from nimjos.errors import NimjosError
+from nimjos.expr import Definition, Lambda, Namespace, compile_tree, free_names, parse
 
 #: deepest nesting of inlined definitions and lambdas
 MAX_INLINE = 40

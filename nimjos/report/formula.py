@@ -26,7 +26,7 @@ import sympy
 from sympy import Abs, Add, Integer, Lambda, Mod, Mul, Piecewise, Pow, Sum, Symbol, Tuple
 from sympy.logic.boolalg import Boolean
 
-from nimjos.report import mathprint as mp
+import nimjos.report.mathprint as mp
 
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 

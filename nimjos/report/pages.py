@@ -20,7 +20,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from nimjos.report import markdown, plots
+import nimjos.report.markdown as markdown
+import nimjos.report.plots as plots
 from nimjos.report.formula import Formula, render_formula
 from nimjos.report.model import Claim, Report, counterexample_rows, marks, slug
 
