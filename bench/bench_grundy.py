@@ -49,7 +49,7 @@ def fmt_rate(x: float) -> str:
 
 
 def _game(name: str):
-    from nimjos.spec import load_spec
+    from nimjos.spec.loader import load_spec
     path, game, params, *_ = WORKLOADS[name]
     return load_spec(ROOT / path).games[game](*params)
 
@@ -66,8 +66,8 @@ def run_fast(name: str, side: int) -> dict:
     >>> run_fast("maxnim", 30_000)["positions"]
     30000
     """
-    from nimjos.engine import ReferenceEngine
-    import nimjos.fast.lines as lines
+    from nimjos.games.engine import ReferenceEngine
+    import nimjos.games.fast.lines as lines
     engine = ReferenceEngine(max_positions=10**9)
     t0 = time.perf_counter()
     warm = _game(name)
@@ -90,7 +90,7 @@ def run_reference(name: str, side: int) -> dict:
     25
     """
     import itertools
-    from nimjos.engine import ReferenceEngine
+    from nimjos.games.engine import ReferenceEngine
     game = _game(name)
     engine = ReferenceEngine()
     engine.use_fast = False

@@ -1,4 +1,4 @@
-"""Benchmark nimjos.josephus against the two programs of 001 (Examples 3.7 and 3.8).
+"""Benchmark nimjos.josephus.algorithms against the two programs of 001 (Examples 3.7 and 3.8).
 
 The baselines are the printed programs, compiled with numba (cache=True) like our kernels, with K a
 compile-time constant as in the printed ``const K``. Every ratio is baseline time / our time,
@@ -29,8 +29,8 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-import nimjos._josephus_kernels as kernels  # noqa: E402
-import nimjos.josephus as josephus  # noqa: E402
+import nimjos.josephus.kernels as kernels  # noqa: E402
+import nimjos.josephus.algorithms as josephus  # noqa: E402
 
 GIB = 1 << 30
 HUGE_N, HUGE_K = 9876543210987654321, 12031
@@ -155,7 +155,7 @@ def survivor_table_rows(N: int, k: int, quick: bool) -> tuple[list[Row], dict]:
     theorem36 = kernels.compiled(kernels.theorem36_table)
     classical = kernels.compiled(kernels.classical_table)
     theorem36(10, k), classical(10, k)                         # compile (or load) before timing
-    code = f"from nimjos.josephus import survivor_table; t = survivor_table({N}, {k}); print(t[7], t[-1])"
+    code = f"from nimjos.josephus.algorithms import survivor_table; t = survivor_table({N}, {k}); print(t[7], t[-1])"
     wall, rss = whole_process(code, 3)
     ours, table = best_time(lambda: josephus.survivor_table(N, k), 3)
     memory = traced_peak(lambda: josephus.survivor_table(N, k))
@@ -186,7 +186,7 @@ def huge_survivor_rows(quick: bool) -> tuple[list[Row], dict]:
     t36, by_theorem36 = best_time(lambda: josephus.paper_theorem36(n, k), 5)
     tcl, by_classical = best_time(lambda: josephus.paper_classical(n, k), 5)
     assert value == by_theorem36 == by_classical
-    code = f"from nimjos.josephus import survivor; print(survivor({n}, {k}))"
+    code = f"from nimjos.josephus.algorithms import survivor; print(survivor({n}, {k}))"
     wall, _ = whole_process(code, 3)
     work = f"survivor of n = {n}, k = {k}"
     judge = (lambda ok: None) if quick else (lambda ok: ok)
@@ -253,14 +253,14 @@ survivor of every n <= N):
   (001 reports {PAPER['theorem36']:.2f} s against {PAPER['classical']:.2f} s, {PAPER['classical'] / PAPER['theorem36']:.1f}x, on an M3 Pro, Rust 1.76).
 
 Is either the fastest way? **No, not for a table.** Filling the table run by run (between wraps
-the survivor rises by k; `nimjos.josephus.survivor_table`) took {fmt_seconds(table['ours'])} in process,
+the survivor rises by k; `nimjos.josephus.algorithms.survivor_table`) took {fmt_seconds(table['ours'])} in process,
 {table['theorem36'] / table['ours']:.0f}x faster than Theorem 3.6's iteration and {table['classical'] / table['ours']:.0f}x faster than the classical
 recursion, and {fmt_seconds(table['wall'])} as a whole process (interpreter start included, peak {fmt_bytes(table['rss'])}).
 Both printed programs recompute each n from scratch in O(k log n); the table needs O(1) per n.
 
 For one huge n (n = {single['n']}, k = {single['k']}, Python integers because n(k - 1) overflows 64 bits):
 Theorem 3.6 iteration {fmt_seconds(single['theorem36'])}, classical recursion {fmt_seconds(single['classical'])},
-nimjos.josephus.survivor {fmt_seconds(single['ours'])} (its recurrence compiled up to 2**62 numbers, then
+nimjos.josephus.algorithms.survivor {fmt_seconds(single['ours'])} (its recurrence compiled up to 2**62 numbers, then
 Python integers; the first call in a process also pays about 1.5 s to start numba, see the whole-process
 row); all three take O(k log n) steps, so for one n none is asymptotically faster.
 """

@@ -1,7 +1,7 @@
 """Verification strategies over a loaded claim: exhaustive (bounded window), sampling (hypothesis, far
 beyond the window) and proving (Z3), and the verdict model they share.
 
->>> from checkers.verdict import VERDICTS
+>>> from nimjos.verdict import VERDICTS
 >>> VERDICTS[0]
 'refuted'
 """

@@ -14,7 +14,7 @@ and (with the moves and the formula translated to Z3) proved for all positions a
 Every claim is turned into a *labelling*: label(p) is g(p) (grundy), 0 or None (P-positions: None means
 "not a P-position") or the level s whose set holds p, None for none (level sets).
 
->>> from nimjos.spec import load_spec
+>>> from nimjos.spec.loader import load_spec
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
 >>> cert = Certificate.for_claim(spec.claims[0], {})
@@ -27,10 +27,10 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from nimjos.errors import EvalError, SpecError
-from nimjos.games import DeclaredGame, as_instance
+from nimjos.lang.errors import EvalError, SpecError
+from nimjos.games.declared import DeclaredGame, as_instance
 
-from checkers.plan import ClaimPlan, plan_claim
+from nimjos.spec.plan import ClaimPlan, plan_claim
 
 #: most options enumerated at one position before the symbolic check (or a smaller position) is needed
 MAX_OPTIONS = 4000
@@ -80,7 +80,7 @@ def _bind(coords: tuple[str, ...], pos: Any) -> dict:
 def count_options(inst: Any, pos: Any, cap: int) -> int:
     """How many options `pos` has, counting no further than cap + 1 (affine families in O(1)).
 
-    >>> from nimjos.spec import load_spec
+    >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
     >>> count_options(spec.games["nim1"].instance(()), 10 ** 18, 100)
@@ -238,7 +238,7 @@ class Certificate:
             return None
         opts = self.options(pos)
         todo = [pos] + sorted(set(opts), key=_size)
-        from nimjos.engine import default_engine
+        from nimjos.games.engine import default_engine
         default_engine().solve(self.inst, todo)
         labels = self.labels(todo)
         for q, lq in zip(todo, labels):
@@ -275,7 +275,7 @@ def _small(p: Any, limit: int) -> bool:
 
 
 def _fmt(v: Any) -> str:
-    from checkers.verdict import format_value
+    from nimjos.verdict import format_value
     return format_value(v)
 
 
@@ -290,7 +290,7 @@ class PointSolver:
     """
 
     def __init__(self, cert: Certificate, timeout_ms: int = 1000, targets: int = 4):
-        from nimjos.expr import compile_tree, parse
+        from nimjos.lang.expr import compile_tree, parse
         from checkers.z3expr import Untranslatable, choose_mode
         self.cert = cert
         self.timeout_ms = timeout_ms

@@ -1,7 +1,7 @@
 """The exhaustive checker: evaluate a claim at every instance of its window, against ground truth from the
 game's moves (the reference engine) or from the Josephus algorithms.
 
->>> from nimjos.spec import load_spec
+>>> from nimjos.spec.loader import load_spec
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
 >>> v = check_exhaustive(spec.claims[0])
@@ -16,13 +16,13 @@ import shlex
 import time
 from typing import Any, Callable, Iterable
 
-from nimjos.engine import default_engine
-from nimjos.expr import BUDGET
-from nimjos.errors import EvalError, SpecError
-from nimjos.games import as_instance
+from nimjos.games.engine import default_engine
+from nimjos.lang.expr import BUDGET
+from nimjos.lang.errors import EvalError, SpecError
+from nimjos.games.declared import as_instance
 
-from checkers.plan import ClaimPlan, plan_claim
-from checkers.verdict import Counterexample, Verdict, format_value
+from nimjos.spec.plan import ClaimPlan, plan_claim
+from nimjos.verdict import Counterexample, Verdict, format_value
 
 METHOD = "exhaustive"
 EVIDENCE_1D = 200
@@ -118,13 +118,13 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
         known = set(plan.window.names) if plan.window is not None else set()
         unknown = [n for n in pins if n not in known]
         if unknown:
-            from nimjos.expr import suggest
+            from nimjos.lang.expr import suggest
             raise SpecError(f"--at names {unknown[0]!r}, which the window does not bind "
                             f"(it binds {', '.join(sorted(known)) or 'nothing'})", hint=suggest(unknown[0], known))
     try:
-        from checkers.guard import enforce_limits
+        from nimjos.spec.budget import enforce_limits
     except ModuleNotFoundError as exc:
-        if exc.name != "checkers.guard":
+        if exc.name != "nimjos.spec.budget":
             raise
     else:
         enforce_limits(plan, pins)  # refuses, with the estimate, a window over the resource limits
@@ -356,7 +356,7 @@ def _fixed_names(rows: list, names: tuple, coords: tuple) -> dict:
 def _check_pattern(plan: ClaimPlan, rows: list, names: tuple, param_names: tuple, col: Collector) -> None:
     """periodic: G(n + p) = G(n) + s for n >= n0 with n + p in the window; stair: G(xh + r) = G(xh) + r,
     h | G(xh), for every whole block of h positions in the window."""
-    from nimjos.periodicity import first_stair_break
+    from nimjos.games.periodicity import first_stair_break
     coord = plan.coords[0]
     for key, grows in _group(rows, names, param_names).items():
         env0 = dict(zip(param_names, key))
@@ -542,7 +542,7 @@ def _window_evidence(rows: list, claimed_map: dict, label: str) -> dict:
 
 def _observations(inst: Any, xs: list) -> list[str]:
     """Periodicity and h-stair structure of the Grundy sequence on the window, stated as observations."""
-    from nimjos.periodicity import detect, smallest_stair
+    from nimjos.games.periodicity import detect, smallest_stair
     if len(xs) < 12 or xs[-1] - xs[0] + 1 != len(xs) or len(xs) > 200_000:
         return []
     seq = [inst.lookup(x) for x in xs]

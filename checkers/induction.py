@@ -13,7 +13,7 @@ from G at every option of x, and every value from 0 to G(x) - 1 is G at some opt
 bounds x below (checked first), the step proves I and P for every x of the domain. The other names keep
 their values (k = 3) or stay symbolic and fixed across the step.
 
->>> from nimjos.spec import load_spec
+>>> from nimjos.spec.loader import load_spec
 >>> import pathlib
 >>> from checkers.prove import prove_claim, RunOptions
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "induction.toml")
@@ -28,8 +28,8 @@ from typing import Any
 
 import z3
 
-from nimjos.errors import NimjosError
-from nimjos.expr import parse
+from nimjos.lang.errors import NimjosError
+from nimjos.lang.expr import parse
 
 from checkers.z3expr import Builder, Untranslatable, is_term
 
@@ -83,7 +83,7 @@ def mex_facts(b: Builder, x: Any) -> list:
     """The two facts that define G at the position x, for every one-coordinate game whose G the builder has
     met: G is non-negative, no option of x has G(x), and each value below G(x) is G at some option.
 
-    >>> from nimjos.spec import load_spec
+    >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "induction.toml")
     >>> b = Builder(spec.namespace, "int", 0)

@@ -15,7 +15,7 @@ A model Z3 finds is re-evaluated exactly (holds) or by the engine (game claims) 
 an unconfirmed model, ``unknown`` or a timeout give ``inconclusive``. A proved claim is also checked on its
 window; a refutation there is a bug and raises :class:`ProofDisagreement`.
 
->>> from nimjos.spec import load_spec
+>>> from nimjos.spec.loader import load_spec
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
 >>> v = prove_claim(spec.claims[0], RunOptions(timeout=20))
@@ -31,16 +31,16 @@ from typing import Any, Callable
 
 import z3
 
-from nimjos.binders import Binder
-from nimjos.errors import EvalError, NimjosError, SpecError
-from nimjos.expr import parse, variables_of
+from nimjos.lang.binders import Binder
+from nimjos.lang.errors import EvalError, NimjosError, SpecError
+from nimjos.lang.expr import parse, variables_of
 
 from checkers.certificate import Certificate, TooManyOptions, game_kind
 from checkers.induction import induction_step
-from checkers.plan import ClaimPlan, plan_claim
+from nimjos.spec.plan import ClaimPlan, plan_claim
 from checkers.rule_function import warm_up
 from checkers.run import PROVE_SECONDS, RunOptions, register_method
-from checkers.verdict import Counterexample, Verdict, format_value
+from nimjos.verdict import Counterexample, Verdict, format_value
 from checkers.z3expr import Builder, GameRef, Untranslatable, cases, choose_mode, fresh_context, is_term, model_value
 
 METHOD = "prove"
@@ -92,7 +92,7 @@ class ProofDomain:
                 return
             level = levels[i]
             if level.members is not None:
-                from nimjos.builtins import iter_items
+                from nimjos.lang.builtins import iter_items
                 vals = list(iter_items(level.members(env)))
             else:
                 lo = max(_round(fn(env), strict, True) for fn, strict in level.lows)
@@ -135,7 +135,7 @@ def param_roles(texts: list[str], ns: Any) -> set[str]:
     """Names used as a divisor, a modulus, in a power, as a factor of another name, or as a game's
     argument: proving them one value at a time keeps the arithmetic linear.
 
-    >>> from nimjos.expr import Namespace
+    >>> from nimjos.lang.expr import Namespace
     >>> sorted(param_roles(["floor(x / k) + n * m + 2 ** e"], Namespace()))
     ['e', 'k', 'm', 'n']
     """
@@ -166,7 +166,7 @@ def param_roles(texts: list[str], ns: Any) -> set[str]:
 def size_names(texts: list, ns: Any) -> set[str]:
     """Names that are exponents of a power (2 ** n): sizes, whose window range is never a case split.
 
-    >>> from nimjos.expr import Namespace
+    >>> from nimjos.lang.expr import Namespace
     >>> sorted(size_names(["2 ** (n - 1) + e", "x < 2 ** m"], Namespace()))
     ['m', 'n']
     """
@@ -199,7 +199,7 @@ def _size_names(tree: ast.AST, ns: Any, seen: set) -> set[str]:
 def proof_domain(claim: Any, plan: ClaimPlan, cfg: dict, ns: Any) -> ProofDomain:
     """Read the proof's domain from prove.for_all or the window (see the module docstring).
 
-    >>> from nimjos.spec import load_spec
+    >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
     >>> dom = proof_domain(spec.claims[0], plan_claim(spec.claims[0]), {}, spec.namespace)
@@ -420,7 +420,7 @@ def used_axiom(ctx: Context, b: Builder, uid: str) -> Any:
     own prove.for_all), under its assumption, with the names this attempt fixes (k = 3) taken at their values.
     Unknown functions (G) are shared with the claim being proved, so Z3 can use the lemma at its terms.
 
-    >>> from nimjos.spec import load_spec
+    >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "lemmas.toml")
     >>> c = spec.claim("chain"); plan = plan_claim(c)
@@ -464,7 +464,7 @@ def window_witness(ctx: Context, limit: int = 20_000, seconds: float = 0.5) -> d
     asking Z3 (whose satisfiability check of the hypotheses can take its whole time limit). None when the
     first `limit` window points (or `seconds`) show none.
 
-    >>> from nimjos.spec import load_spec
+    >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
     >>> c = spec.claims[0]; plan = plan_claim(c)
@@ -778,7 +778,7 @@ def prove_instance(claim: Any, plan: ClaimPlan, dom: ProofDomain, params: dict, 
                    bits: int, deadline: float) -> Attempt:
     """Prove one instance (one assignment of the enumerated names) before `deadline`.
 
-    >>> from nimjos.spec import load_spec
+    >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
     >>> c = spec.claims[0]; plan = plan_claim(c)
@@ -880,7 +880,7 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
     """Prove one claim for every position of its domain (see the module docstring)."""
     warm_up(claim.spec.namespace)
     start = time.perf_counter()
-    cfg = claim.raw.get("prove") or {}   # fields and types checked by the loader (nimjos.spec.PROVE_FIELDS)
+    cfg = claim.raw.get("prove") or {}   # fields and types checked by the loader (nimjos.spec.loader.PROVE_FIELDS)
     if cfg.get("skip"):
         return not_applicable(claim, str(cfg["skip"]))
     if claim.kind == "values":

@@ -4,7 +4,7 @@ whole window; only the candidates that hold are returned, fewest edits first.
 Edits tried: floor <-> ceil; < <-> <= (and > <-> >=); an integer constant +-1 (an index range starting at 0
 instead of 1); a function argument shifted by +-1 (n numbers vs n + 1); a summand dropped; +-1 added.
 
->>> from nimjos.expr import parse
+>>> from nimjos.lang.expr import parse
 >>> sorted(ast.unparse(t) for _, t in single_edits(parse("floor(n / 2) < m")))[:4]
 ['ceil(n / 2) < m', 'floor(n / 1) < m', 'floor(n / 2 + 1) < m', 'floor(n / 2 - 1) < m']
 """
@@ -104,7 +104,7 @@ class _Fold(ast.NodeTransformer):
 def fold(tree: ast.AST) -> ast.AST:
     """Fold integer offsets (a copy).
 
-    >>> from nimjos.expr import parse
+    >>> from nimjos.lang.expr import parse
     >>> ast.unparse(fold(parse("ilog2(n + 1 - 1) + 2 - 3")))
     'ilog2(n) - 1'
     """
@@ -116,7 +116,7 @@ def single_edits(tree: ast.AST) -> list[tuple[str, ast.AST]]:
     subexpression that occurs more than once is also made at every occurrence at once (a misprint
     repeated in one formula is one misprint).
 
-    >>> from nimjos.expr import parse
+    >>> from nimjos.lang.expr import parse
     >>> [d for d, t in single_edits(parse("W(x, n - 2) == V(n - 2)")) if "every" in d]
     ['summand 2 dropped from n - 2 (at every occurrence)', 'constant 2 -> 3 (at every occurrence)', 'constant 2 -> 1 (at every occurrence)']
     """
@@ -221,8 +221,8 @@ def find_repairs(claim: Any, profile: str = "default", budget_seconds: float = 2
     `counterexamples` (the printed statement's, smallest first) are window points where most candidates
     fail too: each candidate is checked at the first few of them before its whole window, which finds the
     same candidates sooner."""
-    from nimjos.errors import NimjosError
-    from nimjos.expr import parse
+    from nimjos.lang.errors import NimjosError
+    from nimjos.lang.expr import parse
     deadline = time.monotonic() + budget_seconds
     found: list[Repair] = []
     tried = 0

@@ -35,8 +35,8 @@ from typing import Any
 
 import z3
 
-from nimjos.errors import NimjosError
-from nimjos.expr import parse
+from nimjos.lang.errors import NimjosError
+from nimjos.lang.expr import parse
 
 #: seconds each query of the general lemma may take
 LEMMA_SECONDS = 20
@@ -137,7 +137,7 @@ def rule_function_of(decl: Any) -> ast.expr | None:
     """The tree of f when the game's moves are x -> x - t for 1 <= t <= f(x) (one family, one coordinate),
     else None.
 
-    >>> from nimjos.spec import load_spec
+    >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "induction.toml")
     >>> ast.unparse(rule_function_of(spec.namespace.games["maxnim"]))

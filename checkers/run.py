@@ -12,9 +12,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from checkers.exhaustive import check_exhaustive
-from nimjos.errors import NimjosError
+from nimjos.lang.errors import NimjosError
 
-from checkers.verdict import STRENGTH, Verdict
+from nimjos.verdict import STRENGTH, Verdict
 
 
 #: the prover's seconds per claim in each profile, unless --timeout or the spec's prove.timeout says otherwise:

@@ -14,7 +14,7 @@ A failure shrinks to a small counterexample, is stored in the hypothesis databas
 and is reported with a line to paste into the spec (``sample = { pins = [...] }``) so that it is re-checked
 first on every run. With CI=true the search is derandomized.
 
->>> from nimjos.spec import load_spec
+>>> from nimjos.spec.loader import load_spec
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
 >>> v = sample_claim(spec.claims[0], RunOptions(extra={"sample_examples": 20}))
@@ -35,13 +35,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from nimjos.errors import EvalError, ResourceError, SpecError
-from nimjos.expr import BUDGET, parse, variables_of
+from nimjos.lang.errors import EvalError, ResourceError, SpecError
+from nimjos.lang.expr import BUDGET, parse, variables_of
 
 from checkers.certificate import Certificate, PointSolver, TooManyOptions, count_options, game_kind
-from checkers.plan import ClaimPlan, plan_claim
+from nimjos.spec.plan import ClaimPlan, plan_claim
 from checkers.run import RunOptions, register_method
-from checkers.verdict import Counterexample, Verdict, format_value
+from nimjos.verdict import Counterexample, Verdict, format_value
 
 METHOD = "sample"
 #: examples per claim and seconds per claim unless the spec or the options say otherwise
@@ -167,8 +167,8 @@ def window_constants(binder: Any) -> list[str]:
     """Names fixed to one constant of 10 or more (``P in {50}``): a search bound or a table length chosen
     with the window, so the statement is only meant for the window's sizes.
 
-    >>> from nimjos.binders import Binder
-    >>> from nimjos.expr import Namespace
+    >>> from nimjos.lang.binders import Binder
+    >>> from nimjos.lang.expr import Namespace
     >>> window_constants(Binder.from_text("P in {50} and k in {2} and 1 <= n <= 9", Namespace()))
     ['P in {50}']
     """
@@ -199,7 +199,7 @@ def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False
     sets from ``subsets`` are widened only with `widen_sets` (constants elsewhere in a claim are often
     tuned to the window's sets).
 
-    >>> from nimjos.spec import load_spec
+    >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
     >>> plan = plan_claim(spec.claims[0])
@@ -260,7 +260,7 @@ def draw_int(data: Any, lo: int, hi: int, label: str) -> int:
 def draw_member(data: Any, nd: NameDomain, env: dict) -> Any:
     """A member of a name's finite family: from a wider family when it is a functions/subsets call."""
     from hypothesis import strategies as st
-    from nimjos.builtins import FiniteFunction, iter_items
+    from nimjos.lang.builtins import FiniteFunction, iter_items
     if nd.family is not None:
         kind, args = nd.family
         if kind in ("functions", "nondecreasing"):
@@ -563,7 +563,7 @@ def _probe(dom: Domain, evaluate: Callable, rng: random.Random, kind: str | None
 
 def _random_env(dom: Domain, rng: random.Random) -> dict | None:
     """A plain random binding near the far bound (for probing costs only)."""
-    from nimjos.builtins import iter_items
+    from nimjos.lang.builtins import iter_items
     env: dict = {}
     try:
         for nd in dom.names:
@@ -588,7 +588,7 @@ def _random_env(dom: Domain, rng: random.Random) -> dict | None:
 
 
 def _family_sample(nd: NameDomain, rng: random.Random, env: dict) -> None:
-    from nimjos.builtins import FiniteFunction
+    from nimjos.lang.builtins import FiniteFunction
     kind, args = nd.family
     if kind in ("functions", "nondecreasing"):
         K, lo, hi = args
@@ -619,7 +619,7 @@ def _db_key(claim: Any, profile: str) -> bytes:
 def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
     """Sample one claim far beyond its window (see the module docstring)."""
     start = time.perf_counter()
-    cfg = claim.raw.get("sample") or {}   # fields and types checked by the loader (nimjos.spec.SAMPLE_FIELDS)
+    cfg = claim.raw.get("sample") or {}   # fields and types checked by the loader (nimjos.spec.loader.SAMPLE_FIELDS)
     if cfg.get("skip"):
         return not_applicable(claim, str(cfg["skip"]))
     if claim.kind == "values":
@@ -628,7 +628,7 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
     ns = claim.spec.namespace
     binder = plan.window
     if cfg.get("for_all"):
-        from nimjos.binders import Binder
+        from nimjos.lang.binders import Binder
         binder = Binder(parse(cfg["for_all"]), ns, set(), text=cfg["for_all"])
     if not binder.names:
         return not_applicable(claim, "a closed statement (no free names): nothing to sample")

@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from checkers.verdict import Counterexample, Verdict
+from nimjos.verdict import Counterexample, Verdict
 
 #: claim kinds whose instances compare positions with each other, so the window cannot be cut
 UNSHARDABLE = ("periodic", "stair", "values")
@@ -62,7 +62,7 @@ def balanced_split(lo: int, hi: int, n: int, weight: Callable[[int], int] | None
 
 def shard_plan(claim: Any, profile: str, shards: int) -> list[tuple[int, int]] | None:
     """The shard ranges of a claim's window, or None when it cannot be cut."""
-    from checkers.plan import plan_claim
+    from nimjos.spec.plan import plan_claim
     if claim.kind in UNSHARDABLE or shards <= 1:
         return None
     plan = plan_claim(claim, profile)
@@ -91,7 +91,7 @@ def shard_plan(claim: Any, profile: str, shards: int) -> list[tuple[int, int]] |
 def _load(path: str) -> Any:
     spec = _SPECS.get(path)
     if spec is None:
-        from nimjos.spec import load_spec
+        from nimjos.spec.loader import load_spec
         spec = _SPECS[path] = load_spec(path)
     return spec
 
@@ -149,7 +149,7 @@ def merge(claim: Any, parts: Iterable[ShardResult], max_counterexamples: int, ex
     else:
         verdict = "checked"
     first = parts[0].verdict
-    from checkers.plan import plan_claim
+    from nimjos.spec.plan import plan_claim
     from checkers.exhaustive import _scope
     scope = _scope(plan_claim(claim, profile), "")
     engines = first["scope"].split("ground truth: ")[-1] if "ground truth: " in first["scope"] else ""
@@ -208,10 +208,10 @@ def _run_dask(path: str, claim_id: str, profile: str, todo: list, max_cx: int, s
     try:
         from distributed import Client, as_completed as dask_completed
     except ImportError:
-        from nimjos.errors import SpecError
+        from nimjos.lang.errors import SpecError
         raise SpecError("--executor dask needs dask and distributed: pip install 'nimjos[dask]'") from None
     if not scheduler:
-        from nimjos.errors import SpecError
+        from nimjos.lang.errors import SpecError
         raise SpecError("--executor dask needs --scheduler tcp://HOST:PORT")
     path = os.path.abspath(path)
     out: list[ShardResult] = []

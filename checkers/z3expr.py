@@ -16,8 +16,9 @@ Whatever can be computed from constants is computed exactly by the language's ow
 folding), so a query holds only the symbolic part.
 
 >>> import z3
->>> from nimjos.expr import Namespace, parse
->>> b = Builder(Namespace(), mode="int")
+>>> from nimjos.lang.expr import parse
+>>> from nimjos.spec.names import spec_namespace
+>>> b = Builder(spec_namespace(), mode="int")
 >>> x = b.var("x")
 >>> t = b.term(parse("floor(x / 3) + 3 * (x // 3) + 2 ** 4"), {"x": x})
 >>> z3.simplify(z3.substitute(t, (x, z3.IntVal(10))))
@@ -37,8 +38,8 @@ from typing import Any, Callable
 
 import z3
 
-from nimjos.errors import EvalError, SpecError
-from nimjos.expr import Definition, Lambda, Namespace, norm
+from nimjos.lang.errors import EvalError, SpecError
+from nimjos.lang.expr import Definition, Lambda, Namespace, norm
 
 #: comprehensions over at most this many constant values are unrolled instead of quantified
 UNROLL = 64
@@ -427,7 +428,7 @@ class Builder:
     def binop(self, op: type, a: Any, b: Any) -> Any:
         """Apply an arithmetic or bitwise operator to two values."""
         if not is_term(a) and not is_term(b):
-            from nimjos.expr import _BINOPS
+            from nimjos.lang.expr import _BINOPS
             if isinstance(a, (tuple, frozenset)) or isinstance(b, (tuple, frozenset)):
                 raise Untranslatable("arithmetic on a collection")
             try:
@@ -543,7 +544,7 @@ class Builder:
 
     def floor(self, v: Any) -> Any:
         if not is_term(v):
-            from nimjos.builtins import floor
+            from nimjos.lang.builtins import floor
             return floor(v)
         if self.mode == "int" and z3.is_real(v):
             return z3.ToInt(v)
@@ -551,7 +552,7 @@ class Builder:
 
     def ceil(self, v: Any) -> Any:
         if not is_term(v):
-            from nimjos.builtins import ceil
+            from nimjos.lang.builtins import ceil
             return ceil(v)
         if self.mode == "int" and z3.is_real(v):
             return -z3.ToInt(-v)
@@ -630,7 +631,7 @@ class Builder:
     def xor2(self, a: Any, b: Any) -> Any:
         """The nim-sum of two values: exact in bv, abstracted by its laws in int."""
         if not is_term(a) and not is_term(b):
-            from nimjos.builtins import xor
+            from nimjos.lang.builtins import xor
             try:
                 return xor(a, b)
             except EvalError as exc:
@@ -700,7 +701,7 @@ class Builder:
                 return (not r) if not is_term(r) else z3.Not(r)
             return r
         if not is_term(a) and not is_term(b) and not _has_term(a) and not _has_term(b):
-            from nimjos.expr import _CMPOPS
+            from nimjos.lang.expr import _CMPOPS
             return _CMPOPS[op](a, b)
         if isinstance(a, tuple) or isinstance(b, tuple):
             if op not in (ast.Eq, ast.NotEq):
@@ -1230,8 +1231,8 @@ class Builder:
     def solved_bindings(self, game: GameRef, position: Any, fam: Any, target: Any) -> list | None:
         """Values of a family's bound names that make its target equal to `target`, when each bound name is
         read off one coordinate that is affine with coefficient +1 or -1 in it; None when that fails."""
-        from nimjos.games import is_affine
-        from nimjos.expr import free_names
+        from nimjos.games.declared import is_affine
+        from nimjos.lang.expr import free_names
         tree = fam.to_tree
         parts = list(tree.elts) if isinstance(tree, ast.Tuple) else [tree]
         tgt = list(target) if isinstance(target, tuple) else [target]
@@ -1441,7 +1442,7 @@ def uses(tree: ast.AST, ns: Namespace, names: set[str], seen: set[str] | None = 
     """Which of `names` (built-in or operator names such as 'xor', '|', 'v2') an expression uses, looking
     through definitions.
 
-    >>> from nimjos.expr import parse
+    >>> from nimjos.lang.expr import parse
     >>> sorted(uses(parse("v2((x | y) + 1)"), Namespace(), {"v2", "|", "xor"}))
     ['v2', '|']
     """
@@ -1474,7 +1475,7 @@ def choose_mode(trees: list[ast.AST], ns: Namespace, exact: bool = False) -> str
     """'bv' when an expression needs bit-level operations the int world cannot abstract (with `exact`:
     any bit-level operation, the nim-sum included), else 'int'.
 
-    >>> from nimjos.expr import parse
+    >>> from nimjos.lang.expr import parse
     >>> choose_mode([parse("xor(x // 2, y)")], Namespace()), choose_mode([parse("v2(x | y)")], Namespace())
     ('int', 'bv')
     """

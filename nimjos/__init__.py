@@ -11,14 +11,14 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from nimjos.errors import EvalError, NimjosError, ResourceError, SpecError
-from nimjos.spec import load_spec
+from nimjos.lang.errors import EvalError, NimjosError, ResourceError, SpecError
+from nimjos.spec.loader import load_spec
 
 
 def check_claim(claim, profile: str = "default", methods=None):
     """Run the verification methods on one loaded claim; return a ClaimResult (``.final`` is the verdict)."""
     from checkers.run import RunOptions, run_claim
-    import nimjos.methods as _methods  # noqa: F401
+    import nimjos.app.methods as _methods  # noqa: F401
     return run_claim(claim, RunOptions(profile=profile, methods=methods))
 
 

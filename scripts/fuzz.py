@@ -3,7 +3,7 @@
 Hypothesis strategies generate expression strings (from a grammar of the language and of everything it
 refuses, then mangled character by character) and whole TOML specs (games, definitions, claims of every
 kind, wrong types, unknown fields, broken TOML). Every input must either work or fail with the project's
-own error type (:class:`nimjos.errors.NimjosError`); any other exception is a bug.
+own error type (:class:`nimjos.lang.errors.NimjosError`); any other exception is a bug.
 
     python scripts/fuzz.py --inputs 100000          # the long run; prints what each input did
     python scripts/fuzz.py --inputs 2000 --seed 7
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from nimjos.errors import NimjosError  # noqa: E402
+from nimjos.lang.errors import NimjosError  # noqa: E402
 
 VARIABLES = ("x", "y", "n", "k")
 FUNCTIONS = ("floor", "ceil", "isqrt", "min", "max", "abs", "v2", "ilog2", "popcount", "xor", "mex", "iterate",
@@ -197,7 +197,7 @@ def run_expression(text: str) -> str:
     >>> run_expression("floor(x / 2)"), run_expression("x ^ 1"), run_expression("1 / x")
     ('ok', 'SpecError', 'EvalError')
     """
-    from nimjos.expr import Namespace, compile_expression
+    from nimjos.lang.expr import Namespace, compile_expression
     try:
         compiled = compile_expression(text, _namespace(), set(VARIABLES))
     except NimjosError as exc:
@@ -217,7 +217,7 @@ _NS: list = []
 def _namespace() -> Any:
     """A namespace with two definitions and two games, as a spec would give (built once)."""
     if not _NS:
-        from nimjos.spec import load_spec
+        from nimjos.spec.loader import load_spec
         with tempfile.TemporaryDirectory() as d:
             p = Path(d) / "ns.toml"
             p.write_text(_toml_spec(_BASE_GAMES, {"g(k, n)": "n + floor(n / (k - 1)) + 1", "h(a)": "a * a"}, []))
@@ -387,7 +387,7 @@ def run_spec(text: str, directory: Path, check: bool = True) -> str:
     'SpecError'
     """
     from checkers.exhaustive import check_exhaustive
-    from nimjos.spec import load_spec
+    from nimjos.spec.loader import load_spec
     path = directory / "fuzz.toml"
     path.write_text(text)
     try:

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from nimjos.errors import EvalError, NimjosError  # noqa: E402
+from nimjos.lang.errors import EvalError, NimjosError  # noqa: E402
 
 CONTRACT = ROOT.parent / "shared" / "spec-examples" / "contract.toml"
 HOLDING = ("checked", "sampled", "proved")
@@ -145,14 +145,14 @@ def _with(claim: Any, raw: dict) -> Any:
 def claim_mutants(claim: Any, per_claim: int | None = None) -> list[Mutant]:
     """The mutants of one claim; with `per_claim`, an evenly spread selection of that many.
 
-    >>> from nimjos.spec import load_spec
+    >>> from nimjos.spec.loader import load_spec
     >>> import pathlib, tempfile
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "m.toml"
     >>> _ = p.write_text('[source]\\nid = "m"\\n[[claim]]\\nid = "c"\\nfor_all = "0 <= n <= 5"\\nholds = "n + 1 > n"\\n')
     >>> [m.claim.raw["holds"] for m in claim_mutants(load_spec(p).claims[0])][:3]
     ['n + 1 >= n', 'n + 1 > n + 1', 'n + 1 > n - 1']
     """
-    from checkers.plan import plan_claim
+    from nimjos.spec.plan import plan_claim
     raw = claim.raw
     plan = plan_claim(claim)
     variables = tuple(plan.window.names) if plan.window is not None else ()
@@ -210,7 +210,7 @@ def check(claim: Any, timeout: float) -> tuple[str, str]:
     """(verdict, detail) of an exhaustive check in the default profile, or ('stillborn', why); `timeout` is
     in seconds of CPU (a loaded machine does not make mutants stillborn).
 
-    >>> from nimjos.spec import load_spec
+    >>> from nimjos.spec.loader import load_spec
     >>> import pathlib, tempfile
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "m.toml"
     >>> _ = p.write_text('[source]\\nid = "m"\\n[[claim]]\\nid = "c"\\nfor_all = "0 <= n <= 5"\\nholds = "n < 5"\\n')
@@ -239,7 +239,7 @@ def widened(for_all: str) -> str:
     >>> widened("2 <= k <= 6 and 1 <= n <= 60 and 1 <= m <= n")
     '2 <= k <= 12 and 1 <= n <= 120 and (1 <= m <= n)'
     """
-    from nimjos.binders import conjuncts
+    from nimjos.lang.binders import conjuncts
     tree = ast.parse(for_all, mode="eval")
     for part in conjuncts(tree.body):
         if isinstance(part, ast.Compare) and all(isinstance(op, (ast.Lt, ast.LtE)) for op in part.ops):
@@ -253,7 +253,7 @@ def same_values(original: Any, mutant: Any, field_name: str, limit: int = 50_000
     """Does the mutated expression take the original's values at every instance of the window (where the
     assumption holds)? None when that cannot be compared this way.
 
-    >>> from nimjos.spec import load_spec
+    >>> from nimjos.spec.loader import load_spec
     >>> import pathlib, tempfile
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "m.toml"
     >>> _ = p.write_text('[source]\\nid = "m"\\n[[claim]]\\nid = "c"\\nfor_all = "0 <= n <= 5"\\nholds = "floor(n) >= 0"\\n')
@@ -261,7 +261,7 @@ def same_values(original: Any, mutant: Any, field_name: str, limit: int = 50_000
     >>> same_values(c, _with(c, {**c.raw, "holds": "ceil(n) >= 0"}), "holds")
     True
     """
-    from checkers.plan import plan_claim
+    from nimjos.spec.plan import plan_claim
     if field_name not in (original.kind, "assume") or original.kind == "level_set" \
             or not isinstance(original.raw.get(field_name), str):
         return None
@@ -288,7 +288,7 @@ def same_values(original: Any, mutant: Any, field_name: str, limit: int = 50_000
 def run(mutant: Mutant, timeout: float) -> Mutant:
     """Check a mutant; classify a survivor (see the module docstring).
 
-    >>> from nimjos.spec import load_spec
+    >>> from nimjos.spec.loader import load_spec
     >>> import pathlib, tempfile
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "m.toml"
     >>> _ = p.write_text('[source]\\nid = "m"\\n[[claim]]\\nid = "c"\\nfor_all = "0 <= n <= 5"\\nholds = "n <= 5"\\n')
@@ -328,7 +328,7 @@ def holding_claims(paths: list[Path], timeout: float) -> Iterator[Any]:
     >>> [c.id for c in holding_claims([CONTRACT], 60)][:2] if CONTRACT.exists() else ['delete-nim-grundy', 'wythoff-p-positions']
     ['delete-nim-grundy', 'wythoff-p-positions']
     """
-    from nimjos.spec import load_spec
+    from nimjos.spec.loader import load_spec
     for path in paths:
         try:
             spec = load_spec(path)

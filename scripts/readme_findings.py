@@ -13,8 +13,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from checkers.run import pick_final
-from checkers.verdict import HOLDING
-from nimjos.store import ResultsStore
+from nimjos.verdict import HOLDING
+from nimjos.results.store import ResultsStore
 
 BEGIN, END = "<!-- findings:begin -->", "<!-- findings:end -->"
 
@@ -40,8 +40,8 @@ def _relation(formula: str) -> str | None:
     ('>', '==', None)
     """
     import ast
-    from nimjos.errors import NimjosError
-    from nimjos.expr import parse
+    from nimjos.lang.errors import NimjosError
+    from nimjos.lang.expr import parse
     try:
         tree = parse(formula)
     except NimjosError:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from checkers.certificate import Certificate, PointSolver, TooManyOptions, count_options
-from nimjos.spec import load_spec
+from nimjos.spec.loader import load_spec
 
 GAMES = """
 [source]
@@ -130,6 +130,6 @@ def test_reevaluation_by_the_engine_finds_the_smallest_wrong_value(spec):
 def test_levels_must_start_at_zero(write_spec):
     text = GAMES + CLAIMS.replace('levels = "0 <= s <= 2"', 'levels = "1 <= s <= 2"')
     s = load_spec(write_spec(text))
-    from nimjos.errors import SpecError
+    from nimjos.lang.errors import SpecError
     with pytest.raises(SpecError):
         cert(s, "sub23-levels")

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from checkers.exhaustive import check_exhaustive
-from nimjos.errors import SpecError
-from nimjos.spec import load_spec
+from nimjos.lang.errors import SpecError
+from nimjos.spec.loader import load_spec
 
 HEAD = '''[source]
 id = "t"
@@ -132,8 +132,8 @@ def test_pins_must_name_window_variables(write_spec):
 
 
 def test_expect_counterexample_compares_values():
-    from nimjos.cli import _agrees
-    from checkers.verdict import Counterexample, Verdict
+    from nimjos.app.cli import _agrees
+    from nimjos.verdict import Counterexample, Verdict
     v = Verdict("c", "refuted", "exhaustive", "", counterexamples=[Counterexample({"n": 2}, 1, 0)])
     for text in ("2", "(2,)", "(2)", "[2]"):
         claim = type("C", (), {"expect": "refuted", "expect_counterexample": text})()
@@ -143,8 +143,8 @@ def test_expect_counterexample_compares_values():
 
 
 def test_cycle_message_names_the_game_and_the_cycle(write_spec):
-    from nimjos.games import GameDecl
-    from nimjos.expr import Namespace
+    from nimjos.games.declared import GameDecl
+    from nimjos.lang.expr import Namespace
     g = GameDecl.declare("cyc", {"position": ["n"], "moves": [{"to": "n + 1", "where": "n < 3"},
                                                                {"to": "n - 1", "where": "n >= 1"}]}, Namespace())
     with pytest.raises(SpecError) as info:

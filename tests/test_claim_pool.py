@@ -36,7 +36,7 @@ expect = "refuted"
 
 
 def check(path, *args):
-    r = subprocess.run([sys.executable, "-m", "nimjos.cli", "check", str(path), "--json", "--no-store",
+    r = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "check", str(path), "--json", "--no-store",
                         "--method", "exhaustive", *args], capture_output=True, text=True, timeout=300)
     return r
 

@@ -7,8 +7,8 @@ import pathlib
 import numpy as np
 import pytest
 
-import nimjos.josephus as josephus
-from nimjos.cli import main
+import nimjos.josephus.algorithms as josephus
+from nimjos.app.cli import main
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TINY = ROOT / "tests" / "data" / "tiny.toml"
@@ -63,8 +63,8 @@ def test_grundy_out_and_param(capsys, tmp_path):
     values = np.load(path)
     assert status == 0 and values.shape == (29991,) and "fast engine" in out
     # index i holds G(10 + i); the reference engine on a fresh instance agrees on a stretch
-    from nimjos.engine import ReferenceEngine
-    from nimjos.spec import load_spec
+    from nimjos.games.engine import ReferenceEngine
+    from nimjos.spec.loader import load_spec
     game = load_spec(CONTRACT).games["maxnim"](2)
     engine = ReferenceEngine()
     engine.use_fast = False

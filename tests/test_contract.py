@@ -7,7 +7,7 @@ import sys
 
 
 def run_nimjos(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "nimjos.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "nimjos.app.cli", *args], capture_output=True, text=True,
                           timeout=timeout)
 
 

@@ -74,7 +74,7 @@ def _essentials(data: dict) -> list:
 
 def _run(path, seed: str, *extra: str) -> tuple[dict, str]:
     env = dict(os.environ, PYTHONHASHSEED=seed)
-    r = subprocess.run([sys.executable, "-m", "nimjos.cli", "check", str(path), "--json", "--no-store", *extra],
+    r = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "check", str(path), "--json", "--no-store", *extra],
                        capture_output=True, text=True, timeout=600, env=env)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr
     return _essentials(json.loads(r.stdout)), r.stderr

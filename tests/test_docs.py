@@ -8,10 +8,11 @@ import re
 import pytest
 
 from checkers.run import RunOptions, run_claim
-from nimjos.builtins import BUILTINS
-from nimjos.cli import _agrees
-from nimjos.expr import Namespace, compile_expression
-from nimjos.spec import load_spec
+from nimjos.spec.names import spec_namespace
+from nimjos.spec.names import SPEC_BUILTINS as BUILTINS
+from nimjos.app.cli import _agrees
+from nimjos.lang.expr import Namespace, compile_expression
+from nimjos.spec.loader import load_spec
 
 DOC = pathlib.Path(__file__).resolve().parents[1] / "docs" / "spec-format.md"
 TEXT = DOC.read_text()
@@ -33,7 +34,7 @@ def test_toml_examples(index, tmp_path):
 
 @pytest.mark.parametrize("names,example", BUILTIN_ROWS)
 def test_builtin_examples(names, example):
-    assert compile_expression(example, Namespace())({}) is True
+    assert compile_expression(example, spec_namespace())({}) is True
 
 
 def test_every_builtin_is_documented():

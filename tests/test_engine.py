@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from nimjos.engine import ReferenceEngine
-from nimjos.errors import SpecError
-from nimjos.expr import Namespace
-from nimjos.games import GameDecl, gcn, subtraction
+from nimjos.games.engine import ReferenceEngine
+from nimjos.lang.errors import SpecError
+from nimjos.lang.expr import Namespace
+from nimjos.games.declared import GameDecl, gcn, subtraction
 
 
 def declare(name, table):

@@ -5,12 +5,13 @@ from fractions import Fraction
 
 import pytest
 
-from nimjos.errors import EvalError, ResourceError, SpecError
-from nimjos.expr import Namespace, compile_expression
+from nimjos.spec.names import spec_namespace
+from nimjos.lang.errors import EvalError, ResourceError, SpecError
+from nimjos.lang.expr import Namespace, compile_expression
 
 
 def ev(text, **env):
-    return compile_expression(text, Namespace(), set(env))(env)
+    return compile_expression(text, spec_namespace(), set(env))(env)
 
 
 @pytest.mark.parametrize("text,value", [
@@ -53,7 +54,7 @@ def test_variables_and_exactness():
 ])
 def test_refusals(text, message):
     with pytest.raises(SpecError, match=None) as info:
-        compile_expression(text, Namespace(), {"x"})
+        compile_expression(text, spec_namespace(), {"x"})
     assert message in str(info.value)
 
 
@@ -74,7 +75,7 @@ def test_resource_guards(text):
 
 
 def test_every_builtin_is_documented_and_tested():
-    from nimjos.builtins import BUILTINS
+    from nimjos.spec.names import SPEC_BUILTINS as BUILTINS
     import inspect
     source = inspect.getsource(inspect.getmodule(test_values))
     for name, fn in BUILTINS.items():

@@ -11,15 +11,15 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from nimjos.engine import ReferenceEngine
-from nimjos.errors import NimjosError, ResourceError
-from nimjos.expr import Namespace, compile_expression
-from nimjos.fast import solve_fast
-import nimjos.fast.arith as arith
-import nimjos.fast.kernels as kernels
-import nimjos.fast.lines as lines
-from nimjos.games import GameDecl
-from nimjos.spec import load_spec
+from nimjos.games.engine import ReferenceEngine
+from nimjos.lang.errors import NimjosError, ResourceError
+from nimjos.lang.expr import Namespace, compile_expression
+from nimjos.games.fast import solve_fast
+import nimjos.games.fast.arith as arith
+import nimjos.games.fast.kernels as kernels
+import nimjos.games.fast.lines as lines
+from nimjos.games.declared import GameDecl
+from nimjos.spec.loader import load_spec
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SPEC_FILES = sorted((ROOT / "specs").glob("*.toml")) + [ROOT.parent / "shared" / "spec-examples" / "contract.toml"]
@@ -256,7 +256,7 @@ def test_finite_function_param():
     decl = GameDecl.declare("rule", {"params": ["f"], "position": ["x"],
                                      "moves": [{"to": "x - t", "where": "1 <= t <= min(x, f(x % 3 + 1))"}]},
                             Namespace())
-    from nimjos.builtins import FiniteFunction
+    from nimjos.lang.builtins import FiniteFunction
     assert "fast" in agree(decl, (FiniteFunction((1, 3, 2)),), 50)
 
 

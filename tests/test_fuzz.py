@@ -47,11 +47,11 @@ def test_specs_load_and_check_or_fail_cleanly(tmp_path):
 
 def test_the_fuzzer_catches_a_foreign_exception(monkeypatch):
     # a planted bug (a TypeError out of the compiler) must surface, not be swallowed as a verdict
-    import nimjos.expr
+    import nimjos.lang.expr
 
     def broken(*args, **kwargs):
         raise TypeError("planted")
-    monkeypatch.setattr(nimjos.expr, "compile_expression", broken)
+    monkeypatch.setattr(nimjos.lang.expr, "compile_expression", broken)
     try:
         fuzz.run_expression("x + 1")
     except TypeError:

@@ -4,7 +4,7 @@ Each case runs `nimjos check CASE --no-store` in its own process (forked from th
 cost is paid once) with an address-space limit and a timeout, and must give what tests/hostile/expected.toml
 says: exit 2 with one line on stderr naming file, line, claim (or game) and field, or, for a fault in the
 mathematics, the verdict ill-defined at the stated instance. Never a traceback; under 5 s of CPU.
-A few cases also run through a real `python -m nimjos.cli` subprocess.
+A few cases also run through a real `python -m nimjos.app.cli` subprocess.
 """
 from __future__ import annotations
 
@@ -57,9 +57,9 @@ def _mapped_bytes() -> int:
 
 
 def run_forked(argv: list[str], extra_memory: int = EXTRA_MEMORY, timeout: float = WALL_LIMIT) -> Outcome:
-    """Run ``nimjos.cli.main(argv)`` in a forked child with a memory limit; return what it printed."""
-    import nimjos.cli as cli
-    import checkers.guard, checkers.run, nimjos.methods, nimjos.spec  # noqa: F401,E401  (imported once, here)
+    """Run ``nimjos.app.cli.main(argv)`` in a forked child with a memory limit; return what it printed."""
+    import nimjos.app.cli as cli
+    import nimjos.spec.budget, checkers.run, nimjos.app.methods, nimjos.spec.loader  # noqa: F401,E401  (imported once, here)
 
     out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
     start = time.perf_counter()
@@ -185,7 +185,7 @@ def test_hostile_case_real_process(name):
     path = CASES / f"{name}.toml"
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
     start = time.perf_counter()
-    r = subprocess.run([sys.executable, "-m", "nimjos.cli", *argv_for(name, path)], capture_output=True,
+    r = subprocess.run([sys.executable, "-m", "nimjos.app.cli", *argv_for(name, path)], capture_output=True,
                        text=True, timeout=WALL_LIMIT, preexec_fn=_limit_memory, env=env)
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     check_outcome(name, path, Outcome(r.returncode, r.stdout, r.stderr, 0.0, time.perf_counter() - start))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from nimjos.store import ResultsStore
+from nimjos.results.store import ResultsStore
 
 #: claims of about a quarter of a second each, one refuted and one ill-defined among them
 SLOW_SPEC = """[source]
@@ -43,7 +43,7 @@ ARGS = ("--method", "exhaustive", "--no-repair")
 
 
 def nimjos(*args: str) -> list[str]:
-    return [sys.executable, "-m", "nimjos.cli", *args]
+    return [sys.executable, "-m", "nimjos.app.cli", *args]
 
 
 def recorded(store: Path) -> list[tuple]:

@@ -1,4 +1,4 @@
-"""nimjos.josephus against plain circle simulation, and its fast paths against each other."""
+"""nimjos.josephus.algorithms against plain circle simulation, and its fast paths against each other."""
 from __future__ import annotations
 
 import doctest
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import nimjos._josephus_kernels as kernels
-import nimjos.josephus as jos
+import nimjos.josephus.kernels as kernels
+import nimjos.josephus.algorithms as jos
 
 SMALL = [(n, k) for n in range(1, 61) for k in range(1, 9)]
 

@@ -12,7 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import mutate  # noqa: E402
 
-from nimjos.spec import load_spec  # noqa: E402
+from nimjos.spec.loader import load_spec  # noqa: E402
 
 #: cheap contract claims that hold, and how many of their mutants to run
 SAMPLE = {"delete-nim-grundy": 4, "wythoff-p-positions": 4, "maxnim-josephus": 3, "subtraction-23-table": 3}

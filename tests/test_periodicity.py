@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from checkers.exhaustive import check_exhaustive
-from nimjos.periodicity import detect, first_stair_break, holds, smallest_stair, stair_of
-from nimjos.spec import load_spec
+from nimjos.games.periodicity import detect, first_stair_break, holds, smallest_stair, stair_of
+from nimjos.spec.loader import load_spec
 
 
 def test_detect_periodic_and_arithmetic():

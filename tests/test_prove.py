@@ -10,8 +10,8 @@ from checkers.exhaustive import check_exhaustive
 from checkers.prove import ProofDisagreement, prove_claim, read_strategy, soundness_check, proof_domain
 from checkers.run import RunOptions
 from checkers.sample import sample_claim
-from checkers.verdict import Counterexample, Verdict
-from nimjos.spec import load_spec
+from nimjos.verdict import Counterexample, Verdict
+from nimjos.spec.loader import load_spec
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SPEC_004 = ROOT / "specs" / "004_cyclic_nimhoff_delete_nim.toml"
@@ -134,7 +134,7 @@ def test_window_edges_are_dropped_but_stated_bounds_kept(write_spec):
     spec = load_spec(write_spec("[source]\nid = 'd'\n" + claim_text(
         "c", 'for_all = "0 <= s <= 300 and 0 <= m <= 2*s and 0 <= e <= 1"\nholds = "s - m + e <= s + 1"')))
     c = spec.claim("c")
-    from checkers.plan import plan_claim
+    from nimjos.spec.plan import plan_claim
     dom = proof_domain(c, plan_claim(c), {}, spec.namespace)
     assert dom.dropped == ["s"]
     assert dom.upper == {"m": "2 * s", "e": "1"}
@@ -145,7 +145,7 @@ def test_a_proof_refuted_on_its_window_fails_loudly(write_spec):
     c = spec.claim("c")
     proved = Verdict("c", "proved", "prove", "all n >= 0")
     window = Verdict("c", "refuted", "exhaustive", "0 <= n <= 5", counterexamples=[Counterexample({"n": 3}, False, True)])
-    from checkers.plan import plan_claim
+    from nimjos.spec.plan import plan_claim
     dom = proof_domain(c, plan_claim(c), {}, spec.namespace)
     with pytest.raises(ProofDisagreement):
         soundness_check(c, RunOptions(extra={"verdicts": {"exhaustive": window}}), proved, dom)
@@ -259,7 +259,7 @@ prove = { using = ["zero"] }
     ('["game-claim"]', "not a `holds` claim"),
 ])
 def test_bad_using_is_a_located_spec_error(write_spec, using, message):
-    from nimjos.errors import SpecError
+    from nimjos.lang.errors import SpecError
     p = write_spec(f'''[source]
 id = "u"
 [game.nim1]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from checkers.repair import find_repairs
 from checkers.run import RunOptions, run_claim
-from nimjos.spec import load_spec
+from nimjos.spec.loader import load_spec
 
 SPEC = '''[source]
 id = "rep"
@@ -55,7 +55,7 @@ def test_a_misprint_repeated_in_one_formula_is_repaired_everywhere():
     # (x, 2n + 2i) needs the same edit at both places
     import ast
     import pathlib
-    from nimjos.expr import parse
+    from nimjos.lang.expr import parse
     root = pathlib.Path(__file__).resolve().parents[1]
     spec = load_spec(root / "specs" / "003_turn_nim_and_weighted_nim.toml")
     found = find_repairs(spec.claim("lemma-3.2-26"))

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from checkers.verdict import Verdict
+from nimjos.verdict import Verdict
 from nimjos.report import add_report_arguments, parse_formats, render, run_report_command
 from nimjos.report.model import build_report
-from nimjos.store import ResultsStore
+from nimjos.results.store import ResultsStore
 from test_report_data import DEMO, SCRIPT, claim, make_store
 
 
@@ -217,9 +217,9 @@ def test_defaults():
 
 
 def test_measured_claims_appear_under_their_document(tmp_path):
-    from checkers.verdict import Verdict
+    from nimjos.verdict import Verdict
     from nimjos.report import render
-    from nimjos.store import ResultsStore
+    from nimjos.results.store import ResultsStore
     with ResultsStore(tmp_path / "r.sqlite") as store:
         run = store.begin_run(["check"], "default")
         store.record(run, {"file": "specs/001_x.toml", "claim_id": "c", "ref": "Lemma 1", "kind": "holds",

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from checkers.verdict import Counterexample, Verdict
-from nimjos.store import ResultsStore
+from nimjos.verdict import Counterexample, Verdict
+from nimjos.results.store import ResultsStore
 
 SCRIPT = "<script>alert(1)</script>"
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from nimjos.report import render
-from nimjos.store import ResultsStore
+from nimjos.results.store import ResultsStore
 
 ROOT = Path(__file__).resolve().parents[1]
 CLAIMS = 6
@@ -28,7 +28,7 @@ def test_report_after_a_killed_check_shows_every_finished_claim(tmp_path):
     spec = slow_spec(tmp_path / "slow.toml")
     store = tmp_path / "results.sqlite"
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    code = "import sys; from nimjos.cli import main; sys.exit(main())"
+    code = "import sys; from nimjos.app.cli import main; sys.exit(main())"
     proc = subprocess.Popen([sys.executable, "-c", code, "check", str(spec), "--store", str(store),
                              "--method", "exhaustive"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             text=True, env=env, cwd=tmp_path)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from matplotlib.image import imread
 
-from nimjos.josephus import simulate_circle
+from nimjos.josephus.algorithms import simulate_circle
 from nimjos.report.model import Claim, marks
 from nimjos.report.plots import grid_disagreements, plot_grid, plot_josephus, plot_sequence, removal_rounds
 

@@ -7,7 +7,7 @@ from checkers.exhaustive import check_exhaustive
 from checkers.prove import prove_claim
 from checkers.rule_function import general_lemma, rule_function_of
 from checkers.run import RunOptions
-from nimjos.spec import load_spec
+from nimjos.spec.loader import load_spec
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SPEC = load_spec(ROOT / "tests" / "data" / "induction.toml")

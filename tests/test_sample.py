@@ -5,7 +5,7 @@ import pytest
 
 from checkers.run import RunOptions
 from checkers.sample import in_ci, pin_line, sample_claim
-from nimjos.spec import load_spec
+from nimjos.spec.loader import load_spec
 
 SPEC = """
 [source]

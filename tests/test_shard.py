@@ -12,7 +12,7 @@ import pytest
 from checkers.exhaustive import check_exhaustive
 from checkers.run import RunOptions, run_claim
 from checkers.shard import ShardLog, balanced_split, run_sharded, shard_plan, split
-from nimjos.spec import load_spec
+from nimjos.spec.loader import load_spec
 
 SPEC = '''[source]
 id = "sharded"

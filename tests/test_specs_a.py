@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from checkers.exhaustive import check_exhaustive
-from checkers.plan import plan_claim
-from nimjos.errors import EvalError
-from nimjos.expr import compile_tree, evaluate, parse
-from nimjos.josephus import survivor
-from nimjos.spec import load_spec
+from nimjos.spec.plan import plan_claim
+from nimjos.lang.errors import EvalError
+from nimjos.lang.expr import compile_tree, evaluate, parse
+from nimjos.josephus.algorithms import survivor
+from nimjos.spec.loader import load_spec
 
 SPECS = Path(__file__).resolve().parents[1] / "specs"
 DOC000 = "000_maxnim_josephus.toml"

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from checkers.exhaustive import check_exhaustive
-from checkers.plan import plan_claim
-from nimjos.spec import load_spec
+from nimjos.spec.plan import plan_claim
+from nimjos.spec.loader import load_spec
 
 SPECS = Path(__file__).resolve().parents[1] / "specs"
 FILES = ("002_josephus_nim.toml", "003_turn_nim_and_weighted_nim.toml")

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from checkers.exhaustive import check_exhaustive
-from checkers.plan import plan_claim
-from nimjos.spec import load_spec
+from nimjos.spec.plan import plan_claim
+from nimjos.spec.loader import load_spec
 
 SPEC = Path(__file__).resolve().parents[1] / "specs" / "004_cyclic_nimhoff_delete_nim.toml"
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from checkers.verdict import Counterexample, Verdict
-from nimjos.store import MIGRATIONS, SCHEMA_VERSION, ResultsStore, StoreError, migrate
+from nimjos.verdict import Counterexample, Verdict
+from nimjos.results.store import MIGRATIONS, SCHEMA_VERSION, ResultsStore, StoreError, migrate
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -153,8 +153,8 @@ def test_reader_sees_each_record_while_the_writer_runs(tmp_path):
 
 WRITER = textwrap.dedent("""
     import sys, time
-    from checkers.verdict import Verdict
-    from nimjos.store import ResultsStore
+    from nimjos.verdict import Verdict
+    from nimjos.results.store import ResultsStore
     store = ResultsStore(sys.argv[1])
     run = store.begin_run(["check", "specs/"], "default")
     for i in range(1000):

@@ -25,7 +25,7 @@ import os
 import sys
 from pathlib import Path
 
-from nimjos.store import DEFAULT_PATH
+from nimjos.results.store import DEFAULT_PATH
 
 #: the formats a report can be written in
 FORMATS = ("md", "html")
@@ -62,8 +62,8 @@ def render(store_path, out_dir="reports", formats=("md", "html"), measured_dir="
     Raises FileNotFoundError when there is no store (a report never creates one).
 
     >>> import tempfile, os
-    >>> from checkers.verdict import Verdict, Counterexample
-    >>> from nimjos.store import ResultsStore
+    >>> from nimjos.verdict import Verdict, Counterexample
+    >>> from nimjos.results.store import ResultsStore
     >>> tmp = tempfile.mkdtemp()
     >>> with ResultsStore(os.path.join(tmp, "r.sqlite")) as store:
     ...     run = store.begin_run(["check"], "default")
@@ -76,7 +76,7 @@ def render(store_path, out_dir="reports", formats=("md", "html"), measured_dir="
     """
     from nimjos.report.model import build_report
     from nimjos.report.pages import write_report
-    from nimjos.store import ResultsStore
+    from nimjos.results.store import ResultsStore
 
     store_path = Path(store_path)
     if not store_path.is_file():

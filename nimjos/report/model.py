@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from checkers.verdict import HOLDING, STRENGTH, VERDICTS
+from nimjos.verdict import HOLDING, STRENGTH, VERDICTS
 
 #: verdicts whose claims get a page of their own
 PAGE_VERDICTS = ("refuted", "ill-defined")

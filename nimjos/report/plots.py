@@ -240,7 +240,7 @@ def removal_rounds(n: int, k: int) -> list[tuple[int, int, int]]:
     >>> removal_rounds(10, 3)[:3]
     [(3, 1, 1), (6, 2, 1), (9, 3, 1)]
     """
-    from nimjos.josephus import simulate_circle       # lazily: reports need it only for Josephus claims
+    from nimjos.josephus.algorithms import simulate_circle       # lazily: reports need it only for Josephus claims
 
     order = simulate_circle(n, k)
     standing = list(range(1, n + 1))

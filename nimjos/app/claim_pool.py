@@ -1,0 +1,111 @@
+"""Check many claims at once: one claim per task on a local process pool, results as they finish.
+
+Claims are independent (each method draws its own seed from the claim, see checkers/sample.py), so the
+verdicts do not depend on how many processes run them; only the order in which they finish does, and the
+caller puts them back in claim order for printing. Each worker process loads a spec file once and keeps it.
+
+>>> from nimjos.spec.loader import load_spec
+>>> from checkers.run import RunOptions
+>>> import pathlib
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+>>> [(i, r.final.verdict) for i, c, r in run_claims(spec.claims[:1], RunOptions(methods=("exhaustive",)), jobs=1)]
+[(0, 'checked')]
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from typing import Any, Iterator
+
+from nimjos.lang.errors import SpecError
+
+#: spec files a worker process has loaded (path -> Spec)
+_SPECS: dict[str, Any] = {}
+
+
+def default_jobs(n_claims: int) -> int:
+    """Processes for `n_claims` claims: one per core (os.sched_getaffinity where it exists), at most one per claim.
+
+    >>> default_jobs(1)
+    1
+    """
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, n_claims))
+
+
+def _init_worker(max_positions: int, parent: int) -> None:
+    # Ctrl-C reaches the whole process group: the parent alone decides what an interrupt does
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+    import nimjos.app.methods as methods  # noqa: F401  (registers sampling and proving)
+    from nimjos.games.engine import set_max_positions
+    if max_positions:
+        set_max_positions(max_positions)
+
+
+def _exit_with(parent: int, every: float = 0.5) -> None:
+    """End this worker soon after the parent process is gone (killed, or interrupted and exited), instead of
+    finishing a claim nobody will record."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(1)
+
+
+def _run_one(path: str, claim_id: str, opts: Any) -> tuple[str, Any, Any]:
+    """Check one claim of a spec file inside a worker: ("ok", verdicts, repairs), or ("spec-error",
+    (message, location fields), None) since a SpecError's location does not survive pickling."""
+    from checkers.run import run_claim
+    from nimjos.spec.loader import load_spec
+    try:
+        spec = _SPECS.get(path)
+        if spec is None:
+            spec = _SPECS[path] = load_spec(path)
+        claim = next(c for c in spec.claims if c.id == claim_id)
+        result = run_claim(claim, opts)
+    except SpecError as exc:
+        exc.located(file=path, item=f"claim {claim_id!r}")
+        fields = {k: getattr(exc, k) for k in ("file", "item", "field", "line", "hint")}
+        return "spec-error", (exc.message, fields), None
+    return "ok", result.verdicts, result.repairs
+
+
+def run_claims(claims: list, opts: Any, jobs: int, max_positions: int = 0) -> Iterator[tuple[int, Any, Any]]:
+    """Yield (index, claim, ClaimResult or SpecError) for each claim, in the order they finish.
+
+    With `jobs` <= 1 the claims run here, one after another (in order); otherwise on `jobs` spawned
+    processes. Leaving the loop early (an interrupt) cancels the claims not yet started.
+    """
+    from checkers.run import ClaimResult, run_claim
+    if jobs <= 1 or len(claims) <= 1:
+        for i, claim in enumerate(claims):
+            try:
+                yield i, claim, run_claim(claim, opts)
+            except SpecError as exc:
+                exc.located(file=str(claim.spec.path), item=claim.label)
+                yield i, claim, exc
+        return
+    ctx = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
+                               initargs=(max_positions, os.getpid()))
+    try:
+        pending = {pool.submit(_run_one, str(c.spec.path), c.id, opts): i for i, c in enumerate(claims)}
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in sorted(done, key=pending.get):
+                i = pending.pop(fut)
+                status, payload, repairs = fut.result()
+                claim = claims[i]
+                if status == "ok":
+                    yield i, claim, ClaimResult(claim, payload, repairs)
+                else:
+                    message, fields = payload
+                    yield i, claim, SpecError(message, **fields)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,326 @@
+"""The command line: ``nimjos check``, ``nimjos list``, ``nimjos report`` and the tools around them.
+
+Exit status: 0 when every verdict agrees with its claim's ``expect``; 1 when one does not; 2 on bad input
+(one line naming file, claim, field and line; never a traceback).
+
+>>> main(["list", "tests/data/tiny.toml"])  # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from nimjos.lang.errors import NimjosError, SpecError
+
+EXIT_OK, EXIT_DISAGREE, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def _parse_at(text: str) -> dict[str, Any]:
+    """Parse ``--at 'x=0,y=2'`` into pins (values are literals: integers or tuples).
+
+    >>> _parse_at("x=0, y=(1, 2)")
+    {'x': 0, 'y': (1, 2)}
+    """
+    try:
+        call = ast.parse(f"f({text})", mode="eval").body
+        assert isinstance(call, ast.Call) and not call.args
+        return {kw.arg: ast.literal_eval(kw.value) for kw in call.keywords if kw.arg}
+    except (SyntaxError, ValueError, AssertionError):
+        raise SpecError(f"--at expects name=value pairs such as 'x=0,y=2', got {text!r}") from None
+
+
+def _claim_meta(claim: Any, agrees: bool) -> dict:
+    spec = claim.spec
+    return {
+        "file": str(spec.path), "spec_hash": spec.sha256, "source_id": spec.source.id,
+        "source_title": spec.source.title, "document": spec.source.document, "cite": spec.source.cite,
+        "claim_id": claim.id, "ref": claim.ref, "text": claim.text, "kind": claim.kind,
+        "game": claim.raw.get("game", ""), "expect": claim.expect or "", "corrects": claim.corrects or "",
+        "relaxes": claim.relaxes or "", "note": claim.note, "formula": claim.formula_text(), "agrees": agrees,
+        "for_all": claim.raw.get("for_all") or "", "assume": claim.raw.get("assume") or "",
+        "order": claim.index,
+    }
+
+
+def _as_tuple(text: str) -> tuple | None:
+    """A counterexample written in a spec, as a tuple of values ('2', '(2,)' and '(2)' are alike).
+
+    >>> _as_tuple("(0, 2)"), _as_tuple("2"), _as_tuple("(2,)"), _as_tuple("x")
+    ((0, 2), (2,), (2,), None)
+    """
+    try:
+        value = ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError):
+        return None
+    if isinstance(value, list):
+        value = tuple(value)
+    return value if isinstance(value, tuple) else (value,)
+
+
+def _norm(v: Any) -> Any:
+    """Literal values made comparable with the language's: sets are frozensets, lists tuples, {} empty.
+
+    >>> _norm(({}, [1, {2}]))
+    (frozenset(), (1, frozenset({2})))
+    """
+    if isinstance(v, dict) and not v:
+        return frozenset()
+    if isinstance(v, (set, frozenset)):
+        return frozenset(_norm(x) for x in v)
+    if isinstance(v, (list, tuple)):
+        return tuple(_norm(x) for x in v)
+    return v
+
+
+def _agrees(claim: Any, verdict: Any) -> tuple[bool, str]:
+    if not verdict.agrees_with(claim.expect):
+        return False, f"expected {claim.expect or 'not refuted'}"
+    if claim.expect_counterexample and verdict.verdict == "refuted":
+        cx = verdict.counterexamples[0]
+        same_text = cx.position_text().replace(" ", "") == claim.expect_counterexample.replace(" ", "")
+        want = _as_tuple(claim.expect_counterexample)
+        same_value = want is not None and _norm(want) == _norm(tuple(cx.bindings.values()))
+        if not (same_text or same_value):
+            return False, f"expected smallest counterexample {claim.expect_counterexample}, got {cx.position_text()}"
+    return True, ""
+
+
+def _human_line(claim: Any, result: Any, agrees: bool, why: str) -> str:
+    v = result.final
+    mark = "ok " if agrees else "XX "
+    inst = f"{v.instances:,} instance" + ("" if v.instances == 1 else "s")
+    if v.assumption_held is not None and v.assumption_held != v.instances:
+        inst += f", assumption held in {v.assumption_held:,}"
+    lines = [f"  {mark}{v.verdict:<12} {claim.id}  [{v.method}: {v.scope}; {inst}]  {v.seconds:.2f}s"]
+    for other in result.verdicts:
+        if other is not v:
+            lines.append(f"       also {other.verdict} by {other.method}: {other.scope}")
+    for note in v.notes:
+        lines.append(f"       {note}")
+    if v.counterexamples:
+        cx = v.counterexamples[0]
+        b = ", ".join(f"{k}={_fmt(x)}" for k, x in cx.bindings.items())
+        lines.append(f"       smallest counterexample: {b}: lhs {_fmt(cx.lhs)}, rhs {_fmt(cx.rhs)}"
+                     + (f"  ({v.failures:,} failing instances)" if v.failures > 1 else ""))
+    elif v.undefined:
+        cx = v.undefined[0]
+        b = ", ".join(f"{k}={_fmt(x)}" for k, x in cx.bindings.items())
+        lines.append(f"       ill-defined at {b}: {cx.reason}")
+    if result.repairs:
+        lines.append("       candidate corrections (each rechecked on the whole window):")
+        for r in result.repairs:
+            lines.append(f"         {r.field} = {r.text!r}   [{'; '.join(r.edits)}; {r.verdict}, {r.instances:,} instances]")
+    if not agrees:
+        lines.append(f"       DISAGREES: {why}")
+    return "\n".join(lines)
+
+
+def _fmt(v: Any) -> str:
+    from nimjos.verdict import format_value
+    return format_value(v)
+
+
+def _json_entry(claim: Any, result: Any, agrees: bool) -> dict:
+    final = result.final
+    entry = {"file": str(claim.spec.path), "source": claim.spec.source.id,
+             "document": claim.spec.source.document, "id": claim.id, "ref": claim.ref,
+             "kind": claim.kind, "text": claim.text, "expect": claim.expect,
+             "corrects": claim.corrects, "relaxes": claim.relaxes, "agrees": agrees}
+    entry.update(final.to_json())
+    entry["methods"] = [{**v.to_json(), "counterexamples": v.to_json()["counterexamples"][:3]}
+                        for v in result.verdicts]
+    if final.evidence.get("rerun"):
+        entry["rerun"] = final.evidence["rerun"]
+    entry["repairs"] = [r.to_json() for r in result.repairs]
+    return entry
+
+
+def _open_store(args: argparse.Namespace) -> Any:
+    if getattr(args, "no_store", False):
+        return None
+    from nimjos.results.store import ResultsStore
+    return ResultsStore(args.store)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from checkers.run import RunOptions
+    from nimjos.app.claim_pool import default_jobs, run_claims
+    from nimjos.spec.loader import load_spec, spec_files
+    from nimjos.games.engine import set_max_positions
+    import nimjos.app.methods as methods  # noqa: F401  (registers sampling and proving where available)
+
+    if args.max_positions:
+        set_max_positions(args.max_positions)
+    specs = [load_spec(p) for p in spec_files(args.paths or ["specs"])]
+    pins = _parse_at(args.at) if args.at else None
+    selected = []
+    for spec in specs:
+        for claim in spec.claims:
+            if args.claim and claim.id not in args.claim:
+                continue
+            selected.append(claim)
+    if args.claim:
+        found = {c.id for c in selected}
+        missing = [c for c in args.claim if c not in found]
+        if missing:
+            from nimjos.lang.expr import suggest
+            ids = [c.id for s in specs for c in s.claims]
+            raise SpecError(f"no claim with id {missing[0]!r}", hint=suggest(missing[0], ids))
+    methods_sel = tuple(m.strip() for m in args.method.split(",")) if args.method else None
+    if methods_sel:
+        from checkers.run import METHODS
+        from nimjos.lang.expr import suggest
+        for m in methods_sel:
+            if m not in METHODS:
+                raise SpecError(f"--method: unknown or unavailable method {m!r} (available: {', '.join(METHODS)})",
+                                hint=suggest(m, list(METHODS)))
+    opts = RunOptions(profile=args.profile, max_counterexamples=args.max_counterexamples, pins=pins,
+                      timeout=args.timeout, methods=methods_sel, repair=not args.no_repair)
+    opts.extra.update(workers=args.workers, shards=args.shards, executor=args.executor,
+                      scheduler=args.scheduler, resume=args.resume,
+                      store=None if args.no_store else args.store)
+    progress = None
+    if not args.json and sys.stdout.isatty() and (args.workers > 1 or args.executor == "dask"):
+        from nimjos.app.progress import ShardProgress
+        progress = ShardProgress()
+        opts.extra["progress"] = progress.update
+    store = _open_store(args)
+    run_id = store.begin_run(sys.argv[1:], args.profile) if store else None
+    done: set = set()
+    if store and args.resume:
+        done = store.completed_claims(None)
+    status = EXIT_OK
+    errors: list[str] = []
+    current_file = None
+    t0 = time.perf_counter()
+    todo = [c for c in selected if (str(c.spec.path), c.id) not in done]
+    jobs = args.jobs if args.jobs > 0 else default_jobs(len(todo))
+    if pins or args.workers > 1 or args.executor == "dask":
+        jobs = 1  # a pinned instance is one claim; sharded claims use the cores (or the cluster) themselves
+    entries: dict[int, Any] = {}   # index -> JSON entry or printed line, put back in claim order
+    printed = 0
+    results = run_claims(todo, opts, jobs, args.max_positions)
+    try:
+        for i, claim, result in results:
+            if isinstance(result, SpecError):
+                errors.append(str(result))
+                print(f"nimjos: {result}", file=sys.stderr, flush=True)
+                entries[i] = None
+            else:
+                final = result.final
+                agrees, why = _agrees(claim, final)
+                if not agrees:
+                    status = max(status, EXIT_DISAGREE)
+                if store:
+                    meta = _claim_meta(claim, agrees)
+                    for v in result.verdicts:
+                        store.record(run_id, meta, v)
+                entries[i] = _json_entry(claim, result, agrees) if args.json else _human_line(claim, result, agrees, why)
+            while not args.json and printed in entries:
+                claim = todo[printed]
+                if claim.spec.path != current_file:
+                    current_file = claim.spec.path
+                    print(f"{current_file}  ({claim.spec.source.title or claim.spec.source.id})")
+                if entries[printed] is not None:
+                    print(entries[printed], flush=True)
+                printed += 1
+    except KeyboardInterrupt:
+        results.close()
+        if store:
+            store.finish_run(run_id, "interrupted")
+        print("interrupted: finished claims are in the results store; `nimjos check --resume` continues",
+              file=sys.stderr)
+        return 130
+    out_claims = [entries[i] for i in sorted(entries) if entries[i] is not None] if args.json else []
+    if progress:
+        progress.close()
+    if store:
+        store.finish_run(run_id, "errors" if errors else "ok")
+    if args.json:
+        print(json.dumps({"claims": out_claims, "errors": errors,
+                          "seconds": round(time.perf_counter() - t0, 3)}, indent=1))
+    else:
+        n = len(out_claims) if args.json else len(selected)
+        print(f"{n} claim{'s' if n != 1 else ''} in {time.perf_counter() - t0:.1f}s; "
+              f"exit {EXIT_BAD_INPUT if errors else status}")
+    if errors:
+        return EXIT_BAD_INPUT
+    return status
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from nimjos.spec.loader import load_spec, spec_files
+    for path in spec_files(args.paths or ["specs"]):
+        spec = load_spec(path)
+        print(f"{path}  ({spec.source.title or spec.source.id})")
+        for c in spec.claims:
+            extra = f" corrects {c.corrects}" if c.corrects else ""
+            print(f"  {c.id:<40} {c.kind:<12} {c.ref:<28} expect {c.expect or '-'}{extra}")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="nimjos", description="Check the formulas printed in papers on "
+                                     "impartial games and the Josephus problem.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    check = sub.add_parser("check", help="check the claims of spec files (default: specs/)")
+    check.add_argument("paths", nargs="*", help="spec files or directories")
+    check.add_argument("--claim", action="append", help="check only this claim id (repeatable)")
+    check.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    check.add_argument("--max-counterexamples", type=int, default=10, metavar="N")
+    check.add_argument("--profile", default="default", choices=["default", "deep"])
+    check.add_argument("--at", help="check one instance only, e.g. --at 'x=0,y=2'")
+    check.add_argument("--method", help="comma-separated methods: exhaustive,sample,prove (default: all that apply)")
+    check.add_argument("--timeout", type=float, default=None,
+                       help="seconds per claim for the prover (default: 10, or 30 with --profile deep)")
+    check.add_argument("--store", default=os.environ.get("NIMJOS_STORE", ".nimjos/results.sqlite"),
+                       help="results store (SQLite)")
+    check.add_argument("--no-store", action="store_true", help="do not record results")
+    check.add_argument("--no-repair", action="store_true", help="do not search corrections of refuted claims")
+    check.add_argument("--resume", action="store_true", help="skip claims already recorded by an interrupted run")
+    check.add_argument("--jobs", type=int, default=0,
+                       help="claims checked at once, one process each (default: one per core)")
+    check.add_argument("--workers", type=int, default=1, help="processes for sharded exhaustive checks (local executor)")
+    check.add_argument("--shards", type=int, default=0, help="shards per claim (default: 4 x workers, balanced)")
+    check.add_argument("--executor", default="local", choices=["local", "dask"], help="where shards run")
+    check.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://127.0.0.1:8786")
+    check.add_argument("--max-positions", type=int, default=0, help="resource guard: positions one table may hold")
+    check.set_defaults(func=cmd_check)
+    lst = sub.add_parser("list", help="list the claims of spec files")
+    lst.add_argument("paths", nargs="*")
+    lst.set_defaults(func=cmd_list)
+    try:
+        from nimjos.report import add_report_arguments, run_report_command
+        rep = sub.add_parser("report", help="render reports/ from the results store")
+        add_report_arguments(rep)
+        rep.set_defaults(func=run_report_command)
+    except ImportError:  # pragma: no cover
+        pass
+    import nimjos.app.commands as commands
+    commands.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except SpecError as exc:
+        print(f"nimjos: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except NimjosError as exc:
+        print(f"nimjos: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,169 @@
+"""``nimjos explain FILE::CLAIM [--at POSITION] [--depth D]``: why a claim fails (or holds) at one position.
+
+At the smallest counterexample (or the position given with ``--at``) it prints the options, each option's
+Grundy value, the mex, and what the claim says there; ``--depth`` prints the game tree below.
+
+>>> import pathlib
+>>> path = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml"
+>>> print(explain_text(f"{path}::nim1-grundy", "x=2", 0))  # doctest: +ELLIPSIS
+claim nim1-grundy at x=2
+position 2 in nim1
+  option  Grundy
+  0       0
+  1       1
+mex of the options = G(2) = 2
+the claim says: 2 (grundy = x)
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from nimjos.verdict import format_value
+
+MAX_LISTED = 40
+
+
+def _split(target: str) -> tuple[str, str]:
+    from nimjos.lang.errors import SpecError
+    if "::" not in target:
+        raise SpecError(f"expected FILE::CLAIM, got {target!r}")
+    path, cid = target.rsplit("::", 1)
+    return path, cid
+
+
+def _pins(at: str | None, coords: tuple[str, ...]) -> dict[str, Any] | None:
+    if at is None:
+        return None
+    from nimjos.app.cli import _parse_at
+    text = at.strip()
+    if text.startswith("(") or text.lstrip("-").isdigit():
+        import ast
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            from nimjos.lang.errors import SpecError
+            raise SpecError(f"--at: cannot read position {at!r}") from None
+        values = value if isinstance(value, tuple) else (value,)
+        return dict(zip(coords, values))
+    return _parse_at(text)
+
+
+def _tree(inst: Any, pos: Any, depth: int, indent: str, lines: list[str]) -> None:
+    if depth <= 0:
+        return
+    opts = sorted(set(inst.options(pos)))
+    for q in opts[:12]:
+        lines.append(f"{indent}-> {format_value(q)}  G = {inst.grundy(q)}")
+        _tree(inst, q, depth - 1, indent + "   ", lines)
+    if len(opts) > 12:
+        lines.append(f"{indent}   ... {len(opts) - 12} more options")
+
+
+def explain_text(target: str, at: str | None = None, depth: int = 0, profile: str = "default") -> str:
+    """The explanation of one claim at one position, as text."""
+    from checkers.exhaustive import check_exhaustive, printed_cells
+    from nimjos.spec.plan import plan_claim
+    from nimjos.lang.errors import EvalError
+    from nimjos.games.declared import as_instance
+    from nimjos.spec.loader import load_spec
+
+    path, cid = _split(target)
+    claim = load_spec(path).claim(cid)
+    plan = plan_claim(claim, profile)
+    pins = _pins(at, plan.coords)
+    lines: list[str] = []
+    if pins is None:
+        v = check_exhaustive(claim, profile, max_counterexamples=1)
+        first = (v.counterexamples or v.undefined or [None])[0]
+        if first is None:
+            return (f"claim {cid} is {v.verdict} on its window ({v.scope}); "
+                    "give --at to explain a position")
+        pins = dict(first.bindings)
+        lines.append(f"claim {cid}: {v.verdict}; smallest counterexample "
+                     + ", ".join(f"{k}={format_value(x)}" for k, x in pins.items()))
+    else:
+        lines.append(f"claim {cid} at " + ", ".join(f"{k}={format_value(x)}" for k, x in pins.items()))
+    env = dict(pins)
+    if plan.game is None or not plan.coords:
+        if plan.sides is not None:
+            try:
+                lines.append(f"left side = {format_value(plan.sides[0](env))}, "
+                             f"right side = {format_value(plan.sides[1](env))}")
+            except (EvalError, KeyError) as exc:
+                lines.append(f"cannot evaluate the sides here: {exc}")
+        elif plan.formula is not None:
+            try:
+                lines.append(f"the statement evaluates to {format_value(plan.formula(env))}")
+            except (EvalError, KeyError) as exc:
+                lines.append(f"cannot evaluate the statement here: {exc}")
+        return "\n".join(lines)
+    try:
+        inst = as_instance(plan.game(env) if claim.kind != "values" else plan.game({}))
+        pos = inst.normalise(env[plan.coords[0]] if len(plan.coords) == 1 else tuple(env[c] for c in plan.coords))
+    except KeyError as exc:
+        return "\n".join(lines + [f"--at must give {exc.args[0]!r} (and every param of the game)"])
+    opts = sorted(set(inst.options(pos)))
+    value = inst.grundy(pos)
+    lines.append(f"position {format_value(pos)} in {inst.label}")
+    lines.append("  option  Grundy")
+    for q in opts[:MAX_LISTED]:
+        lines.append(f"  {format_value(q):<7} {inst.grundy(q)}")
+    if len(opts) > MAX_LISTED:
+        lines.append(f"  ... {len(opts) - MAX_LISTED} more options")
+    if not opts:
+        lines.append("  (no options: a terminal position)")
+    lines.append(f"mex of the options = G({format_value(pos)}) = {value}")
+    kind = claim.kind
+    said = None
+    try:
+        if kind == "grundy":
+            said = f"{format_value(plan.formula(env))} (grundy = {claim.raw['grundy']})"
+        elif kind == "p_positions" and plan.families is None:
+            said = ("P-position" if plan.formula(env) else "not a P-position") + f" ({claim.raw['p_positions']})"
+        elif kind == "p_positions":
+            said = "see the families: " + claim.formula_text()
+        elif kind == "level_set":
+            said = "the level sets: " + claim.formula_text()
+        elif kind == "values" and "grundy" in plan.values:
+            printed = dict(printed_cells(plan.values)).get(pos)
+            said = (f"the printed table has no entry at {format_value(pos)}" if printed is None else
+                    f"G({format_value(pos)}) = {format_value(printed)} (the printed table)")
+        elif kind == "values":
+            said = "the printed table"
+        elif kind == "periodic":
+            pat = {k: fn(env) for k, fn in plan.pattern.items()}
+            p, n0, s = pat["period"], pat.get("preperiod", 0), pat.get("saltus", 0)
+            if pos < n0:
+                said = f"nothing here: periodic from {n0}"
+            else:
+                said = (f"G({pos} + {p}) = G({pos}) + {s}; here G({pos + p}) = {inst.grundy(pos + p)} "
+                        f"and G({pos}) + {s} = {value + s}")
+        elif kind == "stair":
+            h = plan.pattern["h"](env)
+            base = (pos // h) * h
+            said = (f"a {h}-stair: G({pos}) = G({base}) + {pos - base} = {inst.grundy(base) + pos - base}, "
+                    f"and {h} divides G({base}) = {inst.grundy(base)}")
+    except EvalError as exc:
+        said = f"nothing: it cannot be evaluated here ({exc})"
+    if said:
+        lines.append(f"the claim says: {said}")
+    if depth > 0:
+        lines.append(f"game tree to depth {depth}:")
+        _tree(inst, pos, depth, "  ", lines)
+    return "\n".join(lines)
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    print(explain_text(args.target, args.at, args.depth, args.profile))
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("explain", help="options, Grundy values and mex at a counterexample or position")
+    p.add_argument("target", help="FILE::CLAIM")
+    p.add_argument("--at", help="a position, e.g. '(0, 2)' or 'x=0,y=2' (default: the smallest counterexample)")
+    p.add_argument("--depth", type=int, default=0, help="also print the game tree this deep")
+    p.add_argument("--profile", default="default", choices=["default", "deep"])
+    p.set_defaults(func=cmd_explain)

@@ -1,0 +1,115 @@
+"""A pytest plugin: ``pytest specs/`` collects every claim of every spec file as a test item
+``file::claim-id``. An item fails when the claim's verdict differs from its ``expect`` (a claim without
+``expect`` must not be refuted or ill-defined); the failure shows the smallest counterexample.
+
+Spec files are ``*.toml`` files with a ``[source]`` table; files under a ``tests`` directory (fixtures,
+deliberately broken specs) are collected only when named on the command line.
+
+>>> _looks_like_spec("[source]\\nid = 'x'\\n[[claim]]\\n")
+True
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def _looks_like_spec(text: str) -> bool:
+    return bool(re.search(r"^\s*\[source\]", text, re.M)) and "[[claim]]" in text
+
+
+def _explicit(config: Any, path: Path) -> bool:
+    for arg in config.args:
+        try:
+            if Path(arg.split("::")[0]).resolve() == path.resolve():
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def pytest_addoption(parser: Any) -> None:
+    group = parser.getgroup("nimjos")
+    group.addoption("--nimjos-profile", default="default", choices=["default", "deep"],
+                    help="profile used when checking spec claims")
+
+
+def pytest_collect_file(file_path: Path, parent: Any) -> Any:
+    if file_path.suffix != ".toml":
+        return None
+    if "tests" in file_path.parts and not _explicit(parent.config, file_path):
+        return None
+    try:
+        text = file_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not _looks_like_spec(text):
+        return None
+    return SpecFile.from_parent(parent, path=file_path)
+
+
+class SpecFile(pytest.File):
+    """A spec file: one test item per claim."""
+
+    def collect(self):
+        from nimjos.lang.errors import SpecError
+        from nimjos.spec.loader import load_spec
+        try:
+            spec = load_spec(self.path)
+        except SpecError as exc:
+            raise self.CollectError(str(exc)) from None
+        for claim in spec.claims:
+            yield ClaimItem.from_parent(self, name=claim.id, claim=claim)
+
+
+class ClaimDisagrees(Exception):
+    """The claim's verdict is not the one its spec expects."""
+
+
+class ClaimItem(pytest.Item):
+    """One claim, checked by every method that applies."""
+
+    def __init__(self, *, claim: Any, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.claim = claim
+        if claim.expect in ("refuted", "ill-defined"):
+            self.add_marker(pytest.mark.printed_wrong)
+
+    def runtest(self) -> None:
+        from checkers.run import RunOptions, run_claim
+        import nimjos.app.methods as methods  # noqa: F401
+        from nimjos.app.cli import _agrees
+        profile = self.config.getoption("--nimjos-profile", "default")
+        result = run_claim(self.claim, RunOptions(profile=profile))
+        final = result.final
+        agrees, why = _agrees(self.claim, final)
+        if not agrees:
+            raise ClaimDisagrees(self._message(final, why))
+
+    def _message(self, final: Any, why: str) -> str:
+        from nimjos.verdict import format_value
+        lines = [f"{self.claim.id}: verdict {final.verdict} by {final.method} ({final.scope}); {why}"]
+        for cx in final.counterexamples[:3]:
+            b = ", ".join(f"{k}={format_value(v)}" for k, v in cx.bindings.items())
+            lines.append(f"  counterexample {b}: lhs {format_value(cx.lhs)}, rhs {format_value(cx.rhs)}")
+        for cx in final.undefined[:3]:
+            b = ", ".join(f"{k}={format_value(v)}" for k, v in cx.bindings.items())
+            lines.append(f"  ill-defined at {b}: {cx.reason}")
+        if final.evidence.get("rerun"):
+            lines.append(f"  re-run: {final.evidence['rerun']}")
+        return "\n".join(lines)
+
+    def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+        if isinstance(excinfo.value, ClaimDisagrees):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Any, int | None, str]:
+        return self.path, (self.claim.line or 1) - 1, f"{self.path.name}::{self.claim.id}"
+
+
+def pytest_configure(config: Any) -> None:
+    config.addinivalue_line("markers", "printed_wrong: a claim the spec expects to be refuted or ill-defined")

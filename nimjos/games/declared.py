@@ -1,0 +1,405 @@
+"""Games: declared by move families in a spec, or built in (generalized cyclic Nimhoff, subtraction games).
+
+A :class:`GameDecl` is a game as declared (`[game.NAME]`); calling it with its params gives a
+:class:`GameInstance`, whose :meth:`~GameInstance.options` lists the positions one move away and whose
+:meth:`~GameInstance.grundy` asks the engine for the Grundy value.
+
+>>> from nimjos.lang.expr import Namespace
+>>> ns = Namespace()
+>>> sub23 = GameDecl.declare("sub23", {"position": ["n"], "moves": [
+...     {"to": "n - s", "where": "s in {2, 3} and s <= n"}]}, ns)
+>>> g = sub23.instance(())
+>>> sorted(g.options(5)), [g.grundy(n) for n in range(8)]
+([2, 3], [0, 0, 1, 1, 2, 0, 0, 1])
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from nimjos.lang.binders import Binder
+from nimjos.lang.errors import EvalError, SpecError
+from nimjos.lang.expr import Namespace, compile_tree, parse, variables_of
+
+
+@dataclass
+class MoveFamily:
+    """One declared family of moves: ``to`` over the bindings of ``where``."""
+
+    to_text: str
+    where_text: str
+    to: Callable
+    binder: Binder
+    index: int
+    to_tree: ast.expr
+    affine: list[Callable] | None = None  # per coordinate, when each is affine in the single bound name
+
+
+def is_affine(node: ast.AST, var: str) -> bool:
+    """Is the expression affine in `var` (a + b * var with a, b free of var), by its structure?
+
+    >>> is_affine(ast.parse("x - 1 - 2 * a", mode="eval").body, "a"), is_affine(ast.parse("a * a", mode="eval").body, "a")
+    (True, False)
+    """
+    from nimjos.lang.expr import free_names
+    if var not in free_names(node):
+        return True
+    if isinstance(node, ast.Name):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return is_affine(node.operand, var)
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, (ast.Add, ast.Sub)):
+            return is_affine(node.left, var) and is_affine(node.right, var)
+        if isinstance(node.op, ast.Mult):
+            l_free = var not in free_names(node.left)
+            r_free = var not in free_names(node.right)
+            return (l_free and is_affine(node.right, var)) or (r_free and is_affine(node.left, var))
+    return False
+
+
+class GameInstance:
+    """A game with all params fixed. Positions are ints (1-D) or tuples; options come from the moves."""
+
+    def __init__(self, name: str, dim: int, coords: tuple[str, ...], params: dict[str, Any], label: str):
+        self.name = name
+        self.dim = dim
+        self.coords = coords
+        self.params = params
+        self.label = label
+        self.table: dict[Any, int] = {}  # Grundy values computed so far (filled by an engine)
+        self.dense: Any = None  # optional array of Grundy values filled by a fast engine (index = position)
+        self.solved_by: set[str] = set()  # names of the engines that computed values of this instance
+
+    def lookup(self, position: Any) -> int:
+        """The computed Grundy value of a normalised position (KeyError when not computed yet)."""
+        dense = self.dense
+        if dense is not None:
+            try:
+                if self.dim == 1:
+                    if 0 <= position < len(dense):
+                        v = int(dense[position])
+                        if v >= 0:
+                            return v
+                elif all(0 <= c < n for c, n in zip(position, dense.shape)):
+                    v = int(dense[position])
+                    if v >= 0:
+                        return v
+            except (TypeError, IndexError):
+                pass
+        return self.table[position]
+
+    def has(self, position: Any) -> bool:
+        """Is the Grundy value of this normalised position computed?"""
+        try:
+            self.lookup(position)
+            return True
+        except KeyError:
+            return False
+
+    # -- to be provided by subclasses
+    def options(self, position: Any) -> list:
+        raise NotImplementedError
+
+    def normalise(self, position: Any) -> Any:
+        """Check a position's shape and sign; return it as an int (1-D) or a tuple."""
+        if self.dim == 1:
+            if isinstance(position, tuple) and len(position) == 1:
+                position = position[0]
+            if type(position) is not int:
+                raise EvalError(f"{self.label}: a position is a non-negative integer, got {position!r}")
+            if position < 0:
+                raise EvalError(f"{self.label}: position {position} is negative")
+            return position
+        if not isinstance(position, tuple) or len(position) != self.dim:
+            raise EvalError(f"{self.label}: a position is a tuple of {self.dim} integers, got {position!r}")
+        for c in position:
+            if type(c) is not int:
+                raise EvalError(f"{self.label}: a position has integer coordinates, got {position!r}")
+            if c < 0:
+                raise EvalError(f"{self.label}: position {position} has a negative coordinate")
+        return position
+
+    def grundy(self, position: Any) -> int:
+        """The Grundy value of a position (mex over options), computed by the engine and cached."""
+        position = self.normalise(position)
+        try:
+            return self.lookup(position)
+        except KeyError:
+            from nimjos.games.engine import default_engine
+            default_engine().solve(self, [position])
+            return self.lookup(position)
+
+    def __repr__(self) -> str:
+        return self.label
+
+
+class DeclaredGame(GameInstance):
+    """An instance of a game declared by move families in a spec."""
+
+    def __init__(self, decl: "GameDecl", param_values: tuple):
+        params = dict(zip(decl.params, param_values))
+        from nimjos.verdict import format_value
+        label = decl.name + (f"({', '.join(f'{k}={format_value(v)}' for k, v in params.items())})" if params else "")
+        super().__init__(decl.name, len(decl.position), tuple(decl.position), params, label)
+        self.decl = decl
+
+    def options(self, position: Any) -> list:
+        decl = self.decl
+        env = dict(self.params)
+        if self.dim == 1:
+            env[decl.position[0]] = position
+        else:
+            for c, v in zip(decl.position, position):
+                env[c] = v
+        out: list = []
+        checked = 0  # options before this index still need the shape and sign check
+        for fam in decl.moves:
+            if fam.affine is not None:
+                try:
+                    self._affine_options(fam, env, out, position)
+                    checked = len(out)
+                except EvalError as exc:
+                    raise SpecError(f"move {fam.index + 1} ({fam.to_text!r}) cannot be evaluated at position "
+                                    f"{position!r}: {exc}", item=f"game '{decl.name}'", field="moves") from None
+                continue
+            try:
+                for e in fam.binder.bindings(env):
+                    q = fam.to(e)
+                    out.append(q)
+            except EvalError as exc:
+                raise SpecError(f"move {fam.index + 1} ({fam.to_text!r}) cannot be evaluated at position "
+                                f"{position!r}: {exc}", item=f"game '{decl.name}'", field="moves") from None
+        for q in out[checked:] if checked else out:
+            if self.dim == 1:
+                if type(q) is not int or q < 0:
+                    self._check_option(position, q, decl)
+            elif type(q) is not tuple or len(q) != self.dim or min(q) < 0:
+                self._check_option(position, q, decl)
+        return out
+
+    def _affine_options(self, fam: MoveFamily, env: dict, out: list, position: Any) -> None:
+        """Options of a family whose target is affine in its one range-bound name: a + b * (t - lo)."""
+        level = fam.binder.levels[0]
+        lo, hi = fam.binder.range_of(level, env)
+        if lo > hi:
+            return
+        name = level.name
+        env[name] = lo
+        a = [f(env) for f in fam.affine]
+        if hi > lo:
+            env[name] = lo + 1
+            b = [f(env) - a0 for f, a0 in zip(fam.affine, a)]
+        else:
+            b = [0] * len(a)
+        n = hi - lo + 1
+        if any(type(v) is not int for v in a + b):
+            raise EvalError("a move target is not an integer")
+        # affine coordinates take their extremes at the ends of the range: check those two options
+        for end in (a, [x + y * (n - 1) for x, y in zip(a, b)]):
+            if min(end) < 0:
+                q = end[0] if len(end) == 1 else tuple(end)
+                self._check_option(position, q, self.decl)
+        if len(a) == 1:
+            a0, b0 = a[0], b[0]
+            out.extend(range(a0, a0 + b0 * n, b0) if b0 else [a0] * n)
+            if self.dim != 1:
+                raise EvalError("a move target has the wrong number of coordinates")
+        elif len(a) == 2:
+            (a0, a1), (b0, b1) = a, b
+            out.extend([(a0 + b0 * i, a1 + b1 * i) for i in range(n)])
+        else:
+            out.extend([tuple(x + y * i for x, y in zip(a, b)) for i in range(n)])
+
+    def _check_option(self, position: Any, q: Any, decl: "GameDecl") -> None:
+        bad = None
+        if self.dim == 1:
+            if type(q) is not int:
+                bad = f"an option {q!r} is not an integer"
+            elif q < 0:
+                bad = f"the option {q} is negative"
+        else:
+            if not isinstance(q, tuple) or len(q) != self.dim or any(type(c) is not int for c in q):
+                bad = f"an option {q!r} is not a tuple of {self.dim} integers"
+            elif any(c < 0 for c in q):
+                bad = f"the option {q!r} has a negative coordinate"
+        if bad:
+            raise SpecError(f"at position {position!r}, {bad} (positions must be non-negative integers)",
+                            item=f"game '{decl.name}'", field="moves")
+
+
+class GameDecl:
+    """A game declared in a spec: name, params, position coordinates and move families."""
+
+    def __init__(self, name: str, title: str, params: tuple[str, ...], position: tuple[str, ...],
+                 moves: list[MoveFamily]):
+        self.name = name
+        self.title = title
+        self.params = params
+        self.position = position
+        self.moves = moves
+        self._instances: dict[tuple, DeclaredGame] = {}
+
+    @classmethod
+    def declare(cls, name: str, table: dict, ns: Namespace) -> "GameDecl":
+        """Compile a `[game.NAME]` table (already checked for field names and types)."""
+        params = tuple(table.get("params", ()))
+        position = tuple(table["position"])
+        for n in params + position:
+            if not isinstance(n, str) or not n.isidentifier() or n.startswith("_"):
+                raise SpecError(f"{n!r} is not a valid name", field="params" if n in params else "position")
+        if len(set(params + position)) != len(params + position):
+            raise SpecError("a name is used twice among params and position", field="position")
+        outer = set(params) | set(position)
+        moves = []
+        for i, mv in enumerate(table["moves"]):
+            try:
+                where_tree = parse(mv.get("where", "True"))
+                binder = Binder(where_tree, ns, outer, text=mv.get("where", "True"))
+                to_tree = parse(mv["to"])
+                variables = outer | set(binder.names)
+                unknown = [n for n in variables_of(to_tree, ns) if n not in variables]
+                if unknown:
+                    from nimjos.lang.expr import suggest
+                    raise SpecError(f"unknown name {unknown[0]!r} in move {i + 1}",
+                                    hint=suggest(unknown[0], variables | ns.known()))
+                to = compile_tree(to_tree, ns, variables)
+                if len(position) > 1:
+                    if not isinstance(to_tree, ast.Tuple) or len(to_tree.elts) != len(position):
+                        raise SpecError(f"move {i + 1}: 'to' must be a tuple of {len(position)} coordinates")
+            except SpecError as exc:
+                raise exc.located(item=f"game '{name}'", field=f"moves[{i}]") from None
+            fam = MoveFamily(mv["to"], mv.get("where", "True"), to, binder, i, to_tree)
+            level = binder.single_range()
+            if level is not None:
+                parts = to_tree.elts if isinstance(to_tree, ast.Tuple) else [to_tree]
+                if all(is_affine(p, level.name) for p in parts):
+                    fam.affine = [compile_tree(p, ns, variables) for p in parts]
+            moves.append(fam)
+        return cls(name, table.get("title", name), params, position, moves)
+
+    def instance(self, values: tuple) -> DeclaredGame:
+        """The instance with these param values (shared: one cache per distinct params)."""
+        try:
+            inst = self._instances.get(values)
+        except TypeError:
+            raise EvalError(f"params of {self.name} must be numbers, tuples, sets or functions") from None
+        if inst is None:
+            inst = DeclaredGame(self, values)
+            self._instances[values] = inst
+        return inst
+
+    def __call__(self, *values: Any) -> DeclaredGame:
+        if len(values) != len(self.params):
+            raise EvalError(f"game {self.name} takes {len(self.params)} params ({', '.join(self.params)}), "
+                            f"got {len(values)}")
+        return self.instance(tuple(values))
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+def as_instance(game: Any) -> GameInstance:
+    """The game instance a value denotes: an instance, or a declared game without params.
+
+    >>> as_instance(3)
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.EvalError: 3 is not a game
+    """
+    if isinstance(game, GameInstance):
+        return game
+    if isinstance(game, GameDecl):
+        if game.params:
+            raise EvalError(f"game {game.name} needs its params: {game.name}({', '.join(game.params)})")
+        return game.instance(())
+    raise EvalError(f"{game!r} is not a game")
+
+
+# ----------------------------------------------------------------------------- built-in game families
+
+def _members(S: Any, upto: int) -> Iterable[int]:
+    """The elements s of a subtraction set S with 1 <= s <= upto (S: finite set, range or predicate)."""
+    if isinstance(S, (frozenset, set, tuple, range)):
+        return sorted(s for s in S if type(s) is int and 1 <= s <= upto)
+    if callable(S):
+        return [s for s in range(1, upto + 1) if S(s)]
+    raise EvalError(f"a subtraction set must be a set, range or predicate, got {S!r}")
+
+
+class PythonGame(GameInstance):
+    """A built-in game family: options computed by a Python function of the position."""
+
+    _cache: dict[tuple, "PythonGame"] = {}
+
+    def __init__(self, name: str, dim: int, params: dict[str, Any], label: str, options_fn: Callable):
+        coords = ("x",) if dim == 1 else tuple(f"x{i + 1}" for i in range(dim))
+        super().__init__(name, dim, coords, params, label)
+        self._options_fn = options_fn
+
+    def options(self, position: Any) -> list:
+        return self._options_fn(position)
+
+
+def _shared(key: tuple, make: Callable[[], PythonGame]) -> PythonGame:
+    try:
+        inst = PythonGame._cache.get(key)
+    except TypeError:
+        raise EvalError("game params must be numbers, tuples, sets or functions") from None
+    if inst is None:
+        inst = make()
+        PythonGame._cache[key] = inst
+    return inst
+
+
+def subtraction(S: Any) -> PythonGame:
+    """Subtraction(S) on one heap: remove s tokens for some s in S (a finite set, a range, or a predicate
+    such as ``lambda s: s % 4 != 0`` for an all-but game).
+
+    >>> g = subtraction(frozenset({2, 3})); [g.grundy(n) for n in range(6)]
+    [0, 0, 1, 1, 2, 0]
+    """
+    def opts(n: int) -> list:
+        return [n - s for s in _members(S, n)]
+    from nimjos.verdict import format_value
+    return _shared(("subtraction", S), lambda: PythonGame("subtraction", 1, {"S": S}, f"subtraction({format_value(S)})", opts))
+
+
+def gcn(h: Any, sets: Any) -> PythonGame:
+    """Generalized cyclic Nimhoff GCN(h; S_1, ..., S_n) of 004 Definition 2.1, with n = len(sets) heaps:
+    remove s_i in S_i from one heap i, or remove s_i >= 0 from each heap i with 0 < s_1 + ... + s_n < h.
+    Each S_i is a finite set, a range or a predicate.
+
+    >>> g = gcn(2, (lambda s: True, lambda s: True)); g.grundy((1, 1)), g.grundy((2, 3))
+    (0, 1)
+    """
+    if type(h) is not int or h < 1:
+        raise EvalError(f"gcn needs a positive integer h, got {h!r}")
+    if not isinstance(sets, tuple) or not sets:
+        raise EvalError("gcn needs a tuple of subtraction sets (S_1, ..., S_n)")
+    n = len(sets)
+    from nimjos.verdict import format_value
+
+    def opts(pos: tuple) -> list:
+        out = []
+        for i, S in enumerate(sets):
+            for s in _members(S, pos[i]):
+                out.append(pos[:i] + (pos[i] - s,) + pos[i + 1:])
+        # Y: s_i >= 0 with 0 < sum < h, s_i <= x_i
+        def rec(i: int, left: int, acc: tuple) -> None:
+            if i == n:
+                if 0 < h - 1 - left:
+                    out.append(tuple(p - a for p, a in zip(pos, acc)))
+                return
+            for s in range(0, min(left, pos[i]) + 1):
+                rec(i + 1, left - s, acc + (s,))
+        rec(0, h - 1, ())
+        return out
+
+    return _shared(("gcn", h, sets), lambda: PythonGame("gcn", n, {"h": h, "sets": sets},
+                                                        f"gcn({h}, {format_value(sets)})", opts))
+
+
+GAME_FAMILIES = {"subtraction": subtraction, "gcn": gcn}
+

@@ -1,0 +1,187 @@
+"""The reference Grundy engine: ground truth from a game's moves only.
+
+It explores every position reachable from the requested ones, builds the game graph as a networkx DiGraph,
+refuses a cycle (naming it), and assigns Grundy values by mex in reverse topological order. Graphs with more
+than :data:`NETWORKX_EDGE_LIMIT` edges are solved by the same mex recursion over an iterative depth-first
+post-order (no networkx, same semantics, far less memory); the differential tests compare the two.
+Results are cached in the game instance's ``table``.
+
+>>> from nimjos.games.declared import subtraction
+>>> g = subtraction(frozenset({1, 2}))
+>>> ReferenceEngine().solve(g, [6]); [g.table[n] for n in range(7)]
+[0, 1, 2, 0, 1, 2, 0]
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import networkx as nx
+
+from nimjos.lang.errors import ResourceError, SpecError
+
+#: largest graph (in edges) solved through networkx; larger ones use the iterative post-order
+NETWORKX_EDGE_LIMIT = 400_000
+#: most positions one solve may explore (the resource guard; `nimjos check --max-positions`)
+MAX_POSITIONS = 30_000_000
+#: most moves (edges of the game graph) one solve may hold in memory, about 80 bytes each
+MAX_EDGES = 40_000_000
+
+
+def _mex(values: Iterable[int]) -> int:
+    s = set(values)
+    m = 0
+    while m in s:
+        m += 1
+    return m
+
+
+def _cycle_text(cycle: list) -> str:
+    path = [cycle[0][0]] + [e[1] for e in cycle]
+    return " -> ".join(repr(p) for p in path)
+
+
+class ReferenceEngine:
+    """Grundy values by mex over options, from the moves; a networkx game graph for the generic case."""
+
+    name = "reference engine (game graph, mex)"
+
+    def __init__(self, max_positions: int | None = None, networkx_edge_limit: int | None = None,
+                 max_edges: int | None = None):
+        self.max_positions = max_positions or MAX_POSITIONS
+        self.max_edges = max_edges or MAX_EDGES
+        self.networkx_edge_limit = NETWORKX_EDGE_LIMIT if networkx_edge_limit is None else networkx_edge_limit
+        self.last_method = ""
+        self.used: set[str] = set()
+        self.use_fast = True
+
+    def explore(self, game: Any, positions: Iterable[Any]) -> dict[Any, list]:
+        """Every position reachable from `positions` whose value is not cached, with its options."""
+        table = game.table
+        adj: dict[Any, list] = {}
+        stack = [p for p in positions if not game.has(p)]
+        limit = self.max_positions
+        edge_limit = self.max_edges
+        edges = 0
+        has = game.has
+        while stack:
+            p = stack.pop()
+            if p in adj or p in table or (game.dense is not None and has(p)):
+                continue
+            opts = game.options(p)
+            adj[p] = opts
+            edges += len(opts)
+            if len(adj) > limit:
+                raise ResourceError(f"{game.label}: more than {limit:,} positions are reachable from the window",
+                                    hint="shrink the window or raise --max-positions")
+            if edges > edge_limit:
+                raise ResourceError(f"{game.label}: more than {edge_limit:,} moves from the {len(adj):,} positions "
+                                    f"reachable so far (about {edge_limit * 80 // 2**20:,} MiB)",
+                                    hint="shrink the window")
+            stack.extend(opts)
+        return adj
+
+    def describe_last(self) -> str:
+        """Which engines have answered so far in this process (for a verdict's scope)."""
+        return ", ".join(sorted(self.used)) if self.used else self.name
+
+    def solve(self, game: Any, positions: Iterable[Any]) -> None:
+        """Compute and cache the Grundy value of every position reachable from `positions`.
+
+        A fast engine (nimjos.games.fast) is tried first; it answers only for games whose declared moves have a
+        shape it recognises, and otherwise leaves the work to the reference engine.
+        """
+        positions = [p for p in positions if not game.has(p)]
+        if not positions:
+            return
+        if self.use_fast:
+            try:
+                from nimjos.games.fast import solve_fast
+            except ModuleNotFoundError as exc:
+                if exc.name != "nimjos.games.fast":
+                    raise
+            except ImportError:  # nimjos.games.fast present but without solve_fast: no fast engines
+                pass
+            else:
+                name = solve_fast(game, positions, self)
+                if name:
+                    self.used.add(name)
+                    game.solved_by.add(name)
+                    return
+        adj = self.explore(game, positions)
+        if not adj:
+            return
+        edges = sum(len(v) for v in adj.values())
+        if edges <= self.networkx_edge_limit:
+            self._solve_networkx(game, adj)
+            self.last_method = "reference engine (networkx game graph, mex)"
+        else:
+            self._solve_postorder(game, adj)
+            self.last_method = "reference engine (game graph by iterative post-order, mex)"
+        self.used.add(self.last_method)
+        game.solved_by.add(self.last_method)
+
+    def _solve_networkx(self, game: Any, adj: dict[Any, list]) -> None:
+        graph = nx.DiGraph()
+        graph.add_nodes_from(adj)
+        for p, opts in adj.items():
+            for q in opts:
+                graph.add_edge(p, q)
+        try:
+            order = list(nx.topological_sort(graph))
+        except nx.NetworkXUnfeasible:
+            cycle = nx.find_cycle(graph)
+            raise SpecError(f"the game graph of {game.label} has a cycle: {_cycle_text(cycle)} "
+                            "(a move leads back to an earlier position)", item=f"game '{game.name}'",
+                            field="moves") from None
+        table = game.table
+        for p in reversed(order):
+            if p in table or p not in adj:
+                continue
+            table[p] = _mex(map(game.lookup, adj[p]))
+
+    def _solve_postorder(self, game: Any, adj: dict[Any, list]) -> None:
+        table = game.table
+        state: dict[Any, int] = {}  # 1 = on the stack, 2 = done
+        for root in adj:
+            if root in table:
+                continue
+            stack = [(root, iter(adj[root]))]
+            state[root] = 1
+            while stack:
+                p, it = stack[-1]
+                advanced = False
+                for q in it:
+                    if q in table or q not in adj:
+                        continue
+                    st = state.get(q)
+                    if st == 1:
+                        path = [s for s, _ in stack]
+                        cyc = path[path.index(q):] + [q]
+                        raise SpecError(f"the game graph of {game.label} has a cycle: "
+                                        + " -> ".join(repr(c) for c in cyc)
+                                        + " (a move leads back to an earlier position)",
+                                        item=f"game '{game.name}'", field="moves")
+                    if st is None:
+                        state[q] = 1
+                        stack.append((q, iter(adj[q])))
+                        advanced = True
+                        break
+                if not advanced:
+                    stack.pop()
+                    table[p] = _mex(map(game.lookup, adj[p]))
+                    state[p] = 2
+
+
+_DEFAULT: list[ReferenceEngine] = []
+
+
+def default_engine() -> ReferenceEngine:
+    """The engine used by G() and the checkers (one per process)."""
+    if not _DEFAULT:
+        _DEFAULT.append(ReferenceEngine())
+    return _DEFAULT[0]
+
+
+def set_max_positions(limit: int) -> None:
+    """Set the resource guard of the default engine (positions one solve may explore)."""
+    default_engine().max_positions = limit

@@ -1,0 +1,44 @@
+"""Fast Grundy engines, chosen automatically from the shape of a game's declared moves.
+
+:func:`solve_fast` is the reference engine's hook: it tries each engine of :data:`ENGINES` in turn; an
+engine answers only when it recognises the shape of the declared moves (never a formula from a paper,
+never a claim) and otherwise leaves the game to the reference engine. One engine per module:
+
+* :mod:`nimjos.games.fast.lines` -- options on intervals of rows, columns, diagonals (1-D: of the axis):
+  Maximum Nim with any rule function, subtraction games, Nim, Wythoff, Josephus Nim.
+
+Supporting modules: :mod:`~nimjos.games.fast.arith` (exact int64 arithmetic with overflow bounds),
+:mod:`~nimjos.games.fast.translate` (expression trees to that arithmetic), :mod:`~nimjos.games.fast.pieces`
+(move families as intervals on lines), :mod:`~nimjos.games.fast.kernels` (the compiled mex kernel).
+
+>>> from nimjos.games.declared import subtraction
+>>> solve_fast(subtraction(frozenset({1, 2})), [10], None) is None     # a built-in family: not declared moves
+True
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import nimjos.games.fast.lines as lines
+
+#: the engines, tried in order
+ENGINES = (lines.solve,)
+
+
+def solve_fast(game: Any, positions: list, engine: Any) -> str | None:
+    """Compute the Grundy values of (at least) `positions` when a fast engine recognises the game's moves;
+    return that engine's name, or None to leave the work to the reference engine.
+
+    >>> from nimjos.games.engine import ReferenceEngine
+    >>> from nimjos.lang.expr import Namespace
+    >>> from nimjos.games.declared import GameDecl
+    >>> nim = GameDecl.declare("nim", {"position": ["x"], "moves": [{"to": "x - t", "where": "1 <= t <= x"}]},
+    ...                        Namespace()).instance(())
+    >>> solve_fast(nim, [99_999], ReferenceEngine()), nim.dense[12345]
+    ('fast engine (1-D interval options, numba)', np.int32(12345))
+    """
+    for solve in ENGINES:
+        name = solve(game, positions, engine)
+        if name:
+            return name
+    return None

@@ -1,0 +1,343 @@
+"""Binders: read the bounds of free names from a condition and enumerate every binding.
+
+A condition such as ``"2 <= k <= 6 and 1 <= n <= 60 and 1 <= m <= n"`` binds k, n and m. Bounds come from
+top-level conjuncts (``lo <= t <= hi``, strict forms, ``t >= lo``, ``t in {2, 3}``, ``f in functions(...)``);
+a bound may use names bound before it. Every conjunct not used as a bound is kept as a filter, evaluated as
+soon as its names are bound.
+
+>>> from nimjos.lang.expr import Namespace
+>>> b = Binder.from_text("1 <= n <= 3 and 1 <= m <= n and m != 2", Namespace())
+>>> [(e["n"], e["m"]) for e in b.bindings({})]
+[(1, 1), (2, 1), (3, 1), (3, 3)]
+>>> b.names
+('n', 'm')
+"""
+from __future__ import annotations
+
+import ast
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable, Iterator
+
+from nimjos.lang.errors import EvalError, SpecError
+from nimjos.lang.expr import Compiled, Namespace, compile_tree, free_names, norm, parse, variables_of
+
+_FLIP = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast.Eq: ast.Eq}
+
+
+@dataclass
+class Level:
+    """One bound name: either an integer range [lo, hi] (hi may be None: unbounded above) or a finite set."""
+
+    name: str
+    lows: list[tuple[Callable, bool]] = field(default_factory=list)   # (closure, strict)
+    highs: list[tuple[Callable, bool]] = field(default_factory=list)
+    members: Callable | None = None
+    low_text: list[str] = field(default_factory=list)
+    high_text: list[str] = field(default_factory=list)
+    member_text: str | None = None
+    filters: list[Callable] = field(default_factory=list)
+    stop: Callable | None = None  # for an unbounded index: env -> True when no later value can matter
+
+    @property
+    def unbounded(self) -> bool:
+        return self.members is None and not self.highs
+
+    def describe(self) -> str:
+        if self.members is not None:
+            return f"{self.name} in {self.member_text}"
+        lo = " max(" + ", ".join(self.low_text) + ")" if len(self.low_text) > 1 else (self.low_text[0] if self.low_text else "?")
+        if not self.highs:
+            return f"{self.name} >= {lo.strip()}"
+        hi = "min(" + ", ".join(self.high_text) + ")" if len(self.high_text) > 1 else self.high_text[0]
+        return f"{lo.strip()} <= {self.name} <= {hi}"
+
+
+def conjuncts(tree: ast.expr) -> list[ast.expr]:
+    """The top-level conjuncts of a condition (``a and (b and c)`` gives a, b, c).
+
+    >>> [ast.unparse(c) for c in conjuncts(parse("0 <= x <= 3 and (y > 1 and x != y)"))]
+    ['0 <= x <= 3', 'y > 1', 'x != y']
+    """
+    if isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And):
+        out: list[ast.expr] = []
+        for v in tree.values:
+            out.extend(conjuncts(v))
+        return out
+    return [tree]
+
+
+def _unscale(x: ast.expr, e: ast.expr) -> tuple[ast.expr, ast.expr]:
+    """Turn ``c * t`` (c a positive integer literal) on one side into ``t`` and the other side into ``e / c``.
+
+    >>> [ast.unparse(n) for n in _unscale(parse("3 * t"), parse("n"))]
+    ['t', 'n / 3']
+    """
+    if isinstance(x, ast.BinOp) and isinstance(x.op, ast.Mult):
+        for c, t in ((x.left, x.right), (x.right, x.left)):
+            if isinstance(c, ast.Constant) and type(c.value) is int and c.value > 0 and isinstance(t, ast.Name):
+                return t, ast.BinOp(left=e, op=ast.Div(), right=ast.Constant(c.value))
+    return x, e
+
+
+def _round_low(v: Any, strict: bool) -> int:
+    v = norm(v)
+    if not isinstance(v, (int, Fraction)) or isinstance(v, bool):
+        raise EvalError(f"a lower bound evaluated to {v!r}, not a number")
+    if strict:
+        return math.floor(v) + 1
+    return math.ceil(v)
+
+
+def _round_high(v: Any, strict: bool) -> int:
+    v = norm(v)
+    if not isinstance(v, (int, Fraction)) or isinstance(v, bool):
+        raise EvalError(f"an upper bound evaluated to {v!r}, not a number")
+    if strict:
+        return math.ceil(v) - 1
+    return math.floor(v)
+
+
+class Binder:
+    """Enumerates the bindings of the names a condition binds, given the values of outer names."""
+
+    def __init__(self, tree: ast.expr, ns: Namespace, outer: set[str] | frozenset[str] = frozenset(),
+                 allow_unbounded: bool = False, text: str | None = None):
+        self.text = text if text is not None else ast.unparse(tree)
+        self.tree = tree
+        #: where errors found while enumerating are reported (file, item, field, line), set by the planner
+        self.where: dict[str, Any] = {}
+        #: a window must be defined everywhere: a bound or condition that cannot be evaluated is a spec error
+        self.total = False
+        outer = set(outer)
+        all_vars = variables_of(tree, ns)
+        # declared order: order of first appearance in the text
+        self.names: tuple[str, ...] = tuple(n for n in all_vars if n not in outer)
+        parts = conjuncts(tree)
+        candidates: dict[str, list] = {n: [] for n in self.names}
+        used_pairs: dict[int, set[int]] = {}
+        pair_counts: dict[int, int] = {}
+        for ci, part in enumerate(parts):
+            if isinstance(part, ast.Compare):
+                exprs = [part.left, *part.comparators]
+                pair_counts[ci] = len(part.ops)
+                for pi, op in enumerate(part.ops):
+                    a, b = exprs[pi], exprs[pi + 1]
+                    for (x, e, o) in ((a, b, type(op)), (b, a, _FLIP.get(type(op)))):
+                        x, e = _unscale(x, e)
+                        if o is None or not isinstance(x, ast.Name) or x.id not in candidates:
+                            continue
+                        if x.id in free_names(e):
+                            continue
+                        if o is ast.In and x is a:
+                            candidates[x.id].append(("in", e, ci, pi))
+                        elif o in (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq):
+                            candidates[x.id].append((o, e, ci, pi))
+        # choose an order: repeatedly bind the first name (in declared order) whose bounds are available
+        known = set(outer)
+        remaining = list(self.names)
+        levels: list[Level] = []
+        variables = set(outer) | set(self.names)
+        while remaining:
+            chosen = None
+            for name in remaining:
+                usable = [c for c in candidates[name] if set(variables_of(c[1], ns)) <= known]
+                has_set = any(c[0] == "in" for c in usable)
+                has_lo = any(c[0] in (ast.Gt, ast.GtE, ast.Eq) for c in usable)
+                has_hi = any(c[0] in (ast.Lt, ast.LtE, ast.Eq) for c in usable)
+                if has_set or (has_lo and (has_hi or allow_unbounded)):
+                    chosen = (name, usable)
+                    break
+            if chosen is None:
+                name = remaining[0]
+                usable = [c for c in candidates[name] if set(variables_of(c[1], ns)) <= known]
+                has_lo = any(c[0] in (ast.Gt, ast.GtE, ast.Eq) for c in usable)
+                what = "upper bound" if has_lo else "lower bound"
+                raise SpecError(f"name {name!r} has no {what} in {self.text!r}",
+                                hint=f"add a conjunct such as '0 <= {name} <= 10' (bounds may use names bound before it)"
+                                if not has_lo else f"add a conjunct such as '{name} <= 100'")
+            name, usable = chosen
+            level = Level(name)
+            sets = [c for c in usable if c[0] == "in"]
+            if sets:
+                c = sets[0]
+                level.members = compile_tree(c[1], ns, variables)
+                level.member_text = ast.unparse(c[1])
+                used_pairs.setdefault(c[2], set()).add(c[3])
+            else:
+                for (o, e, ci, pi) in usable:
+                    fn = compile_tree(e, ns, variables)
+                    if o in (ast.Gt, ast.GtE, ast.Eq):
+                        level.lows.append((fn, o is ast.Gt))
+                        level.low_text.append(ast.unparse(e) if o is not ast.Gt else f"{ast.unparse(e)} + 1")
+                    if o in (ast.Lt, ast.LtE, ast.Eq):
+                        level.highs.append((fn, o is ast.Lt))
+                        level.high_text.append(ast.unparse(e) if o is not ast.Lt else f"{ast.unparse(e)} - 1")
+                    used_pairs.setdefault(ci, set()).add(pi)
+            levels.append(level)
+            known.add(name)
+            remaining.remove(name)
+        self.levels = levels
+        self.order = tuple(l.name for l in levels)
+        # the rest are filters, placed at the first level where all their names are bound
+        position = {l.name: i for i, l in enumerate(levels)}
+        self.pre_filters: list[Callable] = []
+        self.filter_texts: list[str] = []
+        for ci, part in enumerate(parts):
+            if ci in pair_counts and len(used_pairs.get(ci, ())) == pair_counts[ci]:
+                continue
+            fn = compile_tree(part, ns, variables)
+            self.filter_texts.append(ast.unparse(part))
+            names_here = [position[n] for n in variables_of(part, ns) if n in position]
+            if names_here:
+                levels[max(names_here)].filters.append(fn)
+            else:
+                self.pre_filters.append(fn)
+
+    @classmethod
+    def from_text(cls, text: str, ns: Namespace, outer: set[str] | frozenset[str] = frozenset(),
+                  allow_unbounded: bool = False) -> "Binder":
+        """Build a binder from condition text."""
+        return cls(parse(text), ns, outer, allow_unbounded, text=text)
+
+    def unbounded_levels(self) -> list[Level]:
+        return [l for l in self.levels if l.unbounded]
+
+    def describe(self) -> str:
+        """The bounds as read, e.g. ``'0 <= x <= 3, 0 <= y <= x'``.
+
+        >>> Binder.from_text("0 <= x <= 3 and y >= 0 and y <= x", Namespace()).describe()
+        '0 <= x <= 3, 0 <= y <= x'
+        """
+        parts = [l.describe() for l in self.levels]
+        return ", ".join(parts + [t for t in self.filter_texts])
+
+    def single_range(self) -> Level | None:
+        """The one level of a binder that binds a single name to an integer range with no filters, else None."""
+        if len(self.levels) == 1 and not self.pre_filters:
+            level = self.levels[0]
+            if level.members is None and level.highs and level.lows and not level.filters:
+                return level
+        return None
+
+    @staticmethod
+    def range_of(level: Level, env: dict) -> tuple[int, int]:
+        """The integer range [lo, hi] of a range level in `env` (may be empty: lo > hi)."""
+        lo = max(_round_low(fn(env), strict) for fn, strict in level.lows)
+        hi = min(_round_high(fn(env), strict) for fn, strict in level.highs)
+        return lo, hi
+
+    def outer_range(self, env: dict | None = None) -> tuple[str, int, int] | None:
+        """(name, lo, hi) of the outermost level when it is an integer range whose bounds need no other
+        bound name (the axis along which a window is split into shards), else None.
+
+        >>> Binder.from_text("1 <= n <= 9 and 1 <= m <= n", Namespace()).outer_range()
+        ('n', 1, 9)
+        """
+        if not self.levels or self.pre_filters:
+            return None
+        level = self.levels[0]
+        if level.members is not None or not level.highs:
+            return None
+        try:
+            lo, hi = self.range_of(level, dict(env or {}))
+        except (KeyError, SpecError, EvalError):
+            return None
+        return level.name, lo, hi
+
+    def bindings(self, env: dict, pins: dict[str, Any] | None = None,
+                 max_unbounded: int = 10_000_000, shard: tuple[int, int] | None = None) -> Iterator[dict]:
+        """Yield `env` extended with each binding, in nested declared-bound order (the same dict, mutated).
+
+        `pins` fixes names to single values (kept only if within bounds and filters); `shard` = (a, b)
+        restricts the outermost level to a <= value <= b.
+        An unbounded level runs until its `stop(env)` says so; without a stop it is an error.
+        """
+        for f in self.pre_filters:
+            if not f(env):
+                return
+        levels = self.levels
+        depth = len(levels)
+        pins = pins or {}
+
+        def rec(i: int) -> Iterator[dict]:
+            if i == depth:
+                yield env
+                return
+            level = levels[i]
+            name = level.name
+            filters = level.filters
+            if level.members is not None:
+                from nimjos.lang.builtins import iter_items
+                values = iter_items(level.members(env))
+                if name in pins:
+                    values = [v for v in values if v == pins[name]]
+                for v in values:
+                    env[name] = v
+                    if all(f(env) for f in filters):
+                        yield from rec(i + 1)
+                return
+            lo = max(_round_low(fn(env), strict) for fn, strict in level.lows) if level.lows else None
+            if lo is None:
+                raise SpecError(f"name {name!r} has no lower bound")
+            if level.highs:
+                hi = min(_round_high(fn(env), strict) for fn, strict in level.highs)
+                if name in pins:
+                    p = pins[name]
+                    rng = [p] if lo <= p <= hi else []
+                else:
+                    if shard is not None and i == 0:
+                        lo, hi = max(lo, shard[0]), min(hi, shard[1])
+                    rng = range(lo, hi + 1)
+                for v in rng:
+                    env[name] = v
+                    if filters:
+                        ok = True
+                        for f in filters:
+                            if not f(env):
+                                ok = False
+                                break
+                        if not ok:
+                            continue
+                    yield from rec(i + 1)
+                return
+            # unbounded above: needs a stop rule
+            if level.stop is None:
+                raise SpecError(f"name {name!r} is unbounded above and no stop could be justified")
+            v = lo
+            count = 0
+            while True:
+                env[name] = v
+                if level.stop(env):
+                    return
+                if (name not in pins or pins[name] == v) and all(f(env) for f in filters):
+                    yield from rec(i + 1)
+                v += 1
+                count += 1
+                if count > max_unbounded:
+                    raise SpecError(f"family index {name!r} did not reach the edge of the window after "
+                                    f"{max_unbounded:,} values", hint="give it an upper bound")
+
+        try:
+            yield from rec(0)
+        except SpecError as exc:
+            raise exc.located(**self.where) from None
+        except EvalError as exc:
+            if not self.total:
+                raise
+            raise self.undefined(exc, env) from None
+
+    def undefined(self, exc: EvalError, env: dict) -> SpecError:
+        """The error for a bound or condition of a window that cannot be evaluated at the binding in `env`.
+
+        >>> b = Binder.from_text("0 <= k <= 2 and 0 <= n <= 6 / k", Namespace())
+        >>> str(b.undefined(EvalError("division by zero (6 / 0)"), {"k": 0}))
+        "'0 <= k <= 2 and 0 <= n <= 6 / k' cannot be evaluated at k = 0: division by zero (6 / 0) (every bound and condition of a window must be defined on all of it; write a partial condition in assume, where it makes an instance ill-defined)"
+        """
+        from nimjos.verdict import format_value
+        at = ", ".join(f"{n} = {format_value(v)}" for n, v in env.items())
+        return SpecError(f"{self.text!r} cannot be evaluated" + (f" at {at}" if at else "") + f": {exc}",
+                         hint="every bound and condition of a window must be defined on all of it; write a "
+                              "partial condition in assume, where it makes an instance ill-defined",
+                         **self.where)

@@ -1,0 +1,344 @@
+"""The built-in functions of the expression language. Each docstring states the exact definition.
+
+>>> BUILTINS["v2"](12), BUILTINS["xor"](3, 5), BUILTINS["mex"](frozenset({0, 1, 2, 4}))
+(2, 6, 3)
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+from typing import Any, Iterable
+
+from nimjos.lang.errors import EvalError, ResourceError
+from nimjos.lang.runtime import BUDGET, MAX_STEPS, Definition, Lambda, _Stream, norm
+
+#: most elements a finite family (functions(), subsets()) may have
+MAX_FAMILY = 200_000
+
+
+def int_arg(name: str, v: Any) -> int:
+    v = norm(v)
+    if type(v) is not int:
+        raise EvalError(f"{name} needs an integer, got {v!r}")
+    return v
+
+
+def _items(name: str, v: Any) -> list:
+    if isinstance(v, _Stream):
+        return list(v)
+    if isinstance(v, (tuple, frozenset, set, range, list)):
+        if isinstance(v, range) and len(v) > MAX_STEPS:
+            raise ResourceError(f"{name} over {len(v):,} values exceeds the limit of {MAX_STEPS:,}")
+        return list(v)
+    raise EvalError(f"{name} needs a finite collection, got {v!r}")
+
+
+def floor(x: Any) -> int:
+    """The greatest integer <= x (x an integer or exact fraction).
+
+    >>> floor(Fraction(-7, 2))
+    -4
+    """
+    if isinstance(x, (int, Fraction)):
+        return math.floor(x)
+    raise EvalError(f"floor needs a number, got {x!r}")
+
+
+def ceil(x: Any) -> int:
+    """The least integer >= x.
+
+    >>> ceil(Fraction(7, 2))
+    4
+    """
+    if isinstance(x, (int, Fraction)):
+        return math.ceil(x)
+    raise EvalError(f"ceil needs a number, got {x!r}")
+
+
+def isqrt(n: Any) -> int:
+    """The largest integer r with r * r <= n, for n >= 0.
+
+    >>> isqrt(24), isqrt(25)
+    (4, 5)
+    """
+    n = int_arg("isqrt", n)
+    if n < 0:
+        raise EvalError(f"isqrt of a negative number ({n})")
+    return math.isqrt(n)
+
+
+def v2(n: Any) -> int:
+    """The 2-adic valuation: the largest e with 2**e dividing n; ill-defined (infinite) for n = 0.
+
+    >>> v2(1), v2(8), v2(-12)
+    (0, 3, 2)
+    """
+    n = int_arg("v2", n)
+    if n == 0:
+        raise EvalError("v2(0) is infinite (undefined)")
+    return (n & -n).bit_length() - 1
+
+
+def ilog2(n: Any) -> int:
+    """floor(log2(n)) for n >= 1: the position of the highest 1 bit.
+
+    >>> ilog2(1), ilog2(8), ilog2(9)
+    (0, 3, 3)
+    """
+    n = int_arg("ilog2", n)
+    if n < 1:
+        raise EvalError(f"ilog2 needs n >= 1, got {n}")
+    return n.bit_length() - 1
+
+
+def popcount(n: Any) -> int:
+    """The number of 1 bits of n >= 0.
+
+    >>> popcount(7)
+    3
+    """
+    n = int_arg("popcount", n)
+    if n < 0:
+        raise EvalError("popcount of a negative number")
+    return bin(n).count("1")
+
+
+def xor(*args: Any) -> int:
+    """The nim-sum (bitwise exclusive or) of non-negative integers; xor() = 0; a single collection
+    argument is folded.
+
+    >>> xor(3, 5), xor(7, 8, 10), xor((1, 2, 3))
+    (6, 5, 0)
+    """
+    if len(args) == 1 and not isinstance(norm(args[0]), int):
+        args = tuple(_items("xor", args[0]))
+    out = 0
+    for a in args:
+        a = int_arg("xor", a)
+        if a < 0:
+            raise EvalError(f"the nim-sum is defined for non-negative integers, got {a}")
+        out ^= a
+    return out
+
+
+def mex(s: Any) -> int:
+    """The least non-negative integer not in the finite collection s.
+
+    >>> mex(frozenset({1, 2})), mex(())
+    (0, 0)
+    """
+    values = set(_items("mex", s))
+    m = 0
+    while m in values:
+        m += 1
+    return m
+
+
+_ITERATE_MEMO: dict = {}
+
+
+def iterate(f: Any, p: Any, x: Any) -> Any:
+    """f applied p times to x: f^p(x), with f^0(x) = x; p must be a non-negative integer.
+
+    Results for the same lambda (same source and captured values) and start are memoised, so
+    iterate(g, p, 0) for p = 0, 1, 2, ... costs one application each.
+
+    >>> iterate(lambda r: 2 * r + 1, 3, 0)
+    7
+    """
+    p = int_arg("iterate", p)
+    if p < 0:
+        raise EvalError(f"iterate needs p >= 0, got {p}")
+    if not callable(f):
+        raise EvalError("iterate needs a function as its first argument")
+    if p > MAX_STEPS:
+        raise ResourceError(f"iterate with p = {p:,} exceeds the limit of {MAX_STEPS:,} steps")
+    key = None
+    if isinstance(f, (Lambda, Definition)):
+        try:
+            key = (f.key if isinstance(f, Lambda) else id(f), x)
+            hash(key)
+        except TypeError:
+            key = None
+    seq = _ITERATE_MEMO.get(key) if key is not None else None
+    if seq is None:
+        seq = [x]
+        if key is not None:
+            if len(_ITERATE_MEMO) > 100_000:
+                _ITERATE_MEMO.clear()
+            _ITERATE_MEMO[key] = seq
+    while len(seq) <= p:
+        BUDGET.spend()
+        seq.append(f(seq[-1]))
+    return seq[p]
+
+
+def _min(*args: Any) -> Any:
+    """The least of the arguments, or of one finite collection."""
+    items = _items("min", args[0]) if len(args) == 1 else list(args)
+    if not items:
+        raise EvalError("min of an empty collection")
+    return min(items)
+
+
+def _max(*args: Any) -> Any:
+    """The greatest of the arguments, or of one finite collection."""
+    items = _items("max", args[0]) if len(args) == 1 else list(args)
+    if not items:
+        raise EvalError("max of an empty collection")
+    return max(items)
+
+
+def _sum(s: Any) -> Any:
+    """The sum of a finite collection (0 when empty)."""
+    return norm(sum(_items("sum", s)))
+
+
+def _all(s: Any) -> bool:
+    """True when every element is true (an empty collection: True)."""
+    if isinstance(s, _Stream):
+        return all(s)
+    return all(_items("all", s))
+
+
+def _any(s: Any) -> bool:
+    """True when some element is true (an empty collection: False)."""
+    if isinstance(s, _Stream):
+        return any(s)
+    return any(_items("any", s))
+
+
+def _len(s: Any) -> int:
+    """The number of elements of a finite collection."""
+    if isinstance(s, range):
+        return len(s)
+    return len(_items("len", s))
+
+
+def _range(*args: Any) -> range:
+    """range(b) or range(a, b) or range(a, b, step): the integers a <= i < b (as in Python)."""
+    return range(*[int_arg("range", a) for a in args])
+
+
+def _set(s: Any = ()) -> frozenset:
+    """The finite set of the elements of a collection."""
+    return frozenset(_items("set", s))
+
+
+def _tuple(s: Any = ()) -> tuple:
+    """The elements of a collection as a tuple (sets in increasing order)."""
+    items = _items("tuple", s)
+    if isinstance(s, (frozenset, set)):
+        items.sort()
+    return tuple(items)
+
+
+def _sorted(s: Any) -> tuple:
+    """The elements of a finite collection in increasing order, as a tuple."""
+    return tuple(sorted(_items("sorted", s)))
+
+
+def _abs(x: Any) -> Any:
+    """The absolute value."""
+    return abs(x)
+
+
+def gcd(a: Any, b: Any) -> int:
+    """The greatest common divisor of two integers (gcd(0, 0) = 0).
+
+    >>> gcd(12, 18)
+    6
+    """
+    return math.gcd(int_arg("gcd", a), int_arg("gcd", b))
+
+
+# ----------------------------------------------------------------------------- finite families
+
+class FiniteFunction:
+    """A function {1..K} -> integers given by its table; called outside {1..K} it is ill-defined.
+
+    >>> f = FiniteFunction((1, 1, 2)); f(3)
+    2
+    """
+
+    __slots__ = ("table",)
+
+    def __init__(self, table: tuple[int, ...]):
+        self.table = tuple(table)
+
+    def __call__(self, i: Any) -> int:
+        i = int_arg("a finite function", i)
+        if not 1 <= i <= len(self.table):
+            raise EvalError(f"f({i}) is outside the domain 1..{len(self.table)} of f = {self}")
+        return self.table[i - 1]
+
+    def __hash__(self) -> int:
+        return hash(("FiniteFunction", self.table))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FiniteFunction) and other.table == self.table
+
+    def __lt__(self, other: "FiniteFunction") -> bool:
+        return self.table < other.table
+
+    def __repr__(self) -> str:
+        return "f[" + ",".join(map(str, self.table)) + "]"
+
+
+def _family_size_check(name: str, size: int) -> None:
+    if size > MAX_FAMILY:
+        raise ResourceError(f"{name} has {size:,} members (limit {MAX_FAMILY:,})")
+
+
+def functions(K: Any, lo: Any, hi: Any) -> tuple:
+    """Every function {1..K} -> {lo..hi}, as callable tables, in lexicographic order of their tables.
+
+    >>> len(functions(2, 1, 3))
+    9
+    """
+    K, lo, hi = (int_arg("functions", v) for v in (K, lo, hi))
+    if K < 0 or hi < lo:
+        return ()
+    _family_size_check(f"functions({K}, {lo}, {hi})", (hi - lo + 1) ** K)
+    return tuple(FiniteFunction(t) for t in itertools.product(range(lo, hi + 1), repeat=K))
+
+
+def nondecreasing(K: Any, lo: Any, hi: Any) -> tuple:
+    """Every nondecreasing function {1..K} -> {lo..hi} (f(1) <= f(2) <= ... <= f(K)).
+
+    >>> nondecreasing(2, 1, 2)
+    (f[1,1], f[1,2], f[2,2])
+    """
+    K, lo, hi = (int_arg("nondecreasing", v) for v in (K, lo, hi))
+    if K < 0 or hi < lo:
+        return ()
+    _family_size_check(f"nondecreasing({K}, {lo}, {hi})", math.comb(hi - lo + K, K))
+    return tuple(FiniteFunction(t) for t in itertools.combinations_with_replacement(range(lo, hi + 1), K))
+
+
+def subsets(lo: Any, hi: Any) -> tuple:
+    """Every subset of {lo..hi} as a frozenset, smallest first (by size, then lexicographic).
+
+    >>> subsets(1, 2)
+    (frozenset(), frozenset({1}), frozenset({2}), frozenset({1, 2}))
+    """
+    lo, hi = int_arg("subsets", lo), int_arg("subsets", hi)
+    items = list(range(lo, hi + 1))
+    _family_size_check(f"subsets({lo}, {hi})", 2 ** len(items))
+    return tuple(frozenset(c) for r in range(len(items) + 1) for c in itertools.combinations(items, r))
+
+
+BUILTINS: dict[str, Any] = {
+    "floor": floor, "ceil": ceil, "isqrt": isqrt, "min": _min, "max": _max, "abs": _abs,
+    "v2": v2, "ilog2": ilog2, "popcount": popcount, "xor": xor, "mex": mex, "iterate": iterate,
+    "gcd": gcd, "sum": _sum, "all": _all, "any": _any, "len": _len, "range": _range, "set": _set,
+    "tuple": _tuple, "sorted": _sorted,
+    "functions": functions, "nondecreasing": nondecreasing, "subsets": subsets,
+}
+
+
+def iter_items(v: Any) -> Iterable:
+    """The elements of a finite collection of the language (used by binders)."""
+    return _items("a binder", v)
+

@@ -1,0 +1,340 @@
+"""The results store: every verdict of every check, in one SQLite file.
+
+A check opens the store, begins a run, records one row per claim and method as soon as that method
+is done (each write is its own transaction, so a run that is killed keeps everything it finished),
+and finishes the run. Reports are rendered from :meth:`ResultsStore.latest`, never by re-running.
+
+The file is in WAL mode (readers never block the writer) and carries its schema version in
+``PRAGMA user_version``; opening an older file upgrades it in place through :data:`MIGRATIONS`.
+
+>>> import tempfile, os
+>>> from nimjos.verdict import Verdict
+>>> path = os.path.join(tempfile.mkdtemp(), "r.sqlite")
+>>> store = ResultsStore(path)
+>>> run = store.begin_run(["check", "specs/a.toml"], "default")
+>>> store.record(run, {"file": "specs/a.toml", "claim_id": "c1", "agrees": True},
+...              Verdict("c1", "checked", "exhaustive", "0 <= x <= 3", instances=4))
+>>> store.finish_run(run, "ok")
+>>> [(r["claim_id"], r["verdict"], r["instances"]) for r in store.latest()]
+[('c1', 'checked', 4)]
+>>> store.completed_claims(run)
+{('specs/a.toml', 'c1')}
+>>> store.close()
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sqlite3
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from nimjos.verdict import Verdict
+
+#: where a check writes unless told otherwise (the project's data directory)
+DEFAULT_PATH = Path(".nimjos") / "results.sqlite"
+
+#: the claim fields a record keeps, as given by the caller (all text except `agrees` and `order`)
+CLAIM_FIELDS = ("file", "spec_hash", "source_id", "source_title", "document", "cite", "claim_id", "ref",
+                "text", "kind", "game", "expect", "corrects", "relaxes", "note", "formula", "for_all", "assume")
+
+#: the verdict fields stored as JSON text
+JSON_FIELDS = ("counterexamples", "undefined", "notes", "evidence")
+
+
+#: MIGRATIONS[i] upgrades a store from schema version i to i + 1; the last one gives SCHEMA_VERSION.
+#: Never edit a step that has shipped: append a new one.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 1: runs, and one row per claim and method with the verdict and its scope
+    (
+        """CREATE TABLE runs (
+            id INTEGER PRIMARY KEY,
+            argv TEXT NOT NULL,
+            profile TEXT NOT NULL,
+            started TEXT NOT NULL,
+            finished TEXT,
+            status TEXT
+        )""",
+        """CREATE TABLE results (
+            id INTEGER PRIMARY KEY,
+            run_id INTEGER NOT NULL REFERENCES runs(id),
+            file TEXT NOT NULL, spec_hash TEXT, source_id TEXT, source_title TEXT, document TEXT,
+            cite TEXT, claim_id TEXT NOT NULL, ref TEXT, text TEXT, kind TEXT, game TEXT,
+            expect TEXT, corrects TEXT, relaxes TEXT, note TEXT, formula TEXT, agrees INTEGER,
+            verdict TEXT NOT NULL, method TEXT NOT NULL, scope TEXT, instances INTEGER,
+            assumption_held INTEGER, failures INTEGER, counterexamples TEXT, undefined TEXT,
+            notes TEXT, seconds REAL,
+            nimjos_version TEXT, z3_version TEXT, python_version TEXT, recorded TEXT NOT NULL
+        )""",
+    ),
+    # 2: the evidence reports draw from, the claim's place in its file, indexes for latest() and resume
+    (
+        "ALTER TABLE results ADD COLUMN evidence TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE results ADD COLUMN claim_order INTEGER",
+        "CREATE INDEX results_latest ON results (file, claim_id, method, id)",
+        "CREATE INDEX results_run ON results (run_id)",
+    ),
+    # 3: the claim's window (for_all) and assumption, so a report can state the claim in full
+    (
+        "ALTER TABLE results ADD COLUMN for_all TEXT",
+        "ALTER TABLE results ADD COLUMN assume TEXT",
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StoreError(RuntimeError):
+    """The store file cannot be used (for example: written by a newer nimjos)."""
+
+
+def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
+    """Upgrade the schema of `conn` to version `target`, one committed step at a time; return the version.
+
+    >>> conn = sqlite3.connect(":memory:")
+    >>> migrate(conn, 1), migrate(conn)
+    (1, 3)
+    """
+    def current() -> int:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"the results store has schema version {version}, newer than this nimjos "
+                             f"understands ({SCHEMA_VERSION}); upgrade nimjos or use another --store")
+        return version
+
+    version = current()
+    while version < target:
+        conn.execute("BEGIN IMMEDIATE")     # the write lock; another process may have migrated meanwhile
+        try:
+            version = current()
+            if version < target:
+                for statement in MIGRATIONS[version]:
+                    conn.execute(statement)
+                version += 1
+                conn.execute(f"PRAGMA user_version = {version}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return version
+
+
+def versions() -> dict[str, str]:
+    """The versions stored with every record: nimjos, z3 and Python ("" for a package not installed).
+
+    >>> sorted(versions())
+    ['nimjos_version', 'python_version', 'z3_version']
+    """
+    def installed(name: str) -> str:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return ""
+    return {"nimjos_version": installed("nimjos"), "z3_version": installed("z3-solver"),
+            "python_version": platform.python_version()}
+
+
+def now() -> str:
+    """The current time in UTC, ISO 8601 to the second.
+
+    >>> now().endswith("+00:00")
+    True
+    """
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+def _text(value: Any) -> str | None:
+    """A claim field as stored: None stays None, anything else becomes its text.
+
+    >>> _text(None), _text(3), _text("a")
+    (None, '3', 'a')
+    """
+    return None if value is None else str(value)
+
+
+class ResultsStore:
+    """The SQLite results store (see the module docstring). Usable as a context manager."""
+
+    def __init__(self, path: str | os.PathLike = DEFAULT_PATH):
+        """Open (creating it and its parent directories if needed) and upgrade the store at `path`.
+
+        >>> import tempfile, os
+        >>> with ResultsStore(os.path.join(tempfile.mkdtemp(), "a", "b.sqlite")) as s:
+        ...     s.schema_version() == SCHEMA_VERSION
+        True
+        """
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        self._conn.row_factory = sqlite3.Row
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.execute("PRAGMA foreign_keys=ON")
+        migrate(self._conn)
+        self._versions = versions()
+
+    def __enter__(self) -> "ResultsStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connection (idempotent).
+
+        >>> s = ResultsStore(":memory:"); s.close(); s.close()
+        """
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def schema_version(self) -> int:
+        """The schema version of the open file.
+
+        >>> ResultsStore(":memory:").schema_version() == SCHEMA_VERSION
+        True
+        """
+        return self._conn.execute("PRAGMA user_version").fetchone()[0]
+
+    def begin_run(self, argv: list[str], profile: str) -> int:
+        """Start a run (one invocation of a check) and return its id.
+
+        >>> s = ResultsStore(":memory:")
+        >>> s.begin_run(["check", "specs/"], "default"), s.begin_run(["check"], "deep")
+        (1, 2)
+        """
+        with self._conn:
+            cur = self._conn.execute("INSERT INTO runs (argv, profile, started) VALUES (?, ?, ?)",
+                                     (json.dumps(list(argv)), profile, now()))
+        return int(cur.lastrowid)
+
+    def record(self, run_id: int, claim: dict, verdict: Verdict) -> None:
+        """Store what `verdict` established about `claim`, committed at once.
+
+        `claim` holds the fields of :data:`CLAIM_FIELDS` (missing ones are stored as NULL; `for_all` and
+        `assume` are the claim's window and assumption as written, optional), `agrees`
+        (does the verdict satisfy the claim's `expect`) and optionally `order` (the claim's place in
+        its file, used to list claims as the paper does).
+
+        >>> from nimjos.verdict import Verdict, Counterexample
+        >>> s = ResultsStore(":memory:"); run = s.begin_run([], "default")
+        >>> v = Verdict("c", "refuted", "exhaustive", "0 <= x <= 9", instances=10, failures=1,
+        ...             counterexamples=[Counterexample({"x": 3}, 1, 0)], evidence={"rerun": "nimjos ..."})
+        >>> s.record(run, {"file": "f.toml", "claim_id": "c", "agrees": False}, v)
+        >>> row = s.latest()[0]
+        >>> row["counterexamples"][0]["bindings"], row["evidence"]["rerun"], row["agrees"]
+        ({'x': 3}, 'nimjos ...', False)
+        """
+        if not claim.get("file") or not claim.get("claim_id"):
+            raise ValueError("a record needs the claim's 'file' and 'claim_id'")
+        data = verdict.to_json()
+        row = {name: _text(claim.get(name)) for name in CLAIM_FIELDS}
+        agrees = claim.get("agrees")
+        row.update({
+            "run_id": run_id,
+            "agrees": None if agrees is None else int(bool(agrees)),
+            "claim_order": claim.get("order"),
+            "verdict": verdict.verdict,
+            "method": verdict.method,
+            "scope": verdict.scope,
+            "instances": verdict.instances,
+            "assumption_held": verdict.assumption_held,
+            "failures": verdict.failures,
+            "counterexamples": json.dumps(data["counterexamples"]),      # bindings keep their declared order
+            "undefined": json.dumps(data.get("undefined", [])),
+            "notes": json.dumps(data.get("notes", [])),
+            "evidence": json.dumps(verdict.evidence or {}, sort_keys=True, default=str),
+            "seconds": float(verdict.seconds),
+            "recorded": now(),
+            **self._versions,
+        })
+        names = ", ".join(row)
+        marks = ", ".join("?" for _ in row)
+        with self._conn:
+            self._conn.execute(f"INSERT INTO results ({names}) VALUES ({marks})", tuple(row.values()))
+
+    def finish_run(self, run_id: int, status: str) -> None:
+        """Mark a run finished with `status` (for example ``ok``, ``failed``, ``interrupted``).
+
+        >>> s = ResultsStore(":memory:"); run = s.begin_run([], "default"); s.finish_run(run, "ok")
+        >>> s.runs()[0]["status"]
+        'ok'
+        """
+        with self._conn:
+            self._conn.execute("UPDATE runs SET finished = ?, status = ? WHERE id = ?", (now(), status, run_id))
+
+    def runs(self) -> list[dict]:
+        """Every run, oldest first, with its argv decoded.
+
+        >>> s = ResultsStore(":memory:"); _ = s.begin_run(["check", "x.toml"], "deep")
+        >>> [(r["id"], r["argv"], r["profile"], r["finished"]) for r in s.runs()]
+        [(1, ['check', 'x.toml'], 'deep', None)]
+        """
+        out = []
+        for row in self._conn.execute("SELECT * FROM runs ORDER BY id"):
+            run = dict(row)
+            run["argv"] = json.loads(run["argv"])
+            out.append(run)
+        return out
+
+    def latest(self) -> list[dict]:
+        """The latest record of every (file, claim_id, method), sorted by file, claim order, claim id, method.
+
+        Each record is a dict of the stored columns; JSON columns come back decoded and `agrees` as a bool.
+
+        >>> from nimjos.verdict import Verdict
+        >>> s = ResultsStore(":memory:"); run = s.begin_run([], "default")
+        >>> for verdict in ("refuted", "checked"):
+        ...     s.record(run, {"file": "f.toml", "claim_id": "c"}, Verdict("c", verdict, "exhaustive", ""))
+        >>> [r["verdict"] for r in s.latest()]
+        ['checked']
+        """
+        rows = self._conn.execute("""
+            SELECT r.* FROM results r
+            JOIN (SELECT MAX(id) AS id FROM results GROUP BY file, claim_id, method) m ON r.id = m.id
+            ORDER BY r.file, r.claim_order IS NULL, r.claim_order, r.claim_id, r.method
+        """)
+        return [_decode(row) for row in rows]
+
+    def completed_claims(self, run_id_or_none: int | None) -> set[tuple[str, str]]:
+        """The (file, claim_id) pairs with at least one record in a run, for ``--resume``.
+
+        With a run id: that run's. With None: those of the newest run and of the runs before it back
+        to, and including, the newest run that was finished (so a chain of killed runs adds up).
+
+        >>> from nimjos.verdict import Verdict
+        >>> s = ResultsStore(":memory:")
+        >>> def check(run, claim):
+        ...     s.record(run, {"file": "f.toml", "claim_id": claim}, Verdict(claim, "checked", "exhaustive", ""))
+        >>> r1 = s.begin_run([], "default"); check(r1, "a")            # killed: never finished
+        >>> r2 = s.begin_run(["--resume"], "default"); check(r2, "b")  # killed too
+        >>> sorted(s.completed_claims(None)), sorted(s.completed_claims(r2))
+        ([('f.toml', 'a'), ('f.toml', 'b')], [('f.toml', 'b')])
+        """
+        if run_id_or_none is None:
+            run_ids = []
+            for run in reversed(self.runs()):
+                run_ids.append(run["id"])
+                if run["finished"] is not None:
+                    break
+        else:
+            run_ids = [run_id_or_none]
+        if not run_ids:
+            return set()
+        marks = ", ".join("?" for _ in run_ids)
+        rows = self._conn.execute(f"SELECT DISTINCT file, claim_id FROM results WHERE run_id IN ({marks})",
+                                  run_ids)
+        return {(row["file"], row["claim_id"]) for row in rows}
+
+
+def _decode(row: sqlite3.Row) -> dict:
+    """A results row as a plain dict, JSON columns decoded, `agrees` as a bool (or None)."""
+    out = dict(row)
+    for name in JSON_FIELDS:
+        default = {} if name == "evidence" else []
+        out[name] = json.loads(out[name]) if out.get(name) else default
+    if out.get("agrees") is not None:
+        out["agrees"] = bool(out["agrees"])
+    return out

@@ -1,0 +1,334 @@
+"""Compile a loaded claim, for one profile, into what the checkers run: binders and closures.
+
+Planning happens when a spec is loaded, so a bad expression stops the run before anything is checked.
+
+>>> from nimjos.spec.loader import load_spec
+>>> import pathlib
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+>>> plan = plan_claim(spec.claims[0], "default")
+>>> plan.window.names
+('x',)
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from nimjos.lang.binders import Binder
+from nimjos.lang.errors import SpecError
+from nimjos.lang.expr import Namespace, compile_tree, evaluate, parse, suggest, variables_of
+from nimjos.games.declared import GameDecl
+from nimjos.lang.monotone import INC, DEC, coordinate_nodes, direction, is_nonneg_lower
+
+_CACHE: dict[tuple[int, str], "ClaimPlan"] = {}
+
+
+@dataclass
+class FamilyPlan:
+    """A compiled family of points (``point`` over ``where``) and, per unbounded index, the coordinates
+    that justify stopping it: (index name, coordinate number, 'inc' | 'dec')."""
+
+    point_text: str
+    where_text: str
+    binder: Binder
+    point: Callable
+    stops: list[tuple[str, int, str]] = field(default_factory=list)
+    stop_fns: list[tuple[str, int, str, Callable]] = field(default_factory=list)
+
+
+@dataclass
+class ClaimPlan:
+    claim: Any
+    profile: str
+    window: Binder | None = None
+    window_text: str = ""
+    game: Callable | None = None
+    game_text: str = ""
+    coords: tuple[str, ...] = ()
+    assume: Callable | None = None
+    formula: Callable | None = None          # grundy formula / predicate / holds predicate / level predicate
+    sides: tuple[Callable, Callable] | None = None  # lhs, rhs of a holds comparison
+    families: list[FamilyPlan] | None = None
+    levels: Binder | None = None
+    level_names: tuple[str, ...] = ()
+    values: dict | None = None
+    values_expr: Callable | None = None
+    pattern: dict[str, Callable] | None = None  # periodic / stair: field -> closure over the window's params
+
+
+def field_line(claim: Any, field_name: str | None) -> int | None:
+    """The line of a claim's field (``p_positions[1]`` is on the line of ``p_positions``), else the claim's.
+
+    >>> class C: field_lines = {"p_positions": 9, "deep": 4}; line = 2
+    >>> field_line(C(), "p_positions[1]"), field_line(C(), "deep.for_all"), field_line(C(), "assume")
+    (9, 4, 2)
+    """
+    base = (field_name or "").split("[")[0].split(".")[0]
+    return claim.field_lines.get(base, claim.line)
+
+
+def locate_error(claim: Any, exc: SpecError, field_name: str | None = None) -> SpecError:
+    """Fill in where a fault found while checking `claim` is: file, claim, field and line. A fault of a game
+    the claim uses keeps the game's name and points at the game's moves.
+
+    >>> class S: path = "s.toml"; game_lines = {"g": 7}
+    >>> class C: label = "claim 'c'"; spec = S(); field_lines = {"holds": 4}; line = 2
+    >>> str(locate_error(C(), SpecError("bad", item="game 'g'", field="moves")))
+    "s.toml:7: claim 'c', game 'g', field 'moves': bad"
+    >>> str(locate_error(C(), SpecError("too big"), "holds"))
+    "s.toml:4: claim 'c', field 'holds': too big"
+    """
+    spec = claim.spec
+    if exc.item and exc.item.startswith("game '") and exc.item.endswith("'"):
+        game = exc.item[len("game '"):-1]
+        exc.item = f"{claim.label}, {exc.item}"
+        return exc.located(file=str(spec.path), line=getattr(spec, "game_lines", {}).get(game))
+    name = exc.field or field_name
+    line = field_line(claim, name) if exc.item in (None, claim.label) else None
+    return exc.located(file=str(spec.path), item=claim.label, field=field_name, line=line)
+
+
+def _guarded(claim: Any, field_name: str, fn: Callable) -> Callable:
+    """`fn` run as one evaluation (fresh step budget), with any spec fault located at the claim's field."""
+    def run(env: dict) -> Any:
+        try:
+            return evaluate(fn, env)
+        except SpecError as exc:
+            raise locate_error(claim, exc, field_name) from None
+    return run
+
+
+def _compile(claim: Any, field_name: str, text: Any, ns: Namespace, variables: set[str]) -> tuple[ast.expr, Callable]:
+    try:
+        tree = parse(text)
+        unknown = [n for n in variables_of(tree, ns) if n not in variables]
+        if unknown:
+            raise SpecError(f"unknown name {unknown[0]!r}", hint=suggest(unknown[0], variables | ns.known())
+                            or f"bind it in for_all, e.g. '0 <= {unknown[0]} <= 10'")
+        return tree, _guarded(claim, field_name, compile_tree(tree, ns, variables))
+    except SpecError as exc:
+        raise exc.located(file=str(claim.spec.path), item=claim.label, field=field_name,
+                          line=field_line(claim, field_name)) from None
+
+
+def _binder(claim: Any, field_name: str, text: Any, ns: Namespace, outer: set[str], allow_unbounded: bool = False,
+            total: bool = False) -> Binder:
+    where = {"file": str(claim.spec.path), "item": claim.label, "field": field_name,
+             "line": field_line(claim, field_name)}
+    try:
+        binder = Binder(parse(text), ns, outer, allow_unbounded=allow_unbounded, text=text)
+    except SpecError as exc:
+        raise exc.located(**where) from None
+    binder.where = where
+    binder.total = total
+    return binder
+
+
+def _check_game_expression(claim: Any, tree: ast.expr, ns: Namespace) -> None:
+    """Refuse a `game` that names no game, or calls one with the wrong number of params."""
+    from nimjos.games.declared import GAME_FAMILIES
+    head = tree.func if isinstance(tree, ast.Call) else tree
+    if not isinstance(head, ast.Name):
+        if isinstance(tree, (ast.Constant, ast.Tuple, ast.Set, ast.BinOp, ast.Compare, ast.BoolOp, ast.UnaryOp)):
+            raise claim.error(f"{ast.unparse(tree)!r} is not a game", "game", hint="name a [game.NAME] of this file")
+        return
+    name = head.id
+    decl = ns.games.get(name)
+    if isinstance(decl, GameDecl):
+        given = len(tree.args) if isinstance(tree, ast.Call) else None
+        if decl.params and given != len(decl.params):
+            raise claim.error(f"game {name} takes the params ({', '.join(decl.params)}), "
+                              f"{'given ' + str(given) if given is not None else 'none given'}", "game",
+                              hint=f"write game = '{name}({', '.join(decl.params)})' with the params bound in for_all")
+        if not decl.params and given is not None:
+            raise claim.error(f"game {name} has no params, but is called with {given}", "game",
+                              hint=f"write game = '{name}'")
+        return
+    if name in GAME_FAMILIES:
+        if not isinstance(tree, ast.Call):
+            raise claim.error(f"the game family {name} needs its arguments", "game")
+        return
+    if name in ns.builtins:
+        raise claim.error(f"{name!r} is a built-in function, not a game", "game",
+                          hint=suggest(name, [g for g in ns.games if ns.games[g] is not None]) or
+                          "name a [game.NAME] of this file")
+
+
+def _game_coords(claim: Any, tree: ast.expr, ns: Namespace) -> tuple[str, ...]:
+    _check_game_expression(claim, tree, ns)
+    explicit = claim.raw.get("position")
+    if explicit:
+        return tuple(explicit)
+    head = tree.func if isinstance(tree, ast.Call) else tree
+    if isinstance(head, ast.Name) and isinstance(ns.games.get(head.id), GameDecl):
+        return tuple(ns.games[head.id].position)
+    raise claim.error("cannot tell this game's coordinate names", "game",
+                      hint="add position = [\"x1\", \"x2\"] to the claim to name them")
+
+
+def _profile_field(claim: Any, name: str, profile: str) -> str:
+    """The field a value comes from under a profile: ``deep.for_all`` when the profile overrides it."""
+    override = claim.raw.get(profile) if profile != "default" else None
+    return f"{profile}.{name}" if isinstance(override, dict) and name in override else name
+
+
+def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
+    """Compile `claim` for `profile` (cached)."""
+    key = (id(claim), profile)
+    if key in _CACHE and _CACHE[key].claim is claim:
+        return _CACHE[key]
+    ns: Namespace = claim.spec.namespace
+    plan = ClaimPlan(claim, profile)
+    kind = claim.kind
+    raw_kind = claim.raw[kind]
+    if kind == "values":
+        _plan_values(plan, claim, ns, profile)
+        _CACHE[key] = plan
+        return plan
+    for_all = claim.get("for_all", profile)
+    if for_all is None:
+        raise claim.error("missing field 'for_all' (the window to check)", "for_all",
+                          hint="e.g. for_all = \"0 <= x <= 100\"")
+    plan.window_text = for_all
+    plan.window = _binder(claim, _profile_field(claim, "for_all", profile), for_all, ns, set(), total=True)
+    window_names = set(plan.window.names)
+    if claim.raw.get("game") is not None:
+        plan.game_text = claim.raw["game"]
+        gtree, plan.game = _compile(claim, "game", plan.game_text, ns, window_names)
+        plan.coords = _game_coords(claim, gtree, ns)
+        missing = [c for c in plan.coords if c not in window_names]
+        if missing:
+            raise claim.error(f"for_all does not bind the position coordinate {missing[0]!r}", "for_all",
+                              hint=f"add a bound such as '0 <= {missing[0]} <= 100'")
+    elif kind in ("grundy", "p_positions", "level_set"):
+        raise claim.error(f"a {kind} claim needs a game", "game", hint="add game = \"NAME\"")
+    if claim.raw.get("assume") is not None:
+        _, plan.assume = _compile(claim, "assume", claim.raw["assume"], ns, window_names)
+    params = window_names - set(plan.coords)
+    if kind == "level_set":
+        levels = claim.get("levels", profile)
+        if levels is None:
+            raise claim.error("a level_set claim needs levels, e.g. levels = \"0 <= s <= 5\"", "levels")
+        plan.levels = _binder(claim, _profile_field(claim, "levels", profile), levels, ns, window_names, total=True)
+        plan.level_names = plan.levels.names
+        params = params | set(plan.level_names)
+    if kind in ("periodic", "stair"):
+        if len(plan.coords) != 1:
+            raise claim.error(f"a {kind} claim needs a 1-D game", "game")
+        allowed = {"periodic": ("period", "preperiod", "saltus"), "stair": ("h",)}[kind]
+        required = {"periodic": ("period",), "stair": ("h",)}[kind]
+        plan.pattern = {}
+        for k, val in raw_kind.items():
+            if k not in allowed:
+                raise claim.error(f"unknown field {k!r} in {kind}", kind, hint=suggest(k, list(allowed)))
+            if isinstance(val, bool) or not isinstance(val, (int, str)):
+                raise claim.error(f"{kind}.{k} must be an integer or an expression string", kind)
+            text = str(val)
+            _, plan.pattern[k] = _compile(claim, kind, text, ns, params)
+        for k in required:
+            if k not in plan.pattern:
+                raise claim.error(f"{kind} needs {k} = ...", kind)
+    elif kind in ("grundy", "holds") or (kind in ("p_positions", "level_set") and isinstance(raw_kind, str)):
+        variables = window_names | set(plan.level_names)
+        tree, plan.formula = _compile(claim, kind, raw_kind, ns, variables)
+        if kind == "holds" and isinstance(tree, ast.Compare) and len(tree.ops) == 1 and \
+                isinstance(tree.ops[0], (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+            plan.sides = (_guarded(claim, kind, compile_tree(tree.left, ns, variables)),
+                          _guarded(claim, kind, compile_tree(tree.comparators[0], ns, variables)))
+    elif kind in ("p_positions", "level_set"):
+        plan.families = [_plan_family(claim, kind, i, fam, ns, params, plan) for i, fam in enumerate(raw_kind)]
+        if not plan.families:
+            raise claim.error("an empty list of families", kind)
+    _CACHE[key] = plan
+    return plan
+
+
+def _plan_family(claim: Any, kind: str, i: int, fam: Any, ns: Namespace, outer: set[str], plan: ClaimPlan) -> FamilyPlan:
+    fname = f"{kind}[{i}]"
+    if not isinstance(fam, dict):
+        raise claim.error("each family is an inline table {point = \"...\", where = \"...\"}", fname)
+    for k in fam:
+        if k not in ("point", "where"):
+            raise claim.error(f"unknown field {k!r} in a family", fname, hint=suggest(k, ["point", "where"]))
+    if not isinstance(fam.get("point"), str):
+        raise claim.error("a family needs point = \"EXPR\" (a string)", fname)
+    where = fam.get("where", "True")
+    if not isinstance(where, str):
+        raise claim.error("where must be a string", fname)
+    binder = _binder(claim, fname, where, ns, outer, allow_unbounded=True)
+    variables = set(outer) | set(binder.names)
+    tree, point = _compile(claim, fname, fam["point"], ns, variables)
+    coords = coordinate_nodes(tree)
+    if plan.coords and len(coords) != len(plan.coords) and not (len(plan.coords) == 1 and len(coords) == 1):
+        raise claim.error(f"point has {len(coords)} coordinates, the game has {len(plan.coords)}", fname)
+    fp = FamilyPlan(fam["point"], where, binder, point)
+    nonneg = {l.name for l in binder.levels if is_nonneg_lower(l)}
+    if plan.window is not None:
+        nonneg |= {l.name for l in plan.window.levels if is_nonneg_lower(l)}
+    bound_so_far = set(outer)
+    for level in binder.levels:
+        bound_so_far.add(level.name)
+        if not level.unbounded:
+            continue
+        found = []
+        for j, node in enumerate(coords):
+            if not set(variables_of(node, ns)) <= bound_so_far:
+                continue
+            d = direction(node, level.name, ns, nonneg)
+            if d in (INC, DEC):
+                found.append((level.name, j, d))
+                fp.stop_fns.append((level.name, j, d, _guarded(claim, fname, compile_tree(node, ns, variables))))
+        if not found:
+            raise claim.error(f"family index {level.name!r} has only a lower bound, and no coordinate of the point "
+                              f"is provably monotone in it, so enumeration could not be stopped", fname,
+                              hint=f"give it an upper bound, e.g. '{level.name} <= 100'")
+        fp.stops.extend(found)
+    return fp
+
+
+def _is_int(v: Any) -> bool:
+    return type(v) is int
+
+
+def _check_table(claim: Any, table: list, start: Any) -> None:
+    """A printed table of Grundy values holds integers only, in a flat list or a list of rows."""
+    rows = table if table and all(isinstance(r, list) for r in table) else [table]
+    for i, row in enumerate(rows):
+        for j, value in enumerate(row):
+            if not _is_int(value):
+                where = f"entry {j + 1}" + (f" of row {i + 1}" if len(rows) > 1 or rows is table else "")
+                raise claim.error(f"values.grundy: {where} is {value!r}, not an integer", "values")
+    if not (_is_int(start) or (isinstance(start, list) and start and all(_is_int(c) for c in start))):
+        raise claim.error(f"values.from must be an integer or a list of integers, got {start!r}", "values")
+
+
+def _plan_values(plan: ClaimPlan, claim: Any, ns: Namespace, profile: str) -> None:
+    v = claim.get("values", profile)
+    if not isinstance(v, dict):
+        raise claim.error("values must be a table", "values")
+    for k in v:
+        if k not in ("from", "grundy", "of", "var", "equal"):
+            raise claim.error(f"unknown field {k!r} in values", "values",
+                              hint=suggest(k, ["from", "grundy", "of", "var", "equal"]))
+    plan.values = v
+    if "grundy" in v:
+        if claim.raw.get("game") is None:
+            raise claim.error("a values table of Grundy values needs a game", "game")
+        plan.game_text = claim.raw["game"]
+        gtree, plan.game = _compile(claim, "game", plan.game_text, ns, set())
+        plan.coords = _game_coords(claim, gtree, ns)
+        if not isinstance(v["grundy"], list):
+            raise claim.error("values.grundy must be a list", "values")
+        _check_table(claim, v["grundy"], v.get("from", 0))
+    elif "of" in v:
+        var = v.get("var")
+        if not isinstance(var, str) or not var.isidentifier():
+            raise claim.error("values with 'of' needs var = \"NAME\"", "values")
+        if not isinstance(v.get("equal"), list):
+            raise claim.error("values with 'of' needs equal = [...]", "values")
+        if not isinstance(v.get("from", 0), int):
+            raise claim.error("values.from must be an integer", "values")
+        _, plan.values_expr = _compile(claim, "values", v["of"], ns, {var})
+    else:
+        raise claim.error("values needs grundy = [...] (with a game) or of = \"EXPR\", var, equal = [...]", "values")
