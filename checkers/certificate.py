@@ -25,12 +25,20 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.games.declared import DeclaredGame, as_instance
 
 from nimjos.spec.plan import ClaimPlan, plan_claim
+from checkers.exhaustive import Collector, _family_points
+from nimjos.games.engine import default_engine
+from nimjos.lang.values import format_value
+from nimjos.lang.expr import compile_tree, parse
+from checkers.z3expr import Untranslatable, choose_mode
+import random
+import z3
+from checkers.z3expr import Builder, GameRef, model_value
 
 #: most options enumerated at one position before the symbolic check (or a smaller position) is needed
 MAX_OPTIONS = 4000
@@ -168,7 +176,6 @@ class Certificate:
         return out
 
     def _family_points(self, families: list, env0: dict, positions: list) -> set:
-        from checkers.exhaustive import Collector, _family_points
         col = Collector(1)
         pts = _family_points(self.plan, families, env0, positions, col, tuple(env0))
         if col.undefined:
@@ -238,7 +245,6 @@ class Certificate:
             return None
         opts = self.options(pos)
         todo = [pos] + sorted(set(opts), key=_size)
-        from nimjos.games.engine import default_engine
         default_engine().solve(self.inst, todo)
         labels = self.labels(todo)
         for q, lq in zip(todo, labels):
@@ -275,7 +281,6 @@ def _small(p: Any, limit: int) -> bool:
 
 
 def _fmt(v: Any) -> str:
-    from nimjos.verdict import format_value
     return format_value(v)
 
 
@@ -290,8 +295,6 @@ class PointSolver:
     """
 
     def __init__(self, cert: Certificate, timeout_ms: int = 1000, targets: int = 4):
-        from nimjos.lang.expr import compile_tree, parse
-        from checkers.z3expr import Untranslatable, choose_mode
         self.cert = cert
         self.timeout_ms = timeout_ms
         self.targets = targets
@@ -322,9 +325,6 @@ class PointSolver:
 
     def check(self, pos: Any) -> Failure | None:
         """None when (a) and (b) hold at `pos` (as far as Z3 could decide), else the Failure."""
-        import random
-        import z3
-        from checkers.z3expr import Builder, GameRef, model_value
         cert = self.cert
         pos = cert.inst.normalise(pos)
         lp = cert.labels_of(pos)

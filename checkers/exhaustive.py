@@ -22,7 +22,12 @@ from nimjos.lang.errors import EvalError, SpecError
 from nimjos.games.declared import as_instance
 
 from nimjos.spec.plan import ClaimPlan, plan_claim
-from nimjos.verdict import Counterexample, Verdict, format_value
+from nimjos.verdict import Counterexample, Verdict
+from nimjos.lang.values import format_value
+from nimjos.lang.expr import suggest
+from nimjos.games.periodicity import first_stair_break
+from nimjos.games.periodicity import detect, smallest_stair
+from nimjos.spec.budget import enforce_limits
 
 METHOD = "exhaustive"
 EVIDENCE_1D = 200
@@ -118,16 +123,9 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
         known = set(plan.window.names) if plan.window is not None else set()
         unknown = [n for n in pins if n not in known]
         if unknown:
-            from nimjos.lang.expr import suggest
             raise SpecError(f"--at names {unknown[0]!r}, which the window does not bind "
                             f"(it binds {', '.join(sorted(known)) or 'nothing'})", hint=suggest(unknown[0], known))
-    try:
-        from nimjos.spec.budget import enforce_limits
-    except ModuleNotFoundError as exc:
-        if exc.name != "nimjos.spec.budget":
-            raise
-    else:
-        enforce_limits(plan, pins)  # refuses, with the estimate, a window over the resource limits
+    enforce_limits(plan, pins)  # refuses, with the estimate, a window over the resource limits
     col = Collector(max_counterexamples)
     kind = claim.kind
     try:
@@ -356,7 +354,6 @@ def _fixed_names(rows: list, names: tuple, coords: tuple) -> dict:
 def _check_pattern(plan: ClaimPlan, rows: list, names: tuple, param_names: tuple, col: Collector) -> None:
     """periodic: G(n + p) = G(n) + s for n >= n0 with n + p in the window; stair: G(xh + r) = G(xh) + r,
     h | G(xh), for every whole block of h positions in the window."""
-    from nimjos.games.periodicity import first_stair_break
     coord = plan.coords[0]
     for key, grows in _group(rows, names, param_names).items():
         env0 = dict(zip(param_names, key))
@@ -542,7 +539,6 @@ def _window_evidence(rows: list, claimed_map: dict, label: str) -> dict:
 
 def _observations(inst: Any, xs: list) -> list[str]:
     """Periodicity and h-stair structure of the Grundy sequence on the window, stated as observations."""
-    from nimjos.games.periodicity import detect, smallest_stair
     if len(xs) < 12 or xs[-1] - xs[0] + 1 != len(xs) or len(xs) > 200_000:
         return []
     seq = [inst.lookup(x) for x in xs]

@@ -38,10 +38,15 @@ from nimjos.lang.expr import parse, variables_of
 from checkers.certificate import Certificate, TooManyOptions, game_kind
 from checkers.induction import induction_step
 from nimjos.spec.plan import ClaimPlan, plan_claim
-from checkers.rule_function import warm_up
-from checkers.run import PROVE_SECONDS, RunOptions, register_method
-from nimjos.verdict import Counterexample, Verdict, format_value
+from checkers.rule_function import facts as rule_function_facts, warm_up
+from checkers.options import PROVE_SECONDS, RunOptions
+from nimjos.verdict import Counterexample, Verdict
+from nimjos.lang.values import format_value
 from checkers.z3expr import Builder, GameRef, Untranslatable, cases, choose_mode, fresh_context, is_term, model_value
+from nimjos.lang.builtins import iter_items
+import math
+from checkers.exhaustive import check_exhaustive
+from nimjos.lang.analysis import size_names, window_constants
 
 METHOD = "prove"
 #: a parameter with at most this many values is proved one value at a time
@@ -92,7 +97,6 @@ class ProofDomain:
                 return
             level = levels[i]
             if level.members is not None:
-                from nimjos.lang.builtins import iter_items
                 vals = list(iter_items(level.members(env)))
             else:
                 lo = max(_round(fn(env), strict, True) for fn, strict in level.lows)
@@ -118,7 +122,6 @@ def _filter_ok(f: Callable, env: dict) -> bool:
 
 
 def _round(v: Any, strict: bool, low: bool) -> int:
-    import math
     if low:
         return math.floor(v) + 1 if strict else math.ceil(v)
     return math.ceil(v) - 1 if strict else math.floor(v)
@@ -160,39 +163,6 @@ def param_roles(texts: list[str], ns: Any) -> set[str]:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ns.games:
                 for a in node.args:
                     out |= set(variables_of(a, ns))
-    return out
-
-
-def size_names(texts: list, ns: Any) -> set[str]:
-    """Names that are exponents of a power (2 ** n): sizes, whose window range is never a case split.
-
-    >>> from nimjos.lang.expr import Namespace
-    >>> sorted(size_names(["2 ** (n - 1) + e", "x < 2 ** m"], Namespace()))
-    ['m', 'n']
-    """
-    out: set[str] = set()
-    for text in texts:
-        if not isinstance(text, str):
-            continue
-        try:
-            out |= _size_names(parse(text), ns, set())
-        except SpecError:
-            continue
-    return out
-
-
-def _size_names(tree: ast.AST, ns: Any, seen: set) -> set[str]:
-    out: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
-            out |= set(variables_of(node.right, ns))
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ns.definitions \
-                and node.func.id not in seen:
-            d = ns.definitions[node.func.id]
-            inner = _size_names(d.tree, ns, seen | {node.func.id})
-            for param, arg in zip(d.params, node.args):
-                if param in inner:
-                    out |= set(variables_of(arg, ns))
     return out
 
 
@@ -334,7 +304,7 @@ class Context:
         goal_b = b.to_bool(goal) if is_term(goal) else z3.BoolVal(bool(goal))
         ob, texts = b.obligation()
         facts = b.assertions()
-        facts += b.grundy_facts(facts + hyps + [goal_b, ob])
+        facts += b.grundy_facts(facts + hyps + [goal_b, ob], lemma=rule_function_facts)
         self.abstractions |= b.abstractions
         s = z3.Solver()
         s.set("timeout", self.remaining_ms())
@@ -896,7 +866,6 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
     # the used claims are proved first (each in its own Z3 context), with half of the time between them
     lemmas = prove_used(claim, opts, budget / 2) if cfg.get("using") else []
     fresh_context()
-    from checkers.sample import window_constants
     fixed = [] if cfg.get("for_all") else window_constants(plan.window)
     if fixed:
         return not_applicable(claim, f"{', '.join(fixed)} ties the statement to the window's sizes (state the domain "
@@ -1153,7 +1122,6 @@ def soundness_check(claim: Any, opts: RunOptions, proved: Verdict, dom: ProofDom
     """
     window = (opts.extra.get("verdicts") or {}).get("exhaustive")
     if window is None:
-        from checkers.exhaustive import check_exhaustive
         window = check_exhaustive(claim, opts.profile, 1, None)
     if window.verdict != "refuted":
         return
@@ -1174,5 +1142,3 @@ def _inside(dom: ProofDomain, bindings: dict, claim: Any) -> bool:
         return True
     return False
 
-
-register_method(METHOD, prove_claim)

@@ -17,6 +17,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterator
 
 from checkers.exhaustive import check_exhaustive
+from nimjos.lang.errors import NimjosError
+from nimjos.lang.expr import parse
 
 #: functions whose arguments are not shifted (the shift of a game or a set argument is meaningless)
 _NO_SHIFT = {"G", "options", "iterate", "mex", "xor", "min", "max", "set", "tuple", "sorted", "len", "sum",
@@ -221,8 +223,6 @@ def find_repairs(claim: Any, profile: str = "default", budget_seconds: float = 2
     `counterexamples` (the printed statement's, smallest first) are window points where most candidates
     fail too: each candidate is checked at the first few of them before its whole window, which finds the
     same candidates sooner."""
-    from nimjos.lang.errors import NimjosError
-    from nimjos.lang.expr import parse
     deadline = time.monotonic() + budget_seconds
     found: list[Repair] = []
     tried = 0

@@ -37,6 +37,7 @@ import z3
 
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.expr import parse
+from checkers.z3expr import Builder, Untranslatable
 
 #: seconds each query of the general lemma may take
 LEMMA_SECONDS = 20
@@ -170,7 +171,6 @@ def _pure_function(b: Any, f_tree: ast.expr, coord: str, params: dict) -> Any:
     """q -> f(q) as a plain Z3 term (integer world, no helper variables, no obligations), or None."""
     if b.mode != "int":
         return None
-    from checkers.z3expr import Builder, Untranslatable
     scratch = Builder(b.ns, "int", b.bits)
     probe = z3.Int("q!probe")
     try:

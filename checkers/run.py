@@ -1,10 +1,10 @@
 """Run every applicable method on a claim and pick the verdict it earned.
 
-Methods register themselves in :data:`METHODS` (name -> callable(claim, options) -> Verdict or None, where
-None means "does not apply"); the exhaustive method always applies.
+:data:`METHODS` lists the methods (window, sampling, proving) in the order they run; a method answers None when
+it does not apply; the exhaustive one always applies. The final verdict is decided by nimjos.verdict.
 
->>> sorted(METHODS)[:1]
-['exhaustive']
+>>> list(METHODS)
+['exhaustive', 'sample', 'prove']
 """
 from __future__ import annotations
 
@@ -14,24 +14,12 @@ from typing import Any, Callable
 from checkers.exhaustive import check_exhaustive
 from nimjos.lang.errors import NimjosError
 
-from nimjos.verdict import STRENGTH, Verdict
-
-
-#: the prover's seconds per claim in each profile, unless --timeout or the spec's prove.timeout says otherwise:
-#: the default run must stay within a few minutes, and a deep run gives Z3 the time a referee would wait
-PROVE_SECONDS = {"default": 10.0, "deep": 30.0}
-
-
-@dataclass
-class RunOptions:
-    profile: str = "default"
-    max_counterexamples: int = 10
-    pins: dict[str, Any] | None = None
-    timeout: float | None = None  # None: PROVE_SECONDS of the profile
-    methods: tuple[str, ...] | None = None  # None: every method that applies
-    repair: bool = True  # search small edits of a refuted statement that hold on the window
-    repair_seconds: float = 20.0
-    extra: dict[str, Any] = field(default_factory=dict)
+from checkers.options import PROVE_SECONDS, RunOptions  # noqa: F401  (re-exported: the options of a run)
+from checkers.prove import prove_claim
+from checkers.sample import sample_claim
+from nimjos.verdict import Verdict, final_verdict
+from checkers.shard import ShardLog, run_sharded, shard_plan
+from checkers.repair import find_repairs
 
 
 @dataclass
@@ -42,50 +30,14 @@ class ClaimResult:
 
     @property
     def final(self) -> Verdict:
-        """The verdict the claim earned, never stronger than its methods justify.
-
-        A refutation (then ill-definedness) by any method wins; `proved` beats the window; `sampled` counts
-        only when the exhaustive window also held; `inconclusive` answers never override the window.
-        """
-        return pick_final(self.verdicts)
-
-
-def pick_final(verdicts: list) -> Any:
-    """The verdict a claim earned from its methods' verdicts (objects or dicts with `verdict` and
-    `method`): a refutation, then ill-definedness, by any method wins; `proved` beats the window;
-    `sampled` counts only when the exhaustive window also held; `inconclusive` never overrides the window.
-
-    >>> pick_final([{"verdict": "checked", "method": "exhaustive"}, {"verdict": "sampled", "method": "sample"}])
-    {'verdict': 'sampled', 'method': 'sample'}
-    """
-    def word(v: Any) -> str:
-        return v["verdict"] if isinstance(v, dict) else v.verdict
-
-    def method(v: Any) -> str:
-        return v["method"] if isinstance(v, dict) else v.method
-
-    by_word: dict[str, list] = {}
-    for v in verdicts:
-        by_word.setdefault(word(v), []).append(v)
-    for w in ("refuted", "ill-defined"):
-        if w in by_word:
-            exhaustive = [v for v in by_word[w] if method(v) == "exhaustive"]
-            return (exhaustive or by_word[w])[0]
-    window = next((v for v in verdicts if method(v) == "exhaustive"), None)
-    if "proved" in by_word:
-        return by_word["proved"][0]
-    if window is not None and word(window) == "checked" and "sampled" in by_word:
-        return by_word["sampled"][0]
-    if window is not None:
-        return window
-    return max(verdicts, key=lambda v: STRENGTH[word(v)])
+        """The verdict the claim earned from its methods (the rule: :func:`nimjos.verdict.final_verdict`)."""
+        return final_verdict(self.verdicts)
 
 
 def _exhaustive(claim: Any, opts: RunOptions) -> Verdict:
     workers = opts.extra.get("workers", 1)
     executor = opts.extra.get("executor", "local")
     if opts.pins is None and (workers > 1 or executor == "dask"):
-        from checkers.shard import ShardLog, run_sharded, shard_plan
         ranges = shard_plan(claim, opts.profile, opts.extra.get("shards") or max(2, workers))
         if ranges is not None:
             path = str(claim.spec.path)
@@ -110,12 +62,13 @@ def _exhaustive(claim: Any, opts: RunOptions) -> Verdict:
     return check_exhaustive(claim, opts.profile, opts.max_counterexamples, opts.pins)
 
 
-METHODS: dict[str, Callable[[Any, RunOptions], Verdict | None]] = {"exhaustive": _exhaustive}
-
-
-def register_method(name: str, fn: Callable[[Any, RunOptions], Verdict | None]) -> None:
-    """Add a verification method (used by the sampling and proving checkers)."""
-    METHODS[name] = fn
+#: the methods, in the order they run and their verdicts are listed: name -> callable(claim, options) ->
+#: Verdict, or None when the method does not apply to the claim
+METHODS: dict[str, Callable[[Any, RunOptions], Verdict | None]] = {
+    "exhaustive": _exhaustive,
+    "sample": sample_claim,
+    "prove": prove_claim,
+}
 
 
 def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
@@ -149,7 +102,6 @@ def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
     result = ClaimResult(claim, verdicts)
     final = result.final if verdicts else None
     if opts.repair and not opts.pins and final is not None and final.verdict == "refuted":
-        from checkers.repair import find_repairs
         result.repairs = find_repairs(claim, opts.profile, budget_seconds=opts.repair_seconds,
                                       counterexamples=final.counterexamples)
         final.evidence["repairs"] = [r.to_json() for r in result.repairs]

@@ -40,8 +40,22 @@ from nimjos.lang.expr import BUDGET, parse, variables_of
 
 from checkers.certificate import Certificate, PointSolver, TooManyOptions, count_options, game_kind
 from nimjos.spec.plan import ClaimPlan, plan_claim
-from checkers.run import RunOptions, register_method
-from nimjos.verdict import Counterexample, Verdict, format_value
+from checkers.options import RunOptions
+from nimjos.verdict import Counterexample, Verdict
+from nimjos.lang.values import format_value
+from hypothesis import strategies as st
+from nimjos.lang.builtins import FiniteFunction, iter_items
+from hypothesis import reject
+from checkers.z3expr import Untranslatable
+from checkers.z3expr import uses
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis.database import DirectoryBasedExampleDatabase
+import hashlib
+from nimjos.lang.binders import Binder
+from checkers.z3expr import fresh_context
+from hypothesis import given
+from hypothesis.errors import HypothesisException
+from nimjos.lang.analysis import size_names, window_constants
 
 METHOD = "sample"
 #: examples per claim and seconds per claim unless the spec or the options say otherwise
@@ -163,29 +177,6 @@ def _magnitude(n: int) -> str:
     return f"10^{e}" if 10 ** e == n else f"{n:,}"
 
 
-def window_constants(binder: Any) -> list[str]:
-    """Names fixed to one constant of 10 or more (``P in {50}``): a search bound or a table length chosen
-    with the window, so the statement is only meant for the window's sizes.
-
-    >>> from nimjos.lang.binders import Binder
-    >>> from nimjos.lang.expr import Namespace
-    >>> window_constants(Binder.from_text("P in {50} and k in {2} and 1 <= n <= 9", Namespace()))
-    ['P in {50}']
-    """
-    out = []
-    for level in binder.levels:
-        if level.members is None or not level.member_text:
-            continue
-        try:
-            tree = parse(level.member_text)
-        except SpecError:
-            continue
-        if isinstance(tree, ast.Set) and len(tree.elts) == 1 and isinstance(tree.elts[0], ast.Constant) \
-                and type(tree.elts[0].value) is int and tree.elts[0].value >= 10:
-            out.append(f"{level.name} in {level.member_text}")
-    return out
-
-
 def _is_constant(text: str, ns: Any) -> bool:
     try:
         return not variables_of(parse(text), ns)
@@ -206,7 +197,6 @@ def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False
     >>> [(d.name, d.extended, d.window_hi) for d in build_domain(plan, plan.window, spec.namespace).names]
     [('x', True, 20)]
     """
-    from checkers.prove import size_names
     dom = Domain(binder)
     sizes = size_names([plan.claim.raw.get(plan.claim.kind) if isinstance(plan.claim.raw.get(plan.claim.kind), str) else "",
                         plan.claim.raw.get("assume", ""), binder.text], ns) | set(plan.coords)
@@ -253,14 +243,11 @@ def _family_call(text: str | None, ns: Any) -> tuple | None:
 
 def draw_int(data: Any, lo: int, hi: int, label: str) -> int:
     """An integer in [lo, hi]: hypothesis spreads its draws over every size and shrinks them towards lo."""
-    from hypothesis import strategies as st
     return data.draw(st.integers(lo, hi), label=label)
 
 
 def draw_member(data: Any, nd: NameDomain, env: dict) -> Any:
     """A member of a name's finite family: from a wider family when it is a functions/subsets call."""
-    from hypothesis import strategies as st
-    from nimjos.lang.builtins import FiniteFunction, iter_items
     if nd.family is not None:
         kind, args = nd.family
         if kind in ("functions", "nondecreasing"):
@@ -275,7 +262,6 @@ def draw_member(data: Any, nd: NameDomain, env: dict) -> Any:
         return frozenset(data.draw(st.sets(st.integers(lo, hi2), max_size=hi2 - lo + 1), label=nd.name))
     members = list(iter_items(nd.level.members(env)))
     if not members:
-        from hypothesis import reject
         reject()
     try:
         members = sorted(members)
@@ -287,7 +273,6 @@ def draw_member(data: Any, nd: NameDomain, env: dict) -> Any:
 def draw_env(data: Any, dom: Domain, base: dict | None = None) -> tuple[dict, bool]:
     """A binding of every name of the domain (rejecting draws that break a filter); also whether some
     extended name went beyond the window."""
-    from hypothesis import reject
     env = dict(base or {})
     for f in dom.binder.pre_filters:
         if not f(env):
@@ -415,7 +400,6 @@ class GameEvaluator:
         return cert
 
     def solver(self, cert: Certificate) -> PointSolver | None:
-        from checkers.z3expr import Untranslatable
         key = id(cert)
         if key not in self._solvers:
             try:
@@ -426,7 +410,6 @@ class GameEvaluator:
         return self._solvers[key]
 
     def __call__(self, env: dict) -> Outcome:
-        from checkers.z3expr import Untranslatable
         plan = self.plan
         bindings = {n: env[n] for n in self.names if n in env}
         params = {n: env[n] for n in self.names if n not in self.coords}
@@ -480,7 +463,6 @@ class GameEvaluator:
 # ----------------------------------------------------------------------------- scale
 
 def _uses_table(claim: Any, ns: Any) -> bool:
-    from checkers.z3expr import uses
     texts = [claim.raw.get(claim.kind), claim.raw.get("assume"), claim.raw.get("for_all")]
     for t in texts:
         if isinstance(t, str):
@@ -518,7 +500,6 @@ def choose_far(claim: Any, plan: ClaimPlan, dom: Domain, evaluate: Callable, kin
 
 
 def _symbolic_ok(evaluator: Any, plan: ClaimPlan) -> bool:
-    from checkers.z3expr import Untranslatable
     try:
         env = next(iter(plan.window.bindings({})), None)
     except (EvalError, SpecError):
@@ -563,7 +544,6 @@ def _probe(dom: Domain, evaluate: Callable, rng: random.Random, kind: str | None
 
 def _random_env(dom: Domain, rng: random.Random) -> dict | None:
     """A plain random binding near the far bound (for probing costs only)."""
-    from nimjos.lang.builtins import iter_items
     env: dict = {}
     try:
         for nd in dom.names:
@@ -588,7 +568,6 @@ def _random_env(dom: Domain, rng: random.Random) -> dict | None:
 
 
 def _family_sample(nd: NameDomain, rng: random.Random, env: dict) -> None:
-    from nimjos.lang.builtins import FiniteFunction
     kind, args = nd.family
     if kind in ("functions", "nondecreasing"):
         K, lo, hi = args
@@ -602,8 +581,6 @@ def _family_sample(nd: NameDomain, rng: random.Random, env: dict) -> None:
 # ----------------------------------------------------------------------------- the method
 
 def _settings(claim: Any, count: int) -> Any:
-    from hypothesis import HealthCheck, Phase, settings
-    from hypothesis.database import DirectoryBasedExampleDatabase
     derand = in_ci()
     db = None if derand else DirectoryBasedExampleDatabase(str(data_dir() / "hypothesis"))
     return settings(max_examples=count, deadline=None, derandomize=derand, database=db,
@@ -612,7 +589,6 @@ def _settings(claim: Any, count: int) -> Any:
 
 
 def _db_key(claim: Any, profile: str) -> bytes:
-    import hashlib
     return hashlib.sha256(f"nimjos-sample|{Path(str(claim.spec.path)).name}|{claim.id}|{profile}".encode()).digest()
 
 
@@ -628,7 +604,6 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
     ns = claim.spec.namespace
     binder = plan.window
     if cfg.get("for_all"):
-        from nimjos.lang.binders import Binder
         binder = Binder(parse(cfg["for_all"]), ns, set(), text=cfg["for_all"])
     if not binder.names:
         return not_applicable(claim, "a closed statement (no free names): nothing to sample")
@@ -636,7 +611,6 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
     if kind is None:
         evaluator: Any = HoldsEvaluator(plan)
     else:
-        from checkers.z3expr import fresh_context
         fresh_context()   # the point search's answers must not depend on the claims sampled before
         evaluator = GameEvaluator(claim, plan, opts.profile)
         if kind == "level" and plan.levels is not None:
@@ -707,8 +681,6 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
 def _search(claim: Any, profile: str, dom: Domain, run_one: Callable, count: int, seconds: float,
             start: float) -> list:
     """Run the hypothesis search; return the shrunk failing outcome (a list of at most one)."""
-    from hypothesis import given, strategies as st
-    from hypothesis.errors import HypothesisException
     last: list = []
     state = {"failing": False}
     deadline = time.perf_counter() + seconds
@@ -782,5 +754,3 @@ def _verdict(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: Domain, stats: 
     return Verdict(claim.id, "sampled", METHOD, "; ".join(scope_parts), instances=held + stats["assume"],
                    assumption_held=held, seconds=seconds, notes=notes)
 
-
-register_method(METHOD, sample_claim)

@@ -18,6 +18,13 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from nimjos.verdict import Counterexample, Verdict
+from nimjos.spec.plan import plan_claim
+from nimjos.spec.loader import load_spec
+from checkers.exhaustive import check_exhaustive
+from checkers.exhaustive import _scope
+from nimjos.lang.errors import SpecError
+import sqlite3
+import pickle
 
 #: claim kinds whose instances compare positions with each other, so the window cannot be cut
 UNSHARDABLE = ("periodic", "stair", "values")
@@ -62,7 +69,6 @@ def balanced_split(lo: int, hi: int, n: int, weight: Callable[[int], int] | None
 
 def shard_plan(claim: Any, profile: str, shards: int) -> list[tuple[int, int]] | None:
     """The shard ranges of a claim's window, or None when it cannot be cut."""
-    from nimjos.spec.plan import plan_claim
     if claim.kind in UNSHARDABLE or shards <= 1:
         return None
     plan = plan_claim(claim, profile)
@@ -91,7 +97,6 @@ def shard_plan(claim: Any, profile: str, shards: int) -> list[tuple[int, int]] |
 def _load(path: str) -> Any:
     spec = _SPECS.get(path)
     if spec is None:
-        from nimjos.spec.loader import load_spec
         spec = _SPECS[path] = load_spec(path)
     return spec
 
@@ -112,7 +117,6 @@ class ShardResult:
 def check_shard(path: str, claim_id: str, profile: str, rng: tuple[int, int], index: int,
                 max_counterexamples: int) -> ShardResult:
     """Check one shard of a claim (runs in a worker process)."""
-    from checkers.exhaustive import check_exhaustive
     start = time.perf_counter()
     claim = _load(path).claim(claim_id)
     v = check_exhaustive(claim, profile, max_counterexamples, shard=rng)
@@ -149,8 +153,6 @@ def merge(claim: Any, parts: Iterable[ShardResult], max_counterexamples: int, ex
     else:
         verdict = "checked"
     first = parts[0].verdict
-    from nimjos.spec.plan import plan_claim
-    from checkers.exhaustive import _scope
     scope = _scope(plan_claim(claim, profile), "")
     engines = first["scope"].split("ground truth: ")[-1] if "ground truth: " in first["scope"] else ""
     if engines:
@@ -173,7 +175,6 @@ def run_sharded(path: str, claim_id: str, profile: str = "default", shards: int 
     ranges = ranges or shard_plan(claim, profile, shards)
     start = time.perf_counter()
     if ranges is None:
-        from checkers.exhaustive import check_exhaustive
         return check_exhaustive(claim, profile, max_counterexamples)
     skip = dict(skip or {})
     todo = [(i, r) for i, r in enumerate(ranges) if i not in skip]
@@ -205,13 +206,11 @@ def _dask_workers() -> int:
 
 def _run_dask(path: str, claim_id: str, profile: str, todo: list, max_cx: int, scheduler: str | None,
               on_shard: Callable | None, total: int) -> list[ShardResult]:
-    try:
+    try:  # distributed: an optional dependency (nimjos[dask])
         from distributed import Client, as_completed as dask_completed
     except ImportError:
-        from nimjos.lang.errors import SpecError
         raise SpecError("--executor dask needs dask and distributed: pip install 'nimjos[dask]'") from None
     if not scheduler:
-        from nimjos.lang.errors import SpecError
         raise SpecError("--executor dask needs --scheduler tcp://HOST:PORT")
     path = os.path.abspath(path)
     out: list[ShardResult] = []
@@ -239,7 +238,6 @@ class ShardLog:
     """
 
     def __init__(self, path: str):
-        import sqlite3
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         self.conn = sqlite3.connect(path, timeout=30)
         self.conn.execute("PRAGMA journal_mode=WAL")
@@ -249,14 +247,12 @@ class ShardLog:
         self.conn.commit()
 
     def save(self, key: tuple, result: ShardResult) -> None:
-        import pickle
         file, spec_hash, claim_id, profile, ranges = key
         with self.conn:
             self.conn.execute("INSERT OR REPLACE INTO shard_results VALUES (?, ?, ?, ?, ?, ?, ?)",
                               (file, spec_hash, claim_id, profile, repr(ranges), result.index, pickle.dumps(result)))
 
     def load(self, key: tuple) -> dict[int, ShardResult]:
-        import pickle
         file, spec_hash, claim_id, profile, ranges = key
         rows = self.conn.execute("SELECT idx, payload FROM shard_results WHERE file=? AND spec_hash=? AND "
                                  "claim_id=? AND profile=? AND ranges=?",

@@ -40,6 +40,13 @@ import z3
 
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.expr import Definition, Lambda, Namespace, norm
+from nimjos.lang.expr import _BINOPS
+from nimjos.lang.builtins import floor
+from nimjos.lang.builtins import ceil
+from nimjos.lang.builtins import xor
+from nimjos.lang.expr import _CMPOPS
+from nimjos.games.declared import is_affine
+from nimjos.lang.expr import free_names
 
 #: comprehensions over at most this many constant values are unrolled instead of quantified
 UNROLL = 64
@@ -207,14 +214,15 @@ class Builder:
         top = self.scopes[0]
         return list(top.defs) + self.facts()
 
-    def grundy_facts(self, formulas: list) -> list:
-        """Proved facts about G of the games in use (Maximum Nim with a rule function: checkers.rule_function),
-        at each ground term G(t) of `formulas` (instances, so that no chain of instantiations runs away)."""
-        from checkers.rule_function import facts
+    def grundy_facts(self, formulas: list, lemma: Callable[[Any, Any, Any], tuple[Any, str]]) -> list:
+        """Proved facts about G of the games in use, at each ground term G(t) of `formulas` (instances, so that no
+        chain of instantiations runs away). `lemma(builder, fn, game)` is the fact provider (the prover passes
+        the Maximum Nim rule-function lemma, checkers.rule_function.facts): it returns ``(at, words)``, where
+        ``at(t)`` lists the facts at the argument t and `words` names the lemma, or ``(None, "")``."""
         out = []
         for key, (fn, game) in list(self.grundy.items()):
             if key not in self._grundy_facts:
-                self._grundy_facts[key] = facts(self, fn, game)
+                self._grundy_facts[key] = lemma(self, fn, game)
             at, words = self._grundy_facts[key]
             if at is None:
                 continue
@@ -428,7 +436,6 @@ class Builder:
     def binop(self, op: type, a: Any, b: Any) -> Any:
         """Apply an arithmetic or bitwise operator to two values."""
         if not is_term(a) and not is_term(b):
-            from nimjos.lang.expr import _BINOPS
             if isinstance(a, (tuple, frozenset)) or isinstance(b, (tuple, frozenset)):
                 raise Untranslatable("arithmetic on a collection")
             try:
@@ -544,7 +551,6 @@ class Builder:
 
     def floor(self, v: Any) -> Any:
         if not is_term(v):
-            from nimjos.lang.builtins import floor
             return floor(v)
         if self.mode == "int" and z3.is_real(v):
             return z3.ToInt(v)
@@ -552,7 +558,6 @@ class Builder:
 
     def ceil(self, v: Any) -> Any:
         if not is_term(v):
-            from nimjos.lang.builtins import ceil
             return ceil(v)
         if self.mode == "int" and z3.is_real(v):
             return -z3.ToInt(-v)
@@ -631,7 +636,6 @@ class Builder:
     def xor2(self, a: Any, b: Any) -> Any:
         """The nim-sum of two values: exact in bv, abstracted by its laws in int."""
         if not is_term(a) and not is_term(b):
-            from nimjos.lang.builtins import xor
             try:
                 return xor(a, b)
             except EvalError as exc:
@@ -701,7 +705,6 @@ class Builder:
                 return (not r) if not is_term(r) else z3.Not(r)
             return r
         if not is_term(a) and not is_term(b) and not _has_term(a) and not _has_term(b):
-            from nimjos.lang.expr import _CMPOPS
             return _CMPOPS[op](a, b)
         if isinstance(a, tuple) or isinstance(b, tuple):
             if op not in (ast.Eq, ast.NotEq):
@@ -1231,8 +1234,6 @@ class Builder:
     def solved_bindings(self, game: GameRef, position: Any, fam: Any, target: Any) -> list | None:
         """Values of a family's bound names that make its target equal to `target`, when each bound name is
         read off one coordinate that is affine with coefficient +1 or -1 in it; None when that fails."""
-        from nimjos.games.declared import is_affine
-        from nimjos.lang.expr import free_names
         tree = fam.to_tree
         parts = list(tree.elts) if isinstance(tree, ast.Tuple) else [tree]
         tgt = list(target) if isinstance(target, tuple) else [target]

@@ -1,25 +1,14 @@
 """nimjos: check the closed forms printed in papers on impartial games and the Josephus problem.
 
-The small public API: load a spec and check its claims.
+The package is layered (docs/architecture.md): the expression language at the bottom (nimjos.lang), then the
+Josephus algorithms, games and engines, the spec compiler, the verdict model, the methods (the top-level
+package ``checkers``), the results store, the reports, and the application on top (nimjos.app). The small
+public API is :mod:`nimjos.app.api`: ``load_spec`` and ``check_claim``.
 
->>> import nimjos, pathlib
->>> spec = nimjos.load_spec(pathlib.Path(nimjos.__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
->>> [(c.id, nimjos.check_claim(c).final.verdict) for c in spec.claims]
-[('nim1-grundy', 'proved')]
+>>> from nimjos.app.api import check_claim, load_spec
+>>> __version__
+'0.1.0'
 """
 from __future__ import annotations
 
 __version__ = "0.1.0"
-
-from nimjos.lang.errors import EvalError, NimjosError, ResourceError, SpecError
-from nimjos.spec.loader import load_spec
-
-
-def check_claim(claim, profile: str = "default", methods=None):
-    """Run the verification methods on one loaded claim; return a ClaimResult (``.final`` is the verdict)."""
-    from checkers.run import RunOptions, run_claim
-    import nimjos.app.methods as _methods  # noqa: F401
-    return run_claim(claim, RunOptions(profile=profile, methods=methods))
-
-
-__all__ = ["load_spec", "check_claim", "SpecError", "EvalError", "ResourceError", "NimjosError", "__version__"]

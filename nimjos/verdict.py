@@ -1,4 +1,7 @@
-"""The verdict model every checker returns and every consumer (CLI, store, reports) reads.
+"""The verdict model: the words, their order, what one method established (:class:`Verdict`), the final
+verdict a claim earned from its methods (:func:`final_verdict`) and whether it agrees with the spec's
+``expect`` (:func:`agreement`). This module is the one owner of those rules: the CLI, the pytest plugin,
+the results store, the reports and the README findings all call it.
 
 A :class:`Verdict` says what one method established about one claim, and how far:
 its scope (which variables over which bounds), how many instances were evaluated, how many
@@ -13,8 +16,8 @@ True
 """
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from nimjos.lang.values import format_value, json_value, sortable_key
@@ -103,20 +106,12 @@ class Verdict:
         return self.verdict in HOLDING
 
     def agrees_with(self, expect: str | None) -> bool:
-        """Does this verdict satisfy a spec's `expect` (None: must not be refuted or ill-defined)?
+        """Does this verdict satisfy a spec's `expect` (None: must not be refuted or ill-defined)? See :func:`agreement`.
 
         >>> Verdict("c", "refuted", "exhaustive", "").agrees_with(None)
         False
         """
-        if expect is None:
-            return self.verdict not in ("refuted", "ill-defined")
-        if expect == "holds":
-            return self.verdict in HOLDING
-        if expect == "checked":
-            return self.verdict in HOLDING
-        if expect == "sampled":
-            return self.verdict in ("sampled", "proved")
-        return self.verdict == expect
+        return agreement(self, expect)[0]
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -136,11 +131,102 @@ class Verdict:
         return out
 
 
-def strongest(verdicts: list[Verdict]) -> Verdict:
-    """The verdict with the strongest evidence among several methods' verdicts.
+def _word(record: Any) -> str:
+    return record["verdict"] if isinstance(record, dict) else record.verdict
 
-    >>> a = Verdict("c", "checked", "exhaustive", ""); b = Verdict("c", "proved", "z3", "")
-    >>> strongest([a, b]).method
-    'z3'
+
+def _method(record: Any) -> str:
+    return record["method"] if isinstance(record, dict) else record.method
+
+
+def final_verdict(records: list) -> Any:
+    """The verdict a claim earned from its methods' records (:class:`Verdict` objects, or stored records as dicts
+    with `verdict` and `method`), never stronger than a method justifies: a refutation, then ill-definedness,
+    by any method wins (the window's first); `proved` beats the window; `sampled` counts only when the window
+    also held (`checked`); otherwise the window's own verdict stands (an `inconclusive` answer of another
+    method never overrides it); without a window record, the strongest word.
+
+    >>> final_verdict([{"verdict": "checked", "method": "exhaustive"}, {"verdict": "sampled", "method": "sample"}])
+    {'verdict': 'sampled', 'method': 'sample'}
+    >>> final_verdict([{"verdict": "vacuous", "method": "exhaustive"}, {"verdict": "sampled", "method": "sample"}])
+    {'verdict': 'vacuous', 'method': 'exhaustive'}
     """
-    return max(verdicts, key=lambda v: STRENGTH[v.verdict])
+    by_word: dict[str, list] = {}
+    for r in records:
+        by_word.setdefault(_word(r), []).append(r)
+    for w in ("refuted", "ill-defined"):
+        if w in by_word:
+            window = [r for r in by_word[w] if _method(r) == "exhaustive"]
+            return (window or by_word[w])[0]
+    if "proved" in by_word:
+        return by_word["proved"][0]
+    window = next((r for r in records if _method(r) == "exhaustive"), None)
+    if window is not None and _word(window) == "checked" and "sampled" in by_word:
+        return by_word["sampled"][0]
+    if window is not None:
+        return window
+    return max(records, key=lambda r: STRENGTH[_word(r)])
+
+
+def _literal_tuple(text: str) -> tuple | None:
+    """A counterexample written in a spec, as a tuple of values ('2', '(2,)' and '(2)' are alike).
+
+    >>> _literal_tuple("(0, 2)"), _literal_tuple("2"), _literal_tuple("(2,)"), _literal_tuple("x")
+    ((0, 2), (2,), (2,), None)
+    """
+    try:
+        value = ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError):
+        return None
+    if isinstance(value, list):
+        value = tuple(value)
+    return value if isinstance(value, tuple) else (value,)
+
+
+def _comparable(v: Any) -> Any:
+    """Literal values made comparable with the language's: sets are frozensets, lists tuples, {} empty.
+
+    >>> _comparable(({}, [1, {2}]))
+    (frozenset(), (1, frozenset({2})))
+    """
+    if isinstance(v, dict) and not v:
+        return frozenset()
+    if isinstance(v, (set, frozenset)):
+        return frozenset(_comparable(x) for x in v)
+    if isinstance(v, (list, tuple)):
+        return tuple(_comparable(x) for x in v)
+    return v
+
+
+def agreement(verdict: Verdict, expect: str | None, expect_counterexample: str | None = None) -> tuple[bool, str]:
+    """Does a claim's final verdict agree with its spec's `expect` (and `expect_counterexample`)? With the reason
+    when it does not. `expect` None: anything but refuted or ill-defined; "holds" and "checked": any holding
+    verdict; "sampled": sampled or proved; any other word: exactly that word.
+
+    >>> agreement(Verdict("c", "sampled", "sample", ""), "holds")
+    (True, '')
+    >>> agreement(Verdict("c", "checked", "exhaustive", ""), "sampled")
+    (False, 'expected sampled')
+    >>> v = Verdict("c", "refuted", "exhaustive", "", counterexamples=[Counterexample({"x": 0, "y": 2})])
+    >>> agreement(v, "refuted", "(0, 2)"), agreement(v, "refuted", "(1, 1)")[0]
+    ((True, ''), False)
+    """
+    word = verdict.verdict
+    if expect is None:
+        ok = word not in ("refuted", "ill-defined")
+    elif expect in ("holds", "checked"):
+        ok = word in HOLDING
+    elif expect == "sampled":
+        ok = word in ("sampled", "proved")
+    else:
+        ok = word == expect
+    if not ok:
+        return False, f"expected {expect or 'not refuted'}"
+    if expect_counterexample and word == "refuted":
+        cx = verdict.counterexamples[0]
+        same_text = cx.position_text().replace(" ", "") == expect_counterexample.replace(" ", "")
+        want = _literal_tuple(expect_counterexample)
+        same_value = want is not None and _comparable(want) == _comparable(tuple(cx.bindings.values()))
+        if not (same_text or same_value):
+            return False, f"expected smallest counterexample {expect_counterexample}, got {cx.position_text()}"
+    return True, ""

@@ -197,7 +197,7 @@ def run_expression(text: str) -> str:
     >>> run_expression("floor(x / 2)"), run_expression("x ^ 1"), run_expression("1 / x")
     ('ok', 'SpecError', 'EvalError')
     """
-    from nimjos.lang.expr import Namespace, compile_expression
+    from nimjos.lang.expr import compile_expression
     try:
         compiled = compile_expression(text, _namespace(), set(VARIABLES))
     except NimjosError as exc:

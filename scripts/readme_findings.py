@@ -12,7 +12,7 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-from checkers.run import pick_final
+from nimjos.verdict import final_verdict
 from nimjos.verdict import HOLDING
 from nimjos.results.store import ResultsStore
 
@@ -56,7 +56,7 @@ def findings(records: list[dict]) -> str:
     for r in records:
         if r.get("file", "").startswith("specs/") or "/specs/" in r.get("file", ""):
             by_claim[(r["file"], r["claim_id"])].append(r)
-    finals = {k: pick_final(v) for k, v in by_claim.items()}
+    finals = {k: final_verdict(v) for k, v in by_claim.items()}
     files = sorted({k[0] for k in finals})
     lines = ["| document | claims | held (proved / sampled / checked) | refuted | ill-defined | vacuous | other |",
              "| --- | --- | --- | --- | --- | --- | --- |"]

@@ -132,14 +132,11 @@ def test_pins_must_name_window_variables(write_spec):
 
 
 def test_expect_counterexample_compares_values():
-    from nimjos.app.cli import _agrees
-    from nimjos.verdict import Counterexample, Verdict
+    from nimjos.verdict import Counterexample, Verdict, agreement
     v = Verdict("c", "refuted", "exhaustive", "", counterexamples=[Counterexample({"n": 2}, 1, 0)])
     for text in ("2", "(2,)", "(2)", "[2]"):
-        claim = type("C", (), {"expect": "refuted", "expect_counterexample": text})()
-        assert _agrees(claim, v)[0], text
-    claim = type("C", (), {"expect": "refuted", "expect_counterexample": "3"})()
-    assert not _agrees(claim, v)[0]
+        assert agreement(v, "refuted", text)[0], text
+    assert not agreement(v, "refuted", "3")[0]
 
 
 def test_cycle_message_names_the_game_and_the_cycle(write_spec):

@@ -10,8 +10,8 @@ import pytest
 from checkers.run import RunOptions, run_claim
 from nimjos.spec.names import spec_namespace
 from nimjos.spec.names import SPEC_BUILTINS as BUILTINS
-from nimjos.app.cli import _agrees
-from nimjos.lang.expr import Namespace, compile_expression
+from nimjos.verdict import agreement
+from nimjos.lang.expr import compile_expression
 from nimjos.spec.loader import load_spec
 
 DOC = pathlib.Path(__file__).resolve().parents[1] / "docs" / "spec-format.md"
@@ -28,7 +28,7 @@ def test_toml_examples(index, tmp_path):
     assert spec.claims
     for claim in spec.claims:
         result = run_claim(claim, RunOptions(methods=("exhaustive",), repair=False))
-        agrees, why = _agrees(claim, result.final)
+        agrees, why = agreement(result.final, claim.expect, claim.expect_counterexample)
         assert agrees, f"{claim.id}: {result.final.verdict} ({why})"
 
 

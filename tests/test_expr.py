@@ -7,7 +7,7 @@ import pytest
 
 from nimjos.spec.names import spec_namespace
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
-from nimjos.lang.expr import Namespace, compile_expression
+from nimjos.lang.expr import compile_expression
 
 
 def ev(text, **env):

@@ -59,7 +59,7 @@ def _mapped_bytes() -> int:
 def run_forked(argv: list[str], extra_memory: int = EXTRA_MEMORY, timeout: float = WALL_LIMIT) -> Outcome:
     """Run ``nimjos.app.cli.main(argv)`` in a forked child with a memory limit; return what it printed."""
     import nimjos.app.cli as cli
-    import nimjos.spec.budget, checkers.run, nimjos.app.methods, nimjos.spec.loader  # noqa: F401,E401  (imported once, here)
+    import nimjos.spec.budget, checkers.run, nimjos.spec.loader  # noqa: F401,E401  (imported once, here)
 
     out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
     start = time.perf_counter()

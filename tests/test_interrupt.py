@@ -4,7 +4,6 @@ records (same verdicts, instances, counterexamples).
 """
 from __future__ import annotations
 
-import os
 import signal
 import sqlite3
 import subprocess

@@ -22,6 +22,9 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, Iterator
 
 from nimjos.lang.errors import SpecError
+from nimjos.games.engine import set_max_positions
+from nimjos.spec.loader import load_spec
+from checkers.run import ClaimResult, run_claim
 
 #: spec files a worker process has loaded (path -> Spec)
 _SPECS: dict[str, Any] = {}
@@ -44,8 +47,6 @@ def _init_worker(max_positions: int, parent: int) -> None:
     # Ctrl-C reaches the whole process group: the parent alone decides what an interrupt does
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
-    import nimjos.app.methods as methods  # noqa: F401  (registers sampling and proving)
-    from nimjos.games.engine import set_max_positions
     if max_positions:
         set_max_positions(max_positions)
 
@@ -61,8 +62,6 @@ def _exit_with(parent: int, every: float = 0.5) -> None:
 def _run_one(path: str, claim_id: str, opts: Any) -> tuple[str, Any, Any]:
     """Check one claim of a spec file inside a worker: ("ok", verdicts, repairs), or ("spec-error",
     (message, location fields), None) since a SpecError's location does not survive pickling."""
-    from checkers.run import run_claim
-    from nimjos.spec.loader import load_spec
     try:
         spec = _SPECS.get(path)
         if spec is None:
@@ -82,7 +81,6 @@ def run_claims(claims: list, opts: Any, jobs: int, max_positions: int = 0) -> It
     With `jobs` <= 1 the claims run here, one after another (in order); otherwise on `jobs` spawned
     processes. Leaving the loop early (an interrupt) cancels the claims not yet started.
     """
-    from checkers.run import ClaimResult, run_claim
     if jobs <= 1 or len(claims) <= 1:
         for i, claim in enumerate(claims):
             try:

@@ -8,31 +8,34 @@ Exit status: 0 when every verdict agrees with its claim's ``expect``; 1 when one
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import os
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from nimjos.lang.errors import NimjosError, SpecError
+from nimjos.lang.values import format_value
+from nimjos.results.store import ResultsStore
+from checkers.run import RunOptions
+from nimjos.app.claim_pool import default_jobs, run_claims
+from nimjos.spec.loader import load_spec, spec_files
+from nimjos.games.engine import set_max_positions
+from nimjos.lang.expr import suggest
+from checkers.run import METHODS
+from nimjos.verdict import agreement
+from nimjos.app.progress import ShardProgress
+import nimjos.app.explain as explain
+import nimjos.app.grundy_cli as grundy_cli
+import nimjos.app.josephus_cli as josephus_cli
+import nimjos.app.scaffold as scaffold
+from nimjos.app.pins import parse_at
+from nimjos.report import add_report_arguments, run_report_command
 
 EXIT_OK, EXIT_DISAGREE, EXIT_BAD_INPUT = 0, 1, 2
 
-
-def _parse_at(text: str) -> dict[str, Any]:
-    """Parse ``--at 'x=0,y=2'`` into pins (values are literals: integers or tuples).
-
-    >>> _parse_at("x=0, y=(1, 2)")
-    {'x': 0, 'y': (1, 2)}
-    """
-    try:
-        call = ast.parse(f"f({text})", mode="eval").body
-        assert isinstance(call, ast.Call) and not call.args
-        return {kw.arg: ast.literal_eval(kw.value) for kw in call.keywords if kw.arg}
-    except (SyntaxError, ValueError, AssertionError):
-        raise SpecError(f"--at expects name=value pairs such as 'x=0,y=2', got {text!r}") from None
+#: the modules that add subcommands beyond check / list / report, each with a ``register(subparsers)``
+SUBCOMMANDS = (josephus_cli, grundy_cli, scaffold, explain)
 
 
 def _claim_meta(claim: Any, agrees: bool) -> dict:
@@ -46,49 +49,6 @@ def _claim_meta(claim: Any, agrees: bool) -> dict:
         "for_all": claim.raw.get("for_all") or "", "assume": claim.raw.get("assume") or "",
         "order": claim.index,
     }
-
-
-def _as_tuple(text: str) -> tuple | None:
-    """A counterexample written in a spec, as a tuple of values ('2', '(2,)' and '(2)' are alike).
-
-    >>> _as_tuple("(0, 2)"), _as_tuple("2"), _as_tuple("(2,)"), _as_tuple("x")
-    ((0, 2), (2,), (2,), None)
-    """
-    try:
-        value = ast.literal_eval(text.strip())
-    except (ValueError, SyntaxError):
-        return None
-    if isinstance(value, list):
-        value = tuple(value)
-    return value if isinstance(value, tuple) else (value,)
-
-
-def _norm(v: Any) -> Any:
-    """Literal values made comparable with the language's: sets are frozensets, lists tuples, {} empty.
-
-    >>> _norm(({}, [1, {2}]))
-    (frozenset(), (1, frozenset({2})))
-    """
-    if isinstance(v, dict) and not v:
-        return frozenset()
-    if isinstance(v, (set, frozenset)):
-        return frozenset(_norm(x) for x in v)
-    if isinstance(v, (list, tuple)):
-        return tuple(_norm(x) for x in v)
-    return v
-
-
-def _agrees(claim: Any, verdict: Any) -> tuple[bool, str]:
-    if not verdict.agrees_with(claim.expect):
-        return False, f"expected {claim.expect or 'not refuted'}"
-    if claim.expect_counterexample and verdict.verdict == "refuted":
-        cx = verdict.counterexamples[0]
-        same_text = cx.position_text().replace(" ", "") == claim.expect_counterexample.replace(" ", "")
-        want = _as_tuple(claim.expect_counterexample)
-        same_value = want is not None and _norm(want) == _norm(tuple(cx.bindings.values()))
-        if not (same_text or same_value):
-            return False, f"expected smallest counterexample {claim.expect_counterexample}, got {cx.position_text()}"
-    return True, ""
 
 
 def _human_line(claim: Any, result: Any, agrees: bool, why: str) -> str:
@@ -122,7 +82,6 @@ def _human_line(claim: Any, result: Any, agrees: bool, why: str) -> str:
 
 
 def _fmt(v: Any) -> str:
-    from nimjos.verdict import format_value
     return format_value(v)
 
 
@@ -144,21 +103,15 @@ def _json_entry(claim: Any, result: Any, agrees: bool) -> dict:
 def _open_store(args: argparse.Namespace) -> Any:
     if getattr(args, "no_store", False):
         return None
-    from nimjos.results.store import ResultsStore
     return ResultsStore(args.store)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from checkers.run import RunOptions
-    from nimjos.app.claim_pool import default_jobs, run_claims
-    from nimjos.spec.loader import load_spec, spec_files
-    from nimjos.games.engine import set_max_positions
-    import nimjos.app.methods as methods  # noqa: F401  (registers sampling and proving where available)
 
     if args.max_positions:
         set_max_positions(args.max_positions)
     specs = [load_spec(p) for p in spec_files(args.paths or ["specs"])]
-    pins = _parse_at(args.at) if args.at else None
+    pins = parse_at(args.at) if args.at else None
     selected = []
     for spec in specs:
         for claim in spec.claims:
@@ -169,13 +122,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         found = {c.id for c in selected}
         missing = [c for c in args.claim if c not in found]
         if missing:
-            from nimjos.lang.expr import suggest
             ids = [c.id for s in specs for c in s.claims]
             raise SpecError(f"no claim with id {missing[0]!r}", hint=suggest(missing[0], ids))
     methods_sel = tuple(m.strip() for m in args.method.split(",")) if args.method else None
     if methods_sel:
-        from checkers.run import METHODS
-        from nimjos.lang.expr import suggest
         for m in methods_sel:
             if m not in METHODS:
                 raise SpecError(f"--method: unknown or unavailable method {m!r} (available: {', '.join(METHODS)})",
@@ -187,7 +137,6 @@ def cmd_check(args: argparse.Namespace) -> int:
                       store=None if args.no_store else args.store)
     progress = None
     if not args.json and sys.stdout.isatty() and (args.workers > 1 or args.executor == "dask"):
-        from nimjos.app.progress import ShardProgress
         progress = ShardProgress()
         opts.extra["progress"] = progress.update
     store = _open_store(args)
@@ -214,7 +163,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 entries[i] = None
             else:
                 final = result.final
-                agrees, why = _agrees(claim, final)
+                agrees, why = agreement(final, claim.expect, claim.expect_counterexample)
                 if not agrees:
                     status = max(status, EXIT_DISAGREE)
                 if store:
@@ -255,7 +204,6 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from nimjos.spec.loader import load_spec, spec_files
     for path in spec_files(args.paths or ["specs"]):
         spec = load_spec(path)
         print(f"{path}  ({spec.source.title or spec.source.id})")
@@ -295,15 +243,11 @@ def build_parser() -> argparse.ArgumentParser:
     lst = sub.add_parser("list", help="list the claims of spec files")
     lst.add_argument("paths", nargs="*")
     lst.set_defaults(func=cmd_list)
-    try:
-        from nimjos.report import add_report_arguments, run_report_command
-        rep = sub.add_parser("report", help="render reports/ from the results store")
-        add_report_arguments(rep)
-        rep.set_defaults(func=run_report_command)
-    except ImportError:  # pragma: no cover
-        pass
-    import nimjos.app.commands as commands
-    commands.register(sub)
+    rep = sub.add_parser("report", help="render reports/ from the results store")
+    add_report_arguments(rep)
+    rep.set_defaults(func=run_report_command)
+    for command in SUBCOMMANDS:
+        command.register(sub)
     return parser
 
 

@@ -17,16 +17,22 @@ the claim says: 2 (grundy = x)
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from nimjos.verdict import format_value
+from nimjos.lang.values import format_value
+from nimjos.lang.errors import SpecError
+from nimjos.app.pins import parse_at
+import ast
+from checkers.exhaustive import check_exhaustive, printed_cells
+from nimjos.spec.plan import plan_claim
+from nimjos.lang.errors import EvalError
+from nimjos.games.declared import as_instance
+from nimjos.spec.loader import load_spec
 
 MAX_LISTED = 40
 
 
 def _split(target: str) -> tuple[str, str]:
-    from nimjos.lang.errors import SpecError
     if "::" not in target:
         raise SpecError(f"expected FILE::CLAIM, got {target!r}")
     path, cid = target.rsplit("::", 1)
@@ -36,18 +42,15 @@ def _split(target: str) -> tuple[str, str]:
 def _pins(at: str | None, coords: tuple[str, ...]) -> dict[str, Any] | None:
     if at is None:
         return None
-    from nimjos.app.cli import _parse_at
     text = at.strip()
     if text.startswith("(") or text.lstrip("-").isdigit():
-        import ast
         try:
             value = ast.literal_eval(text)
         except (ValueError, SyntaxError):
-            from nimjos.lang.errors import SpecError
             raise SpecError(f"--at: cannot read position {at!r}") from None
         values = value if isinstance(value, tuple) else (value,)
         return dict(zip(coords, values))
-    return _parse_at(text)
+    return parse_at(text)
 
 
 def _tree(inst: Any, pos: Any, depth: int, indent: str, lines: list[str]) -> None:
@@ -63,11 +66,6 @@ def _tree(inst: Any, pos: Any, depth: int, indent: str, lines: list[str]) -> Non
 
 def explain_text(target: str, at: str | None = None, depth: int = 0, profile: str = "default") -> str:
     """The explanation of one claim at one position, as text."""
-    from checkers.exhaustive import check_exhaustive, printed_cells
-    from nimjos.spec.plan import plan_claim
-    from nimjos.lang.errors import EvalError
-    from nimjos.games.declared import as_instance
-    from nimjos.spec.loader import load_spec
 
     path, cid = _split(target)
     claim = load_spec(path).claim(cid)

@@ -20,6 +20,13 @@ import time
 from typing import Any
 
 import numpy as np
+from nimjos.lang.errors import SpecError
+from nimjos.lang.expr import suggest
+from nimjos.spec.loader import load_spec
+from nimjos.lang.expr import compile_expression
+from nimjos.lang.binders import Binder
+from nimjos.games.engine import MAX_POSITIONS, ReferenceEngine
+from nimjos.lang.errors import ResourceError
 
 #: a window the reference engine must fill position by position may hold at most this many positions
 MAX_REFERENCE_WINDOW = 2_000_000
@@ -29,9 +36,6 @@ MAX_PRINTED = 400
 
 def _spec_game(target: str) -> tuple[Any, Any]:
     """(spec, game declaration) named by ``FILE::GAME``."""
-    from nimjos.lang.errors import SpecError
-    from nimjos.lang.expr import suggest
-    from nimjos.spec.loader import load_spec
     if "::" not in target:
         raise SpecError(f"expected FILE::GAME, got {target!r}")
     path, name = target.rsplit("::", 1)
@@ -43,8 +47,6 @@ def _spec_game(target: str) -> tuple[Any, Any]:
 
 def _params(spec: Any, decl: Any, assignments: list[str]) -> tuple:
     """The param values from ``name=EXPR`` assignments (expressions of the spec language, lambdas too)."""
-    from nimjos.lang.errors import SpecError
-    from nimjos.lang.expr import compile_expression
     values: dict[str, Any] = {}
     for text in assignments:
         name, sep, expr = text.partition("=")
@@ -61,8 +63,6 @@ def _params(spec: Any, decl: Any, assignments: list[str]) -> tuple:
 
 def _box(spec: Any, decl: Any, window: str, params: dict[str, Any]) -> list[tuple[int, int]]:
     """The range [lo, hi] of each coordinate of a box window, in the game's coordinate order."""
-    from nimjos.lang.binders import Binder
-    from nimjos.lang.errors import SpecError
     binder = Binder.from_text(window, spec.namespace, outer=set(params))
     if sorted(binder.names) != sorted(decl.position):
         raise SpecError(f"--window must bound exactly the coordinates {', '.join(decl.position)}, "
@@ -89,8 +89,6 @@ def grundy_table(target: str, assignments: list[str], window: str, max_positions
     >>> grundy_table(f"{path}::nim1", [], "3 <= x <= 4")[1]["origin"]
     [3]
     """
-    from nimjos.games.engine import MAX_POSITIONS, ReferenceEngine
-    from nimjos.lang.errors import ResourceError
     spec, decl = _spec_game(target)
     values = _params(spec, decl, assignments)
     game = decl(*values)

@@ -20,6 +20,10 @@ import time
 from typing import Any
 
 import numpy as np
+from nimjos.lang.errors import SpecError
+from nimjos.lang.expr import Namespace, compile_expression
+import nimjos.josephus.algorithms as josephus
+from nimjos.lang.errors import ResourceError
 
 #: arrays up to this length are printed in full
 MAX_PRINTED = 200
@@ -31,8 +35,6 @@ def _integer(text: str, name: str, least: int) -> int:
     >>> _integer("10**3 + 1", "n", 1)
     1001
     """
-    from nimjos.lang.errors import SpecError
-    from nimjos.lang.expr import Namespace, compile_expression
     value = compile_expression(text, Namespace())({})
     if type(value) is not int or value < least:
         raise SpecError(f"--{name} must be an integer >= {least}, got {text!r}")
@@ -45,8 +47,6 @@ def josephus_values(what: str, k: int, n: int) -> Any:
     >>> josephus_values("survivor", 2, 10**30) == 2 * (10**30 - 2**99) + 1
     True
     """
-    import nimjos.josephus.algorithms as josephus
-    from nimjos.lang.errors import ResourceError
     try:
         if what == "survivor":
             return josephus.survivor(n, k)
@@ -81,7 +81,6 @@ def cmd_josephus(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - t0
     if args.out:
         if args.what == "survivor":
-            from nimjos.lang.errors import SpecError
             raise SpecError("--out writes an array: use it with 'table' or 'order'")
         np.save(args.out, values)
     if args.json:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from typing import Any
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 
 class ShardProgress:
@@ -22,7 +23,6 @@ class ShardProgress:
         self.tasks: dict[str, Any] = {}
         self.progress = None
         if enabled:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
             self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                      TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), transient=True)
             self.progress.start()

@@ -15,6 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from nimjos.lang.errors import SpecError
+from nimjos.spec.loader import load_spec
+from checkers.run import RunOptions, run_claim
+from nimjos.verdict import agreement
+from nimjos.lang.values import format_value
 
 
 def _looks_like_spec(text: str) -> bool:
@@ -55,8 +60,6 @@ class SpecFile(pytest.File):
     """A spec file: one test item per claim."""
 
     def collect(self):
-        from nimjos.lang.errors import SpecError
-        from nimjos.spec.loader import load_spec
         try:
             spec = load_spec(self.path)
         except SpecError as exc:
@@ -79,18 +82,14 @@ class ClaimItem(pytest.Item):
             self.add_marker(pytest.mark.printed_wrong)
 
     def runtest(self) -> None:
-        from checkers.run import RunOptions, run_claim
-        import nimjos.app.methods as methods  # noqa: F401
-        from nimjos.app.cli import _agrees
         profile = self.config.getoption("--nimjos-profile", "default")
         result = run_claim(self.claim, RunOptions(profile=profile))
         final = result.final
-        agrees, why = _agrees(self.claim, final)
+        agrees, why = agreement(final, self.claim.expect, self.claim.expect_counterexample)
         if not agrees:
             raise ClaimDisagrees(self._message(final, why))
 
     def _message(self, final: Any, why: str) -> str:
-        from nimjos.verdict import format_value
         lines = [f"{self.claim.id}: verdict {final.verdict} by {final.method} ({final.scope}); {why}"]
         for cx in final.counterexamples[:3]:
             b = ", ".join(f"{k}={format_value(v)}" for k, v in cx.bindings.items())

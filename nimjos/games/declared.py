@@ -21,6 +21,10 @@ from typing import Any, Callable, Iterable
 from nimjos.lang.binders import Binder
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.expr import Namespace, compile_tree, parse, variables_of
+from nimjos.lang.expr import free_names
+from nimjos.lang.values import format_value
+from nimjos.lang.expr import suggest
+from nimjos.games.engine import default_engine
 
 
 @dataclass
@@ -42,7 +46,6 @@ def is_affine(node: ast.AST, var: str) -> bool:
     >>> is_affine(ast.parse("x - 1 - 2 * a", mode="eval").body, "a"), is_affine(ast.parse("a * a", mode="eval").body, "a")
     (True, False)
     """
-    from nimjos.lang.expr import free_names
     if var not in free_names(node):
         return True
     if isinstance(node, ast.Name):
@@ -127,7 +130,6 @@ class GameInstance:
         try:
             return self.lookup(position)
         except KeyError:
-            from nimjos.games.engine import default_engine
             default_engine().solve(self, [position])
             return self.lookup(position)
 
@@ -140,7 +142,6 @@ class DeclaredGame(GameInstance):
 
     def __init__(self, decl: "GameDecl", param_values: tuple):
         params = dict(zip(decl.params, param_values))
-        from nimjos.verdict import format_value
         label = decl.name + (f"({', '.join(f'{k}={format_value(v)}' for k, v in params.items())})" if params else "")
         super().__init__(decl.name, len(decl.position), tuple(decl.position), params, label)
         self.decl = decl
@@ -261,7 +262,6 @@ class GameDecl:
                 variables = outer | set(binder.names)
                 unknown = [n for n in variables_of(to_tree, ns) if n not in variables]
                 if unknown:
-                    from nimjos.lang.expr import suggest
                     raise SpecError(f"unknown name {unknown[0]!r} in move {i + 1}",
                                     hint=suggest(unknown[0], variables | ns.known()))
                 to = compile_tree(to_tree, ns, variables)
@@ -362,7 +362,6 @@ def subtraction(S: Any) -> PythonGame:
     """
     def opts(n: int) -> list:
         return [n - s for s in _members(S, n)]
-    from nimjos.verdict import format_value
     return _shared(("subtraction", S), lambda: PythonGame("subtraction", 1, {"S": S}, f"subtraction({format_value(S)})", opts))
 
 
@@ -379,7 +378,6 @@ def gcn(h: Any, sets: Any) -> PythonGame:
     if not isinstance(sets, tuple) or not sets:
         raise EvalError("gcn needs a tuple of subtraction sets (S_1, ..., S_n)")
     n = len(sets)
-    from nimjos.verdict import format_value
 
     def opts(pos: tuple) -> list:
         out = []

@@ -18,6 +18,7 @@ from typing import Any, Iterable
 import networkx as nx
 
 from nimjos.lang.errors import ResourceError, SpecError
+from nimjos.games.fast import solve_fast
 
 #: largest graph (in edges) solved through networkx; larger ones use the iterative post-order
 NETWORKX_EDGE_LIMIT = 400_000
@@ -94,19 +95,11 @@ class ReferenceEngine:
         if not positions:
             return
         if self.use_fast:
-            try:
-                from nimjos.games.fast import solve_fast
-            except ModuleNotFoundError as exc:
-                if exc.name != "nimjos.games.fast":
-                    raise
-            except ImportError:  # nimjos.games.fast present but without solve_fast: no fast engines
-                pass
-            else:
-                name = solve_fast(game, positions, self)
-                if name:
-                    self.used.add(name)
-                    game.solved_by.add(name)
-                    return
+            name = solve_fast(game, positions, self)
+            if name:
+                self.used.add(name)
+                game.solved_by.add(name)
+                return
         adj = self.explore(game, positions)
         if not adj:
             return

@@ -16,6 +16,7 @@ from __future__ import annotations
 import types
 
 import numpy as np
+import numba
 
 #: every kernel, by name; compiled kernels call each other by these names
 KERNELS: dict[str, types.FunctionType] = {}
@@ -55,7 +56,6 @@ def compiled(fn):
     """
     global _compiled_namespace
     if _compiled_namespace is None:
-        import numba
 
         namespace = dict(globals())
         # numba's cache re-imports the kernels' module by this name: keep it stable even when the

@@ -21,7 +21,9 @@ from fractions import Fraction
 from typing import Any, Callable, Iterator
 
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.lang.expr import Compiled, Namespace, compile_tree, free_names, norm, parse, variables_of
+from nimjos.lang.expr import Namespace, compile_tree, free_names, norm, parse, variables_of
+from nimjos.lang.builtins import iter_items
+from nimjos.lang.values import format_value
 
 _FLIP = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast.Eq: ast.Eq}
 
@@ -269,7 +271,6 @@ class Binder:
             name = level.name
             filters = level.filters
             if level.members is not None:
-                from nimjos.lang.builtins import iter_items
                 values = iter_items(level.members(env))
                 if name in pins:
                     values = [v for v in values if v == pins[name]]
@@ -335,7 +336,6 @@ class Binder:
         >>> str(b.undefined(EvalError("division by zero (6 / 0)"), {"k": 0}))
         "'0 <= k <= 2 and 0 <= n <= 6 / k' cannot be evaluated at k = 0: division by zero (6 / 0) (every bound and condition of a window must be defined on all of it; write a partial condition in assume, where it makes an instance ill-defined)"
         """
-        from nimjos.verdict import format_value
         at = ", ".join(f"{n} = {format_value(v)}" for n, v in env.items())
         return SpecError(f"{self.text!r} cannot be evaluated" + (f" at {at}" if at else "") + f": {exc}",
                          hint="every bound and condition of a window must be defined on all of it; write a "

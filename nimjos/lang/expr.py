@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 from nimjos.lang.builtins import BUILTINS
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
-from nimjos.lang.runtime import (BUDGET, MAX_BITS, MAX_DEPTH, MAX_NESTING, MAX_STEPS, Definition, Env, Lambda,
+from nimjos.lang.runtime import (BUDGET, MAX_BITS, MAX_NESTING, MAX_STEPS, Definition, Env, Lambda,
                                   _Stream, norm)
 from nimjos.lang.values import format_value
 
@@ -311,7 +311,6 @@ def _contains(x: Any, container: Any) -> bool:
 
 
 def _fmt(v: Any) -> str:
-    from nimjos.verdict import format_value
     return format_value(v)
 
 

@@ -26,6 +26,10 @@ import sys
 from pathlib import Path
 
 from nimjos.results.store import DEFAULT_PATH
+from nimjos.report.model import build_report
+from nimjos.report.pages import write_report
+from nimjos.results.store import ResultsStore
+from nimjos.report.measured import read_measured
 
 #: the formats a report can be written in
 FORMATS = ("md", "html")
@@ -74,16 +78,12 @@ def render(store_path, out_dir="reports", formats=("md", "html"), measured_dir="
     >>> [p.name for p in render(os.path.join(tmp, "r.sqlite"), os.path.join(tmp, "out"), ("md",))]
     ['a--c.md', 'index.md']
     """
-    from nimjos.report.model import build_report
-    from nimjos.report.pages import write_report
-    from nimjos.results.store import ResultsStore
 
     store_path = Path(store_path)
     if not store_path.is_file():
         raise FileNotFoundError(f"no results store at {store_path}; run `nimjos check` first")
     with ResultsStore(store_path) as store:
         rows = store.latest()
-    from nimjos.report.measured import read_measured
     return write_report(build_report(rows, read_measured(measured_dir)), Path(out_dir), parse_formats(formats))
 
 

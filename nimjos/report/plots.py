@@ -21,6 +21,7 @@ from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 from matplotlib.ticker import MaxNLocator
+from nimjos.josephus.algorithms import simulate_circle
 
 #: colours: counterexamples and disagreements, the claimed set, the survivor, removed earlier
 RED, BLUE, GOLD, GREY = "#d62728", "#1f77b4", "#e6a700", "#bbbbbb"
@@ -240,7 +241,6 @@ def removal_rounds(n: int, k: int) -> list[tuple[int, int, int]]:
     >>> removal_rounds(10, 3)[:3]
     [(3, 1, 1), (6, 2, 1), (9, 3, 1)]
     """
-    from nimjos.josephus.algorithms import simulate_circle       # lazily: reports need it only for Josephus claims
 
     order = simulate_circle(n, k)
     standing = list(range(1, n + 1))

@@ -30,7 +30,12 @@ from nimjos.lang.errors import EvalError, NimjosError, ResourceError, SpecError
 from nimjos.lang.expr import compile_tree, evaluate, free_names, parse
 
 from nimjos.spec.plan import ClaimPlan, field_line, locate_error
-from nimjos.verdict import format_value
+from nimjos.lang.values import format_value
+import nimjos.games.engine as engine
+from nimjos.lang.builtins import iter_items
+from nimjos.games.declared import as_instance
+import resource
+import nimjos.games.fast.lines as lines
 
 #: bytes one position costs in the reference engine (adjacency, Grundy table, graph node)
 BYTES_PER_POSITION = 320
@@ -122,7 +127,6 @@ def available_bytes() -> int:
     except (OSError, ValueError, IndexError):
         pass
     try:
-        import resource
         soft, _ = resource.getrlimit(resource.RLIMIT_AS)
         if soft != resource.RLIM_INFINITY:
             room = max(0, soft - _mapped_bytes())
@@ -158,7 +162,6 @@ def position_limit(bytes_per_position: int = BYTES_PER_POSITION) -> tuple[int, s
     >>> limit, source = position_limit(); limit > 0 and source in ("--max-positions", "sized to this machine")
     True
     """
-    import nimjos.games.engine as engine
     current = engine.default_engine().max_positions
     if current != engine.MAX_POSITIONS:
         return current, "--max-positions"
@@ -192,7 +195,6 @@ class _Surveyor:
         self.uses: dict[int, tuple[str, ...]] = {}
 
     def _members(self, level: Level, env: dict) -> list:
-        from nimjos.lang.builtins import iter_items
         uses = self.uses.get(id(level))
         if uses is None:
             uses = self.uses[id(level)] = tuple(free_names(parse(level.member_text or "0")))
@@ -327,7 +329,6 @@ def count_bindings(binder: Binder, env: dict, pins: dict | None = None, unbounde
 # ----------------------------------------------------------------------------- games
 
 def _instance(value: Any) -> Any:
-    from nimjos.games.declared import as_instance
     try:
         return as_instance(value)
     except NimjosError:
@@ -384,7 +385,6 @@ def _degree(inst: Any, position: Any) -> int:
 def _engine_costs(inst: Any, box: list[int]) -> tuple[int, int, bool]:
     """(bytes per position, bytes per edge, fast?) for the engine that will answer for this game."""
     try:
-        import nimjos.games.fast.lines as lines
         pieces = lines.plan(inst)
         if pieces:
             X, Y = (box[0] + 1, 1) if len(box) == 1 else (box[0] + 1, box[1] + 1)

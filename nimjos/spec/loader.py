@@ -24,6 +24,7 @@ from nimjos.lang.errors import SpecError
 from nimjos.lang.expr import Definition, Namespace, compile_tree, free_names, parse, suggest
 from nimjos.games.declared import GameDecl
 from nimjos.spec.names import spec_namespace
+from nimjos.spec.plan import plan_claim
 
 SOURCE_FIELDS = {"id": str, "title": str, "cite": str, "authors": (str, list), "document": str, "url": str,
                  "note": str, "year": int}
@@ -381,7 +382,6 @@ def load_spec(path: str | Path) -> Spec:
                        "names the claim itself" if target == c.id else "names a claim that is not a `holds` claim")
                 raise c.error(f"prove.using: {target!r} {why}", "prove", hint=suggest(target, ids) if used is None else None)
     # compile every claim now, so that a bad expression stops the run before anything is checked
-    from nimjos.spec.plan import plan_claim
     for c in spec.claims:
         plan_claim(c, "default")
         if "deep" in c.raw:

@@ -20,6 +20,7 @@ from nimjos.lang.errors import SpecError
 from nimjos.lang.expr import Namespace, compile_tree, evaluate, parse, suggest, variables_of
 from nimjos.games.declared import GameDecl
 from nimjos.lang.monotone import INC, DEC, coordinate_nodes, direction, is_nonneg_lower
+from nimjos.games.declared import GAME_FAMILIES
 
 _CACHE: dict[tuple[int, str], "ClaimPlan"] = {}
 
@@ -127,7 +128,6 @@ def _binder(claim: Any, field_name: str, text: Any, ns: Namespace, outer: set[st
 
 def _check_game_expression(claim: Any, tree: ast.expr, ns: Namespace) -> None:
     """Refuse a `game` that names no game, or calls one with the wrong number of params."""
-    from nimjos.games.declared import GAME_FAMILIES
     head = tree.func if isinstance(tree, ast.Call) else tree
     if not isinstance(head, ast.Name):
         if isinstance(tree, (ast.Constant, ast.Tuple, ast.Set, ast.BinOp, ast.Compare, ast.BoolOp, ast.UnaryOp)):

@@ -29,6 +29,8 @@ import numpy as np
 from nimjos.games.fast.arith import Unsupported, Vec
 from nimjos.games.fast.pieces import ANTI, COL, DIAG, ROW, Piece, pieces_of
 from nimjos.lang.errors import ResourceError
+from nimjos.games.fast.kernels import state_bytes
+from nimjos.games.fast.kernels import State, run_chunk
 
 NAME_1D = "fast engine (1-D interval options, numba)"
 NAME_2D = "fast engine (2-D row/column/diagonal interval options, numba)"
@@ -101,7 +103,6 @@ def estimate(pieces: list[Piece], X: int, Y: int) -> tuple[int, int, int]:
     >>> estimate([Piece(None, "t", None, ROW, False)], 1000, 1)
     (128564, 1, 1001)
     """
-    from nimjos.games.fast.kernels import state_bytes
     windows = sum(_windows(p, X, Y)[0] for p in pieces)
     values = 1 + sum(_windows(p, X, Y)[1] for p in pieces)
     chunk = min(CHUNK, X * Y)
@@ -170,7 +171,6 @@ def compute(game: Any, pieces: list[Piece], X: int, Y: int, windows: int, values
     >>> values.reshape(4, 4)[3].tolist()
     [3, 2, 1, 0]
     """
-    from nimjos.games.fast.kernels import State, run_chunk
     N = X * Y
     dense = np.full(N, -1, dtype=np.int32)
     state = State.allocate(windows, values)
