@@ -1,7 +1,8 @@
-"""Verification strategies over a loaded claim: exhaustive (bounded window), sampling (hypothesis, far
-beyond the window) and proving (Z3), and the verdict model they share.
+"""The methods (a layer between the verdict model and the results store): exhaustive over the window,
+sampling beyond it (hypothesis), proving (Z3: local certificates, strategies, induction, lemmas), sharding
+of the window, repair of refuted statements, and the run of all of them on one claim (checkers.run).
 
->>> from nimjos.verdict import VERDICTS
->>> VERDICTS[0]
-'refuted'
+>>> from checkers.run import METHODS
+>>> list(METHODS)
+['exhaustive', 'sample', 'prove']
 """

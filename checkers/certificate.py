@@ -30,7 +30,7 @@ from typing import Any
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.games.declared import DeclaredGame, as_instance
 
-from nimjos.spec.plan import ClaimPlan, plan_claim
+from nimjos.spec.plan import ClaimPlan
 from checkers.exhaustive import Collector, _family_points
 from nimjos.games.engine import default_engine
 from nimjos.lang.values import format_value
@@ -134,7 +134,7 @@ class Certificate:
     @classmethod
     def for_claim(cls, claim: Any, params: dict, profile: str = "default") -> "Certificate":
         """The certificate of a grundy / p_positions / level_set claim (SpecError for other kinds)."""
-        plan = plan_claim(claim, profile)
+        plan = claim.plan(profile)
         kind = game_kind(claim, plan)
         if kind is None:
             raise SpecError(f"a {claim.kind} claim has no local certificate")
@@ -305,7 +305,7 @@ class PointSolver:
         if cert.kind != "grundy" and cert.plan.families is not None:
             raise Untranslatable("P-position families are enumerated, not searched")
         self.ns = claim.spec.namespace
-        self.tree = parse(claim.raw[claim.kind])
+        self.tree = parse(claim.statement)
         self.decl = inst.decl
         trees = [self.tree] + [f.to_tree for f in self.decl.moves] + [f.binder.tree for f in self.decl.moves]
         self.mode = choose_mode(trees, self.ns, exact=True)

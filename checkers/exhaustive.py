@@ -21,7 +21,7 @@ from nimjos.lang.expr import BUDGET
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.games.declared import as_instance
 
-from nimjos.spec.plan import ClaimPlan, plan_claim
+from nimjos.spec.plan import ClaimPlan
 from nimjos.verdict import Counterexample, Verdict
 from nimjos.lang.values import format_value
 from nimjos.lang.expr import suggest
@@ -118,7 +118,7 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
     `shard` = (a, b) checks only the part of the window whose outermost variable lies in [a, b]
     (checkers.shard splits a window this way and merges the parts)."""
     start = time.perf_counter()
-    plan = plan_claim(claim, profile)
+    plan = claim.plan(profile)
     if pins:
         known = set(plan.window.names) if plan.window is not None else set()
         unknown = [n for n in pins if n not in known]
@@ -148,7 +148,7 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
     else:
         verdict = "checked"
     engines = evidence.pop("engines", None)
-    uses_engine = bool(plan.game_text) or "G(" in str(claim.raw.get(kind, "")) or "G(" in str(claim.raw.get("assume", ""))
+    uses_engine = bool(plan.game_text) or "G(" in str(claim.statement or "") or "G(" in str(claim.assume_text or "")
     if engines:
         note = "ground truth: " + ", ".join(engines)
     elif uses_engine:
@@ -582,7 +582,7 @@ _JOSEPHUS_WORDS = ("survivor", "JJ(", "removed(", "removal_index", "F(")
 
 
 def _josephus_evidence(claim: Any, cx: Counterexample | None, evidence: dict) -> None:
-    text = str(claim.raw.get(claim.kind, "")) + " " + str(claim.raw.get("game", ""))
+    text = str(claim.statement or "") + " " + str(claim.game_text or "")
     if not any(w in text for w in _JOSEPHUS_WORDS):
         return
     b = cx.bindings if cx is not None else {}

@@ -43,9 +43,9 @@ def induction_step(ctx: Any, b: Builder, env: dict, hyps: list, name: str, invar
     claim, dom = ctx.claim, ctx.dom
     if name not in dom.symbolic or name in dom.substituted:
         raise Untranslatable(f"induction on {name!r}: it is not a free name of the proof's domain")
-    assume = parse(claim.raw["assume"]) if claim.raw.get("assume") else None
+    assume = parse(claim.assume_text) if claim.assume_text else None
     inv = parse(invariant) if invariant else None
-    statement = parse(claim.raw["holds"])
+    statement = parse(claim.statement)
     x = env[name]
     _check_bounded_below(ctx, b, hyps, x, name)
 

@@ -25,6 +25,7 @@ window; a refutation there is a bug and raises :class:`ProofDisagreement`.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
@@ -37,7 +38,8 @@ from nimjos.lang.expr import parse, variables_of
 
 from checkers.certificate import Certificate, TooManyOptions, game_kind
 from checkers.induction import induction_step
-from nimjos.spec.plan import ClaimPlan, plan_claim
+from nimjos.spec.loader import ProveOptions
+from nimjos.spec.plan import ClaimPlan
 from checkers.rule_function import facts as rule_function_facts, warm_up
 from checkers.options import PROVE_SECONDS, RunOptions
 from nimjos.verdict import Counterexample, Verdict
@@ -166,29 +168,27 @@ def param_roles(texts: list[str], ns: Any) -> set[str]:
     return out
 
 
-def proof_domain(claim: Any, plan: ClaimPlan, cfg: dict, ns: Any) -> ProofDomain:
+def proof_domain(claim: Any, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> ProofDomain:
     """Read the proof's domain from prove.for_all or the window (see the module docstring).
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
-    >>> dom = proof_domain(spec.claims[0], plan_claim(spec.claims[0]), {}, spec.namespace)
+    >>> dom = proof_domain(spec.claims[0], spec.claims[0].plan(), ProveOptions(), spec.namespace)
     >>> dom.symbolic, dom.dropped, dom.lower
     (['x'], ['x'], {'x': '0'})
     """
-    explicit = cfg.get("for_all")
+    explicit = cfg.for_all
     binder = Binder(parse(explicit), ns, set(), text=explicit) if explicit else plan.window
     coords = set(plan.coords)
-    if "each" in cfg:
-        params = set(cfg.get("each") or [])
+    if cfg.each is not None:
+        params = set(cfg.each)
     else:
-        params = param_roles([claim.raw.get(claim.kind) if isinstance(claim.raw.get(claim.kind), str) else "",
-                              claim.raw.get("assume", ""), binder.text, plan.game_text or ""], ns)
+        params = param_roles([claim.statement_text, claim.assume_text or "", binder.text, plan.game_text or ""], ns)
         params |= {n for n in binder.names if n not in coords} if plan.game_text else set()
         params -= coords
     dom = ProofDomain(binder)
-    texts = [claim.raw.get(claim.kind) if isinstance(claim.raw.get(claim.kind), str) else "",
-             claim.raw.get("assume", ""), binder.text]
+    texts = [claim.statement_text, claim.assume_text or "", binder.text]
     sizes = size_names(texts, ns) | coords
     for level in binder.levels:
         name = level.name
@@ -360,19 +360,19 @@ def _read(m: z3.ModelRef, watch: dict) -> dict:
 
 def _prove_holds(ctx: Context) -> list[QueryResult]:
     claim = ctx.claim
-    cfg = claim.raw.get("prove") or {}
+    cfg = claim.prove
     b, env, hyps = ctx.builder()
-    hyps += [used_axiom(ctx, b, uid) for uid in cfg.get("using") or []]
-    if cfg.get("induction"):
-        hyps, goal = induction_step(ctx, b, env, hyps, cfg["induction"], cfg.get("invariant"))
+    hyps += [used_axiom(ctx, b, uid) for uid in cfg.using or []]
+    if cfg.induction:
+        hyps, goal = induction_step(ctx, b, env, hyps, cfg.induction, cfg.invariant)
     else:
-        if claim.raw.get("assume"):
-            hyps.append(b.formula(parse(claim.raw["assume"]), env))
-        goal = b.formula(parse(claim.raw["holds"]), env)
+        if claim.assume_text:
+            hyps.append(b.formula(parse(claim.assume_text), env))
+        goal = b.formula(parse(claim.statement), env)
     watch = {n: env[n] for n in ctx.dom.symbolic}
     terms = [env[n] for n in ctx.dom.symbolic if is_term(env[n]) and not z3.is_bool(env[n])]
     res = ctx.run("the statement", b, hyps, goal, watch, terms)
-    if res.status == "holds" and (claim.raw.get("prove") or {}).get("using") and not window_witness(ctx):
+    if res.status == "holds" and claim.prove.using and not window_witness(ctx):
         # with other claims assumed, unsatisfiable hypotheses may be their fault, not a vacuous statement
         res.status, res.text = "unknown", "no window point satisfies the assumption, and the used claims are assumed"
     elif res.status == "holds" and not window_witness(ctx):
@@ -393,8 +393,8 @@ def used_axiom(ctx: Context, b: Builder, uid: str) -> Any:
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "lemmas.toml")
-    >>> c = spec.claim("chain"); plan = plan_claim(c)
-    >>> ctx = Context(c, plan, proof_domain(c, plan, {}, spec.namespace), {}, "int", None, 0, time.perf_counter() + 5)
+    >>> c = spec.claim("chain"); plan = c.plan()
+    >>> ctx = Context(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 5)
     >>> b, env, hyps = ctx.builder()
     >>> z3.is_quantifier(used_axiom(ctx, b, "shift"))
     True
@@ -402,7 +402,7 @@ def used_axiom(ctx: Context, b: Builder, uid: str) -> Any:
     if ctx.mode != "int":
         raise Untranslatable("prove.using needs the integer world (no bit-vector operations)")
     used = ctx.claim.spec.claim(uid)
-    dom = _all_symbolic(used, plan_claim(used), ctx.ns)
+    dom = _all_symbolic(used, used.plan(), ctx.ns)
     if dom is None:
         raise Untranslatable(f"the used claim {uid!r} has no Z3 model")
     names = [n for n in dom.symbolic if n not in dom.substituted]
@@ -415,13 +415,13 @@ def used_axiom(ctx: Context, b: Builder, uid: str) -> Any:
         for n, tree in dom.substituted.items():
             env[n] = b.term(tree, env)
         conds = [b.formula(tree, env) for tree, _ in dom.conditions]
-        if used.raw.get("assume"):
-            conds.append(b.formula(parse(used.raw["assume"]), env))
+        if used.assume_text:
+            conds.append(b.formula(parse(used.assume_text), env))
         conds = [c if is_term(c) else z3.BoolVal(bool(c)) for c in conds]
         return z3.And(*conds) if conds else z3.BoolVal(True)
 
     def body(vs: list) -> Any:
-        return b.formula(parse(used.raw["holds"]), env)
+        return b.formula(parse(used.statement), env)
     if not bound:
         g = guard([])
         return z3.Implies(g, b.to_bool(body([])))
@@ -437,13 +437,13 @@ def window_witness(ctx: Context, limit: int = 20_000, seconds: float = 0.5) -> d
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
-    >>> c = spec.claims[0]; plan = plan_claim(c)
-    >>> ctx = Context(c, plan, proof_domain(c, plan, {}, spec.namespace), {}, "int", None, 0, time.perf_counter() + 5)
+    >>> c = spec.claims[0]; plan = c.plan()
+    >>> ctx = Context(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 5)
     >>> window_witness(ctx)
     {'x': 0}
     """
     plan, claim, dom = ctx.plan, ctx.claim, ctx.dom
-    explicit = bool((claim.raw.get("prove") or {}).get("for_all"))
+    explicit = bool(claim.prove.for_all)
     stop = time.perf_counter() + seconds
     try:
         for i, env in enumerate(plan.window.bindings({}, pins=dict(ctx.params))):
@@ -473,8 +473,8 @@ class GameQueries:
         claim = ctx.claim
         self.coords = ctx.plan.coords
         self.game_tree = parse(ctx.plan.game_text)
-        self.assume = parse(claim.raw["assume"]) if claim.raw.get("assume") else None
-        raw = claim.raw[claim.kind]
+        self.assume = parse(claim.assume_text) if claim.assume_text else None
+        raw = claim.statement
         self.formula = parse(raw) if isinstance(raw, str) else None
         self.families = None if isinstance(raw, str) else [(parse(f.get("where", "True")), parse(f["point"])) for f in raw]
         self.strategy = read_strategy(claim)
@@ -690,11 +690,11 @@ def read_strategy(claim: Any) -> Strategy | None:
     """The claim's ``strategy``: an expression (an if-else chain is split into cases) or a table
     ``{ move = "...", value = "v", let = { n = "..." }, cases = [ { when = "...", move = "..." } ] }``.
 
-    >>> c = type("C", (), {"raw": {"strategy": "(x - 1, y) if x > y else (x, y - 1)"}})()
+    >>> c = type("C", (), {"strategy": "(x - 1, y) if x > y else (x, y - 1)"})()
     >>> [len(w) for w, _ in read_strategy(c).cases]
     [1, 1]
     """
-    raw = claim.raw.get("strategy")
+    raw = claim.strategy
     if raw is None:
         return None
     try:
@@ -751,8 +751,8 @@ def prove_instance(claim: Any, plan: ClaimPlan, dom: ProofDomain, params: dict, 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
-    >>> c = spec.claims[0]; plan = plan_claim(c)
-    >>> prove_instance(c, plan, proof_domain(c, plan, {}, spec.namespace), {}, "int", None, 0, time.perf_counter() + 20).status
+    >>> c = spec.claims[0]; plan = c.plan()
+    >>> prove_instance(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 20).status
     'proved'
     """
     ctx = Context(claim, plan, dom, params, mode, width, bits, deadline)
@@ -850,23 +850,23 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
     """Prove one claim for every position of its domain (see the module docstring)."""
     warm_up(claim.spec.namespace)
     start = time.perf_counter()
-    cfg = claim.raw.get("prove") or {}   # fields and types checked by the loader (nimjos.spec.loader.PROVE_FIELDS)
-    if cfg.get("skip"):
-        return not_applicable(claim, str(cfg["skip"]))
+    cfg = claim.prove   # fields and types checked by the loader (nimjos.spec.loader.PROVE_FIELDS)
+    if cfg.skip:
+        return not_applicable(claim, str(cfg.skip))
     if claim.kind == "values":
         return not_applicable(claim, "a printed table is finite: the window check covers all of it")
     if claim.kind == "level_set":
         return not_applicable(claim, "level-set claims are sampled, not proved (their certificate needs the level's "
                                      "quantifier over s)")
-    plan = plan_claim(claim, opts.profile)
+    plan = claim.plan(opts.profile)
     ns = claim.spec.namespace
     if not plan.window.names:
         return not_applicable(claim, "a closed statement: the window check evaluates it exactly")
-    budget = float(cfg.get("timeout") or opts.timeout or PROVE_SECONDS.get(opts.profile, PROVE_SECONDS["deep"]))
+    budget = float(cfg.timeout or opts.timeout or PROVE_SECONDS.get(opts.profile, PROVE_SECONDS["deep"]))
     # the used claims are proved first (each in its own Z3 context), with half of the time between them
-    lemmas = prove_used(claim, opts, budget / 2) if cfg.get("using") else []
+    lemmas = prove_used(claim, opts, budget / 2) if cfg.using else []
     fresh_context()
-    fixed = [] if cfg.get("for_all") else window_constants(plan.window)
+    fixed = [] if cfg.for_all else window_constants(plan.window)
     if fixed:
         return not_applicable(claim, f"{', '.join(fixed)} ties the statement to the window's sizes (state the domain "
                                      "with prove = { for_all = \"...\" })")
@@ -879,7 +879,7 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
     exact = choose_mode(_world_trees(claim, plan), ns, exact=True)
     # a nim-sum is first proved by its laws for every size; if that does not finish in half the time, with
     # bit-vectors of WIDTH bits (a smaller class, which Z3 decides by bit-blasting)
-    both = mode == "int" and exact == "bv" and not cfg.get("width")
+    both = mode == "int" and exact == "bv" and not cfg.width
     v = _prove_in_world(claim, plan, opts, dom, instances, mode, width, bits, start, start + (budget / 2 if both else budget))
     if both and isinstance(v, Verdict) and v.verdict == "inconclusive" and not v.scope.startswith("not applicable"):
         fresh_context()
@@ -944,12 +944,12 @@ def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDom
 
 def prove_used(claim: Any, opts: RunOptions, seconds: float) -> list[tuple[str, Verdict]]:
     """Try to prove each claim named in prove.using (their verdicts decide what a proof from them is worth)."""
-    using = (claim.raw.get("prove") or {})["using"]
+    using = claim.prove.using
     sub = replace(opts, timeout=seconds / len(using), extra={k: v for k, v in opts.extra.items() if k != "verdicts"})
     out = []
     for uid in using:
         used = claim.spec.claim(uid)
-        if (used.raw.get("prove") or {}).get("using"):
+        if used.prove.using:
             out.append((uid, not_applicable(used, "it uses other claims itself (one level of prove.using only)")))
         else:
             out.append((uid, prove_claim(used, sub)))
@@ -983,26 +983,24 @@ def from_lemmas(v: Verdict, lemmas: list[tuple[str, Verdict]]) -> Verdict:
 
 def _all_symbolic(claim: Any, plan: ClaimPlan, ns: Any) -> ProofDomain | None:
     """The domain with the parameters symbolic too (their constant upper bounds dropped)."""
-    cfg = dict(claim.raw.get("prove") or {})
-    cfg["each"] = []
+    cfg = dataclasses.replace(claim.prove, each=())
     try:
         return proof_domain(claim, plan, cfg, ns)
     except Untranslatable:
         return None
 
 
-def _world(claim: Any, plan: ClaimPlan, cfg: dict, ns: Any) -> tuple[str, int | None, int]:
-    mode = "bv" if cfg.get("width") else choose_mode(_world_trees(claim, plan), ns)
-    width = int(cfg.get("width") or WIDTH) if mode == "bv" else None
-    bits = int(cfg.get("bits") or ((width or 0) + 4))
+def _world(claim: Any, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> tuple[str, int | None, int]:
+    mode = "bv" if cfg.width else choose_mode(_world_trees(claim, plan), ns)
+    width = int(cfg.width or WIDTH) if mode == "bv" else None
+    bits = int(cfg.bits or ((width or 0) + 4))
     return mode, width, bits
 
 
 def _world_trees(claim: Any, plan: ClaimPlan) -> list:
     """Every expression of the claim, its game and its window (what decides the world of a proof)."""
     trees = []
-    for key in (claim.kind, "assume", "strategy"):
-        v = claim.raw.get(key)
+    for v in (claim.statement, claim.assume_text, claim.strategy):
         if isinstance(v, str):
             trees.append(parse(v))
         elif isinstance(v, list):
@@ -1079,7 +1077,7 @@ def _verdict(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDomain, mo
     abstractions = set().union(*(a.abstractions for a in attempts)) if attempts else set()
     cls = _class_text(dom, mode, width, instances, abstractions)
     kind = game_kind(claim, plan)
-    what = "" if kind is None else ("certificate (a), (b)" + (" by the strategy" if claim.raw.get("strategy") else "")
+    what = "" if kind is None else ("certificate (a), (b)" + (" by the strategy" if claim.strategy else "")
                                      + ", moves stay in the domain and decrease")
     notes = []
     if symbolic_first is not None and symbolic_first not in attempts:
@@ -1126,7 +1124,7 @@ def soundness_check(claim: Any, opts: RunOptions, proved: Verdict, dom: ProofDom
     if window.verdict != "refuted":
         return
     cx = window.counterexamples[0]
-    if claim.raw.get("prove", {}).get("for_all"):
+    if claim.prove.for_all:
         try:
             inside = _inside(dom, cx.bindings, claim)
         except (EvalError, SpecError):

@@ -13,10 +13,11 @@ from __future__ import annotations
 import ast
 import copy
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Iterator
 
 from checkers.exhaustive import check_exhaustive
+from nimjos.spec.loader import editable_fields, revise_claim
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.expr import parse
 
@@ -195,27 +196,6 @@ def _everywhere(tree: ast.AST, edits: list[tuple[str, list, ast.AST]]) -> list[t
     return out
 
 
-def _fields(claim: Any) -> list[tuple[str, str, Any]]:
-    """The editable expression texts of a claim: (label, text, setter(raw, new_text))."""
-    out = []
-    kind = claim.kind
-    v = claim.raw.get(kind)
-    if isinstance(v, str):
-        out.append((kind, v, lambda raw, t, k=kind: raw.__setitem__(k, t)))
-    elif isinstance(v, list):
-        for i, fam in enumerate(v):
-            for key in ("point", "where"):
-                if isinstance(fam, dict) and isinstance(fam.get(key), str):
-                    def setter(raw, t, i=i, key=key, k=kind):
-                        fams = [dict(f) for f in raw[k]]
-                        fams[i][key] = t
-                        raw[k] = fams
-                    out.append((f"{kind}[{i}].{key}", fam[key], setter))
-    if isinstance(claim.raw.get("assume"), str):
-        out.append(("assume", claim.raw["assume"], lambda raw, t: raw.__setitem__("assume", t)))
-    return out
-
-
 def find_repairs(claim: Any, profile: str = "default", budget_seconds: float = 20.0,
                  max_candidates: int = 400, keep: int = 5, counterexamples: list | None = None) -> list[Repair]:
     """Candidate corrections of a refuted claim that hold on its whole window, fewest edits first.
@@ -226,7 +206,7 @@ def find_repairs(claim: Any, profile: str = "default", budget_seconds: float = 2
     deadline = time.monotonic() + budget_seconds
     found: list[Repair] = []
     tried = 0
-    for label, text, setter in _fields(claim):
+    for label, text in editable_fields(claim):
         try:
             tree = parse(text)
         except NimjosError:
@@ -236,10 +216,8 @@ def find_repairs(claim: Any, profile: str = "default", budget_seconds: float = 2
                 return found
             tried += 1
             new_text = ast.unparse(new_tree)
-            raw = copy.deepcopy(claim.raw)
-            setter(raw, new_text)
-            candidate = replace(claim, raw=raw, id=f"{claim.id}~repair{tried}", expect="holds")
             try:
+                candidate = revise_claim(claim, label, new_text, f"{claim.id}~repair{tried}")
                 if _fails_at(candidate, profile, counterexamples or []):
                     continue
                 v = check_exhaustive(candidate, profile, max_counterexamples=1)

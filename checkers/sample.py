@@ -39,7 +39,7 @@ from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.expr import BUDGET, parse, variables_of
 
 from checkers.certificate import Certificate, PointSolver, TooManyOptions, count_options, game_kind
-from nimjos.spec.plan import ClaimPlan, plan_claim
+from nimjos.spec.plan import ClaimPlan
 from checkers.options import RunOptions
 from nimjos.verdict import Counterexample, Verdict
 from nimjos.lang.values import format_value
@@ -193,13 +193,12 @@ def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
-    >>> plan = plan_claim(spec.claims[0])
+    >>> plan = spec.claims[0].plan()
     >>> [(d.name, d.extended, d.window_hi) for d in build_domain(plan, plan.window, spec.namespace).names]
     [('x', True, 20)]
     """
     dom = Domain(binder)
-    sizes = size_names([plan.claim.raw.get(plan.claim.kind) if isinstance(plan.claim.raw.get(plan.claim.kind), str) else "",
-                        plan.claim.raw.get("assume", ""), binder.text], ns) | set(plan.coords)
+    sizes = size_names([plan.claim.statement_text, plan.claim.assume_text or "", binder.text], ns) | set(plan.coords)
     for level in binder.levels:
         nd = NameDomain(level.name, level)
         if level.members is not None:
@@ -463,7 +462,7 @@ class GameEvaluator:
 # ----------------------------------------------------------------------------- scale
 
 def _uses_table(claim: Any, ns: Any) -> bool:
-    texts = [claim.raw.get(claim.kind), claim.raw.get("assume"), claim.raw.get("for_all")]
+    texts = [claim.statement, claim.assume_text, claim.for_all_text]
     for t in texts:
         if isinstance(t, str):
             try:
@@ -595,16 +594,16 @@ def _db_key(claim: Any, profile: str) -> bytes:
 def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
     """Sample one claim far beyond its window (see the module docstring)."""
     start = time.perf_counter()
-    cfg = claim.raw.get("sample") or {}   # fields and types checked by the loader (nimjos.spec.loader.SAMPLE_FIELDS)
-    if cfg.get("skip"):
-        return not_applicable(claim, str(cfg["skip"]))
+    cfg = claim.sample   # fields and types checked by the loader (nimjos.spec.loader.SAMPLE_FIELDS)
+    if cfg.skip:
+        return not_applicable(claim, str(cfg.skip))
     if claim.kind == "values":
         return not_applicable(claim, "a printed table is finite: the window check covers all of it")
-    plan = plan_claim(claim, opts.profile)
+    plan = claim.plan(opts.profile)
     ns = claim.spec.namespace
     binder = plan.window
-    if cfg.get("for_all"):
-        binder = Binder(parse(cfg["for_all"]), ns, set(), text=cfg["for_all"])
+    if cfg.for_all:
+        binder = Binder(parse(cfg.for_all), ns, set(), text=cfg.for_all)
     if not binder.names:
         return not_applicable(claim, "a closed statement (no free names): nothing to sample")
     kind = game_kind(claim, plan)
@@ -621,11 +620,11 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
                 return not_applicable(claim, str(exc.message))
             except StopIteration:
                 return not_applicable(claim, "the window is empty")
-    fixed = [] if cfg.get("for_all") else window_constants(binder)
+    fixed = [] if cfg.for_all else window_constants(binder)
     if fixed:
         return not_applicable(claim, f"{', '.join(fixed)} ties the statement to the window's sizes (state a domain "
                                      "with sample = { for_all = \"...\" })")
-    dom = build_domain(plan, binder, ns, widen_sets=bool(cfg.get("widen")))
+    dom = build_domain(plan, binder, ns, widen_sets=bool(cfg.widen))
     if not any(d.extended or d.family for d in dom.names):
         return not_applicable(claim, "every bound is stated (no window edge to go beyond); the window check covers the claim")
 
@@ -635,7 +634,7 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
         return evaluator(env)
 
     seed = int.from_bytes(_db_key(claim, opts.profile)[:4], "big")
-    far = cfg.get("scale")
+    far = cfg.scale
     note = ""
     if isinstance(far, int) and far > 0:
         dom.far = far
@@ -644,8 +643,8 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
         if far is None:
             return not_applicable(claim, note, time.perf_counter() - start)
         dom.far = far
-    count = int(cfg.get("count") or opts.extra.get("sample_examples") or EXAMPLES)
-    seconds = float(cfg.get("seconds") or opts.extra.get("sample_seconds") or SECONDS)
+    count = int(cfg.count or opts.extra.get("sample_examples") or EXAMPLES)
+    seconds = float(cfg.seconds or opts.extra.get("sample_seconds") or SECONDS)
     stats = {"held": 0, "assume": 0, "skip": 0, "beyond": 0, "pins": 0}
     failures: list[Outcome] = []
     skips: dict[str, int] = {}
@@ -667,7 +666,7 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
         return out
 
     # pinned instances first
-    for text in cfg.get("pins") or []:
+    for text in cfg.pins:
         env = parse_pin(text)
         stats["pins"] += 1
         out = run_one(env, False)

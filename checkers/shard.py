@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from nimjos.verdict import Counterexample, Verdict
-from nimjos.spec.plan import plan_claim
 from nimjos.spec.loader import load_spec
 from checkers.exhaustive import check_exhaustive
 from checkers.exhaustive import _scope
@@ -71,7 +70,7 @@ def shard_plan(claim: Any, profile: str, shards: int) -> list[tuple[int, int]] |
     """The shard ranges of a claim's window, or None when it cannot be cut."""
     if claim.kind in UNSHARDABLE or shards <= 1:
         return None
-    plan = plan_claim(claim, profile)
+    plan = claim.plan(profile)
     if plan.window is None:
         return None
     outer = plan.window.outer_range()
@@ -153,7 +152,7 @@ def merge(claim: Any, parts: Iterable[ShardResult], max_counterexamples: int, ex
     else:
         verdict = "checked"
     first = parts[0].verdict
-    scope = _scope(plan_claim(claim, profile), "")
+    scope = _scope(claim.plan(profile), "")
     engines = first["scope"].split("ground truth: ")[-1] if "ground truth: " in first["scope"] else ""
     if engines:
         scope += f"; ground truth: {engines}"

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import ast
 import copy
-import dataclasses
 import signal
 import sys
 import time
@@ -36,6 +35,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from nimjos.lang.errors import EvalError, NimjosError  # noqa: E402
+from nimjos.spec.loader import Claim  # noqa: E402
 
 CONTRACT = ROOT.parent / "shared" / "spec-examples" / "contract.toml"
 HOLDING = ("checked", "sampled", "proved")
@@ -139,7 +139,8 @@ class Mutant:
 
 
 def _with(claim: Any, raw: dict) -> Any:
-    return dataclasses.replace(claim, raw=raw)
+    """A copy of `claim` whose table is `raw`, compiled on first use."""
+    return Claim.from_table(claim.spec, claim.index, claim.id, claim.kind, raw, claim.line, claim.field_lines)
 
 
 def claim_mutants(claim: Any, per_claim: int | None = None) -> list[Mutant]:
@@ -152,9 +153,8 @@ def claim_mutants(claim: Any, per_claim: int | None = None) -> list[Mutant]:
     >>> [m.claim.raw["holds"] for m in claim_mutants(load_spec(p).claims[0])][:3]
     ['n + 1 >= n', 'n + 1 > n + 1', 'n + 1 > n - 1']
     """
-    from nimjos.spec.plan import plan_claim
     raw = claim.raw
-    plan = plan_claim(claim)
+    plan = claim.plan()
     variables = tuple(plan.window.names) if plan.window is not None else ()
     variables += tuple(plan.level_names)
     out: list[Mutant] = []
@@ -261,11 +261,10 @@ def same_values(original: Any, mutant: Any, field_name: str, limit: int = 50_000
     >>> same_values(c, _with(c, {**c.raw, "holds": "ceil(n) >= 0"}), "holds")
     True
     """
-    from nimjos.spec.plan import plan_claim
     if field_name not in (original.kind, "assume") or original.kind == "level_set" \
             or not isinstance(original.raw.get(field_name), str):
         return None
-    a, b = plan_claim(original), plan_claim(mutant)
+    a, b = original.plan(), mutant.plan()
     if a.window is None:
         return None
     fa, fb = (a.assume, b.assume) if field_name == "assume" else (a.formula, b.formula)

@@ -9,6 +9,7 @@ import pytest
 from checkers.exhaustive import check_exhaustive
 from checkers.prove import ProofDisagreement, prove_claim, read_strategy, soundness_check, proof_domain
 from checkers.run import RunOptions
+from nimjos.spec.loader import ProveOptions
 from checkers.sample import sample_claim
 from nimjos.verdict import Counterexample, Verdict
 from nimjos.spec.loader import load_spec
@@ -134,8 +135,7 @@ def test_window_edges_are_dropped_but_stated_bounds_kept(write_spec):
     spec = load_spec(write_spec("[source]\nid = 'd'\n" + claim_text(
         "c", 'for_all = "0 <= s <= 300 and 0 <= m <= 2*s and 0 <= e <= 1"\nholds = "s - m + e <= s + 1"')))
     c = spec.claim("c")
-    from nimjos.spec.plan import plan_claim
-    dom = proof_domain(c, plan_claim(c), {}, spec.namespace)
+    dom = proof_domain(c, c.plan(), ProveOptions(), spec.namespace)
     assert dom.dropped == ["s"]
     assert dom.upper == {"m": "2 * s", "e": "1"}
 
@@ -145,8 +145,7 @@ def test_a_proof_refuted_on_its_window_fails_loudly(write_spec):
     c = spec.claim("c")
     proved = Verdict("c", "proved", "prove", "all n >= 0")
     window = Verdict("c", "refuted", "exhaustive", "0 <= n <= 5", counterexamples=[Counterexample({"n": 3}, False, True)])
-    from nimjos.spec.plan import plan_claim
-    dom = proof_domain(c, plan_claim(c), {}, spec.namespace)
+    dom = proof_domain(c, c.plan(), ProveOptions(), spec.namespace)
     with pytest.raises(ProofDisagreement):
         soundness_check(c, RunOptions(extra={"verdicts": {"exhaustive": window}}), proved, dom)
 

@@ -1,4 +1,4 @@
-"""The small public API: load a spec, check its claims. ``import nimjos`` re-exports it.
+"""The small public API: load a spec, check its claims.
 
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")

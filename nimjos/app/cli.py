@@ -44,9 +44,9 @@ def _claim_meta(claim: Any, agrees: bool) -> dict:
         "file": str(spec.path), "spec_hash": spec.sha256, "source_id": spec.source.id,
         "source_title": spec.source.title, "document": spec.source.document, "cite": spec.source.cite,
         "claim_id": claim.id, "ref": claim.ref, "text": claim.text, "kind": claim.kind,
-        "game": claim.raw.get("game", ""), "expect": claim.expect or "", "corrects": claim.corrects or "",
+        "game": claim.game_text or "", "expect": claim.expect or "", "corrects": claim.corrects or "",
         "relaxes": claim.relaxes or "", "note": claim.note, "formula": claim.formula_text(), "agrees": agrees,
-        "for_all": claim.raw.get("for_all") or "", "assume": claim.raw.get("assume") or "",
+        "for_all": claim.for_all_text or "", "assume": claim.assume_text or "",
         "order": claim.index,
     }
 

@@ -117,9 +117,9 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
     said = None
     try:
         if kind == "grundy":
-            said = f"{format_value(plan.formula(env))} (grundy = {claim.raw['grundy']})"
+            said = f"{format_value(plan.formula(env))} (grundy = {claim.statement})"
         elif kind == "p_positions" and plan.families is None:
-            said = ("P-position" if plan.formula(env) else "not a P-position") + f" ({claim.raw['p_positions']})"
+            said = ("P-position" if plan.formula(env) else "not a P-position") + f" ({claim.formula_text()})"
         elif kind == "p_positions":
             said = "see the families: " + claim.formula_text()
         elif kind == "level_set":

@@ -1,7 +1,7 @@
 """What a report shows, computed from the store's latest records: no files, no HTML, no plots.
 
 :func:`build_report` groups the records (one per claim and method) into claims, picks each claim's
-strongest verdict, counts the summary line, groups claims by source document, and says which claims
+final verdict (nimjos.verdict.final_verdict), counts the summary line, groups claims by source document, and says which claims
 get a page of their own (refuted or ill-defined) and what that page shows.
 
 >>> rows = [{"file": "specs/a.toml", "claim_id": "c", "method": "exhaustive", "verdict": "refuted",
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from nimjos.verdict import HOLDING, STRENGTH, VERDICTS
+from nimjos.verdict import HOLDING, STRENGTH, VERDICTS, final_verdict
 
 #: verdicts whose claims get a page of their own
 PAGE_VERDICTS = ("refuted", "ill-defined")
@@ -59,7 +59,7 @@ def slug(text: str) -> str:
 
 @dataclass
 class Claim:
-    """One claim with every method's latest record; `best` is the record with the strongest verdict."""
+    """One claim with every method's latest record; `best` is the record of its final verdict (nimjos.verdict)."""
 
     file: str
     claim_id: str
@@ -208,7 +208,7 @@ class Report:
 
 
 def _strength(record: dict) -> tuple:
-    """Sort key: the strongest verdict first, then the method name (for a stable choice)."""
+    """Sort key of the records listed under the final one: the strongest word first, then the method name."""
     return (-STRENGTH.get(record.get("verdict"), -1), str(record.get("method")))
 
 
@@ -223,7 +223,7 @@ def group_claims(rows: list[dict]) -> list[Claim]:
     A claim is stale when its records were written for another version of its spec file than
     the newest record of that file was.
 
-    >>> rows = [{"file": "f", "claim_id": "c", "method": "z3", "verdict": "inconclusive", "id": 2},
+    >>> rows = [{"file": "f", "claim_id": "c", "method": "prove", "verdict": "inconclusive", "id": 2},
     ...         {"file": "f", "claim_id": "c", "method": "exhaustive", "verdict": "checked", "id": 1}]
     >>> [(c.claim_id, c.verdict, c.best["method"]) for c in group_claims(rows)]
     [('c', 'checked', 'exhaustive')]
@@ -236,10 +236,11 @@ def group_claims(rows: list[dict]) -> list[Claim]:
         newest_hash[row["file"]] = max(newest_hash.get(row["file"], mark), mark, key=lambda m: m[0])
     claims = []
     for (file, claim_id), records in by_key.items():
-        records = sorted(records, key=_strength)
+        best = final_verdict(records)
+        records = [best] + sorted((r for r in records if r is not best), key=_strength)
         current = newest_hash[file][1]
         stale = current is not None and all(r.get("spec_hash") != current for r in records)
-        claims.append(Claim(file, claim_id, records, records[0], stale=stale))
+        claims.append(Claim(file, claim_id, records, best, stale=stale))
     return sorted(claims, key=lambda c: (c.file, *_order_key(c)))
 
 

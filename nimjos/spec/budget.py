@@ -486,8 +486,7 @@ def _g_calls(plan: ClaimPlan) -> list[tuple[str, ast.Call]]:
     window names only (so they can be evaluated at the window's extremes)."""
     claim = plan.claim
     out = []
-    for fname in (claim.kind, "assume"):
-        text = claim.raw.get(fname)
+    for fname, text in ((claim.kind, claim.statement), ("assume", claim.assume_text)):
         if not isinstance(text, str):
             continue
         try:

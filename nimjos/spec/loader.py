@@ -13,6 +13,7 @@ line; unknown fields get a "did you mean" hint. Nothing in a spec is ever evalua
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
 import re
 import tomllib
@@ -70,9 +71,46 @@ class Family:
     where_tree: ast.expr
 
 
+@dataclass(frozen=True)
+class SampleOptions:
+    """A claim's ``sample`` table (fields and types checked at load): how the sampler draws beyond the window."""
+
+    count: int | None = None
+    seconds: float | None = None
+    for_all: str | None = None
+    pins: tuple[str, ...] = ()
+    scale: int | None = None
+    skip: str | None = None
+    widen: bool = False
+
+
+@dataclass(frozen=True)
+class ProveOptions:
+    """A claim's ``prove`` table (fields and types checked at load): the proof's domain, arithmetic world and
+    helpers. `each` is None when the spec does not say which parameters to enumerate."""
+
+    for_all: str | None = None
+    width: int | None = None
+    bits: int | None = None
+    timeout: float | None = None
+    each: tuple[str, ...] | None = None
+    skip: str | None = None
+    using: tuple[str, ...] = ()
+    induction: str | None = None
+    invariant: str | None = None
+
+
+def _options(cls: type, table: dict | None) -> Any:
+    """The typed options of a checked ``sample`` / ``prove`` table (lists become tuples)."""
+    table = table or {}
+    return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in table.items()})
+
+
 @dataclass
 class Claim:
-    """A claim as written in a spec, with its parsed expressions (compiled by the checker)."""
+    """A claim as written in a spec, compiled once at load: its fields as typed attributes, and for each profile
+    the compiled :class:`~nimjos.spec.plan.ClaimPlan` (window, game, sides, families...) that the methods read
+    through :meth:`plan`. `raw` is the table as written; only the spec layer reads it."""
 
     spec: "Spec"
     index: int
@@ -88,10 +126,48 @@ class Claim:
     relaxes: str | None = None
     note: str = ""
     field_lines: dict[str, int] = field(default_factory=dict)
+    #: the game expression (``game = "..."``), the window and the assumption, as written
+    game_text: str | None = None
+    for_all_text: str | None = None
+    assume_text: str | None = None
+    #: the claim's statement: the value of its kind's field (a string, a list of families, or a table)
+    statement: Any = None
+    #: coordinate names given by the claim (``position = [...]``), for a game expression without declared ones
+    position: tuple[str, ...] | None = None
+    #: the winning move a proof may use (``strategy``), as written
+    strategy: Any = None
+    sample: SampleOptions = field(default_factory=SampleOptions)
+    prove: ProveOptions = field(default_factory=ProveOptions)
+    #: profile -> compiled plan, filled at load
+    plans: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_table(cls, spec: "Spec", index: int, cid: str, kind: str, raw: dict, line: int | None,
+                   field_lines: dict[str, int]) -> "Claim":
+        """The typed claim of a checked ``[[claim]]`` table (not compiled yet: see :func:`compile_claim`)."""
+        return cls(spec, index, cid, kind, raw, line, ref=raw.get("ref", ""), text=raw.get("text", ""),
+                   expect=raw.get("expect"), expect_counterexample=raw.get("expect_counterexample"),
+                   corrects=raw.get("corrects"), relaxes=raw.get("relaxes"), note=raw.get("note", ""),
+                   field_lines=field_lines, game_text=raw.get("game"), for_all_text=raw.get("for_all"),
+                   assume_text=raw.get("assume"), statement=raw.get(kind),
+                   position=tuple(raw["position"]) if raw.get("position") else None, strategy=raw.get("strategy"),
+                   sample=_options(SampleOptions, raw.get("sample")), prove=_options(ProveOptions, raw.get("prove")))
 
     @property
     def label(self) -> str:
         return f"claim '{self.id}'"
+
+    @property
+    def statement_text(self) -> str:
+        """The statement when it is one expression (grundy, holds, a predicate), else the empty string."""
+        return self.statement if isinstance(self.statement, str) else ""
+
+    def plan(self, profile: str = "default") -> Any:
+        """The claim compiled for `profile` (``default`` or ``deep``): the loader compiles every claim it loads;
+        a claim built from a table by other means (a mutant) is compiled here on first use."""
+        if profile not in self.plans:
+            compile_claim(self)
+        return self.plans[profile]
 
     def error(self, message: str, field_name: str | None = None, hint: str | None = None) -> SpecError:
         """A SpecError located at this claim (and field)."""
@@ -108,7 +184,7 @@ class Claim:
 
     def formula_text(self) -> str:
         """The claim's main expression as text (for reports)."""
-        v = self.raw.get(self.kind)
+        v = self.statement
         if isinstance(v, str):
             return v
         if self.kind in ("p_positions", "level_set") and isinstance(v, list):
@@ -116,6 +192,59 @@ class Claim:
         if self.kind == "values" and isinstance(v, dict):
             return str(v.get("of") or "G") + " table from " + str(v.get("from"))
         return str(v)
+
+
+PROFILES = ("default", "deep")
+
+
+def compile_claim(claim: Claim) -> Claim:
+    """Compile `claim` for every profile (once; the methods read :meth:`Claim.plan`). Returns the claim."""
+    claim.plans = {"default": plan_claim(claim, "default")}
+    claim.plans["deep"] = plan_claim(claim, "deep") if "deep" in claim.raw else claim.plans["default"]
+    return claim
+
+
+def revise_claim(claim: Claim, field_label: str, text: str, new_id: str, expect: str | None = "holds") -> Claim:
+    """A compiled copy of `claim` whose expression at `field_label` (one of :func:`editable_fields`) reads `text`:
+    a candidate correction, or a mutant.
+
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> c = spec.claims[0]; [label for label, _ in editable_fields(c)]
+    ['grundy']
+    >>> revise_claim(c, "grundy", "x % 2", "c2").statement
+    'x % 2'
+    """
+    raw = copy.deepcopy(claim.raw)
+    if "." in field_label:  # p_positions[0].point
+        head, key = field_label.split(".")
+        name, i = head.split("[")
+        raw[name][int(i.rstrip("]"))][key] = text
+    else:
+        raw[field_label] = text
+    raw["id"] = new_id
+    if expect is None:
+        raw.pop("expect", None)
+    else:
+        raw["expect"] = expect
+    return compile_claim(Claim.from_table(claim.spec, claim.index, new_id, claim.kind, raw, claim.line,
+                                          claim.field_lines))
+
+
+def editable_fields(claim: Claim) -> list[tuple[str, str]]:
+    """The expression texts of a claim that a correction may edit: (field label, text)."""
+    out = []
+    v = claim.statement
+    if isinstance(v, str):
+        out.append((claim.kind, v))
+    elif isinstance(v, list):
+        for i, fam in enumerate(v):
+            for key in ("point", "where"):
+                if isinstance(fam, dict) and isinstance(fam.get(key), str):
+                    out.append((f"{claim.kind}[{i}].{key}", fam[key]))
+    if isinstance(claim.assume_text, str):
+        out.append(("assume", claim.assume_text))
+    return out
 
 
 @dataclass
@@ -363,10 +492,7 @@ def load_spec(path: str | Path) -> Spec:
             if name in raw:
                 _check_method_options(raw[name], allowed, {**where, "field": name,
                                                            "line": field_lines.get(name, cline)}, name)
-        claim = Claim(spec, i, cid, kind, raw, cline, ref=raw.get("ref", ""), text=raw.get("text", ""),
-                      expect=expect, expect_counterexample=raw.get("expect_counterexample"),
-                      corrects=raw.get("corrects"), relaxes=raw.get("relaxes"), note=raw.get("note", ""),
-                      field_lines=field_lines)
+        claim = Claim.from_table(spec, i, cid, kind, raw, cline, field_lines)
         spec.claims.append(claim)
     ids = {c.id for c in spec.claims}
     for c in spec.claims:
@@ -375,7 +501,7 @@ def load_spec(path: str | Path) -> Spec:
             if target is not None and target not in ids:
                 raise c.error(f"{ref_field} = {target!r} names no claim in this file", ref_field,
                               hint=suggest(target, ids))
-        for target in (c.raw.get("prove") or {}).get("using") or []:
+        for target in c.prove.using:
             used = next((u for u in spec.claims if u.id == target), None)
             if used is None or used.kind != "holds" or target == c.id:
                 why = ("names no claim in this file" if used is None else
@@ -383,9 +509,7 @@ def load_spec(path: str | Path) -> Spec:
                 raise c.error(f"prove.using: {target!r} {why}", "prove", hint=suggest(target, ids) if used is None else None)
     # compile every claim now, so that a bad expression stops the run before anything is checked
     for c in spec.claims:
-        plan_claim(c, "default")
-        if "deep" in c.raw:
-            plan_claim(c, "deep")
+        compile_claim(c)
     return spec
 
 

@@ -22,9 +22,6 @@ from nimjos.games.declared import GameDecl
 from nimjos.lang.monotone import INC, DEC, coordinate_nodes, direction, is_nonneg_lower
 from nimjos.games.declared import GAME_FAMILIES
 
-_CACHE: dict[tuple[int, str], "ClaimPlan"] = {}
-
-
 @dataclass
 class FamilyPlan:
     """A compiled family of points (``point`` over ``where``) and, per unbounded index, the coordinates
@@ -157,7 +154,7 @@ def _check_game_expression(claim: Any, tree: ast.expr, ns: Namespace) -> None:
 
 def _game_coords(claim: Any, tree: ast.expr, ns: Namespace) -> tuple[str, ...]:
     _check_game_expression(claim, tree, ns)
-    explicit = claim.raw.get("position")
+    explicit = claim.position
     if explicit:
         return tuple(explicit)
     head = tree.func if isinstance(tree, ast.Call) else tree
@@ -174,17 +171,13 @@ def _profile_field(claim: Any, name: str, profile: str) -> str:
 
 
 def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
-    """Compile `claim` for `profile` (cached)."""
-    key = (id(claim), profile)
-    if key in _CACHE and _CACHE[key].claim is claim:
-        return _CACHE[key]
+    """Compile `claim` for `profile` (the loader does it once per claim and profile: :meth:`Claim.plan`)."""
     ns: Namespace = claim.spec.namespace
     plan = ClaimPlan(claim, profile)
     kind = claim.kind
-    raw_kind = claim.raw[kind]
+    raw_kind = claim.statement
     if kind == "values":
         _plan_values(plan, claim, ns, profile)
-        _CACHE[key] = plan
         return plan
     for_all = claim.get("for_all", profile)
     if for_all is None:
@@ -193,8 +186,8 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
     plan.window_text = for_all
     plan.window = _binder(claim, _profile_field(claim, "for_all", profile), for_all, ns, set(), total=True)
     window_names = set(plan.window.names)
-    if claim.raw.get("game") is not None:
-        plan.game_text = claim.raw["game"]
+    if claim.game_text is not None:
+        plan.game_text = claim.game_text
         gtree, plan.game = _compile(claim, "game", plan.game_text, ns, window_names)
         plan.coords = _game_coords(claim, gtree, ns)
         missing = [c for c in plan.coords if c not in window_names]
@@ -203,8 +196,8 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
                               hint=f"add a bound such as '0 <= {missing[0]} <= 100'")
     elif kind in ("grundy", "p_positions", "level_set"):
         raise claim.error(f"a {kind} claim needs a game", "game", hint="add game = \"NAME\"")
-    if claim.raw.get("assume") is not None:
-        _, plan.assume = _compile(claim, "assume", claim.raw["assume"], ns, window_names)
+    if claim.assume_text is not None:
+        _, plan.assume = _compile(claim, "assume", claim.assume_text, ns, window_names)
     params = window_names - set(plan.coords)
     if kind == "level_set":
         levels = claim.get("levels", profile)
@@ -240,7 +233,6 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
         plan.families = [_plan_family(claim, kind, i, fam, ns, params, plan) for i, fam in enumerate(raw_kind)]
         if not plan.families:
             raise claim.error("an empty list of families", kind)
-    _CACHE[key] = plan
     return plan
 
 
@@ -313,9 +305,9 @@ def _plan_values(plan: ClaimPlan, claim: Any, ns: Namespace, profile: str) -> No
                               hint=suggest(k, ["from", "grundy", "of", "var", "equal"]))
     plan.values = v
     if "grundy" in v:
-        if claim.raw.get("game") is None:
+        if claim.game_text is None:
             raise claim.error("a values table of Grundy values needs a game", "game")
-        plan.game_text = claim.raw["game"]
+        plan.game_text = claim.game_text
         gtree, plan.game = _compile(claim, "game", plan.game_text, ns, set())
         plan.coords = _game_coords(claim, gtree, ns)
         if not isinstance(v["grundy"], list):

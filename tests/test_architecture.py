@@ -1,0 +1,126 @@
+"""The architecture as tests: the layers contract (import-linter), no import cycle, no import hidden inside a
+function, methods that read compiled claims only. docs/architecture.md describes the layers.
+"""
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("nimjos", "checkers")
+
+#: third-party modules that are optional dependencies (extras): the only imports allowed inside a function
+OPTIONAL = {"dask", "distributed"}
+
+
+def _modules(root: Path = ROOT) -> dict[str, Path]:
+    out = {}
+    for pkg in PACKAGES:
+        for path in (root / pkg).rglob("*.py"):
+            name = ".".join(path.relative_to(root).with_suffix("").parts)
+            out[name.removesuffix(".__init__")] = path
+    return out
+
+
+def _imports(name: str, path: Path, modules: dict[str, Path]) -> list[tuple[str, ast.stmt]]:
+    """(imported project module, statement) for every import statement of a module, wherever it stands."""
+    tree = ast.parse(path.read_text())
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            for alias in node.names:
+                target = f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+                out.append((target, node))
+        elif isinstance(node, ast.Import):
+            out += [(alias.name, node) for alias in node.names]
+    return [(t, n) for t, n in out if t.split(".")[0] in PACKAGES]
+
+
+def _lint_imports(cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    exe = shutil.which("lint-imports") or str(Path(sys.executable).with_name("lint-imports"))
+    return subprocess.run([exe, "--no-cache"], cwd=cwd, capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_the_layers_contract_is_kept():
+    run = _lint_imports(ROOT)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1 kept, 0 broken" in run.stdout
+
+
+def test_an_upward_import_breaks_the_layers_contract(tmp_path):
+    for item in (*PACKAGES, "pyproject.toml"):
+        src = ROOT / item
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, tmp_path / item)
+    with open(tmp_path / "nimjos" / "lang" / "values.py", "a") as f:
+        f.write("\nimport nimjos.app.cli  # the language importing the command line: against the layers\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    run = _lint_imports(tmp_path, env)
+    assert run.returncode != 0
+    assert "nimjos.lang is not allowed to import nimjos.app" in run.stdout
+
+
+def test_no_import_cycle_among_the_modules_counting_imports_inside_functions():
+    modules = _modules()
+    graph = nx.DiGraph()
+    graph.add_nodes_from(modules)
+    for name, path in modules.items():
+        for target, _ in _imports(name, path, modules):
+            if target != name and target in modules:
+                graph.add_edge(name, target)
+    cycles = [sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1]
+    assert not cycles, cycles
+
+
+def test_no_import_inside_a_function_but_an_optional_dependency_with_its_comment():
+    found = []
+    for name, path in _modules().items():
+        text = path.read_text()
+        lines = text.splitlines()
+        for fn in ast.walk(ast.parse(text)):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(fn):
+                if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                    continue
+                top = (node.module if isinstance(node, ast.ImportFrom) else node.names[0].name) or ""
+                here = " ".join(lines[max(0, node.lineno - 2): node.lineno])
+                if top.split(".")[0] not in OPTIONAL or "optional" not in here:
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert not found, found
+
+
+def test_the_methods_read_compiled_claims_not_their_tables():
+    """checkers/ reads a claim through its typed attributes and Claim.plan(), never the TOML table (`raw`)."""
+    found = []
+    for path in (ROOT / "checkers").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr == "raw":
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, found
+
+
+def test_a_claim_is_compiled_once_at_load(tmp_path):
+    from nimjos.spec.loader import load_spec
+    spec = load_spec(ROOT / "tests" / "data" / "tiny.toml")
+    claim = spec.claims[0]
+    assert set(claim.plans) == {"default", "deep"}
+    assert claim.plan("default") is claim.plan("default")
+    assert claim.plan().window.names == ("x",)
+
+
+@pytest.mark.parametrize("layer", ["lang", "josephus", "games", "spec", "results", "report", "app"])
+def test_every_layer_is_documented(layer):
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    assert f"nimjos/{layer}/" in text
