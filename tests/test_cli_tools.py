@@ -5,14 +5,13 @@ import json
 import pathlib
 
 import numpy as np
-import pytest
 
 import nimjos.josephus.algorithms as josephus
 from nimjos.app.cli import main
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TINY = ROOT / "tests" / "data" / "tiny.toml"
-CONTRACT = ROOT.parent / "shared" / "spec-examples" / "contract.toml"
+CONTRACT = ROOT / "tests" / "data" / "contract.toml"
 
 
 def run(capsys, *argv):
@@ -55,8 +54,6 @@ def test_grundy_small_window_is_printed(capsys):
 
 
 def test_grundy_out_and_param(capsys, tmp_path):
-    if not CONTRACT.exists():
-        pytest.skip("contract.toml is not beside this clone")
     path = tmp_path / "g.npy"
     status, out, _ = run(capsys, "grundy", f"{CONTRACT}::maxnim", "--param", "k=2", "--window", "10 <= x <= 30000",
                          "--out", str(path))
@@ -73,8 +70,6 @@ def test_grundy_out_and_param(capsys, tmp_path):
 
 
 def test_grundy_2d_json(capsys):
-    if not CONTRACT.exists():
-        pytest.skip("contract.toml is not beside this clone")
     status, out, _ = run(capsys, "grundy", f"{CONTRACT}::wythoff", "--window", "0 <= x < 4 and 0 <= y < 6", "--json")
     data = json.loads(out)
     assert data["values"][1] == [1, 2, 0, 4, 5, 3] and data["shape"] == [4, 6]
@@ -86,7 +81,5 @@ def test_grundy_window_must_be_a_box(capsys):
 
 
 def test_grundy_missing_param(capsys):
-    if not CONTRACT.exists():
-        pytest.skip("contract.toml is not beside this clone")
     status, _, err = run(capsys, "grundy", f"{CONTRACT}::maxnim", "--window", "0 <= x <= 5")
     assert status == 2 and "--param k" in err

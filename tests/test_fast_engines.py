@@ -22,7 +22,7 @@ from nimjos.games.declared import GameDecl
 from nimjos.spec.loader import load_spec
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-SPEC_FILES = sorted((ROOT / "specs").glob("*.toml")) + [ROOT.parent / "shared" / "spec-examples" / "contract.toml"]
+SPEC_FILES = sorted((ROOT / "specs").glob("*.toml")) + [ROOT / "tests" / "data" / "contract.toml"]
 
 
 #: both engines refuse to explore more (a random game may move upwards, without end)
