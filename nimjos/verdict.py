@@ -139,6 +139,15 @@ def _method(record: Any) -> str:
     return record["method"] if isinstance(record, dict) else record.method
 
 
+#: the methods in the order their records are considered when several earn the same word (the window first)
+METHOD_ORDER = ("exhaustive", "sample", "prove")
+
+
+def _method_rank(record: Any) -> tuple:
+    m = _method(record)
+    return (METHOD_ORDER.index(m) if m in METHOD_ORDER else len(METHOD_ORDER), m)
+
+
 def final_verdict(records: list) -> Any:
     """The verdict a claim earned from its methods' records (:class:`Verdict` objects, or stored records as dicts
     with `verdict` and `method`), never stronger than a method justifies: a refutation, then ill-definedness,
@@ -151,13 +160,13 @@ def final_verdict(records: list) -> Any:
     >>> final_verdict([{"verdict": "vacuous", "method": "exhaustive"}, {"verdict": "sampled", "method": "sample"}])
     {'verdict': 'vacuous', 'method': 'exhaustive'}
     """
+    records = sorted(records, key=_method_rank)  # the same answer whatever order the records come in
     by_word: dict[str, list] = {}
     for r in records:
         by_word.setdefault(_word(r), []).append(r)
     for w in ("refuted", "ill-defined"):
         if w in by_word:
-            window = [r for r in by_word[w] if _method(r) == "exhaustive"]
-            return (window or by_word[w])[0]
+            return by_word[w][0]
     if "proved" in by_word:
         return by_word["proved"][0]
     window = next((r for r in records if _method(r) == "exhaustive"), None)

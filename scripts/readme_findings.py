@@ -8,12 +8,14 @@ printed statement found wrong with its smallest counterexample and its corrected
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 from collections import defaultdict
 from pathlib import Path
 
-from nimjos.verdict import final_verdict
-from nimjos.verdict import HOLDING
+from nimjos.lang.errors import NimjosError
+from nimjos.lang.expr import parse
+from nimjos.verdict import HOLDING, final_verdict
 from nimjos.results.store import ResultsStore
 
 BEGIN, END = "<!-- findings:begin -->", "<!-- findings:end -->"
@@ -39,9 +41,6 @@ def _relation(formula: str) -> str | None:
     >>> _relation("Gk(k, n) > k - 1"), _relation("x == y"), _relation("G(g, x)")
     ('>', '==', None)
     """
-    import ast
-    from nimjos.lang.errors import NimjosError
-    from nimjos.lang.expr import parse
     try:
         tree = parse(formula)
     except NimjosError:
@@ -51,12 +50,23 @@ def _relation(formula: str) -> str | None:
     return None
 
 
-def findings(records: list[dict]) -> str:
+def final_records(records: list[dict], only_specs: bool = True) -> dict[tuple[str, str], dict]:
+    """(file, claim id) -> the record of the claim's final verdict (nimjos.verdict.final_verdict), for the claims
+    of specs/ (or of every file).
+
+    >>> final_records([{"file": "specs/a.toml", "claim_id": "c", "method": "exhaustive", "verdict": "checked"},
+    ...                {"file": "specs/a.toml", "claim_id": "c", "method": "sample", "verdict": "sampled"}])
+    {('specs/a.toml', 'c'): {'file': 'specs/a.toml', 'claim_id': 'c', 'method': 'sample', 'verdict': 'sampled'}}
+    """
     by_claim: dict[tuple, list] = defaultdict(list)
     for r in records:
-        if r.get("file", "").startswith("specs/") or "/specs/" in r.get("file", ""):
+        if not only_specs or r.get("file", "").startswith("specs/") or "/specs/" in r.get("file", ""):
             by_claim[(r["file"], r["claim_id"])].append(r)
-    finals = {k: final_verdict(v) for k, v in by_claim.items()}
+    return {k: final_verdict(v) for k, v in by_claim.items()}
+
+
+def findings(records: list[dict]) -> str:
+    finals = final_records(records)
     files = sorted({k[0] for k in finals})
     lines = ["| document | claims | held (proved / sampled / checked) | refuted | ill-defined | vacuous | other |",
              "| --- | --- | --- | --- | --- | --- | --- |"]

@@ -1,0 +1,90 @@
+"""One owner of the verdict rules: every combination of the methods' verdicts gives the same final verdict and
+the same agreement with `expect` in the CLI (text and JSON), the pytest plugin, the results store, the report
+and the README findings, because each of them calls nimjos.verdict.
+"""
+from __future__ import annotations
+
+import itertools
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from checkers.run import ClaimResult
+from nimjos.app import cli
+from nimjos.report.model import group_claims
+from nimjos.results.store import ResultsStore
+from nimjos.spec.loader import load_spec
+from nimjos.verdict import EXPECTABLE, VERDICTS, Counterexample, Verdict, agreement, final_verdict
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+import readme_findings  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+#: what a method may answer (None: the method did not apply)
+WINDOW = ("refuted", "ill-defined", "checked", "vacuous", "inconclusive")
+SAMPLE = (None, "refuted", "ill-defined", "sampled", "inconclusive")
+PROVE = (None, "refuted", "ill-defined", "proved", "inconclusive")
+COMBINATIONS = [c for c in itertools.product(WINDOW, SAMPLE, PROVE)]
+
+
+def _verdicts(words: tuple) -> list[Verdict]:
+    out = []
+    for method, word in zip(("exhaustive", "sample", "prove"), words):
+        if word is None:
+            continue
+        cx = [Counterexample({"x": 1}, 0, 1)] if word == "refuted" else []
+        undefined = [Counterexample({"x": 2}, reason="no value")] if word == "ill-defined" else []
+        out.append(Verdict("c", word, method, f"{method} scope", instances=3, counterexamples=cx, undefined=undefined))
+    return out
+
+
+@pytest.fixture(scope="module")
+def claim():
+    return load_spec(ROOT / "tests" / "data" / "tiny.toml").claims[0]
+
+
+def test_the_combinations_cover_every_verdict_word():
+    assert {w for c in COMBINATIONS for w in c if w} | {"proved"} >= set(VERDICTS) - {"proved"}
+
+
+@pytest.mark.parametrize("words", COMBINATIONS, ids=lambda c: "+".join(w or "-" for w in c))
+def test_every_consumer_gives_the_same_final_verdict_and_agreement(words, claim, tmp_path):
+    verdicts = _verdicts(words)
+    final = final_verdict(verdicts)
+    # the run's result, as the CLI and the pytest plugin see it
+    result = ClaimResult(claim, verdicts)
+    assert result.final is final
+    for expect in (None, *EXPECTABLE):
+        agrees, why = agreement(final, expect)
+        assert agrees == final.agrees_with(expect)
+        assert agrees == (why == "")
+    agrees, why = agreement(final, claim.expect, claim.expect_counterexample)
+    # CLI: JSON entry and text line
+    entry = cli._json_entry(claim, result, agrees)
+    assert (entry["verdict"], entry["method"], entry["agrees"]) == (final.verdict, final.method, agrees)
+    line = cli._human_line(claim, result, agrees, why)
+    assert line.split()[1] == final.verdict
+    # the store, then the report and the README findings, from the stored records
+    with ResultsStore(tmp_path / "r.sqlite") as store:
+        run = store.begin_run(["check"], "default")
+        meta = cli._claim_meta(claim, agrees)
+        for v in verdicts:
+            store.record(run, meta, v)
+        store.finish_run(run, "ok")
+        rows = store.latest()
+    (reported,) = group_claims(rows)
+    assert (reported.verdict, reported.best["method"], reported.agrees) == (final.verdict, final.method, agrees)
+    (found,) = readme_findings.final_records(rows, only_specs=False).values()
+    assert (found["verdict"], found["method"]) == (final.verdict, final.method)
+
+
+def test_the_pytest_plugin_fails_a_claim_exactly_when_the_cli_would(tmp_path):
+    spec = tmp_path / "s.toml"
+    spec.write_text('[source]\nid = "s"\n[[claim]]\nid = "wrong"\nfor_all = "0 <= n <= 3"\nholds = "n < 3"\n'
+                    'expect = "holds"\n[[claim]]\nid = "right"\nfor_all = "0 <= n <= 3"\nholds = "n <= 3"\n')
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(spec),
+                          "-o", "addopts=", "--no-header"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert "1 failed, 1 passed" in run.stdout, run.stdout
+    assert cli.main(["check", str(spec), "--no-store", "--method", "exhaustive", "--no-repair"]) == cli.EXIT_DISAGREE
