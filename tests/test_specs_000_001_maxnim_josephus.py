@@ -1,4 +1,5 @@
-"""The specs of documents 000 and 001 (Maximum Nim with floor(x/k) and the Josephus problem).
+"""The specs of documents 000 and 001 (specs/000_maxnim_josephus.toml, specs/001_maxnim_josephus_algorithm.toml:
+Maximum Nim with floor(x/k) and the Josephus problem).
 
 * they load and every claim plans in both profiles;
 * every printed statement found wrong has a corrected sibling with a note and a deep window;

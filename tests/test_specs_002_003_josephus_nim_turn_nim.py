@@ -1,4 +1,5 @@
-"""The specs of documents 002 and 003: they load, every claim plans in both profiles, every printed statement
+"""The specs of documents 002 and 003 (specs/002_josephus_nim.toml, specs/003_turn_nim_and_weighted_nim.toml:
+Josephus Nim, Turn Nim and weighted Nim): they load, every claim plans in both profiles, every printed statement
 found wrong has a corrected sibling with a note and a deep window, and on the default windows the wrong
 statements are refuted (or ill-defined) at their recorded smallest counterexample while their corrections
 and the hypothesis-dropping claims get the verdicts the specs expect (one test per claim).
