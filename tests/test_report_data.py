@@ -79,7 +79,7 @@ def records() -> list[tuple[dict, Verdict]]:
         (claim(DEMO, "proved-one", 6, ref="Theorem 6", formula="xor(x, x) == 0", expect="proved"),
          Verdict("proved-one", "checked", "exhaustive", "0 <= x <= 99", instances=100, seconds=0.02)),
         (claim(DEMO, "proved-one", 6, ref="Theorem 6", formula="xor(x, x) == 0", expect="proved"),
-         Verdict("proved-one", "proved", "z3", "every x >= 0", seconds=0.3)),
+         Verdict("proved-one", "proved", "prove", "every x >= 0", seconds=0.3)),
         (claim(OTHER, "never", 0, ref="Lemma 7", text="If x < 0 then x = x.", formula="x == x", expect="holds",
                agrees=False),
          Verdict("never", "vacuous", "exhaustive", "0 <= x <= 9", instances=10, assumption_held=0)),
