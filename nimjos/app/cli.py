@@ -72,6 +72,8 @@ def _human_line(claim: Any, result: Any, agrees: bool, why: str) -> str:
         cx = v.undefined[0]
         b = ", ".join(f"{k}={_fmt(x)}" for k, x in cx.bindings.items())
         lines.append(f"       ill-defined at {b}: {cx.reason}")
+    if (v.counterexamples or v.undefined) and v.evidence.get("rerun"):
+        lines.append(f"       re-run: {v.evidence['rerun']}")
     if result.repairs:
         lines.append("       candidate corrections (each rechecked on the whole window):")
         for r in result.repairs:
