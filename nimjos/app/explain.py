@@ -64,13 +64,37 @@ def _tree(inst: Any, pos: Any, depth: int, indent: str, lines: list[str]) -> Non
         lines.append(f"{indent}   ... {len(opts) - 12} more options")
 
 
+def _sequence_lines(plan: Any, env: dict) -> list[str]:
+    """A printed sequence (``values = {of, var, from, equal}``) at one index: the computed and the printed term.
+
+    >>> class P: values = {"of": "n * n", "var": "n", "from": 1, "equal": [1, 4, 10]}; values_expr = staticmethod(lambda e: e["n"] ** 2)
+    >>> _sequence_lines(P, {"n": 3})
+    ['n = 3: n * n = 9; printed 10 (term 3 of the printed sequence, which starts at n = 1)']
+    """
+    v = plan.values
+    var, start, printed = v["var"], v.get("from", 0), v["equal"]
+    if var not in env:
+        return [f"--at must give the index {var!r}, e.g. --at '{var}={start}'"]
+    n = env[var]
+    i = n - start
+    shown = (f"printed {format_value(printed[i])} (term {i + 1} of the printed sequence, which starts at {var} = {start})"
+             if 0 <= i < len(printed) else
+             f"the printed sequence has no term there (it gives {var} = {start}..{start + len(printed) - 1})")
+    try:
+        value = format_value(plan.values_expr(env))
+    except EvalError as exc:
+        value = f"cannot be evaluated ({exc})"
+    return [f"{var} = {n}: {v['of']} = {value}; {shown}"]
+
+
 def explain_text(target: str, at: str | None = None, depth: int = 0, profile: str = "default") -> str:
     """The explanation of one claim at one position, as text."""
 
     path, cid = _split(target)
     claim = load_spec(path).claim(cid)
     plan = plan_claim(claim, profile)
-    pins = _pins(at, plan.coords)
+    coords = plan.coords or ((plan.values["var"],) if plan.values_expr is not None else ())
+    pins = _pins(at, coords)
     lines: list[str] = []
     if pins is None:
         v = check_exhaustive(claim, profile, max_counterexamples=1)
@@ -84,6 +108,9 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
     else:
         lines.append(f"claim {cid} at " + ", ".join(f"{k}={format_value(x)}" for k, x in pins.items()))
     env = dict(pins)
+    if plan.values_expr is not None:
+        lines += _sequence_lines(plan, env)
+        return "\n".join(lines)
     if plan.game is None or not plan.coords:
         if plan.sides is not None:
             try:

@@ -17,6 +17,7 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,7 @@ from nimjos.spec.loader import load_spec
 from nimjos.lang.expr import compile_expression
 from nimjos.lang.binders import Binder
 from nimjos.games.engine import MAX_POSITIONS, ReferenceEngine
+from nimjos.games.periodicity import Periodicity, detect
 from nimjos.lang.errors import ResourceError
 
 #: a window the reference engine must fill position by position may hold at most this many positions
@@ -117,9 +119,26 @@ def grundy_table(target: str, assignments: list[str], window: str, max_positions
                      for p in zip(*(g.ravel() for g in grids))]
         engine.solve(game, positions)
         table = np.array([game.lookup(p) for p in positions], dtype=np.int64).reshape([hi - lo + 1 for lo, hi in box])
-    how = {"game": game.label, "window": window, "positions": count, "engine": engine.describe_last(),
-           "seconds": round(time.perf_counter() - t0, 3), "origin": [lo for lo, _ in box]}
+    how = {"game": game.label, "window": window, "coordinates": list(decl.position), "positions": count,
+           "engine": engine.describe_last(), "seconds": round(time.perf_counter() - t0, 3),
+           "origin": [lo for lo, _ in box]}
+    if table.ndim == 1:
+        how["periodicity"] = _periodicity(table.tolist(), how["origin"][0])
     return table, how
+
+
+def _periodicity(values: list[int], start: int) -> str:
+    """What the 1-D table shows of (arithmetic) periodicity: an observation through the window's end, not a proof.
+
+    >>> _periodicity([0, 1, 2] * 5, 0)
+    'periodic with period 3 from 0 (exact through 14)'
+    >>> _periodicity([0, 1, 2, 3, 5, 8], 10)
+    'no period within the window (10..15)'
+    """
+    found = detect(values)
+    if found is None:
+        return f"no period within the window ({start}..{start + len(values) - 1})"
+    return Periodicity(found.period, found.preperiod + start, found.saltus, found.through + start).describe()
 
 
 def _summary(table: np.ndarray, how: dict) -> list[str]:
@@ -128,15 +147,23 @@ def _summary(table: np.ndarray, how: dict) -> list[str]:
     if table.size:
         lines.append(f"values {int(table.min())} .. {int(table.max())}; "
                      f"{int(np.count_nonzero(table == 0)):,} P-positions (value 0)")
+    names, origin = how["coordinates"], how["origin"]
+    if table.ndim == 1 and "periodicity" in how:
+        lines.append(f"{how['periodicity']} (observed on the window, not proved)")
     if table.size <= MAX_PRINTED:
         if table.ndim == 1:
-            lines.append(f"G({how['origin'][0]}..): " + " ".join(map(str, table.tolist())))
+            lines.append(f"G({names[0]} = {origin[0]}..): " + " ".join(map(str, table.tolist())))
         else:
-            lines.append(f"rows x = {how['origin'][0]}.., columns y = {how['origin'][1]}..:")
-            lines.extend("  " + " ".join(f"{v:3d}" for v in row) for row in table.tolist())
+            # one block of rows (first of the last two coordinates) and columns (the last) per value of the others
+            outer = table.shape[:-2]
+            for index in np.ndindex(*outer):
+                fixed = ", ".join(f"{n} = {o + i}" for n, o, i in zip(names, origin, index))
+                lines.append((fixed + ": " if fixed else "") + f"rows {names[-2]} = {origin[-2]}.., "
+                             f"columns {names[-1]} = {origin[-1]}..:")
+                lines.extend("  " + " ".join(f"{v:3d}" for v in row) for row in table[index].tolist())
     else:
         head = table.ravel()[:20].tolist()
-        lines.append("first values (x-major): " + " ".join(map(str, head)) + " ...")
+        lines.append(f"first values ({names[0]}-major): " + " ".join(map(str, head)) + " ...")
     return lines
 
 
@@ -154,6 +181,9 @@ def cmd_grundy(args: argparse.Namespace) -> int:
     if args.out:
         np.save(args.out, table)
         how["out"] = args.out
+        # the array holds values only: where it starts (its corner) and what its axes are go beside it
+        how["out_meta"] = str(Path(args.out).with_suffix(".json"))
+        Path(how["out_meta"]).write_text(json.dumps({k: v for k, v in how.items() if k != "out_meta"}, indent=1) + "\n")
     if args.json:
         out = dict(how)
         out["shape"] = list(table.shape)
@@ -163,7 +193,8 @@ def cmd_grundy(args: argparse.Namespace) -> int:
     else:
         print("\n".join(_summary(table, how)))
         if args.out:
-            print(f"wrote {args.out} ({table.dtype}, shape {table.shape})")
+            print(f"wrote {args.out} ({table.dtype}, shape {table.shape}; axes {', '.join(how['coordinates'])} "
+                  f"from {tuple(how['origin'])}, described in {how['out_meta']})")
     sys.stdout.flush()
     return 0
 

@@ -1,7 +1,7 @@
 """``nimjos josephus survivor|table|order --k K --n N [--out FILE.npy]``: the Josephus problem from the
 command line (numbers 1..n in a circle, every k-th removed, counting from 1).
 
-* ``survivor``: the number left; n may be huge (``--n 10**30``);
+* ``survivor``: the number left; n may be huge (``--n 10**30``); n = 0 gives 0 (OEIS A006257's a(0));
 * ``table``: the survivors of every n <= N as an int64 array (index n holds the survivor of n, index 0 holds 0);
 * ``order``: the numbers in the order they are removed (the last is the survivor).
 
@@ -25,8 +25,10 @@ from nimjos.lang.expr import Namespace, compile_expression
 import nimjos.josephus.algorithms as josephus
 from nimjos.lang.errors import ResourceError
 
-#: arrays up to this length are printed in full
+#: arrays up to this length are printed in full as text
 MAX_PRINTED = 200
+#: arrays up to this length are given in full in --json; longer ones are written with --out (never dropped silently)
+MAX_JSON_VALUES = 1_000_000
 
 
 def _integer(text: str, name: str, least: int) -> int:
@@ -75,7 +77,7 @@ def cmd_josephus(args: argparse.Namespace) -> int:
     0
     """
     k = _integer(args.k, "k", 1)
-    n = _integer(args.n, "n", 0 if args.what == "table" else 1)
+    n = _integer(args.n, "n", 1 if args.what == "order" else 0)
     t0 = time.perf_counter()
     values = josephus_values(args.what, k, n)
     seconds = time.perf_counter() - t0
@@ -86,11 +88,15 @@ def cmd_josephus(args: argparse.Namespace) -> int:
     if args.json:
         out: dict[str, Any] = {"what": args.what, "k": k, "n": n, "seconds": round(seconds, 3)}
         if args.what == "survivor":
-            out["survivor"] = str(values) if values >= 1 << 53 else values
+            out["survivor"] = int(values)   # a JSON integer of any size, never a string
         else:
             out["length"] = len(values)
-            if len(values) <= MAX_PRINTED:
+            if len(values) <= MAX_JSON_VALUES:
                 out["values"] = values.tolist()
+            else:
+                out["values"] = None
+                out["omitted"] = (f"{len(values):,} values are more than --json gives ({MAX_JSON_VALUES:,}): "
+                                  "write them with --out FILE.npy")
         if args.out:
             out["out"] = args.out
         print(json.dumps(out))
@@ -115,5 +121,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--k", required=True, help="every k-th number is removed (k >= 1)")
     p.add_argument("--n", required=True, help="numbers 1..n (table: every n <= N)")
     p.add_argument("--out", metavar="FILE.npy", help="write the table or the order as a NumPy array")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--json", action="store_true",
+                   help=f"print one JSON object: what, k, n, seconds, and survivor (an integer of any size) or length "
+                        f"and values (all of them up to {MAX_JSON_VALUES:,}; beyond, values is null and omitted says "
+                        "why: use --out)")
     p.set_defaults(func=cmd_josephus)

@@ -174,11 +174,17 @@ def survivor(n, k) -> int:
 
     O(k log n) arithmetic steps, so n may be huge.
 
-    >>> survivor(41, 3), survivor(1, 7), survivor(10, 1)
-    (31, 1, 10)
+    The empty circle (n = 0) has no survivor; by the convention of OEIS A006257 (a(0) = 0) and of
+    :func:`survivor_table` (index 0 holds 0), its survivor is 0.
+
+    >>> survivor(41, 3), survivor(1, 7), survivor(10, 1), survivor(0, 2)
+    (31, 1, 10, 0)
     >>> survivor(10**30, 2) == 2 * (10**30 - 2**99) + 1
     True
     """
+    if _as_int(n, "n", 0) == 0:
+        _as_int(k, "k", 1)
+        return 0
     n, k = _check_nk(n, k)
     return _forward(1, n, k)
 

@@ -42,12 +42,13 @@ def _josephus_cost(name: str, n: int, k: int) -> None:
 
 def survivor(n: Any, k: Any) -> int:
     """The number left when 1, 2, ..., n stand in a circle and every k-th is removed until one remains.
-    Counting starts at 1, so the first number removed is k (mod n). n >= 1, k >= 1.
+    Counting starts at 1, so the first number removed is k (mod n). n >= 0, k >= 1; the empty circle's
+    survivor is 0 (the convention of OEIS A006257, a(0) = 0).
 
-    >>> survivor(7, 3)
-    4
+    >>> survivor(7, 3), survivor(0, 2)
+    (4, 0)
     """
-    n, k = _pos("survivor", n), _pos("survivor", k)
+    n, k = _pos("survivor", n, least=0), _pos("survivor", k)
     _josephus_cost("survivor", n, k)
     return int(algorithms.survivor(n, k))
 
