@@ -59,7 +59,7 @@ def test_refusals(text, message):
 
 
 @pytest.mark.parametrize("text", ["1 / 0", "1 // 0", "1 % 0", "v2(0)", "isqrt(-1)", "mex(5)", "ilog2(0)",
-                                  "(1, 2)[5]", "xor(-1, 2)", "iterate(lambda r: r, -1, 0)", "survivor(0, 2)",
+                                  "(1, 2)[5]", "xor(-1, 2)", "iterate(lambda r: r, -1, 0)", "survivor(-1, 2)",
                                   "JJ(2, 3, 4)", "F(5, 5)", "functions(2, 1, 2)[0](3)", "min(set())"])
 def test_ill_defined(text):
     with pytest.raises(EvalError):

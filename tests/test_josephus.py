@@ -168,7 +168,7 @@ def test_random_huge_circles_are_consistent(n, k, data):
 
 
 @pytest.mark.parametrize("call", [
-    lambda: jos.survivor(0, 2),
+    lambda: jos.survivor(-1, 2),
     lambda: jos.survivor(5, 0),
     lambda: jos.survivor(2.5, 2),
     lambda: jos.survivor(True, 2),
