@@ -5,7 +5,7 @@ top-level conjuncts (``lo <= t <= hi``, strict forms, ``t >= lo``, ``t in {2, 3}
 a bound may use names bound before it. Every conjunct not used as a bound is kept as a filter, evaluated as
 soon as its names are bound.
 
->>> from nimjos.lang.expr import Namespace
+>>> from nimjos.lang.compiler import Namespace
 >>> b = Binder.from_text("1 <= n <= 3 and 1 <= m <= n and m != 2", Namespace())
 >>> [(e["n"], e["m"]) for e in b.bindings({})]
 [(1, 1), (2, 1), (3, 1), (3, 3)]
@@ -21,7 +21,10 @@ from fractions import Fraction
 from typing import Any, Callable, Iterator
 
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.lang.expr import Namespace, compile_tree, free_names, norm, parse, variables_of
+from nimjos.lang.compiler import Namespace, compile_tree
+from nimjos.lang.syntax import free_names, parse
+from nimjos.lang.runtime import norm
+from nimjos.lang.expr import variables_of
 from nimjos.lang.builtins import iter_items
 from nimjos.lang.values import format_value
 
@@ -101,6 +104,40 @@ def _round_high(v: Any, strict: bool) -> int:
     return math.floor(v)
 
 
+def _refuse_shadowing(tree: ast.expr, ns: Namespace, text: str) -> None:
+    """A name compared as a number in a condition (``s in {2, 5, 7}``, ``1 <= s <= 9``) is a bound variable; if it
+    already names a game, a function of the spec or a built-in, the condition would silently compare that object:
+    refuse it, naming both. (The right side of ``in`` may be a predicate, and a definition without parameters is
+    a constant: both are fine.)
+
+    >>> from nimjos.lang.syntax import parse
+    >>> ns = Namespace(); ns.games["s"] = object()
+    >>> _refuse_shadowing(parse("s in {2, 5, 7} and s <= n"), ns, "s in {2, 5, 7} and s <= n")
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.SpecError: 's' is bound as a variable in 's in {2, 5, 7} and s <= n' but is already the game s (rename the variable)
+    """
+    for part in conjuncts(tree):
+        for node in ast.walk(part):
+            if not isinstance(node, ast.Compare):
+                continue
+            operands = [node.left] + [c for op, c in zip(node.ops, node.comparators) if not isinstance(op, (ast.In, ast.NotIn))]
+            for operand in operands:
+                if not isinstance(operand, ast.Name):
+                    continue
+                name = operand.id
+                if name in ns.games:
+                    what = "game"
+                elif name in ns.definitions and ns.definitions[name].params:
+                    what = "function (a [define] of this spec)"
+                elif name in ns.builtins:
+                    what = "built-in function"
+                else:
+                    continue
+                raise SpecError(f"{name!r} is bound as a variable in {text!r} but is already the {what} {name} "
+                                "(rename the variable)")
+
+
 class Binder:
     """Enumerates the bindings of the names a condition binds, given the values of outer names."""
 
@@ -113,6 +150,7 @@ class Binder:
         #: a window must be defined everywhere: a bound or condition that cannot be evaluated is a spec error
         self.total = False
         outer = set(outer)
+        _refuse_shadowing(tree, ns, self.text)
         all_vars = variables_of(tree, ns)
         # declared order: order of first appearance in the text
         self.names: tuple[str, ...] = tuple(n for n in all_vars if n not in outer)
