@@ -21,18 +21,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nimjos.lang.values import format_value, json_value, sortable_key
+from nimjos.spec.loader import EXPECT_WORDS
 
-#: every verdict word, strongest evidence first (DESIGN.md, principle 7)
-VERDICTS = ("refuted", "ill-defined", "proved", "sampled", "checked", "vacuous", "inconclusive")
+#: every verdict word, strongest evidence first (DESIGN.md, "Verdicts"): `proved` is for the whole stated domain,
+#: `proved-bounded` for a stated class smaller than it (finitely many parameter values, values below 2^64)
+VERDICTS = ("refuted", "ill-defined", "proved", "proved-bounded", "sampled", "checked", "vacuous", "inconclusive")
 
 #: verdicts that mean "the claim held under this method"
-HOLDING = ("proved", "sampled", "checked")
+HOLDING = ("proved", "proved-bounded", "sampled", "checked")
 
-#: the words a spec may write in `expect`
-EXPECTABLE = ("holds", "refuted", "ill-defined", "vacuous", "proved", "sampled", "checked", "inconclusive")
+#: the words a spec may write in `expect` (the spec format's own list: nimjos.spec.loader.EXPECT_WORDS)
+EXPECTABLE = EXPECT_WORDS
 
 #: ordering used to pick the strongest verdict among several methods
-STRENGTH = {"refuted": 6, "ill-defined": 5, "proved": 4, "sampled": 3, "checked": 2, "vacuous": 1, "inconclusive": 0}
+STRENGTH = {"refuted": 7, "ill-defined": 6, "proved": 5, "proved-bounded": 4, "sampled": 3, "checked": 2,
+            "vacuous": 1, "inconclusive": 0}
 
 
 @dataclass
@@ -151,7 +154,7 @@ def _method_rank(record: Any) -> tuple:
 def final_verdict(records: list) -> Any:
     """The verdict a claim earned from its methods' records (:class:`Verdict` objects, or stored records as dicts
     with `verdict` and `method`), never stronger than a method justifies: a refutation, then ill-definedness,
-    by any method wins (the window's first); `proved` beats the window; `sampled` counts only when the window
+    by any method wins (the window's first); `proved`, then `proved-bounded`, beats the window; `sampled` counts only when the window
     also held (`checked`); otherwise the window's own verdict stands (an `inconclusive` answer of another
     method never overrides it); without a window record, the strongest word.
 
@@ -167,8 +170,9 @@ def final_verdict(records: list) -> Any:
     for w in ("refuted", "ill-defined"):
         if w in by_word:
             return by_word[w][0]
-    if "proved" in by_word:
-        return by_word["proved"][0]
+    for w in ("proved", "proved-bounded"):
+        if w in by_word:
+            return by_word[w][0]
     window = next((r for r in records if _method(r) == "exhaustive"), None)
     if window is not None and _word(window) == "checked" and "sampled" in by_word:
         return by_word["sampled"][0]
@@ -210,7 +214,7 @@ def _comparable(v: Any) -> Any:
 def agreement(verdict: Verdict, expect: str | None, expect_counterexample: str | None = None) -> tuple[bool, str]:
     """Does a claim's final verdict agree with its spec's `expect` (and `expect_counterexample`)? With the reason
     when it does not. `expect` None: anything but refuted or ill-defined; "holds" and "checked": any holding
-    verdict; "sampled": sampled or proved; any other word: exactly that word.
+    verdict; "sampled": sampled or a proof (proved, proved-bounded); any other word: exactly that word.
 
     >>> agreement(Verdict("c", "sampled", "sample", ""), "holds")
     (True, '')
@@ -226,7 +230,7 @@ def agreement(verdict: Verdict, expect: str | None, expect_counterexample: str |
     elif expect in ("holds", "checked"):
         ok = word in HOLDING
     elif expect == "sampled":
-        ok = word in ("sampled", "proved")
+        ok = word in ("sampled", "proved", "proved-bounded")
     else:
         ok = word == expect
     if not ok:

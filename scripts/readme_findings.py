@@ -14,7 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from nimjos.lang.errors import NimjosError
-from nimjos.lang.expr import parse
+from nimjos.lang.syntax import parse
 from nimjos.verdict import HOLDING, final_verdict
 from nimjos.results.store import ResultsStore
 
@@ -68,7 +68,7 @@ def final_records(records: list[dict], only_specs: bool = True) -> dict[tuple[st
 def findings(records: list[dict]) -> str:
     finals = final_records(records)
     files = sorted({k[0] for k in finals})
-    lines = ["| document | claims | held (proved / sampled / checked) | refuted | ill-defined | vacuous | other |",
+    lines = ["| document | claims | held (proved / proved-bounded / sampled / checked) | refuted | ill-defined | vacuous | other |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
     wrong: list[str] = []
     for f in files:
@@ -79,7 +79,7 @@ def findings(records: list[dict]) -> str:
         other = len(words) - held - sum(counts.values())
         doc = recs[0][1].get("document") or Path(f).name
         title = recs[0][1].get("source_title") or ""
-        split = " / ".join(str(words.count(w)) for w in ("proved", "sampled", "checked"))
+        split = " / ".join(str(words.count(w)) for w in ("proved", "proved-bounded", "sampled", "checked"))
         lines.append(f"| [{Path(f).name}]({f}) ({title}) | {len(words)} | {held} ({split}) | {counts['refuted']} | "
                      f"{counts['ill-defined']} | {counts['vacuous']} | {other} |")
         corrections = {v.get("corrects"): v["claim_id"] for _, v in recs if v.get("corrects")}

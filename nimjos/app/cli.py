@@ -21,9 +21,9 @@ from checkers.run import RunOptions
 from nimjos.app.claim_pool import default_jobs, run_claims
 from nimjos.spec.loader import load_spec, spec_files
 from nimjos.games.engine import set_max_positions
-from nimjos.lang.expr import suggest
+from nimjos.lang.syntax import suggest
 from checkers.run import METHODS
-from nimjos.verdict import agreement
+from nimjos.verdict import VERDICTS, agreement
 from nimjos.app.progress import ShardProgress
 import nimjos.app.explain as explain
 import nimjos.app.grundy_cli as grundy_cli
@@ -155,6 +155,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if pins or args.workers > 1 or args.executor == "dask":
         jobs = 1  # a pinned instance is one claim; sharded claims use the cores (or the cluster) themselves
     entries: dict[int, Any] = {}   # index -> JSON entry or printed line, put back in claim order
+    finals: dict[str, int] = {}    # final verdict -> claims, for the summary line
     printed = 0
     results = run_claims(todo, opts, jobs, args.max_positions)
     try:
@@ -165,6 +166,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 entries[i] = None
             else:
                 final = result.final
+                finals[final.verdict] = finals.get(final.verdict, 0) + 1
                 agrees, why = agreement(final, claim.expect, claim.expect_counterexample)
                 if not agrees:
                     status = max(status, EXIT_DISAGREE)
@@ -198,8 +200,9 @@ def cmd_check(args: argparse.Namespace) -> int:
                           "seconds": round(time.perf_counter() - t0, 3)}, indent=1))
     else:
         n = len(out_claims) if args.json else len(selected)
-        print(f"{n} claim{'s' if n != 1 else ''} in {time.perf_counter() - t0:.1f}s; "
-              f"exit {EXIT_BAD_INPUT if errors else status}")
+        counts = ", ".join(f"{finals[w]} {w}" for w in VERDICTS if finals.get(w))
+        print(f"{n} claim{'s' if n != 1 else ''} in {time.perf_counter() - t0:.1f}s" + (f": {counts}" if counts else "")
+              + f"; exit {EXIT_BAD_INPUT if errors else status}")
     if errors:
         return EXIT_BAD_INPUT
     return status

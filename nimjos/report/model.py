@@ -24,7 +24,8 @@ from nimjos.verdict import HOLDING, STRENGTH, VERDICTS, final_verdict
 PAGE_VERDICTS = ("refuted", "ill-defined")
 
 #: the words of the summary line, in order
-SUMMARY_WORDS = ("held", "refuted", "ill-defined", "vacuous", "proved", "sampled", "checked", "inconclusive")
+SUMMARY_WORDS = ("held", "refuted", "ill-defined", "vacuous", "proved", "proved-bounded", "sampled", "checked",
+                 "inconclusive")
 
 #: what a counterexample's two values are, by claim kind (lhs: from the game; rhs: what the claim says)
 SIDES = {
@@ -178,7 +179,7 @@ class Summary:
         """The summary line as text.
 
         >>> Summary(3, {"held": 2, "refuted": 1}, 0).line()
-        '3 claims: 2 held, 1 refuted, 0 ill-defined, 0 vacuous, 0 proved, 0 sampled, 0 checked, 0 inconclusive; every verdict as expected'
+        '3 claims: 2 held, 1 refuted, 0 ill-defined, 0 vacuous, 0 proved, 0 proved-bounded, 0 sampled, 0 checked, 0 inconclusive; every verdict as expected'
         """
         parts = ", ".join(f"{self.counts.get(w, 0)} {w}" for w in SUMMARY_WORDS)
         tail = "every verdict as expected" if not self.unexpected else f"{self.unexpected} not as expected"
@@ -245,7 +246,7 @@ def group_claims(rows: list[dict]) -> list[Claim]:
 
 
 def summarize(claims: list[Claim]) -> Summary:
-    """Count claims by their strongest verdict; `held` counts proved, sampled and checked together.
+    """Count claims by their final verdict; `held` counts proved, proved-bounded, sampled and checked together.
 
     >>> cs = group_claims([{"file": "f", "claim_id": "a", "method": "m", "verdict": "proved", "agrees": True},
     ...                    {"file": "f", "claim_id": "b", "method": "m", "verdict": "refuted", "agrees": False}])
