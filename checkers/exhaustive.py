@@ -17,14 +17,14 @@ import time
 from typing import Any, Callable, Iterable
 
 from nimjos.games.engine import default_engine
-from nimjos.lang.expr import BUDGET
+from nimjos.lang.runtime import BUDGET
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.games.declared import as_instance
 
 from nimjos.spec.plan import ClaimPlan
 from nimjos.verdict import Counterexample, Verdict
 from nimjos.lang.values import format_value
-from nimjos.lang.expr import suggest
+from nimjos.lang.syntax import suggest
 from nimjos.games.periodicity import first_stair_break
 from nimjos.games.periodicity import detect, smallest_stair
 from nimjos.spec.budget import enforce_limits

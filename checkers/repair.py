@@ -4,7 +4,7 @@ whole window; only the candidates that hold are returned, fewest edits first.
 Edits tried: floor <-> ceil; < <-> <= (and > <-> >=); an integer constant +-1 (an index range starting at 0
 instead of 1); a function argument shifted by +-1 (n numbers vs n + 1); a summand dropped; +-1 added.
 
->>> from nimjos.lang.expr import parse
+>>> from nimjos.lang.syntax import parse
 >>> sorted(ast.unparse(t) for _, t in single_edits(parse("floor(n / 2) < m")))[:4]
 ['ceil(n / 2) < m', 'floor(n / 1) < m', 'floor(n / 2 + 1) < m', 'floor(n / 2 - 1) < m']
 """
@@ -19,7 +19,7 @@ from typing import Any, Iterator
 from checkers.exhaustive import check_exhaustive
 from nimjos.spec.loader import editable_fields, revise_claim
 from nimjos.lang.errors import NimjosError
-from nimjos.lang.expr import parse
+from nimjos.lang.syntax import parse
 
 #: functions whose arguments are not shifted (the shift of a game or a set argument is meaningless)
 _NO_SHIFT = {"G", "options", "iterate", "mex", "xor", "min", "max", "set", "tuple", "sorted", "len", "sum",
@@ -107,7 +107,7 @@ class _Fold(ast.NodeTransformer):
 def fold(tree: ast.AST) -> ast.AST:
     """Fold integer offsets (a copy).
 
-    >>> from nimjos.lang.expr import parse
+    >>> from nimjos.lang.syntax import parse
     >>> ast.unparse(fold(parse("ilog2(n + 1 - 1) + 2 - 3")))
     'ilog2(n) - 1'
     """
@@ -119,7 +119,7 @@ def single_edits(tree: ast.AST) -> list[tuple[str, ast.AST]]:
     subexpression that occurs more than once is also made at every occurrence at once (a misprint
     repeated in one formula is one misprint).
 
-    >>> from nimjos.lang.expr import parse
+    >>> from nimjos.lang.syntax import parse
     >>> [d for d, t in single_edits(parse("W(x, n - 2) == V(n - 2)")) if "every" in d]
     ['summand 2 dropped from n - 2 (at every occurrence)', 'constant 2 -> 3 (at every occurrence)', 'constant 2 -> 1 (at every occurrence)']
     """

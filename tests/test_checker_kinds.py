@@ -141,7 +141,7 @@ def test_expect_counterexample_compares_values():
 
 def test_cycle_message_names_the_game_and_the_cycle(write_spec):
     from nimjos.games.declared import GameDecl
-    from nimjos.lang.expr import Namespace
+    from nimjos.lang.compiler import Namespace
     g = GameDecl.declare("cyc", {"position": ["n"], "moves": [{"to": "n + 1", "where": "n < 3"},
                                                                {"to": "n - 1", "where": "n >= 1"}]}, Namespace())
     with pytest.raises(SpecError) as info:

@@ -5,7 +5,7 @@ import pytest
 
 from nimjos.games.engine import ReferenceEngine
 from nimjos.lang.errors import SpecError
-from nimjos.lang.expr import Namespace
+from nimjos.lang.compiler import Namespace
 from nimjos.games.declared import GameDecl, gcn, subtraction
 
 

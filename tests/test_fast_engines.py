@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from nimjos.games.engine import ReferenceEngine
 from nimjos.lang.errors import NimjosError, ResourceError
-from nimjos.lang.expr import Namespace, compile_expression
+from nimjos.lang.compiler import Namespace
+from nimjos.lang.expr import compile_expression
 from nimjos.games.fast import solve_fast
 import nimjos.games.fast.arith as arith
 import nimjos.games.fast.kernels as kernels

@@ -55,7 +55,7 @@ def test_a_misprint_repeated_in_one_formula_is_repaired_everywhere():
     # (x, 2n + 2i) needs the same edit at both places
     import ast
     import pathlib
-    from nimjos.lang.expr import parse
+    from nimjos.lang.syntax import parse
     root = pathlib.Path(__file__).resolve().parents[1]
     spec = load_spec(root / "specs" / "003_turn_nim_and_weighted_nim.toml")
     found = find_repairs(spec.claim("lemma-3.2-26"))

@@ -19,7 +19,9 @@ import pytest
 from checkers.exhaustive import check_exhaustive
 from nimjos.spec.plan import plan_claim
 from nimjos.lang.errors import EvalError
-from nimjos.lang.expr import compile_tree, evaluate, parse
+from nimjos.lang.compiler import compile_tree
+from nimjos.lang.expr import evaluate
+from nimjos.lang.syntax import parse
 from nimjos.josephus.algorithms import survivor
 from nimjos.spec.loader import load_spec
 

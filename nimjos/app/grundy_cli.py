@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 from nimjos.lang.errors import SpecError
-from nimjos.lang.expr import suggest
+from nimjos.lang.syntax import suggest
 from nimjos.spec.loader import load_spec
 from nimjos.lang.expr import compile_expression
 from nimjos.lang.binders import Binder

@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 from nimjos.lang.errors import SpecError
-from nimjos.lang.expr import Namespace, compile_expression
+from nimjos.lang.compiler import Namespace
+from nimjos.lang.expr import compile_expression
 import nimjos.josephus.algorithms as josephus
 from nimjos.lang.errors import ResourceError
 

@@ -4,7 +4,7 @@ A :class:`GameDecl` is a game as declared (`[game.NAME]`); calling it with its p
 :class:`GameInstance`, whose :meth:`~GameInstance.options` lists the positions one move away and whose
 :meth:`~GameInstance.grundy` asks the engine for the Grundy value.
 
->>> from nimjos.lang.expr import Namespace
+>>> from nimjos.lang.compiler import Namespace
 >>> ns = Namespace()
 >>> sub23 = GameDecl.declare("sub23", {"position": ["n"], "moves": [
 ...     {"to": "n - s", "where": "s in {2, 3} and s <= n"}]}, ns)
@@ -20,10 +20,12 @@ from typing import Any, Callable, Iterable
 
 from nimjos.lang.binders import Binder
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.lang.expr import Namespace, compile_tree, parse, variables_of
-from nimjos.lang.expr import free_names
+from nimjos.lang.compiler import Namespace, compile_tree
+from nimjos.lang.syntax import parse
+from nimjos.lang.expr import variables_of
+from nimjos.lang.syntax import free_names
 from nimjos.lang.values import format_value
-from nimjos.lang.expr import suggest
+from nimjos.lang.syntax import suggest
 from nimjos.games.engine import default_engine
 
 

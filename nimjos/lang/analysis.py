@@ -1,7 +1,7 @@
 """Static analyses of a claim's expressions and window that the methods share: which names are sizes (the
 exponent of a power), and which window bounds are constants fixed by the window's author.
 
->>> from nimjos.lang.expr import Namespace
+>>> from nimjos.lang.compiler import Namespace
 >>> sorted(size_names(["2 ** n + x"], Namespace()))
 ['n']
 """
@@ -11,13 +11,14 @@ import ast
 from typing import Any
 
 from nimjos.lang.errors import SpecError
-from nimjos.lang.expr import parse, variables_of
+from nimjos.lang.syntax import parse
+from nimjos.lang.expr import variables_of
 
 
 def size_names(texts: list, ns: Any) -> set[str]:
     """Names that are exponents of a power (2 ** n): sizes, whose window range is never a case split.
 
-    >>> from nimjos.lang.expr import Namespace
+    >>> from nimjos.lang.compiler import Namespace
     >>> sorted(size_names(["2 ** (n - 1) + e", "x < 2 ** m"], Namespace()))
     ['m', 'n']
     """
@@ -52,7 +53,7 @@ def window_constants(binder: Any) -> list[str]:
     with the window, so the statement is only meant for the window's sizes.
 
     >>> from nimjos.lang.binders import Binder
-    >>> from nimjos.lang.expr import Namespace
+    >>> from nimjos.lang.compiler import Namespace
     >>> window_constants(Binder.from_text("P in {50} and k in {2} and 1 <= n <= 9", Namespace()))
     ['P in {50}']
     """

@@ -4,7 +4,8 @@ Used to justify stopping a family index that has only a lower bound: once a coor
 nondecreasing in the index has passed the window's upper edge, no larger index can bring a point back.
 The analysis is conservative: ``None`` means "could not show it".
 
->>> from nimjos.lang.expr import parse, Namespace
+>>> from nimjos.lang.syntax import parse
+>>> from nimjos.lang.compiler import Namespace
 >>> direction(parse("(k + isqrt(5*k*k)) // 2 + k"), "k", Namespace(), nonneg={"k"})
 'inc'
 >>> direction(parse("2**n - n"), "n", Namespace(), nonneg={"n"}) is None
@@ -15,7 +16,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from nimjos.lang.expr import Definition, Namespace
+from nimjos.lang.runtime import Definition
+from nimjos.lang.compiler import Namespace
 
 INC, DEC, CONST = "inc", "dec", "const"
 

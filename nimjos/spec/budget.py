@@ -27,7 +27,9 @@ from typing import Any, Iterable
 
 from nimjos.lang.binders import Binder, Level
 from nimjos.lang.errors import EvalError, NimjosError, ResourceError, SpecError
-from nimjos.lang.expr import compile_tree, evaluate, free_names, parse
+from nimjos.lang.compiler import compile_tree
+from nimjos.lang.expr import evaluate
+from nimjos.lang.syntax import free_names, parse
 
 from nimjos.spec.plan import ClaimPlan, field_line, locate_error
 from nimjos.lang.values import format_value
@@ -283,7 +285,7 @@ def survey(binder: Binder, env: dict, pins: dict | None = None, unbounded: int =
     levels are small, otherwise the product of each level's largest size at the extremes. A level with no
     upper bound counts as `unbounded` values.
 
-    >>> from nimjos.lang.expr import Namespace
+    >>> from nimjos.lang.compiler import Namespace
     >>> s = survey(Binder.from_text("1 <= n <= 60 and 1 <= m <= n", Namespace()), {})
     >>> s.count, s.exact, s.sizes
     (1830, True, {'n': 60, 'm': 60})
@@ -307,7 +309,7 @@ def corners(binder: Binder, env: dict, pins: dict | None = None, unbounded: int 
     """Bindings at the extremes: each level at its least and greatest value (given the extremes chosen
     for the names before it); at most :data:`CORNERS` of them.
 
-    >>> from nimjos.lang.expr import Namespace
+    >>> from nimjos.lang.compiler import Namespace
     >>> b = Binder.from_text("1 <= n <= 9 and 1 <= m <= n", Namespace())
     >>> [(e["n"], e["m"]) for e in corners(b, {})]
     [(1, 1), (9, 1), (9, 9)]
@@ -318,7 +320,7 @@ def corners(binder: Binder, env: dict, pins: dict | None = None, unbounded: int 
 def count_bindings(binder: Binder, env: dict, pins: dict | None = None, unbounded: int = 0) -> tuple[int, bool]:
     """(number of bindings, exact?) of a binder in `env` (see :func:`survey`).
 
-    >>> from nimjos.lang.expr import Namespace
+    >>> from nimjos.lang.compiler import Namespace
     >>> count_bindings(Binder.from_text("0 <= t <= 5 and s in {2, 3}", Namespace()), {})
     (12, True)
     """
@@ -411,7 +413,7 @@ def runaway(inst: Any, start: Any, highs: list[int]) -> tuple[Any, int] | None:
     2 * max(highs) + 1000): the moves lead away, and the game may never end. None when the path ends,
     stays near, or the probe's budget runs out.
 
-    >>> from nimjos.lang.expr import Namespace
+    >>> from nimjos.lang.compiler import Namespace
     >>> from nimjos.games.declared import GameDecl
     >>> up = GameDecl.declare("up", {"position": ["x"], "moves": [{"to": "x + t", "where": "1 <= t <= 2"}]}, Namespace())
     >>> runaway(up.instance(()), 5, [5])

@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from nimjos.lang.errors import SpecError
-from nimjos.lang.expr import Definition, Namespace, compile_tree, free_names, parse, suggest
+from nimjos.lang.runtime import Definition
+from nimjos.lang.compiler import Namespace, compile_tree
+from nimjos.lang.syntax import free_names, parse, suggest
 from nimjos.games.declared import GameDecl
 from nimjos.spec.names import spec_namespace
 from nimjos.spec.plan import plan_claim

@@ -8,7 +8,7 @@ from __future__ import annotations
 from nimjos.games.functions import GAME_FUNCTIONS
 from nimjos.josephus.functions import JOSEPHUS_FUNCTIONS
 from nimjos.lang.builtins import BUILTINS
-from nimjos.lang.expr import Namespace
+from nimjos.lang.compiler import Namespace
 
 #: every built-in name of the spec language, with the function it calls
 SPEC_BUILTINS = {**BUILTINS, **GAME_FUNCTIONS, **JOSEPHUS_FUNCTIONS}

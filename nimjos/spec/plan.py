@@ -17,7 +17,9 @@ from typing import Any, Callable
 
 from nimjos.lang.binders import Binder
 from nimjos.lang.errors import SpecError
-from nimjos.lang.expr import Namespace, compile_tree, evaluate, parse, suggest, variables_of
+from nimjos.lang.compiler import Namespace, compile_tree
+from nimjos.lang.expr import evaluate, variables_of
+from nimjos.lang.syntax import parse, suggest
 from nimjos.games.declared import GameDecl
 from nimjos.lang.monotone import INC, DEC, coordinate_nodes, direction, is_nonneg_lower
 from nimjos.games.declared import GAME_FAMILIES

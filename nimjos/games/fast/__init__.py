@@ -30,7 +30,7 @@ def solve_fast(game: Any, positions: list, engine: Any) -> str | None:
     return that engine's name, or None to leave the work to the reference engine.
 
     >>> from nimjos.games.engine import ReferenceEngine
-    >>> from nimjos.lang.expr import Namespace
+    >>> from nimjos.lang.compiler import Namespace
     >>> from nimjos.games.declared import GameDecl
     >>> nim = GameDecl.declare("nim", {"position": ["x"], "moves": [{"to": "x - t", "where": "1 <= t <= x"}]},
     ...                        Namespace()).instance(())

@@ -9,7 +9,7 @@ from the declared moves (:mod:`nimjos.games.fast.pieces`), never from a claim; i
 (:mod:`nimjos.games.fast.kernels`). Values go to ``game.dense`` (int32; a 2-D game's array is indexed [x, y]).
 
 >>> from nimjos.games.engine import ReferenceEngine
->>> from nimjos.lang.expr import Namespace
+>>> from nimjos.lang.compiler import Namespace
 >>> from nimjos.games.declared import GameDecl
 >>> decl = GameDecl.declare("maxnim", {"params": ["k"], "position": ["x"],
 ...     "moves": [{"to": "x - t", "where": "1 <= t <= floor(x / k)"}]}, Namespace())
@@ -162,7 +162,7 @@ def compute(game: Any, pieces: list[Piece], X: int, Y: int, windows: int, values
     """Grundy values of the box in x-major order (flat int32): (array, Y); (None, the y extent needed) when
     options lie beyond the box in y. Unsupported when an option is negative or does not come first.
 
-    >>> from nimjos.lang.expr import Namespace
+    >>> from nimjos.lang.compiler import Namespace
     >>> from nimjos.games.declared import GameDecl
     >>> nim2 = GameDecl.declare("nim2", {"position": ["x", "y"], "moves": [{"to": "(x - t, y)", "where": "1 <= t <= x"},
     ...     {"to": "(x, y - t)", "where": "1 <= t <= y"}]}, Namespace()).instance(())

@@ -8,7 +8,7 @@ then are ``a + b t`` for t in ``[lo, hi]``, one interval. A family whose t range
 (``s in {2, 3}``) gives one single-position piece per member. Anything else raises
 :class:`~nimjos.games.fast.arith.Unsupported` (the game is left to the reference engine).
 
->>> from nimjos.lang.expr import Namespace
+>>> from nimjos.lang.compiler import Namespace
 >>> from nimjos.games.declared import GameDecl
 >>> decl = GameDecl.declare("maxnim", {"params": ["k"], "position": ["x"],
 ...     "moves": [{"to": "x - t", "where": "1 <= t <= floor(x / k)"}]}, Namespace())
@@ -30,7 +30,7 @@ import nimjos.games.fast.arith as arith
 from nimjos.games.fast.arith import Unsupported, Vec
 from nimjos.games.fast.translate import Translator, _lin
 from nimjos.lang.binders import conjuncts
-from nimjos.lang.expr import Namespace
+from nimjos.lang.compiler import Namespace
 
 #: the lines of the grid: a row (y fixed, x varies), a column, a diagonal (x - y fixed), an anti-diagonal
 ROW, COL, DIAG, ANTI = 0, 1, 2, 3
@@ -81,7 +81,7 @@ def param_env(game: Any) -> dict[str, Any]:
 class Piece:
     """One family of moves (or one member of a family's finite set) read as intervals on lines.
 
-    >>> from nimjos.lang.expr import Namespace
+    >>> from nimjos.lang.compiler import Namespace
     >>> from nimjos.games.declared import GameDecl
     >>> wythoff = GameDecl.declare("w", {"position": ["x", "y"], "moves": [
     ...     {"to": "(x - t, y - t)", "where": "1 <= t <= min(x, y)"}]}, Namespace())
@@ -115,7 +115,7 @@ class Piece:
         """The line and the interval of options of every position of a chunk (coords: its coordinates),
         written into `out` = (line, low, high) when given. `cache` keeps folded constants between chunks.
 
-        >>> from nimjos.lang.expr import Namespace
+        >>> from nimjos.lang.compiler import Namespace
         >>> from nimjos.games.declared import GameDecl
         >>> sub = GameDecl.declare("s", {"position": ["n"], "moves": [{"to": "n - t", "where": "2 <= t <= 4"}]},
         ...                        Namespace()).instance(())
@@ -201,7 +201,7 @@ def _line(direction: int, a0: Any, a1: Any, Y: int) -> tuple[Any, Any]:
 def pieces_of(game: Any) -> list[Piece]:
     """The pieces of a declared game's move families; Unsupported when a family is not interval-shaped.
 
-    >>> from nimjos.lang.expr import Namespace
+    >>> from nimjos.lang.compiler import Namespace
     >>> from nimjos.games.declared import GameDecl
     >>> sub = GameDecl.declare("s", {"position": ["n"], "moves": [{"to": "n - s", "where": "s in {2, 3} and s <= n"}]},
     ...                        Namespace())

@@ -7,7 +7,8 @@ conjuncts hold. Subexpressions free of positions and of t are evaluated once by 
 :class:`~nimjos.games.fast.arith.Unsupported`. Nothing is ever passed to eval().
 
 >>> import numpy as np
->>> from nimjos.lang.expr import Namespace, parse
+>>> from nimjos.lang.compiler import Namespace
+>>> from nimjos.lang.syntax import parse
 >>> x = arith.Vec.array(np.arange(10), 9)
 >>> tr = Translator(Namespace(), {"x": x, "k": arith.Vec.const(3)}, bound="t")
 >>> b = tr.bounds(parse("1 <= t <= floor(x / k)"))
@@ -29,7 +30,9 @@ import nimjos.games.fast.arith as arith
 from nimjos.games.fast.arith import Unsupported, Vec
 import nimjos.lang.builtins as lang
 from nimjos.lang.errors import NimjosError
-from nimjos.lang.expr import Definition, Lambda, Namespace, compile_tree, free_names, parse
+from nimjos.lang.runtime import Definition, Lambda
+from nimjos.lang.compiler import Namespace, compile_tree
+from nimjos.lang.syntax import free_names, parse
 
 #: deepest nesting of inlined definitions and lambdas
 MAX_INLINE = 40

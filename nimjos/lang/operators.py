@@ -1,0 +1,140 @@
+"""The operators of the expression language, with their exact semantics: ``/`` is exact (a Fraction,
+normalised to int when whole); ``//`` and ``%`` are exact floor division and remainder, refusing a zero
+divisor; ``**``, ``*`` and ``<<`` refuse results over :data:`~nimjos.lang.runtime.MAX_BITS` bits; bitwise
+operators take integers; ``x in S`` also accepts a predicate S; comparisons of unlike values are refused.
+:data:`BINOPS` and :data:`CMPOPS` map an ``ast`` operator type to its function.
+
+>>> BINOPS[ast.Div](7, 2), BINOPS[ast.FloorDiv](-7, 2), CMPOPS[ast.In](3, lambda x: x > 2)
+(Fraction(7, 2), -4, True)
+>>> BINOPS[ast.Mod](1, 0)
+Traceback (most recent call last):
+...
+nimjos.lang.errors.EvalError: modulo by zero (1 % 0)
+"""
+from __future__ import annotations
+
+import ast
+import operator
+from fractions import Fraction
+from typing import Any, Callable
+
+from nimjos.lang.errors import EvalError, ResourceError
+from nimjos.lang.runtime import MAX_BITS, norm
+from nimjos.lang.values import format_value
+
+
+def _div(a: Any, b: Any) -> Any:
+    if b == 0:
+        raise EvalError(f"division by zero ({format_value(a)} / 0)")
+    if type(a) is int and type(b) is int:
+        q = Fraction(a, b)
+    else:
+        q = Fraction(a) / Fraction(b)
+    return norm(q)
+
+
+def _floordiv(a: Any, b: Any) -> Any:
+    if b == 0:
+        raise EvalError(f"division by zero ({format_value(a)} // 0)")
+    return norm(a // b)
+
+
+def _mod(a: Any, b: Any) -> Any:
+    if b == 0:
+        raise EvalError(f"modulo by zero ({format_value(a)} % 0)")
+    return norm(a % b)
+
+
+def _pow(a: Any, b: Any) -> Any:
+    if type(b) is not int:
+        raise EvalError(f"non-integer exponent {format_value(b)} (only integer powers are exact)")
+    if b < 0:
+        if a == 0:
+            raise EvalError("0 raised to a negative power")
+        return norm(Fraction(a) ** b)
+    if a not in (0, 1, -1) and b > 1:
+        size = abs(b) * max(1, (abs(a.numerator if type(a) is Fraction else a)).bit_length())
+        if size > MAX_BITS:
+            raise ResourceError(f"{format_value(a)} ** {b} would have about {size:,} bits (limit {MAX_BITS:,})")
+    return a ** b
+
+
+def _lshift(a: Any, b: Any) -> Any:
+    if type(a) is not int or type(b) is not int:
+        raise EvalError("<< needs integers")
+    if b < 0:
+        raise EvalError("negative shift count")
+    if b + a.bit_length() > MAX_BITS:
+        raise ResourceError(f"{a} << {b} would have more than {MAX_BITS:,} bits")
+    return a << b
+
+
+def _rshift(a: Any, b: Any) -> Any:
+    if type(a) is not int or type(b) is not int:
+        raise EvalError(">> needs integers")
+    if b < 0:
+        raise EvalError("negative shift count")
+    return a >> b
+
+
+def _bitop(op: Callable) -> Callable:
+    def f(a: Any, b: Any) -> Any:
+        if type(a) is not int or type(b) is not int:
+            if isinstance(a, bool) or isinstance(b, bool):
+                return op(a, b)
+            raise EvalError(f"bitwise operation on non-integers {format_value(a)}, {format_value(b)}")
+        return op(a, b)
+    return f
+
+
+def _bits(v: Any) -> int:
+    if type(v) is Fraction:
+        return v.numerator.bit_length() + v.denominator.bit_length()
+    return v.bit_length() if type(v) is int else 0
+
+
+def _mul(a: Any, b: Any) -> Any:
+    if isinstance(a, (tuple, frozenset)) or isinstance(b, (tuple, frozenset)):
+        raise EvalError("* applies to numbers only")
+    size = _bits(a) + _bits(b)
+    if size > MAX_BITS:
+        raise ResourceError(f"a product would have about {size:,} bits (limit {MAX_BITS:,})")
+    return a * b
+
+
+def _add(a: Any, b: Any) -> Any:
+    return a + b
+
+
+def _contains(x: Any, container: Any) -> bool:
+    if callable(container) and not isinstance(container, (range, tuple, frozenset, set)):
+        return bool(container(x))
+    try:
+        return x in container
+    except TypeError:
+        raise EvalError(f"'in' needs a set, tuple, range or predicate, got {format_value(container)}") from None
+
+
+BINOPS: dict[type, Callable] = {
+    ast.Add: _add, ast.Sub: operator.sub, ast.Mult: _mul, ast.Div: _div, ast.FloorDiv: _floordiv,
+    ast.Mod: _mod, ast.Pow: _pow, ast.BitOr: _bitop(operator.or_), ast.BitAnd: _bitop(operator.and_),
+    ast.LShift: _lshift, ast.RShift: _rshift,
+}
+
+CMPOPS: dict[type, Callable] = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge,
+    ast.In: _contains, ast.NotIn: lambda a, b: not _contains(a, b),
+}
+
+
+def _safe_cmp(op: Callable) -> Callable:
+    def f(a: Any, b: Any) -> bool:
+        try:
+            return op(a, b)
+        except TypeError:
+            raise EvalError(f"cannot compare {format_value(a)} with {format_value(b)}") from None
+    return f
+
+
+CMPOPS = {k: (_safe_cmp(v) if k not in (ast.In, ast.NotIn) else v) for k, v in CMPOPS.items()}
