@@ -7,7 +7,7 @@ failures to small ones. Functions and sets bound by ``functions`` / ``nondecreas
 wider families.
 
 * ``holds`` claims are evaluated exactly (Josephus values at huge n come from the fast algorithms).
-* grundy / p_positions / level_set claims are judged by the local certificate (checkers.certificate) at
+* grundy / p_positions / level_set claims are judged by the local certificate (checkers.prove.certificate) at
   each drawn position: its options are listed when there are few, searched by Z3 when there are many.
 
 A failure shrinks to a small counterexample, is stored in the hypothesis database under ``.nimjos/hypothesis``
@@ -38,7 +38,7 @@ from typing import Any, Callable, Iterator
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.expr import BUDGET, parse, variables_of
 
-from checkers.certificate import Certificate, PointSolver, TooManyOptions, count_options, game_kind
+from checkers.prove.certificate import Certificate, PointSolver, TooManyOptions, count_options, game_kind
 from nimjos.spec.plan import ClaimPlan
 from checkers.options import RunOptions
 from nimjos.verdict import Counterexample, Verdict
@@ -46,13 +46,13 @@ from nimjos.lang.values import format_value
 from hypothesis import strategies as st
 from nimjos.lang.builtins import FiniteFunction, iter_items
 from hypothesis import reject
-from checkers.z3expr import Untranslatable
-from checkers.z3expr import uses
+from checkers.prove.terms import Untranslatable
+from checkers.prove.world import uses
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
 import hashlib
 from nimjos.lang.binders import Binder
-from checkers.z3expr import fresh_context
+from checkers.prove.solver import fresh_context
 from hypothesis import given
 from hypothesis.errors import HypothesisException
 from nimjos.lang.analysis import size_names, window_constants

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from checkers.certificate import Certificate, PointSolver, TooManyOptions, count_options
+from checkers.prove.certificate import Certificate, PointSolver, TooManyOptions, count_options
 from nimjos.spec.loader import load_spec
 
 GAMES = """

@@ -7,7 +7,10 @@ import re
 import pytest
 
 from checkers.exhaustive import check_exhaustive
-from checkers.prove import ProofDisagreement, prove_claim, read_strategy, soundness_check, proof_domain
+from checkers.prove import ProofDisagreement, prove_claim
+from checkers.prove.domain import proof_domain
+from checkers.prove.method import soundness_check
+from checkers.prove.strategy import read_strategy
 from checkers.run import RunOptions
 from nimjos.spec.loader import ProveOptions
 from checkers.sample import sample_claim

@@ -1,11 +1,11 @@
-"""Maximum Nim's Grundy values for every rule function (checkers.rule_function): the lemma, and its use."""
+"""Maximum Nim's Grundy values for every rule function (checkers.prove.rule_function): the lemma, and its use."""
 from __future__ import annotations
 
 import pathlib
 
 from checkers.exhaustive import check_exhaustive
 from checkers.prove import prove_claim
-from checkers.rule_function import general_lemma, rule_function_of
+from checkers.prove.rule_function import general_lemma, rule_function_of
 from checkers.run import RunOptions
 from nimjos.spec.loader import load_spec
 

@@ -1,0 +1,288 @@
+"""The arithmetic of the two worlds of :class:`checkers.prove.translate.Builder` (a mixin): operators on
+constants and Z3 terms, floor division and remainders with Python's signs, exact division (int world only),
+powers (2 ** e abstracted as ``pow2`` in the int world, a shift in the bit-vector world), the nim-sum
+(abstracted by its laws in the int world, exact in bv), bitwise operators and shifts, and G or a Josephus
+function on symbolic arguments as an unknown function. Every operation that can be undefined or leave the
+bit-vector width records an obligation.
+
+>>> import ast
+>>> from nimjos.lang.expr import Namespace
+>>> from checkers.prove.translate import Builder
+>>> b = Builder(Namespace(), mode="int")
+>>> x = b.var("x")
+>>> b.floordiv(-7, 2), z3.simplify(z3.substitute(b.mod(x, -3), (x, z3.IntVal(7))))
+(-4, -2)
+>>> b.power(2, x).decl().name(), sorted(b.abstractions)
+('pow2', ['2^e'])
+>>> bv = Builder(Namespace(), mode="bv", bits=8)
+>>> z3.simplify(bv.binop(ast.BitOr, bv.const(5), bv.const(2))), bv.obligation()[1]
+(7, [])
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any, Callable
+
+import z3
+
+from nimjos.lang.builtins import ceil, floor, xor
+from nimjos.lang.errors import EvalError
+from nimjos.lang.expr import _BINOPS, norm
+from checkers.prove.terms import GameRef, Untranslatable, is_term
+
+
+class Arithmetic:
+    """Operators of :class:`checkers.prove.translate.Builder` (see the module docstring)."""
+
+    def binop(self, op: type, a: Any, b: Any) -> Any:
+        """Apply an arithmetic or bitwise operator to two values."""
+        if not is_term(a) and not is_term(b):
+            if isinstance(a, (tuple, frozenset)) or isinstance(b, (tuple, frozenset)):
+                raise Untranslatable("arithmetic on a collection")
+            try:
+                return norm(_BINOPS[op](a, b))
+            except EvalError as exc:
+                self.oblige(False, str(exc))
+                return 0
+        if op is ast.Add:
+            return self._arith(a, b, lambda x, y: x + y, z3.BVAddNoOverflow, z3.BVAddNoUnderflow, True)
+        if op is ast.Sub:
+            return self._arith(a, b, lambda x, y: x - y, z3.BVSubNoOverflow, z3.BVSubNoUnderflow, False)
+        if op is ast.Mult:
+            return self._arith(a, b, lambda x, y: x * y, z3.BVMulNoOverflow, z3.BVMulNoUnderflow, None)
+        if op is ast.FloorDiv:
+            return self.floordiv(a, b)
+        if op is ast.Mod:
+            return self.mod(a, b)
+        if op is ast.Div:
+            return self.truediv(a, b)
+        if op in (ast.BitOr, ast.BitAnd):
+            return self.bitop(op, a, b)
+        if op is ast.LShift:
+            return self.shift(a, b, left=True)
+        if op is ast.RShift:
+            return self.shift(a, b, left=False)
+        raise Untranslatable(f"operator {op.__name__}")
+
+    def _arith(self, a: Any, b: Any, fn: Callable, no_over: Callable, no_under: Callable, add: bool | None) -> Any:
+        ta, tb = self._unify(self.to_term(a), self.to_term(b))
+        if self.mode == "bv":
+            if add is True:
+                self.oblige(z3.And(no_over(ta, tb, True), no_under(ta, tb)), f"no overflow in {self.bits} bits")
+            elif add is False:
+                self.oblige(z3.And(no_over(ta, tb), no_under(ta, tb, True)), f"no overflow in {self.bits} bits")
+            else:
+                self.oblige(z3.And(no_over(ta, tb, True), no_under(ta, tb)), f"no overflow in {self.bits} bits")
+        return fn(ta, tb)
+
+    def floordiv(self, a: Any, b: Any) -> Any:
+        """Python's a // b (floor division)."""
+        if not is_term(a) and not is_term(b):
+            return self.binop(ast.FloorDiv, a, b)
+        ta = self.to_term(a)
+        if self.mode == "int" and z3.is_real(ta):
+            return self.floor(self.truediv(a, b))
+        if not is_term(b):
+            c = norm(b)
+            if type(c) is not int:
+                if self.mode == "int":
+                    return self.floor(self.truediv(a, b))
+                raise Untranslatable("floor division by a fraction")
+            if c == 0:
+                self.oblige(False, "division by zero")
+                return ta
+            if self.mode == "int":
+                return ta / c if c > 0 else (-ta) / (-c)
+            if c > 0 and c & (c - 1) == 0:
+                return ta >> (c.bit_length() - 1)
+            tb = self.const(c)
+            return (ta - (ta % tb)) / tb
+        tb = self.to_term(b)
+        if self.mode == "int" and z3.is_real(tb):
+            return self.floor(self.truediv(a, b))
+        self.oblige(tb != 0, "division by zero")
+        if self.mode == "int":
+            return z3.If(tb > 0, ta / tb, (-ta) / (-tb))
+        return (ta - (ta % tb)) / tb
+
+    def mod(self, a: Any, b: Any) -> Any:
+        """Python's a % b (the remainder has the sign of b)."""
+        if not is_term(a) and not is_term(b):
+            return self.binop(ast.Mod, a, b)
+        ta = self.to_term(a)
+        if not is_term(b):
+            c = norm(b)
+            if type(c) is not int:
+                raise Untranslatable("% by a fraction")
+            if c == 0:
+                self.oblige(False, "modulo by zero")
+                return ta
+            if self.mode == "int":
+                if z3.is_real(ta):
+                    raise Untranslatable("% of a fraction")
+                return ta % c if c > 0 else -((-ta) % (-c))
+            if c > 0 and c & (c - 1) == 0:
+                return ta & self.const(c - 1)
+            return ta % self.const(c)
+        tb = self.to_term(b)
+        self.oblige(tb != 0, "modulo by zero")
+        if self.mode == "int":
+            if z3.is_real(ta) or z3.is_real(tb):
+                raise Untranslatable("% of fractions")
+            return z3.If(tb > 0, ta % tb, -((-ta) % (-tb)))
+        return (ta % tb)
+
+    def truediv(self, a: Any, b: Any) -> Any:
+        """Exact division a / b (a rational number)."""
+        if not is_term(a) and not is_term(b):
+            return self.binop(ast.Div, a, b)
+        if self.mode == "bv":
+            raise Untranslatable("exact division '/' has no bit-vector model (write floor(a / b) or a // b)")
+        ta = self.to_term(a)
+        tb = self.to_term(b)
+        if not is_term(b):
+            if norm(b) == 0:
+                self.oblige(False, "division by zero")
+                return ta
+        else:
+            self.oblige(tb != 0, "division by zero")
+        ra = z3.ToReal(ta) if z3.is_int(ta) else ta
+        rb = z3.ToReal(tb) if z3.is_int(tb) else tb
+        return ra / rb
+
+    def floor(self, v: Any) -> Any:
+        if not is_term(v):
+            return floor(v)
+        if self.mode == "int" and z3.is_real(v):
+            return z3.ToInt(v)
+        return v
+
+    def ceil(self, v: Any) -> Any:
+        if not is_term(v):
+            return ceil(v)
+        if self.mode == "int" and z3.is_real(v):
+            return -z3.ToInt(-v)
+        return v
+
+    def power(self, a: Any, b: Any) -> Any:
+        """a ** b: constant exponents multiply out; 2 ** e is abstracted (int) or a shift (bv)."""
+        if not is_term(a) and not is_term(b):
+            return self.binop(ast.Pow, a, b)
+        if not is_term(b):
+            e = norm(b)
+            if type(e) is not int or e < 0 or e > 64:
+                raise Untranslatable(f"power with exponent {e}")
+            out: Any = 1
+            for _ in range(e):
+                out = self.binop(ast.Mult, out, a)
+            return out
+        if not is_term(a) and norm(a) == 2:
+            te = self.to_term(b)
+            if self.mode == "bv":
+                self.oblige(z3.And(te >= 0, te <= self.bits - 2), f"2**e with 0 <= e <= {self.bits - 2}")
+                return self.const(1) << te
+            self.oblige(te >= 0, "2**e needs e >= 0 to be an integer")
+            return self.pow2(te)
+        raise Untranslatable("a power with a symbolic exponent other than 2**e")
+
+    def unknown_function(self, name: str, args: tuple) -> Any:
+        """G(game, p) or a Josephus function on symbolic arguments, as an uninterpreted function: a proof
+        then holds for every function, the real one included (values of G are only known to be >= 0)."""
+        flat: list = []
+        key = [name]
+        game = None
+        for a in args:
+            if isinstance(a, GameRef):
+                if any(is_term(v) for v in a.params.values()):
+                    raise Untranslatable(f"{name} of a game with symbolic params")
+                key.append(a.decl.name + repr(sorted(a.params.items(), key=lambda kv: kv[0])))
+                game = a
+                continue
+            if isinstance(a, tuple):
+                flat.extend(a)
+                key.append(f"t{len(a)}")
+            elif type(a).__name__ in ("GameInstance", "DeclaredGame", "PythonGame", "GameDecl"):
+                key.append(repr(a))
+            else:
+                flat.append(a)
+                key.append("i")
+        terms = [self.to_term(a) for a in flat]
+        if any(z3.is_expr(t) and z3.is_real(t) for t in terms):
+            raise Untranslatable(f"{name} of a value that need not be an integer (the window check finds where "
+                                 "it is not)")
+        sort = z3.BitVecSort(self.bits) if self.mode == "bv" else z3.IntSort()
+        fname = "|".join(key)
+        fn = self._unknown.get(fname)
+        if fn is None:
+            fn = z3.Function(f"{name}!{len(self._unknown)}", *([sort] * len(terms)), sort)
+            self._unknown[fname] = fn
+            if name == "G" and game is not None:
+                self.grundy[fname] = (fn, game)
+        self.abstractions.add("unknown " + name)
+        t = fn(*terms)
+        if name == "G":
+            self.define(t >= self.const(0))
+        return t
+
+    def pow2(self, e: Any) -> Any:
+        """The abstracted 2**e of the int world."""
+        if self._pow2 is None:
+            self._pow2 = z3.Function("pow2", z3.IntSort(), z3.IntSort())
+        self.abstractions.add("2^e")
+        t = self._pow2(e)
+        if not any(t.eq(u) for u in self.pow2_terms):
+            self.pow2_terms.append(t)
+        return t
+
+    def xor2(self, a: Any, b: Any) -> Any:
+        """The nim-sum of two values: exact in bv, abstracted by its laws in int."""
+        if not is_term(a) and not is_term(b):
+            try:
+                return xor(a, b)
+            except EvalError as exc:
+                self.oblige(False, str(exc))
+                return 0
+        ta, tb = self.to_term(a), self.to_term(b)
+        self.oblige(z3.And(ta >= self._zero(), tb >= self._zero()), "the nim-sum needs non-negative integers")
+        if self.mode == "bv":
+            return ta ^ tb
+        if z3.is_real(ta) or z3.is_real(tb):
+            raise Untranslatable("nim-sum of fractions")
+        if self._xor is None:
+            self._xor = z3.Function("xor", z3.IntSort(), z3.IntSort(), z3.IntSort())
+        self.abstractions.add("xor")
+        return self._xor(ta, tb)
+
+    def _zero(self) -> Any:
+        return self.const(0)
+
+    def bitop(self, op: type, a: Any, b: Any) -> Any:
+        if self.mode != "bv":
+            # a & (2^j - 1) is a % 2^j for every integer a
+            for x, y in ((a, b), (b, a)):
+                if op is ast.BitAnd and not is_term(y) and type(y) is int and y >= 0 and (y + 1) & y == 0:
+                    return self.mod(x, y + 1)
+            raise Untranslatable("| and & need the bit-vector world")
+        ta, tb = self.to_term(a), self.to_term(b)
+        return (ta | tb) if op is ast.BitOr else (ta & tb)
+
+    def shift(self, a: Any, b: Any, left: bool) -> Any:
+        if not is_term(b):
+            c = norm(b)
+            if type(c) is not int or c < 0:
+                self.oblige(False, "negative shift count")
+                return self.to_term(a)
+            if left:
+                return self.binop(ast.Mult, a, 1 << c)
+            return self.floordiv(a, 1 << c)
+        if self.mode != "bv":
+            if left:
+                return self.binop(ast.Mult, a, self.power(2, b))
+            return self.floordiv(a, self.power(2, b))
+        ta, tb = self.to_term(a), self.to_term(b)
+        self.oblige(z3.And(tb >= 0, tb <= self.bits - 1), "shift count in range")
+        if left:
+            r = ta << tb
+            self.oblige(r >> tb == ta, f"no overflow in {self.bits} bits")
+            return r
+        return ta >> tb

@@ -1,0 +1,418 @@
+"""The local certificate of a game claim: conditions at one position that involve only its options.
+
+A formula g is the Grundy function of a game iff at every position p
+
+  (a) no option q of p has g(q) = g(p), and
+  (b) every value below g(p) is g(q) for some option q.
+
+A set P is the set of P-positions iff (a) no option of a position in P is in P, and (b) every position
+outside P has an option in P. A level-set claim for levels 0..S combines both: a position in the set of
+level s has no option in it and options in every lower level; a position in no set has options in every
+level. None of this needs a table of values, so it can be tested at a single position however large,
+and (with the moves and the formula translated to Z3) proved for all positions at once (checkers.prove.queries).
+
+Every claim is turned into a *labelling*: label(p) is g(p) (grundy), 0 or None (P-positions: None means
+"not a P-position") or the level s whose set holds p, None for none (level sets).
+
+>>> from nimjos.spec.loader import load_spec
+>>> import pathlib
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+>>> cert = Certificate.for_claim(spec.claims[0], {})
+>>> cert.check(10) is None, cert.labels_of(3)
+(True, 3)
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any
+
+import random
+
+import z3
+
+from nimjos.lang.errors import EvalError, SpecError
+from nimjos.games.declared import DeclaredGame, as_instance
+from nimjos.games.engine import default_engine
+from nimjos.lang.values import format_value
+from nimjos.lang.expr import compile_tree, parse
+from nimjos.spec.plan import ClaimPlan
+from checkers.exhaustive import Collector, _family_points
+from checkers.prove.solver import model_value
+from checkers.prove.terms import GameRef, Untranslatable
+from checkers.prove.translate import Builder
+from checkers.prove.world import choose_mode
+
+#: most options enumerated at one position before the symbolic check (or a smaller position) is needed
+MAX_OPTIONS = 4000
+
+
+class TooManyOptions(Exception):
+    """The position has more options than can be enumerated (the count is in args[0])."""
+
+
+@dataclass
+class Failure:
+    """Why the certificate fails at a position: which condition, and the witness."""
+
+    position: Any
+    condition: str                  # "a", "b", "label" (the formula cannot be evaluated / is no Grundy value)
+    text: str
+    option: Any = None
+    label: Any = None
+    detail: dict = field(default_factory=dict)
+
+
+def game_kind(claim: Any, plan: ClaimPlan) -> str | None:
+    """'grundy', 'p' or 'level' for a claim the certificate applies to, else None.
+
+    >>> game_kind(type("C", (), {"kind": "holds"})(), None) is None
+    True
+    """
+    if claim.kind == "grundy":
+        return "grundy"
+    if claim.kind == "p_positions":
+        return "p"
+    if claim.kind == "level_set":
+        return "level"
+    return None
+
+
+def _position(env: dict, coords: tuple[str, ...]) -> Any:
+    return env[coords[0]] if len(coords) == 1 else tuple(env[c] for c in coords)
+
+
+def _bind(coords: tuple[str, ...], pos: Any) -> dict:
+    if len(coords) == 1:
+        return {coords[0]: pos[0] if isinstance(pos, tuple) else pos}
+    return dict(zip(coords, pos))
+
+
+def count_options(inst: Any, pos: Any, cap: int) -> int:
+    """How many options `pos` has, counting no further than cap + 1 (affine families in O(1)).
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> count_options(spec.games["nim1"].instance(()), 10 ** 18, 100)
+    1000000000000000000
+    """
+    if not isinstance(inst, DeclaredGame):
+        return len(inst.options(pos))
+    env = dict(inst.params)
+    env.update(_bind(inst.coords, pos if isinstance(pos, tuple) else (pos,)))
+    total = 0
+    for fam in inst.decl.moves:
+        if fam.affine is not None:
+            lo, hi = fam.binder.range_of(fam.binder.levels[0], env)
+            total += max(0, hi - lo + 1)
+        else:
+            for _ in fam.binder.bindings(dict(env)):
+                total += 1
+                if total > cap:
+                    return total
+        if total > cap:
+            return total
+    return total
+
+
+class Certificate:
+    """The local certificate of one game claim for fixed values of its non-coordinate names (`params`)."""
+
+    def __init__(self, claim: Any, plan: ClaimPlan, params: dict, kind: str):
+        self.claim = claim
+        self.plan = plan
+        self.params = dict(params)
+        self.kind = kind
+        self.coords = plan.coords
+        self.inst = as_instance(plan.game(dict(params, **{c: 0 for c in plan.coords})))
+        self.levels: list[int] | None = None
+        self._family_cache: dict = {}
+        if kind == "level":
+            lv = [e[plan.level_names[0]] for e in plan.levels.bindings(dict(params, **{c: 0 for c in plan.coords}))]
+            self.levels = sorted(lv)
+            if self.levels != list(range(len(self.levels))):
+                raise SpecError("the local certificate needs levels 0, 1, ..., S", field="levels")
+
+    @classmethod
+    def for_claim(cls, claim: Any, params: dict, profile: str = "default") -> "Certificate":
+        """The certificate of a grundy / p_positions / level_set claim (SpecError for other kinds)."""
+        plan = claim.plan(profile)
+        kind = game_kind(claim, plan)
+        if kind is None:
+            raise SpecError(f"a {claim.kind} claim has no local certificate")
+        return cls(claim, plan, params, kind)
+
+    # ------------------------------------------------------------------ labels
+    def env_at(self, pos: Any) -> dict:
+        env = dict(self.params)
+        env.update(_bind(self.coords, pos if isinstance(pos, tuple) else (pos,)))
+        return env
+
+    def labels_of(self, pos: Any, others: list | None = None) -> Any:
+        """The label of one position (see the module docstring)."""
+        return self.labels([pos], others)[0]
+
+    def labels(self, positions: list, context: list | None = None) -> list:
+        """Labels of several positions (family membership is enumerated once for all of them)."""
+        plan = self.plan
+        if self.kind == "grundy":
+            return [plan.formula(self.env_at(p)) for p in positions]
+        if self.kind == "p":
+            if plan.families is None:
+                return [0 if plan.formula(self.env_at(p)) else None for p in positions]
+            pts = self._family_points(plan.families, dict(self.params), positions + (context or []))
+            return [0 if p in pts else None for p in positions]
+        out: list = [None] * len(positions)
+        lname = plan.level_names[0]
+        for s in self.levels or []:
+            if plan.families is None:
+                hits = [bool(plan.formula({**self.env_at(p), lname: s})) for p in positions]
+            else:
+                pts = self._family_points(plan.families, {**self.params, lname: s}, positions + (context or []))
+                hits = [p in pts for p in positions]
+            for i, h in enumerate(hits):
+                if h:
+                    if out[i] is not None:
+                        raise EvalError(f"position {positions[i]} lies in the sets of levels {out[i]} and {s}")
+                    out[i] = s
+        return out
+
+    def _family_points(self, families: list, env0: dict, positions: list) -> set:
+        col = Collector(1)
+        pts = _family_points(self.plan, families, env0, positions, col, tuple(env0))
+        if col.undefined:
+            raise EvalError(col.sorted(col.undefined)[0].reason or "a family point cannot be evaluated")
+        return pts
+
+    # ------------------------------------------------------------------ the check
+    def options(self, pos: Any, cap: int = MAX_OPTIONS) -> list:
+        """The options of a position, refusing (TooManyOptions) beyond `cap`."""
+        n = count_options(self.inst, pos, cap)
+        if n > cap:
+            raise TooManyOptions(n)
+        return list(self.inst.options(pos))
+
+    def check(self, pos: Any, cap: int = MAX_OPTIONS) -> Failure | None:
+        """None when (a) and (b) hold at `pos`, else the Failure (EvalError when a label is undefined)."""
+        pos = self.inst.normalise(pos)
+        opts = self.options(pos, cap)
+        labels = self.labels([pos] + opts)
+        return self.judge(pos, labels[0], list(zip(opts, labels[1:])))
+
+    def judge(self, pos: Any, lp: Any, option_labels: list[tuple[Any, Any]]) -> Failure | None:
+        """Apply (a) and (b) to a position's label and its options' labels."""
+        kind = self.kind
+        if kind == "grundy":
+            if type(lp) is not int or lp < 0:
+                return Failure(pos, "label", f"the formula gives {lp!r}, not a Grundy value", label=lp)
+            for q, lq in option_labels:
+                if lq == lp:
+                    return Failure(pos, "a", f"the option {_fmt(q)} has the same value {lp}", option=q, label=lp)
+            seen = {lq for _, lq in option_labels}
+            for m in range(lp):
+                if m not in seen:
+                    return Failure(pos, "b", f"value {lp}, but no option has value {m}", label=lp, detail={"missing": m})
+            return None
+        if kind == "p":
+            if lp == 0:
+                for q, lq in option_labels:
+                    if lq == 0:
+                        return Failure(pos, "a", f"a claimed P-position with the claimed P-position {_fmt(q)} as an option",
+                                       option=q, label=0)
+                return None
+            if not any(lq == 0 for _, lq in option_labels):
+                return Failure(pos, "b", "not a claimed P-position, but no option is one", label=None)
+            return None
+        seen = {lq for _, lq in option_labels}
+        if lp is not None:
+            for q, lq in option_labels:
+                if lq == lp:
+                    return Failure(pos, "a", f"in the set of level {lp}, and so is its option {_fmt(q)}", option=q, label=lp)
+            below = range(lp)
+        else:
+            below = self.levels or []
+        for m in below:
+            if m not in seen:
+                where = f"in the set of level {lp}" if lp is not None else "in no level set"
+                return Failure(pos, "b", f"{where}, but no option is in the set of level {m}", label=lp,
+                               detail={"missing": m})
+        return None
+
+    # ------------------------------------------------------------------ re-evaluation by the engine
+    def reevaluate(self, pos: Any, max_positions: int = 2_000_000) -> tuple[Any, Any, Any] | None:
+        """Ground truth near a certificate failure: the first of pos and its options where the claim and
+        the engine disagree, as (position, engine value, claimed label); None when they agree there."""
+        pos = self.inst.normalise(pos)
+        if not _small(pos, max_positions):
+            return None
+        opts = self.options(pos)
+        todo = [pos] + sorted(set(opts), key=_size)
+        default_engine().solve(self.inst, todo)
+        labels = self.labels(todo)
+        for q, lq in zip(todo, labels):
+            g = self.inst.lookup(q)
+            if not self.agrees(g, lq):
+                return q, g, lq
+        return None
+
+    def agrees(self, grundy: int, label: Any) -> bool:
+        """Does the engine's value agree with a label?"""
+        if self.kind == "grundy":
+            return grundy == label
+        if self.kind == "p":
+            return (grundy == 0) == (label == 0)
+        if label is None:
+            return grundy > max(self.levels or [-1])
+        return grundy == label
+
+
+def _size(p: Any) -> int:
+    return sum(p) if isinstance(p, tuple) else p
+
+
+#: the largest coordinate sum the engine is asked to solve when re-evaluating (its table grows like a power of it)
+MAX_SUM = 300
+
+
+def _small(p: Any, limit: int) -> bool:
+    cells = 1
+    coords = p if isinstance(p, tuple) else (p,)
+    for c in coords:
+        cells *= c + 1
+    return cells <= limit and (len(coords) == 1 or sum(coords) <= MAX_SUM)
+
+
+def _fmt(v: Any) -> str:
+    return format_value(v)
+
+
+# ----------------------------------------------------------------------------- at one huge position, by Z3
+
+class PointSolver:
+    """The certificate at one concrete position whose options are too many to list: the moves' bound
+    names stay symbolic and Z3 searches them. Models are re-evaluated exactly before they count, so an
+    abstraction can only make the check weaker (inconclusive), never wrong.
+
+    Raises :class:`checkers.prove.terms.Untranslatable` when the formula or the moves have no Z3 model.
+    """
+
+    def __init__(self, cert: Certificate, timeout_ms: int = 1000, targets: int = 4):
+        self.cert = cert
+        self.timeout_ms = timeout_ms
+        self.targets = targets
+        inst = cert.inst
+        if not isinstance(inst, DeclaredGame):
+            raise Untranslatable("built-in game families have no declared moves to translate")
+        claim = cert.claim
+        if cert.kind != "grundy" and cert.plan.families is not None:
+            raise Untranslatable("P-position families are enumerated, not searched")
+        self.ns = claim.spec.namespace
+        self.tree = parse(claim.statement)
+        self.decl = inst.decl
+        trees = [self.tree] + [f.to_tree for f in self.decl.moves] + [f.binder.tree for f in self.decl.moves]
+        self.mode = choose_mode(trees, self.ns, exact=True)
+        variables = set(self.decl.params) | set(self.decl.position)
+        self.where = [compile_tree(f.binder.tree, self.ns, variables | set(f.binder.names)) for f in self.decl.moves]
+        self.lname = cert.plan.level_names[0] if cert.kind == "level" else None
+
+    def _label_term(self, b: Any, q: Any, value: Any) -> Any:
+        """Z3 condition: the label of the symbolic option q equals value (None: 'not a P-position')."""
+        env = dict(self.cert.params)
+        env.update(_bind(self.cert.coords, q if isinstance(q, tuple) else (q,)))
+        if self.cert.kind == "grundy":
+            return b.compare(ast.Eq, b.term(self.tree, env), value)
+        if self.cert.kind == "p":
+            return b.formula(self.tree, env)
+        return b.formula(self.tree, {**env, self.lname: value})
+
+    def check(self, pos: Any) -> Failure | None:
+        """None when (a) and (b) hold at `pos` (as far as Z3 could decide), else the Failure."""
+        cert = self.cert
+        pos = cert.inst.normalise(pos)
+        lp = cert.labels_of(pos)
+        big = max(abs(c) for c in (pos if isinstance(pos, tuple) else (pos,)))
+        bits = max(32, 2 * big.bit_length() + 8)
+
+        def search(value: Any) -> tuple[Any, Any] | None | str:
+            """An option whose label equals value (verified), None when there is none, 'unknown'."""
+            unknown = False
+            for i, fam in enumerate(self.decl.moves):
+                # a builder per family: obligations of one family's option (v2(0) at a move that does
+                # not exist, say) must not constrain the search along another
+                b = Builder(self.ns, self.mode, bits)
+                game = GameRef(self.decl, dict(cert.inst.params))
+                names = list(fam.binder.names)
+                vs = [b.var(f"{n}!{i}") for n in names]
+                cond, q = b.move(game, pos, fam, vs)
+                want = self._label_term(b, q, value)
+                ob, _ = b.obligation()
+                s = z3.Solver()
+                s.set("timeout", self.timeout_ms)
+                s.add(*b.assertions(), b.to_bool(cond) if not isinstance(cond, bool) else z3.BoolVal(cond),
+                      b.to_bool(want) if not isinstance(want, bool) else z3.BoolVal(want), ob)
+                r = s.check()
+                if r == z3.unknown:
+                    unknown = True
+                    continue
+                if r == z3.unsat:
+                    continue
+                m = s.model()
+                binding = dict(zip(names, (model_value(m, v) for v in vs)))
+                exact = self._exact_option(i, pos, binding)
+                if exact is not None and self._label_equals(exact, value):
+                    return exact, binding
+                unknown = True
+            return "unknown" if unknown else None
+
+        kind = cert.kind
+        if kind == "grundy":
+            if type(lp) is not int or lp < 0:
+                return Failure(pos, "label", f"the formula gives {lp!r}, not a Grundy value", label=lp)
+            hit = search(lp)
+            if isinstance(hit, tuple):
+                return Failure(pos, "a", f"the option {_fmt(hit[0])} has the same value {lp}", option=hit[0], label=lp)
+            targets = list(range(lp)) if lp <= self.targets else sorted({0, lp - 1, *random.Random(str(pos)).sample(range(lp), self.targets - 2)})
+            for m in targets:
+                if search(m) is None:
+                    return Failure(pos, "b", f"value {lp}, but no option has value {m}", label=lp, detail={"missing": m})
+            return None
+        if kind == "p":
+            hit = search(None)
+            if lp == 0 and isinstance(hit, tuple):
+                return Failure(pos, "a", f"a claimed P-position with the claimed P-position {_fmt(hit[0])} as an option",
+                               option=hit[0], label=0)
+            if lp != 0 and hit is None:
+                return Failure(pos, "b", "not a claimed P-position, but no option is one", label=None)
+            return None
+        if lp is not None:
+            hit = search(lp)
+            if isinstance(hit, tuple):
+                return Failure(pos, "a", f"in the set of level {lp}, and so is its option {_fmt(hit[0])}",
+                               option=hit[0], label=lp)
+        for m in (range(lp) if lp is not None else cert.levels or []):
+            if search(m) is None:
+                where = f"in the set of level {lp}" if lp is not None else "in no level set"
+                return Failure(pos, "b", f"{where}, but no option is in the set of level {m}", label=lp, detail={"missing": m})
+        return None
+
+    def _exact_option(self, i: int, pos: Any, binding: dict) -> Any:
+        fam = self.decl.moves[i]
+        env = dict(self.cert.inst.params)
+        env.update(_bind(self.cert.coords, pos if isinstance(pos, tuple) else (pos,)))
+        env.update(binding)
+        try:
+            if not self.where[i](env):
+                return None
+            return self.cert.inst.normalise(fam.to(env))
+        except (EvalError, SpecError):
+            return None
+
+    def _label_equals(self, q: Any, value: Any) -> bool:
+        try:
+            lq = self.cert.labels_of(q)
+        except EvalError:
+            return False
+        if self.cert.kind == "p":
+            return lq == 0
+        return lq == value

@@ -1,0 +1,237 @@
+"""The domain of a proof: which names of a claim are proved one value at a time (enumerated) and which stay
+symbolic, and the conditions the symbolic names satisfy.
+
+The domain is the window with its constant upper edges dropped (the window is a sample of a statement
+about every position), or ``prove = { for_all = "..." }``. Names in a parameter's role (a divisor, a
+modulus, in a power, a factor of another name, a game's argument) with at most :data:`MAX_EACH` values are
+enumerated, which keeps the arithmetic linear; a constant range of at most :data:`SMALL_RANGE` values is a
+stated case split and keeps its upper bound.
+
+>>> from nimjos.spec.loader import load_spec
+>>> import pathlib
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+>>> c = spec.claims[0]
+>>> dom = proof_domain(c, c.plan(), ProveOptions(), spec.namespace)
+>>> dom.symbolic, dom.enumerated, dom.instances(spec.namespace)
+(['x'], [], [{}])
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from nimjos.lang.binders import Binder
+from nimjos.lang.builtins import iter_items
+from nimjos.lang.errors import EvalError, SpecError
+from nimjos.lang.expr import parse, variables_of
+from nimjos.lang.analysis import size_names
+from nimjos.spec.loader import ProveOptions
+from nimjos.spec.plan import ClaimPlan
+from checkers.prove.terms import Untranslatable
+
+#: a parameter with at most this many values is proved one value at a time
+MAX_EACH = 16
+#: a constant range of at most this many values is a stated case split (0 <= e <= 1), not a window edge
+SMALL_RANGE = 8
+
+
+@dataclass
+class ProofDomain:
+    """Which names are proved one value at a time (enumerated) and which stay symbolic, with the
+    conditions the symbolic names satisfy (as expression trees, possibly naming enumerated names)."""
+
+    binder: Binder
+    enumerated: list[str] = field(default_factory=list)
+    symbolic: list[str] = field(default_factory=list)
+    conditions: list[tuple[ast.expr, set]] = field(default_factory=list)  # (tree, names it uses)
+    lower: dict = field(default_factory=dict)   # name -> text of its lower bound (for the scope)
+    upper: dict = field(default_factory=dict)   # name -> text of a kept upper bound
+    dropped: list[str] = field(default_factory=list)
+    substituted: dict = field(default_factory=dict)  # name -> tree of its single value
+
+    def instances(self, ns: Any, symbolic_too: bool = False) -> list[dict]:
+        """Every assignment of the enumerated names (one proof each)."""
+        levels = [l for l in self.binder.levels if l.name in self.enumerated]
+        out: list[dict] = []
+
+        def rec(i: int, env: dict) -> None:
+            if i == len(levels):
+                out.append(dict(env))
+                return
+            level = levels[i]
+            if level.members is not None:
+                vals = list(iter_items(level.members(env)))
+            else:
+                lo = max(_round(fn(env), strict, True) for fn, strict in level.lows)
+                hi = min(_round(fn(env), strict, False) for fn, strict in level.highs)
+                vals = list(range(lo, hi + 1))
+            for v in vals:
+                env[level.name] = v
+                if all(_filter_ok(f, env) for f in level.filters):
+                    rec(i + 1, env)
+            env.pop(level.name, None)
+
+        rec(0, {})
+        return out
+
+
+def _filter_ok(f: Callable, env: dict) -> bool:
+    try:
+        return bool(f(env))
+    except (KeyError, SpecError):
+        return True  # mentions a symbolic name: kept as a condition of the proof
+    except EvalError:
+        return False
+
+
+def _round(v: Any, strict: bool, low: bool) -> int:
+    if low:
+        return math.floor(v) + 1 if strict else math.ceil(v)
+    return math.ceil(v) - 1 if strict else math.floor(v)
+
+
+def _constant(text: str, ns: Any) -> bool:
+    try:
+        return not variables_of(parse(text), ns)
+    except SpecError:
+        return False
+
+
+def param_roles(texts: list[str], ns: Any) -> set[str]:
+    """Names used as a divisor, a modulus, in a power, as a factor of another name, or as a game's
+    argument: proving them one value at a time keeps the arithmetic linear.
+
+    >>> from nimjos.lang.expr import Namespace
+    >>> sorted(param_roles(["floor(x / k) + n * m + 2 ** e"], Namespace()))
+    ['e', 'k', 'm', 'n']
+    """
+    out: set[str] = set()
+    for text in texts:
+        if not isinstance(text, str):
+            continue
+        try:
+            tree = parse(text)
+        except SpecError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.BinOp):
+                if isinstance(node.op, (ast.FloorDiv, ast.Mod, ast.Div)):
+                    out |= set(variables_of(node.right, ns))
+                elif isinstance(node.op, ast.Pow):
+                    out |= set(variables_of(node.left, ns)) | set(variables_of(node.right, ns))
+                elif isinstance(node.op, ast.Mult):
+                    left, right = set(variables_of(node.left, ns)), set(variables_of(node.right, ns))
+                    if left and right:
+                        out |= left | right
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ns.games:
+                for a in node.args:
+                    out |= set(variables_of(a, ns))
+    return out
+
+
+def proof_domain(claim: Any, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> ProofDomain:
+    """Read the proof's domain from prove.for_all or the window (see the module docstring).
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> dom = proof_domain(spec.claims[0], spec.claims[0].plan(), ProveOptions(), spec.namespace)
+    >>> dom.symbolic, dom.dropped, dom.lower
+    (['x'], ['x'], {'x': '0'})
+    """
+    explicit = cfg.for_all
+    binder = Binder(parse(explicit), ns, set(), text=explicit) if explicit else plan.window
+    coords = set(plan.coords)
+    if cfg.each is not None:
+        params = set(cfg.each)
+    else:
+        params = param_roles([claim.statement_text, claim.assume_text or "", binder.text, plan.game_text or ""], ns)
+        params |= {n for n in binder.names if n not in coords} if plan.game_text else set()
+        params -= coords
+    dom = ProofDomain(binder)
+    texts = [claim.statement_text, claim.assume_text or "", binder.text]
+    sizes = size_names(texts, ns) | coords
+    for level in binder.levels:
+        name = level.name
+        if level.members is not None:
+            deps = set(variables_of(parse(level.member_text), ns)) if level.member_text else set()
+            if deps & set(dom.symbolic):
+                tree = parse(level.member_text)
+                if isinstance(tree, ast.Set) and len(tree.elts) == 1:
+                    dom.substituted[name] = tree.elts[0]
+                    dom.symbolic.append(name)
+                    continue
+                raise Untranslatable(f"{name} ranges over a set that depends on symbolic names")
+            dom.enumerated.append(name)
+            continue
+        low_const = all(_constant(t, ns) for t in level.low_text)
+        high_const = all(_constant(t, ns) for t in level.high_text) and bool(level.high_text)
+        if name in params and low_const and high_const:
+            try:
+                lo = max(_round(fn({}), s, True) for fn, s in level.lows)
+                hi = min(_round(fn({}), s, False) for fn, s in level.highs)
+            except (EvalError, SpecError, TypeError, ValueError):
+                lo, hi = 0, -1
+            if 0 <= hi - lo + 1 <= MAX_EACH:
+                dom.enumerated.append(name)
+                continue
+        dom.symbolic.append(name)
+        for t in level.low_text:
+            dom.conditions.append((parse(f"{name} >= ({t})"), {name} | set(variables_of(parse(t), ns))))
+        dom.lower[name] = level.low_text[0] if len(level.low_text) == 1 else f"max({', '.join(level.low_text)})"
+        small = False
+        if low_const and high_const:
+            try:
+                lo = max(_round(fn({}), st, True) for fn, st in level.lows)
+                hi = min(_round(fn({}), st, False) for fn, st in level.highs)
+                small = hi - lo + 1 <= SMALL_RANGE and name not in sizes
+            except (EvalError, SpecError, TypeError, ValueError):
+                small = False
+        kept = [t for t in level.high_text if explicit or small or not _constant(t, ns)]
+        if len(kept) < len(level.high_text):
+            dom.dropped.append(name)
+        for t in kept:
+            dom.conditions.append((parse(f"{name} <= ({t})"), {name} | set(variables_of(parse(t), ns))))
+        if kept:
+            dom.upper[name] = kept[0] if len(kept) == 1 else f"min({', '.join(kept)})"
+    for text in binder.filter_texts:
+        tree = parse(text)
+        dom.conditions.append((tree, set(variables_of(tree, ns))))
+    return dom
+
+
+def all_symbolic(claim: Any, plan: ClaimPlan, ns: Any) -> ProofDomain | None:
+    """The domain with the parameters symbolic too (their constant upper bounds dropped); None when it has
+    no Z3 model.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "induction.toml")
+    >>> c = spec.claim("maxnim-lemma-3.1-ii")
+    >>> proof_domain(c, c.plan(), c.prove, spec.namespace).enumerated, all_symbolic(c, c.plan(), spec.namespace).enumerated
+    (['k'], [])
+    """
+    cfg = dataclasses.replace(claim.prove, each=())
+    try:
+        return proof_domain(claim, plan, cfg, ns)
+    except Untranslatable:
+        return None
+
+
+def inside_domain(dom: ProofDomain, bindings: dict, claim: Any) -> bool:
+    """Do `bindings` lie in the domain (the binder of the proof's domain, with these values pinned)?
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> c = spec.claims[0]
+    >>> dom = proof_domain(c, c.plan(), ProveOptions(for_all="0 <= x <= 5"), spec.namespace)
+    >>> inside_domain(dom, {"x": 3}, c), inside_domain(dom, {"x": 6}, c)
+    (True, False)
+    """
+    for _ in dom.binder.bindings({}, pins=dict(bindings)):
+        return True
+    return False

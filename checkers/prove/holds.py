@@ -1,0 +1,137 @@
+"""Proving a ``holds`` claim: the predicate, under the domain and the assumption, is valid (no
+counterexample), optionally by strong induction (:mod:`checkers.prove.induction`) or assuming other claims
+of the spec (``prove = { using = [...] }``). A statement that holds only because its hypotheses are
+unsatisfiable is vacuous; a window point that satisfies them shows it is not, without asking Z3.
+
+>>> import time
+>>> from nimjos.spec.loader import load_spec, ProveOptions
+>>> import pathlib
+>>> from checkers.prove.domain import proof_domain
+>>> from checkers.prove.solver import Context
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "lemmas.toml")
+>>> c = spec.claim("half"); plan = c.plan()
+>>> ctx = Context(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 5)
+>>> [(r.name, r.status) for r in prove_holds(ctx)]
+[('the statement', 'holds')]
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import z3
+
+from nimjos.lang.errors import EvalError, SpecError
+from nimjos.lang.expr import parse
+from checkers.prove.domain import all_symbolic, inside_domain
+from checkers.prove.induction import induction_step
+from checkers.prove.solver import Context, QueryResult
+from checkers.prove.terms import Untranslatable, is_term
+from checkers.prove.translate import Builder
+
+def prove_holds(ctx: Context) -> list[QueryResult]:
+    """The query of a holds claim (one result: holds, fails, obligation, unknown or vacuous); see the module
+    docstring."""
+    claim = ctx.claim
+    cfg = claim.prove
+    b, env, hyps = ctx.builder()
+    hyps += [used_axiom(ctx, b, uid) for uid in cfg.using or []]
+    if cfg.induction:
+        hyps, goal = induction_step(ctx, b, env, hyps, cfg.induction, cfg.invariant)
+    else:
+        if claim.assume_text:
+            hyps.append(b.formula(parse(claim.assume_text), env))
+        goal = b.formula(parse(claim.statement), env)
+    watch = {n: env[n] for n in ctx.dom.symbolic}
+    terms = [env[n] for n in ctx.dom.symbolic if is_term(env[n]) and not z3.is_bool(env[n])]
+    res = ctx.run("the statement", b, hyps, goal, watch, terms)
+    if res.status == "holds" and claim.prove.using and not window_witness(ctx):
+        # with other claims assumed, unsatisfiable hypotheses may be their fault, not a vacuous statement
+        res.status, res.text = "unknown", "no window point satisfies the assumption, and the used claims are assumed"
+    elif res.status == "holds" and not window_witness(ctx):
+        s = z3.Solver()
+        s.set("timeout", min(5000, ctx.remaining_ms()))
+        s.add(*b.assertions(), *hyps)
+        if s.check() == z3.unsat:
+            res.status = "vacuous"
+    return [res]
+
+
+def used_axiom(ctx: Context, b: Builder, uid: str) -> Any:
+    """Another `holds` claim of the spec (``prove = { using = [...] }``) as a hypothesis: its statement for every
+    point of the class the prover would prove it for (its window with the constant upper edges dropped, or its
+    own prove.for_all), under its assumption, with the names this attempt fixes (k = 3) taken at their values.
+    Unknown functions (G) are shared with the claim being proved, so Z3 can use the lemma at its terms.
+
+    >>> from nimjos.spec.loader import load_spec, ProveOptions
+    >>> import pathlib
+    >>> from checkers.prove.domain import proof_domain
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "lemmas.toml")
+    >>> c = spec.claim("chain"); plan = c.plan()
+    >>> ctx = Context(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 5)
+    >>> b, env, hyps = ctx.builder()
+    >>> z3.is_quantifier(used_axiom(ctx, b, "shift"))
+    True
+    """
+    if ctx.mode != "int":
+        raise Untranslatable("prove.using needs the integer world (no bit-vector operations)")
+    used = ctx.claim.spec.claim(uid)
+    dom = all_symbolic(used, used.plan(), ctx.ns)
+    if dom is None:
+        raise Untranslatable(f"the used claim {uid!r} has no Z3 model")
+    names = [n for n in dom.symbolic if n not in dom.substituted]
+    fixed = {n: ctx.params[n] for n in names if n in ctx.params}
+    bound = [n for n in names if n not in fixed]
+    env: dict = dict(fixed)
+
+    def guard(vs: list) -> Any:
+        env.update(zip(bound, vs))
+        for n, tree in dom.substituted.items():
+            env[n] = b.term(tree, env)
+        conds = [b.formula(tree, env) for tree, _ in dom.conditions]
+        if used.assume_text:
+            conds.append(b.formula(parse(used.assume_text), env))
+        conds = [c if is_term(c) else z3.BoolVal(bool(c)) for c in conds]
+        return z3.And(*conds) if conds else z3.BoolVal(True)
+
+    def body(vs: list) -> Any:
+        return b.formula(parse(used.statement), env)
+    if not bound:
+        g = guard([])
+        return z3.Implies(g, b.to_bool(body([])))
+    return b.quantifier(False, bound, guard, body)
+
+
+def window_witness(ctx: Context, limit: int = 20_000, seconds: float = 0.5) -> dict | None:
+    """A point of the claim's window, with this attempt's enumerated values, that lies in the proof's domain
+    and satisfies the assumption: evaluated exactly, it shows the proved statement is not vacuous without
+    asking Z3 (whose satisfiability check of the hypotheses can take its whole time limit). None when the
+    first `limit` window points (or `seconds`) show none.
+
+    >>> from nimjos.spec.loader import load_spec, ProveOptions
+    >>> import pathlib
+    >>> from checkers.prove.domain import proof_domain
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> c = spec.claims[0]; plan = c.plan()
+    >>> ctx = Context(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 5)
+    >>> window_witness(ctx)
+    {'x': 0}
+    """
+    plan, claim, dom = ctx.plan, ctx.claim, ctx.dom
+    explicit = bool(claim.prove.for_all)
+    stop = time.perf_counter() + seconds
+    try:
+        for i, env in enumerate(plan.window.bindings({}, pins=dict(ctx.params))):
+            if i >= limit or time.perf_counter() > stop:
+                return None
+            if any(env.get(n) != v for n, v in ctx.params.items()):
+                continue
+            if plan.assume is not None and not plan.assume(dict(env)):
+                continue
+            point = {n: env[n] for n in plan.window.names if n in env}
+            if explicit and not (all(n in point for n in dom.binder.names) and inside_domain(dom, point, claim)):
+                continue
+            return point
+    except (EvalError, SpecError):
+        return None
+    return None

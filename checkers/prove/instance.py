@@ -1,0 +1,140 @@
+"""Proving one instance of a claim (one assignment of the enumerated names) and confirming what Z3 found: a
+model is re-evaluated exactly (holds claims) or by the engine (game claims) before it is reported as a
+counterexample; an unconfirmed model, ``unknown`` or a timeout make the attempt inconclusive.
+
+>>> import time
+>>> from nimjos.spec.loader import load_spec, ProveOptions
+>>> import pathlib
+>>> from checkers.prove.domain import proof_domain
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+>>> c = spec.claims[0]; plan = c.plan()
+>>> att = prove_instance(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 20)
+>>> att.status, len(att.results)
+('proved', 5)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from nimjos.lang.errors import EvalError, SpecError
+from nimjos.spec.plan import ClaimPlan
+from nimjos.verdict import Counterexample
+from checkers.prove.certificate import Certificate, TooManyOptions, game_kind
+from checkers.prove.domain import ProofDomain
+from checkers.prove.holds import prove_holds
+from checkers.prove.queries import GameQueries
+from checkers.prove.scope import show_values
+from checkers.prove.solver import Context, QueryResult
+from checkers.prove.terms import Untranslatable
+
+@dataclass
+class Attempt:
+    """The outcome of proving one instance (one assignment of the enumerated names)."""
+
+    params: dict
+    status: str                 # "proved", "refuted", "inconclusive", "vacuous"
+    results: list = field(default_factory=list)
+    counterexample: Counterexample | None = None
+    note: str = ""
+    abstractions: set = field(default_factory=set)
+
+
+def prove_instance(claim: Any, plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
+                   bits: int, deadline: float) -> Attempt:
+    """Prove one instance (one assignment of the enumerated names) before `deadline`.
+
+    >>> import time
+    >>> from nimjos.spec.loader import load_spec, ProveOptions
+    >>> import pathlib
+    >>> from checkers.prove.domain import proof_domain
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> c = spec.claims[0]; plan = c.plan()
+    >>> prove_instance(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 20).status
+    'proved'
+    """
+    ctx = Context(claim, plan, dom, params, mode, width, bits, deadline)
+    kind = game_kind(claim, plan)
+    try:
+        if kind is None:
+            results = prove_holds(ctx)
+        else:
+            gq = GameQueries(ctx, kind)
+            results = []
+            for q in gq.queries():
+                r = q()
+                results.append(r)
+                if r.status in ("fails", "obligation"):
+                    break
+    except Untranslatable as exc:
+        return Attempt(params, "inconclusive", note=f"no Z3 model: {exc}")
+    att = Attempt(params, "proved", results, abstractions=set(ctx.abstractions))
+    for r in results:
+        if r.status == "vacuous":
+            att.status = "vacuous"
+        elif r.status == "unknown":
+            att.status = "inconclusive"
+            att.note = f"Z3 could not decide '{r.name}' ({r.text})"
+            return att
+        elif r.status == "obligation":
+            att.status = "inconclusive"
+            att.note = f"'{r.name}' fails only where {r.text} (at {show_values(r.values)})"
+            return att
+        elif r.status == "fails":
+            return _confirm(claim, plan, kind, params, r, att)
+    return att
+
+
+def _confirm(claim: Any, plan: ClaimPlan, kind: str | None, params: dict, r: QueryResult, att: Attempt) -> Attempt:
+    """Re-evaluate a Z3 model exactly (holds) or by the engine (game claims)."""
+    values = dict(params)
+    values.update(r.values)
+    names = plan.window.names
+    if kind is None:
+        env = {n: values[n] for n in values}
+        bindings = {n: values[n] for n in names if n in values}
+        try:
+            if plan.assume is not None and not plan.assume(env):
+                att.status, att.note = "inconclusive", f"Z3's model {show_values(bindings)} breaks the assumption when evaluated exactly"
+                return att
+            ok = plan.formula(env)
+        except (EvalError, SpecError) as exc:
+            att.status, att.note = "inconclusive", f"Z3's model {show_values(bindings)} cannot be evaluated exactly ({exc})"
+            return att
+        if ok:
+            att.status, att.note = "inconclusive", f"Z3's model {show_values(bindings)} is not a counterexample when evaluated exactly (an abstraction)"
+            return att
+        lhs, rhs = False, True
+        if plan.sides is not None:
+            try:
+                lhs, rhs = plan.sides[0](env), plan.sides[1](env)
+            except EvalError:
+                pass
+        att.status = "refuted"
+        att.counterexample = Counterexample(bindings, lhs, rhs, detail={"found by": "Z3, re-evaluated exactly"})
+        return att
+    coords = plan.coords
+    pos = tuple(values.get(c) for c in coords) if len(coords) > 1 else values.get(coords[0])
+    if r.name.startswith("move") or any(v is None for v in (pos if isinstance(pos, tuple) else (pos,))):
+        att.status, att.note = "inconclusive", f"'{r.name}' fails at {show_values(r.values)}"
+        return att
+    game_params = {n: values[n] for n in names if n not in coords and n in values}
+    try:
+        cert = Certificate(claim, plan, game_params, kind)
+        found = cert.reevaluate(pos, max_positions=500_000)
+    except (EvalError, SpecError, TooManyOptions) as exc:
+        att.status, att.note = "inconclusive", f"'{r.name}' fails at {show_values(r.values)}; the engine could not re-evaluate it ({exc})"
+        return att
+    if found is None:
+        what = "the strategy's move does not work there" if "strategy" in r.name else "not confirmed by the engine (an abstraction, or too large)"
+        att.status, att.note = "inconclusive", f"'{r.name}' fails at {show_values(r.values)}: {what}"
+        return att
+    q, actual, label = found
+    b = dict(game_params)
+    b.update(zip(coords, q if isinstance(q, tuple) else (q,)))
+    b = {n: b[n] for n in names if n in b}
+    shown = {"grundy": label, "p": "P" if label == 0 else "N"}.get(kind, label)
+    truth = {"grundy": actual, "p": "P" if actual == 0 else "N"}.get(kind, actual)
+    att.status = "refuted"
+    att.counterexample = Counterexample(b, truth, shown, detail={"grundy": actual, "found by": f"Z3 ({r.name}), re-evaluated by the engine"})
+    return att

@@ -1,0 +1,268 @@
+"""Proving claims for every position with Z3: the verification method ``prove``.
+
+* ``holds`` claims: the predicate, under the domain and the assumption, is valid (no counterexample).
+* grundy / p_positions claims: the local certificate (checkers.certificate) holds at a symbolic position,
+  together with two side conditions that make it a proof by induction: every move stays in the domain
+  (closure) and decreases the sum of the coordinates (descent). Condition (b) needs a witness move: Z3
+  searches for it (a quantifier), or the claim's ``strategy`` gives it, as the papers' proofs do.
+
+The domain is the window with its constant upper edges dropped (the window is a sample of a statement
+about every position), or ``prove = { for_all = "..." }``. Small parameters (h in 1..4, k in 2..10) are
+proved one value at a time after a first attempt with the parameter symbolic. The verdict ``proved``
+prints the class it covers: "all x, y >= 0 for h = 3", "all x, y < 2^32", "abstracting 2^n".
+
+A model Z3 finds is re-evaluated exactly (holds) or by the engine (game claims) before it is reported;
+an unconfirmed model, ``unknown`` or a timeout give ``inconclusive``. A proved claim is also checked on its
+window; a refutation there is a bug and raises :class:`ProofDisagreement`.
+
+The jobs live in their own modules: the domain (:mod:`checkers.prove.domain`), the world
+(:mod:`checkers.prove.world`), the translation into Z3 (:mod:`checkers.prove.translate` and its mixins), the
+solver driver (:mod:`checkers.prove.solver`), the queries of holds claims (:mod:`checkers.prove.holds`,
+:mod:`checkers.prove.induction`) and of game claims (:mod:`checkers.prove.queries`,
+:mod:`checkers.prove.strategy`), the lemma about Maximum Nim (:mod:`checkers.prove.rule_function`), one
+instance and its confirmation (:mod:`checkers.prove.instance`), the scope text (:mod:`checkers.prove.scope`).
+This module runs them on a claim, in one world or two, and decides the verdict.
+
+>>> from nimjos.spec.loader import load_spec
+>>> import pathlib
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+>>> v = prove_claim(spec.claims[0], RunOptions(timeout=20))
+>>> v.verdict, v.scope.split(";")[0]
+('proved', 'all x >= 0')
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Any
+
+from nimjos.lang.errors import EvalError, NimjosError, SpecError
+from nimjos.lang.analysis import window_constants
+from nimjos.spec.plan import ClaimPlan
+from nimjos.verdict import Verdict
+from checkers.exhaustive import check_exhaustive
+from checkers.options import PROVE_SECONDS, RunOptions
+from checkers.prove.certificate import game_kind
+from checkers.prove.domain import MAX_EACH, ProofDomain, all_symbolic, inside_domain, proof_domain
+from checkers.prove.instance import Attempt, prove_instance
+from checkers.prove.rule_function import warm_up
+from checkers.prove.scope import class_text
+from checkers.prove.solver import fresh_context
+from checkers.prove.terms import Untranslatable
+from checkers.prove.world import WIDTH, choose_mode, world_of, world_trees
+
+METHOD = "prove"
+
+
+class ProofDisagreement(NimjosError, AssertionError):
+    """A claim proved for a class of positions is refuted on its window inside that class: a bug."""
+
+
+def not_applicable(claim: Any, reason: str, seconds: float = 0.0) -> Verdict:
+    """The verdict for a claim this method cannot handle; the reason is in the scope.
+
+    >>> not_applicable(type("C", (), {"id": "c"})(), "a printed table").verdict
+    'inconclusive'
+    """
+    return Verdict(claim.id, "inconclusive", METHOD, f"not applicable: {reason}", seconds=seconds)
+
+
+
+def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
+    """Prove one claim for every position of its domain (see the module docstring)."""
+    warm_up(claim.spec.namespace)
+    start = time.perf_counter()
+    cfg = claim.prove   # fields and types checked by the loader (nimjos.spec.loader.PROVE_FIELDS)
+    if cfg.skip:
+        return not_applicable(claim, str(cfg.skip))
+    if claim.kind == "values":
+        return not_applicable(claim, "a printed table is finite: the window check covers all of it")
+    if claim.kind == "level_set":
+        return not_applicable(claim, "level-set claims are sampled, not proved (their certificate needs the level's "
+                                     "quantifier over s)")
+    plan = claim.plan(opts.profile)
+    ns = claim.spec.namespace
+    if not plan.window.names:
+        return not_applicable(claim, "a closed statement: the window check evaluates it exactly")
+    budget = float(cfg.timeout or opts.timeout or PROVE_SECONDS.get(opts.profile, PROVE_SECONDS["deep"]))
+    # the used claims are proved first (each in its own Z3 context), with half of the time between them
+    lemmas = prove_used(claim, opts, budget / 2) if cfg.using else []
+    fresh_context()
+    fixed = [] if cfg.for_all else window_constants(plan.window)
+    if fixed:
+        return not_applicable(claim, f"{', '.join(fixed)} ties the statement to the window's sizes (state the domain "
+                                     "with prove = { for_all = \"...\" })")
+    try:
+        dom = proof_domain(claim, plan, cfg, ns)
+        mode, width, bits = world_of(claim, plan, cfg, ns)
+        instances = dom.instances(ns)
+    except Untranslatable as exc:
+        return not_applicable(claim, str(exc), time.perf_counter() - start)
+    exact = choose_mode(world_trees(claim, plan), ns, exact=True)
+    # a nim-sum is first proved by its laws for every size; if that does not finish in half the time, with
+    # bit-vectors of WIDTH bits (a smaller class, which Z3 decides by bit-blasting)
+    both = mode == "int" and exact == "bv" and not cfg.width
+    v = _prove_in_world(claim, plan, opts, dom, instances, mode, width, bits, start, start + (budget / 2 if both else budget))
+    if both and isinstance(v, Verdict) and v.verdict == "inconclusive" and not v.scope.startswith("not applicable"):
+        fresh_context()
+        dom = proof_domain(claim, plan, cfg, ns)
+        bv = _prove_in_world(claim, plan, opts, dom, dom.instances(ns), "bv", WIDTH, WIDTH + 4, start, start + budget)
+        if isinstance(bv, ProofDisagreement):
+            v = bv
+        elif bv.verdict in ("proved", "refuted", "vacuous"):
+            bv.notes.append(f"with xor by its laws (every size): inconclusive ({v.scope})")
+            v = bv
+        else:
+            v.notes.append(f"with {WIDTH}-bit vectors: {bv.scope}")
+            v.seconds = bv.seconds
+    if isinstance(v, ProofDisagreement):
+        if not lemmas:
+            raise v
+        # a proof from claims that are false somewhere proves nothing: the window has the last word
+        return Verdict(claim.id, "inconclusive", METHOD, f"follows (Z3) from {', '.join(u for u, _ in lemmas)}, "
+                       f"but the window refutes it, so one of them is false: {v}"[:400],
+                       seconds=time.perf_counter() - start)
+    return from_lemmas(v, lemmas) if lemmas else v
+
+
+def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDomain, instances: list[dict], mode: str,
+                    width: int | None, bits: int, start: float, deadline: float) -> Any:
+    """Prove every instance in one world (int or bit-vectors) before `deadline`: the verdict, or the
+    ProofDisagreement its soundness check raised (the caller decides whether that is a bug)."""
+    ns = claim.spec.namespace
+    attempts: list[Attempt] = []
+    symbolic_first = None
+    # parameters symbolic first (k >= 2 instead of k = 2..10), for holds claims: a game with a symbolic
+    # parameter makes the moves nonlinear, which Z3 does not finish
+    if dom.enumerated and game_kind(claim, plan) is None and \
+            all(l.members is None for l in dom.binder.levels if l.name in dom.enumerated):
+        sym = all_symbolic(claim, plan, ns)
+        if sym is not None:
+            now = time.perf_counter()
+            symbolic_first = prove_instance(claim, plan, sym, {}, mode, width, bits, now + (deadline - now) / 3)
+            if symbolic_first.status in ("proved", "refuted"):
+                attempts = [symbolic_first]
+                dom = sym
+                instances = [{}]
+    if len(instances) > 4 * MAX_EACH:
+        return not_applicable(claim, f"{len(instances):,} values of {', '.join(dom.enumerated)} (finite families are "
+                                     "the window's job)", time.perf_counter() - start)
+    if not attempts:
+        for params in instances:
+            if time.perf_counter() > deadline:
+                attempts.append(Attempt(params, "inconclusive", note="out of time"))
+                break
+            att = prove_instance(claim, plan, dom, params, mode, width, bits, deadline)
+            if not attempts and att.note.startswith("no Z3 model"):
+                return not_applicable(claim, att.note[len("no Z3 model: "):], time.perf_counter() - start)
+            attempts.append(att)
+            if att.status == "refuted":
+                break
+    try:
+        return _verdict(claim, plan, opts, dom, mode, width, attempts, instances, symbolic_first, start)
+    except ProofDisagreement as exc:
+        return exc
+
+
+def prove_used(claim: Any, opts: RunOptions, seconds: float) -> list[tuple[str, Verdict]]:
+    """Try to prove each claim named in prove.using (their verdicts decide what a proof from them is worth)."""
+    using = claim.prove.using
+    sub = replace(opts, timeout=seconds / len(using), extra={k: v for k, v in opts.extra.items() if k != "verdicts"})
+    out = []
+    for uid in using:
+        used = claim.spec.claim(uid)
+        if used.prove.using:
+            out.append((uid, not_applicable(used, "it uses other claims itself (one level of prove.using only)")))
+        else:
+            out.append((uid, prove_claim(used, sub)))
+    return out
+
+
+def from_lemmas(v: Verdict, lemmas: list[tuple[str, Verdict]]) -> Verdict:
+    """A proof that assumed other claims is a proof only when each of them is proved; otherwise it is reported
+    as the reduction it is (inconclusive, with what it follows from and how far those claims are known).
+
+    >>> ok = Verdict("c", "proved", "prove", "all n >= 0")
+    >>> from_lemmas(ok, [("l", Verdict("l", "inconclusive", "prove", "all x >= 0; Z3 could not decide"))]).verdict
+    'inconclusive'
+    >>> from_lemmas(ok, [("l", Verdict("l", "proved", "prove", "all x >= 0"))]).scope
+    'all n >= 0; from l (proved: all x >= 0)'
+    """
+    v = replace(v, notes=list(v.notes), evidence=dict(v.evidence))
+    if v.verdict != "proved":
+        v.notes.append("assuming " + ", ".join(uid for uid, _ in lemmas))
+        return v
+    if all(lv.verdict == "proved" for _, lv in lemmas):
+        v.scope += "; from " + ", ".join(f"{uid} (proved: {lv.scope.split(';')[0]})" for uid, lv in lemmas)
+        return v
+    open_ = [uid for uid, lv in lemmas if lv.verdict != "proved"]
+    v.verdict = "inconclusive"
+    v.scope += ("; follows (Z3) from " + ", ".join(uid for uid, _ in lemmas) + ", each assumed for every point of"
+                " the class it would be proved for; not proved: " + ", ".join(open_) + " (see their own verdicts)")
+    v.evidence["follows_from"] = [uid for uid, _ in lemmas]
+    return v
+
+
+
+def _verdict(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDomain, mode: str, width: int | None,
+             attempts: list[Attempt], instances: list[dict], symbolic_first: Attempt | None, start: float) -> Verdict:
+    seconds = time.perf_counter() - start
+    abstractions = set().union(*(a.abstractions for a in attempts)) if attempts else set()
+    cls = class_text(dom, mode, width, instances, abstractions)
+    kind = game_kind(claim, plan)
+    what = "" if kind is None else ("certificate (a), (b)" + (" by the strategy" if claim.strategy else "")
+                                     + ", moves stay in the domain and decrease")
+    notes = []
+    if symbolic_first is not None and symbolic_first not in attempts:
+        notes.append(f"with the parameters symbolic: {symbolic_first.status}"
+                     + (f" ({symbolic_first.note})" if symbolic_first.note else ""))
+    refuted = [a for a in attempts if a.status == "refuted"]
+    if refuted:
+        a = refuted[0]
+        v = Verdict(claim.id, "refuted", METHOD, cls, instances=len(attempts), counterexamples=[a.counterexample],
+                    failures=1, seconds=seconds, notes=notes)
+        return v
+    done = [a for a in attempts if a.status in ("proved", "vacuous")]
+    if len(done) == len(instances) and attempts:
+        if all(a.status == "vacuous" for a in done):
+            return Verdict(claim.id, "vacuous", METHOD, cls + "; the assumption holds nowhere (Z3)", seconds=seconds,
+                           notes=notes)
+        scope = cls + (f"; {what}" if what else "")
+        if dom.dropped:
+            notes.append(f"the window's upper edge dropped for {', '.join(dom.dropped)}")
+        v = Verdict(claim.id, "proved", METHOD, scope, instances=len(done), assumption_held=len(done),
+                    seconds=seconds, notes=notes)
+        soundness_check(claim, opts, v, dom)
+        return v
+    first = next((a for a in attempts if a.status == "inconclusive"), None)
+    why = first.note if first is not None else "out of time"
+    proved = len([a for a in attempts if a.status in ("proved", "vacuous")])
+    if len(instances) > 1:
+        notes.append(f"proved for {proved} of {len(instances)} values of {', '.join(dom.enumerated)}")
+    return Verdict(claim.id, "inconclusive", METHOD, f"{cls}; {why}" if cls else why, seconds=seconds, notes=notes)
+
+
+def soundness_check(claim: Any, opts: RunOptions, proved: Verdict, dom: ProofDomain) -> None:
+    """A proof must agree with the window: a window refutation inside the proved class is a bug
+    (:class:`ProofDisagreement`). The window's verdict comes from ``opts.extra["verdicts"]["exhaustive"]``
+    when the runner passes it, else the window is checked here.
+
+    >>> ok = Verdict("c", "checked", "exhaustive", "")
+    >>> soundness_check(None, RunOptions(extra={"verdicts": {"exhaustive": ok}}), None, None) is None
+    True
+    """
+    window = (opts.extra.get("verdicts") or {}).get("exhaustive")
+    if window is None:
+        window = check_exhaustive(claim, opts.profile, 1, None)
+    if window.verdict != "refuted":
+        return
+    cx = window.counterexamples[0]
+    if claim.prove.for_all:
+        try:
+            inside = inside_domain(dom, cx.bindings, claim)
+        except (EvalError, SpecError):
+            inside = True
+        if not inside:
+            return
+    raise ProofDisagreement(f"claim {claim.id!r}: proved ({proved.scope}) but refuted on its window at "
+                            f"{cx.position_text()}: a bug in the prover or the engine")

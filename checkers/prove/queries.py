@@ -1,0 +1,240 @@
+"""The certificate queries of a game claim at a symbolic position, which make the local certificate
+(:mod:`checkers.prove.certificate`) a proof by induction: every move stays in the domain (closure) and
+decreases a measure (descent), (a) along each move family, values non-negative (grundy), and (b) by a Z3
+search for the witness move or by the claim's strategy, case by case (with a query that the listed cases
+cover every position). Each query is built in its own builder.
+
+>>> import time
+>>> from nimjos.spec.loader import load_spec, ProveOptions
+>>> import pathlib
+>>> from checkers.prove.domain import proof_domain
+>>> from checkers.prove.solver import Context
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+>>> c = spec.claims[0]; plan = c.plan()
+>>> ctx = Context(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 20)
+>>> [(r.name, r.status) for r in (q() for q in GameQueries(ctx, "grundy").queries())]  # doctest: +NORMALIZE_WHITESPACE
+[('every move decreases the coordinate sum', 'holds'), ('move 1 stays in the domain', 'holds'),
+ ('(a) along move 1', 'holds'), ('values are non-negative', 'holds'), ('(b) some option has each lower value', 'holds')]
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any, Callable
+
+import z3
+
+from nimjos.lang.expr import parse, variables_of
+from checkers.prove.solver import Context, QueryResult, cases
+from checkers.prove.strategy import read_strategy
+from checkers.prove.terms import GameRef, Untranslatable, is_term
+from checkers.prove.translate import Builder
+
+class GameQueries:
+    """The certificate at a symbolic position, as queries (each built in its own builder)."""
+
+    def __init__(self, ctx: Context, kind: str):
+        self.ctx = ctx
+        self.kind = kind
+        claim = ctx.claim
+        self.coords = ctx.plan.coords
+        self.game_tree = parse(ctx.plan.game_text)
+        self.assume = parse(claim.assume_text) if claim.assume_text else None
+        raw = claim.statement
+        self.formula = parse(raw) if isinstance(raw, str) else None
+        self.families = None if isinstance(raw, str) else [(parse(f.get("where", "True")), parse(f["point"])) for f in raw]
+        self.strategy = read_strategy(claim)
+
+    def setup(self) -> tuple[Builder, dict, list, GameRef, Any]:
+        b, env, hyps = self.ctx.builder()
+        game = b.term(self.game_tree, env)
+        if not isinstance(game, GameRef):
+            raise Untranslatable("the game has no declared moves to translate")
+        pos = tuple(env[c] for c in self.coords) if len(self.coords) > 1 else env[self.coords[0]]
+        if self.assume is not None:
+            hyps.append(b.formula(self.assume, env))
+        return b, env, hyps, game, pos
+
+    def label(self, b: Builder, env: dict, q: Any) -> Any:
+        """g(q) for grundy claims; the Boolean 'q is a claimed P-position' for p_positions claims."""
+        e = dict(env)
+        e.update(zip(self.coords, q if isinstance(q, tuple) else (q,)))
+        if self.kind == "grundy":
+            return b.term(self.formula, e)
+        if self.families is None:
+            return b.formula(self.formula, e)
+        parts = []
+        for where, point in self.families:
+            names = [n for n in variables_of(where, self.ctx.ns) if n not in e] + \
+                    [n for n in variables_of(point, self.ctx.ns) if n not in e]
+            names = list(dict.fromkeys(names))
+            parts.append(b.quantifier(True, names, lambda vs, where=where, names=names: b.formula(where, {**e, **dict(zip(names, vs))}),
+                                      lambda vs, point=point, names=names: b.compare(ast.Eq, b.term(point, {**e, **dict(zip(names, vs))}), q)))
+        return b._any(parts)
+
+    def in_domain(self, b: Builder, env: dict, q: Any) -> Any:
+        """The domain's conditions that mention coordinates, at q."""
+        e = dict(env)
+        e.update(zip(self.coords, q if isinstance(q, tuple) else (q,)))
+        parts = []
+        for tree, names in self.ctx.dom.conditions:
+            if names & set(self.coords):
+                parts.append(b.formula(tree, e))
+        if self.assume is not None and set(variables_of(self.assume, self.ctx.ns)) & set(self.coords):
+            parts.append(b.formula(self.assume, e))
+        if self.ctx.mode == "bv" and self.ctx.width:
+            for c in (q if isinstance(q, tuple) else (q,)):
+                parts.append(b.to_term(c) < (1 << self.ctx.width))
+        return b._all(parts)
+
+    def watch(self, env: dict, extra: dict | None = None) -> dict:
+        w = {n: env[n] for n in self.ctx.dom.symbolic if n in env}
+        w.update(extra or {})
+        return w
+
+    def coords_terms(self, env: dict) -> list:
+        return [env[c] for c in self.coords if is_term(env[c])]
+
+    def queries(self) -> list[Callable[[], QueryResult]]:
+        """The list of queries, each a thunk (so that time runs out between them)."""
+        out: list = []
+        b0, env0, _, game0, _ = self.setup()
+        out.append(self.q_descent_all)
+        for i, fam in enumerate(game0.decl.moves):
+            out.append(lambda i=i: self.q_closure(i))
+            out.append(lambda i=i: self.q_a(i))
+        if self.kind == "grundy":
+            out.append(self.q_nonnegative)
+        if self.strategy is None:
+            out.append(self.q_b_search)
+        else:
+            for j in range(len(self.strategy.cases)):
+                out.append(lambda j=j: self.q_b_strategy(j))
+            if self.strategy.listed:
+                out.append(self.q_b_cover)
+        return out
+
+    def _move(self, b: Builder, game: GameRef, pos: Any, i: int) -> tuple[Any, Any, dict]:
+        fam = game.decl.moves[i]
+        vs = [b.var(f"{n}!m{i}") for n in fam.binder.names]
+        cond, q = b.move(game, pos, fam, vs)
+        return cond, q, dict(zip(fam.binder.names, vs))
+
+    def q_descent_all(self) -> QueryResult:
+        """Every move keeps the coordinates >= 0 and decreases one measure: the coordinate sum, or else one
+        coordinate (so every play ends and induction applies)."""
+        measures = [None] + list(range(len(self.coords))) if len(self.coords) > 1 else [None]
+        first = None
+        n_moves = len(self.setup()[3].decl.moves)
+        for m in measures:
+            what = "the coordinate sum" if m is None else f"coordinate {self.coords[m]}"
+            res = None
+            for i in range(n_moves):
+                res = self.q_descent(i, m, what)
+                if res.status != "holds":
+                    break
+            if res is not None and res.status == "holds":
+                return QueryResult(f"every move decreases {what}", "holds")
+            first = first or res
+            if res is not None and res.status == "unknown":
+                break
+        return first
+
+    def q_descent(self, i: int, measure: int | None, what: str) -> QueryResult:
+        b, env, hyps, game, pos = self.setup()
+        cond, q, bound = self._move(b, game, pos, i)
+        qs = q if isinstance(q, tuple) else (q,)
+        ps = pos if isinstance(pos, tuple) else (pos,)
+        dec = b.compare(ast.Lt, _sum(b, qs), _sum(b, ps)) if measure is None else b.compare(ast.Lt, qs[measure], ps[measure])
+        goal = b._all([b.compare(ast.GtE, c, 0) for c in qs] + [dec])
+        return self.ctx.run(f"move {i + 1} decreases {what}", b, hyps + [b.to_bool(cond)], goal,
+                            self.watch(env, bound), self.coords_terms(env))
+
+    def q_closure(self, i: int) -> QueryResult:
+        b, env, hyps, game, pos = self.setup()
+        cond, q, bound = self._move(b, game, pos, i)
+        goal = self.in_domain(b, env, q)
+        return self.ctx.run(f"move {i + 1} stays in the domain", b, hyps + [b.to_bool(cond)], goal,
+                            self.watch(env, bound), self.coords_terms(env))
+
+    def q_a(self, i: int) -> QueryResult:
+        b, env, hyps, game, pos = self.setup()
+        cond, q, bound = self._move(b, game, pos, i)
+        lp, lq = self.label(b, env, pos), self.label(b, env, q)
+        name = f"(a) along move {i + 1}"
+        if self.kind == "grundy":
+            goal = b.compare(ast.NotEq, lq, lp)
+            return self.ctx.run(name, b, hyps + [b.to_bool(cond)], goal, self.watch(env, bound), self.coords_terms(env))
+        # a P-position and its option both in the set: split both memberships into their cases
+        base = hyps + [b.to_bool(cond)]
+        combos = [(cp, cq) for cp in cases(b.to_bool(lp)) for cq in cases(b.to_bool(lq))]
+        if len(combos) > 64:
+            combos = [(b.to_bool(lp), b.to_bool(lq))]
+        for k, (cp, cq) in enumerate(combos):
+            extra = [cp, cq]
+            res = self.ctx.run(name + (f" (case {k + 1} of {len(combos)})" if len(combos) > 1 else ""), b,
+                               base + extra + b.ground_facts(base + extra), False, self.watch(env, bound),
+                               self.coords_terms(env))
+            if res.status != "holds":
+                return res
+        return QueryResult(name, "holds")
+
+    def q_nonnegative(self) -> QueryResult:
+        b, env, hyps, game, pos = self.setup()
+        goal = b.compare(ast.GtE, self.label(b, env, pos), 0)
+        return self.ctx.run("values are non-negative", b, hyps, goal, self.watch(env), self.coords_terms(env))
+
+    def _target(self, b: Builder, env: dict, hyps: list, pos: Any) -> tuple[Any, list]:
+        """(v, extra hypotheses) of condition (b): a value below g(p), or 'p is not a claimed P-position'."""
+        if self.kind == "grundy":
+            name = self.strategy.value if self.strategy is not None else "v"
+            v = b.var(name)
+            return v, [b.to_bool(b.compare(ast.GtE, v, 0)), b.to_bool(b.compare(ast.Lt, v, self.label(b, env, pos)))]
+        return None, [z3.Not(b.to_bool(self.label(b, env, pos)))]
+
+    def _reaches(self, b: Builder, env: dict, q: Any, v: Any) -> Any:
+        lq = self.label(b, env, q)
+        return b.compare(ast.Eq, lq, v) if self.kind == "grundy" else lq
+
+    def q_b_search(self) -> QueryResult:
+        b, env, hyps, game, pos = self.setup()
+        v, extra = self._target(b, env, hyps, pos)
+        goal = b.over_options(game, pos, True, lambda q: self._reaches(b, env, q, v))
+        watch = self.watch(env, {"v": v} if v is not None else {})
+        return self.ctx.run("(b) some option has each lower value" if self.kind == "grundy" else
+                            "(b) every other position has an option in the set", b, hyps + extra, goal, watch,
+                            self.coords_terms(env))
+
+    def _strategy_env(self, b: Builder, env: dict, v: Any) -> dict:
+        e = dict(env)
+        if v is not None:
+            e[self.strategy.value] = v
+        for name, tree in self.strategy.let:
+            e[name] = b.term(tree, e)
+        return e
+
+    def q_b_strategy(self, j: int) -> QueryResult:
+        b, env, hyps, game, pos = self.setup()
+        v, extra = self._target(b, env, hyps, pos)
+        e = self._strategy_env(b, env, v)
+        whens, move = self.strategy.cases[j]
+        conds = [b.formula(w, e) if not isinstance(w, tuple) else z3.Not(b.formula(w[1], e)) for w in whens]
+        q = b.term(move, e)
+        goal = b._all([b.is_option(game, pos, q), self._reaches(b, env, q, v)])
+        watch = self.watch(env, {"v": v} if v is not None else {})
+        return self.ctx.run(f"(b) by the strategy, case {j + 1}", b, hyps + extra + [b.to_bool(c) for c in conds],
+                            goal, watch, self.coords_terms(env))
+
+    def q_b_cover(self) -> QueryResult:
+        b, env, hyps, game, pos = self.setup()
+        v, extra = self._target(b, env, hyps, pos)
+        e = self._strategy_env(b, env, v)
+        goal = b._any([b.formula(w[0], e) for w, _ in self.strategy.cases if w])
+        return self.ctx.run("(b) the strategy's cases cover every position", b, hyps + extra, goal, self.watch(env),
+                            self.coords_terms(env))
+
+
+def _sum(b: Builder, xs: tuple) -> Any:
+    out: Any = 0
+    for x in xs:
+        out = b.binop(ast.Add, out, x)
+    return out

@@ -1,0 +1,217 @@
+"""Maximum Nim's Grundy values, proved once for every rule function and then used as facts about G.
+
+A game whose one move family is ``x -> x - t`` for ``1 <= t <= f(x)`` is Maximum Nim with the rule function f.
+When f is a rule function (f(0) = 0 and 0 <= f(m) - f(m - 1) <= 1), its Grundy function satisfies
+
+    G(0) = 0,   G(x) = f(x) when f(x) > f(x - 1),   G(x) = G(x - f(x) - 1) when f(x) = f(x - 1)   (x >= 1)
+
+(000 Lemma 2.3, 001 Lemma 2.2). :func:`general_lemma` proves this with Z3 for an unknown f that satisfies
+only those two axioms, by strong induction on x, carrying the invariant of the papers' proof: on the window
+W(y) = [y - f(y), y] the values of G are 0, 1, ..., f(y), each once. It is proved once per process (about
+0.1 s); if Z3 does not finish, no facts are given. :func:`facts` then states the lemma for one game, after
+Z3 has shown that the game's own f is a rule function; the prover adds those facts wherever G of such a
+game appears, so a claim about G(maxnim(k), x) is proved from the moves, not from the claim.
+
+The induction step, with G, f, pos (the position of each value on the window) and opt (an option with each
+lower value) as unknown functions, for a symbolic x >= 0:
+
+* hypotheses: the axioms of f; for every 0 <= y < x, the invariant at y (with pos(y, v) its witness) and the
+  lemma at y; the mex facts at x (no option has G(x); opt(v) is an option with G = v for each v < G(x));
+  pos(x, v) defined as x for v = G(x), else pos(x - 1, v) (nothing else mentions pos(x, .)); three ground
+  instances of these, which give E-matching the terms it needs;
+* goals, one query each: the lemma at x, and the invariant at x (values in 0..f(x), pos(x, .) inverts G
+  on W(x), pos(x, v) in W(x) for each v <= f(x)). Each goal after the first may use the first.
+
+>>> ok, text = general_lemma()
+>>> ok, text.split(";")[0]
+(True, 'proved for every rule function f by strong induction on x (Z3, 6 queries)')
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import time
+from typing import Any
+
+import z3
+
+from nimjos.lang.errors import NimjosError
+from nimjos.lang.expr import parse
+from checkers.prove.terms import Untranslatable
+from checkers.prove.translate import Builder
+
+#: seconds each query of the general lemma may take
+LEMMA_SECONDS = 20
+#: (f's text, its coordinate, the params) -> whether Z3 showed f to be a rule function
+_IS_RULE_FUNCTION: dict = {}
+#: the part of the lemma's scope shown in a verdict
+WHERE = "000 Lemma 2.3 (G of Maximum Nim for every rule function, proved by induction)"
+
+
+@functools.lru_cache(maxsize=1)
+def general_lemma(seconds: float = LEMMA_SECONDS) -> tuple[bool, str]:
+    """(proved, how): the induction step of the lemma in the module docstring, in its own Z3 context."""
+    ctx = z3.Context()
+    start = time.perf_counter()
+    queries = _lemma_queries(ctx)
+    for name, solver in queries:
+        solver.set("timeout", int(seconds * 1000))
+        r = solver.check()
+        if r != z3.unsat:
+            return False, f"Z3 did not prove the step '{name}' ({r})"
+    took = time.perf_counter() - start
+    return True, (f"proved for every rule function f by strong induction on x (Z3, {len(queries)} queries); "
+                  f"{took:.1f} s")
+
+
+def _lemma_queries(ctx: z3.Context) -> list[tuple[str, z3.Solver]]:
+    I = z3.IntSort(ctx)
+    x, y, z, v, m = (z3.Int(n, ctx) for n in ("x", "y", "z", "v", "m"))
+    G = z3.Function("G", I, I)
+    F = z3.Function("f", I, I)
+    pos = z3.Function("pos", I, I, I)
+    opt = z3.Function("opt", I, I)
+    ForAll, Implies, And = z3.ForAll, z3.Implies, z3.And
+
+    def lemma(q: Any) -> Any:
+        return And(Implies(And(q >= 1, F(q) > F(q - 1)), G(q) == F(q)),
+                   Implies(And(q >= 1, F(q) == F(q - 1)), G(q) == G(q - F(q) - 1)))
+
+    def in_window(q: Any, a: Any) -> Any:
+        return And(q - F(q) <= a, a <= q)
+
+    def invariant(q: Any) -> list:
+        return [ForAll([z], Implies(in_window(q, z), And(0 <= G(z), G(z) <= F(q), pos(q, G(z)) == z)),
+                       patterns=[G(z)]),
+                ForAll([v], Implies(And(0 <= v, v <= F(q)), And(in_window(q, pos(q, v)), G(pos(q, v)) == v)),
+                       patterns=[pos(q, v)])]
+
+    def option(a: Any) -> Any:
+        return And(x - F(x) <= a, a <= x - 1)
+
+    def below(y_: Any) -> Any:
+        return And(0 <= y_, y_ < x)
+
+    prev, back = x - 1, x - 1 - F(x)
+    hyps = [x >= 0,
+            F(0) == 0,
+            ForAll([m], Implies(m >= 1, And(F(m - 1) <= F(m), F(m) <= F(m - 1) + 1)), patterns=[F(m)]),
+            ForAll([m], Implies(m >= 0, F(m) >= 0), patterns=[F(m)]),
+            ForAll([y], Implies(below(y), And(*invariant(y))), patterns=[F(y)]),
+            ForAll([y], Implies(below(y), lemma(y)), patterns=[z3.MultiPattern(F(y), G(y))]),
+            G(x) >= 0,
+            ForAll([z], Implies(option(z), G(z) != G(x)), patterns=[G(z)]),
+            ForAll([v], Implies(And(0 <= v, v < G(x)), And(option(opt(v)), G(opt(v)) == v)), patterns=[opt(v)]),
+            ForAll([v], pos(x, v) == z3.If(v == G(x), x, pos(x - 1, v)), patterns=[pos(x, v)]),
+            # three instances of the lines above (the invariant at x - 1 with v = G(x); the option with value
+            # v = G(x - 1 - f(x)) and v = f(x)), as ground terms E-matching needs
+            Implies(And(x >= 1, 0 <= G(x), G(x) <= F(prev)),
+                    And(in_window(prev, pos(prev, G(x))), G(pos(prev, G(x))) == G(x))),
+            *[Implies(And(0 <= w_, w_ < G(x)), And(option(opt(w_)), G(opt(w_)) == w_)) for w_ in (G(back), F(x))]]
+    gx = G(x) == z3.If(And(x >= 1, F(x) == F(x - 1)), G(back), F(x))
+    goals = [("G(x)", gx),
+             ("values on W(x) in 0..f(x)", ForAll([z], Implies(in_window(x, z), And(0 <= G(z), G(z) <= F(x))))),
+             ("pos(x, .) inverts G on W(x)", ForAll([z], Implies(in_window(x, z), pos(x, G(z)) == z))),
+             ("each value 0..f(x) on W(x)", ForAll([v], Implies(And(0 <= v, v <= F(x)),
+                                                                And(in_window(x, pos(x, v)), G(pos(x, v)) == v)))),
+             ("the lemma at x", lemma(x)),
+             ("G(0) = 0", Implies(x == 0, G(x) == 0))]
+    out = []
+    for i, (name, goal) in enumerate(goals):
+        s = z3.SolverFor("UFLIA", ctx=ctx)
+        s.set("smt.mbqi", False)
+        s.add(*hyps)
+        if i:
+            s.add(gx)  # the first goal, proved by its own query from the same hypotheses
+        s.add(z3.Not(goal))
+        out.append((name, s))
+    return out
+
+
+def warm_up(ns: Any) -> None:
+    """Prove the general lemma now when a game of the namespace has Maximum Nim's moves, so that its one-time
+    cost is not taken from the time of the claim that first needs it."""
+    if any(rule_function_of(decl) is not None for decl in ns.games.values()):
+        general_lemma()
+
+
+def rule_function_of(decl: Any) -> ast.expr | None:
+    """The tree of f when the game's moves are x -> x - t for 1 <= t <= f(x) (one family, one coordinate),
+    else None.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "induction.toml")
+    >>> ast.unparse(rule_function_of(spec.namespace.games["maxnim"]))
+    'floor(x / k)'
+    >>> rule_function_of(spec.namespace.games["sub2"]) is None
+    True
+    """
+    if len(decl.position) != 1 or len(decl.moves) != 1:
+        return None
+    fam = decl.moves[0]
+    (coord,) = decl.position
+    levels = fam.binder.levels
+    if len(levels) != 1 or levels[0].members is not None or levels[0].filters or fam.binder.pre_filters:
+        return None
+    level = levels[0]
+    t = level.name
+    to = fam.to_tree
+    if not (isinstance(to, ast.BinOp) and isinstance(to.op, ast.Sub) and _is_name(to.left, coord) and _is_name(to.right, t)):
+        return None
+    if level.low_text != ["1"] or len(level.high_text) != 1 or any(s for _, s in level.lows + level.highs):
+        return None
+    return parse(level.high_text[0])
+
+
+def _is_name(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _pure_function(b: Any, f_tree: ast.expr, coord: str, params: dict) -> Any:
+    """q -> f(q) as a plain Z3 term (integer world, no helper variables, no obligations), or None."""
+    if b.mode != "int":
+        return None
+    scratch = Builder(b.ns, "int", b.bits)
+    probe = z3.Int("q!probe")
+    try:
+        scratch.to_term(scratch.term(f_tree, {**params, coord: probe}))
+    except (Untranslatable, NimjosError):  # a construct the translator refuses: no facts
+        return None
+    top = scratch.scopes[0]
+    if top.defs or top.fresh or top.obligations or scratch.abstractions:
+        return None
+    return lambda q: scratch.to_term(scratch.term(f_tree, {**params, coord: q}))
+
+
+def facts(b: Any, fn: Any, game: Any, seconds: float = 5.0) -> tuple[Any, str]:
+    """(q -> [the lemma's facts about G(q)], words for the scope), or (None, "") when the game is not Maximum
+    Nim with a rule function, its f is not shown to be one, or the general lemma is not proved."""
+    f_tree = rule_function_of(game.decl)
+    if f_tree is None:
+        return None, ""
+    (coord,) = game.decl.position
+    f = _pure_function(b, f_tree, coord, dict(game.params))
+    if f is None:
+        return None, ""
+    # one Z3 check per f and parameters, not one per query (keyed by f's text: two games of one name may differ)
+    key = (ast.unparse(f_tree), coord, repr(sorted(game.params.items())))
+    if key not in _IS_RULE_FUNCTION:
+        m = z3.Int(f"{fn.name()}!m")
+        fm, fm1 = f(m), f(m - 1)
+        s = z3.Solver()
+        s.set("timeout", int(seconds * 1000))
+        s.add(z3.Not(z3.And(f(z3.IntVal(0)) == 0, z3.ForAll([m], z3.Implies(m >= 1, z3.And(fm1 <= fm, fm <= fm1 + 1))))))
+        _IS_RULE_FUNCTION[key] = s.check() == z3.unsat
+    if not _IS_RULE_FUNCTION[key]:
+        return None, ""
+    ok, _ = general_lemma()
+    if not ok:
+        return None, ""
+
+    def at(q: Any) -> list:
+        fq, fq1 = f(q), f(q - 1)
+        return [z3.Implies(q == 0, fn(q) == 0),
+                z3.Implies(z3.And(q >= 1, fq > fq1), fn(q) == fq),
+                z3.Implies(z3.And(q >= 1, fq == fq1), fn(q) == fn(q - fq - 1))]
+    return at, WHERE

@@ -1,0 +1,230 @@
+"""The solver driver of the prover: one proof attempt (:class:`Context`: the claim, the enumerated values, the
+world, the time left) builds each query in a fresh builder, asks Z3 whether the goal holds wherever the
+hypotheses do (and every obligation is met), and reads a counterexample back, made small. Facts about G
+from the Maximum Nim rule-function lemma are passed to the translator here (:mod:`checkers.prove.rule_function`
+is the fact provider), so the translator never imports it.
+
+Also the Z3 helpers of every method that asks Z3: a fresh context per claim (so that answers do not depend
+on the claims translated before), the split of a condition into cases, and reading a value from a model.
+
+>>> import time
+>>> from nimjos.lang.expr import parse
+>>> from nimjos.spec.loader import load_spec, ProveOptions
+>>> import pathlib
+>>> from checkers.prove.domain import proof_domain
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+>>> c = spec.claims[0]; plan = c.plan()
+>>> ctx = Context(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 5)
+>>> b, env, hyps = ctx.builder()
+>>> ctx.run("x + 1 > x", b, hyps, b.formula(parse("x + 1 > x"), env), {"x": env["x"]}).status
+'holds'
+>>> r = ctx.run("x < 3", b, hyps, b.formula(parse("x < 3"), env), {"x": env["x"]}, [env["x"]])
+>>> r.status, r.values
+('fails', {'x': 3})
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import z3
+
+from nimjos.lang.expr import norm
+from nimjos.spec.plan import ClaimPlan
+from checkers.prove.domain import ProofDomain
+from checkers.prove.rule_function import facts as rule_function_facts
+from checkers.prove.terms import Untranslatable, is_term
+from checkers.prove.translate import Builder
+
+@dataclass
+class QueryResult:
+    """unsat (holds) / sat (a model: goal false, or an obligation broken) / unknown."""
+
+    name: str
+    status: str                      # "holds", "fails", "obligation", "unknown"
+    values: dict = field(default_factory=dict)
+    text: str = ""
+
+
+class Context:
+    """One proof attempt: the claim, the enumerated values, the world, and the time left."""
+
+    def __init__(self, claim: Any, plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
+                 bits: int, deadline: float):
+        self.claim = claim
+        self.plan = plan
+        self.dom = dom
+        self.params = params
+        self.mode = mode
+        self.width = width
+        self.bits = bits
+        self.deadline = deadline
+        self.ns = claim.spec.namespace
+        self.abstractions: set[str] = set()
+
+    def builder(self) -> tuple[Builder, dict, list]:
+        """A fresh builder, the environment (enumerated values, symbolic names) and the domain's conditions."""
+        b = Builder(self.ns, self.mode, self.bits)
+        env: dict = dict(self.params)
+        hyps: list = []
+        for n in self.dom.symbolic:
+            if n in self.dom.substituted:
+                continue
+            v = b.var(n)
+            env[n] = v
+            if self.mode == "bv" and self.width:
+                hyps.append(z3.And(v >= -(1 << self.width), v < (1 << self.width)))
+        for n, tree in self.dom.substituted.items():
+            env[n] = b.term(tree, env)
+        for tree, names in self.dom.conditions:
+            if names & set(self.dom.symbolic):
+                hyps.append(b.formula(tree, env))
+            else:
+                try:
+                    ok = b.term(tree, env)
+                except Untranslatable:
+                    ok = True
+                if not is_term(ok) and not ok:
+                    hyps.append(z3.BoolVal(False))
+        return b, env, hyps
+
+    def remaining_ms(self) -> int:
+        return max(1, int((self.deadline - time.perf_counter()) * 1000))
+
+    def run(self, name: str, b: Builder, hyps: list, goal: Any, watch: dict, minimise: list | None = None) -> QueryResult:
+        """Is `goal` true wherever `hyps` hold (and every obligation met)? `watch` names the terms whose
+        values a model reports; `minimise` lists terms whose absolute sum a counterexample should make small."""
+        if time.perf_counter() > self.deadline:
+            return QueryResult(name, "unknown", text="out of time")
+        goal_b = b.to_bool(goal) if is_term(goal) else z3.BoolVal(bool(goal))
+        ob, texts = b.obligation()
+        facts = b.assertions()
+        facts += b.grundy_facts(facts + hyps + [goal_b, ob], lemma=rule_function_facts)
+        self.abstractions |= b.abstractions
+        s = z3.Solver()
+        s.set("timeout", self.remaining_ms())
+        s.add(*facts, *[h for h in hyps])
+        s.add(z3.Or(z3.Not(goal_b), z3.Not(ob)))
+        r = s.check()
+        if r == z3.unsat:
+            return QueryResult(name, "holds")
+        if r == z3.unknown:
+            return QueryResult(name, "unknown", text=s.reason_unknown())
+        m = s.model()
+        if z3.is_true(m.eval(goal_b, model_completion=True)):
+            broken = [t for c, t in b.scopes[0].obligations if z3.is_false(m.eval(c, model_completion=True))]
+            return QueryResult(name, "obligation", _read(m, watch), "; ".join(sorted(set(broken))) or "an obligation")
+        if minimise:
+            m = self._shrink(s, m, minimise)
+        return QueryResult(name, "fails", _read(m, watch))
+
+    def _shrink(self, s: z3.Solver, m: z3.ModelRef, terms: list) -> z3.ModelRef:
+        """Make a counterexample small: binary search on the sum of the absolute values of `terms`."""
+        size = z3.Sum([z3.If(t >= 0, t, -t) for t in terms]) if len(terms) > 1 else \
+            z3.If(terms[0] >= 0, terms[0], -terms[0])
+        lo = 0
+        hi = model_value(m, size)
+        for _ in range(64):
+            if lo >= hi or time.perf_counter() > self.deadline:
+                break
+            mid = (lo + hi) // 2
+            s.push()
+            s.add(size <= (z3.BitVecVal(mid, size.size()) if z3.is_bv(size) else mid))
+            s.set("timeout", min(3000, self.remaining_ms()))
+            r = s.check()
+            if r == z3.sat:
+                m = s.model()
+                hi = model_value(m, size)
+            else:
+                lo = mid + 1
+            s.pop()
+        return m
+
+
+def _read(m: z3.ModelRef, watch: dict) -> dict:
+    out = {}
+    for k, t in watch.items():
+        try:
+            out[k] = model_value(m, t)
+        except Untranslatable:
+            continue
+    return out
+
+
+
+_SKOLEM = itertools.count()
+
+
+def fresh_context() -> None:
+    """Start a new default Z3 context (and fresh-name counter), so that what Z3 decides for one claim does not
+    depend on which claims were translated before it in the same process (Z3's search depends on the order in
+    which terms were created). Call it before a claim's first term, never while terms of the old context are
+    still in use.
+
+    >>> a = z3.Int("a"); fresh_context(); b = z3.Int("a")
+    >>> a.ctx is b.ctx
+    False
+    """
+    global _SKOLEM
+    z3.z3._main_ctx = None   # z3.main_ctx() makes a new one on its next call
+    _SKOLEM = itertools.count()
+
+
+def cases(f: Any, limit: int = 64) -> list:
+    """Split a condition into disjuncts, pushing positive existentials outward as fresh constants:
+    f holds iff some returned case holds for some values of the fresh constants. Used to split a query
+    into simpler ones (at most `limit` cases, else f itself).
+
+    >>> x = z3.Int("x")
+    >>> len(cases(z3.Or(x == 1, z3.Exists([z3.Int("n")], z3.Or(x == z3.Int("n"), x == 2)))))
+    3
+    """
+    if z3.is_quantifier(f) and f.is_exists():
+        consts = [z3.Const(f"{f.var_name(i)}!s{next(_SKOLEM)}", f.var_sort(i)) for i in range(f.num_vars())]
+        body = z3.substitute_vars(f.body(), *reversed(consts))
+        return cases(body, limit)
+    if z3.is_or(f):
+        out = []
+        for c in f.children():
+            out += cases(c, limit)
+            if len(out) > limit:
+                return [f]
+        return out
+    if z3.is_and(f):
+        parts = [cases(c, limit) for c in f.children()]
+        total = 1
+        for p in parts:
+            total *= len(p)
+        if total > limit:
+            return [z3.And(*[z3.Or(*p) if len(p) > 1 else p[0] for p in parts])]
+        return [z3.And(*combo) for combo in itertools.product(*parts)]
+    return [f]
+
+
+
+def model_value(model: z3.ModelRef, term: Any) -> Any:
+    """The integer value of a term in a model (bit-vectors read as signed), or the constant itself.
+
+    >>> x = z3.Int("x"); s = z3.Solver(); s.add(x == 7); _ = s.check()
+    >>> model_value(s.model(), x + 1), model_value(s.model(), (1, x))
+    (8, (1, 7))
+    """
+    if isinstance(term, tuple):
+        return tuple(model_value(model, t) for t in term)
+    if not is_term(term):
+        return term
+    v = model.eval(term, model_completion=True)
+    if z3.is_bv_value(v):
+        return v.as_signed_long()
+    if z3.is_int_value(v):
+        return v.as_long()
+    if z3.is_rational_value(v):
+        return norm(Fraction(v.numerator_as_long(), v.denominator_as_long()))
+    if z3.is_true(v):
+        return True
+    if z3.is_false(v):
+        return False
+    raise Untranslatable(f"cannot read {v} from a model")

@@ -1,0 +1,114 @@
+"""The arithmetic world of a translation: ``bv`` (bit-vectors) when an expression needs bit-level operations
+that the int world cannot abstract, else ``int``; for a proof, its width and the bits of computation.
+
+>>> from nimjos.spec.loader import load_spec, ProveOptions
+>>> import pathlib
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+>>> c = spec.claims[0]
+>>> world_of(c, c.plan(), ProveOptions(), spec.namespace), world_of(c, c.plan(), ProveOptions(width=16), spec.namespace)
+(('int', None, 4), ('bv', 16, 20))
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from nimjos.lang.expr import Namespace, parse
+from nimjos.spec.loader import ProveOptions
+from nimjos.spec.plan import ClaimPlan
+
+#: default bit-vector width of the domain when bit operations need the bv world
+WIDTH = 32
+
+
+def uses(tree: ast.AST, ns: Namespace, names: set[str], seen: set[str] | None = None) -> set[str]:
+    """Which of `names` (built-in or operator names such as 'xor', '|', 'v2') an expression uses, looking
+    through definitions.
+
+    >>> from nimjos.lang.expr import parse
+    >>> sorted(uses(parse("v2((x | y) + 1)"), Namespace(), {"v2", "|", "xor"}))
+    ['v2', '|']
+    """
+    seen = set() if seen is None else seen
+    found: set[str] = set()
+    ops = {ast.BitOr: "|", ast.BitAnd: "&", ast.LShift: "<<", ast.RShift: ">>", ast.Invert: "~", ast.Pow: "**"}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.BinOp, ast.UnaryOp)) and ops.get(type(node.op)) in names:
+            found.add(ops[type(node.op)])
+        if isinstance(node, ast.Name):
+            if node.id in names:
+                found.add(node.id)
+            d = ns.definitions.get(node.id)
+            if d is not None and node.id not in seen:
+                seen.add(node.id)
+                found |= uses(d.tree, ns, names, seen)
+            decl = ns.games.get(node.id)
+            if decl is not None and hasattr(decl, "moves") and node.id not in seen:
+                seen.add(node.id)
+                for fam in decl.moves:
+                    found |= uses(fam.to_tree, ns, names, seen) | uses(fam.binder.tree, ns, names, seen)
+    return found
+
+
+#: operations that need the bit-vector world (xor alone is abstracted in the int world)
+BV_ONLY = {"|", "&", "~", "v2", "popcount"}
+
+
+def choose_mode(trees: list[ast.AST], ns: Namespace, exact: bool = False) -> str:
+    """'bv' when an expression needs bit-level operations the int world cannot abstract (with `exact`:
+    any bit-level operation, the nim-sum included), else 'int'.
+
+    >>> from nimjos.lang.expr import parse
+    >>> choose_mode([parse("xor(x // 2, y)")], Namespace()), choose_mode([parse("v2(x | y)")], Namespace())
+    ('int', 'bv')
+    """
+    used: set[str] = set()
+    wanted = BV_ONLY | ({"xor", "<<", ">>", "ilog2"} if exact else set())
+    for t in trees:
+        used |= uses(t, ns, wanted)
+    return "bv" if used else "int"
+
+
+
+def world_of(claim: Any, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> tuple[str, int | None, int]:
+    """(mode, width, bits) of a proof of the claim: the world, the width of the domain's values in bv (None
+    in int) and the bits of computation (see the module docstring)."""
+    mode = "bv" if cfg.width else choose_mode(world_trees(claim, plan), ns)
+    width = int(cfg.width or WIDTH) if mode == "bv" else None
+    bits = int(cfg.bits or ((width or 0) + 4))
+    return mode, width, bits
+
+
+def world_trees(claim: Any, plan: ClaimPlan) -> list:
+    """Every expression of the claim, its game and its window (what decides the world of a proof).
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> c = spec.claims[0]
+    >>> [ast.unparse(t) for t in world_trees(c, c.plan())]
+    ['x', 'nim1', '0 <= x <= 20']
+    """
+    trees = []
+    for v in (claim.statement, claim.assume_text, claim.strategy):
+        if isinstance(v, str):
+            trees.append(parse(v))
+        elif isinstance(v, list):
+            trees += [parse(f.get("point", "0")) for f in v if isinstance(f, dict)]
+            trees += [parse(f.get("where", "True")) for f in v if isinstance(f, dict)]
+        elif isinstance(v, dict):
+            trees += [parse(t) for t in _strings(v)]
+    if plan.game_text:
+        trees.append(parse(plan.game_text))
+    trees.append(plan.window.tree)
+    return trees
+
+
+def _strings(d: Any) -> list[str]:
+    if isinstance(d, str):
+        return [d]
+    if isinstance(d, dict):
+        return [s for v in d.values() for s in _strings(v)]
+    if isinstance(d, list):
+        return [s for v in d for s in _strings(v)]
+    return []
