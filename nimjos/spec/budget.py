@@ -4,8 +4,10 @@ estimate, when it is over the limits.
 
 The limit on positions is ``nimjos check --max-positions`` when given; otherwise it is sized to this machine
 (the memory available to this process over the bytes a position costs in the engine that will answer, and
-never above the engine's own default). The estimate is cheap: bounds are evaluated at the extreme values of
-the names bound before them (exactly counted when the window is small), never by enumerating the window.
+never above the engine's own default: :mod:`nimjos.spec.limits`). The estimate is cheap: bounds are evaluated
+at the extreme values of the names bound before them (exactly counted when the window is small, never by
+enumerating the window: :mod:`nimjos.spec.survey`); the game's reachable positions are estimated by
+:mod:`nimjos.spec.reach`. This module puts the parts of a claim together and words the refusal.
 
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
@@ -22,43 +24,17 @@ from __future__ import annotations
 import ast
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Iterable
 
-from nimjos.lang.binders import Binder, Level
 from nimjos.lang.errors import EvalError, NimjosError, ResourceError, SpecError
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.expr import evaluate
 from nimjos.lang.syntax import free_names, parse
-
-from nimjos.spec.plan import ClaimPlan, field_line, locate_error
 from nimjos.lang.values import format_value
-import nimjos.games.engine as engine
-from nimjos.lang.builtins import iter_items
-from nimjos.games.declared import as_instance
-import resource
-import nimjos.games.fast.lines as lines
-
-#: bytes one position costs in the reference engine (adjacency, Grundy table, graph node)
-BYTES_PER_POSITION = 320
-#: bytes one option (an edge of the game graph) costs in the reference engine
-BYTES_PER_EDGE = 100
-#: bytes the exhaustive checker keeps per window instance of a game claim (its row)
-BYTES_PER_ROW = 250
-#: seconds per window instance, per position and per edge (order of magnitude, for the message)
-SECONDS_PER_INSTANCE = 2e-5
-SECONDS_PER_POSITION = 1e-5
-SECONDS_PER_EDGE = 1e-6
-#: the longest check the guard lets start (a window that only costs time, not memory, is limited by this)
-MAX_SECONDS = 24 * 3600
-#: the probe for moves that lead away from the window: at most this many moves, options, and options per move
-PROBE_STEPS = 2_000
-PROBE_OPTIONS = 10_000
-PROBE_DEGREE = 2_000
-#: at most this many extreme bindings are evaluated per binder
-CORNERS = 64
-#: at most this many bound evaluations are spent counting a window exactly
-EXACT_BUDGET = 2_000
+from nimjos.spec.limits import BYTES_PER_ROW, MAX_SECONDS, SECONDS_PER_INSTANCE, available_bytes, position_limit
+from nimjos.spec.plan import ClaimPlan, field_line, locate_error
+from nimjos.spec.reach import GameLoad, game_load, instance_of
+from nimjos.spec.survey import corners, count_bindings, survey
 
 
 @dataclass
@@ -112,361 +88,6 @@ def human_seconds(s: float) -> str:
             return f"{s / size:,.1f} {unit}"
     return f"{s:.1f} seconds"
 
-
-# ----------------------------------------------------------------------------- the machine
-
-def available_bytes() -> int:
-    """Memory this process may still use: the system's available memory, capped by an address-space limit.
-
-    >>> available_bytes() > 0
-    True
-    """
-    avail = None
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemAvailable:"):
-                avail = int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-        if soft != resource.RLIM_INFINITY:
-            room = max(0, soft - _mapped_bytes())
-            avail = room if avail is None else min(avail, room)
-    except (ImportError, OSError, ValueError):
-        pass
-    return avail if avail is not None else 4 << 30
-
-
-def _mapped_bytes() -> int:
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmSize:"):
-                return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0
-
-
-def machine_max_positions(bytes_per_position: int = BYTES_PER_POSITION) -> int:
-    """The default limit on positions: half the available memory over the cost of one position.
-
-    >>> machine_max_positions(4) > machine_max_positions(400) > 0
-    True
-    """
-    return max(1_000, available_bytes() // 2 // max(1, bytes_per_position))
-
-
-def position_limit(bytes_per_position: int = BYTES_PER_POSITION) -> tuple[int, str]:
-    """(limit, where it comes from): `--max-positions` when given, else sized to the machine and never above
-    the engine's default.
-
-    >>> limit, source = position_limit(); limit > 0 and source in ("--max-positions", "sized to this machine")
-    True
-    """
-    current = engine.default_engine().max_positions
-    if current != engine.MAX_POSITIONS:
-        return current, "--max-positions"
-    return min(engine.MAX_POSITIONS, machine_max_positions(bytes_per_position)), "sized to this machine"
-
-
-# ----------------------------------------------------------------------------- counting bindings
-
-class _TooMany(Exception):
-    pass
-
-
-@dataclass
-class Survey:
-    """A binder's bindings in an env, found cheaply: how many (exactly, when that is cheap), each level's
-    largest size, and the bindings at the extremes."""
-
-    count: int
-    exact: bool
-    sizes: dict[str, int]
-    corners: list[dict]
-
-
-class _Surveyor:
-    """Evaluates a binder's levels for :func:`survey`, each finite set of members once per distinct input."""
-
-    def __init__(self, pins: dict, unbounded: int):
-        self.pins = pins
-        self.unbounded = unbounded
-        self.members: dict = {}
-        self.uses: dict[int, tuple[str, ...]] = {}
-
-    def _members(self, level: Level, env: dict) -> list:
-        uses = self.uses.get(id(level))
-        if uses is None:
-            uses = self.uses[id(level)] = tuple(free_names(parse(level.member_text or "0")))
-        try:
-            key = (id(level), tuple(env.get(n) for n in uses))
-            hash(key)
-        except TypeError:
-            key = None
-        if key is not None and key in self.members:
-            return self.members[key]
-        items = list(iter_items(level.members(env)))
-        if key is not None:
-            self.members[key] = items
-        return items
-
-    def values(self, level: Level, env: dict) -> tuple[int, Any] | None:
-        """(how many values, the values or None when too many to list) of one level in `env`; None for a
-        level with no upper bound."""
-        pins = self.pins
-        if level.members is not None:
-            items = self._members(level, env)
-            if level.name in pins:
-                items = [v for v in items if v == pins[level.name]]
-            return len(items), items
-        if not level.highs:
-            return None
-        lo, hi = Binder.range_of(level, env)
-        if level.name in pins:
-            p = pins[level.name]
-            return (1, [p]) if lo <= p <= hi else (0, [])
-        n = max(0, hi - lo + 1)
-        return n, (range(lo, hi + 1) if n <= EXACT_BUDGET else None)
-
-    def count(self, levels: list[Level], i: int, env: dict, budget: list[int]) -> int:
-        if i == len(levels):
-            return 1
-        got = self.values(levels[i], env)
-        n, values = (self.unbounded, None) if got is None else got
-        if i == len(levels) - 1:
-            return n
-        if values is None or n > budget[0]:
-            raise _TooMany
-        total = 0
-        name = levels[i].name
-        for v in values:
-            budget[0] -= 1
-            env[name] = v
-            total += self.count(levels, i + 1, env, budget)
-        return total
-
-    def extremes(self, level: Level, envs: list[dict]) -> tuple[int, list[dict]]:
-        """(the level's largest size over `envs`, the bindings extending each env by the level's least and
-        greatest value), keeping at most :data:`CORNERS` bindings."""
-        out: list[dict] = []
-        largest = 0
-        for e in envs:
-            got = self.values(level, e)
-            if got is None:
-                lo = max(_low(fn(e), strict) for fn, strict in level.lows)
-                largest = max(largest, self.unbounded)
-                ends = [lo, lo + self.unbounded]
-            else:
-                n, values = got
-                largest = max(largest, n)
-                if n == 0:
-                    continue
-                if values is None:
-                    ends = list(Binder.range_of(level, e))
-                else:
-                    values = list(values)
-                    ends = [values[0], values[-1]]
-            for v in dict.fromkeys(ends):
-                out.append({**e, level.name: v})
-        if len(out) > CORNERS:
-            out = out[:CORNERS // 2] + out[-CORNERS // 2:]
-        return largest, out
-
-
-def _low(v: Any, strict: bool) -> int:
-    v = v if type(v) is int else math.floor(v)
-    return v + 1 if strict else v
-
-
-def survey(binder: Binder, env: dict, pins: dict | None = None, unbounded: int = 0) -> Survey:
-    """Survey a binder in `env`. The count ignores filters (an upper estimate); it is exact when the outer
-    levels are small, otherwise the product of each level's largest size at the extremes. A level with no
-    upper bound counts as `unbounded` values.
-
-    >>> from nimjos.lang.compiler import Namespace
-    >>> s = survey(Binder.from_text("1 <= n <= 60 and 1 <= m <= n", Namespace()), {})
-    >>> s.count, s.exact, s.sizes
-    (1830, True, {'n': 60, 'm': 60})
-    >>> survey(Binder.from_text("0 <= x <= 10**12 and 0 <= y <= x", Namespace()), {}).count
-    1000000000002000000000001
-    """
-    worker = _Surveyor(pins or {}, unbounded)
-    sizes: dict[str, int] = {}
-    envs = [dict(env)]
-    product = 1
-    for level in binder.levels:
-        sizes[level.name], envs = worker.extremes(level, envs)
-        product *= sizes[level.name]
-    try:
-        return Survey(worker.count(binder.levels, 0, dict(env), [EXACT_BUDGET]), True, sizes, envs)
-    except _TooMany:
-        return Survey(product, False, sizes, envs)
-
-
-def corners(binder: Binder, env: dict, pins: dict | None = None, unbounded: int = 0) -> list[dict]:
-    """Bindings at the extremes: each level at its least and greatest value (given the extremes chosen
-    for the names before it); at most :data:`CORNERS` of them.
-
-    >>> from nimjos.lang.compiler import Namespace
-    >>> b = Binder.from_text("1 <= n <= 9 and 1 <= m <= n", Namespace())
-    >>> [(e["n"], e["m"]) for e in corners(b, {})]
-    [(1, 1), (9, 1), (9, 9)]
-    """
-    return survey(binder, env, pins, unbounded).corners
-
-
-def count_bindings(binder: Binder, env: dict, pins: dict | None = None, unbounded: int = 0) -> tuple[int, bool]:
-    """(number of bindings, exact?) of a binder in `env` (see :func:`survey`).
-
-    >>> from nimjos.lang.compiler import Namespace
-    >>> count_bindings(Binder.from_text("0 <= t <= 5 and s in {2, 3}", Namespace()), {})
-    (12, True)
-    """
-    s = survey(binder, env, pins, unbounded)
-    return s.count, s.exact
-
-
-# ----------------------------------------------------------------------------- games
-
-def _instance(value: Any) -> Any:
-    try:
-        return as_instance(value)
-    except NimjosError:
-        return None
-
-
-def _coordinate_bounds(inst: Any, highs: list[int]) -> list[int]:
-    """The largest value each coordinate can take among the positions reachable from a window whose
-    coordinates reach `highs`: a declared move may carry one coordinate's value into another."""
-    decl = getattr(inst, "decl", None)
-    bounds = list(highs)
-    if decl is None:
-        return bounds
-    coords = list(decl.position)
-    feeds: list[set[int]] = [set() for _ in coords]
-    for fam in decl.moves:
-        parts = fam.to_tree.elts if isinstance(fam.to_tree, ast.Tuple) else [fam.to_tree]
-        where_names = set(free_names(fam.binder.tree))
-        for j, part in enumerate(parts[:len(coords)]):
-            names = set(free_names(part))
-            if names & set(fam.binder.names):
-                names |= where_names
-            feeds[j] |= {coords.index(n) for n in names if n in coords}
-    for _ in coords:
-        bounds = [max([bounds[j]] + [bounds[k] for k in feeds[j]]) for j in range(len(coords))]
-    return bounds
-
-
-def _degree(inst: Any, position: Any) -> int:
-    """How many options a position has (estimated from the move families' bindings, without listing them)."""
-    decl = getattr(inst, "decl", None)
-    if decl is not None:
-        env = dict(inst.params)
-        values = position if isinstance(position, tuple) else (position,)
-        env.update(zip(decl.position, values))
-        total = 0
-        for fam in decl.moves:
-            try:
-                total += count_bindings(fam.binder, env)[0]
-            except NimjosError:
-                total += 1
-        return total
-    coords = position if isinstance(position, tuple) else (position,)
-    if inst.name == "subtraction":
-        S = inst.params.get("S")
-        if isinstance(S, (frozenset, set, tuple)):
-            return sum(1 for s in S if type(s) is int and 1 <= s <= coords[0])
-        return coords[0]
-    if inst.name == "gcn":
-        return sum(coords) + inst.params.get("h", 1) ** len(coords)
-    return 1
-
-
-def _engine_costs(inst: Any, box: list[int]) -> tuple[int, int, bool]:
-    """(bytes per position, bytes per edge, fast?) for the engine that will answer for this game."""
-    try:
-        pieces = lines.plan(inst)
-        if pieces:
-            X, Y = (box[0] + 1, 1) if len(box) == 1 else (box[0] + 1, box[1] + 1)
-            nbytes = lines.estimate(pieces, X, Y)[0]
-            return max(1, nbytes // max(1, X * Y)), 0, True
-    except (ImportError, AttributeError, TypeError, ValueError, NimjosError):
-        pass
-    return BYTES_PER_POSITION, BYTES_PER_EDGE, False
-
-
-@dataclass
-class _GameLoad:
-    positions: int = 0
-    edges: int = 0
-    bytes: int = 0
-    seconds: float = 0.0
-    bytes_per_position: int = BYTES_PER_POSITION
-    runaway: tuple | None = None
-
-
-def runaway(inst: Any, start: Any, highs: list[int]) -> tuple[Any, int] | None:
-    """Follow the moves from `start`, each time to the option with the largest coordinate; return
-    (the position reached, how many moves) when it gets far beyond the window (a coordinate over
-    2 * max(highs) + 1000): the moves lead away, and the game may never end. None when the path ends,
-    stays near, or the probe's budget runs out.
-
-    >>> from nimjos.lang.compiler import Namespace
-    >>> from nimjos.games.declared import GameDecl
-    >>> up = GameDecl.declare("up", {"position": ["x"], "moves": [{"to": "x + t", "where": "1 <= t <= 2"}]}, Namespace())
-    >>> runaway(up.instance(()), 5, [5])
-    (1011, 503)
-    >>> down = GameDecl.declare("down", {"position": ["x"], "moves": [{"to": "x - t", "where": "1 <= t <= x"}]}, Namespace())
-    >>> runaway(down.instance(()), 5, [5]) is None
-    True
-    """
-    far = 2 * max(highs, default=0) + 1000
-    position, spent = start, 0
-    for step in range(1, PROBE_STEPS + 1):
-        if _degree(inst, position) > PROBE_DEGREE:
-            return None
-        try:
-            options = inst.options(position)
-        except NimjosError:  # the checker reports it where it happens
-            return None
-        spent += len(options)
-        if not options or spent > PROBE_OPTIONS:
-            return None
-        position = max(options, key=lambda q: max(q) if isinstance(q, tuple) else q)
-        if (max(position) if isinstance(position, tuple) else position) > far:
-            return position, step
-    return None
-
-
-def game_load(inst: Any, highs: list[int], copies: int = 1) -> _GameLoad:
-    """The cost of solving `copies` instances like `inst` from a window reaching coordinates `highs`.
-
-    >>> from nimjos.games.declared import subtraction
-    >>> game_load(subtraction(frozenset({2, 3})), [99]).positions
-    100
-    """
-    bounds = _coordinate_bounds(inst, [max(0, h) for h in highs])
-    box = math.prod(b + 1 for b in bounds)
-    top = tuple(bounds) if len(bounds) > 1 else bounds[0]
-    half = tuple(b // 2 for b in bounds) if len(bounds) > 1 else bounds[0] // 2
-    zero = tuple(0 for _ in bounds) if len(bounds) > 1 else 0
-    degree = (_degree(inst, top) + _degree(inst, half) + _degree(inst, zero)) // 3
-    bpp, bpe, fast = _engine_costs(inst, bounds)
-    positions = box * copies
-    edges = positions * degree
-    load = _GameLoad(positions, edges, positions * bpp + (0 if fast else edges * bpe),
-                     positions * (SECONDS_PER_POSITION / 100 if fast else SECONDS_PER_POSITION)
-                     + (0 if fast else edges * SECONDS_PER_EDGE), bpp)
-    if getattr(inst, "decl", None) is not None:
-        away = runaway(inst, top, bounds)
-        if away is not None:
-            load.runaway = (inst.name, inst.label, top, *away)
-    return load
-
-
-# ----------------------------------------------------------------------------- the claim
 
 def _max_coords(envs: Iterable[dict], coords: tuple[str, ...]) -> list[int]:
     highs = [0] * len(coords)
@@ -524,7 +145,7 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
     claim = plan.claim
     est = Estimate()
     ns = claim.spec.namespace
-    loads: list[tuple[str, _GameLoad]] = []
+    loads: list[tuple[str, GameLoad]] = []
     sizes: dict[str, int] = {}
     envs: list[dict] = [{}]
     window_field = plan.window.where.get("field", "for_all") if plan.window is not None else "for_all"
@@ -540,12 +161,12 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
     if plan.game is not None and plan.values is None and plan.coords:
         gtree = parse(plan.game_text)
         highs = _max_coords(envs, plan.coords)
-        inst = next((i for i in (_instance(_safe(plan.game, e)) for e in envs) if i is not None), None)
+        inst = next((i for i in (instance_of(_safe(plan.game, e)) for e in envs) if i is not None), None)
         if inst is not None:
             loads.append((window_field, game_load(inst, highs, _game_copies(plan, gtree, sizes, est.instances))))
         est.bytes += est.instances * BYTES_PER_ROW
     if plan.values is not None and plan.game is not None:
-        inst = _instance(_safe(plan.game, {}))
+        inst = instance_of(_safe(plan.game, {}))
         if inst is not None:
             loads.append(("values", game_load(inst, _table_highs(plan.values, inst.dim))))
     for fname, call in _g_calls(plan):
@@ -555,7 +176,7 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
             pos_fn = compile_tree(call.args[1], ns, variables)
         except SpecError:
             continue
-        insts = [(_instance(_safe(game_fn, e)), _safe(pos_fn, e)) for e in envs]
+        insts = [(instance_of(_safe(game_fn, e)), _safe(pos_fn, e)) for e in envs]
         insts = [(i, p) for i, p in insts if i is not None and p is not None]
         if not insts:
             continue
