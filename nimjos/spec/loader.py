@@ -1,4 +1,10 @@
-"""Loading spec files: TOML (tomllib) -> checked tables -> compiled games, definitions and claims.
+"""Loading spec files: TOML (tomllib) -> checked tables -> compiled games, definitions and claims: a
+:class:`Spec` of typed :class:`Claim` objects, each compiled once per profile.
+
+The typed claim (:class:`Claim`, its :class:`SampleOptions` and :class:`ProveOptions`, :func:`compile_claim`,
+:func:`revise_claim`, :func:`editable_fields`) is defined here, with the reader that makes it: they are what a
+spec file becomes, and the methods import them from here. The schema (fields, types, lines) is
+:mod:`nimjos.spec.schema`; the ``[define]`` table is read by :mod:`nimjos.spec.definitions`.
 
 Every fault is a :class:`~nimjos.lang.errors.SpecError` naming the file, the claim or game, the field and the
 line; unknown fields get a "did you mean" hint. Nothing in a spec is ever evaluated by eval().
@@ -21,36 +27,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from nimjos.lang.errors import SpecError
-from nimjos.lang.runtime import Definition
-from nimjos.lang.compiler import Namespace, compile_tree
-from nimjos.lang.syntax import free_names, parse, suggest
 from nimjos.games.declared import GameDecl
+from nimjos.lang.compiler import Namespace
+from nimjos.lang.errors import SpecError
+from nimjos.lang.syntax import suggest
+from nimjos.spec.definitions import compile_definitions, declare_definitions
 from nimjos.spec.names import spec_namespace
 from nimjos.spec.plan import plan_claim
-
-SOURCE_FIELDS = {"id": str, "title": str, "cite": str, "authors": (str, list), "document": str, "url": str,
-                 "note": str, "year": int}
-GAME_FIELDS = {"title": str, "params": list, "position": list, "moves": list, "note": str}
-MOVE_FIELDS = {"to": str, "where": str}
-KIND_FIELDS = ("grundy", "p_positions", "holds", "values", "level_set", "periodic", "stair")
-CLAIM_FIELDS: dict[str, Any] = {
-    "id": str, "ref": str, "text": str, "game": str, "for_all": str, "assume": str, "expect": str,
-    "expect_counterexample": str, "corrects": str, "relaxes": str, "note": str, "deep": dict,
-    "grundy": str, "p_positions": (str, list), "holds": str, "values": dict, "level_set": (str, list),
-    "levels": str, "position": list, "periodic": dict, "stair": dict, "strategy": (str, dict), "sample": dict, "prove": dict,
-}
-#: options of the sampling method (checkers/sample.py reads them)
-SAMPLE_FIELDS = {"count": int, "seconds": (int, float), "for_all": str, "pins": list, "scale": int, "skip": str,
-                 "widen": bool}
-#: options of the proving method (checkers/prove.py reads them)
-PROVE_FIELDS = {"for_all": str, "width": int, "bits": int, "timeout": (int, float), "each": list, "skip": str,
-                "using": list, "induction": str, "invariant": str}
-PROFILE_FIELDS = {"for_all": str, "levels": str, "values": dict}
-FAMILY_FIELDS = {"point": str, "where": str}
-VALUES_FIELDS = {"from": (int, list), "grundy": list, "of": str, "var": str, "equal": list}
-EXPECT_WORDS = ("holds", "refuted", "ill-defined", "vacuous", "proved", "sampled", "checked", "inconclusive")
-TOP_LEVEL = {"source", "game", "define", "claim"}
+from nimjos.spec.schema import (CLAIM_FIELDS, EXPECT_WORDS, GAME_FIELDS, KIND_FIELDS, MOVE_FIELDS, PROFILE_FIELDS,
+                                PROVE_FIELDS, SAMPLE_FIELDS, SOURCE_FIELDS, TOP_LEVEL, SpecLines, check_fields,
+                                check_method_options)
 
 
 @dataclass
@@ -200,7 +186,13 @@ PROFILES = ("default", "deep")
 
 
 def compile_claim(claim: Claim) -> Claim:
-    """Compile `claim` for every profile (once; the methods read :meth:`Claim.plan`). Returns the claim."""
+    """Compile `claim` for every profile (once; the methods read :meth:`Claim.plan`). Returns the claim.
+
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> sorted(compile_claim(spec.claims[0]).plans)
+    ['deep', 'default']
+    """
     claim.plans = {"default": plan_claim(claim, "default")}
     claim.plans["deep"] = plan_claim(claim, "deep") if "deep" in claim.raw else claim.plans["default"]
     return claim
@@ -234,7 +226,12 @@ def revise_claim(claim: Claim, field_label: str, text: str, new_id: str, expect:
 
 
 def editable_fields(claim: Claim) -> list[tuple[str, str]]:
-    """The expression texts of a claim that a correction may edit: (field label, text)."""
+    """The expression texts of a claim that a correction may edit: (field label, text).
+
+    >>> import pathlib
+    >>> editable_fields(load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml").claims[0])
+    [('grundy', 'x')]
+    """
     out = []
     v = claim.statement
     if isinstance(v, str):
@@ -269,78 +266,16 @@ class Spec:
                         hint=suggest(cid, [c.id for c in self.claims]))
 
 
-# ----------------------------------------------------------------------------- line numbers
-
-class _Lines:
-    """Finds the line of a table header or a field in the TOML text (best effort)."""
-
-    def __init__(self, text: str):
-        self.lines = text.splitlines()
-        self.claim_starts = [i + 1 for i, l in enumerate(self.lines) if re.match(r"\s*\[\[\s*claim\s*\]\]", l)]
-
-    def header(self, pattern: str) -> int | None:
-        for i, l in enumerate(self.lines):
-            if re.match(r"\s*\[\s*" + pattern + r"\s*\]", l):
-                return i + 1
-        return None
-
-    def field_in_block(self, start: int | None, name: str) -> int | None:
-        if start is None:
-            return None
-        for i in range(start, len(self.lines)):
-            l = self.lines[i]
-            if i + 1 > start and re.match(r"\s*\[", l):
-                return None
-            if re.match(r"\s*" + re.escape(name) + r"\s*=", l) or re.match(r'\s*"' + re.escape(name) + r'"\s*=', l):
-                return i + 1
-        return None
-
-
-def _check_fields(table: Any, allowed: dict[str, Any], where: dict, what: str,
-                  find: Any = None) -> None:
-    """Refuse unknown fields and values of the wrong type; `find(key)` gives the line of a key, if known."""
-    if not isinstance(table, dict):
-        raise SpecError(f"{what} must be a table, got {type(table).__name__}", **where)
-    for key, value in table.items():
-        if key not in allowed:
-            raise SpecError(f"unknown field {key!r}", hint=suggest(key, list(allowed)) or
-                            f"known fields: {', '.join(sorted(allowed))}",
-                            **{**where, "field": where.get("field") or key, "line": (find and find(key)) or where.get("line")})
-        want = allowed[key]
-        if not isinstance(value, want) or (want is int and isinstance(value, bool)):
-            names = " or ".join(t.__name__ for t in (want if isinstance(want, tuple) else (want,)))
-            names = names.replace("str", "a string").replace("list", "a list").replace("dict", "a table").replace("int", "an integer")
-            raise SpecError(f"must be {names}, got {type(value).__name__} {value!r}"[:200],
-                            **{**where, "field": key, "line": (find and find(key)) or where.get("line")})
-
-
-def _check_method_options(table: dict, allowed: dict, where: dict, what: str) -> None:
-    """A `sample` or `prove` table: known fields of the right types, a `for_all` that parses, `pins` and
-    `each` lists of strings.
-
-    >>> _check_method_options({"scale": 40}, SAMPLE_FIELDS, {"file": "s.toml", "field": "sample"}, "sample")
-    >>> _check_method_options({"sacle": 40}, SAMPLE_FIELDS, {"file": "s.toml", "field": "sample"}, "sample")
-    Traceback (most recent call last):
-    nimjos.lang.errors.SpecError: s.toml: field 'sample': unknown field 'sacle' (did you mean 'scale'?)
-    """
-    _check_fields(table, allowed, where, what)
-    for key in ("pins", "each", "using"):
-        if key in table and not all(isinstance(v, str) for v in table[key]):
-            raise SpecError(f"{what}.{key} must be a list of strings, got {table[key]!r}"[:200], **where)
-    for key in ("for_all", "invariant"):
-        if key in table:
-            try:
-                parse(table[key])  # a syntax error or a refused construct is reported at load time
-            except SpecError as exc:
-                raise exc.located(**where) from None
-    if "induction" in table and not table["induction"].isidentifier():
-        raise SpecError(f"{what}.induction must name one bound name, got {table['induction']!r}"[:200], **where)
-
-
 # ----------------------------------------------------------------------------- loading
 
 def load_spec(path: str | Path) -> Spec:
-    """Read, check and compile one spec file."""
+    """Read, check and compile one spec file.
+
+    >>> load_spec("no/such.toml")
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.SpecError: no/such.toml: cannot read spec: No such file or directory
+    """
     path = Path(path)
     fname = str(path)
     try:
@@ -358,7 +293,7 @@ def load_spec(path: str | Path) -> Spec:
         line = int(m.group(1)) if m else None
         msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
         raise SpecError(f"TOML syntax error: {msg}" + (f" (column {m.group(2)})" if m else ""), file=fname, line=line) from None
-    lines = _Lines(text)
+    lines = SpecLines(text)
     for key in data:
         if key not in TOP_LEVEL:
             raise SpecError(f"unknown table {key!r}", file=fname, line=lines.header(re.escape(key)),
@@ -368,7 +303,7 @@ def load_spec(path: str | Path) -> Spec:
     if src is None:
         raise SpecError("missing [source] table", file=fname, hint="add [source] with at least id = \"...\"")
     src_line = lines.header("source")
-    _check_fields(src, SOURCE_FIELDS, {"file": fname, "item": "[source]", "line": src_line}, "[source]",
+    check_fields(src, SOURCE_FIELDS, {"file": fname, "item": "[source]", "line": src_line}, "[source]",
                   lambda key: lines.field_in_block(src_line, key))
     if "id" not in src:
         raise SpecError("missing field 'id'", file=fname, item="[source]", line=src_line)
@@ -381,30 +316,7 @@ def load_spec(path: str | Path) -> Spec:
     defines = data.get("define", {})
     if not isinstance(defines, dict):
         raise SpecError("[define] must be a table", file=fname)
-    def_line = lines.header("define")
-    for head, body in defines.items():
-        dline = lines.field_in_block(def_line, head) or def_line
-        where = {"file": fname, "item": f"definition {head!r}", "line": dline}
-        m = re.fullmatch(r"\s*([A-Za-z][A-Za-z0-9_]*)\s*(?:\(\s*([^()]*)\))?\s*", head)
-        if not m:
-            raise SpecError("a definition's name must look like 'name' or 'name(a, b)'", **where)
-        name, params_text = m.group(1), m.group(2)
-        params = tuple(p.strip() for p in params_text.split(",")) if params_text and params_text.strip() else ()
-        if any(not p.isidentifier() or p.startswith("_") for p in params) or len(set(params)) != len(params):
-            raise SpecError(f"bad parameter list {params_text!r}", **where)
-        hidden = [p for p in params if p in ns.builtins]
-        if hidden:
-            raise SpecError(f"parameter {hidden[0]!r} would hide the built-in {hidden[0]!r}",
-                            hint="choose another name", **where)
-        if name in ns.builtins:
-            raise SpecError(f"{name!r} is a built-in and cannot be redefined", hint="choose another name", **where)
-        if not isinstance(body, str):
-            raise SpecError(f"a definition's body must be an expression string, got {type(body).__name__}", **where)
-        try:
-            tree = parse(body)
-        except SpecError as exc:
-            raise exc.located(**where) from None
-        ns.definitions[name] = Definition(name, params, body, tree)
+    declare_definitions(defines, ns, fname, lines)
     # [game.NAME]
     games_raw = data.get("game", {})
     if not isinstance(games_raw, dict):
@@ -418,7 +330,7 @@ def load_spec(path: str | Path) -> Spec:
             return {**where, "field": key, "line": lines.field_in_block(gline, key.split("[")[0]) or gline}
         if gname in ns.builtins or gname in ns.definitions:
             raise SpecError(f"game name {gname!r} is already a built-in or definition", **where)
-        _check_fields(table, GAME_FIELDS, where, f"game '{gname}'", lambda key: at(key)["line"])
+        check_fields(table, GAME_FIELDS, where, f"game '{gname}'", lambda key: at(key)["line"])
         for req in ("position", "moves"):
             if req not in table:
                 raise SpecError(f"missing field {req!r}", **{**where, "field": req})
@@ -434,7 +346,7 @@ def load_spec(path: str | Path) -> Spec:
                                 hint="choose another name",
                                 **at(key))
         for i, mv in enumerate(table["moves"]):
-            _check_fields(mv, MOVE_FIELDS, at(f"moves[{i}]"), f"move {i + 1}")
+            check_fields(mv, MOVE_FIELDS, at(f"moves[{i}]"), f"move {i + 1}")
             if "to" not in mv:
                 raise SpecError(f"move {i + 1} has no 'to'", **at(f"moves[{i}]"))
         ns.games[gname] = None  # reserve the name while compiling moves
@@ -449,7 +361,7 @@ def load_spec(path: str | Path) -> Spec:
             raise exc.located(file=fname, item=f"game '{gname}'",
                               line=lines.field_in_block(gline, key) or gline) from None
         ns.games[gname] = games[gname]
-    _compile_definitions(ns, fname, lines, def_line)
+    compile_definitions(ns, fname, lines)
     # [[claim]]
     claims_raw = data.get("claim", [])
     if not isinstance(claims_raw, list):
@@ -461,7 +373,7 @@ def load_spec(path: str | Path) -> Spec:
         item = f"claim {raw.get('id', '#' + str(i + 1))!r}" if isinstance(raw, dict) else f"claim #{i + 1}"
         item = item.replace('"', "'")
         where = {"file": fname, "item": item, "line": cline}
-        _check_fields(raw, CLAIM_FIELDS, where, "a claim", lambda key, cline=cline: lines.field_in_block(cline, key))
+        check_fields(raw, CLAIM_FIELDS, where, "a claim", lambda key, cline=cline: lines.field_in_block(cline, key))
         field_lines = {k: lines.field_in_block(cline, k) for k in raw}
         field_lines = {k: v for k, v in field_lines.items() if v}
         for k in raw:
@@ -488,11 +400,11 @@ def load_spec(path: str | Path) -> Spec:
                             "one of " + ", ".join(EXPECT_WORDS),
                             **{**where, "field": "expect", "line": field_lines.get("expect", cline)})
         if "deep" in raw:
-            _check_fields(raw["deep"], PROFILE_FIELDS,
+            check_fields(raw["deep"], PROFILE_FIELDS,
                           {**where, "field": "deep", "line": field_lines.get("deep", cline)}, "deep")
         for name, allowed in (("sample", SAMPLE_FIELDS), ("prove", PROVE_FIELDS)):
             if name in raw:
-                _check_method_options(raw[name], allowed, {**where, "field": name,
+                check_method_options(raw[name], allowed, {**where, "field": name,
                                                            "line": field_lines.get(name, cline)}, name)
         claim = Claim.from_table(spec, i, cid, kind, raw, cline, field_lines)
         spec.claims.append(claim)
@@ -515,39 +427,14 @@ def load_spec(path: str | Path) -> Spec:
     return spec
 
 
-def _compile_definitions(ns: Namespace, fname: str, lines: _Lines, def_line: int | None) -> None:
-    # no recursion: the definitions' call graph must be acyclic
-    graph = {name: [n for n in free_names(d.tree) if n in ns.definitions] for name, d in ns.definitions.items()}
-    state: dict[str, int] = {}
-
-    def visit(n: str, path: list[str]) -> None:
-        if state.get(n) == 2:
-            return
-        if state.get(n) == 1:
-            cyc = path[path.index(n):] + [n]
-            raise SpecError("definitions may not be recursive: " + " -> ".join(cyc), file=fname,
-                            item=f"definition {n!r}", line=lines.field_in_block(def_line, n) or def_line)
-        state[n] = 1
-        for m in graph[n]:
-            visit(m, path + [n])
-        state[n] = 2
-
-    for n in graph:
-        visit(n, [])
-    for name, d in ns.definitions.items():
-        unknown = [n for n in free_names(d.tree) if n not in d.params and n not in ns.known()]
-        where = {"file": fname, "item": f"definition '{name}'", "line": None}
-        if unknown:
-            raise SpecError(f"unknown name {unknown[0]!r} in the body of {name}",
-                            hint=suggest(unknown[0], ns.known() | set(d.params)), **where)
-        try:
-            d.body = compile_tree(d.tree, ns, set(d.params))
-        except SpecError as exc:
-            raise exc.located(**where) from None
-
-
 def spec_files(paths: list[str]) -> list[Path]:
-    """Expand directories to the .toml files inside them (sorted); keep files as given."""
+    """Expand directories to the .toml files inside them (sorted); keep files as given.
+
+    >>> import pathlib
+    >>> data = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data"
+    >>> data / "tiny.toml" in spec_files([str(data)]), spec_files([str(data / "tiny.toml")])[0].name
+    (True, 'tiny.toml')
+    """
     out: list[Path] = []
     for p in paths:
         path = Path(p)
