@@ -1,5 +1,6 @@
 """The exhaustive checker: evaluate a claim at every instance of its window, against ground truth from the
-game's moves (the reference engine) or from the Josephus algorithms.
+game's moves (the reference engine) or from the Josephus algorithms. The failures are kept by
+:class:`checkers.collector.Collector`; the evidence for reports is gathered by :mod:`checkers.evidence`.
 
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
@@ -10,88 +11,24 @@ game's moves (the reference engine) or from the Josephus algorithms.
 """
 from __future__ import annotations
 
-import heapq
-import re
 import shlex
 import time
 from typing import Any, Callable, Iterable
 
-from nimjos.games.engine import default_engine
-from nimjos.lang.runtime import BUDGET
-from nimjos.lang.errors import EvalError, SpecError
+from checkers.collector import Collector
+from checkers.evidence import fixed_names, josephus_evidence, options_evidence, position_of, window_evidence
 from nimjos.games.declared import as_instance
-
+from nimjos.games.engine import default_engine
+from nimjos.games.periodicity import first_stair_break
+from nimjos.lang.errors import EvalError, SpecError
+from nimjos.lang.runtime import BUDGET
+from nimjos.lang.syntax import suggest
+from nimjos.lang.values import format_value
+from nimjos.spec.budget import enforce_limits
 from nimjos.spec.plan import ClaimPlan
 from nimjos.verdict import Counterexample, Verdict
-from nimjos.lang.values import format_value
-from nimjos.lang.syntax import suggest
-from nimjos.games.periodicity import first_stair_break
-from nimjos.games.periodicity import detect, smallest_stair
-from nimjos.spec.budget import enforce_limits
 
 METHOD = "exhaustive"
-EVIDENCE_1D = 200
-EVIDENCE_2D = 64
-
-
-class Collector:
-    """Keeps the N smallest counterexamples (and ill-defined instances) and counts all of them."""
-
-    def __init__(self, limit: int):
-        self.limit = max(1, limit)
-        self.failures: list = []
-        self.undefined: list = []
-        self.n_fail = 0
-        self.n_undef = 0
-        self._seq = 0
-
-    def _push(self, heap: list, cx: Counterexample) -> None:
-        self._seq += 1
-        key = cx.key()
-        item = (_neg(key), -self._seq, cx)
-        if len(heap) < self.limit:
-            heapq.heappush(heap, item)
-        elif item > heap[0]:
-            heapq.heapreplace(heap, item)
-
-    def fail(self, cx: Counterexample) -> None:
-        self.n_fail += 1
-        self._push(self.failures, cx)
-
-    def undef(self, cx: Counterexample) -> None:
-        self.n_undef += 1
-        self._push(self.undefined, cx)
-
-    def sorted(self, heap: list) -> list[Counterexample]:
-        return [cx for _, _, cx in sorted(heap, key=lambda t: (t[2].key(), -t[1]))]
-
-
-class _Neg:
-    """Reverses the order of a key so that heapq (a min-heap) keeps the smallest keys."""
-
-    __slots__ = ("k",)
-
-    def __init__(self, k: tuple):
-        self.k = k
-
-    def __lt__(self, other: "_Neg") -> bool:
-        return other.k < self.k
-
-    def __gt__(self, other: "_Neg") -> bool:
-        return other.k > self.k
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Neg) and other.k == self.k
-
-
-def _neg(k: tuple) -> _Neg:
-    return _Neg(k)
-
-
-def _position(env: dict, coords: tuple[str, ...]) -> Any:
-    if len(coords) == 1:
-        return env[coords[0]]
-    return tuple(env[c] for c in coords)
 
 
 def _bindings(env: dict, names: Iterable[str]) -> dict:
@@ -172,10 +109,10 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
     first = (failures or undefined or [None])[0]
     if first is not None:
         v.evidence["rerun"] = rerun_command(claim, profile, first.bindings)
-        _options_evidence(plan, first, v.evidence)
+        options_evidence(plan, first, v.evidence)
         if first.reason:
             v.evidence.setdefault("reason", first.reason)
-    _josephus_evidence(claim, first, v.evidence)
+    josephus_evidence(claim, first, v.evidence)
     return v
 
 
@@ -249,7 +186,7 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
             if plan.assume is not None and not plan.assume(env):
                 continue
             inst = as_instance(plan.game(env))
-            pos = inst.normalise(_position(env, coords))
+            pos = inst.normalise(position_of(env, coords))
         except EvalError as exc:
             col.undef(Counterexample(dict(zip(names, values)), reason=str(exc)))
             continue
@@ -280,7 +217,7 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
                 claimed_map[(inst, pos)] = claimed
                 if claimed != actual:
                     col.fail(Counterexample(env, actual, claimed))
-        evidence = _window_evidence(rows, claimed_map, "claimed P-positions" if predicate else "claimed value")
+        evidence = window_evidence(rows, claimed_map, "claimed P-positions" if predicate else "claimed value")
     elif kind == "p_positions":
         groups = _group(rows, names, param_names)
         claimed_map = {}
@@ -294,10 +231,10 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
                 if claimed != (actual == 0):
                     col.fail(Counterexample(dict(zip(names, values)), "P" if actual == 0 else "N",
                                             "P" if claimed else "N", detail={"grundy": actual}))
-        evidence = _window_evidence(rows, claimed_map, "claimed P-positions")
+        evidence = window_evidence(rows, claimed_map, "claimed P-positions")
     elif kind in ("periodic", "stair"):
         _check_pattern(plan, rows, names, param_names, col)
-        evidence = _window_evidence(rows, {}, "")
+        evidence = window_evidence(rows, {}, "")
     elif kind == "level_set":
         groups = _group(rows, names, param_names)
         level_names = plan.level_names
@@ -323,32 +260,13 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
                     if claimed != (actual == s_value):
                         col.fail(Counterexample(env, actual, f"{'in' if claimed else 'not in'} the set for "
                                                 f"{level_names[0]} = {s_value}", detail={"grundy": actual}))
-        evidence = _window_evidence(rows, {}, "")
+        evidence = window_evidence(rows, {}, "")
     evidence["engines"] = sorted(set().union(*(i.solved_by for i in by_inst))) if by_inst else []
     for key in ("grid", "sequence"):
         if key in evidence:
             evidence[key]["coords"] = list(coords)
-            evidence[key]["fixed"] = _fixed_names(rows, names, coords)
+            evidence[key]["fixed"] = fixed_names(rows, names, coords)
     return instances, held, evidence
-
-
-def _fixed_names(rows: list, names: tuple, coords: tuple) -> dict:
-    """The names besides the coordinates that keep one value over the plotted (first) instance's rows, so
-    a plot marks only the counterexamples of the instance it draws.
-
-    >>> _fixed_names([((2, 0), "g2", 0), ((2, 1), "g2", 1), ((3, 0), "g3", 0)], ("k", "x"), ("x",))
-    {'k': 2}
-    """
-    if not rows:
-        return {}
-    first, inst0, _ = rows[0]
-    fixed = {n: v for n, v in zip(names, first) if n not in coords and type(v) is int}
-    for values, inst, _ in rows:
-        if inst is inst0:
-            for n, v in zip(names, values):
-                if n in fixed and fixed[n] != v:
-                    del fixed[n]
-    return fixed
 
 
 def _check_pattern(plan: ClaimPlan, rows: list, names: tuple, param_names: tuple, col: Collector) -> None:
@@ -502,97 +420,3 @@ def _check_values(plan: ClaimPlan, col: Collector) -> tuple[int, int, dict]:
     return instances, instances, {}
 
 
-# ----------------------------------------------------------------------------- evidence for reports
-
-def _window_evidence(rows: list, claimed_map: dict, label: str) -> dict:
-    if not rows:
-        return {}
-    inst0 = rows[0][1]
-    first = [(pos, inst) for _, inst, pos in rows if inst is inst0]
-    if inst0.dim == 1:
-        allx = sorted({p for p, _ in first})
-        xs = allx[:EVIDENCE_1D]
-        per_instance: dict = {}
-        for _, inst, pos in rows:
-            if len(per_instance) > 12 and inst not in per_instance:
-                continue
-            per_instance.setdefault(inst, set()).add(pos)
-        observations = [o for inst, ps in list(per_instance.items())[:12] for o in _observations(inst, sorted(ps))]
-        return {"observations": observations, "sequence": {"x0": xs[0], "grundy": [inst0.lookup(x) for x in xs],
-                             "claimed": [claimed_map.get((inst0, x)) for x in xs] if claimed_map else None,
-                             "label": label, "game": inst0.label}}
-    if inst0.dim == 2:
-        x0 = min(p[0] for p, _ in first)
-        y0 = min(p[1] for p, _ in first)
-        n = EVIDENCE_2D
-        grid = [[inst0.lookup((x0 + i, y0 + j)) if inst0.has((x0 + i, y0 + j)) else -1 for j in range(n)] for i in range(n)]
-        xs = max(i for i in range(n) if any(c >= 0 for c in grid[i])) + 1
-        ys = max(j for j in range(n) if any(grid[i][j] >= 0 for i in range(n))) + 1
-        grid = [row[:ys] for row in grid[:xs]]
-        claimed = None
-        if claimed_map:
-            claimed = [[_as_cell(claimed_map.get((inst0, (x0 + i, y0 + j)))) for j in range(ys)] for i in range(xs)]
-        return {"grid": {"x0": x0, "y0": y0, "coords": list(inst0.coords), "grundy": grid, "claimed": claimed, "label": label,
-                         "game": inst0.label}}
-    return {}
-
-
-def _observations(inst: Any, xs: list) -> list[str]:
-    """Periodicity and h-stair structure of the Grundy sequence on the window, stated as observations."""
-    if len(xs) < 12 or xs[-1] - xs[0] + 1 != len(xs) or len(xs) > 200_000:
-        return []
-    seq = [inst.lookup(x) for x in xs]
-    out = []
-    found = detect(seq)
-    if found:
-        text = found.describe().replace(f"from {found.preperiod}", f"from {xs[0] + found.preperiod}")
-        text = text.replace(f"through {found.through}", f"through {xs[0] + found.through}")
-        out.append(f"observation: the Grundy sequence of {inst.label} is {text}")
-    h = smallest_stair(seq) if xs[0] == 0 else None
-    if h:
-        out.append(f"observation: the Grundy sequence of {inst.label} is a {h}-stair through "
-                   f"{(len(seq) // h) * h - 1}")
-    return out
-
-
-def _as_cell(v: Any) -> Any:
-    if v is None or isinstance(v, bool):
-        return None if v is None else int(v)
-    return v if isinstance(v, int) else None
-
-
-def _options_evidence(plan: ClaimPlan, cx: Counterexample, evidence: dict) -> None:
-    if plan.game is None or not plan.coords:
-        return
-    try:
-        env = dict(cx.bindings)
-        inst = as_instance(plan.game(env) if plan.claim.kind != "values" else plan.game({}))
-        pos = inst.normalise(_position(env, plan.coords))
-        opts = sorted(set(inst.options(pos)))
-        default_engine().solve(inst, [pos])
-        listed = [{"position": format_value(q), "grundy": inst.lookup(q)} for q in opts[:64]]
-        evidence["options"] = {"position": format_value(pos), "options": listed,
-                               "more": max(0, len(opts) - 64),
-                               "mex": inst.lookup(pos), "claimed": format_value(cx.rhs)}
-    except (EvalError, SpecError, KeyError):
-        return
-
-
-_JOSEPHUS_WORDS = ("survivor", "JJ(", "removed(", "removal_index", "F(")
-
-
-def _josephus_evidence(claim: Any, cx: Counterexample | None, evidence: dict) -> None:
-    text = str(claim.statement or "") + " " + str(claim.game_text or "")
-    if not any(w in text for w in _JOSEPHUS_WORDS):
-        return
-    b = cx.bindings if cx is not None else {}
-    n = b.get("n") if isinstance(b.get("n"), int) else 12
-    k = b.get("k") if isinstance(b.get("k"), int) else None
-    if k is None:
-        # a k written as a number: survivor(n, 2), removed(n, 3, i), removal_index(n, 3, m), JJ(3, n, m)
-        m = (re.search(r"(?:survivor|removed|removal_index)\(\s*[^,()]+,\s*(\d+)\s*[,)]", text)
-             or re.search(r"JJ\(\s*(\d+)\s*,", text))
-        k = int(m.group(1)) if m else (2 if "F(" in text else 3)
-    n = max(1, min(n, 40))
-    k = max(1, min(k, 40))
-    evidence["josephus"] = {"n": n, "k": k}

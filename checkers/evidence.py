@@ -1,0 +1,176 @@
+"""The evidence a window check leaves for reports: the Grundy sequence or grid of the first instance with the
+claimed values, observations of periodicity and stairs, the options of a counterexample's position, the names
+held fixed over the plotted instance, and the circle of a Josephus claim.
+
+>>> position_of({"x": 3, "y": 4}, ("x", "y"))
+(3, 4)
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from nimjos.games.declared import as_instance
+from nimjos.games.engine import default_engine
+from nimjos.games.periodicity import detect, smallest_stair
+from nimjos.lang.errors import EvalError, SpecError
+from nimjos.lang.values import format_value
+from nimjos.spec.plan import ClaimPlan
+from nimjos.verdict import Counterexample
+
+EVIDENCE_1D = 200
+EVIDENCE_2D = 64
+
+
+def position_of(env: dict, coords: tuple[str, ...]) -> Any:
+    """The position a binding names: the value of its one coordinate, or the tuple of its coordinates.
+
+    >>> position_of({"x": 3, "k": 2}, ("x",)), position_of({"x": 3, "y": 4}, ("x", "y"))
+    (3, (3, 4))
+    """
+    if len(coords) == 1:
+        return env[coords[0]]
+    return tuple(env[c] for c in coords)
+
+
+def fixed_names(rows: list, names: tuple, coords: tuple) -> dict:
+    """The names besides the coordinates that keep one value over the plotted (first) instance's rows, so
+    a plot marks only the counterexamples of the instance it draws.
+
+    >>> fixed_names([((2, 0), "g2", 0), ((2, 1), "g2", 1), ((3, 0), "g3", 0)], ("k", "x"), ("x",))
+    {'k': 2}
+    """
+    if not rows:
+        return {}
+    first, inst0, _ = rows[0]
+    fixed = {n: v for n, v in zip(names, first) if n not in coords and type(v) is int}
+    for values, inst, _ in rows:
+        if inst is inst0:
+            for n, v in zip(names, values):
+                if n in fixed and fixed[n] != v:
+                    del fixed[n]
+    return fixed
+
+
+def window_evidence(rows: list, claimed_map: dict, label: str) -> dict:
+    """What a report plots of a game claim's window: the Grundy sequence (one coordinate) or grid (two) of the
+    first instance, with the claimed values when given, and observations of periodicity and stairs.
+    `rows` are (binding values, game instance, position), the instances solved.
+
+    >>> from nimjos.games.declared import subtraction
+    >>> from nimjos.games.engine import default_engine
+    >>> g = subtraction(frozenset({1, 2}))
+    >>> default_engine().solve(g, list(range(14)))
+    >>> ev = window_evidence([((x,), g, x) for x in range(14)], {}, "")
+    >>> ev["sequence"]["grundy"][:6], ev["observations"][0]
+    ([0, 1, 2, 0, 1, 2], 'observation: the Grundy sequence of subtraction({1, 2}) is periodic with period 3 from 0 (exact through 13)')
+    """
+    if not rows:
+        return {}
+    inst0 = rows[0][1]
+    first = [(pos, inst) for _, inst, pos in rows if inst is inst0]
+    if inst0.dim == 1:
+        allx = sorted({p for p, _ in first})
+        xs = allx[:EVIDENCE_1D]
+        per_instance: dict = {}
+        for _, inst, pos in rows:
+            if len(per_instance) > 12 and inst not in per_instance:
+                continue
+            per_instance.setdefault(inst, set()).add(pos)
+        observations = [o for inst, ps in list(per_instance.items())[:12] for o in _observations(inst, sorted(ps))]
+        return {"observations": observations, "sequence": {"x0": xs[0], "grundy": [inst0.lookup(x) for x in xs],
+                             "claimed": [claimed_map.get((inst0, x)) for x in xs] if claimed_map else None,
+                             "label": label, "game": inst0.label}}
+    if inst0.dim == 2:
+        x0 = min(p[0] for p, _ in first)
+        y0 = min(p[1] for p, _ in first)
+        n = EVIDENCE_2D
+        grid = [[inst0.lookup((x0 + i, y0 + j)) if inst0.has((x0 + i, y0 + j)) else -1 for j in range(n)] for i in range(n)]
+        xs = max(i for i in range(n) if any(c >= 0 for c in grid[i])) + 1
+        ys = max(j for j in range(n) if any(grid[i][j] >= 0 for i in range(n))) + 1
+        grid = [row[:ys] for row in grid[:xs]]
+        claimed = None
+        if claimed_map:
+            claimed = [[_as_cell(claimed_map.get((inst0, (x0 + i, y0 + j)))) for j in range(ys)] for i in range(xs)]
+        return {"grid": {"x0": x0, "y0": y0, "coords": list(inst0.coords), "grundy": grid, "claimed": claimed, "label": label,
+                         "game": inst0.label}}
+    return {}
+
+
+def _observations(inst: Any, xs: list) -> list[str]:
+    """Periodicity and h-stair structure of the Grundy sequence on the window, stated as observations."""
+    if len(xs) < 12 or xs[-1] - xs[0] + 1 != len(xs) or len(xs) > 200_000:
+        return []
+    seq = [inst.lookup(x) for x in xs]
+    out = []
+    found = detect(seq)
+    if found:
+        text = found.describe().replace(f"from {found.preperiod}", f"from {xs[0] + found.preperiod}")
+        text = text.replace(f"through {found.through}", f"through {xs[0] + found.through}")
+        out.append(f"observation: the Grundy sequence of {inst.label} is {text}")
+    h = smallest_stair(seq) if xs[0] == 0 else None
+    if h:
+        out.append(f"observation: the Grundy sequence of {inst.label} is a {h}-stair through "
+                   f"{(len(seq) // h) * h - 1}")
+    return out
+
+
+def _as_cell(v: Any) -> Any:
+    if v is None or isinstance(v, bool):
+        return None if v is None else int(v)
+    return v if isinstance(v, int) else None
+
+
+def options_evidence(plan: ClaimPlan, cx: Counterexample, evidence: dict) -> None:
+    """Add to `evidence` the options of the counterexample's position with their Grundy values (its mex).
+
+    >>> import pathlib
+    >>> from nimjos.spec.loader import load_spec
+    >>> plan = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml").claims[0].plan()
+    >>> evidence = {}
+    >>> options_evidence(plan, Counterexample({"x": 2}, 2, 1), evidence)
+    >>> evidence["options"]["mex"], [o["grundy"] for o in evidence["options"]["options"]]
+    (2, [0, 1])
+    """
+    if plan.game is None or not plan.coords:
+        return
+    try:
+        env = dict(cx.bindings)
+        inst = as_instance(plan.game(env) if plan.claim.kind != "values" else plan.game({}))
+        pos = inst.normalise(position_of(env, plan.coords))
+        opts = sorted(set(inst.options(pos)))
+        default_engine().solve(inst, [pos])
+        listed = [{"position": format_value(q), "grundy": inst.lookup(q)} for q in opts[:64]]
+        evidence["options"] = {"position": format_value(pos), "options": listed,
+                               "more": max(0, len(opts) - 64),
+                               "mex": inst.lookup(pos), "claimed": format_value(cx.rhs)}
+    except (EvalError, SpecError, KeyError):
+        return
+
+
+_JOSEPHUS_WORDS = ("survivor", "JJ(", "removed(", "removal_index", "F(")
+
+
+def josephus_evidence(claim: Any, cx: Counterexample | None, evidence: dict) -> None:
+    """Add to `evidence` the circle (n, k) a report draws for a Josephus claim (from the counterexample, or the
+    claim's text), kept small.
+
+    >>> class C: statement = "survivor(n, 3) == 1"; game_text = None
+    >>> evidence = {}
+    >>> josephus_evidence(C(), Counterexample({"n": 70}, 1, 2), evidence); evidence
+    {'josephus': {'n': 40, 'k': 3}}
+    """
+    text = str(claim.statement or "") + " " + str(claim.game_text or "")
+    if not any(w in text for w in _JOSEPHUS_WORDS):
+        return
+    b = cx.bindings if cx is not None else {}
+    n = b.get("n") if isinstance(b.get("n"), int) else 12
+    k = b.get("k") if isinstance(b.get("k"), int) else None
+    if k is None:
+        # a k written as a number: survivor(n, 2), removed(n, 3, i), removal_index(n, 3, m), JJ(3, n, m)
+        m = (re.search(r"(?:survivor|removed|removal_index)\(\s*[^,()]+,\s*(\d+)\s*[,)]", text)
+             or re.search(r"JJ\(\s*(\d+)\s*,", text))
+        k = int(m.group(1)) if m else (2 if "F(" in text else 3)
+    n = max(1, min(n, 40))
+    k = max(1, min(k, 40))
+    evidence["josephus"] = {"n": n, "k": k}
