@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from checkers.run import RunOptions
-from checkers.sample import in_ci, pin_line, sample_claim
+from checkers.sample import sample_claim
+from checkers.sample.driver import in_ci, pin_line
 from nimjos.spec.loader import load_spec
 
 SPEC = """

@@ -1,0 +1,209 @@
+"""Evaluating a claim at one drawn instance, within a time limit: a ``holds`` claim exactly (Josephus values at
+huge n come from the fast algorithms), a grundy / p_positions / level_set claim by the local certificate
+(:mod:`checkers.prove.certificate`) at the drawn position, its options listed when there are few and
+searched by Z3 when there are many. The :class:`Outcome` says held, assumption false, skipped (too costly),
+failed or undefined; a failure of the certificate is re-evaluated by the engine near the position.
+
+>>> from nimjos.spec.loader import load_spec
+>>> import pathlib
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+>>> ev = GameEvaluator(spec.claims[0], spec.claims[0].plan(), "default")
+>>> ev({"x": 10}).kind, ev({"x": 10 ** 12}).kind, ev.symbolic
+('held', 'held', 1)
+"""
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from nimjos.lang.errors import EvalError, ResourceError, SpecError
+from nimjos.spec.plan import ClaimPlan
+from nimjos.verdict import Counterexample
+from checkers.prove.certificate import Certificate, PointSolver, TooManyOptions, game_kind
+from checkers.prove.terms import Untranslatable
+
+#: seconds one evaluation may take before the instance is skipped
+EVAL_SECONDS = 1.0
+#: words in an evaluation error that mean "too large for the machine", not "undefined"
+RESOURCE_WORDS = ("too large", "ssize_t", "exceeds the limit", "would have", "MemoryError")
+
+
+class Timeout(BaseException):
+    """One evaluation took longer than allowed (a BaseException, so that no `except Exception` swallows it)."""
+
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise Timeout in the body after `seconds` (main thread only; elsewhere no limit).
+
+    >>> try:
+    ...     with time_limit(0.05):
+    ...         while True:
+    ...             pass
+    ... except Timeout:
+    ...     print("stopped")
+    stopped
+    """
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0.05)  # again soon, in case this one lands where it is ignored
+        if frame is not None and "gc" in frame.f_code.co_name:
+            return  # a garbage-collector callback would swallow it
+        raise Timeout()
+
+    old = signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+
+class Outcome:
+    """What one instance gave: held, skipped (assumption false / too costly), failed or undefined."""
+
+    HELD, ASSUME, SKIP, FAIL, UNDEF = "held", "assume", "skip", "fail", "undef"
+
+    def __init__(self, kind: str, cx: Counterexample | None = None, note: str = ""):
+        self.kind = kind
+        self.cx = cx
+        self.note = note
+
+
+def _undefined(bindings: dict, exc: Exception) -> Outcome:
+    """An evaluation error: ill-defined mathematics, or (by its words) only too large for the machine."""
+    text = str(exc)
+    if any(w in text for w in RESOURCE_WORDS):
+        return Outcome(Outcome.SKIP, note="too large to evaluate")
+    return Outcome(Outcome.UNDEF, Counterexample(bindings, reason=text))
+
+
+class HoldsEvaluator:
+    """Evaluates a holds claim exactly at one binding.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "lemmas.toml")
+    >>> HoldsEvaluator(spec.claim("half").plan())({"x": 10 ** 30}).kind
+    'held'
+    """
+
+    def __init__(self, plan: ClaimPlan):
+        self.plan = plan
+        self.names = plan.window.names
+
+    def __call__(self, env: dict) -> Outcome:
+        plan = self.plan
+        bindings = {n: env[n] for n in self.names if n in env}
+        try:
+            if plan.assume is not None and not plan.assume(env):
+                return Outcome(Outcome.ASSUME)
+            ok = plan.formula(env)
+        except ResourceError as exc:
+            return Outcome(Outcome.SKIP, note=str(exc))
+        except EvalError as exc:
+            return _undefined(bindings, exc)
+        if ok:
+            return Outcome(Outcome.HELD)
+        lhs, rhs = False, True
+        if plan.sides is not None:
+            try:
+                lhs, rhs = plan.sides[0](env), plan.sides[1](env)
+            except (EvalError, ResourceError):
+                pass
+        return Outcome(Outcome.FAIL, Counterexample(bindings, lhs, rhs))
+
+
+class GameEvaluator:
+    """Judges a game claim at one position by the local certificate."""
+
+    def __init__(self, claim: Any, plan: ClaimPlan, profile: str):
+        self.claim = claim
+        self.plan = plan
+        self.profile = profile
+        self.names = plan.window.names
+        self.coords = plan.coords
+        self._certs: dict = {}
+        self._solvers: dict = {}
+        self.symbolic = 0
+        self.why_not_symbolic = ""
+
+    def certificate(self, params: dict) -> Certificate:
+        key = tuple(sorted(params.items(), key=lambda kv: kv[0]))
+        try:
+            cert = self._certs.get(key)
+        except TypeError:
+            key, cert = None, None
+        if cert is None:
+            cert = Certificate(self.claim, self.plan, params, game_kind(self.claim, self.plan))
+            if key is not None:
+                self._certs[key] = cert
+        return cert
+
+    def solver(self, cert: Certificate) -> PointSolver | None:
+        key = id(cert)
+        if key not in self._solvers:
+            try:
+                self._solvers[key] = PointSolver(cert)
+            except (Untranslatable, SpecError) as exc:
+                self.why_not_symbolic = str(exc)
+                self._solvers[key] = None
+        return self._solvers[key]
+
+    def __call__(self, env: dict) -> Outcome:
+        plan = self.plan
+        bindings = {n: env[n] for n in self.names if n in env}
+        params = {n: env[n] for n in self.names if n not in self.coords}
+        try:
+            if plan.assume is not None and not plan.assume(env):
+                return Outcome(Outcome.ASSUME)
+            cert = self.certificate(params)
+            pos = cert.inst.normalise(tuple(env[c] for c in self.coords) if len(self.coords) > 1 else env[self.coords[0]])
+            try:
+                failure = cert.check(pos)
+            except TooManyOptions:
+                ps = self.solver(cert)
+                if ps is None:
+                    return Outcome(Outcome.SKIP, note="too many options")
+                failure = ps.check(pos)
+                self.symbolic += 1
+        except Untranslatable as exc:
+            self.why_not_symbolic = str(exc)
+            return Outcome(Outcome.SKIP, note=str(exc))
+        except ResourceError as exc:
+            return Outcome(Outcome.SKIP, note=str(exc))
+        except EvalError as exc:
+            return _undefined(bindings, exc)
+        if failure is None:
+            return Outcome(Outcome.HELD)
+        detail = {"certificate": f"({failure.condition}) {failure.text}"}
+        return Outcome(Outcome.FAIL, Counterexample(bindings, failure.label, None, reason=None, detail=detail))
+
+    def reevaluate(self, cx: Counterexample) -> Counterexample:
+        """Ground truth by the engine near a certificate failure (when the position is small enough)."""
+        params = {n: cx.bindings[n] for n in self.names if n not in self.coords}
+        cert = self.certificate(params)
+        pos = tuple(cx.bindings[c] for c in self.coords) if len(self.coords) > 1 else cx.bindings[self.coords[0]]
+        try:
+            found = cert.reevaluate(pos, max_positions=200_000)
+        except (EvalError, SpecError, TooManyOptions):
+            found = None
+        if found is None:
+            cx.detail["engine"] = "not re-evaluated (position too large for the engine)"
+            return cx
+        q, actual, label = found
+        b = dict(params)
+        b.update(dict(zip(self.coords, q if isinstance(q, tuple) else (q,))))
+        b = {n: b[n] for n in self.names if n in b}
+        shown = {"grundy": label, "p": "P" if label == 0 else "N"}.get(cert.kind, label)
+        truth = {"grundy": actual, "p": "P" if actual == 0 else "N"}.get(cert.kind, actual)
+        out = Counterexample(b, truth, shown, detail={**cx.detail, "grundy": actual, "engine": "re-evaluated by the engine"})
+        return out

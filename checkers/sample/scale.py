@@ -1,0 +1,113 @@
+"""How far beyond the window the sampler goes: the largest bound of a ladder (10^18 down to 10^3) at which a
+few evaluations are cheap; 10^18 for a game claim whose certificate Z3 can search at one position; a few
+times the window when ground truth comes from the engine's table (G, options, mex).
+
+>>> from nimjos.spec.loader import load_spec
+>>> import pathlib
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+>>> from checkers.sample.domain import build_domain
+>>> from checkers.sample.evaluate import GameEvaluator
+>>> c = spec.claims[0]; plan = c.plan()
+>>> dom = build_domain(plan, plan.window, spec.namespace)
+>>> ev = GameEvaluator(c, plan, "default")
+>>> choose_far(c, plan, dom, ev, "grundy", ev, 1)
+(1000000000000000000, '')
+"""
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Callable
+
+from nimjos.lang.errors import EvalError, SpecError
+from nimjos.lang.expr import BUDGET, parse
+from nimjos.spec.plan import ClaimPlan
+from checkers.prove.certificate import PointSolver, count_options
+from checkers.prove.terms import Untranslatable
+from checkers.prove.world import uses
+from checkers.sample.domain import FAR, Domain, random_env
+from checkers.sample.evaluate import EVAL_SECONDS, Outcome, Timeout, time_limit
+
+LADDER = (10 ** 18, 10 ** 9, 10 ** 6, 10 ** 4, 10 ** 3)
+#: names whose presence means ground truth comes from a table (the sample stays near the window)
+TABLE_NAMES = {"G", "options", "mex"}
+
+
+def _uses_table(claim: Any, ns: Any) -> bool:
+    texts = [claim.statement, claim.assume_text, claim.for_all_text]
+    for t in texts:
+        if isinstance(t, str):
+            try:
+                if uses(parse(t), ns, TABLE_NAMES):
+                    return True
+            except SpecError:
+                continue
+    return False
+
+
+def choose_far(claim: Any, plan: ClaimPlan, dom: Domain, evaluate: Callable, kind: str | None,
+               evaluator: Any, seed: int) -> tuple[int | None, str]:
+    """The far bound: the largest of LADDER at which a few evaluations are cheap, or a few times the
+    window when ground truth comes from a table. None with the reason when nothing beyond the window works."""
+    if not any(d.extended for d in dom.names):
+        return FAR, ""
+    top = max((d.window_hi for d in dom.names if d.extended and d.window_hi is not None), default=100)
+    if kind is None and _uses_table(claim, claim.spec.namespace):
+        return max(2 * top, top + 8), "ground truth from the engine's table, so values stay within 2x the window"
+    ladder = list(LADDER)
+    if kind is not None:
+        if _symbolic_ok(evaluator, plan):
+            return FAR, ""
+        ladder = [10 ** 4, 1000, 300, 100]
+    rng = random.Random(seed)
+    budget = time.perf_counter() + 2.0
+    for far in ladder:
+        if far <= top or time.perf_counter() > budget:
+            break
+        dom.far = far
+        if _probe(dom, evaluate, rng, kind, evaluator):
+            return far, ""
+    return None, "one evaluation beyond the window costs too much"
+
+
+def _symbolic_ok(evaluator: Any, plan: ClaimPlan) -> bool:
+    try:
+        env = next(iter(plan.window.bindings({})), None)
+    except (EvalError, SpecError):
+        env = None
+    if env is None:
+        return False
+    try:
+        params = {n: env[n] for n in plan.window.names if n not in plan.coords}
+        cert = evaluator.certificate(params)
+        PointSolver(cert)
+        return True
+    except (Untranslatable, SpecError, EvalError) as exc:
+        evaluator.why_not_symbolic = str(exc)
+        return False
+
+
+def _probe(dom: Domain, evaluate: Callable, rng: random.Random, kind: str | None, evaluator: Any) -> bool:
+    """A few random instances near the far bound: all cheap enough?"""
+    for _ in range(2):
+        env = random_env(dom, rng)
+        if env is None:
+            continue
+        if kind is not None:
+            params = {n: env[n] for n in evaluator.names if n not in evaluator.coords}
+            try:
+                cert = evaluator.certificate(params)
+                pos = tuple(env[c] for c in evaluator.coords) if len(evaluator.coords) > 1 else env[evaluator.coords[0]]
+                if count_options(cert.inst, pos, 4000) > 4000:
+                    return False
+            except (EvalError, SpecError, KeyError):
+                return False
+        try:
+            BUDGET.steps = 0
+            with time_limit(EVAL_SECONDS / 2):
+                out = evaluate(env)
+        except Timeout:
+            return False
+        if out.kind == Outcome.SKIP:
+            return False
+    return True
