@@ -121,7 +121,19 @@ def mex_facts(b: Builder, x: Any) -> list:
 def listed_options(b: Builder, game: Any, x: Any, most: int = 16) -> list | None:
     """[(condition, option)] of a position when every move family binds one name to a range with constant
     bounds of at most `most` values (remove 1 or 2 stones): the options without a quantifier, so that Z3
-    meets G at each of them. None otherwise."""
+    meets G at each of them. None otherwise.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> from checkers.prove.terms import GameRef
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "induction.toml")
+    >>> b = Builder(spec.namespace, "int", 0)
+    >>> x = b.var("x")
+    >>> [q for _, q in listed_options(b, GameRef(spec.namespace.games["sub2"], {}), x)]
+    [x - 1, x - 2]
+    >>> listed_options(b, GameRef(spec.namespace.games["maxnim"], {"k": 3}), x) is None
+    True
+    """
     out = []
     for fam in b.families(game):
         levels = fam.binder.levels

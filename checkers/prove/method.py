@@ -165,7 +165,14 @@ def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDom
 
 
 def prove_used(claim: Any, opts: RunOptions, seconds: float) -> list[tuple[str, Verdict]]:
-    """Try to prove each claim named in prove.using (their verdicts decide what a proof from them is worth)."""
+    """Try to prove each claim named in prove.using (their verdicts decide what a proof from them is worth).
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "lemmas.toml")
+    >>> [(uid, v.verdict) for uid, v in prove_used(spec.claim("halves"), RunOptions(), 10)]
+    [('half', 'proved')]
+    """
     using = claim.prove.using
     sub = replace(opts, timeout=seconds / len(using), extra={k: v for k, v in opts.extra.items() if k != "verdicts"})
     out = []

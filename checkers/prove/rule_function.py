@@ -130,7 +130,14 @@ def _lemma_queries(ctx: z3.Context) -> list[tuple[str, z3.Solver]]:
 
 def warm_up(ns: Any) -> None:
     """Prove the general lemma now when a game of the namespace has Maximum Nim's moves, so that its one-time
-    cost is not taken from the time of the claim that first needs it."""
+    cost is not taken from the time of the claim that first needs it.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> warm_up(load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "induction.toml").namespace)
+    >>> general_lemma.cache_info().currsize
+    1
+    """
     if any(rule_function_of(decl) is not None for decl in ns.games.values()):
         general_lemma()
 
@@ -186,7 +193,22 @@ def _pure_function(b: Any, f_tree: ast.expr, coord: str, params: dict) -> Any:
 
 def facts(b: Any, fn: Any, game: Any, seconds: float = 5.0) -> tuple[Any, str]:
     """(q -> [the lemma's facts about G(q)], words for the scope), or (None, "") when the game is not Maximum
-    Nim with a rule function, its f is not shown to be one, or the general lemma is not proved."""
+    Nim with a rule function, its f is not shown to be one, or the general lemma is not proved.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> from checkers.prove.terms import GameRef
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "induction.toml")
+    >>> b = Builder(spec.namespace, "int", 0)
+    >>> x = b.var("x")
+    >>> _ = b.term(parse("G(maxnim(3), x)"), {"x": x})
+    >>> (fn, game), = b.grundy.values()
+    >>> at, words = facts(b, fn, game)
+    >>> len(at(x)), words == WHERE
+    (3, True)
+    >>> facts(b, fn, GameRef(spec.namespace.games["shifted"], {"k": 3}))
+    (None, '')
+    """
     f_tree = rule_function_of(game.decl)
     if f_tree is None:
         return None, ""
