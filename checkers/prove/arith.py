@@ -6,7 +6,7 @@ function on symbolic arguments as an unknown function. Every operation that can 
 bit-vector width records an obligation.
 
 >>> import ast
->>> from nimjos.lang.expr import Namespace
+>>> from nimjos.lang.compiler import Namespace
 >>> from checkers.prove.translate import Builder
 >>> b = Builder(Namespace(), mode="int")
 >>> x = b.var("x")
@@ -27,7 +27,8 @@ import z3
 
 from nimjos.lang.builtins import ceil, floor, xor
 from nimjos.lang.errors import EvalError
-from nimjos.lang.expr import _BINOPS, norm
+from nimjos.lang.operators import BINOPS
+from nimjos.lang.runtime import norm
 from checkers.prove.terms import GameRef, Untranslatable, is_term
 
 
@@ -40,7 +41,7 @@ class Arithmetic:
             if isinstance(a, (tuple, frozenset)) or isinstance(b, (tuple, frozenset)):
                 raise Untranslatable("arithmetic on a collection")
             try:
-                return norm(_BINOPS[op](a, b))
+                return norm(BINOPS[op](a, b))
             except EvalError as exc:
                 self.oblige(False, str(exc))
                 return 0

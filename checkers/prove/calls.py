@@ -4,7 +4,7 @@ variable), abs, the nim-sum of several values, v2, ilog2, popcount and isqrt (bi
 helpers), range, the options of a game, and iterate. A built-in on constants is computed exactly by the
 language's own function.
 
->>> from nimjos.lang.expr import parse
+>>> from nimjos.lang.syntax import parse
 >>> from nimjos.spec.names import spec_namespace
 >>> from checkers.prove.translate import Builder
 >>> b = Builder(spec_namespace(), mode="int")

@@ -35,9 +35,11 @@ from nimjos.lang.errors import EvalError, SpecError
 from nimjos.games.declared import DeclaredGame, as_instance
 from nimjos.games.engine import default_engine
 from nimjos.lang.values import format_value
-from nimjos.lang.expr import compile_tree, parse
+from nimjos.lang.compiler import compile_tree
+from nimjos.lang.syntax import parse
 from nimjos.spec.plan import ClaimPlan
-from checkers.exhaustive import Collector, _family_points
+from checkers.collector import Collector
+from checkers.exhaustive import _family_points
 from checkers.prove.solver import model_value
 from checkers.prove.terms import GameRef, Untranslatable
 from checkers.prove.translate import Builder

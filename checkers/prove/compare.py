@@ -3,7 +3,7 @@ tuples compared componentwise, truth values compared for equality only, and ``x 
 a range (constant or symbolic), the options of a position, or a predicate.
 
 >>> import ast
->>> from nimjos.lang.expr import parse
+>>> from nimjos.lang.syntax import parse
 >>> from nimjos.spec.names import spec_namespace
 >>> from checkers.prove.translate import Builder
 >>> b = Builder(spec_namespace(), mode="int")
@@ -20,7 +20,8 @@ from typing import Any
 
 import z3
 
-from nimjos.lang.expr import Definition, Lambda, _CMPOPS
+from nimjos.lang.operators import CMPOPS
+from nimjos.lang.runtime import Definition, Lambda
 from checkers.prove.terms import Closure, OptionsVal, RangeVal, SymSet, Untranslatable, has_term, is_const, is_term, show
 
 
@@ -46,7 +47,7 @@ class Comparisons:
                 return (not r) if not is_term(r) else z3.Not(r)
             return r
         if not is_term(a) and not is_term(b) and not has_term(a) and not has_term(b):
-            return _CMPOPS[op](a, b)
+            return CMPOPS[op](a, b)
         if isinstance(a, tuple) or isinstance(b, tuple):
             if op not in (ast.Eq, ast.NotEq):
                 raise Untranslatable("ordering of tuples")

@@ -26,7 +26,8 @@ from typing import Any, Callable
 from nimjos.lang.binders import Binder
 from nimjos.lang.builtins import iter_items
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.lang.expr import parse, variables_of
+from nimjos.lang.expr import variables_of
+from nimjos.lang.syntax import parse
 from nimjos.lang.analysis import size_names
 from nimjos.spec.loader import ProveOptions
 from nimjos.spec.plan import ClaimPlan
@@ -104,7 +105,7 @@ def param_roles(texts: list[str], ns: Any) -> set[str]:
     """Names used as a divisor, a modulus, in a power, as a factor of another name, or as a game's
     argument: proving them one value at a time keeps the arithmetic linear.
 
-    >>> from nimjos.lang.expr import Namespace
+    >>> from nimjos.lang.compiler import Namespace
     >>> sorted(param_roles(["floor(x / k) + n * m + 2 ** e"], Namespace()))
     ['e', 'k', 'm', 'n']
     """

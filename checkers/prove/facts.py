@@ -3,7 +3,7 @@ of ``pow2`` (2 ** e in the int world) and of the nim-sum ``xor``, their ground i
 query, and the facts about G of the games in use that a fact provider (a proved lemma) gives. Abstractions
 only add models, so these facts (all true) are what lets an ``unsat`` answer be a proof.
 
->>> from nimjos.lang.expr import parse
+>>> from nimjos.lang.syntax import parse
 >>> from nimjos.spec.names import spec_namespace
 >>> from checkers.prove.translate import Builder
 >>> b = Builder(spec_namespace(), mode="int")

@@ -22,7 +22,7 @@ from typing import Any
 import z3
 
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.lang.expr import parse
+from nimjos.lang.syntax import parse
 from checkers.prove.domain import all_symbolic, inside_domain
 from checkers.prove.induction import induction_step
 from checkers.prove.solver import Context, QueryResult

@@ -30,7 +30,7 @@ from typing import Any
 import z3
 
 from nimjos.lang.errors import NimjosError
-from nimjos.lang.expr import parse
+from nimjos.lang.syntax import parse
 
 from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder

@@ -24,7 +24,7 @@ from typing import Any, Callable
 import z3
 
 from nimjos.games.declared import is_affine
-from nimjos.lang.expr import free_names
+from nimjos.lang.syntax import free_names
 from checkers.prove.terms import GameRef, Untranslatable, is_term
 
 

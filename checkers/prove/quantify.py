@@ -4,7 +4,7 @@ symbolic range, a symbolic set or the options of a position), ``sum`` over a fin
 :meth:`Comprehensions.quantifier`, which keeps the helper definitions and obligations that mention bound
 variables under their quantifier.
 
->>> from nimjos.lang.expr import parse
+>>> from nimjos.lang.syntax import parse
 >>> from nimjos.spec.names import spec_namespace
 >>> from checkers.prove.translate import Builder
 >>> b = Builder(spec_namespace(), mode="int")

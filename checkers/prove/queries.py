@@ -23,7 +23,8 @@ from typing import Any, Callable
 
 import z3
 
-from nimjos.lang.expr import parse, variables_of
+from nimjos.lang.expr import variables_of
+from nimjos.lang.syntax import parse
 from checkers.prove.solver import Context, QueryResult, cases
 from checkers.prove.strategy import read_strategy
 from checkers.prove.terms import GameRef, Untranslatable, is_term

@@ -8,7 +8,7 @@ Also the Z3 helpers of every method that asks Z3: a fresh context per claim (so 
 on the claims translated before), the split of a condition into cases, and reading a value from a model.
 
 >>> import time
->>> from nimjos.lang.expr import parse
+>>> from nimjos.lang.syntax import parse
 >>> from nimjos.spec.loader import load_spec, ProveOptions
 >>> import pathlib
 >>> from checkers.prove.domain import proof_domain
@@ -32,7 +32,7 @@ from typing import Any
 
 import z3
 
-from nimjos.lang.expr import norm
+from nimjos.lang.runtime import norm
 from nimjos.spec.plan import ClaimPlan
 from checkers.prove.domain import ProofDomain
 from checkers.prove.rule_function import facts as rule_function_facts

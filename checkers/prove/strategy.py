@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nimjos.lang.errors import SpecError
-from nimjos.lang.expr import parse
+from nimjos.lang.syntax import parse
 
 @dataclass
 class Strategy:

@@ -23,7 +23,7 @@ translation of the syntax (names, tuples, conditionals, operators, calls). Facts
 lemma are not imported here: the prover passes a fact provider to :meth:`Builder.grundy_facts`.
 
 >>> import z3
->>> from nimjos.lang.expr import parse
+>>> from nimjos.lang.syntax import parse
 >>> from nimjos.spec.names import spec_namespace
 >>> b = Builder(spec_namespace(), mode="int")
 >>> x = b.var("x")
@@ -44,7 +44,8 @@ from typing import Any, Callable
 import z3
 
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.lang.expr import Definition, Lambda, Namespace, norm
+from nimjos.lang.compiler import Namespace
+from nimjos.lang.runtime import Definition, Lambda, norm
 from checkers.prove.arith import Arithmetic
 from checkers.prove.calls import BuiltinCalls
 from checkers.prove.compare import Comparisons

@@ -13,7 +13,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from nimjos.lang.expr import Namespace, parse
+from nimjos.lang.compiler import Namespace
+from nimjos.lang.syntax import parse
 from nimjos.spec.loader import ProveOptions
 from nimjos.spec.plan import ClaimPlan
 
@@ -25,7 +26,7 @@ def uses(tree: ast.AST, ns: Namespace, names: set[str], seen: set[str] | None = 
     """Which of `names` (built-in or operator names such as 'xor', '|', 'v2') an expression uses, looking
     through definitions.
 
-    >>> from nimjos.lang.expr import parse
+    >>> from nimjos.lang.syntax import parse
     >>> sorted(uses(parse("v2((x | y) + 1)"), Namespace(), {"v2", "|", "xor"}))
     ['v2', '|']
     """
@@ -58,7 +59,7 @@ def choose_mode(trees: list[ast.AST], ns: Namespace, exact: bool = False) -> str
     """'bv' when an expression needs bit-level operations the int world cannot abstract (with `exact`:
     any bit-level operation, the nim-sum included), else 'int'.
 
-    >>> from nimjos.lang.expr import parse
+    >>> from nimjos.lang.syntax import parse
     >>> choose_mode([parse("xor(x // 2, y)")], Namespace()), choose_mode([parse("v2(x | y)")], Namespace())
     ('int', 'bv')
     """

@@ -36,7 +36,8 @@ from hypothesis import strategies as st
 from nimjos.lang.analysis import size_names
 from nimjos.lang.builtins import FiniteFunction, iter_items
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.lang.expr import parse, variables_of
+from nimjos.lang.expr import variables_of
+from nimjos.lang.syntax import parse
 from nimjos.spec.plan import ClaimPlan
 
 #: the far bound tried first, and the ladder down from it when one evaluation costs too much

@@ -33,7 +33,8 @@ from typing import Any
 from nimjos.lang.analysis import window_constants
 from nimjos.lang.binders import Binder
 from nimjos.lang.errors import SpecError
-from nimjos.lang.expr import BUDGET, parse
+from nimjos.lang.runtime import BUDGET
+from nimjos.lang.syntax import parse
 from nimjos.spec.plan import ClaimPlan
 from nimjos.verdict import Verdict
 from checkers.options import RunOptions

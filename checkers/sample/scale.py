@@ -20,7 +20,8 @@ import time
 from typing import Any, Callable
 
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.lang.expr import BUDGET, parse
+from nimjos.lang.runtime import BUDGET
+from nimjos.lang.syntax import parse
 from nimjos.spec.plan import ClaimPlan
 from checkers.prove.certificate import PointSolver, count_options
 from checkers.prove.terms import Untranslatable
