@@ -1,7 +1,7 @@
 """Proving claims for every position with Z3: the verification method ``prove``.
 
 * ``holds`` claims: the predicate, under the domain and the assumption, is valid (no counterexample).
-* grundy / p_positions claims: the local certificate (checkers.certificate) holds at a symbolic position,
+* grundy / p_positions claims: the local certificate (checkers.prove.certificate) holds at a symbolic position,
   together with two side conditions that make it a proof by induction: every move stays in the domain
   (closure) and decreases the sum of the coordinates (descent). Condition (b) needs a witness move: Z3
   searches for it (a quantifier), or the claim's ``strategy`` gives it, as the papers' proofs do.

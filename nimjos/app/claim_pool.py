@@ -1,6 +1,6 @@
 """Check many claims at once: one claim per task on a local process pool, results as they finish.
 
-Claims are independent (each method draws its own seed from the claim, see checkers/sample.py), so the
+Claims are independent (each method draws its own seed from the claim, see checkers/sample/driver.py), so the
 verdicts do not depend on how many processes run them; only the order in which they finish does, and the
 caller puts them back in claim order for printing. Each worker process loads a spec file once and keeps it.
 

@@ -26,10 +26,10 @@ CLAIM_FIELDS: dict[str, Any] = {
     "grundy": str, "p_positions": (str, list), "holds": str, "values": dict, "level_set": (str, list),
     "levels": str, "position": list, "periodic": dict, "stair": dict, "strategy": (str, dict), "sample": dict, "prove": dict,
 }
-#: options of the sampling method (checkers/sample.py reads them)
+#: options of the sampling method (checkers/sample reads them)
 SAMPLE_FIELDS = {"count": int, "seconds": (int, float), "for_all": str, "pins": list, "scale": int, "skip": str,
                  "widen": bool}
-#: options of the proving method (checkers/prove.py reads them)
+#: options of the proving method (checkers/prove reads them)
 PROVE_FIELDS = {"for_all": str, "width": int, "bits": int, "timeout": (int, float), "each": list, "skip": str,
                 "using": list, "induction": str, "invariant": str}
 PROFILE_FIELDS = {"for_all": str, "levels": str, "values": dict}
