@@ -25,16 +25,6 @@ from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.errors import ResourceError
 from nimjos.lang.runtime import BUDGET, Env
 from nimjos.lang.syntax import free_names, parse
-# Re-exported for the method modules that still import them from here (checkers/prove.py, sample.py,
-# certificate.py, induction.py, rule_function.py, z3expr.py, being split in another change); their homes are
-# nimjos.lang.syntax, nimjos.lang.compiler, nimjos.lang.operators and nimjos.lang.runtime.
-from nimjos.lang.operators import BINOPS as _BINOPS, CMPOPS as _CMPOPS
-from nimjos.lang.runtime import Definition, Lambda, norm
-
-__all__ = ["Compiled", "compile_expression", "evaluate", "variables_of",
-           # re-exported (see above)
-           "BUDGET", "Definition", "Lambda", "Namespace", "_BINOPS", "_CMPOPS", "compile_tree", "free_names",
-           "norm", "parse"]
 
 
 @dataclass
