@@ -27,14 +27,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+CONTRACT = ROOT / "tests" / "data" / "contract.toml"
 sys.path.insert(0, str(ROOT))
 
 #: name -> (spec file, game, params, full side, quick side, reference side, target seconds)
 WORKLOADS = {
     "maxnim": ("specs/000_maxnim_josephus.toml", "maxnim", (3,), 10**8 + 1, 10**6, 5000, 15.0),
     "josephus_nim": ("specs/002_josephus_nim.toml", "josephus_nim", (), 4000, 400, 400, 20.0),
-    "wythoff": (str(SHARED / "spec-examples" / "contract.toml"), "wythoff", (), 2000, 300, 200, None),
+    "wythoff": (str(CONTRACT), "wythoff", (), 2000, 300, 200, None),
 }
 RATIO_TARGET = 1000.0
 

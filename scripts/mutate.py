@@ -37,7 +37,7 @@ if str(ROOT) not in sys.path:
 from nimjos.lang.errors import EvalError, NimjosError  # noqa: E402
 from nimjos.spec.loader import Claim  # noqa: E402
 
-CONTRACT = ROOT.parent / "shared" / "spec-examples" / "contract.toml"
+CONTRACT = ROOT / "tests" / "data" / "contract.toml"
 HOLDING = ("checked", "sampled", "proved")
 
 _OPS = {
@@ -324,7 +324,7 @@ def run(mutant: Mutant, timeout: float) -> Mutant:
 def holding_claims(paths: list[Path], timeout: float) -> Iterator[Any]:
     """The claims of the spec files that hold in the default profile (checked, not just expected).
 
-    >>> [c.id for c in holding_claims([CONTRACT], 60)][:2] if CONTRACT.exists() else ['delete-nim-grundy', 'wythoff-p-positions']
+    >>> [c.id for c in holding_claims([CONTRACT], 60)][:2]
     ['delete-nim-grundy', 'wythoff-p-positions']
     """
     from nimjos.spec.loader import load_spec
@@ -376,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds of CPU per check")
     args = parser.parse_args(argv)
     paths = [Path(p) for p in args.paths] or sorted((ROOT / "specs").glob("*.toml")) + \
-        ([CONTRACT] if CONTRACT.exists() else [])
+        [CONTRACT]
     score = Score()
     start = time.perf_counter()
     claims = 0

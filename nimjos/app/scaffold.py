@@ -20,7 +20,7 @@ id = "{source_id}"
 title = "Title of the paper"
 authors = ["First Author", "Second Author"]
 cite = "Journal, volume (year), pages"
-# document = "000_....txt"   # a file under shared/seeds, when the source is one of them
+# document = "paper.pdf"     # the file or identifier of the source document
 
 # ------------------------------------------------------------------ the game, declared by its moves
 # A position is a tuple of non-negative integers named in `position`. Each move family gives the option
