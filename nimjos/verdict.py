@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nimjos.lang.values import format_value, json_value, sortable_key
-from nimjos.spec.loader import EXPECT_WORDS
+from nimjos.spec.schema import EXPECT_WORDS
 
 #: every verdict word, strongest evidence first (DESIGN.md, "Verdicts"): `proved` is for the whole stated domain,
 #: `proved-bounded` for a stated class smaller than it (finitely many parameter values, values below 2^64)
@@ -30,7 +30,7 @@ VERDICTS = ("refuted", "ill-defined", "proved", "proved-bounded", "sampled", "ch
 #: verdicts that mean "the claim held under this method"
 HOLDING = ("proved", "proved-bounded", "sampled", "checked")
 
-#: the words a spec may write in `expect` (the spec format's own list: nimjos.spec.loader.EXPECT_WORDS)
+#: the words a spec may write in `expect` (the spec format's own list: nimjos.spec.schema.EXPECT_WORDS)
 EXPECTABLE = EXPECT_WORDS
 
 #: ordering used to pick the strongest verdict among several methods

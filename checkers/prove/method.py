@@ -72,7 +72,7 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
     """Prove one claim for every position of its domain (see the module docstring)."""
     warm_up(claim.spec.namespace)
     start = time.perf_counter()
-    cfg = claim.prove   # fields and types checked by the loader (nimjos.spec.loader.PROVE_FIELDS)
+    cfg = claim.prove   # fields and types checked by the loader (nimjos.spec.schema.PROVE_FIELDS)
     if cfg.skip:
         return not_applicable(claim, str(cfg.skip))
     if claim.kind == "values":

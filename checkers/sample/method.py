@@ -64,7 +64,7 @@ def not_applicable(claim: Any, reason: str, seconds: float = 0.0) -> Verdict:
 def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
     """Sample one claim far beyond its window (see the module docstring)."""
     start = time.perf_counter()
-    cfg = claim.sample   # fields and types checked by the loader (nimjos.spec.loader.SAMPLE_FIELDS)
+    cfg = claim.sample   # fields and types checked by the loader (nimjos.spec.schema.SAMPLE_FIELDS)
     if cfg.skip:
         return not_applicable(claim, str(cfg.skip))
     if claim.kind == "values":

@@ -35,7 +35,8 @@ PROVE_FIELDS = {"for_all": str, "width": int, "bits": int, "timeout": (int, floa
 PROFILE_FIELDS = {"for_all": str, "levels": str, "values": dict}
 FAMILY_FIELDS = {"point": str, "where": str}
 VALUES_FIELDS = {"from": (int, list), "grundy": list, "of": str, "var": str, "equal": list}
-EXPECT_WORDS = ("holds", "refuted", "ill-defined", "vacuous", "proved", "sampled", "checked", "inconclusive")
+EXPECT_WORDS = ("holds", "refuted", "ill-defined", "vacuous", "proved", "proved-bounded", "sampled", "checked",
+                "inconclusive")
 TOP_LEVEL = {"source", "game", "define", "claim"}
 
 

@@ -3,7 +3,7 @@
 Values become :class:`~nimjos.games.fast.arith.Vec` (or :class:`Affine` when they depend on the move's one bound
 name t); a ``where`` condition becomes integer bounds on t and a mask of the positions where its t-free
 conjuncts hold. Subexpressions free of positions and of t are evaluated once by the spec language itself
-(:func:`nimjos.lang.expr.compile_tree`). Anything outside the translated subset raises
+(:func:`nimjos.lang.compiler.compile_tree`). Anything outside the translated subset raises
 :class:`~nimjos.games.fast.arith.Unsupported`. Nothing is ever passed to eval().
 
 >>> import numpy as np
