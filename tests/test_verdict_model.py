@@ -5,6 +5,7 @@ and the README findings, because each of them calls nimjos.verdict.
 from __future__ import annotations
 
 import itertools
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -88,3 +89,21 @@ def test_the_pytest_plugin_fails_a_claim_exactly_when_the_cli_would(tmp_path):
                           "-o", "addopts=", "--no-header"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert "1 failed, 1 passed" in run.stdout, run.stdout
     assert cli.main(["check", str(spec), "--no-store", "--method", "exhaustive", "--no-repair"]) == cli.EXIT_DISAGREE
+
+
+def test_cli_json_store_report_and_readme_findings_agree_on_every_claim_of_specs(tmp_path, capsys):
+    """The window method on every claim of specs/: the final verdict printed as JSON is the one the store's
+    records give to the report and to the README findings."""
+    store = tmp_path / "results.sqlite"
+    rc = cli.main(["check", str(ROOT / "specs"), "--method", "exhaustive", "--no-repair", "--json", "--jobs", "2",
+                   "--store", str(store)])
+    printed = json.loads(capsys.readouterr().out)
+    assert rc in (cli.EXIT_OK, cli.EXIT_DISAGREE) and not printed["errors"]
+    by_json = {(Path(c["file"]).name, c["id"]): (c["verdict"], c["method"], c["agrees"]) for c in printed["claims"]}
+    with ResultsStore(store) as s:
+        rows = s.latest()
+    by_report = {(Path(c.file).name, c.claim_id): (c.verdict, c.best["method"], c.agrees) for c in group_claims(rows)}
+    by_readme = {(Path(f).name, cid): (r["verdict"], r["method"], r["agrees"])
+                 for (f, cid), r in readme_findings.final_records(rows, only_specs=False).items()}
+    assert len(by_json) == sum(len(load_spec(p).claims) for p in (ROOT / "specs").glob("*.toml"))
+    assert by_json == by_report == by_readme
