@@ -98,6 +98,10 @@ class Verdict:
     failures: int = 0  # how many instances failed in total (counterexamples keeps only the smallest)
     undefined: list[Counterexample] = field(default_factory=list)
     seconds: float = 0.0
+    #: instances evaluated beyond the window (the sampler's far draws; None when the method does not draw)
+    beyond: int | None = None
+    #: the largest absolute value a bound integer reached among the instances evaluated (None: not recorded)
+    largest: int | None = None
     notes: list[str] = field(default_factory=list)
     evidence: dict[str, Any] = field(default_factory=dict)  # small data for reports (plots, option tables)
 
@@ -126,6 +130,8 @@ class Verdict:
             "failures": self.failures,
             "counterexamples": [c.to_json() for c in self.counterexamples],
             "seconds": round(self.seconds, 4),
+            "beyond": self.beyond,
+            "largest": self.largest,
         }
         if self.undefined:
             out["undefined"] = [c.to_json() for c in self.undefined]

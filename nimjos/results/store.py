@@ -82,6 +82,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE results ADD COLUMN for_all TEXT",
         "ALTER TABLE results ADD COLUMN assume TEXT",
     ),
+    # 4: how far a method went: instances beyond the window, the largest value a bound integer reached
+    (
+        "ALTER TABLE results ADD COLUMN beyond INTEGER",
+        "ALTER TABLE results ADD COLUMN largest TEXT",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -95,7 +100,7 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
 
     >>> conn = sqlite3.connect(":memory:")
     >>> migrate(conn, 1), migrate(conn)
-    (1, 3)
+    (1, 4)
     """
     def current() -> int:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -242,6 +247,8 @@ class ResultsStore:
             "instances": verdict.instances,
             "assumption_held": verdict.assumption_held,
             "failures": verdict.failures,
+            "beyond": verdict.beyond,
+            "largest": None if verdict.largest is None else str(verdict.largest),   # may exceed SQLite's 64 bits
             "counterexamples": json.dumps(data["counterexamples"]),      # bindings keep their declared order
             "undefined": json.dumps(data.get("undefined", [])),
             "notes": json.dumps(data.get("notes", [])),
@@ -337,4 +344,6 @@ def _decode(row: sqlite3.Row) -> dict:
         out[name] = json.loads(out[name]) if out.get(name) else default
     if out.get("agrees") is not None:
         out["agrees"] = bool(out["agrees"])
+    if out.get("largest") is not None:
+        out["largest"] = int(out["largest"])
     return out
