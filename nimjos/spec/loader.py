@@ -114,9 +114,11 @@ class Claim:
     relaxes: str | None = None
     note: str = ""
     field_lines: dict[str, int] = field(default_factory=dict)
-    #: the game expression (``game = "..."``), the window and the assumption, as written
+    #: the game expression (``game = "..."``), the window, the domain (None: read from the window) and the
+    #: assumption, as written
     game_text: str | None = None
     for_all_text: str | None = None
+    domain_text: str | None = None
     assume_text: str | None = None
     #: the claim's statement: the value of its kind's field (a string, a list of families, or a table)
     statement: Any = None
@@ -136,7 +138,7 @@ class Claim:
         return cls(spec, index, cid, kind, raw, line, ref=raw.get("ref", ""), text=raw.get("text", ""),
                    expect=raw.get("expect"), expect_counterexample=raw.get("expect_counterexample"),
                    corrects=raw.get("corrects"), relaxes=raw.get("relaxes"), note=raw.get("note", ""),
-                   field_lines=field_lines, game_text=raw.get("game"), for_all_text=raw.get("for_all"),
+                   field_lines=field_lines, game_text=raw.get("game"), for_all_text=raw.get("for_all"), domain_text=raw.get("domain"),
                    assume_text=raw.get("assume"), statement=raw.get(kind),
                    position=tuple(raw["position"]) if raw.get("position") else None, strategy=raw.get("strategy"),
                    sample=_options(SampleOptions, raw.get("sample")), prove=_options(ProveOptions, raw.get("prove")))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from nimjos.lang.binders import Binder
+from nimjos.spec.domain import Domain, claim_domain
 from nimjos.lang.errors import SpecError
 from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.expr import evaluate, variables_of
@@ -55,6 +56,8 @@ class ClaimPlan:
     values: dict | None = None
     values_expr: Callable | None = None
     pattern: dict[str, Callable] | None = None  # periodic / stair: field -> closure over the window's params
+    #: the claim's domain as printed (nimjos.spec.domain): where sampling and proving may go
+    domain: Domain | None = None
 
 
 def field_line(claim: Any, field_name: str | None) -> int | None:
@@ -187,6 +190,10 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
                           hint="e.g. for_all = \"0 <= x <= 100\"")
     plan.window_text = for_all
     plan.window = _binder(claim, _profile_field(claim, "for_all", profile), for_all, ns, set(), total=True)
+    try:
+        plan.domain = claim_domain(claim.domain_text, claim.for_all_text or for_all, ns, plan.window.names)
+    except SpecError as exc:
+        raise locate_error(claim, exc, "domain" if claim.domain_text is not None else "for_all") from None
     window_names = set(plan.window.names)
     if claim.game_text is not None:
         plan.game_text = claim.game_text

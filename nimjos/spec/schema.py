@@ -21,7 +21,7 @@ GAME_FIELDS = {"title": str, "params": list, "position": list, "moves": list, "n
 MOVE_FIELDS = {"to": str, "where": str}
 KIND_FIELDS = ("grundy", "p_positions", "holds", "values", "level_set", "periodic", "stair")
 CLAIM_FIELDS: dict[str, Any] = {
-    "id": str, "ref": str, "text": str, "game": str, "for_all": str, "assume": str, "expect": str,
+    "id": str, "ref": str, "text": str, "game": str, "for_all": str, "domain": str, "assume": str, "expect": str,
     "expect_counterexample": str, "corrects": str, "relaxes": str, "note": str, "deep": dict,
     "grundy": str, "p_positions": (str, list), "holds": str, "values": dict, "level_set": (str, list),
     "levels": str, "position": list, "periodic": dict, "stair": dict, "strategy": (str, dict), "sample": dict, "prove": dict,
