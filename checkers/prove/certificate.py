@@ -14,6 +14,10 @@ and (with the moves and the formula translated to Z3) proved for all positions a
 Every claim is turned into a *labelling*: label(p) is g(p) (grundy), 0 or None (P-positions: None means
 "not a P-position") or the level s whose set holds p, None for none (level sets).
 
+The formula labels only positions of the claim's domain (DESIGN.md, "A claim's domain and its window"): an
+option outside it (the pass of a claim stated for p = 1 leads to p = 0) is labelled by the engine's Grundy
+value, and when it is too large for the engine the certificate does not apply there (:class:`OutsideDomain`).
+
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
@@ -40,6 +44,7 @@ from nimjos.lang.syntax import parse
 from nimjos.spec.plan import ClaimPlan
 from checkers.collector import Collector
 from checkers.exhaustive import _family_points
+from checkers.prove.budget import Budget, check
 from checkers.prove.solver import model_value
 from checkers.prove.terms import GameRef, Untranslatable
 from checkers.prove.translate import Builder
@@ -51,6 +56,11 @@ MAX_OPTIONS = 4000
 
 class TooManyOptions(Exception):
     """The position has more options than can be enumerated (the count is in args[0])."""
+
+
+class OutsideDomain(Untranslatable):
+    """An option lies outside the claim's domain and is too large for the engine to give its value (the
+    certificate does not apply at this position)."""
 
 
 @dataclass
@@ -130,6 +140,7 @@ class Certificate:
         self.inst = as_instance(plan.game(dict(params, **{c: 0 for c in plan.coords})))
         self.levels: list[int] | None = None
         self._family_cache: dict = {}
+        self.domain = getattr(plan, "domain", None)
         if kind == "level":
             lv = [e[plan.level_names[0]] for e in plan.levels.bindings(dict(params, **{c: 0 for c in plan.coords}))]
             self.levels = sorted(lv)
@@ -155,8 +166,47 @@ class Certificate:
         """The label of one position (see the module docstring)."""
         return self.labels([pos], others)[0]
 
+    def inside(self, pos: Any) -> bool:
+        """Does a position (with this certificate's params) lie in the claim's domain? A domain that names
+        something else than the window's names judges nothing (True)."""
+        dom = self.domain
+        if dom is None or dom.predicate is None:
+            return True
+        env = self.env_at(pos)
+        if any(n not in env for n in dom.names):
+            return True
+        return dom.contains(env)
+
     def labels(self, positions: list, context: list | None = None) -> list:
-        """Labels of several positions (family membership is enumerated once for all of them)."""
+        """Labels of several positions (family membership is enumerated once for all of them); a position
+        outside the domain is labelled by the engine (see the module docstring)."""
+        outside = [i for i, p in enumerate(positions) if not self.inside(p)]
+        if not outside:
+            return self._formula_labels(positions, context)
+        inside = [p for i, p in enumerate(positions) if i not in set(outside)]
+        got = iter(self._formula_labels(inside, context) if inside else [])
+        truth = self.engine_labels([positions[i] for i in outside])
+        return [truth[p] if i in set(outside) else next(got) for i, p in enumerate(positions)]
+
+    def engine_labels(self, positions: list) -> dict:
+        """The engine's labels of positions (OutsideDomain when one is too large for it)."""
+        for p in positions:
+            if not _small(p, 2_000_000):
+                raise OutsideDomain(f"the option {_fmt(p)} lies outside the domain ({self.domain.text}) and is too "
+                                    "large for the engine: the formula may not judge it")
+        default_engine().solve(self.inst, list(positions))
+        out = {}
+        for p in positions:
+            g = self.inst.lookup(p)
+            if self.kind == "grundy":
+                out[p] = g
+            elif self.kind == "p":
+                out[p] = 0 if g == 0 else None
+            else:
+                out[p] = g if g in (self.levels or []) else None
+        return out
+
+    def _formula_labels(self, positions: list, context: list | None = None) -> list:
         plan = self.plan
         if self.kind == "grundy":
             return [plan.formula(self.env_at(p)) for p in positions]
@@ -249,7 +299,7 @@ class Certificate:
         if not _small(pos, max_positions):
             return None
         opts = self.options(pos)
-        todo = [pos] + sorted(set(opts), key=_size)
+        todo = [p for p in [pos] + sorted(set(opts), key=_size) if self.inside(p)]   # the formula judges only these
         default_engine().solve(self.inst, todo)
         labels = self.labels(todo)
         for q, lq in zip(todo, labels):
@@ -287,6 +337,10 @@ def _small(p: Any, limit: int) -> bool:
 
 def _fmt(v: Any) -> str:
     return format_value(v)
+
+
+def _as_bool(b: Builder, v: Any) -> Any:
+    return b.to_bool(v) if not isinstance(v, bool) else z3.BoolVal(v)
 
 
 # ----------------------------------------------------------------------------- at one huge position, by Z3
@@ -335,6 +389,7 @@ class PointSolver:
         lp = cert.labels_of(pos)
         big = max(abs(c) for c in (pos if isinstance(pos, tuple) else (pos,)))
         bits = max(32, 2 * big.bit_length() + 8)
+        self._options_inside(pos, bits)
 
         def search(value: Any) -> tuple[Any, Any] | None | str:
             """An option whose label equals value (verified), None when there is none, 'unknown'."""
@@ -350,10 +405,9 @@ class PointSolver:
                 want = self._label_term(b, q, value)
                 ob, _ = b.obligation()
                 s = z3.Solver()
-                s.set("timeout", self.timeout_ms)
                 s.add(*b.assertions(), b.to_bool(cond) if not isinstance(cond, bool) else z3.BoolVal(cond),
                       b.to_bool(want) if not isinstance(want, bool) else z3.BoolVal(want), ob)
-                r = s.check()
+                r = check(Budget.seconds(self.timeout_ms / 1000), s)
                 if r == z3.unknown:
                     unknown = True
                     continue
@@ -397,6 +451,29 @@ class PointSolver:
                 where = f"in the set of level {lp}" if lp is not None else "in no level set"
                 return Failure(pos, "b", f"{where}, but no option is in the set of level {m}", label=lp, detail={"missing": m})
         return None
+
+    def _options_inside(self, pos: Any, bits: int) -> None:
+        """OutsideDomain unless Z3 shows that every option of `pos` lies in the claim's domain (the formula
+        judges only those; options outside it are too many to give to the engine one by one)."""
+        dom = self.cert.domain
+        if dom is None or dom.predicate is None or not dom.text:
+            return
+        tree = parse(dom.text)
+        for i, fam in enumerate(self.decl.moves):
+            b = Builder(self.ns, self.mode, bits)
+            game = GameRef(self.decl, dict(self.cert.inst.params))
+            vs = [b.var(f"{n}!{i}") for n in fam.binder.names]
+            cond, q = b.move(game, pos, fam, vs)
+            env = dict(self.cert.params)
+            env.update(_bind(self.cert.coords, q if isinstance(q, tuple) else (q,)))
+            inside = b.formula(tree, env)
+            ob, _ = b.obligation()
+            s = z3.Solver()
+            s.add(*b.assertions(), _as_bool(b, cond), z3.Not(_as_bool(b, inside)), ob)
+            r = check(Budget.seconds(self.timeout_ms / 1000), s)
+            if r != z3.unsat:
+                raise OutsideDomain(f"an option of {_fmt(pos)} (move {i + 1}) may lie outside the domain "
+                                    f"({dom.text}), where the formula may not judge it")
 
     def _exact_option(self, i: int, pos: Any, binding: dict) -> Any:
         fam = self.decl.moves[i]

@@ -2,7 +2,9 @@
 symbolic, and the conditions the symbolic names satisfy.
 
 The domain is the window with its constant upper edges dropped (the window is a sample of a statement
-about every position), or ``prove = { for_all = "..." }``. Names in a parameter's role (a divisor, a
+about every position), or ``prove = { for_all = "..." }``; either way the claim's own domain
+(``plan.domain``, what the paper states) is added to its conditions (:attr:`ProofDomain.domain_conditions`),
+so that a proof never ranges outside the statement (a claim about p = 1 is not proved, nor refuted, at p = 0). Names in a parameter's role (a divisor, a
 modulus, in a power, a factor of another name, a game's argument) with at most :data:`MAX_EACH` values are
 enumerated, which keeps the arithmetic linear; a constant range of at most :data:`SMALL_RANGE` values is a
 stated case split and keeps its upper bound.
@@ -23,7 +25,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from nimjos.lang.binders import Binder
+from nimjos.lang.binders import Binder, conjuncts
 from nimjos.lang.builtins import iter_items
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.expr import variables_of
@@ -52,6 +54,7 @@ class ProofDomain:
     upper: dict = field(default_factory=dict)   # name -> text of a kept upper bound
     dropped: list[str] = field(default_factory=list)
     substituted: dict = field(default_factory=dict)  # name -> tree of its single value
+    domain_conditions: list[tuple[ast.expr, set]] = field(default_factory=list)  # the claim's domain, conjunct by conjunct
 
     def instances(self, ns: Any, symbolic_too: bool = False) -> list[dict]:
         """Every assignment of the enumerated names (one proof each)."""
@@ -201,6 +204,10 @@ def proof_domain(claim: Any, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> Pro
     for text in binder.filter_texts:
         tree = parse(text)
         dom.conditions.append((tree, set(variables_of(tree, ns))))
+    domain = getattr(plan, "domain", None)
+    if domain is not None and domain.text:
+        for part in conjuncts(parse(domain.text)):
+            dom.domain_conditions.append((part, set(variables_of(part, ns))))
     return dom
 
 

@@ -50,9 +50,8 @@ def prove_holds(ctx: Context) -> list[QueryResult]:
         res.status, res.text = "unknown", "no window point satisfies the assumption, and the used claims are assumed"
     elif res.status == "holds" and not window_witness(ctx):
         s = z3.Solver()
-        s.set("timeout", min(5000, ctx.remaining_ms()))
         s.add(*b.assertions(), *hyps)
-        if s.check() == z3.unsat:
+        if ctx.check(s, cap_seconds=5) == z3.unsat:
             res.status = "vacuous"
     return [res]
 
@@ -88,7 +87,7 @@ def used_axiom(ctx: Context, b: Builder, uid: str) -> Any:
         env.update(zip(bound, vs))
         for n, tree in dom.substituted.items():
             env[n] = b.term(tree, env)
-        conds = [b.formula(tree, env) for tree, _ in dom.conditions]
+        conds = [b.formula(tree, env) for tree, _ in dom.conditions + dom.domain_conditions]
         if used.assume_text:
             conds.append(b.formula(parse(used.assume_text), env))
         conds = [c if is_term(c) else z3.BoolVal(bool(c)) for c in conds]
@@ -102,11 +101,12 @@ def used_axiom(ctx: Context, b: Builder, uid: str) -> Any:
     return b.quantifier(False, bound, guard, body)
 
 
-def window_witness(ctx: Context, limit: int = 20_000, seconds: float = 0.5) -> dict | None:
+def window_witness(ctx: Context, limit: int = 20_000, seconds: float = 30.0) -> dict | None:
     """A point of the claim's window, with this attempt's enumerated values, that lies in the proof's domain
     and satisfies the assumption: evaluated exactly, it shows the proved statement is not vacuous without
     asking Z3 (whose satisfiability check of the hypotheses can take its whole time limit). None when the
-    first `limit` window points (or `seconds`) show none.
+    first `limit` window points show none (a count, so that the answer does not depend on the machine's load;
+    `seconds` is only a backstop).
 
     >>> from nimjos.spec.loader import load_spec, ProveOptions
     >>> import pathlib

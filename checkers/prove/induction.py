@@ -68,7 +68,7 @@ def induction_step(ctx: Any, b: Builder, env: dict, hyps: list, name: str, invar
         inner[name] = vs[0]
         for n, tree in dom.substituted.items():
             inner[n] = b.term(tree, inner)
-        conds = [boolean(b.formula(tree, inner)) for tree, names in dom.conditions if name in names or
+        conds = [boolean(b.formula(tree, inner)) for tree, names in ctx.conditions() if name in names or
                  names & set(dom.substituted)]
         return z3.And(vs[0] < x, *conds)
 
@@ -166,7 +166,6 @@ def _constants(bounds: list, env: dict, round_up: bool) -> list[int]:
 def _check_bounded_below(ctx: Any, b: Builder, hyps: list, x: Any, name: str) -> None:
     """Induction over the domain is well-founded only when the domain bounds the name below (by 0)."""
     s = z3.Solver()
-    s.set("timeout", min(5000, ctx.remaining_ms()))
     s.add(*b.assertions(), *hyps, x < 0)
-    if s.check() != z3.unsat:
+    if ctx.check(s, cap_seconds=5) != z3.unsat:
         raise Untranslatable(f"induction on {name!r} needs a domain with {name} >= 0")

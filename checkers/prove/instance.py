@@ -93,6 +93,9 @@ def _confirm(claim: Any, plan: ClaimPlan, kind: str | None, params: dict, r: Que
     if kind is None:
         env = {n: values[n] for n in values}
         bindings = {n: values[n] for n in names if n in values}
+        if not _in_domain(plan, bindings):
+            att.status, att.note = "inconclusive", f"Z3's model {show_values(bindings)} lies outside the claim's domain"
+            return att
         try:
             if plan.assume is not None and not plan.assume(env):
                 att.status, att.note = "inconclusive", f"Z3's model {show_values(bindings)} breaks the assumption when evaluated exactly"
@@ -119,6 +122,9 @@ def _confirm(claim: Any, plan: ClaimPlan, kind: str | None, params: dict, r: Que
         att.status, att.note = "inconclusive", f"'{r.name}' fails at {show_values(r.values)}"
         return att
     game_params = {n: values[n] for n in names if n not in coords and n in values}
+    if not _in_domain(plan, {**game_params, **dict(zip(coords, pos if isinstance(pos, tuple) else (pos,)))}):
+        att.status, att.note = "inconclusive", f"'{r.name}' fails at {show_values(r.values)}, outside the claim's domain"
+        return att
     try:
         cert = Certificate(claim, plan, game_params, kind)
         found = cert.reevaluate(pos, max_positions=500_000)
@@ -138,3 +144,12 @@ def _confirm(claim: Any, plan: ClaimPlan, kind: str | None, params: dict, r: Que
     att.status = "refuted"
     att.counterexample = Counterexample(b, truth, shown, detail={"grundy": actual, "found by": f"Z3 ({r.name}), re-evaluated by the engine"})
     return att
+
+
+def _in_domain(plan: ClaimPlan, bindings: dict) -> bool:
+    """Does a point lie in the claim's domain (a proof never refutes outside it)? A domain that names what the
+    point does not bind judges nothing."""
+    domain = getattr(plan, "domain", None)
+    if domain is None or any(n not in bindings for n in domain.names):
+        return True
+    return domain.contains(bindings)

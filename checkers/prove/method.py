@@ -42,13 +42,16 @@ from nimjos.spec.plan import ClaimPlan
 from nimjos.verdict import Verdict
 from checkers.exhaustive import check_exhaustive
 from checkers.options import PROVE_SECONDS, RunOptions
+from checkers.prove.budget import Budget
 from checkers.prove.certificate import game_kind
+from checkers.prove.bounded import bounded_class
 from checkers.prove.domain import MAX_EACH, ProofDomain, all_symbolic, inside_domain, proof_domain
 from checkers.prove.instance import Attempt, prove_instance
 from checkers.prove.rule_function import warm_up
 from checkers.prove.scope import class_text
 from checkers.prove.solver import fresh_context
 from checkers.prove.terms import Untranslatable
+from checkers.prove.xor_law import xor_law
 from checkers.prove.world import WIDTH, choose_mode, world_of, world_trees
 
 METHOD = "prove"
@@ -84,9 +87,11 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
     ns = claim.spec.namespace
     if not plan.window.names:
         return not_applicable(claim, "a closed statement: the window check evaluates it exactly")
-    budget = float(cfg.timeout or opts.timeout or PROVE_SECONDS.get(opts.profile, PROVE_SECONDS["deep"]))
-    # the used claims are proved first (each in its own Z3 context), with half of the time between them
-    lemmas = prove_used(claim, opts, budget / 2) if cfg.using else []
+    seconds = float(cfg.timeout or opts.timeout or PROVE_SECONDS.get(opts.profile, PROVE_SECONDS["deep"]))
+    # the used claims are proved first (each in its own Z3 context), with half of the time between them; the
+    # claim's own budget starts after them (issue #18: --timeout S is the claim's, not shared with its lemmas)
+    lemmas = prove_used(claim, opts, seconds / 2) if cfg.using else []
+    budget = Budget.seconds(seconds)   # resource units, the same on a loaded machine (checkers.prove.budget)
     fresh_context()
     fixed = [] if cfg.for_all else window_constants(plan.window)
     if fixed:
@@ -100,21 +105,29 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
         return not_applicable(claim, str(exc), time.perf_counter() - start)
     exact = choose_mode(world_trees(claim, plan), ns, exact=True)
     # a nim-sum is first proved by its laws for every size; if that does not finish in half the time, with
-    # bit-vectors of WIDTH bits (a smaller class, which Z3 decides by bit-blasting)
+    # bit-vectors of WIDTH bits (a smaller class, which Z3 decides by bit-blasting). A statement about the
+    # nim-sum alone would be proved by the very law it states: bit-vectors only (z3's bvxor is a definition)
+    law = mode == "int" and exact == "bv" and not cfg.width and xor_law(claim, ns)
+    if law:
+        mode, width, bits = "bv", WIDTH, WIDTH + 4
     both = mode == "int" and exact == "bv" and not cfg.width
-    v = _prove_in_world(claim, plan, opts, dom, instances, mode, width, bits, start, start + (budget / 2 if both else budget))
+    v = _prove_in_world(claim, plan, opts, dom, instances, mode, width, bits, start, budget.part(0.5) if both else budget)
     if both and isinstance(v, Verdict) and v.verdict == "inconclusive" and not v.scope.startswith("not applicable"):
         fresh_context()
         dom = proof_domain(claim, plan, cfg, ns)
-        bv = _prove_in_world(claim, plan, opts, dom, dom.instances(ns), "bv", WIDTH, WIDTH + 4, start, start + budget)
+        bv = _prove_in_world(claim, plan, opts, dom, dom.instances(ns), "bv", WIDTH, WIDTH + 4, start, budget)
         if isinstance(bv, ProofDisagreement):
             v = bv
-        elif bv.verdict in ("proved", "refuted", "vacuous"):
+        elif bv.verdict in ("proved", "proved-bounded", "refuted", "vacuous"):
             bv.notes.append(f"with xor by its laws (every size): inconclusive ({v.scope})")
             v = bv
         else:
             v.notes.append(f"with {WIDTH}-bit vectors: {bv.scope}")
             v.seconds = bv.seconds
+    if law and isinstance(v, Verdict):
+        v.notes.append("xor by its laws would restate the claim (a law of the abstraction): bit-vectors only")
+    if isinstance(v, Verdict) and budget.stopped:
+        v.notes.append(budget.backstop_note())
     if isinstance(v, ProofDisagreement):
         if not lemmas:
             raise v
@@ -126,8 +139,8 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
 
 
 def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDomain, instances: list[dict], mode: str,
-                    width: int | None, bits: int, start: float, deadline: float) -> Any:
-    """Prove every instance in one world (int or bit-vectors) before `deadline`: the verdict, or the
+                    width: int | None, bits: int, start: float, budget: Budget) -> Any:
+    """Prove every instance in one world (int or bit-vectors) within `budget`: the verdict, or the
     ProofDisagreement its soundness check raised (the caller decides whether that is a bug)."""
     ns = claim.spec.namespace
     attempts: list[Attempt] = []
@@ -138,8 +151,7 @@ def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDom
             all(l.members is None for l in dom.binder.levels if l.name in dom.enumerated):
         sym = all_symbolic(claim, plan, ns)
         if sym is not None:
-            now = time.perf_counter()
-            symbolic_first = prove_instance(claim, plan, sym, {}, mode, width, bits, now + (deadline - now) / 3)
+            symbolic_first = prove_instance(claim, plan, sym, {}, mode, width, bits, budget.part(1 / 3))
             if symbolic_first.status in ("proved", "refuted"):
                 attempts = [symbolic_first]
                 dom = sym
@@ -149,10 +161,11 @@ def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDom
                                      "the window's job)", time.perf_counter() - start)
     if not attempts:
         for params in instances:
-            if time.perf_counter() > deadline:
-                attempts.append(Attempt(params, "inconclusive", note="out of time"))
+            if budget.out():
+                attempts.append(Attempt(params, "inconclusive", note=budget.backstop_note() if budget.stopped
+                                        else "out of resources"))
                 break
-            att = prove_instance(claim, plan, dom, params, mode, width, bits, deadline)
+            att = prove_instance(claim, plan, dom, params, mode, width, bits, budget)
             if not attempts and att.note.startswith("no Z3 model"):
                 return not_applicable(claim, att.note[len("no Z3 model: "):], time.perf_counter() - start)
             attempts.append(att)
@@ -196,18 +209,39 @@ def from_lemmas(v: Verdict, lemmas: list[tuple[str, Verdict]]) -> Verdict:
     'all n >= 0; from l (proved: all x >= 0)'
     """
     v = replace(v, notes=list(v.notes), evidence=dict(v.evidence))
-    if v.verdict != "proved":
+    if v.verdict not in ("proved", "proved-bounded"):
         v.notes.append("assuming " + ", ".join(uid for uid, _ in lemmas))
         return v
-    if all(lv.verdict == "proved" for _, lv in lemmas):
-        v.scope += "; from " + ", ".join(f"{uid} (proved: {lv.scope.split(';')[0]})" for uid, lv in lemmas)
+    if all(lv.verdict == "proved" or _covered_by(v, lv) for _, lv in lemmas):
+        v.scope += "; from " + ", ".join(f"{uid} ({lv.verdict}: {lv.scope.split(';')[0]})" for uid, lv in lemmas)
         return v
-    open_ = [uid for uid, lv in lemmas if lv.verdict != "proved"]
+    open_ = [uid for uid, lv in lemmas if not (lv.verdict == "proved" or _covered_by(v, lv))]
     v.verdict = "inconclusive"
     v.scope += ("; follows (Z3) from " + ", ".join(uid for uid, _ in lemmas) + ", each assumed for every point of"
                 " the class it would be proved for; not proved: " + ", ".join(open_) + " (see their own verdicts)")
     v.evidence["follows_from"] = [uid for uid, _ in lemmas]
     return v
+
+
+def _covered_by(v: Verdict, lemma: Verdict) -> bool:
+    """A lemma proved-bounded only in names this proof fixes to values it was proved for (k = 2..10 both) is
+    assumed only where it is proved (a used claim is assumed with the names the attempt fixes at their values).
+
+    >>> ev = lambda **k: {"proved_class": {"enumerated": k, "width": None}}
+    >>> _covered_by(Verdict("c", "proved-bounded", "prove", "", evidence=ev(k=[2, 3])),
+    ...             Verdict("l", "proved-bounded", "prove", "", evidence=ev(k=[2, 3, 4])))
+    True
+    >>> _covered_by(Verdict("c", "proved", "prove", "", evidence=ev()),
+    ...             Verdict("l", "proved-bounded", "prove", "", evidence=ev(k=[2, 3, 4])))
+    False
+    """
+    if lemma.verdict != "proved-bounded":
+        return False
+    mine, theirs = v.evidence.get("proved_class"), lemma.evidence.get("proved_class")
+    if not mine or not theirs or theirs.get("width") or not theirs.get("enumerated"):
+        return False
+    return all(n in mine["enumerated"] and set(mine["enumerated"][n]) <= set(vals)
+               for n, vals in theirs["enumerated"].items())
 
 
 
@@ -237,8 +271,14 @@ def _verdict(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDomain, mo
         scope = cls + (f"; {what}" if what else "")
         if dom.dropped:
             notes.append(f"the window's upper edge dropped for {', '.join(dom.dropped)}")
-        v = Verdict(claim.id, "proved", METHOD, scope, instances=len(done), assumption_held=len(done),
-                    seconds=seconds, notes=notes)
+        # proved only for the whole domain; a smaller class (k = 3..10, values below 2^32) is proved-bounded
+        bounded = bounded_class(claim, plan, dom, mode, width, instances)
+        v = Verdict(claim.id, "proved" if bounded is None else "proved-bounded", METHOD,
+                    scope if bounded is None else f"{bounded}; {scope}", instances=len(done),
+                    assumption_held=len(done), seconds=seconds, notes=notes)
+        v.evidence["proved_class"] = {"enumerated": {n: list(dict.fromkeys(i[n] if type(i[n]) is int else repr(i[n])
+                                                                       for i in instances if n in i))
+                                                     for n in dom.enumerated}, "width": width}
         soundness_check(claim, opts, v, dom)
         return v
     first = next((a for a in attempts if a.status == "inconclusive"), None)

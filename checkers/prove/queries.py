@@ -77,7 +77,7 @@ class GameQueries:
         e = dict(env)
         e.update(zip(self.coords, q if isinstance(q, tuple) else (q,)))
         parts = []
-        for tree, names in self.ctx.dom.conditions:
+        for tree, names in self.ctx.conditions():
             if names & set(self.coords):
                 parts.append(b.formula(tree, e))
         if self.assume is not None and set(variables_of(self.assume, self.ctx.ns)) & set(self.coords):

@@ -37,10 +37,11 @@ import z3
 
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.syntax import parse
+from checkers.prove.budget import Budget, check
 from checkers.prove.terms import Untranslatable
 from checkers.prove.translate import Builder
 
-#: seconds each query of the general lemma may take
+#: seconds each query of the general lemma may take (in resource units: checkers.prove.budget)
 LEMMA_SECONDS = 20
 #: (f's text, its coordinate, the params) -> whether Z3 showed f to be a rule function
 _IS_RULE_FUNCTION: dict = {}
@@ -55,8 +56,7 @@ def general_lemma(seconds: float = LEMMA_SECONDS) -> tuple[bool, str]:
     start = time.perf_counter()
     queries = _lemma_queries(ctx)
     for name, solver in queries:
-        solver.set("timeout", int(seconds * 1000))
-        r = solver.check()
+        r = check(Budget.seconds(seconds), solver)   # resource units, not seconds: the same on a loaded machine
         if r != z3.unsat:
             return False, f"Z3 did not prove the step '{name}' ({r})"
     took = time.perf_counter() - start
@@ -222,9 +222,8 @@ def facts(b: Any, fn: Any, game: Any, seconds: float = 5.0) -> tuple[Any, str]:
         m = z3.Int(f"{fn.name()}!m")
         fm, fm1 = f(m), f(m - 1)
         s = z3.Solver()
-        s.set("timeout", int(seconds * 1000))
         s.add(z3.Not(z3.And(f(z3.IntVal(0)) == 0, z3.ForAll([m], z3.Implies(m >= 1, z3.And(fm1 <= fm, fm <= fm1 + 1))))))
-        _IS_RULE_FUNCTION[key] = s.check() == z3.unsat
+        _IS_RULE_FUNCTION[key] = check(Budget.seconds(seconds), s) == z3.unsat
     if not _IS_RULE_FUNCTION[key]:
         return None, ""
     ok, _ = general_lemma()

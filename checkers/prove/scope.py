@@ -37,7 +37,7 @@ def class_text(dom: ProofDomain, mode: str, width: int | None, instances: list[d
             text += f", every value below 2^{width}"
         parts.append(text)
     if dom.enumerated and instances and instances != [{}]:
-        parts.append("for " + _instances_text(dom.enumerated, instances))
+        parts.append("for " + instances_text(dom.enumerated, instances))
     words = []
     if "2^e" in abstractions:
         words.append("abstracting 2^n")
@@ -55,7 +55,12 @@ def class_text(dom: ProofDomain, mode: str, width: int | None, instances: list[d
     return "; ".join(parts)
 
 
-def _instances_text(names: list[str], instances: list[dict]) -> str:
+def instances_text(names: list[str], instances: list[dict]) -> str:
+    """The enumerated values of a proof, in words.
+
+    >>> instances_text(["k"], [{"k": 3}, {"k": 4}, {"k": 5}]), instances_text(["k", "e"], [{"k": 1, "e": 0}])
+    ('k = 3..5', '1 values of (k, e)')
+    """
     if len(names) == 1:
         vals = [i[names[0]] for i in instances]
         if all(type(v) is int for v in vals) and vals == list(range(vals[0], vals[0] + len(vals))) and len(vals) > 2:

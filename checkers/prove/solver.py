@@ -25,15 +25,16 @@ on the claims translated before), the split of a condition into cases, and readi
 from __future__ import annotations
 
 import itertools
-import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 import z3
 
+from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.runtime import norm
 from nimjos.spec.plan import ClaimPlan
+from checkers.prove.budget import Budget, check, fix_seeds
 from checkers.prove.domain import ProofDomain
 from checkers.prove.rule_function import facts as rule_function_facts
 from checkers.prove.terms import Untranslatable, is_term
@@ -50,10 +51,11 @@ class QueryResult:
 
 
 class Context:
-    """One proof attempt: the claim, the enumerated values, the world, and the time left."""
+    """One proof attempt: the claim, the enumerated values, the world, and the resources left (a
+    :class:`checkers.prove.budget.Budget`; a float is a wall-clock deadline, converted)."""
 
     def __init__(self, claim: Any, plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
-                 bits: int, deadline: float):
+                 bits: int, budget: Budget | float):
         self.claim = claim
         self.plan = plan
         self.dom = dom
@@ -61,9 +63,10 @@ class Context:
         self.mode = mode
         self.width = width
         self.bits = bits
-        self.deadline = deadline
+        self.budget = budget if isinstance(budget, Budget) else Budget.until(budget)
         self.ns = claim.spec.namespace
         self.abstractions: set[str] = set()
+        self.skipped: set[int] = set()   # conjuncts of the claim's domain Z3 cannot state
 
     def builder(self) -> tuple[Builder, dict, list]:
         """A fresh builder, the environment (enumerated values, symbolic names) and the domain's conditions."""
@@ -80,39 +83,59 @@ class Context:
         for n, tree in self.dom.substituted.items():
             env[n] = b.term(tree, env)
         for tree, names in self.dom.conditions:
-            if names & set(self.dom.symbolic):
-                hyps.append(b.formula(tree, env))
-            else:
-                try:
-                    ok = b.term(tree, env)
-                except Untranslatable:
-                    ok = True
-                if not is_term(ok) and not ok:
-                    hyps.append(z3.BoolVal(False))
+            self._condition(b, env, hyps, tree, names)
+        for i, (tree, names) in enumerate(self.dom.domain_conditions):
+            if i in self.skipped:
+                continue
+            try:
+                self._condition(b, env, hyps, tree, names)
+            except (Untranslatable, EvalError, SpecError, KeyError):
+                self.skipped.add(i)   # the claim's domain, where Z3 cannot state it: left to the exact checks
         return b, env, hyps
 
-    def remaining_ms(self) -> int:
-        return max(1, int((self.deadline - time.perf_counter()) * 1000))
+    def conditions(self) -> list:
+        """The proof's conditions and the claim's domain (those Z3 can state), as (tree, names)."""
+        return self.dom.conditions + [c for i, c in enumerate(self.dom.domain_conditions) if i not in self.skipped]
+
+    def _condition(self, b: Builder, env: dict, hyps: list, tree: Any, names: set) -> None:
+        if names & set(self.dom.symbolic):
+            hyps.append(b.formula(tree, env))
+            return
+        try:
+            ok = b.term(tree, env)
+        except Untranslatable:
+            ok = True
+        if not is_term(ok) and not ok:
+            hyps.append(z3.BoolVal(False))
+
+    def check(self, s: z3.Solver, cap_seconds: float | None = None) -> Any:
+        """``s.check()`` within this attempt's budget (at most `cap_seconds` worth), charged to it."""
+        return check(self.budget, s, cap_seconds)
 
     def run(self, name: str, b: Builder, hyps: list, goal: Any, watch: dict, minimise: list | None = None) -> QueryResult:
         """Is `goal` true wherever `hyps` hold (and every obligation met)? `watch` names the terms whose
         values a model reports; `minimise` lists terms whose absolute sum a counterexample should make small."""
-        if time.perf_counter() > self.deadline:
-            return QueryResult(name, "unknown", text="out of time")
+        if self.budget.out():
+            return QueryResult(name, "unknown", text="out of resources" if not self.budget.stopped
+                               else self.budget.backstop_note())
         goal_b = b.to_bool(goal) if is_term(goal) else z3.BoolVal(bool(goal))
         ob, texts = b.obligation()
         facts = b.assertions()
         facts += b.grundy_facts(facts + hyps + [goal_b, ob], lemma=rule_function_facts)
         self.abstractions |= b.abstractions
         s = z3.Solver()
-        s.set("timeout", self.remaining_ms())
         s.add(*facts, *[h for h in hyps])
         s.add(z3.Or(z3.Not(goal_b), z3.Not(ob)))
-        r = s.check()
+        r = self.check(s)
         if r == z3.unsat:
             return QueryResult(name, "holds")
         if r == z3.unknown:
-            return QueryResult(name, "unknown", text=s.reason_unknown())
+            why = s.reason_unknown()
+            if self.budget.stopped:
+                why = self.budget.backstop_note()
+            elif why == "canceled" and self.budget.left() <= 0:
+                why = "out of resources"
+            return QueryResult(name, "unknown", text=why)
         m = s.model()
         if z3.is_true(m.eval(goal_b, model_completion=True)):
             broken = [t for c, t in b.scopes[0].obligations if z3.is_false(m.eval(c, model_completion=True))]
@@ -128,13 +151,12 @@ class Context:
         lo = 0
         hi = model_value(m, size)
         for _ in range(64):
-            if lo >= hi or time.perf_counter() > self.deadline:
+            if lo >= hi or self.budget.out():
                 break
             mid = (lo + hi) // 2
             s.push()
             s.add(size <= (z3.BitVecVal(mid, size.size()) if z3.is_bv(size) else mid))
-            s.set("timeout", min(3000, self.remaining_ms()))
-            r = s.check()
+            r = self.check(s, cap_seconds=3)
             if r == z3.sat:
                 m = s.model()
                 hi = model_value(m, size)
@@ -169,6 +191,7 @@ def fresh_context() -> None:
     False
     """
     global _SKOLEM
+    fix_seeds()
     z3.z3._main_ctx = None   # z3.main_ctx() makes a new one on its next call
     _SKOLEM = itertools.count()
 

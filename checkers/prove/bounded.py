@@ -1,0 +1,123 @@
+"""Whether a proof covers its claim's whole domain: ``proved`` is for the whole domain, ``proved-bounded`` for
+a stated class smaller than it (DESIGN.md, "Verdicts"): finitely many values of a name the domain leaves
+unbounded or bounds wider ("for k = 3..10 only (domain k >= 2)"), or values below 2^w in the bit-vector
+world ("for x, y < 2^32 only").
+
+The question is asked of Z3: is there a point of the domain (under the claim's assumption) outside the proved
+class, which is the union, over the proved values of the enumerated names, of the proof's conditions on the
+symbolic names (below 2^w in bv)? ``unsat`` means the proof covers the domain; anything else (a point, an
+answer Z3 could not give, a domain without a Z3 model) means it may not, and the verdict is bounded.
+
+>>> from nimjos.spec.loader import load_spec, ProveOptions
+>>> import pathlib
+>>> from checkers.prove.domain import proof_domain
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+>>> c = spec.claims[0]; plan = c.plan(); dom = proof_domain(c, plan, ProveOptions(), spec.namespace)
+>>> bounded_class(c, plan, dom, "int", None, [{}]) is None
+True
+>>> bounded_class(c, plan, dom, "bv", 32, [{}])
+'for x < 2^32 only (domain 0 <= x (read from for_all: x <= 20 is the window edge))'
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import z3
+
+from nimjos.lang.errors import EvalError, SpecError
+from nimjos.lang.syntax import parse
+from nimjos.spec.plan import ClaimPlan
+from checkers.prove.budget import Budget, check
+from checkers.prove.domain import ProofDomain
+from checkers.prove.scope import instances_text
+from checkers.prove.terms import Untranslatable, is_term
+from checkers.prove.translate import Builder
+
+#: the resources of the covering question (seconds, as resource units)
+COVER_SECONDS = 2.0
+
+
+def bounded_class(claim: Any, plan: ClaimPlan, dom: ProofDomain, mode: str, width: int | None,
+                  instances: list[dict]) -> str | None:
+    """None when the proof covers the domain, else the proved class as a scope's words (module docstring)."""
+    domain = getattr(plan, "domain", None)
+    if domain is None:
+        return None
+    if covers(claim, plan, dom, mode, width, instances):
+        return None
+    parts = []
+    if dom.enumerated and instances and instances != [{}]:
+        parts.append(instances_text(dom.enumerated, instances))
+    names = [n for n in dom.symbolic if n not in dom.substituted]
+    if mode == "bv" and width and names:
+        parts.append(f"{', '.join(names)} < 2^{width}")
+    if not parts:
+        parts.append(", ".join(_bounds(dom, names)) or "the proof's class")
+    return "for " + " and ".join(parts) + f" only ({domain.describe()})"
+
+
+def _bounds(dom: ProofDomain, names: list[str]) -> list[str]:
+    out = []
+    for n in names:
+        lo, hi = dom.lower.get(n), dom.upper.get(n)
+        out.append(f"{lo} <= {n} <= {hi}" if lo is not None and hi is not None else
+                   f"{n} >= {lo}" if lo is not None else f"{n} <= {hi}" if hi is not None else n)
+    return out
+
+
+def _bool(b: Builder, v: Any) -> Any:
+    return b.to_bool(v) if is_term(v) else z3.BoolVal(bool(v))
+
+
+def covers(claim: Any, plan: ClaimPlan, dom: ProofDomain, mode: str, width: int | None,
+           instances: list[dict]) -> bool:
+    """Does the proved class contain every point of the domain that satisfies the assumption? (Z3; False
+    when it cannot tell.)"""
+    domain = plan.domain
+    ns = claim.spec.namespace
+    names = list(plan.window.names)
+    # names enumerated over values Z3 has no sort for (functions, tuples) are fixed, one question per value
+    opaque = [n for n in dom.enumerated if any(type(i.get(n)) is not int for i in instances)]
+    groups: dict = {}
+    for inst in instances or [{}]:
+        groups.setdefault(tuple(repr(inst.get(n)) for n in opaque), []).append(inst)
+    for group in groups.values():
+        b = Builder(ns, "int", 0)
+        env: dict = {n: b.var(n) for n in names if n not in opaque}
+        env.update({n: group[0][n] for n in opaque if n in group[0]})
+        try:
+            where = [_bool(b, b.formula(parse(domain.text), env))] if domain.text else []
+            if claim.assume_text:
+                try:
+                    where.append(_bool(b, b.formula(parse(claim.assume_text), env)))
+                except (Untranslatable, EvalError, SpecError):
+                    pass   # without the assumption the question is only harder: never a wrong "covers"
+            cases = [_case(b, dom, mode, width, inst, env) for inst in group]
+        except (Untranslatable, EvalError, SpecError, z3.Z3Exception):
+            return False
+        s = z3.Solver()
+        s.add(*b.assertions(), *where, z3.Not(z3.Or(*cases)) if cases else z3.BoolVal(True))
+        if check(Budget.seconds(COVER_SECONDS), s) != z3.unsat:
+            return False
+    return True
+
+
+def _case(b: Builder, dom: ProofDomain, mode: str, width: int | None, inst: dict, env: dict) -> Any:
+    """The proved class for one assignment of the enumerated names."""
+    e = dict(env)
+    parts = []
+    for n, v in inst.items():
+        if type(v) is int and n in env and is_term(env[n]):
+            parts.append(env[n] == v)
+        e[n] = v
+    for n, tree in dom.substituted.items():
+        if n in env and is_term(env[n]):
+            parts.append(b.to_term(env[n]) == b.to_term(b.term(tree, e)))
+        e[n] = b.term(tree, e)
+    for tree, _ in dom.conditions + dom.domain_conditions:
+        parts.append(_bool(b, b.formula(tree, e)))
+    if mode == "bv" and width:
+        for n in dom.symbolic:
+            if n in env and is_term(env[n]) and n not in dom.substituted:
+                parts += [env[n] >= -(1 << width), env[n] < (1 << width)]
+    return z3.And(*parts) if parts else z3.BoolVal(True)

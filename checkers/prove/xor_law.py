@@ -1,0 +1,62 @@
+"""Statements about the nim-sum alone, which the int world's abstraction of ``xor`` would prove by restating them.
+
+In the int world the nim-sum is an unknown function with its laws as axioms (commutative, ``a xor 0 = a``,
+``a xor a = 0``, cancellative, the nim lemma: :mod:`checkers.prove.facts`). A claim that says nothing but
+an identity of ``xor`` (004 Proposition 1.5: ``xor(a, 0) == a``, ``xor(a, a) == 0``, commutativity) would be
+"proved" by the axiom that states it, which proves nothing (DESIGN.md, principle 8). Such a claim is proved
+in the bit-vector world only, where ``xor`` is z3's ``bvxor``, a definition (bit by bit), and the verdict
+says for which values (``proved-bounded``, below 2^32).
+
+A statement is *about the nim-sum alone* when its expressions (statement and assumption) are built from
+names, integer constants, comparisons, ``and``/``or``/``not`` and ``xor``, and use ``xor``.
+
+>>> from nimjos.spec.names import spec_namespace
+>>> ns = spec_namespace()
+>>> about_xor_alone(["xor(a, 0) == xor(0, a) == a"], ns), about_xor_alone(["xor(a, b) < a + b + 1"], ns)
+(True, False)
+>>> about_xor_alone(["a == a"], ns)
+False
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from nimjos.lang.errors import SpecError
+from nimjos.lang.syntax import parse
+
+_ALLOWED = (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Name, ast.Constant, ast.Call, ast.Load, ast.cmpop, ast.boolop,
+            ast.Not, ast.USub)
+
+
+def about_xor_alone(texts: list[str], ns: Any) -> bool:
+    """Are these expressions an identity of the nim-sum alone (module docstring)?"""
+    used = False
+    for text in texts:
+        try:
+            tree = parse(text)
+        except SpecError:
+            return False
+        for node in ast.walk(tree):
+            if not isinstance(node, _ALLOWED):
+                return False
+            if isinstance(node, ast.Constant) and not isinstance(node.value, int):
+                return False
+            if isinstance(node, ast.Call):
+                if not (isinstance(node.func, ast.Name) and node.func.id == "xor") or node.keywords:
+                    return False
+                used = True
+            elif isinstance(node, ast.Name) and node.id != "xor" and (node.id in ns.definitions or node.id in ns.games):
+                return False
+    return used
+
+
+def xor_law(claim: Any, ns: Any) -> bool:
+    """Is a holds claim a statement about the nim-sum alone (so that its laws may not prove it)?
+
+    >>> xor_law(type("C", (), {"kind": "grundy"})(), None)
+    False
+    """
+    if claim.kind != "holds" or not isinstance(claim.statement, str):
+        return False
+    return about_xor_alone([claim.statement] + ([claim.assume_text] if claim.assume_text else []), ns)
