@@ -20,12 +20,15 @@ from checkers.evidence import fixed_names, josephus_evidence, options_evidence, 
 from nimjos.games.declared import as_instance
 from nimjos.games.engine import default_engine
 from nimjos.games.periodicity import first_stair_break
+from nimjos.lang.analysis import grundy_calls
+from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, SpecError
+from nimjos.lang.expr import evaluate
 from nimjos.lang.runtime import BUDGET
 from nimjos.lang.syntax import suggest
 from nimjos.lang.values import format_value
 from nimjos.spec.budget import enforce_limits
-from nimjos.spec.plan import ClaimPlan
+from nimjos.spec.plan import ClaimPlan, locate_error
 from nimjos.verdict import Counterexample, Verdict
 
 METHOD = "exhaustive"
@@ -73,7 +76,7 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
         else:
             instances, held, evidence = _check_game_claim(plan, col, pins, shard)
     except SpecError as exc:
-        raise exc.located(file=str(claim.spec.path), item=claim.label) from None
+        raise locate_error(claim, exc) from None
     failures = col.sorted(col.failures)
     undefined = col.sorted(col.undefined)
     if failures:
@@ -139,6 +142,7 @@ def _check_holds(plan: ClaimPlan, col: Collector, pins: dict | None, shard: tupl
     assume, formula, sides = plan.assume, plan.formula, plan.sides
     instances = held = 0
     budget = BUDGET
+    _prefetch_grundy(plan, pins, shard)
     for env in plan.window.bindings({}, pins, shard=shard):
         instances += 1
         budget.steps = 0  # the step budget is per evaluation, not per window
@@ -160,6 +164,26 @@ def _check_holds(plan: ClaimPlan, col: Collector, pins: dict | None, shard: tupl
                     pass
             col.fail(Counterexample(_bindings(env, names), lhs, rhs))
     return instances, held, {}
+
+
+def _prefetch_grundy(plan: ClaimPlan, pins: dict | None, shard: tuple | None) -> None:
+    """Solve at once, with the engines a grundy claim uses, every position a holds statement asks G for at the
+    window's bindings (``G(g, x)`` with x bound by the window), so that the check itself only looks values up."""
+    ns = plan.claim.spec.namespace
+    names = set(plan.window.names)
+    calls = grundy_calls([plan.claim.statement, plan.claim.assume_text], names, ns)
+    if not calls:
+        return
+    fns = [(compile_tree(g, ns, names), compile_tree(p, ns, names)) for g, p in calls]
+    groups: dict = {}
+    for env in plan.window.bindings({}, pins, shard=shard):
+        for game, position in fns:
+            try:
+                inst = as_instance(evaluate(game, env))
+                groups.setdefault(inst, []).append(inst.normalise(evaluate(position, env)))
+            except (EvalError, SpecError):
+                continue  # the check itself reports what cannot be evaluated
+    _solve_all(groups)
 
 
 # ----------------------------------------------------------------------------- game claims

@@ -34,6 +34,9 @@ def ev(text, **env):
     ("G(subtraction({2, 3}), 4)", 2), ("options(subtraction({2, 3}), 5)", frozenset({2, 3})),
     ("True and False", False), ("tuple({2, 1})", (1, 2)),
     ("G(gcn(3, (lambda s: True, lambda s: True)), (4, 2))", 3),
+    ("tri_row(7)", 3), ("tri_col(7)", 1), ("antidiagonal(7)", (1, 2)), ("antidiagonal(0)", (0, 0)),
+    ("{1, 2} | {2, 3}", frozenset({1, 2, 3})), ("{1, 2} & {2, 3}", frozenset({2})), ("{1, 2} - {2, 3}", frozenset({1})),
+    ("(1, 2) + (3,)", (1, 2, 3)), ("sorted((3, 1, 2))", (1, 2, 3)), ("sorted((2, 1)) + (0,)", (1, 2, 0)),
 ])
 def test_values(text, value):
     got = ev(text)
@@ -60,7 +63,9 @@ def test_refusals(text, message):
 
 @pytest.mark.parametrize("text", ["1 / 0", "1 // 0", "1 % 0", "v2(0)", "isqrt(-1)", "mex(5)", "ilog2(0)",
                                   "(1, 2)[5]", "xor(-1, 2)", "iterate(lambda r: r, -1, 0)", "survivor(-1, 2)",
-                                  "JJ(2, 3, 4)", "F(5, 5)", "functions(2, 1, 2)[0](3)", "min(set())"])
+                                  "JJ(2, 3, 4)", "F(5, 5)", "functions(2, 1, 2)[0](3)", "min(set())",
+                                  "{1} | 2", "{1} & (1,)", "(1, 2) - (1,)", "(1, 2) + 3", "{1} + {2}", "tri_row(-1)",
+                                  "antidiagonal(1 / 2)"])
 def test_ill_defined(text):
     with pytest.raises(EvalError):
         ev(text)

@@ -21,11 +21,9 @@ from typing import Any, Callable, Iterable
 from nimjos.lang.binders import Binder
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.compiler import Namespace, compile_tree
-from nimjos.lang.syntax import parse
 from nimjos.lang.expr import variables_of
-from nimjos.lang.syntax import free_names
+from nimjos.lang.syntax import free_names, parse, unknown_name_error
 from nimjos.lang.values import format_value
-from nimjos.lang.syntax import suggest
 from nimjos.games.engine import default_engine
 
 
@@ -158,11 +156,13 @@ class DeclaredGame(GameInstance):
                 env[c] = v
         out: list = []
         checked = 0  # options before this index still need the shape and sign check
+        ends: list = []  # (end index in out, family): which family gave which options
         for fam in decl.moves:
             if fam.affine is not None:
                 try:
                     self._affine_options(fam, env, out, position)
                     checked = len(out)
+                    ends.append((len(out), fam))
                 except EvalError as exc:
                     raise SpecError(f"move {fam.index + 1} ({fam.to_text!r}) cannot be evaluated at position "
                                     f"{position!r}: {exc}", item=f"game '{decl.name}'", field="moves") from None
@@ -174,13 +174,23 @@ class DeclaredGame(GameInstance):
             except EvalError as exc:
                 raise SpecError(f"move {fam.index + 1} ({fam.to_text!r}) cannot be evaluated at position "
                                 f"{position!r}: {exc}", item=f"game '{decl.name}'", field="moves") from None
-        for q in out[checked:] if checked else out:
+            ends.append((len(out), fam))
+        for j in range(checked, len(out)):
+            q = out[j]
             if self.dim == 1:
                 if type(q) is not int or q < 0:
-                    self._check_option(position, q, decl)
+                    self._check_option(position, q, decl, self._family_of(j, ends))
             elif type(q) is not tuple or len(q) != self.dim or min(q) < 0:
-                self._check_option(position, q, decl)
+                self._check_option(position, q, decl, self._family_of(j, ends))
         return out
+
+    @staticmethod
+    def _family_of(j: int, ends: list) -> "MoveFamily | None":
+        """The family that gave option number j, from the (end index, family) of each family in turn."""
+        for end, fam in ends:
+            if j < end:
+                return fam
+        return None
 
     def _affine_options(self, fam: MoveFamily, env: dict, out: list, position: Any) -> None:
         """Options of a family whose target is affine in its one range-bound name: a + b * (t - lo)."""
@@ -215,7 +225,13 @@ class DeclaredGame(GameInstance):
         else:
             out.extend([tuple(x + y * i for x, y in zip(a, b)) for i in range(n)])
 
-    def _check_option(self, position: Any, q: Any, decl: "GameDecl") -> None:
+    def _check_option(self, position: Any, q: Any, decl: "GameDecl", fam: "MoveFamily | None" = None) -> None:
+        if fam is not None:
+            k = len(q) if isinstance(q, tuple) else 1 if isinstance(q, int) else None
+            if k is not None and k != self.dim:
+                raise SpecError(f"move {fam.index + 1} of game {decl.name} gives {k} coordinate{'s' if k != 1 else ''} "
+                                f"at position {format_value(position)} (the option {format_value(q)}); the position "
+                                f"has {self.dim}", item=f"game '{decl.name}'", field="moves")
         bad = None
         if self.dim == 1:
             if type(q) is not int:
@@ -230,6 +246,62 @@ class DeclaredGame(GameInstance):
         if bad:
             raise SpecError(f"at position {position!r}, {bad} (positions must be non-negative integers)",
                             item=f"game '{decl.name}'", field="moves")
+
+
+def arity(node: ast.AST, coords: tuple[str, ...] = ()) -> int | None:
+    """How many coordinates an expression for a position gives, when its text says (a tuple literal, a number,
+    a concatenation or an if-else of such); None when only its value can tell (a call such as ``sorted(...)``).
+
+    >>> [arity(parse(t), ("x",)) for t in ("(x - 1, 2)", "x - 1", "sorted((x, 1))", "(x,) + (1, 2)")]
+    [2, 1, None, 3]
+    """
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return len(node.elts)
+    if isinstance(node, (ast.Constant, ast.Compare, ast.BoolOp, ast.UnaryOp)):
+        return 1
+    if isinstance(node, ast.Name):
+        return 1 if node.id in coords else None  # a coordinate is a number
+    if isinstance(node, ast.IfExp):
+        a, b = arity(node.body, coords), arity(node.orelse, coords)
+        return a if a == b else None
+    if isinstance(node, ast.BinOp):
+        a, b = arity(node.left, coords), arity(node.right, coords)
+        if isinstance(node.op, ast.Add):
+            if a is not None and b is not None and (a > 1 or b > 1 or isinstance(node.left, ast.Tuple)
+                                                    or isinstance(node.right, ast.Tuple)):
+                return a + b
+            return 1 if a == 1 and b == 1 else None
+        return 1 if 1 in (a, b) else None
+    return None
+
+
+def _what(node: ast.AST) -> str:
+    """What a move's `to` is, in words, for an error message."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return f"a call to {node.func.id}"
+    return repr(ast.unparse(node))
+
+
+def _check_arity(to_tree: ast.AST, game: str, i: int, position: tuple[str, ...]) -> None:
+    """Refuse, at load, a move whose `to` gives a number of coordinates other than the position's, where the text
+    says how many (a tuple literal, a number, an if-else of such); a `to` that only its value can count (a call
+    to sorted, a definition) is checked at evaluation.
+
+    >>> _check_arity(parse("(x - t, t)"), "g", 0, ("x",))
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.SpecError: move 1 of game g gives 2 coordinates; the position has 1 (position = ["x"]: 'to' is a number for a 1-D game)
+    """
+    dim = len(position)
+    branches = [to_tree.body, to_tree.orelse] if isinstance(to_tree, ast.IfExp) else [to_tree]
+    for node in branches:
+        k = arity(node, position)
+        if k is not None and k != dim:
+            names = ", ".join(f'"{c}"' for c in position)
+            raise SpecError(f"move {i + 1} of game {game} gives {k} coordinate{'s' if k != 1 else ''}; the position "
+                            f"has {dim}",
+                            hint=f"position = [{names}]: " + ("'to' is a number for a 1-D game" if dim == 1 else
+                                                              f"'to' must be a tuple of {dim} coordinates"))
 
 
 class GameDecl:
@@ -259,17 +331,14 @@ class GameDecl:
         for i, mv in enumerate(table["moves"]):
             try:
                 where_tree = parse(mv.get("where", "True"))
-                binder = Binder(where_tree, ns, outer, text=mv.get("where", "True"))
+                binder = Binder(where_tree, ns, outer, text=mv.get("where", "True"), coords=position)
                 to_tree = parse(mv["to"])
                 variables = outer | set(binder.names)
                 unknown = [n for n in variables_of(to_tree, ns) if n not in variables]
                 if unknown:
-                    raise SpecError(f"unknown name {unknown[0]!r} in move {i + 1}",
-                                    hint=suggest(unknown[0], variables | ns.known()))
+                    raise unknown_name_error(to_tree, unknown[0], variables | ns.known(), where=f"move {i + 1}")
                 to = compile_tree(to_tree, ns, variables)
-                if len(position) > 1:
-                    if not isinstance(to_tree, ast.Tuple) or len(to_tree.elts) != len(position):
-                        raise SpecError(f"move {i + 1}: 'to' must be a tuple of {len(position)} coordinates")
+                _check_arity(to_tree, name, i, position)
             except SpecError as exc:
                 raise exc.located(item=f"game '{name}'", field=f"moves[{i}]") from None
             fam = MoveFamily(mv["to"], mv.get("where", "True"), to, binder, i, to_tree)

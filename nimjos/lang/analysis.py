@@ -69,3 +69,39 @@ def window_constants(binder: Any) -> list[str]:
                 and type(tree.elts[0].value) is int and tree.elts[0].value >= 10:
             out.append(f"{level.name} in {level.member_text}")
     return out
+
+
+def grundy_calls(texts: list, names: set[str] | tuple[str, ...], ns: Any) -> list[tuple[ast.expr, ast.expr]]:
+    """The calls ``G(game, position)`` of the expressions whose arguments use no name but the window's `names`
+    (not inside a lambda or a comprehension): (game, position) trees, whose values at every binding of the window
+    name the positions a window check will ask G for, so that they can be solved at once.
+
+    >>> from nimjos.lang.compiler import Namespace
+    >>> ns = Namespace(); ns.games["g"] = object()
+    >>> texts = ["G(g, x) == x % 3 and all(G(g, i) >= 0 for i in range(x))"]
+    >>> [(ast.unparse(g), ast.unparse(p)) for g, p in grundy_calls(texts, {"x"}, ns)]
+    [('g', 'x')]
+    """
+    out: list[tuple[ast.expr, ast.expr]] = []
+    seen: set[str] = set()
+    allowed = set(names)
+    for text in texts:
+        if not isinstance(text, str):
+            continue
+        try:
+            tree = parse(text)
+        except SpecError:
+            continue
+        stack: list[ast.AST] = [tree]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.SetComp)):
+                continue
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "G" \
+                    and len(node.args) == 2 and all(set(variables_of(a, ns)) <= allowed for a in node.args):
+                key = ast.unparse(node)
+                if key not in seen:
+                    seen.add(key)
+                    out.append((node.args[0], node.args[1]))
+            stack.extend(ast.iter_child_nodes(node))
+    return out

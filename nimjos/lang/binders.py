@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterator
 
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.compiler import Namespace, compile_tree
-from nimjos.lang.syntax import free_names, parse
+from nimjos.lang.syntax import called_names, free_names, parse, unknown_name_error
 from nimjos.lang.runtime import norm
 from nimjos.lang.expr import variables_of
 from nimjos.lang.builtins import iter_items
@@ -142,7 +142,9 @@ class Binder:
     """Enumerates the bindings of the names a condition binds, given the values of outer names."""
 
     def __init__(self, tree: ast.expr, ns: Namespace, outer: set[str] | frozenset[str] = frozenset(),
-                 allow_unbounded: bool = False, text: str | None = None):
+                 allow_unbounded: bool = False, text: str | None = None, coords: tuple[str, ...] = ()):
+        """`coords`: the position coordinates among the outer names (a game's move family), which the hint for a
+        missing bound uses."""
         self.text = text if text is not None else ast.unparse(tree)
         self.tree = tree
         #: where errors found while enumerating are reported (file, item, field, line), set by the planner
@@ -174,6 +176,10 @@ class Binder:
                             candidates[x.id].append(("in", e, ci, pi))
                         elif o in (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq):
                             candidates[x.id].append((o, e, ci, pi))
+        called = called_names(tree)
+        for name in self.names:
+            if name in called and not candidates[name]:  # a function nothing binds: not a variable
+                raise unknown_name_error(tree, name, ns.known() | set(outer) | set(self.names) - {name})
         # choose an order: repeatedly bind the first name (in declared order) whose bounds are available
         known = set(outer)
         remaining = list(self.names)
@@ -193,10 +199,8 @@ class Binder:
                 name = remaining[0]
                 usable = [c for c in candidates[name] if set(variables_of(c[1], ns)) <= known]
                 has_lo = any(c[0] in (ast.Gt, ast.GtE, ast.Eq) for c in usable)
-                what = "upper bound" if has_lo else "lower bound"
-                raise SpecError(f"name {name!r} has no {what} in {self.text!r}",
-                                hint=f"add a conjunct such as '0 <= {name} <= 10' (bounds may use names bound before it)"
-                                if not has_lo else f"add a conjunct such as '{name} <= 100'")
+                raise self._no_bound(name, "upper bound" if has_lo else "lower bound", parts, candidates[name], ns,
+                                     coords)
             name, usable = chosen
             level = Level(name)
             sets = [c for c in usable if c[0] == "in"]
@@ -235,11 +239,60 @@ class Binder:
             else:
                 self.pre_filters.append(fn)
 
+    def _no_bound(self, name: str, what: str, parts: list[ast.expr], found: list, ns: Namespace,
+                  coords: tuple[str, ...]) -> SpecError:
+        """The error for a name the condition does not bound: a name only called is an unknown function; a name
+        compared only inside a larger term (``s * s <= n``) needs a bound on the bare name; a move's variable needs
+        an upper bound in terms of the position (a constant would cut the game off).
+
+        >>> Binder.from_text("1 <= s * s <= n", Namespace(), {"n"}, coords=("n",))
+        Traceback (most recent call last):
+        ...
+        nimjos.lang.errors.SpecError: name 's' has no lower bound in '1 <= s * s <= n': a bound must be on the bare name s, not on 's * s' (write '1 <= s <= isqrt(n)'; the condition on 's * s' may stay as a filter)
+        >>> Binder.from_text("r >= 1", Namespace(), {"x"}, coords=("x",))
+        Traceback (most recent call last):
+        ...
+        nimjos.lang.errors.SpecError: name 'r' has no upper bound in 'r >= 1' (bound it by the position, e.g. 'r <= x' (a constant bound such as 'r <= 100' would cut the game off silently))
+        """
+        terms = []
+        for part in parts:
+            if not isinstance(part, ast.Compare):
+                continue
+            exprs = [part.left, *part.comparators]
+            for i, op in enumerate(part.ops):
+                if isinstance(op, (ast.In, ast.NotIn)):
+                    continue
+                for side, other in ((exprs[i], exprs[i + 1]), (exprs[i + 1], exprs[i])):
+                    if not isinstance(side, ast.Name) and name in free_names(side) and \
+                            _unscale(side, other)[0] is side:
+                        terms.append((side, other))
+        if terms:
+            term, other = terms[-1]
+            lows = [ast.unparse(o) for t, o in terms if t is term and o is not other] or ["0"]
+            square = (isinstance(term, ast.BinOp) and (
+                (isinstance(term.op, ast.Mult) and all(isinstance(x, ast.Name) and x.id == name
+                                                       for x in (term.left, term.right)))
+                or (isinstance(term.op, ast.Pow) and isinstance(term.right, ast.Constant) and term.right.value == 2)))
+            upper = f"isqrt({ast.unparse(other)})" if square else "..."
+            return SpecError(f"name {name!r} has no {what} in {self.text!r}: a bound must be on the bare name {name}, "
+                             f"not on {ast.unparse(term)!r}",
+                             hint=f"write '{lows[0]} <= {name} <= {upper}'; the condition on {ast.unparse(term)!r} may "
+                                  "stay as a filter")
+        if what == "upper bound" and coords:
+            return SpecError(f"name {name!r} has no upper bound in {self.text!r}",
+                             hint=f"bound it by the position, e.g. '{name} <= {coords[0]}' (a constant bound such as "
+                                  f"'{name} <= 100' would cut the game off silently)")
+        if what == "upper bound":
+            return SpecError(f"name {name!r} has no upper bound in {self.text!r}",
+                             hint=f"add a conjunct such as '{name} <= 100'")
+        return SpecError(f"name {name!r} has no lower bound in {self.text!r}",
+                         hint=f"add a conjunct such as '0 <= {name} <= 10' (bounds may use names bound before it)")
+
     @classmethod
     def from_text(cls, text: str, ns: Namespace, outer: set[str] | frozenset[str] = frozenset(),
-                  allow_unbounded: bool = False) -> "Binder":
+                  allow_unbounded: bool = False, coords: tuple[str, ...] = ()) -> "Binder":
         """Build a binder from condition text."""
-        return cls(parse(text), ns, outer, allow_unbounded, text=text)
+        return cls(parse(text), ns, outer, allow_unbounded, text=text, coords=coords)
 
     def unbounded_levels(self) -> list[Level]:
         return [l for l in self.levels if l.unbounded]

@@ -253,6 +253,47 @@ def gcd(a: Any, b: Any) -> int:
     return math.gcd(int_arg("gcd", a), int_arg("gcd", b))
 
 
+# ----------------------------------------------------------------------------- OEIS layouts of tables
+
+def _triangle(i: Any) -> tuple[int, int]:
+    i = int_arg("a triangle index", i)
+    if i < 0:
+        raise EvalError(f"a linear index of a table is >= 0, got {i}")
+    n = (math.isqrt(8 * i + 1) - 1) // 2
+    return n, i - n * (n + 1) // 2
+
+
+def tri_row(i: Any) -> int:
+    """The row n of entry i (i >= 0) of a triangle T(n, k), 0 <= k <= n, read by rows as in the OEIS:
+    T(0, 0), T(1, 0), T(1, 1), T(2, 0), ...; entry i is T(n, k) with i = n (n + 1) / 2 + k.
+
+    >>> [tri_row(i) for i in range(7)]
+    [0, 1, 1, 2, 2, 2, 3]
+    """
+    return _triangle(i)[0]
+
+
+def tri_col(i: Any) -> int:
+    """The column k of entry i (i >= 0) of a triangle read by rows (see tri_row).
+
+    >>> [tri_col(i) for i in range(7)]
+    [0, 0, 1, 0, 1, 2, 0]
+    """
+    return _triangle(i)[1]
+
+
+def antidiagonal(i: Any) -> tuple[int, int]:
+    """The cell (n, k) of entry i (i >= 0) of a square array A(n, k), n, k >= 0, read by antidiagonals
+    downwards as in the OEIS: A(0, 0), A(0, 1), A(1, 0), A(0, 2), A(1, 1), A(2, 0), ...
+    (on antidiagonal d = n + k, n runs from 0 to d).
+
+    >>> [antidiagonal(i) for i in range(6)]
+    [(0, 0), (0, 1), (1, 0), (0, 2), (1, 1), (2, 0)]
+    """
+    d, j = _triangle(i)
+    return j, d - j
+
+
 # ----------------------------------------------------------------------------- finite families
 
 class FiniteFunction:
@@ -333,7 +374,7 @@ BUILTINS: dict[str, Any] = {
     "floor": floor, "ceil": ceil, "isqrt": isqrt, "min": _min, "max": _max, "abs": _abs,
     "v2": v2, "ilog2": ilog2, "popcount": popcount, "xor": xor, "mex": mex, "iterate": iterate,
     "gcd": gcd, "sum": _sum, "all": _all, "any": _any, "len": _len, "range": _range, "set": _set,
-    "tuple": _tuple, "sorted": _sorted,
+    "tuple": _tuple, "sorted": _sorted, "tri_row": tri_row, "tri_col": tri_col, "antidiagonal": antidiagonal,
     "functions": functions, "nondecreasing": nondecreasing, "subsets": subsets,
 }
 

@@ -18,7 +18,7 @@ from typing import Any, Callable
 from nimjos.lang.builtins import BUILTINS
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.operators import BINOPS, CMPOPS
-from nimjos.lang.runtime import BUDGET, MAX_STEPS, Definition, Env, Lambda, _Stream, norm
+from nimjos.lang.runtime import BUDGET, MAX_STEPS, DepthError, Definition, Env, Lambda, _Stream, norm
 from nimjos.lang.syntax import free_names, suggest
 from nimjos.lang.values import format_value
 
@@ -106,7 +106,11 @@ class _Compiler:
                 if type(a) is int and type(b) is int:
                     return a + b
                 if isinstance(a, (tuple, frozenset)) or isinstance(b, (tuple, frozenset)):
-                    raise EvalError("+ applies to numbers only")
+                    if type(a) is tuple and type(b) is tuple:
+                        return a + b  # concatenation
+                    raise EvalError(f"+ adds numbers or concatenates two tuples, not {format_value(a)} and "
+                                    f"{format_value(b)}" + (" (the union of sets is |)" if isinstance(a, frozenset)
+                                                             and isinstance(b, frozenset) else ""))
                 try:
                     return norm(a + b)
                 except TypeError:
@@ -118,6 +122,10 @@ class _Compiler:
                 b = right(env)
                 if type(a) is int and type(b) is int:
                     return a - b
+                if isinstance(a, (tuple, frozenset)) or isinstance(b, (tuple, frozenset)):
+                    if type(a) is frozenset and type(b) is frozenset:
+                        return a - b  # set difference
+                    raise EvalError(f"- subtracts numbers or two sets, not {format_value(a)} and {format_value(b)}")
                 try:
                     return norm(a - b)
                 except TypeError:
@@ -252,7 +260,7 @@ class _Compiler:
             except (EvalError, SpecError):
                 raise
             except RecursionError:
-                raise ResourceError("recursion too deep while evaluating") from None
+                raise DepthError("recursion too deep while evaluating") from None
             except (TypeError, ValueError, ZeroDivisionError, OverflowError, IndexError, KeyError) as exc:
                 raise EvalError(f"{fname}({', '.join(format_value(v) for v in vals)}): {exc}") from None
         return call

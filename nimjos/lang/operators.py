@@ -1,6 +1,7 @@
 """The operators of the expression language, with their exact semantics: ``/`` is exact (a Fraction,
 normalised to int when whole); ``//`` and ``%`` are exact floor division and remainder, refusing a zero
-divisor; ``**``, ``*`` and ``<<`` refuse results over :data:`~nimjos.lang.runtime.MAX_BITS` bits; bitwise
+divisor; ``|``, ``&`` and ``-`` on two finite sets are union, intersection and difference, ``+`` on two
+tuples is concatenation (:mod:`nimjos.lang.compiler`); ``**``, ``*`` and ``<<`` refuse results over :data:`~nimjos.lang.runtime.MAX_BITS` bits; bitwise
 operators take integers; ``x in S`` also accepts a predicate S; comparisons of unlike values are refused.
 :data:`BINOPS` and :data:`CMPOPS` map an ``ast`` operator type to its function.
 
@@ -77,8 +78,17 @@ def _rshift(a: Any, b: Any) -> Any:
     return a >> b
 
 
-def _bitop(op: Callable) -> Callable:
+def _bitop(op: Callable, word: str) -> Callable:
+    """A bitwise operator on integers that is the set operation `word` on two finite sets.
+
+    >>> _bitop(operator.or_, "union")(frozenset({1}), frozenset({2})), _bitop(operator.and_, "intersection")(6, 3)
+    (frozenset({1, 2}), 2)
+    """
     def f(a: Any, b: Any) -> Any:
+        if type(a) is frozenset or type(b) is frozenset:
+            if type(a) is frozenset and type(b) is frozenset:
+                return op(a, b)
+            raise EvalError(f"the {word} of sets needs two sets, got {format_value(a)} and {format_value(b)}")
         if type(a) is not int or type(b) is not int:
             if isinstance(a, bool) or isinstance(b, bool):
                 return op(a, b)
@@ -117,7 +127,8 @@ def _contains(x: Any, container: Any) -> bool:
 
 BINOPS: dict[type, Callable] = {
     ast.Add: _add, ast.Sub: operator.sub, ast.Mult: _mul, ast.Div: _div, ast.FloorDiv: _floordiv,
-    ast.Mod: _mod, ast.Pow: _pow, ast.BitOr: _bitop(operator.or_), ast.BitAnd: _bitop(operator.and_),
+    ast.Mod: _mod, ast.Pow: _pow, ast.BitOr: _bitop(operator.or_, "union"),
+    ast.BitAnd: _bitop(operator.and_, "intersection"),
     ast.LShift: _lshift, ast.RShift: _rshift,
 }
 

@@ -18,6 +18,8 @@ MAX_STEPS = 1_000_000
 MAX_BITS = 1_000_000
 #: deepest nesting of lambda / definition calls
 MAX_DEPTH = 200
+#: most values a recursive definition memoises before its memo is cleared
+MAX_MEMO = 1_000_000
 #: deepest nesting of an expression's syntax tree (keeps every recursive pass far from Python's stack limit)
 MAX_NESTING = 200
 
@@ -42,6 +44,10 @@ class _Budget:
 
 
 BUDGET = _Budget()
+
+
+class DepthError(ResourceError):
+    """Calls nested deeper than :data:`MAX_DEPTH` (or than Python's stack allows)."""
 
 
 def norm(q: Any) -> Any:
@@ -82,7 +88,7 @@ class Lambda:
         BUDGET.depth += 1
         try:
             if BUDGET.depth > MAX_DEPTH:
-                raise ResourceError(f"calls nested deeper than {MAX_DEPTH} (a lambda calling itself?)")
+                raise DepthError(f"calls nested deeper than {MAX_DEPTH} (a lambda calling itself?)")
             return self.body(env)
         finally:
             BUDGET.depth -= 1
@@ -101,7 +107,19 @@ class Lambda:
 
 
 class Definition:
-    """A function from a spec's ``[define]`` table, e.g. ``"g(k, n)" = "n + floor(n / (k - 1)) + 1"``."""
+    """A function from a spec's ``[define]`` table, e.g. ``"g(k, n)" = "n + floor(n / (k - 1)) + 1"``.
+
+    A *recursive* definition (one that calls itself: ``nimjos.spec.definitions`` allows it) recurses on its first
+    argument, which must be a non-negative integer and strictly smaller in every call made while the definition
+    is being evaluated; its values are memoised. A recursion nested deeper than :data:`MAX_DEPTH` calls is
+    evaluated bottom-up instead (the first argument 0, 1, ..., n, each value memoised), within the step budget.
+
+    >>> fib = Definition("fib", ("n",), "", None)
+    >>> fib.recursive = True
+    >>> fib.body = lambda env: env["n"] if env["n"] < 2 else fib(env["n"] - 1) + fib(env["n"] - 2)
+    >>> fib(10), fib(1000) % 1000
+    (55, 875)
+    """
 
     def __init__(self, name: str, params: tuple[str, ...], text: str, tree: ast.expr):
         self.name = name
@@ -109,20 +127,105 @@ class Definition:
         self.text = text
         self.tree = tree
         self.body: Callable | None = None  # compiled on first use (allows forward references)
+        self.line: int | None = None  # the line of its head in the spec, set by the loader
+        self.recursive = False
+        self.memo: dict = {}
+        self._active: list[int] = []  # first arguments of the recursive calls being evaluated, outermost first
 
     def __call__(self, *args: Any) -> Any:
         if len(args) != len(self.params):
             raise EvalError(f"{self.name} takes {len(self.params)} arguments, got {len(args)}")
+        if self.recursive:
+            return self._recursive_call(args)
+        return self._evaluate(args)
+
+    def _evaluate(self, args: tuple) -> Any:
         BUDGET.depth += 1
         try:
             if BUDGET.depth > MAX_DEPTH:
-                raise ResourceError(f"calls nested deeper than {MAX_DEPTH}")
+                raise DepthError(f"calls nested deeper than {MAX_DEPTH}")
             return self.body(dict(zip(self.params, args)))  # type: ignore[misc]
         finally:
             BUDGET.depth -= 1
 
+    def _recursive_call(self, args: tuple) -> Any:
+        key = args if _hashable(args) else None
+        if key is not None:
+            hit = self.memo.get(key, _MISSING)
+            if hit is not _MISSING:
+                return hit
+        n = args[0]
+        if type(n) is not int or n < 0:
+            raise EvalError(f"{self!r} recurses on {self.params[0]}, which must be a non-negative integer; "
+                            f"called with {self.params[0]} = {n!r}")
+        active = self._active
+        if active and n >= active[-1]:
+            raise EvalError(f"{self!r} at {self.params[0]} = {active[-1]} calls itself with {self.params[0]} = {n}: "
+                            f"a recursion must make {self.params[0]} strictly smaller")
+        outermost = not active
+        BUDGET.spend()
+        too_deep = False
+        active.append(n)
+        try:
+            value = self._evaluate(args)
+        except (DepthError, RecursionError):
+            if not outermost:
+                raise
+            too_deep = True
+        finally:
+            active.pop()
+        if too_deep:
+            value = self._bottom_up(args)
+        if key is not None:
+            if len(self.memo) >= MAX_MEMO:
+                self.memo.clear()
+            self.memo[key] = value
+        return value
+
+    def _bottom_up(self, args: tuple) -> Any:
+        """Evaluate a recursion too deep to nest: the first argument 0, 1, ..., n in turn, each value memoised
+        (a value that cannot be evaluated is skipped: the recursion may never need it)."""
+        n, rest = args[0], args[1:]
+        try:
+            if n > MAX_STEPS:
+                raise ResourceError(f"{n:,} steps would exceed the limit of {MAX_STEPS:,}")
+            for m in range(n):
+                BUDGET.spend()
+                if (m, *rest) in self.memo:
+                    continue
+                self._active.append(m)
+                try:
+                    self.memo[(m, *rest)] = self._evaluate((m, *rest))
+                except EvalError:
+                    pass
+                finally:
+                    self._active.pop()
+            self._active.append(n)
+            try:
+                return self._evaluate(args)
+            finally:
+                self._active.pop()
+        except DepthError:
+            raise DepthError(f"{self!r}: a recursion deeper than {MAX_DEPTH} calls, even evaluated bottom-up from "
+                             f"{self.params[0]} = 0") from None
+        except ResourceError as exc:
+            raise ResourceError(f"{self!r} at {self.params[0]} = {n}: a recursion deeper than {MAX_DEPTH} calls is "
+                                f"evaluated bottom-up ({self.params[0]} = 0, 1, ..., {n}), and that went over the "
+                                f"budget: {exc}") from None
+
     def __repr__(self) -> str:
         return f"{self.name}({', '.join(self.params)})"
+
+
+_MISSING = object()
+
+
+def _hashable(v: Any) -> bool:
+    try:
+        hash(v)
+        return True
+    except TypeError:
+        return False
 
 
 class _Stream:

@@ -164,6 +164,37 @@ def free_names(node: ast.AST) -> list[str]:
     return list(seen)
 
 
+def called_names(node: ast.AST) -> set[str]:
+    """The names an expression calls as functions (``f`` in ``f(x)``).
+
+    >>> sorted(called_names(parse("octal(n) + isqrt(m)")))
+    ['isqrt', 'octal']
+    """
+    return {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+
+
+def unknown_name_error(tree: ast.AST, name: str, candidates: set[str] | list[str], where: str | None = None,
+                       hint: str | None = None, **location: Any) -> SpecError:
+    """The error for a name that is neither bound nor known. A name the expression calls is a function: say there
+    is no such function (and suggest close names); otherwise the name is a variable, and `hint` says how to bind it
+    when no known name is close.
+
+    >>> str(unknown_name_error(parse("sqrt(n) <= 3"), "sqrt", {"isqrt", "n"}))
+    "there is no function 'sqrt' (did you mean 'isqrt'?)"
+    >>> str(unknown_name_error(parse("octal(n)"), "octal", {"n"}))
+    "there is no function 'octal' (the built-in functions are listed in docs/spec-format.md, under Built-ins; a new one is written in the [define] table)"
+    >>> str(unknown_name_error(parse("m + 1"), "m", {"n"}, hint="bind it in for_all"))
+    "unknown name 'm' (bind it in for_all)"
+    """
+    close = suggest(name, candidates)
+    suffix = f" in {where}" if where else ""
+    if name in called_names(tree):
+        return SpecError(f"there is no function {name!r}{suffix}",
+                         hint=close or "the built-in functions are listed in docs/spec-format.md, under Built-ins; "
+                                       "a new one is written in the [define] table", **location)
+    return SpecError(f"unknown name {name!r}{suffix}", hint=close or hint, **location)
+
+
 def suggest(name: str, candidates: set[str] | list[str]) -> str | None:
     """A 'did you mean' hint, or None.
 

@@ -1,6 +1,6 @@
 """The ``[define]`` table of a spec: each head (``name`` or ``name(a, b)``) and body parsed into a
 :class:`~nimjos.lang.runtime.Definition` of the namespace, then, once the games are declared, the bodies compiled,
-refusing recursion and unknown names.
+refusing unknown names and any recursion but a memoised one on a decreasing argument.
 
 >>> ns, lines = Namespace(), SpecLines('[define]\\n"sq(x)" = "x * x"\\nnine = "sq(3)"\\n')
 >>> declare_definitions({"sq(x)": "x * x", "nine": "sq(3)"}, ns, "s.toml", lines)
@@ -10,12 +10,13 @@ refusing recursion and unknown names.
 """
 from __future__ import annotations
 
+import ast
 import re
 
 from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.errors import SpecError
 from nimjos.lang.runtime import Definition
-from nimjos.lang.syntax import free_names, parse, suggest
+from nimjos.lang.syntax import free_names, parse, unknown_name_error
 from nimjos.spec.schema import SpecLines
 
 
@@ -52,22 +53,34 @@ def declare_definitions(defines: dict, ns: Namespace, fname: str, lines: SpecLin
         except SpecError as exc:
             raise exc.located(**where) from None
         ns.definitions[name] = Definition(name, params, body, tree)
+        ns.definitions[name].line = dline
 
 
 def compile_definitions(ns: Namespace, fname: str, lines: SpecLines) -> None:
     """Compile the bodies of the declared definitions, once the games are declared too (a body may name a game):
-    refuse recursion (the definitions' call graph must be acyclic) and unknown names.
+    refuse unknown names and recursion other than a function calling itself on a strictly decreasing first
+    argument (:class:`~nimjos.lang.runtime.Definition`), under a condition that can stop it.
 
     >>> ns, lines = Namespace(), SpecLines('[define]\\n"f(x)" = "g(x)"\\n"g(x)" = "f(x) + 1"\\n')
     >>> declare_definitions({"f(x)": "g(x)", "g(x)": "f(x) + 1"}, ns, "s.toml", lines)
     >>> compile_definitions(ns, "s.toml", lines)
     Traceback (most recent call last):
     ...
-    nimjos.lang.errors.SpecError: s.toml:1: definition 'f': definitions may not be recursive: f -> g -> f
+    nimjos.lang.errors.SpecError: s.toml:2: definition 'f': definitions may not call each other in a cycle: f -> g -> f (only a function calling itself directly is allowed, e.g. "fib(n)" = "n if n < 2 else fib(n - 1) + fib(n - 2)")
+    >>> ns, lines = Namespace(), SpecLines('[define]\\n"fib(n)" = "n if n < 2 else fib(n - 1) + fib(n - 2)"\\n')
+    >>> declare_definitions({"fib(n)": "n if n < 2 else fib(n - 1) + fib(n - 2)"}, ns, "s.toml", lines)
+    >>> compile_definitions(ns, "s.toml", lines)
+    >>> ns.definitions["fib"](90)
+    2880067194370816120
     """
     def_line = lines.header("define")
-    # no recursion: the definitions' call graph must be acyclic
-    graph = {name: [n for n in free_names(d.tree) if n in ns.definitions] for name, d in ns.definitions.items()}
+
+    def line_of(name: str) -> int | None:
+        return ns.definitions[name].line or def_line
+
+    # the definitions' call graph may have no cycle but a definition calling itself
+    graph = {name: [n for n in free_names(d.tree) if n in ns.definitions and n != name]
+             for name, d in ns.definitions.items()}
     state: dict[str, int] = {}
 
     def visit(n: str, path: list[str]) -> None:
@@ -75,8 +88,8 @@ def compile_definitions(ns: Namespace, fname: str, lines: SpecLines) -> None:
             return
         if state.get(n) == 1:
             cyc = path[path.index(n):] + [n]
-            raise SpecError("definitions may not be recursive: " + " -> ".join(cyc), file=fname,
-                            item=f"definition {n!r}", line=lines.field_in_block(def_line, n) or def_line)
+            raise SpecError("definitions may not call each other in a cycle: " + " -> ".join(cyc), file=fname,
+                            item=f"definition {n!r}", line=line_of(n), hint=_RECURSION_HINT)
         state[n] = 1
         for m in graph[n]:
             visit(m, path + [n])
@@ -85,12 +98,50 @@ def compile_definitions(ns: Namespace, fname: str, lines: SpecLines) -> None:
     for n in graph:
         visit(n, [])
     for name, d in ns.definitions.items():
+        if name in free_names(d.tree):
+            _check_self_recursion(d, fname, line_of(name))
+            d.recursive = True
+    for name, d in ns.definitions.items():
         unknown = [n for n in free_names(d.tree) if n not in d.params and n not in ns.known()]
-        where = {"file": fname, "item": f"definition '{name}'", "line": None}
+        where = {"file": fname, "item": f"definition '{name}'", "line": line_of(name)}
         if unknown:
-            raise SpecError(f"unknown name {unknown[0]!r} in the body of {name}",
-                            hint=suggest(unknown[0], ns.known() | set(d.params)), **where)
+            raise unknown_name_error(d.tree, unknown[0], ns.known() | set(d.params), where=f"the body of {name}",
+                                     **where)
         try:
             d.body = compile_tree(d.tree, ns, set(d.params))
         except SpecError as exc:
             raise exc.located(**where) from None
+
+
+_RECURSION_HINT = 'only a function calling itself directly is allowed, e.g. "fib(n)" = "n if n < 2 else ' \
+                  'fib(n - 1) + fib(n - 2)"'
+
+
+def _check_self_recursion(d: Definition, fname: str, line: int | None) -> None:
+    """A definition that calls itself needs a first parameter to recurse on and a call that a condition guards
+    (the branch of an ``if``-``else``, a later operand of ``and`` / ``or``); otherwise it never stops.
+
+    >>> d = Definition("f", ("n",), "f(n - 1) + 1", parse("f(n - 1) + 1"))
+    >>> _check_self_recursion(d, "s.toml", 4)
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.SpecError: s.toml:4: definition 'f': definitions may not be recursive without a base case: f calls itself unconditionally (f -> f), so the recursion never stops (write the base case with if-else, e.g. "n if n < 2 else f(n - 1) + ...")
+    """
+    where = {"file": fname, "item": f"definition {d.name!r}", "line": line}
+    if not d.params:
+        raise SpecError(f"the constant {d.name} refers to itself ({d.name} -> {d.name})", **where)
+    stack: list[ast.AST] = [d.tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name) and node.id == d.name:
+            p = d.params[0]
+            raise SpecError(f"definitions may not be recursive without a base case: {d.name} calls itself "
+                            f"unconditionally ({d.name} -> {d.name}), so the recursion never stops",
+                            hint=f'write the base case with if-else, e.g. "{p} if {p} < 2 else {d.name}({p} - 1) + ..."',
+                            **where)
+        if isinstance(node, ast.IfExp):
+            stack.append(node.test)
+        elif isinstance(node, ast.BoolOp):
+            stack.append(node.values[0])
+        elif not isinstance(node, (ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.SetComp)):
+            stack.extend(ast.iter_child_nodes(node))

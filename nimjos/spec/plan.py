@@ -20,7 +20,7 @@ from nimjos.spec.domain import Domain, claim_domain
 from nimjos.lang.errors import SpecError
 from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.expr import evaluate, variables_of
-from nimjos.lang.syntax import parse, suggest
+from nimjos.lang.syntax import free_names, parse, suggest, unknown_name_error
 from nimjos.games.declared import GameDecl
 from nimjos.lang.monotone import INC, DEC, coordinate_nodes, direction, is_nonneg_lower
 from nimjos.games.declared import GAME_FAMILIES
@@ -107,8 +107,8 @@ def _compile(claim: Any, field_name: str, text: Any, ns: Namespace, variables: s
         tree = parse(text)
         unknown = [n for n in variables_of(tree, ns) if n not in variables]
         if unknown:
-            raise SpecError(f"unknown name {unknown[0]!r}", hint=suggest(unknown[0], variables | ns.known())
-                            or f"bind it in for_all, e.g. '0 <= {unknown[0]} <= 10'")
+            raise unknown_name_error(tree, unknown[0], variables | ns.known(),
+                                     hint=f"bind it in for_all, e.g. '0 <= {unknown[0]} <= 10'")
         return tree, _guarded(claim, field_name, compile_tree(tree, ns, variables))
     except SpecError as exc:
         raise exc.located(file=str(claim.spec.path), item=claim.label, field=field_name,
@@ -157,7 +157,7 @@ def _check_game_expression(claim: Any, tree: ast.expr, ns: Namespace) -> None:
                           "name a [game.NAME] of this file")
 
 
-def _game_coords(claim: Any, tree: ast.expr, ns: Namespace) -> tuple[str, ...]:
+def _game_coords(claim: Any, tree: ast.expr, ns: Namespace, window: tuple[str, ...] = ()) -> tuple[str, ...]:
     _check_game_expression(claim, tree, ns)
     explicit = claim.position
     if explicit:
@@ -165,8 +165,36 @@ def _game_coords(claim: Any, tree: ast.expr, ns: Namespace) -> tuple[str, ...]:
     head = tree.func if isinstance(tree, ast.Call) else tree
     if isinstance(head, ast.Name) and isinstance(ns.games.get(head.id), GameDecl):
         return tuple(ns.games[head.id].position)
-    raise claim.error("cannot tell this game's coordinate names", "game",
-                      hint="add position = [\"x1\", \"x2\"] to the claim to name them")
+    message, hint = _coords_needed(tree, window)
+    raise claim.error(message, "game", hint=hint)
+
+
+def _coords_needed(tree: ast.expr, window: tuple[str, ...]) -> tuple[str, str]:
+    """The message and hint for a claim on a built-in game family that does not name the position's coordinates.
+
+    >>> _coords_needed(parse("subtraction({1, 2})"), ("n",))[1]
+    'add position = ["n"] to the claim: the name of the heap, as for_all binds it'
+    >>> _coords_needed(parse("gcn(3, (lambda s: True, lambda s: True))"), ())
+    ('gcn(h, (S1, S2)) has 2 coordinates: which names of for_all are they?', 'add position = ["x1", "x2"] to the claim')
+    """
+    head = tree.func.id if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) else None
+    dim = None
+    if head == "subtraction":
+        dim = 1
+    elif head == "gcn" and len(tree.args) == 2 and isinstance(tree.args[1], ast.Tuple):
+        dim = len(tree.args[1].elts)
+    free = [n for n in window if n not in set(free_names(tree))]
+    if dim == 1:
+        name = free[0] if len(free) == 1 else "n"
+        return ("subtraction(S) is a one-dimensional game (one heap): which name of for_all is the heap?",
+                f'add position = ["{name}"] to the claim: the name of the heap, as for_all binds it')
+    if dim is not None:
+        names = free if len(free) == dim else [f"x{i + 1}" for i in range(dim)]
+        sets = ", ".join(f"S{i + 1}" for i in range(dim))
+        return (f"gcn(h, ({sets})) has {dim} coordinates: which names of for_all are they?",
+                "add position = [" + ", ".join(f'"{n}"' for n in names) + "] to the claim")
+    return ("cannot tell this game's coordinate names",
+            'add position = ["x1", "x2"] to the claim to name them, one per coordinate')
 
 
 def _profile_field(claim: Any, name: str, profile: str) -> str:
@@ -185,6 +213,8 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
         _plan_values(plan, claim, ns, profile)
         return plan
     for_all = claim.get("for_all", profile)
+    if for_all is None and kind == "holds" and _closed(claim, ns):
+        for_all = "True"  # a statement with no free name: the window is the single empty binding
     if for_all is None:
         raise claim.error("missing field 'for_all' (the window to check)", "for_all",
                           hint="e.g. for_all = \"0 <= x <= 100\"")
@@ -198,7 +228,7 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
     if claim.game_text is not None:
         plan.game_text = claim.game_text
         gtree, plan.game = _compile(claim, "game", plan.game_text, ns, window_names)
-        plan.coords = _game_coords(claim, gtree, ns)
+        plan.coords = _game_coords(claim, gtree, ns, plan.window.names)
         missing = [c for c in plan.coords if c not in window_names]
         if missing:
             raise claim.error(f"for_all does not bind the position coordinate {missing[0]!r}", "for_all",
@@ -243,6 +273,15 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
         if not plan.families:
             raise claim.error("an empty list of families", kind)
     return plan
+
+
+def _closed(claim: Any, ns: Namespace) -> bool:
+    """Has the claim's statement (and assumption) no free name, so that it needs no for_all?"""
+    try:
+        texts = [claim.statement] + ([claim.assume_text] if claim.assume_text is not None else [])
+        return all(isinstance(t, str) and not variables_of(parse(t), ns) for t in texts)
+    except SpecError:
+        return False  # the statement's own error is reported when it is compiled
 
 
 def _plan_family(claim: Any, kind: str, i: int, fam: Any, ns: Namespace, outer: set[str], plan: ClaimPlan) -> FamilyPlan:
