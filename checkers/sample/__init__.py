@@ -1,12 +1,13 @@
 """The verification method ``sample``: claims sampled far beyond their window with hypothesis.
 :func:`sample_claim` is the method (:mod:`checkers.sample.method`); the modules of the package are its jobs
-(where and how far to draw, evaluating one instance, the hypothesis driver).
+(where and how far to draw, structured values and the sides of a set, evaluating one instance, the hypothesis
+driver).
 
 >>> from nimjos.spec.loader import load_spec
 >>> from checkers.options import RunOptions
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
->>> sample_claim(spec.claims[0], RunOptions(extra={"sample_examples": 20})).verdict
+>>> sample_claim(spec.claims[0], RunOptions(extra={"sample_examples": 40})).verdict
 'sampled'
 """
 from checkers.sample.method import sample_claim

@@ -1,9 +1,16 @@
-"""Where the sampler draws: each name of a claim's window keeps its lower bound and every bound that depends on
-other names; a constant upper bound (the window's edge) is replaced by a far bound (up to 10^18, as large
-as one evaluation allows, see :mod:`checkers.sample.scale`). Functions and sets bound by ``functions`` /
-``nondecreasing`` / ``subsets`` are drawn from wider families. Hypothesis draws the values
-(:func:`draw_env`), spread over every size and shrunk towards the lower bounds; :func:`random_env` draws
-plainly near the far bound, to probe the cost of one evaluation.
+"""Where the sampler draws: inside the claim's domain (``plan.domain``, :mod:`nimjos.spec.domain`), beyond its
+window. A name the domain leaves unbounded above goes up to a far bound (up to 10^18, as large as one
+evaluation allows, see :mod:`checkers.sample.scale`); a name the domain bounds keeps the domain's bound (a
+statement about ``n < 100`` is drawn up to 99, never at 124); every other bound of the window stays. Every
+drawn instance satisfies ``domain.contains`` (others are rejected). Functions and sets bound by ``functions`` /
+``nondecreasing`` / ``subsets`` are drawn from wider families only when the domain leaves them free.
+
+Hypothesis draws the values (:func:`draw_env`): uniform integers, spread over every size and shrunk towards
+the lower bounds, mixed with structured values (:func:`checkers.sample.sides.structured`). Each draw says
+whether it lies beyond the window, whether it sits on the domain's edge (every name still inside the window
+at its lowest value: a terminal position with only a parameter large) and the largest magnitude of its
+integers (:class:`Drawn`). :func:`random_env` draws plainly near the far bound, to probe the cost of one
+evaluation.
 
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
@@ -19,7 +26,7 @@ plainly near the far bound, to probe the cost of one evaluation.
 ... @given(st.data())
 ... def draw(data):
 ...     drawn.append(draw_env(data, dom))
->>> draw(); all(0 <= env["x"] <= 1000 for env, beyond in drawn)
+>>> draw(); all(0 <= d.env["x"] <= 1000 for d in drawn)
 True
 """
 from __future__ import annotations
@@ -33,17 +40,21 @@ from typing import Any
 from hypothesis import reject
 from hypothesis import strategies as st
 
-from nimjos.lang.analysis import size_names
+from nimjos.lang.binders import Binder
 from nimjos.lang.builtins import FiniteFunction, iter_items
+from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import parse
+from nimjos.spec.domain import Domain as ClaimDomain
 from nimjos.spec.plan import ClaimPlan
+from checkers.sample.sides import Members, moduli, structured
 
 #: the far bound tried first, and the ladder down from it when one evaluation costs too much
 FAR = 10 ** 18
-#: a constant range of at most this many values is a stated case split, kept as it is
-SMALL_RANGE = 8
+#: a range of at most this many values is drawn uniformly only (no structured values)
+FEW = 16
+_ERRORS = (EvalError, SpecError, TypeError, KeyError, ZeroDivisionError)
 
 
 @dataclass
@@ -52,28 +63,57 @@ class NameDomain:
 
     name: str
     level: Any
-    extended: bool = False          # the window's constant upper bound was replaced by the far bound
-    window_hi: int | None = None
+    extended: bool = False          # the domain lets the name go beyond the window's edge
+    window_hi: int | None = None    # the window's constant upper bound (None: not constant)
+    dom_highs: list = field(default_factory=list)  # the domain's upper bounds of a name it bounds: (fn, strict)
     family: tuple | None = None     # ("functions" | "nondecreasing" | "subsets", args) drawn from a wider family
 
 
 @dataclass
 class Domain:
-    """The names of a window, in binding order, each with how it is drawn."""
+    """The names of a window, in binding order, each with how it is drawn, and the claim's domain."""
 
     binder: Any
     names: list[NameDomain] = field(default_factory=list)
     far: int = FAR
+    claim_domain: ClaimDomain | None = None
+    window: Any = None              # env -> whether the instance lies in the window (None: unknown, never)
+    mods: list[int] = field(default_factory=list)
+    members: Members | None = None  # the inside of a set claim, found by Z3 (None: no sides)
 
     def describe(self) -> str:
-        ext = [d.name for d in self.names if d.extended]
+        ext = [d.name for d in self.names if d.extended and not d.dom_highs]
+        kept = [d.name for d in self.names if d.extended and d.dom_highs]
         fam = [d.name for d in self.names if d.family]
         parts = []
         if ext:
             parts.append(f"{', '.join(ext)} up to {_magnitude(self.far)}")
+        if kept:
+            parts.append(f"{', '.join(kept)} up to the domain's bound")
         if fam:
             parts.append(f"{', '.join(fam)} from wider families")
         return "; ".join(parts)
+
+    def in_window(self, env: dict) -> bool:
+        if self.window is None:
+            return False
+        try:
+            return bool(self.window(env))
+        except _ERRORS:
+            return False
+
+    def in_domain(self, env: dict) -> bool:
+        return self.claim_domain is None or self.claim_domain.contains(env)
+
+
+@dataclass
+class Drawn:
+    """One drawn instance: its values, whether it lies beyond the window and on the domain's edge, its size."""
+
+    env: dict
+    beyond: bool = False
+    edge: bool = False
+    largest: int = 0
 
 
 def _magnitude(n: int) -> str:
@@ -88,11 +128,31 @@ def _is_constant(text: str, ns: Any) -> bool:
         return False
 
 
-def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False) -> Domain:
+def _predicate(text: str | None, ns: Any, names: tuple) -> Any:
+    if not text:
+        return None
+    try:
+        return compile_tree(parse(text), ns, set(names))
+    except SpecError:
+        return None
+
+
+def _domain_highs(cd: ClaimDomain | None, ns: Any) -> dict[str, list]:
+    """The upper bounds (fn, strict) the domain puts on each name it bounds."""
+    if cd is None or not cd.text:
+        return {}
+    try:
+        binder = Binder(parse(cd.text), ns, allow_unbounded=True, text=cd.text)
+    except SpecError:
+        return {}
+    return {lv.name: list(lv.highs) for lv in binder.levels if lv.members is None and lv.highs}
+
+
+def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False,
+                 members: Members | None = None) -> Domain:
     """Read how each name of `binder` is drawn (see the module docstring). Functions from ``functions`` /
-    ``nondecreasing`` take values from a wider range (their domain 1..K stays, other bounds depend on it);
-    sets from ``subsets`` are widened only with `widen_sets` (constants elsewhere in a claim are often
-    tuned to the window's sets).
+    ``nondecreasing`` take values from a wider range when the domain leaves them free (their domain 1..K
+    stays); sets from ``subsets`` are widened only with `widen_sets` too.
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
@@ -101,26 +161,40 @@ def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False
     >>> [(d.name, d.extended, d.window_hi) for d in build_domain(plan, plan.window, spec.namespace).names]
     [('x', True, 20)]
     """
-    dom = Domain(binder)
-    sizes = size_names([plan.claim.statement_text, plan.claim.assume_text or "", binder.text], ns) | set(plan.coords)
+    cd = plan.domain
+    names = tuple(binder.names)
+    claim = plan.claim
+    dom = Domain(binder, claim_domain=cd, window=_predicate(plan.window.text, ns, tuple(plan.window.names)),
+                 mods=moduli([claim.statement_text, claim.assume_text, binder.text], ns), members=members)
+    free = set(cd.unbounded) if cd is not None else set(names)
+    dhighs = _domain_highs(cd, ns)
     for level in binder.levels:
         nd = NameDomain(level.name, level)
         if level.members is not None:
             call = _family_call(level.member_text, ns)
-            if call is not None and (call[0] != "subsets" or widen_sets):
+            if call is not None and (call[0] != "subsets" or widen_sets) and level.name in free:
                 nd.family = call
-        elif level.highs:
-            const = [_is_constant(t, ns) for t in level.high_text] + [_is_constant(t, ns) for t in level.low_text]
-            if all(const):
+        else:
+            if level.highs and all(_is_constant(t, ns) for t in level.high_text):
                 try:
                     nd.window_hi = min(_round_high(fn({}), strict) for fn, strict in level.highs)
-                    lo = max(_round_low(fn({}), strict) for fn, strict in level.lows) if level.lows else 0
                 except (EvalError, SpecError, TypeError):
-                    nd.window_hi, lo = None, 0
-                # a range of a few values is a stated case split (0 <= e <= 1), not a window edge
-                nd.extended = nd.window_hi is None or nd.window_hi - lo + 1 > SMALL_RANGE or level.name in sizes
+                    nd.window_hi = None
+            if level.name in free:
+                nd.extended = True
+            elif nd.window_hi is not None and level.name in dhighs:
+                nd.dom_highs = dhighs[level.name]
+                nd.extended = _above(nd.dom_highs, nd.window_hi)
         dom.names.append(nd)
     return dom
+
+
+def _above(highs: list, window_hi: int) -> bool:
+    """Whether the domain's bounds may exceed the window's constant one (a bound depending on names may)."""
+    try:
+        return min(_round_high(fn({}), strict) for fn, strict in highs) > window_hi
+    except _ERRORS:
+        return True
 
 
 def _round_high(v: Any, strict: bool) -> int:
@@ -144,8 +218,29 @@ def _family_call(text: str | None, ns: Any) -> tuple | None:
     return None
 
 
-def draw_int(data: Any, lo: int, hi: int, label: str) -> int:
-    """An integer in [lo, hi]: hypothesis spreads its draws over every size and shrinks them towards lo."""
+def value_range(nd: NameDomain, dom: Domain, env: dict) -> tuple[int, int]:
+    """The range a name is drawn from, given the names drawn before it."""
+    level = nd.level
+    lo = max(_round_low(fn(env), strict) for fn, strict in level.lows) if level.lows else 0
+    if nd.extended:
+        hi = max(lo, dom.far)
+        for fn, strict in nd.dom_highs:
+            try:
+                hi = min(hi, _round_high(fn(env), strict))
+            except _ERRORS:
+                continue
+    elif not level.highs:
+        hi = max(lo, dom.far)
+    else:
+        hi = min(_round_high(fn(env), strict) for fn, strict in level.highs)
+    return lo, hi
+
+
+def draw_int(data: Any, lo: int, hi: int, label: str, special: list[int] | None = None) -> int:
+    """An integer in [lo, hi]: hypothesis spreads its draws over every size and shrinks them towards lo; with
+    `special`, half the draws come from those structured values."""
+    if special:
+        return data.draw(st.one_of(st.integers(lo, hi), st.sampled_from(special)), label=label)
     return data.draw(st.integers(lo, hi), label=label)
 
 
@@ -173,34 +268,90 @@ def draw_member(data: Any, nd: NameDomain, env: dict) -> Any:
     return data.draw(st.sampled_from(members), label=nd.name)
 
 
-def draw_env(data: Any, dom: Domain, base: dict | None = None) -> tuple[dict, bool]:
-    """A binding of every name of the domain (rejecting draws that break a filter); also whether some
-    extended name went beyond the window."""
+def _ints(v: Any) -> list[int]:
+    if isinstance(v, bool):
+        return []
+    if isinstance(v, int):
+        return [v]
+    if isinstance(v, (tuple, list)):
+        return [i for x in v for i in _ints(x)]
+    return []
+
+
+def describe_draw(dom: Domain, env: dict, lows: dict[str, int]) -> Drawn:
+    """Whether an instance lies beyond the window, on the domain's edge (every integer name that stayed within
+    the window at its lowest value, while some name went beyond), and the largest magnitude it reached.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> plan = spec.claims[0].plan()
+    >>> d = describe_draw(build_domain(plan, plan.window, spec.namespace), {"x": 10 ** 6}, {"x": 0})
+    >>> d.beyond, d.edge, d.largest
+    (True, False, 1000000)
+    """
+    beyond = not dom.in_window(env)
+    inside = []
+    for nd in dom.names:
+        v = env.get(nd.name)
+        if nd.name not in lows or isinstance(v, bool) or not isinstance(v, int):
+            continue
+        if not (nd.extended and nd.window_hi is not None and v > nd.window_hi):
+            inside.append(v == lows[nd.name])
+    edge = beyond and bool(inside) and all(inside)
+    largest = max((abs(i) for v in env.values() for i in _ints(v)), default=0)
+    return Drawn(env, beyond, edge, largest)
+
+
+def draw_env(data: Any, dom: Domain, base: dict | None = None) -> Drawn:
+    """A binding of every name of the domain (rejecting draws that break a filter or lie outside the claim's
+    domain); for a set claim, half the draws are moved into a set the claim names (its inside)."""
     env = dict(base or {})
     for f in dom.binder.pre_filters:
         if not f(env):
             reject()
-    beyond = False
+    lows: dict[str, int] = {}
     for nd in dom.names:
         level = nd.level
         if level.members is not None:
             env[nd.name] = draw_member(data, nd, env)
         else:
-            lo = max(_round_low(fn(env), strict) for fn, strict in level.lows) if level.lows else 0
-            if nd.extended or not level.highs:
-                hi = max(lo, dom.far)
-            else:
-                hi = min(_round_high(fn(env), strict) for fn, strict in level.highs)
+            lo, hi = value_range(nd, dom, env)
             if hi < lo:
                 reject()
-            v = draw_int(data, lo, hi, nd.name)
-            env[nd.name] = v
-            if nd.extended and nd.window_hi is not None and v > nd.window_hi:
-                beyond = True
+            special = structured(lo, hi, dom.mods, nd.window_hi) if hi - lo > FEW else None
+            env[nd.name] = draw_int(data, lo, hi, nd.name, special)
+            lows[nd.name] = lo
         for f in level.filters:
             if not f(env):
                 reject()
-    return env, beyond
+    if dom.members is not None and dom.members.ok and data.draw(st.booleans(), label="inside"):
+        levels = dom.members.levels(env)
+        level = data.draw(st.sampled_from(levels), label="level") if levels else None
+        moved = dom.members.near(env, level)
+        if moved is None:
+            reject()
+        env = moved
+        if not fits(dom, env):
+            reject()
+    if not dom.in_domain(env):
+        reject()
+    return describe_draw(dom, env, lows)
+
+
+def fits(dom: Domain, env: dict) -> bool:
+    """Whether a binding (moved by the member search) still lies in every drawing range and filter."""
+    try:
+        for nd in dom.names:
+            if nd.level.members is None:
+                lo, hi = value_range(nd, dom, env)
+                if not lo <= env[nd.name] <= hi:
+                    return False
+            if not all(f(env) for f in nd.level.filters):
+                return False
+    except _ERRORS:
+        return False
+    return True
 
 
 def random_env(dom: Domain, rng: random.Random) -> dict | None:
@@ -218,8 +369,7 @@ def random_env(dom: Domain, rng: random.Random) -> dict | None:
                     return None
                 env[nd.name] = items[rng.randrange(len(items))]
                 continue
-            lo = max(_round_low(fn(env), strict) for fn, strict in level.lows) if level.lows else 0
-            hi = dom.far if (nd.extended or not level.highs) else min(_round_high(fn(env), strict) for fn, strict in level.highs)
+            lo, hi = value_range(nd, dom, env)
             if hi < lo:
                 return None
             env[nd.name] = rng.randint(max(lo, hi - (hi - lo) // 4), hi)

@@ -1,6 +1,12 @@
 """The hypothesis driver of the sampler: the search over a domain (a failure shrinks to a small
-counterexample), its settings (derandomized with CI=true), the example database under ``.nimjos/hypothesis``
-keyed by the claim, and pinned instances (``sample = { pins = [...] }``), re-checked first on every run.
+counterexample), its settings, the example database and pinned instances (``sample = { pins = [...] }``),
+re-checked first on every run.
+
+The search is deterministic: its seed comes from the claim (:func:`db_key`), its length is a count of
+examples, and the wall-clock limit is only a backstop (a search it stops is reported, and the method's verdict
+is then inconclusive). The example database lives beside the results store (``<store folder>/hypothesis``);
+a run without a store (``--no-store``) has none, and hypothesis's own cache (the constants it reads from the
+source) goes to the system's temporary folder, never into the current directory.
 
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
@@ -9,39 +15,45 @@ keyed by the claim, and pinned instances (``sample = { pins = [...] }``), re-che
 >>> from checkers.sample.evaluate import Outcome
 >>> plan = spec.claims[0].plan()
 >>> dom = build_domain(plan, plan.window, spec.namespace)
->>> search(spec.claims[0], "default", dom, lambda env, beyond: Outcome(Outcome.HELD), 10, 1.0, 0.0)
-[]
+>>> found = search(spec.claims[0], "default", dom, lambda drawn: Outcome(Outcome.HELD), 10, 60.0, None)
+>>> found.failures, found.stopped
+([], False)
 """
 from __future__ import annotations
 
 import ast
 import hashlib
 import os
+import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import HypothesisException
 
-from nimjos.lang.errors import SpecError
+from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.values import format_value
-from checkers.sample.domain import Domain, draw_env
+from checkers.sample.domain import Domain, draw_env, fits, value_range
 from checkers.sample.evaluate import Outcome
 
 class _Fail(AssertionError):
     """Raised inside the hypothesis test when an instance fails (hypothesis then shrinks it)."""
 
 
-def data_dir() -> Path:
-    """The project's data directory (``.nimjos`` unless NIMJOS_DATA says otherwise).
+def hypothesis_dir(store: Any) -> Path | None:
+    """The folder of the example database: beside the results store, or None without a store.
 
-    >>> data_dir().name in (".nimjos", os.path.basename(os.environ.get("NIMJOS_DATA", ".nimjos")))
-    True
+    >>> hypothesis_dir("/tmp/x/.nimjos/results.sqlite").as_posix(), hypothesis_dir(None)
+    ('/tmp/x/.nimjos/hypothesis', None)
     """
-    return Path(os.environ.get("NIMJOS_DATA", ".nimjos"))
+    if not store:
+        return None
+    return Path(str(store)).parent / "hypothesis"
 
 
 def in_ci() -> bool:
@@ -78,16 +90,18 @@ def pin_line(bindings: dict) -> str:
 
 
 
-def _settings(claim: Any, count: int) -> Any:
-    derand = in_ci()
-    db = None if derand else DirectoryBasedExampleDatabase(str(data_dir() / "hypothesis"))
-    return settings(max_examples=count, deadline=None, derandomize=derand, database=db,
+def _settings(count: int, folder: Path | None) -> Any:
+    # hypothesis's own files (the constants it reads from the source) go beside the database, or to the
+    # temporary folder: never into the current directory
+    set_hypothesis_home_dir(folder if folder is not None else Path(tempfile.gettempdir()) / "nimjos-hypothesis")
+    db = None if folder is None or in_ci() else DirectoryBasedExampleDatabase(str(folder))
+    return settings(max_examples=count, deadline=None, derandomize=False, database=db,
                     suppress_health_check=list(HealthCheck), print_blob=False, report_multiple_bugs=False,
                     phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink])
 
 
 def db_key(claim: Any, profile: str) -> bytes:
-    """The key of a claim's examples in the hypothesis database (and the seed of its probes).
+    """The key of a claim's examples in the hypothesis database (and the seed of its search).
 
     >>> len(db_key(type("C", (), {"id": "c", "spec": type("S", (), {"path": "a/tiny.toml"})()})(), "default"))
     32
@@ -95,28 +109,36 @@ def db_key(claim: Any, profile: str) -> bytes:
     return hashlib.sha256(f"nimjos-sample|{Path(str(claim.spec.path)).name}|{claim.id}|{profile}".encode()).digest()
 
 
+@dataclass
+class Found:
+    """What a search found: the shrunk failing outcome (at most one), and whether the backstop stopped it."""
 
-def search(claim: Any, profile: str, dom: Domain, run_one: Callable, count: int, seconds: float,
-            start: float) -> list:
-    """Run the hypothesis search; return the shrunk failing outcome (a list of at most one)."""
-    last: list = []
+    failures: list = field(default_factory=list)
+    stopped: bool = False
+
+
+def search(claim: Any, profile: str, dom: Domain, run_one: Callable, count: int, backstop: float,
+           store: Any) -> Found:
+    """Run the hypothesis search of `count` examples (a failure is shrunk); `backstop` seconds at most."""
+    found = Found()
     state = {"failing": False}
-    deadline = time.perf_counter() + seconds
+    deadline = time.perf_counter() + backstop
 
     def body(data: Any) -> None:
-        env, beyond = draw_env(data, dom)
-        now = time.perf_counter()
-        if now > deadline and not state["failing"]:
+        if time.perf_counter() > deadline:
+            found.stopped = True
             return
-        if now > deadline + 2 * seconds:
-            return  # stop improving the shrink
-        out = run_one(env, beyond)
+        drawn = draw_env(data, dom)
+        out = run_one(drawn)
         if out.kind in (Outcome.FAIL, Outcome.UNDEF):
             state["failing"] = True
-            last[:] = [out]
+            found.failures[:] = [out]
             raise _Fail(out.kind)
 
-    test = _settings(claim, count)(given(st.data())(body))
+    folder = hypothesis_dir(store)
+    test = _settings(count, folder)(given(st.data())(body))
+    # the claim's seed, set as hypothesis's seed() does but keeping the example database (seed() drops it)
+    test._hypothesis_internal_use_seed = int.from_bytes(db_key(claim, profile)[:8], "big")
     test._hypothesis_internal_database_key = db_key(claim, profile)
     try:
         test()
@@ -127,4 +149,41 @@ def search(claim: Any, profile: str, dom: Domain, run_one: Callable, count: int,
     except BaseExceptionGroup as group:  # a flaky replay reports the failures it saw
         if not group.subgroup(lambda e: isinstance(e, (_Fail, HypothesisException))):
             raise
-    return last
+    if found.failures:
+        found.stopped = False   # a failure is exact whenever it was found
+    return found
+
+
+def tighten(dom: Domain, env: dict, fails: Callable[[dict], bool], budget: int = 200) -> dict:
+    """A failing instance with each integer name made as small as bisection finds (hypothesis's shrink can stop
+    at a structured value such as 2^10 - 1): every step is re-evaluated, so the result fails too; `budget` caps
+    the evaluations.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> from checkers.sample.domain import build_domain
+    >>> plan = spec.claims[0].plan()
+    >>> tighten(build_domain(plan, plan.window, spec.namespace), {"x": 1023}, lambda e: e["x"] >= 1000)
+    {'x': 1000}
+    """
+    env = dict(env)
+    for nd in dom.names:
+        v = env.get(nd.name)
+        if nd.level.members is not None or isinstance(v, bool) or not isinstance(v, int):
+            continue
+        try:
+            lo = value_range(nd, dom, env)[0]
+        except (EvalError, SpecError, TypeError, KeyError, ZeroDivisionError):   # leave the name as it is
+            continue
+        hi = v
+        while lo < hi and budget > 0:
+            mid = (lo + hi) // 2
+            trial = dict(env, **{nd.name: mid})
+            budget -= 1
+            if fits(dom, trial) and dom.in_domain(trial) and fails(trial):
+                hi = mid
+            else:
+                lo = mid + 1
+        env[nd.name] = hi
+    return env

@@ -24,8 +24,9 @@ from nimjos.verdict import Counterexample
 from checkers.prove.certificate import Certificate, PointSolver, TooManyOptions, game_kind
 from checkers.prove.terms import Untranslatable
 
-#: seconds one evaluation may take before the instance is skipped
-EVAL_SECONDS = 1.0
+#: seconds one evaluation may take: a wall-clock backstop (an instance it stops is skipped, and the method's verdict
+#: is then inconclusive, since it would depend on the machine's speed)
+EVAL_SECONDS = 10.0
 #: words in an evaluation error that mean "too large for the machine", not "undefined"
 RESOURCE_WORDS = ("too large", "ssize_t", "exceeds the limit", "would have", "MemoryError")
 
@@ -72,10 +73,11 @@ class Outcome:
 
     HELD, ASSUME, SKIP, FAIL, UNDEF = "held", "assume", "skip", "fail", "undef"
 
-    def __init__(self, kind: str, cx: Counterexample | None = None, note: str = ""):
+    def __init__(self, kind: str, cx: Counterexample | None = None, note: str = "", env: dict | None = None):
         self.kind = kind
         self.cx = cx
         self.note = note
+        self.env = env     # the instance evaluated (set by the sampler)
 
 
 def _undefined(bindings: dict, exc: Exception) -> Outcome:

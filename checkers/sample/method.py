@@ -1,29 +1,36 @@
 """Sampling far beyond the window with hypothesis: the verification method ``sample``.
 
-Each name of a claim's window keeps its lower bound and every bound that depends on other names; a
-constant upper bound (the window's edge) is replaced by a far bound (up to 10^18, as large as one
-evaluation allows). Hypothesis spreads the values over every size, so instances of every magnitude appear, and shrinks
-failures to small ones. Functions and sets bound by ``functions`` / ``nondecreasing`` / ``subsets`` are drawn from
-wider families.
+The sampler draws inside the claim's domain (``plan.domain``) and beyond its window: a name the domain
+leaves unbounded goes up to a far bound (up to 10^18, as large as one evaluation allows), a name it bounds
+keeps that bound (:mod:`checkers.sample.domain`). A claim whose domain is its window has nothing to sample, and a
+printed table is finite: neither is extended. Hypothesis spreads the values over every size and mixes in
+structured values (powers of two, multiples of the claim's moduli, their neighbours); a set claim is drawn
+from both sides (:mod:`checkers.sample.sides`).
 
 * ``holds`` claims are evaluated exactly (Josephus values at huge n come from the fast algorithms).
 * grundy / p_positions / level_set claims are judged by the local certificate (checkers.prove.certificate) at
   each drawn position: its options are listed when there are few, searched by Z3 when there are many.
 
-A failure shrinks to a small counterexample, is stored in the hypothesis database under ``.nimjos/hypothesis``
-and is reported with a line to paste into the spec (``sample = { pins = [...] }``) so that it is re-checked
-first on every run. With CI=true the search is derandomized.
+The verdict never overstates: ``sampled`` needs at least :data:`MIN_BEYOND` held instances beyond the window
+and off the domain's edge (not all terminal positions with only a parameter large); with fewer the method is
+``inconclusive`` and its note says what was drawn (how many beyond, how far), so the claim keeps its window
+verdict. Every verdict records ``beyond`` (held instances beyond the window) and ``largest`` (the largest
+magnitude a bound integer reached). The search is a count of examples from a seed fixed per claim; the wall-clock
+limits are backstops that can only turn the verdict into ``inconclusive``, with a note.
 
-The jobs live in their own modules: where to draw (:mod:`checkers.sample.domain`), how far
-(:mod:`checkers.sample.scale`), evaluating one instance (:mod:`checkers.sample.evaluate`), the hypothesis
-search and pins (:mod:`checkers.sample.driver`). This module runs them on a claim and decides the verdict.
+A failure shrinks to a small counterexample and is reported with a line to paste into the spec
+(``sample = { pins = [...] }``) so that it is re-checked first on every run; with a results store it is also
+kept in the example database beside the store (:mod:`checkers.sample.driver`). The jobs live in their own
+modules: where to draw (:mod:`checkers.sample.domain`, :mod:`checkers.sample.sides`), how far
+(:mod:`checkers.sample.scale`), evaluating one instance (:mod:`checkers.sample.evaluate`), the hypothesis search
+and pins (:mod:`checkers.sample.driver`). This module runs them on a claim and decides the verdict.
 
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
->>> v = sample_claim(spec.claims[0], RunOptions(extra={"sample_examples": 20}))
->>> v.verdict, v.method
-('sampled', 'sample')
+>>> v = sample_claim(spec.claims[0], RunOptions(extra={"sample_examples": 40}))
+>>> v.verdict, v.method, v.beyond >= 20, v.largest > 10 ** 6
+('sampled', 'sample', True, True)
 """
 from __future__ import annotations
 
@@ -40,15 +47,19 @@ from nimjos.verdict import Verdict
 from checkers.options import RunOptions
 from checkers.prove.certificate import Certificate, game_kind
 from checkers.prove.solver import fresh_context
-from checkers.sample.domain import Domain, build_domain
-from checkers.sample.driver import db_key, parse_pin, pin_line, search
+from checkers.sample.domain import Domain, Drawn, build_domain, describe_draw
+from checkers.sample.driver import db_key, parse_pin, pin_line, search, tighten
 from checkers.sample.evaluate import EVAL_SECONDS, GameEvaluator, HoldsEvaluator, Outcome, Timeout, time_limit
 from checkers.sample.scale import choose_far
+from checkers.sample.sides import Members
 
 METHOD = "sample"
-#: examples per claim and seconds per claim unless the spec or the options say otherwise
+#: examples per claim unless the spec or the options say otherwise
 EXAMPLES = 100
-SECONDS = 2.0
+#: the wall-clock backstop of one claim's search, in seconds (reaching it makes the verdict inconclusive)
+BACKSTOP = 120.0
+#: held instances beyond the window, off the domain's edge, that a `sampled` verdict needs (DESIGN.md, "Verdicts")
+MIN_BEYOND = 20
 
 
 def not_applicable(claim: Any, reason: str, seconds: float = 0.0) -> Verdict:
@@ -77,11 +88,13 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
     if not binder.names:
         return not_applicable(claim, "a closed statement (no free names): nothing to sample")
     kind = game_kind(claim, plan)
+    members = None
     if kind is None:
         evaluator: Any = HoldsEvaluator(plan)
     else:
         fresh_context()   # the point search's answers must not depend on the claims sampled before
         evaluator = GameEvaluator(claim, plan, opts.profile)
+        members = Members(claim, plan, kind)
         if kind == "level" and plan.levels is not None:
             try:
                 Certificate.for_claim(claim, {n: v for n, v in next(iter(plan.window.bindings({}))).items()
@@ -94,9 +107,11 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
     if fixed:
         return not_applicable(claim, f"{', '.join(fixed)} ties the statement to the window's sizes (state a domain "
                                      "with sample = { for_all = \"...\" })")
-    dom = build_domain(plan, binder, ns, widen_sets=bool(cfg.widen))
+    dom = build_domain(plan, binder, ns, widen_sets=bool(cfg.widen), members=members)
     if not any(d.extended or d.family for d in dom.names):
-        return not_applicable(claim, "every bound is stated (no window edge to go beyond); the window check covers the claim")
+        where = plan.domain.describe() if plan.domain is not None else "the window"
+        return not_applicable(claim, f"the domain is the window ({where}): nothing lies beyond it; the window "
+                                     "check covers the claim")
 
     def evaluate(env: dict) -> Outcome:
         BUDGET.steps = 0
@@ -114,20 +129,24 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
             return not_applicable(claim, note, time.perf_counter() - start)
         dom.far = far
     count = int(cfg.count or opts.extra.get("sample_examples") or EXAMPLES)
-    seconds = float(cfg.seconds or opts.extra.get("sample_seconds") or SECONDS)
-    stats = {"held": 0, "assume": 0, "skip": 0, "beyond": 0, "pins": 0}
+    backstop = float(cfg.seconds or opts.extra.get("sample_seconds") or BACKSTOP)
+    stats = {"held": 0, "assume": 0, "skip": 0, "beyond": 0, "edge": 0, "pins": 0, "timeouts": 0, "largest": 0}
     failures: list[Outcome] = []
     skips: dict[str, int] = {}
 
-    def run_one(env: dict, beyond: bool) -> Outcome:
+    def run_one(drawn: Drawn) -> Outcome:
         try:
             with time_limit(EVAL_SECONDS):
-                out = evaluate(env)
+                out = evaluate(drawn.env)
         except Timeout:
-            out = Outcome(Outcome.SKIP, note=f"an evaluation took over {EVAL_SECONDS:g} s")
+            stats["timeouts"] += 1
+            out = Outcome(Outcome.SKIP, note=f"an evaluation took over {EVAL_SECONDS:g} s (the wall-clock backstop)")
+        out.env = drawn.env
         if out.kind == Outcome.HELD:
             stats["held"] += 1
-            stats["beyond"] += beyond
+            stats["beyond"] += drawn.beyond
+            stats["edge"] += drawn.beyond and drawn.edge
+            stats["largest"] = max(stats["largest"], drawn.largest)
         elif out.kind == Outcome.ASSUME:
             stats["assume"] += 1
         elif out.kind == Outcome.SKIP:
@@ -139,19 +158,63 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
     for text in cfg.pins:
         env = parse_pin(text)
         stats["pins"] += 1
-        out = run_one(env, False)
+        out = run_one(describe_draw(dom, env, {}))
         if out.kind in (Outcome.FAIL, Outcome.UNDEF):
             failures.append(out)
+    stopped = False
     if not failures:
-        failures = search(claim, opts.profile, dom, run_one, count, seconds, start)
-    return _verdict(claim, plan, opts, dom, stats, failures, skips, evaluator, note, start)
+        found = search(claim, opts.profile, dom, run_one, count, backstop, opts.extra.get("store"))
+        failures, stopped = found.failures, found.stopped
+    if failures and failures[0].env is not None:
+        failures = [_smaller(dom, failures[0], evaluate)]
+    if stopped:
+        note = "; ".join(filter(None, [note, f"the wall-clock backstop ({backstop:g} s) stopped the search"]))
+    return _verdict(claim, dom, stats, failures, skips, evaluator, note, start)
 
 
+def _smaller(dom: Domain, out: Outcome, evaluate: Any) -> Outcome:
+    """The failure with its integers made smaller by bisection (each step re-evaluated; see driver.tighten)."""
+    seen: dict = {}
 
-def _verdict(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: Domain, stats: dict, failures: list,
-             skips: dict, evaluator: Any, note: str, start: float) -> Verdict:
-    held = stats["held"]
-    scope_parts = [f"{held:,} instances held ({stats['beyond']:,} beyond the window)"]
+    def fails(env: dict) -> bool:
+        try:
+            with time_limit(EVAL_SECONDS):
+                o = evaluate(env)
+        except Timeout:
+            return False
+        if o.kind == out.kind:
+            o.env = env
+            seen["last"] = o
+            return True
+        return False
+
+    env = tighten(dom, out.env, fails)
+    if env == out.env:
+        return out
+    best = seen.get("last")
+    return best if best is not None and best.env == env else out
+
+
+def _magnitude(n: int) -> str:
+    """A magnitude in words.
+
+    >>> _magnitude(10 ** 18), _magnitude(12345), _magnitude(3 * 10 ** 17)
+    ('10^18', '12,345', '3.0 x 10^17')
+    """
+    if n >= 10 ** 6:
+        e = len(str(n)) - 1
+        return f"10^{e}" if n == 10 ** e else f"{n / 10 ** e:.1f} x 10^{e}"
+    return f"{n:,}"
+
+
+def _verdict(claim: Any, dom: Domain, stats: dict, failures: list, skips: dict, evaluator: Any, note: str,
+             start: float) -> Verdict:
+    held, beyond, edge, largest = stats["held"], stats["beyond"], stats["edge"], stats["largest"]
+    spread = beyond - edge
+    drawn = f"{held:,} instances held ({beyond:,} beyond the window"
+    drawn += f", {edge:,} of them on the domain's edge" if edge else ""
+    drawn += f"; largest value {_magnitude(largest)})"
+    scope_parts = [drawn]
     desc = dom.describe()
     if desc:
         scope_parts.append(desc)
@@ -160,16 +223,17 @@ def _verdict(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: Domain, stats: 
         if evaluator.symbolic:
             how += f"; options searched by Z3 at {evaluator.symbolic:,} positions with too many to list"
         scope_parts.append(how)
+        if dom.members is not None and dom.members.found:
+            scope_parts.append(f"{dom.members.found:,} drawn inside the claimed sets")
     if stats["pins"]:
         scope_parts.append(f"{stats['pins']} pinned")
-    notes = []
-    if note:
-        notes.append(note)
+    notes = [note] if note else []
     if stats["assume"]:
         notes.append(f"assumption false at {stats['assume']:,} drawn instances")
     for why, n in sorted(skips.items(), key=lambda kv: -kv[1])[:3]:
         notes.append(f"{n:,} instances skipped: {why}")
     seconds = time.perf_counter() - start
+    common = dict(seconds=seconds, notes=notes, beyond=beyond, largest=largest)
     if failures:
         out = failures[0]
         cx = out.cx
@@ -178,14 +242,21 @@ def _verdict(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: Domain, stats: 
         word = "refuted" if out.kind == Outcome.FAIL else "ill-defined"
         v = Verdict(claim.id, word, METHOD, "; ".join(scope_parts), instances=held + 1, assumption_held=held + 1,
                     counterexamples=[cx] if word == "refuted" else [], failures=1,
-                    undefined=[cx] if word == "ill-defined" else [], seconds=seconds, notes=notes)
+                    undefined=[cx] if word == "ill-defined" else [], **common)
         v.evidence["pin"] = pin_line(out.cx.bindings)
         v.notes.append("pin it: " + v.evidence["pin"])
         return v
     if held == 0:
         reason = "no drawn instance could be evaluated" if stats["skip"] else "the assumption held at no drawn instance"
-        v = Verdict(claim.id, "inconclusive", METHOD, f"{reason}; " + "; ".join(scope_parts[1:]), seconds=seconds,
-                    notes=notes)
-        return v
+        return Verdict(claim.id, "inconclusive", METHOD, f"{reason}; " + "; ".join(scope_parts[1:]), **common)
+    why = ""
+    if stats["timeouts"] or "backstop" in note:
+        why = "the wall-clock backstop stopped evaluations (the verdict would depend on the machine's speed)"
+    elif spread < MIN_BEYOND:
+        why = (f"only {spread:,} held instances beyond the window off the domain's edge (at least {MIN_BEYOND} needed): "
+               f"{beyond:,} beyond, {edge:,} on the edge, largest value {_magnitude(largest)}")
+    if why:
+        return Verdict(claim.id, "inconclusive", METHOD, "; ".join(scope_parts), instances=held + stats["assume"],
+                       assumption_held=held, **{**common, "notes": [why, *notes]})
     return Verdict(claim.id, "sampled", METHOD, "; ".join(scope_parts), instances=held + stats["assume"],
-                   assumption_held=held, seconds=seconds, notes=notes)
+                   assumption_held=held, **common)

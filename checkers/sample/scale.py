@@ -1,5 +1,6 @@
 """How far beyond the window the sampler goes: the largest bound of a ladder (10^18 down to 10^3) at which a
-few evaluations are cheap; 10^18 for a game claim whose certificate Z3 can search at one position; a few
+few evaluations are cheap (at most :data:`PROBE_STEPS` loop steps and :data:`PROBE_SECONDS` each, the latter a
+backstop for what the steps do not count: compiled kernels, Z3); 10^18 for a game claim whose certificate Z3 can search at one position; a few
 times the window when ground truth comes from the engine's table (G, options, mex).
 
 >>> from nimjos.spec.loader import load_spec
@@ -16,7 +17,6 @@ times the window when ground truth comes from the engine's table (G, options, me
 from __future__ import annotations
 
 import random
-import time
 from typing import Any, Callable
 
 from nimjos.lang.errors import EvalError, SpecError
@@ -27,11 +27,15 @@ from checkers.prove.certificate import PointSolver, count_options
 from checkers.prove.terms import Untranslatable
 from checkers.prove.world import uses
 from checkers.sample.domain import FAR, Domain, random_env
-from checkers.sample.evaluate import EVAL_SECONDS, Outcome, Timeout, time_limit
+from checkers.sample.evaluate import Outcome, Timeout, time_limit
 
 LADDER = (10 ** 18, 10 ** 9, 10 ** 6, 10 ** 4, 10 ** 3)
 #: names whose presence means ground truth comes from a table (the sample stays near the window)
 TABLE_NAMES = {"G", "options", "mex"}
+#: loop steps of the expression language one probed evaluation may take (a count: the same on every machine)
+PROBE_STEPS = 200_000
+#: seconds one probed evaluation may take (a backstop)
+PROBE_SECONDS = 1.0
 
 
 def _uses_table(claim: Any, ns: Any) -> bool:
@@ -61,9 +65,8 @@ def choose_far(claim: Any, plan: ClaimPlan, dom: Domain, evaluate: Callable, kin
             return FAR, ""
         ladder = [10 ** 4, 1000, 300, 100]
     rng = random.Random(seed)
-    budget = time.perf_counter() + 2.0
     for far in ladder:
-        if far <= top or time.perf_counter() > budget:
+        if far <= top:
             break
         dom.far = far
         if _probe(dom, evaluate, rng, kind, evaluator):
@@ -105,10 +108,11 @@ def _probe(dom: Domain, evaluate: Callable, rng: random.Random, kind: str | None
                 return False
         try:
             BUDGET.steps = 0
-            with time_limit(EVAL_SECONDS / 2):
+            with time_limit(PROBE_SECONDS):
                 out = evaluate(env)
+            steps = BUDGET.steps
         except Timeout:
             return False
-        if out.kind == Outcome.SKIP:
+        if out.kind == Outcome.SKIP or steps > PROBE_STEPS:
             return False
     return True

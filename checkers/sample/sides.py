@@ -1,0 +1,155 @@
+"""Where a sampler's draws go besides uniform integers: structured values and both sides of a set claim.
+
+*Structured values* are where statements break: powers of two and their neighbours (2^j - 1, 2^j, 2^j + 1),
+multiples of the moduli of the claim's expressions (the constants c of ``% c`` and ``// c``) times powers of
+two, and their neighbours, and the values just beyond the window's edge (:func:`structured`).
+
+*Both sides* of a set claim (``p_positions``, ``level_set``): a uniform draw almost never lands in a thin set
+(a P-position of four large heaps, say), so the claim's condition (b) would be the only one tested.
+:class:`Members` finds positions the claim puts inside a set by Z3, near a drawn point: the high bits of each
+coordinate stay as drawn, the low :data:`FREE_BITS` bits are solved for. Z3 runs under a resource limit
+(``rlimit``), not a timeout, so what it finds does not depend on the machine's load.
+
+>>> structured(0, 40, [3], 20)
+[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 15, 16, 17, 21, 22, 23, 24, 25, 31, 32, 33, 40]
+>>> from nimjos.spec.names import spec_namespace
+>>> moduli(["x % 3 == 1 and y // 10 < x // 2**i", "z % 3 > 0"], spec_namespace())
+[3, 10]
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import z3
+
+from nimjos.lang.errors import EvalError, SpecError
+from nimjos.lang.compiler import compile_tree
+from nimjos.lang.expr import variables_of
+from nimjos.lang.syntax import parse
+from nimjos.spec.plan import ClaimPlan
+from checkers.prove.solver import model_value
+from checkers.prove.terms import Untranslatable
+from checkers.prove.translate import Builder
+from checkers.prove.world import choose_mode
+
+#: a drawn coordinate below 2^FREE_BITS may move anywhere in [0, its value] when Z3 looks for a member near it
+FREE_BITS = 8
+#: Z3's resource limit per member search (a count of its steps: the same answer on a quiet or a loaded machine)
+RLIMIT = 2_000_000
+#: at most this many structured values per name (the rest are dropped, the largest first)
+MAX_STRUCTURED = 600
+
+
+def moduli(texts: list[str | None], ns: Any) -> list[int]:
+    """The constants c > 1 of ``% c`` and ``// c`` in the expressions (sorted)."""
+    out: set[int] = set()
+    for text in texts:
+        if not text:
+            continue
+        try:
+            tree = parse(text)
+        except SpecError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mod, ast.FloorDiv)):
+                try:
+                    if variables_of(node.right, ns):
+                        continue
+                    c = compile_tree(node.right, ns)({})
+                except (EvalError, SpecError, TypeError):
+                    continue
+                if type(c) is int and c > 1:
+                    out.add(c)
+    return sorted(out)
+
+
+def structured(lo: int, hi: int, mods: list[int], window_hi: int | None) -> list[int]:
+    """Structured values in [lo, hi]: see the module docstring (sorted, at most MAX_STRUCTURED)."""
+    if hi < lo:
+        return []
+    vals = {lo, lo + 1, hi}
+    top = max(hi, 1).bit_length()
+    for j in range(top + 1):
+        for c in [1, *mods]:
+            m = c << j
+            if m - 1 > hi:
+                break
+            vals.update((m - 1, m, m + 1))
+    if window_hi is not None:
+        vals.update((window_hi + 1, window_hi + 2))
+    return sorted(v for v in vals if lo <= v <= hi)[:MAX_STRUCTURED]
+
+
+class Members:
+    """Positions a p_positions / level_set claim (written as a condition) puts inside a set, found by Z3.
+
+    ``near(env)`` returns the env with its coordinates moved (within their magnitude) into the set (of level `level`
+    for a level-set claim), or None when Z3 finds none within its resource limit or cannot translate the
+    condition. Every position found is re-evaluated exactly by the caller (the certificate), so a wrong
+    model can only cost a draw.
+    """
+
+    def __init__(self, claim: Any, plan: ClaimPlan, kind: str | None):
+        self.coords = tuple(plan.coords or ())
+        self.ns = claim.spec.namespace
+        self.lname = plan.level_names[0] if kind == "level" and plan.level_names else None
+        self.ok = kind in ("p", "level") and plan.families is None and bool(self.coords)
+        self.why_not = "" if self.ok else "the set is not written as a condition"
+        self.tree = None
+        self.mode = "int"
+        if self.ok:
+            try:
+                self.tree = parse(claim.statement)
+                self.mode = choose_mode([self.tree], self.ns, exact=True)
+            except SpecError as exc:
+                self.ok, self.why_not = False, str(exc)
+        self.found = 0
+        self.plan = plan
+
+    def levels(self, env: dict) -> list:
+        """The levels of a level-set claim at the params of env (empty for a P-position claim)."""
+        if self.lname is None or self.plan.levels is None:
+            return []
+        base = {n: v for n, v in env.items() if n not in self.coords}
+        base.update({c: 0 for c in self.coords})
+        try:
+            return sorted(e[self.lname] for e in self.plan.levels.bindings(base))
+        except (EvalError, SpecError, KeyError, TypeError):
+            return []
+
+    def near(self, env: dict, level: Any = None) -> dict | None:
+        """A copy of env whose coordinates lie in the claim's set (see the class docstring), or None."""
+        if not self.ok:
+            return None
+        try:
+            big = max(abs(int(env[c])) for c in self.coords)
+        except (KeyError, TypeError, ValueError):
+            return None
+        bits = max(32, 2 * big.bit_length() + 16)
+        try:
+            b = Builder(self.ns, self.mode, bits)
+            vs = [b.var(f"{c}!m") for c in self.coords]
+            e = {n: v for n, v in env.items() if n not in self.coords}
+            e.update(zip(self.coords, vs))
+            if self.lname is not None:
+                e[self.lname] = level
+            want = b.formula(self.tree, e)
+            ob, _ = b.obligation()
+            s = z3.Solver()
+            s.set("rlimit", RLIMIT)
+            s.add(*b.assertions(), want, ob)
+            for c, v in zip(self.coords, vs):
+                d = max(0, int(env[c]))
+                low = d >> 1 if d >> FREE_BITS else 0
+                s.add(b.to_term(v) >= b.const(low), b.to_term(v) <= b.const(d))
+            if s.check() != z3.sat:
+                return None
+            m = s.model()
+            out = dict(env)
+            out.update(zip(self.coords, (model_value(m, v) for v in vs)))
+        except (Untranslatable, SpecError, EvalError, z3.Z3Exception) as exc:
+            self.ok, self.why_not = False, str(exc)
+            return None
+        self.found += 1
+        return out
