@@ -186,8 +186,11 @@ class Comprehensions:
         defs = z3.And(*scope.defs) if scope.defs else z3.BoolVal(True)
         if scope.obligations:
             ob = z3.And(*[c for c, _ in scope.obligations])
+            body_ob = z3.Implies(z3.And(g, defs), ob)
             self.scopes[-1].obligations.append(
-                (z3.ForAll(qvars, z3.Implies(z3.And(g, defs), ob)), "; ".join(sorted({t for _, t in scope.obligations}))))
+                (z3.ForAll(qvars, body_ob) if qvars else body_ob, "; ".join(sorted({t for _, t in scope.obligations}))))
+        if not qvars:   # a move family with no bound name (a pass): nothing to quantify
+            return z3.And(g, defs, b) if exists else z3.Implies(z3.And(g, defs), b)
         if exists:
             return z3.Exists(qvars, z3.And(g, defs, b))
         return z3.ForAll(qvars, z3.Implies(z3.And(g, defs), b))
