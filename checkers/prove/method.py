@@ -52,6 +52,7 @@ from checkers.prove.scope import class_text
 from checkers.prove.solver import fresh_context
 from checkers.prove.terms import Untranslatable
 from checkers.prove.xor_law import xor_law
+from checkers.prove.walnut import walnut_verdict
 from checkers.prove.world import WIDTH, choose_mode, world_of, world_trees
 
 METHOD = "prove"
@@ -72,7 +73,23 @@ def not_applicable(claim: Any, reason: str, seconds: float = 0.0) -> Verdict:
 
 
 def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
-    """Prove one claim for every position of its domain (see the module docstring)."""
+    """Prove one claim for every position of its domain: Walnut first (:mod:`checkers.prove.walnut`), whose
+    proved or refuted stands; otherwise Z3, with Walnut's one-line reason in its notes (Walnut's proved-bounded
+    stands unless Z3 proves or refutes the claim for the whole domain)."""
+    walnut = walnut_verdict(claim, opts)
+    if walnut is not None and walnut.verdict in ("proved", "refuted"):
+        return walnut
+    v = _prove_with_z3(claim, opts)
+    if walnut is not None and walnut.verdict == "proved-bounded" and v.verdict not in ("proved", "refuted"):
+        walnut.notes.append(f"Z3: {v.verdict} ({v.scope})"[:300])
+        return walnut
+    if walnut is not None:
+        v.notes.append(walnut.scope)
+    return v
+
+
+def _prove_with_z3(claim: Any, opts: RunOptions) -> Verdict:
+    """Prove one claim for every position of its domain with Z3 (see the module docstring)."""
     warm_up(claim.spec.namespace)
     start = time.perf_counter()
     cfg = claim.prove   # fields and types checked by the loader (nimjos.spec.schema.PROVE_FIELDS)
