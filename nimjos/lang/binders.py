@@ -302,7 +302,11 @@ class Binder:
 
         >>> Binder.from_text("0 <= x <= 3 and y >= 0 and y <= x", Namespace()).describe()
         '0 <= x <= 3, 0 <= y <= x'
+        >>> Binder.from_text("True", Namespace()).describe()
+        'no free name (one instance)'
         """
+        if not self.levels and self.filter_texts == ["True"]:
+            return "no free name (one instance)"
         parts = [l.describe() for l in self.levels]
         return ", ".join(parts + [t for t in self.filter_texts])
 
