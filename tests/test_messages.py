@@ -77,7 +77,7 @@ expect = "holds"
 
 
 @pytest.mark.parametrize("call,hint", [
-    ("octal(n)", "(the built-in functions are listed in docs/spec-format.md, under Built-ins; a new one is written "
+    ("frobnicate(n)", "(the built-in functions are listed in docs/spec-format.md, under Built-ins; a new one is written "
                  "in the [define] table)"),
     ("sqrt(n)", "(did you mean 'isqrt' or 'sorted'?)"),
 ])
