@@ -33,6 +33,9 @@ _REFUSED = {
     ast.Slice: "slices are not allowed; index with a single integer",
 }
 
+#: the functions whose arguments may be string literals (the code of a heap game)
+STRING_ARGUMENTS = ("octal", "hexadecimal")
+
 _ALLOWED = (
     ast.Expression, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Call, ast.Name,
     ast.Constant, ast.Tuple, ast.List, ast.Set, ast.Subscript, ast.Lambda, ast.arguments, ast.arg,
@@ -98,6 +101,9 @@ def _check_whitelist(tree: ast.AST) -> None:
         msg = _REFUSED.get(type(node))
         if msg:
             raise SpecError(msg)
+    # a string is a value only as the code of octal("0.77") / hexadecimal("0.f")
+    codes = {id(a) for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+             and n.func.id in STRING_ARGUMENTS for a in n.args}
     for node in nodes:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitXor):
             raise SpecError("'^' is not an operator of the spec language",
@@ -115,7 +121,7 @@ def _check_whitelist(tree: ast.AST) -> None:
                                 hint="write an exact fraction such as 3/2")
             if isinstance(v, complex):
                 raise SpecError("complex numbers are not allowed")
-            if isinstance(v, (str, bytes)):
+            if isinstance(v, (str, bytes)) and not (isinstance(v, str) and id(node) in codes):
                 raise SpecError(f"strings are not values of the spec language ({v!r})")
             if v is None or v is Ellipsis:
                 raise SpecError(f"{v!r} is not a value of the spec language")
