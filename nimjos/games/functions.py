@@ -1,22 +1,28 @@
-"""The game functions of the spec language: G (the Grundy value from the moves), options, and the built-in
-game families (subtraction, gcn).
+"""The game functions of the spec language: G (the Grundy value from the moves), options, the built-in game
+families (subtraction, gcn) and the heap games (octal codes, Grundy's game, Lasker's Nim, Moore's Nim, nimsum).
 
 >>> from nimjos.games.declared import subtraction
 >>> G(subtraction(frozenset({1, 2})), 7), sorted(options(subtraction(frozenset({1, 2})), 3))
 (1, [1, 2])
+>>> G(octal("0.77"), 70), G(octal("0.77"), (3, 4, 5)), G(grundys_game(), 10 ** 4)
+(6, 6, 39)
 """
 from __future__ import annotations
 
 from typing import Any
 
 from nimjos.games.declared import GAME_FAMILIES, as_instance
+from nimjos.games.heaps.game import HeapGame, heap_game, moore_nim, nimsum, octal_game
+from nimjos.games.heaps.rules import GRUNDYS_GAME, LASKERS_NIM
+from nimjos.lang.errors import EvalError
 
 
 def G(game: Any, position: Any) -> int:
     """The Grundy value of `position` in `game`, computed from the game's moves: mex of the options' values.
 
     `game` is a game instance (a game name, or ``maxnim(3)`` for a game with params); `position` is a
-    number for a 1-D game, a tuple otherwise. A position outside the game (a negative coordinate, a
+    number for a 1-D game, a tuple otherwise; for a heap game (``octal("0.77")``) a heap or a tuple of heaps,
+    whose value is the nim-sum of the heaps' values. A position outside the game (a negative coordinate, a
     wrong dimension) is ill-defined.
     """
     return as_instance(game).grundy(position)
@@ -28,5 +34,45 @@ def options(game: Any, position: Any) -> frozenset:
     return frozenset(inst.options(inst.normalise(position)))
 
 
+def octal(code: Any) -> HeapGame:
+    """The take-and-break game of an octal code in Winning Ways notation, a string: ``octal("0.77")`` is
+    Kayles, ``"0.07"`` Dawson's Kayles, ``"0.137"`` Dawson's chess; digit d_k of taking k tokens: 1 = take
+    the whole heap, 2 = leave one heap, 4 = leave two; digits above 7 (hexadecimal games) add 8 = leave
+    three. A position is a heap or a tuple of heaps."""
+    return octal_game(code)
+
+
+def hexadecimal(code: Any) -> HeapGame:
+    """The take-and-break game of a hexadecimal code (digits 0-9, a-f; 8 = leave three heaps), a string:
+    ``hexadecimal("0.f")``. The same as :func:`octal` with more digits."""
+    return octal_game(code)
+
+
+def grundys_game() -> HeapGame:
+    """Grundy's game: split one heap into two unequal non-empty heaps."""
+    return heap_game(GRUNDYS_GAME)
+
+
+def laskers_nim() -> HeapGame:
+    """Lasker's Nim: take any number of tokens from one heap, or split one heap into two non-empty heaps."""
+    return heap_game(LASKERS_NIM)
+
+
+def heaps_value(game: Any, heaps: Any) -> int:
+    """The value of a position of a heap game: the nim-sum of its heaps' values (the same as G)."""
+    inst = as_instance(game)
+    if not isinstance(inst, HeapGame):
+        raise EvalError(f"{inst.label} is not a heap game")
+    return inst.grundy(heaps)
+
+
+#: the heap games' families as names of the expression language
+HEAP_FAMILIES = {"octal": octal, "hexadecimal": hexadecimal, "grundys_game": grundys_game,
+                 "laskers_nim": laskers_nim, "moore_nim": moore_nim}
+
+# a claim's `game` may call these families (nimjos.spec.plan checks a game expression against GAME_FAMILIES,
+# which nimjos.games.declared cannot fill with them: the heap games import it)
+GAME_FAMILIES.update(HEAP_FAMILIES)
+
 #: the game functions and built-in game families as names of the expression language
-GAME_FUNCTIONS = {"G": G, "options": options, **GAME_FAMILIES}
+GAME_FUNCTIONS = {"G": G, "options": options, **GAME_FAMILIES, "heaps_value": heaps_value, "nimsum": nimsum}

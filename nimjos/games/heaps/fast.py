@@ -1,0 +1,245 @@
+"""Compiled (numba, ``cache=True``) Grundy sequences of heap games: the plain mex and the rare-value method.
+
+The plain kernel takes the mex over every move, O(n) moves per heap for a game that splits (O(n^2) in all).
+The rare-value method (Winning Ways, "Sparse space spells speed"; Flammenkamp's tables of octal games) fixes
+a mask m and calls a value v *common* when v & m has an odd number of 1 bits, *rare* otherwise. The nim-sum
+of two values is common exactly when one is rare and the other common, so the common values among the
+options of a split come only from splits with a rare part: when few heaps have rare values, they are found
+in O(#rare) steps. The mex is then the least common value c not found, unless some rare value below c is
+missing too; rare values come from the many splits of two common parts and are found by a short scan that
+stops as soon as every rare value below c is seen (the whole scan runs only when one is missing: then the
+heap's value is rare). The answer is exact whatever the mask; the mask decides the speed only, and is chosen
+on a prefix computed by the plain kernel.
+
+>>> from nimjos.games.heaps.rules import GRUNDYS_GAME, plain_sequence
+>>> sequence(GRUNDYS_GAME, 300).tolist() == plain_sequence(GRUNDYS_GAME, 300)
+True
+>>> sequence(GRUNDYS_GAME, 300, method="plain").tolist()[:10]
+[0, 0, 0, 1, 0, 2, 1, 0, 2, 1]
+"""
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from nimjos.games.heaps.rules import HeapRules
+from nimjos.lang.errors import EvalError
+
+#: splits scanned in each run between two looks at the values still missing (rare-value method)
+BLOCK = 16
+#: the interleaved runs of that scan
+STREAMS = 32
+#: the prefix on which the mask of the rare-value method is chosen
+MASK_PREFIX = 2000
+#: the masks tried: low | every bit above those of the prefix's values, low < 2 ** MASK_BITS (the masks of Winning
+#: Ways are infinite bitstrings such as 0111...: the bits the prefix does not show are all set)
+MASK_BITS = 8
+ALL_BITS = (1 << 62) - 1
+
+
+@numba.njit(cache=True)
+def _parity(v: int) -> int:
+    p = 0
+    while v:
+        p ^= 1
+        v &= v - 1
+    return p
+
+
+@numba.njit(cache=True)
+def _plain_kernel(digits, tail, unequal, g, start, stop, cap):  # pragma: no cover - compiled
+    """g[start..stop] by the plain mex; returns the next index to compute (< stop + 1 when a value reached
+    cap // 2: the caller doubles cap and resumes)."""
+    seen = np.full(cap, -1, np.int64)
+    L = digits.shape[0]
+    for m in range(start, stop + 1):
+        for k in range(m + 1):
+            d = digits[k] if k < L else tail
+            if d == 0:
+                if tail == 0 and k >= L:
+                    break
+                continue
+            r = m - k
+            if d & 1 and r == 0:
+                seen[0] = m
+            if d & 2 and r >= 1:
+                seen[g[r]] = m
+            if d & 4:
+                for a in range(1, ((r - 1) // 2 if unequal else r // 2) + 1):
+                    seen[g[a] ^ g[r - a]] = m
+        v = 0
+        while seen[v] == m:
+            v += 1
+        g[m] = v
+        if 2 * v >= cap:
+            return m + 1
+    return stop + 1
+
+
+@numba.njit(cache=True)
+def _rare_kernel(digits, unequal, g, start, stop, cap, mask, shift, kpar):  # pragma: no cover - compiled
+    """g[start..stop] by the rare-value method (finite code, at most two parts); returns as _plain_kernel.
+    A heap x is rare when parity(g(x) & mask) == shift * (x & 1); every split takes k = kpar (mod 2) tokens
+    when shift is 1."""
+    seen = np.full(cap, -1, np.int64)
+    L = digits.shape[0]
+    rare = np.empty(stop + 1, np.int64)
+    wanted = np.empty(cap, np.int64)
+    nr = 0
+    for i in range(1, start):
+        if _parity(g[i] & mask) == shift * (i & 1):
+            rare[nr] = i
+            nr += 1
+    for m in range(start, stop + 1):
+        top = min(L - 1, m)
+        for k in range(top + 1):
+            d = digits[k]
+            r = m - k
+            if d & 1 and r == 0:
+                seen[0] = m
+            if d & 2 and r >= 1:
+                seen[g[r]] = m
+            if d & 4:
+                for j in range(nr):
+                    a = rare[j]
+                    if a >= r:
+                        break
+                    if unequal and 2 * a == r:
+                        continue
+                    seen[g[a] ^ g[r - a]] = m
+        cheap = 1 ^ (shift * ((m - kpar) & 1))  # the values only splits with one rare part give
+        c = 0
+        while c < cap and (seen[c] == m or _parity(c & mask) != cheap):
+            c += 1
+        need = 0
+        for v in range(c):
+            if seen[v] != m:
+                wanted[need] = v
+                need += 1
+        if need:
+            # the missing values below c are rare: splits of two common parts give them, found in blocks
+            for k in range(top + 1):
+                if digits[k] & 4:
+                    r = m - k
+                    half = (r - 1) // 2 if unequal else r // 2
+                    if half < 1:
+                        continue
+                    # the splits in STREAMS interleaved runs a = 1 + j * width + i (every one once): far sooner
+                    # than a = 1, 2, ... they meet the missing values, and each run reads memory in order
+                    width = (half + STREAMS - 1) // STREAMS
+                    i = 0
+                    while i < width and need:
+                        top_i = min(width, i + BLOCK)
+                        for j in range(STREAMS):
+                            base = 1 + j * width
+                            end = min(base + top_i, half + 1)
+                            for a in range(base + i, end):
+                                seen[g[a] ^ g[r - a]] = m
+                        i = top_i
+                        j = 0
+                        while j < need:
+                            if seen[wanted[j]] == m:
+                                need -= 1
+                                wanted[j] = wanted[need]
+                            else:
+                                j += 1
+                if need == 0:
+                    break
+        if need:
+            v = 0
+            while seen[v] == m:
+                v += 1
+        else:
+            v = c
+        g[m] = v
+        if m >= 1 and _parity(v & mask) == shift * (m & 1):
+            rare[nr] = m
+            nr += 1
+        if 2 * v >= cap:
+            return m + 1
+    return stop + 1
+
+
+def rare_applies(rules: HeapRules) -> bool:
+    """Does the rare-value method apply: a finite code whose moves leave at most two heaps, some splitting?
+
+    >>> from nimjos.games.heaps.rules import GRUNDYS_GAME, LASKERS_NIM
+    >>> rare_applies(GRUNDYS_GAME), rare_applies(LASKERS_NIM)
+    (True, False)
+    """
+    return rules.tail == 0 and rules.max_parts <= 2 and any(d & 4 for d in rules.digits)
+
+
+def _plain(rules: HeapRules, g: np.ndarray, start: int, n: int) -> None:
+    digits = np.array(rules.digits, dtype=np.int64)
+    cap = 1024
+    while start <= n:
+        start = _plain_kernel(digits, rules.tail, rules.unequal, g, start, n, cap)
+        cap *= 2
+
+
+def split_parity(rules: HeapRules) -> int | None:
+    """The parity of k shared by every split (take k, leave two heaps), or None when splits differ in it.
+
+    >>> split_parity(HeapRules((0, 4, 0, 4))), split_parity(HeapRules((4, 4)))
+    (1, None)
+    """
+    ks = {k % 2 for k, d in enumerate(rules.digits) if d & 4}
+    return ks.pop() if len(ks) == 1 else None
+
+
+def choose_mask(g: np.ndarray, shifts: tuple[int, ...] = (0, 1)) -> tuple[int, int, int]:
+    """(mask, shift, rare heaps) with the fewest rare heaps among g[1:] (a heap x is rare when the parity of
+    g(x) & mask is shift * (x & 1)), over the masks low | (every bit from b on), b the bit length of the
+    largest value (at most MASK_BITS), low < 2 ** b, and the given shifts.
+
+    >>> mask, shift, rare = choose_mask(np.array([0, 1, 2, 1, 2], dtype=np.int64)); mask & 255, shift, rare
+    (254, 1, 0)
+    """
+    vals = g[1:].astype(np.int64)
+    b = min(MASK_BITS, int(vals.max(initial=0)).bit_length())
+    high = ALL_BITS & ~((1 << b) - 1)
+    odd = np.arange(1, len(g), dtype=np.int64) & 1
+    best = (0, 0, len(vals) + 1)
+    for low in range(0, 1 << b):
+        mask = low | high
+        bits = vals & mask
+        par = np.zeros(len(vals), dtype=np.int64)
+        while bits.any():
+            par ^= bits & 1
+            bits >>= 1
+        for shift in shifts:
+            rare = int((par == shift * odd).sum())
+            if rare < best[2]:
+                best = (mask, shift, rare)
+    return best
+
+
+def sequence(rules: HeapRules, n: int, method: str = "auto", prefix: np.ndarray | None = None) -> np.ndarray:
+    """g(0), ..., g(n) of a heap game (int64), by the rare-value method when it applies (``method="auto"`` or
+    ``"rare"``) or the plain mex (``"plain"``); `prefix` holds values already computed (g(0), ...).
+    """
+    if rules.max_parts > 2:
+        raise EvalError(f"{rules.name or rules.code()}: the compiled kernels leave at most two heaps per move")
+    g = np.zeros(n + 1, dtype=np.int64)
+    start = 0
+    if prefix is not None:
+        start = min(len(prefix), n + 1)
+        g[:start] = prefix[:start]
+    if method == "plain" or not rare_applies(rules):
+        if method == "rare":
+            raise EvalError(f"the rare-value method does not apply to {rules.name or rules.code()}")
+        _plain(rules, g, start, n)
+        return g
+    head = min(n, MASK_PREFIX)
+    if start <= head:
+        _plain(rules, g, start, head)
+        start = head + 1
+    kpar = split_parity(rules)
+    mask, shift, _ = choose_mask(g[:head + 1], (0, 1) if kpar is not None else (0,))
+    digits = np.array(rules.digits, dtype=np.int64)
+    cap = 1024
+    while start <= n:
+        start = _rare_kernel(digits, rules.unequal, g, start, n, cap, mask, shift, kpar or 0)
+        cap *= 2
+    return g

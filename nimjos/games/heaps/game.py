@@ -1,0 +1,186 @@
+"""Heap games as games of the language: a take-and-break rule played on any number of heaps, and Moore's Nim.
+
+A :class:`HeapGame` is a game whose position is a heap (an integer) or a collection of heaps (a tuple, read as
+a multiset); by the Sprague-Grundy theorem its value is the nim-sum of the heaps' values, so the game is its
+one sequence g(0), g(1), ..., computed by :mod:`nimjos.games.heaps.fast`. Its options are the positions
+one move away (sorted tuples of heaps). :class:`HeapPositions` is the same game with the value computed from
+the game graph by the reference engine (the differential tests compare the two); :class:`MooreNim` (a move
+on up to k heaps at once) is not a sum, and is solved on its game graph.
+
+>>> kayles = heap_game(octal_rules("0.77"))
+>>> kayles.grundy(70), kayles.grundy((3, 4, 5)), sorted(kayles.options(3))
+(6, 6, [(1,), (1, 1), (2,)])
+>>> graph = HeapPositions(kayles.rules); graph.grundy((3, 4, 5))
+6
+>>> moore_nim(2).grundy((1, 2, 3)), moore_nim(1).grundy((1, 2, 3))
+(6, 0)
+"""
+from __future__ import annotations
+
+from itertools import combinations, product
+from typing import Any
+
+import numpy as np
+
+from nimjos.games.declared import GameInstance
+from nimjos.games.heaps.fast import sequence
+from nimjos.games.heaps.rules import HeapRules, octal_rules, plain_sequence
+from nimjos.lang.errors import EvalError
+
+#: the largest heap whose value one call may ask for (the resource guard of heap games)
+MAX_HEAP = 50_000_000
+
+
+def _heaps(game: GameInstance, position: Any) -> tuple[int, ...]:
+    """A position as a sorted tuple of heaps (an int is one heap); refuses what is not."""
+    heaps = position if isinstance(position, tuple) else (position,)
+    for h in heaps:
+        if type(h) is not int or h < 0:
+            raise EvalError(f"{game.label}: a position is a heap (an integer >= 0) or a tuple of heaps, "
+                            f"got {position!r}")
+    return tuple(sorted(heaps))
+
+
+def nimsum(*values: Any) -> int:
+    """The nim-sum (xor) of integers >= 0, or of one collection of them.
+
+    >>> nimsum(1, 2, 3), nimsum([5, 6]), nimsum()
+    (0, 3, 0)
+    """
+    if len(values) == 1 and isinstance(values[0], (tuple, list, frozenset, set)):
+        values = tuple(values[0])
+    out = 0
+    for v in values:
+        if type(v) is not int or v < 0:
+            raise EvalError(f"nimsum takes integers >= 0, got {v!r}")
+        out ^= v
+    return out
+
+
+class HeapGame(GameInstance):
+    """A take-and-break game on any number of heaps; a position is a heap or a tuple of heaps, its value the
+    nim-sum of the heaps' values (one sequence, grown on demand)."""
+
+    def __init__(self, rules: HeapRules, label: str):
+        super().__init__(rules.name or label, 1, ("n",), {"code": rules.code()}, label)
+        self.rules = rules
+        self.dense = np.zeros(1, dtype=np.int64)  # g(0) = 0
+        self.solved_by.add("heap engine (sequence of one heap, nim-sum of heaps)")
+
+    def values(self, n: int) -> np.ndarray:
+        """g(0), ..., g(n) (at least), computed by the compiled kernels (the plain mex for three-way splits)."""
+        if n >= len(self.dense):
+            if n > MAX_HEAP:
+                raise EvalError(f"{self.label}: heap {n:,} is beyond the guard of {MAX_HEAP:,} tokens")
+            top = max(n, 2 * len(self.dense))
+            if self.rules.max_parts > 2:
+                self.dense = np.array(plain_sequence(self.rules, top), dtype=np.int64)
+            else:
+                self.dense = sequence(self.rules, top, prefix=self.dense)
+        return self.dense
+
+    def normalise(self, position: Any) -> Any:
+        heaps = _heaps(self, position)
+        return heaps[0] if len(heaps) == 1 else heaps
+
+    def lookup(self, position: Any) -> int:
+        heaps = position if isinstance(position, tuple) else (position,)
+        if not heaps:
+            return 0
+        g = self.values(max(heaps))
+        out = 0
+        for h in heaps:
+            out ^= int(g[h])
+        return out
+
+    def has(self, position: Any) -> bool:
+        return True
+
+    def grundy(self, position: Any) -> int:
+        return self.lookup(self.normalise(position))
+
+    def options(self, position: Any) -> list:
+        heaps = position if isinstance(position, tuple) else (position,)
+        out = []
+        for i, h in enumerate(heaps):
+            if i and heaps[i - 1] == h:
+                continue  # the same move on an equal heap
+            rest = heaps[:i] + heaps[i + 1:]
+            for parts in self.rules.moves(h):
+                out.append(tuple(sorted(rest + parts)))
+        return out
+
+
+class HeapPositions(GameInstance):
+    """The same game as a game graph on sorted tuples of heaps: values by the reference engine's mex (the
+    differential tests' ground truth)."""
+
+    def __init__(self, rules: HeapRules):
+        super().__init__(rules.name or rules.code(), 2, ("heaps", "of"), {"code": rules.code()},
+                         f"positions of {rules.name or rules.code()}")
+        self.rules = rules
+
+    def normalise(self, position: Any) -> Any:
+        return _heaps(self, position)
+
+    def options(self, position: Any) -> list:
+        return HeapGame.options(self, position)  # type: ignore[arg-type]
+
+
+class MooreNim(GameInstance):
+    """Moore's Nim_k: take any number of tokens, at least one in all, from at most k heaps at once. Not a sum
+    of one-heap games: a position is a tuple of heaps (sorted), valued on its game graph."""
+
+    def __init__(self, k: int):
+        super().__init__("moore_nim", 2, ("heaps", "of"), {"k": k}, f"moore_nim({k})")
+        self.k = k
+
+    def normalise(self, position: Any) -> Any:
+        return _heaps(self, position)
+
+    def options(self, position: Any) -> list:
+        heaps = position
+        out = set()
+        for size in range(1, min(self.k, len(heaps)) + 1):
+            for chosen in combinations(range(len(heaps)), size):
+                for left in product(*(range(heaps[i] + 1) for i in chosen)):
+                    if all(left[j] == heaps[i] for j, i in enumerate(chosen)):
+                        continue
+                    new = list(heaps)
+                    for j, i in enumerate(chosen):
+                        new[i] = left[j]
+                    out.add(tuple(sorted(new)))
+        return list(out)
+
+
+_SHARED: dict[Any, GameInstance] = {}
+
+
+def heap_game(rules: HeapRules, label: str | None = None) -> HeapGame:
+    """The shared instance of a heap game (one sequence per rule in a process)."""
+    inst = _SHARED.get(rules)
+    if inst is None:
+        inst = _SHARED[rules] = HeapGame(rules, label or rules.name or rules.code())
+    return inst  # type: ignore[return-value]
+
+
+def moore_nim(k: Any) -> MooreNim:
+    """Moore's Nim_k (shared instance); k >= 1 (k = 1 is Nim).
+
+    >>> moore_nim(0)
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.EvalError: moore_nim needs an integer k >= 1, got 0
+    """
+    if type(k) is not int or k < 1:
+        raise EvalError(f"moore_nim needs an integer k >= 1, got {k!r}")
+    key = ("moore", k)
+    if key not in _SHARED:
+        _SHARED[key] = MooreNim(k)
+    return _SHARED[key]  # type: ignore[return-value]
+
+
+def octal_game(code: Any) -> HeapGame:
+    """The heap game of an octal or hexadecimal code (see :func:`nimjos.games.heaps.rules.octal_rules`)."""
+    rules = octal_rules(code)
+    return heap_game(rules, rules.name)

@@ -1,0 +1,114 @@
+"""Heap games: codes, the sequence against the game graph (the Sprague-Grundy theorem, checked), the compiled
+kernels against the plain mex, known sequences (OEIS), Moore's Nim, the built-ins in claims."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from nimjos.games.engine import ReferenceEngine
+from nimjos.games.functions import G, grundys_game, laskers_nim, octal
+from nimjos.games.heaps.fast import sequence
+from nimjos.games.heaps.game import HeapPositions, MooreNim, heap_game
+from nimjos.games.heaps.rules import GRUNDYS_GAME, LASKERS_NIM, NIM, HeapRules, octal_rules, plain_sequence
+from nimjos.lang.errors import EvalError, SpecError
+from nimjos.lang.syntax import parse
+
+CODES = ["0.77", "0.07", "0.137", "4.07", "0.6", "0.16", "0.4", "0.f", "0.8"]
+
+# OEIS A002186 (Kayles), A002187 (Dawson's Kayles, from n = 0), A002188 (Grundy's game)
+KAYLES = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5, 4, 7, 2, 1, 8,
+          6, 7, 4, 1, 2, 3, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 4, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2,
+          1, 8, 6, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7]
+DAWSON = [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 2, 7,
+          4, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2]
+GRUNDY = [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2, 3, 1, 2, 4,
+          1, 2, 4, 1, 2, 4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3, 2, 1, 3, 2, 4, 3, 2, 4]
+
+
+def test_codes():
+    assert octal_rules("0.77").digits == (0, 7, 7) and octal_rules(".07").digits == (0, 0, 7)
+    assert octal_rules("4.07").digits == (4, 0, 7) and octal_rules("0.770").digits == (0, 7, 7)
+    assert octal_rules("0.f").max_parts == 3 and octal_rules("0.137").max_take == 3
+    for bad in ("077", "0.7x", "1.7", "00.7", 0.77):
+        with pytest.raises(EvalError):
+            octal_rules(bad)
+    assert LASKERS_NIM.max_take is None and GRUNDYS_GAME.max_parts == 2
+
+
+@pytest.mark.parametrize("rules", [octal_rules(c) for c in CODES] + [GRUNDYS_GAME, LASKERS_NIM, NIM],
+                         ids=lambda r: r.name or r.code())
+def test_sequence_is_the_value_of_the_game_graph(rules):
+    """Sprague-Grundy: the graph value of every multiset of up to 4 heaps of size <= 8 (3 heaps <= 8 for
+    hexadecimal codes) is the nim-sum of the sequence's values."""
+    seq = plain_sequence(rules, 8)
+    graph = HeapPositions(rules)
+    engine = ReferenceEngine()
+    engine.use_fast = False
+    most = 3 if rules.max_parts > 2 else 4
+    positions = [p for k in range(most + 1) for p in itertools.combinations_with_replacement(range(9), k)]
+    engine.solve(graph, positions)
+    game = heap_game(rules)
+    for p in positions:
+        want = 0
+        for h in p:
+            want ^= seq[h]
+        assert graph.table[p] == want, (p, graph.table[p], want)
+        assert game.grundy(p) == want
+
+
+@pytest.mark.parametrize("code", ["0.77", "0.07", "0.137", "4.07", "0.16", "0.44", "0.6", "4.", "0.37"])
+def test_compiled_kernels_agree_with_the_plain_mex(code):
+    rules = GRUNDYS_GAME if code == "4." else octal_rules(code)
+    plain = plain_sequence(rules, 700)
+    assert sequence(rules, 700, method="plain").tolist() == plain
+    assert sequence(rules, 700).tolist() == plain
+
+
+def test_rare_value_method_agrees_with_the_plain_kernel_to_2000_and_resumes():
+    plain = sequence(GRUNDYS_GAME, 6000, method="plain")
+    assert (sequence(GRUNDYS_GAME, 6000, method="rare") == plain).all()
+    assert (sequence(GRUNDYS_GAME, 6000, prefix=plain[:2500]) == plain).all()
+    with pytest.raises(EvalError):
+        sequence(LASKERS_NIM, 10, method="rare")
+
+
+def test_known_sequences_and_structure_to_1000():
+    kayles = sequence(octal_rules("0.77"), 1200).tolist()
+    dawson = sequence(octal_rules("0.07"), 1200).tolist()
+    chess = sequence(octal_rules("0.137"), 1200).tolist()
+    grundy = sequence(GRUNDYS_GAME, 1200).tolist()
+    lasker = sequence(LASKERS_NIM, 1200).tolist()
+    assert kayles[:len(KAYLES)] == KAYLES
+    assert dawson[:len(DAWSON)] == DAWSON
+    assert grundy[:len(GRUNDY)] == GRUNDY
+    assert dawson[1:] == chess[:-1]
+    # Kayles: period 12 from 71 (not from 70); Dawson's Kayles 0.07: period 34 from 53 (not from 52;
+    # Dawson's chess 0.137, the same sequence shifted by one, from 52)
+    assert all(kayles[n + 12] == kayles[n] for n in range(71, 1188)) and kayles[82] != kayles[70]
+    assert all(dawson[n + 34] == dawson[n] for n in range(53, 1166)) and dawson[86] != dawson[52]
+    # Lasker's Nim: g(4k+1) = 4k+1, g(4k+2) = 4k+2, g(4k+3) = 4k+4, g(4k+4) = 4k+3
+    assert lasker[0] == 0 and all(lasker[n] == {1: n, 2: n, 3: n + 1, 0: n - 1}[n % 4] for n in range(1, 1201))
+
+
+def test_moore_nim():
+    """Moore's theorem: P-positions are those whose binary digits sum to 0 mod k + 1 in every column."""
+    for k in (1, 2, 3):
+        game = MooreNim(k)
+        for p in itertools.combinations_with_replacement(range(8), 3):
+            sums = [sum(h >> b & 1 for h in p) % (k + 1) for b in range(3)]
+            assert (game.grundy(p) == 0) == (sums == [0, 0, 0]), (k, p)
+    assert MooreNim(1).grundy((3, 5, 6)) == 0 and MooreNim(1).grundy((1, 2, 4)) == 7
+
+
+def test_builtins_and_strings():
+    assert G(octal("0.77"), 70) == 6 and G(octal("0.77"), (70, 70)) == 0
+    assert G(grundys_game(), ()) == 0 and G(laskers_nim(), 3) == 4
+    parse('octal("0.77")')
+    with pytest.raises(SpecError):
+        parse('"0.77"')
+    with pytest.raises(SpecError):
+        parse('G("0.77", 3)')
+    with pytest.raises(EvalError):
+        G(octal("0.77"), -1)
+    assert HeapRules((0, 3)).code() == "0.3"
