@@ -7,7 +7,7 @@ second, about 5 million over all of them, 2 to 4.6 million on the queries that t
 decided; a query Z3 does not decide often runs faster, so 3 million keeps the time of a proof and cuts the
 time of a failure). Each query may spend what is left; what it spent (Z3's ``rlimit count``) is charged
 to the budget and to every budget it was carved from. A wall-clock backstop of :data:`BACKSTOP` times the
-seconds stops a query that runs far slower than the rate; it only ever turns a verdict into ``inconclusive``,
+longest the units take (at the slowest rate measured, :data:`SLOWEST_RATE`) stops a query that runs far slower; it only ever turns a verdict into ``inconclusive``,
 with a note that says so. Z3's random seeds are fixed (:func:`fix_seeds`).
 
 >>> b = Budget.seconds(2)
@@ -27,10 +27,14 @@ import z3
 
 #: Z3 resource units per second of the budget (the calibration above)
 RLIMIT_PER_SECOND = 3_000_000
-#: the wall-clock backstop, as a multiple of the budget's seconds
+#: the slowest rate measured on a query the prover decided (units a second): a budget's units take at most
+#: units / SLOWEST_RATE seconds on a quiet reference machine
+SLOWEST_RATE = 1_500_000
+#: the wall-clock backstop, as a multiple of the longest a budget's units take (units / SLOWEST_RATE seconds)
 BACKSTOP = 5.0
 #: the note of a verdict the backstop stopped
-BACKSTOP_NOTE = "stopped by the wall-clock backstop ({:g} s, {:g}x the budget): the machine is much slower than the calibration"
+BACKSTOP_NOTE = ("stopped by the wall-clock backstop ({:.0f} s, {:g}x the longest the budget takes): the machine is much "
+                 "slower than the calibration")
 
 
 def fix_seeds() -> None:
@@ -53,7 +57,9 @@ class Budget:
     @classmethod
     def seconds(cls, seconds: float, backstop: float = BACKSTOP) -> "Budget":
         """The budget of `seconds` (in resource units), with its backstop starting now."""
-        return cls(int(seconds * RLIMIT_PER_SECOND), time.perf_counter() + backstop * seconds, None, seconds)
+        units = int(seconds * RLIMIT_PER_SECOND)
+        wall = backstop * units / SLOWEST_RATE
+        return cls(units, time.perf_counter() + wall, None, wall)
 
     @classmethod
     def until(cls, deadline: float) -> "Budget":
@@ -62,7 +68,7 @@ class Budget:
 
     def part(self, fraction: float) -> "Budget":
         """A budget of `fraction` of what is left, charged to this one as it is spent."""
-        return Budget(int(self.left() * fraction), self.wall, self, self.seconds_ * fraction)
+        return Budget(int(self.left() * fraction), self.wall, self, self.seconds_)
 
     def left(self) -> int:
         own = max(0, self.units - self.used)
@@ -108,7 +114,7 @@ class Budget:
         root = self
         while root.parent is not None:
             root = root.parent
-        return BACKSTOP_NOTE.format(root.seconds_ * BACKSTOP, BACKSTOP)
+        return BACKSTOP_NOTE.format(root.seconds_, BACKSTOP)
 
 
 def _count(solver: Any) -> int:
