@@ -57,6 +57,17 @@ def nimsum(*values: Any) -> int:
     return out
 
 
+class _Values(dict):
+    """A heap game's ``table``: any position's value on demand (readers that index the table directly)."""
+
+    def __init__(self, game: "HeapGame"):
+        super().__init__()
+        self.game = game
+
+    def __missing__(self, position: Any) -> int:
+        return self.game.lookup(position)
+
+
 class HeapGame(GameInstance):
     """A take-and-break game on any number of heaps; a position is a heap or a tuple of heaps, its value the
     nim-sum of the heaps' values (one sequence, grown on demand)."""
@@ -65,6 +76,7 @@ class HeapGame(GameInstance):
         super().__init__(rules.name or label, 1, ("n",), {"code": rules.code()}, label)
         self.rules = rules
         self.dense = np.zeros(1, dtype=np.int64)  # g(0) = 0
+        self.table = _Values(self)
         self.solved_by.add("heap engine (sequence of one heap, nim-sum of heaps)")
 
     def values(self, n: int) -> np.ndarray:
@@ -116,7 +128,7 @@ class HeapPositions(GameInstance):
     differential tests' ground truth)."""
 
     def __init__(self, rules: HeapRules):
-        super().__init__(rules.name or rules.code(), 2, ("heaps", "of"), {"code": rules.code()},
+        super().__init__(rules.name or rules.code(), 0, ("heaps",), {"code": rules.code()},
                          f"positions of {rules.name or rules.code()}")
         self.rules = rules
 
@@ -132,7 +144,7 @@ class MooreNim(GameInstance):
     of one-heap games: a position is a tuple of heaps (sorted), valued on its game graph."""
 
     def __init__(self, k: int):
-        super().__init__("moore_nim", 2, ("heaps", "of"), {"k": k}, f"moore_nim({k})")
+        super().__init__("moore_nim", 0, ("heaps",), {"k": k}, f"moore_nim({k})")
         self.k = k
 
     def normalise(self, position: Any) -> Any:

@@ -1,0 +1,140 @@
+"""Periodicity proved: the theorems that turn a finite computation of a Grundy sequence into a statement about
+every heap size.
+
+* Guy-Smith (Winning Ways, ch. 4; generalised here to moves leaving up to J heaps): in a take-and-break game
+  with a finite code, where t is the most tokens one move takes and J the most heaps it leaves, if
+  g(n + p) = g(n) for every n with n0 <= n < J n1 + (J - 1) p + t, n1 = max(n0, 1), then for every n >= n0.
+  For octal games (J = 2, n0 >= 1) the range is n0 <= n < 2 n0 + p + t, the theorem as printed. (Proof: for
+  m >= J (n1 + p) + t, every option of m has a heap >= n1 + p and every option of m - p a heap >= n1; moving
+  p tokens between that heap and its twin matches the options' values, so g(m) = g(m - p) by induction.)
+* Finite subtraction sets: g(n) is the mex of g(n - s), s in S, so once n >= max(S) it depends only on the
+  max(S) values before it; if g(n + p) = g(n) for n0 <= n < n0 + max(S), the state repeats, forever.
+
+>>> from nimjos.games.heaps.rules import octal_rules
+>>> proof = octal_proof(octal_rules("0.77"), 12, 71); proof.holds, proof.checked
+(True, (71, 156))
+>>> octal_proof(octal_rules("0.77"), 12, 70).first_failure
+70
+>>> subtraction_proof(frozenset({2, 3}), 5, 0).describe()
+'proved: g(n + 5) = g(n) for every n >= 0 (finite subtraction set, max(S) = 3: the state of the last 3 values repeats; checked 0 <= n < 3)'
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from nimjos.games.heaps.fast import sequence
+from nimjos.games.heaps.rules import HeapRules, plain_sequence
+from nimjos.lang.errors import EvalError
+
+#: the largest range a proof computes (heap sizes)
+MAX_RANGE = 5_000_000
+
+
+@dataclass(frozen=True)
+class PeriodicityProof:
+    """The record of a periodicity proof: the theorem, the range checked (n0 <= n < N, each n with
+    g(n + p) = g(n)), and the outcome; `first_failure` is the least n >= n0 with g(n + p) != g(n)."""
+
+    theorem: str
+    period: int
+    preperiod: int
+    checked: tuple[int, int]
+    holds: bool
+    first_failure: int | None = None
+    values: tuple[int, int] | None = None  # (g(n + p), g(n)) at the first failure
+
+    def describe(self) -> str:
+        lo, hi = self.checked
+        if self.holds:
+            return (f"proved: g(n + {self.period}) = g(n) for every n >= {self.preperiod} ({self.theorem}; "
+                    f"checked {lo} <= n < {hi})")
+        a, b = self.values or (None, None)
+        return (f"refuted: g({self.first_failure} + {self.period}) = {a} != g({self.first_failure}) = {b}")
+
+
+def _check(seq: Sequence[int], period: int, lo: int, hi: int) -> int | None:
+    for n in range(lo, hi):
+        if seq[n + period] != seq[n]:
+            return n
+    return None
+
+
+def _record(theorem: str, seq: Sequence[int], period: int, preperiod: int, hi: int) -> PeriodicityProof:
+    bad = _check(seq, period, preperiod, hi)
+    if bad is None:
+        return PeriodicityProof(theorem, period, preperiod, (preperiod, hi), True)
+    return PeriodicityProof(theorem, period, preperiod, (preperiod, hi), False, bad,
+                            (int(seq[bad + period]), int(seq[bad])))
+
+
+def _pattern(period: int, preperiod: int) -> None:
+    if type(period) is not int or period < 1:
+        raise EvalError(f"the period must be a positive integer, got {period!r}")
+    if type(preperiod) is not int or preperiod < 0:
+        raise EvalError(f"the preperiod must be an integer >= 0, got {preperiod!r}")
+
+
+def guy_smith_range(rules: HeapRules, period: int, preperiod: int) -> int | None:
+    """N of the theorem: checking n0 <= n < N proves the period for every n >= n0; None when the theorem does
+    not apply (a code with infinitely many digits, or unequal parts as in Grundy's game).
+
+    >>> from nimjos.games.heaps.rules import octal_rules, GRUNDYS_GAME
+    >>> guy_smith_range(octal_rules("0.07"), 34, 53), guy_smith_range(GRUNDYS_GAME, 3, 0) is None
+    (142, True)
+    """
+    t = rules.max_take
+    if t is None or rules.unequal:
+        return None
+    parts = max(rules.max_parts, 1)
+    n1 = max(preperiod, 1)
+    return parts * n1 + (parts - 1) * period + t
+
+
+def octal_proof(rules: HeapRules, period: int, preperiod: int, seq: Sequence[int] | None = None) -> PeriodicityProof | None:
+    """Prove or refute "g(n + period) = g(n) for every n >= preperiod" for a heap game with a finite code
+    (the Guy-Smith theorem); None when the theorem does not apply."""
+    _pattern(period, preperiod)
+    hi = guy_smith_range(rules, period, preperiod)
+    if hi is None:
+        return None
+    if hi + period > MAX_RANGE:
+        raise EvalError(f"the theorem's range reaches {hi + period:,}, beyond {MAX_RANGE:,} heap sizes")
+    if seq is None or len(seq) < hi + period:
+        seq = plain_sequence(rules, hi + period) if rules.max_parts > 2 else sequence(rules, hi + period).tolist()
+    t, parts = rules.max_take, max(rules.max_parts, 1)
+    theorem = (f"Guy-Smith periodicity theorem for the finite code {rules.code()}: a move takes at most t = {t} "
+               f"tokens and leaves at most {parts} heap{'s' if parts > 1 else ''}")
+    return _record(theorem, seq, period, preperiod, hi)
+
+
+def subtraction_sequence(S: frozenset, n: int) -> list[int]:
+    """g(0), ..., g(n) of the subtraction game with the finite set S.
+
+    >>> subtraction_sequence(frozenset({1, 2}), 6)
+    [0, 1, 2, 0, 1, 2, 0]
+    """
+    moves = sorted(s for s in S if type(s) is int and s >= 1)
+    g: list[int] = []
+    for m in range(n + 1):
+        seen = {g[m - s] for s in moves if s <= m}
+        v = 0
+        while v in seen:
+            v += 1
+        g.append(v)
+    return g
+
+
+def subtraction_proof(S: frozenset, period: int, preperiod: int) -> PeriodicityProof | None:
+    """Prove or refute "g(n + period) = g(n) for every n >= preperiod" for the subtraction game of a finite set
+    S of positive integers; None when S is not such a set."""
+    _pattern(period, preperiod)
+    if not isinstance(S, (frozenset, set, tuple)) or not S or any(type(s) is not int or s < 1 for s in S):
+        return None
+    top = max(S)
+    hi = preperiod + top
+    if hi + period > MAX_RANGE:
+        raise EvalError(f"the theorem's range reaches {hi + period:,}, beyond {MAX_RANGE:,} heap sizes")
+    seq = subtraction_sequence(frozenset(S), hi + period)
+    theorem = f"finite subtraction set, max(S) = {top}: the state of the last {top} values repeats"
+    return _record(theorem, seq, period, preperiod, hi)
