@@ -4,7 +4,7 @@
 it does not apply; the exhaustive one always applies. The final verdict is decided by nimjos.verdict.
 
 >>> list(METHODS)
-['exhaustive', 'sample', 'prove']
+['exhaustive', 'sample', 'prove', 'periodicity']
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from nimjos.lang.errors import NimjosError
 
 from checkers.options import PROVE_SECONDS, RunOptions  # noqa: F401  (re-exported: the options of a run)
 from checkers.prove import prove_claim
+from checkers.periodicity import periodic_verdict
 from checkers.sample import sample_claim
 from nimjos.verdict import Verdict, final_verdict
 from checkers.shard import ShardLog, run_sharded, shard_plan
@@ -68,6 +69,7 @@ METHODS: dict[str, Callable[[Any, RunOptions], Verdict | None]] = {
     "exhaustive": _exhaustive,
     "sample": sample_claim,
     "prove": prove_claim,
+    "periodicity": periodic_verdict,
 }
 
 
