@@ -24,6 +24,7 @@ least position by (sum, lexicographic) is the least counterexample. Holds claims
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -143,7 +144,7 @@ def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: st
         job.exp_value = isinstance(g, Exp)
         body = tr.close(acc, f"z00 = {g.t if job.exp_value else g}")
         job.commands.append(f'def fG "{pad(Z[:n + 1], body)}";')
-        job.statement = f"fG(g, {', '.join(coords)}) := {body}"
+        job.statement = f"fG(g, {', '.join(coords)}) := {_readable(body, ['g', *coords])}"
         units.append((unit, "the formula"))
         val = "$pow2(w) & w < g" if job.exp_value else "w < g"
         q["total"] = f"A{Ps} {dmP} => (Eg $fG(g,{Ps}))"
@@ -158,7 +159,7 @@ def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: st
         else:
             body = " | ".join(_family(tr, fam, env, unit, Z[1:n + 1]) for fam in families)
         job.commands.append(f'def fP "{pad(Z[1:n + 1], body)}";')
-        job.statement = f"fP({', '.join(coords)}) := {body}"
+        job.statement = f"fP({', '.join(coords)}) := {_readable(body, ['', *coords])}"
         units.append((unit, "the P-positions"))
         q["a"] = f"A{Ps},{Os} ({dmP} & $fP({Ps}) & {move}) => ~$fP({Os})"
         q["b"] = f"A{Ps} ({dmP} & ~$fP({Ps})) => (E{Os} {move} & $fP({Os}))"
@@ -211,12 +212,24 @@ def holds_job(ns: Namespace, statement: str, names: list[str], consts: dict, dom
             unit.path.append(f)
     body = tr.formula(parse(statement), env, unit)
     h = " & ".join(f"({x})" for x in hyp) or "0 = 0"
-    job.statement = body
+    job.statement = _readable(body, list(names), "x")
     job.commands.append(f'eval q_holds "{quant("A", X, f"({h}) => ({body})")}";')
     job.queries["q_holds"] = "holds"
     _obligations(job, [(unit, "the statement")])
     job.commands.append(f'eval cex "{pad(X, f"({h}) & ~({body})")}";')
     return job
+
+
+def _readable(text: str, names: list[str], prefix: str = "z") -> str:
+    """A Walnut formula with its parameters z00, z01, ... (or x00, ...) named as the claim names them.
+
+    >>> _readable("z00 = z01 + z02", ["g", "x", "y"])
+    'g = x + y'
+    """
+    for i, nm in enumerate(names):
+        if nm:
+            text = re.sub(rf"\b{prefix}{i:02d}\b", nm, text)
+    return text
 
 
 def decode(values: tuple, job: Job) -> dict:
