@@ -3,8 +3,13 @@ kernels against the plain mex, known sequences (OEIS), Moore's Nim, the built-in
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
+
+from checkers.run import RunOptions, run_claim
+from nimjos.spec.loader import load_spec
+from nimjos.verdict import agreement
 
 from nimjos.games.engine import ReferenceEngine
 from nimjos.games.functions import G, grundys_game, laskers_nim, octal
@@ -112,3 +117,12 @@ def test_builtins_and_strings():
     with pytest.raises(EvalError):
         G(octal("0.77"), -1)
     assert HeapRules((0, 3)).code() == "0.3"
+
+
+def test_the_examples_file_gets_its_expected_verdicts():
+    spec = load_spec(Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    assert len(spec.claims) >= 8
+    for claim in spec.claims:
+        result = run_claim(claim, RunOptions(methods=("exhaustive", "periodicity"), repair=False))
+        ok, why = agreement(result.final, claim.expect, claim.expect_counterexample)
+        assert ok, (claim.id, result.final.verdict, why)
