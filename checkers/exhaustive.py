@@ -22,7 +22,7 @@ from nimjos.games.engine import default_engine
 from nimjos.games.periodicity import first_stair_break
 from nimjos.lang.analysis import grundy_calls
 from nimjos.lang.compiler import compile_tree
-from nimjos.lang.errors import EvalError, SpecError
+from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.expr import evaluate
 from nimjos.lang.runtime import BUDGET
 from nimjos.lang.syntax import suggest
@@ -177,13 +177,22 @@ def _prefetch_grundy(plan: ClaimPlan, pins: dict | None, shard: tuple | None) ->
     fns = [(compile_tree(g, ns, names), compile_tree(p, ns, names)) for g, p in calls]
     groups: dict = {}
     for env in plan.window.bindings({}, pins, shard=shard):
-        for game, position in fns:
-            try:
+        try:
+            if plan.assume is not None and not plan.assume(env):
+                continue
+            for game, position in fns:
                 inst = as_instance(evaluate(game, env))
                 groups.setdefault(inst, []).append(inst.normalise(evaluate(position, env)))
-            except (EvalError, SpecError):
-                continue  # the check itself reports what cannot be evaluated
-    _solve_all(groups)
+        except (EvalError, SpecError):
+            continue  # the check itself reports what cannot be evaluated
+    engine = default_engine()
+    for inst, positions in groups.items():
+        try:
+            engine.solve(inst, positions)
+        except ResourceError:
+            raise
+        except SpecError:
+            continue  # a fault of the game where the statement asks for it is reported by the check itself
 
 
 # ----------------------------------------------------------------------------- game claims
