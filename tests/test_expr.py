@@ -43,6 +43,17 @@ def test_values(text, value):
     assert got == value and type(got) is type(value)
 
 
+@pytest.mark.parametrize("text", [
+    'G(octal("0.77"), 70) == 6 and G(octal("0.77"), (1, 2)) == 3',
+    'G(hexadecimal("0.77"), 70) == G(octal("0.77"), 70)', "G(grundys_game(), (5, 13)) == 1",
+    "G(laskers_nim(), 7) == 8", "G(moore_nim(2), (1, 1, 1)) == 0", 'heaps_value(octal("0.07"), (2, 4)) == 3',
+    "nimsum(1, 2, 3) == 0",
+])
+def test_heap_game_builtins(text):
+    """The heap games' built-ins (docs/spec-format.md, Heap games), as the docs' examples state them."""
+    assert ev(text) is True
+
+
 def test_variables_and_exactness():
     assert ev("x / 3 + y / 6", x=1, y=1) == Fraction(1, 2)
     assert ev("floor(x / k)", x=10**30 + 7, k=10**15) == (10**30 + 7) // 10**15
