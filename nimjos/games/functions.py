@@ -70,9 +70,8 @@ def heaps_value(game: Any, heaps: Any) -> int:
 HEAP_FAMILIES = {"octal": octal, "hexadecimal": hexadecimal, "grundys_game": grundys_game,
                  "laskers_nim": laskers_nim, "moore_nim": moore_nim}
 
-# a claim's `game` may call these families (nimjos.spec.plan checks a game expression against GAME_FAMILIES,
-# which nimjos.games.declared cannot fill with them: the heap games import it)
-GAME_FAMILIES.update(HEAP_FAMILIES)
+#: every built-in game family (a claim's `game` may call one: nimjos.spec.plan checks against this table)
+FAMILIES = {**GAME_FAMILIES, **HEAP_FAMILIES}
 
 #: the game functions and built-in game families as names of the expression language
-GAME_FUNCTIONS = {"G": G, "options": options, **GAME_FAMILIES, "heaps_value": heaps_value, "nimsum": nimsum}
+GAME_FUNCTIONS = {"G": G, "options": options, **FAMILIES, "heaps_value": heaps_value, "nimsum": nimsum}

@@ -23,7 +23,7 @@ from nimjos.lang.expr import evaluate, variables_of
 from nimjos.lang.syntax import free_names, parse, suggest, unknown_name_error
 from nimjos.games.declared import GameDecl
 from nimjos.lang.monotone import INC, DEC, coordinate_nodes, direction, is_nonneg_lower
-from nimjos.games.declared import GAME_FAMILIES
+from nimjos.games.functions import FAMILIES
 
 @dataclass
 class FamilyPlan:
@@ -147,7 +147,7 @@ def _check_game_expression(claim: Any, tree: ast.expr, ns: Namespace) -> None:
             raise claim.error(f"game {name} has no params, but is called with {given}", "game",
                               hint=f"write game = '{name}'")
         return
-    if name in GAME_FAMILIES:
+    if name in FAMILIES:
         if not isinstance(tree, ast.Call):
             raise claim.error(f"the game family {name} needs its arguments", "game")
         return
