@@ -235,20 +235,11 @@ def _check_nonneg(claim: Any, plan: Any, names: list[str], inst: dict) -> None:
     for level in plan.window.levels:
         if level.name not in names:
             continue
-        for t in level.low_text:
-            tree = parse(t)
-            if isinstance(tree, ast.Name) and tree.id in ok:
-                ok.add(level.name)
-            else:
-                try:
-                    v = compile_tree(tree, claim.spec.namespace, set(inst))(dict(inst))
-                except (NimjosError, ZeroDivisionError, TypeError):
-                    v = None
-                if type(v) is int and v >= 0:
-                    ok.add(level.name)
+        if any(_nonneg_expr(parse(t), ok, inst, claim) for t in level.low_text):
+            ok.add(level.name)
     missing = [n for n in names if n not in ok]
     if missing:
-        raise NotAutomatic(f"{', '.join(missing)} has no lower bound >= 0 (Walnut's numbers are the naturals)")
+        raise NotAutomatic(f"{', '.join(missing)} has no lower bound that is >= 0 by its form (Walnut's numbers are the naturals)")
 
 
 def _exponent_names(claim: Any, names: list[str]) -> set:
@@ -425,3 +416,16 @@ def _compositions(total: int, k: int):
     for first in range(total + 1):
         for rest in _compositions(total - first, k - 1):
             yield (first,) + rest
+
+
+def _nonneg_expr(tree: ast.AST, ok: set, inst: dict, claim: Any) -> bool:
+    """Is a lower bound non-negative by its form: naturals and non-negative names under +, *, //, **?"""
+    if isinstance(tree, ast.Name) and tree.id in ok:
+        return True
+    if isinstance(tree, ast.BinOp) and isinstance(tree.op, (ast.Add, ast.Mult, ast.FloorDiv, ast.Pow)):
+        return _nonneg_expr(tree.left, ok, inst, claim) and _nonneg_expr(tree.right, ok, inst, claim)
+    try:
+        v = compile_tree(tree, claim.spec.namespace, set(inst))(dict(inst))
+    except (NimjosError, ZeroDivisionError, TypeError, KeyError):
+        return False
+    return type(v) is int and v >= 0
