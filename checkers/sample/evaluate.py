@@ -36,9 +36,27 @@ class Timeout(BaseException):
 
 
 
+#: whether a time limit is in force (the alarm handler raises only then; cleared first thing on leaving)
+_ARMED = {"on": False, "refires": 0}
+#: how often the alarm fires again when its Timeout landed where it was swallowed, and at most how many times
+REFIRE_SECONDS, REFIRES = 0.5, 5
+
+
+def _handler(signum: int, frame: Any) -> None:
+    if not _ARMED["on"]:
+        return
+    if _ARMED["refires"] < REFIRES:   # again later, in case this one lands where it is ignored
+        _ARMED["refires"] += 1
+        signal.setitimer(signal.ITIMER_REAL, REFIRE_SECONDS)
+    if frame is not None and "gc" in frame.f_code.co_name:
+        return  # a garbage-collector callback would swallow it
+    raise Timeout()
+
+
 @contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
-    """Raise Timeout in the body after `seconds` (main thread only; elsewhere no limit).
+    """Raise Timeout in the body after `seconds` (main thread only; elsewhere no limit). Prefer
+    :func:`run_limited`, which also stops an alarm that fires again while the Timeout unwinds.
 
     >>> try:
     ...     with time_limit(0.05):
@@ -51,21 +69,30 @@ def time_limit(seconds: float) -> Iterator[None]:
     if seconds <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
-
-    def handler(signum: int, frame: Any) -> None:
-        signal.setitimer(signal.ITIMER_REAL, 0.05)  # again soon, in case this one lands where it is ignored
-        if frame is not None and "gc" in frame.f_code.co_name:
-            return  # a garbage-collector callback would swallow it
-        raise Timeout()
-
-    old = signal.signal(signal.SIGALRM, handler)
+    old = signal.signal(signal.SIGALRM, _handler)
+    _ARMED.update(on=True, refires=0)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
+        _ARMED["on"] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
 
+
+def run_limited(fn: Any, seconds: float) -> tuple[Any, bool]:
+    """(fn(), False), or (None, True) when it took over `seconds` (a wall-clock backstop).
+
+    >>> run_limited(lambda: 1 + 1, 1.0)
+    (2, False)
+    """
+    try:
+        with time_limit(seconds):
+            return fn(), False
+    except Timeout:
+        return None, True
+    finally:
+        _ARMED["on"] = False   # an alarm that fires again while the Timeout unwinds is ignored from here on
 
 
 class Outcome:

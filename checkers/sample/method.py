@@ -49,7 +49,7 @@ from checkers.prove.certificate import Certificate, game_kind
 from checkers.prove.solver import fresh_context
 from checkers.sample.domain import Domain, Drawn, build_domain, describe_draw
 from checkers.sample.driver import db_key, parse_pin, pin_line, search, tighten
-from checkers.sample.evaluate import EVAL_SECONDS, GameEvaluator, HoldsEvaluator, Outcome, Timeout, time_limit
+from checkers.sample.evaluate import EVAL_SECONDS, GameEvaluator, HoldsEvaluator, Outcome, run_limited
 from checkers.sample.scale import choose_far
 from checkers.sample.sides import Members
 
@@ -135,10 +135,8 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
     skips: dict[str, int] = {}
 
     def run_one(drawn: Drawn) -> Outcome:
-        try:
-            with time_limit(EVAL_SECONDS):
-                out = evaluate(drawn.env)
-        except Timeout:
+        out, late = run_limited(lambda: evaluate(drawn.env), EVAL_SECONDS)
+        if late:
             stats["timeouts"] += 1
             out = Outcome(Outcome.SKIP, note=f"an evaluation took over {EVAL_SECONDS:g} s (the wall-clock backstop)")
         out.env = drawn.env
@@ -177,10 +175,8 @@ def _smaller(dom: Domain, out: Outcome, evaluate: Any) -> Outcome:
     seen: dict = {}
 
     def fails(env: dict) -> bool:
-        try:
-            with time_limit(EVAL_SECONDS):
-                o = evaluate(env)
-        except Timeout:
+        o, late = run_limited(lambda: evaluate(env), EVAL_SECONDS)
+        if late:
             return False
         if o.kind == out.kind:
             o.env = env

@@ -27,7 +27,7 @@ from checkers.prove.certificate import PointSolver, count_options
 from checkers.prove.terms import Untranslatable
 from checkers.prove.world import uses
 from checkers.sample.domain import FAR, Domain, random_env
-from checkers.sample.evaluate import Outcome, Timeout, time_limit
+from checkers.sample.evaluate import Outcome, run_limited
 
 LADDER = (10 ** 18, 10 ** 9, 10 ** 6, 10 ** 4, 10 ** 3)
 #: names whose presence means ground truth comes from a table (the sample stays near the window)
@@ -106,13 +106,9 @@ def _probe(dom: Domain, evaluate: Callable, rng: random.Random, kind: str | None
                     return False
             except (EvalError, SpecError, KeyError):
                 return False
-        try:
-            BUDGET.steps = 0
-            with time_limit(PROBE_SECONDS):
-                out = evaluate(env)
-            steps = BUDGET.steps
-        except Timeout:
-            return False
-        if out.kind == Outcome.SKIP or steps > PROBE_STEPS:
+        BUDGET.steps = 0
+        out, late = run_limited(lambda: evaluate(env), PROBE_SECONDS)
+        steps = BUDGET.steps
+        if late or out.kind == Outcome.SKIP or steps > PROBE_STEPS:
             return False
     return True
