@@ -224,6 +224,10 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
         plan.domain = claim_domain(claim.domain_text, claim.for_all_text or for_all, ns, plan.window.names)
     except SpecError as exc:
         raise locate_error(claim, exc, "domain" if claim.domain_text is not None else "for_all") from None
+    if plan.domain.explicit and plan.domain.text:
+        # the window enumerates only instances of the domain: a claim is never judged outside it
+        plan.window_text = f"({for_all}) and ({plan.domain.text})"
+        plan.window = _binder(claim, _profile_field(claim, "for_all", profile), plan.window_text, ns, set(), total=True)
     window_names = set(plan.window.names)
     if claim.game_text is not None:
         plan.game_text = claim.game_text
