@@ -26,7 +26,7 @@ from checkers.prove.terms import Untranslatable
 
 #: seconds one evaluation may take: a wall-clock backstop (an instance it stops is skipped, and the method's verdict
 #: is then inconclusive, since it would depend on the machine's speed)
-EVAL_SECONDS = 10.0
+EVAL_SECONDS = 4.0
 #: words in an evaluation error that mean "too large for the machine", not "undefined"
 RESOURCE_WORDS = ("too large", "ssize_t", "exceeds the limit", "would have", "MemoryError")
 

@@ -118,14 +118,18 @@ def _bound(link: ast.expr, ns: Namespace) -> tuple[str, str, ast.expr] | None:
     return None
 
 
-def read_domain(window_text: str, ns: Namespace) -> tuple[str, list[str]]:
+def read_domain(window_text: str, ns: Namespace, sizes: set[str] | frozenset[str] = frozenset()) -> tuple[str, list[str]]:
     """The domain read from a window written before the ``domain`` field, and the bounds dropped as its edge.
+    A name in `sizes` (an exponent of a power in the claim, ``2 ** n``) is never a printed case split: its
+    constant upper bound is the window's edge however narrow.
 
     >>> from nimjos.spec.names import spec_namespace
     >>> read_domain("2 <= k <= 10 and 1 <= n <= 60 and 1 <= m <= n", spec_namespace())
     ('2 <= k and 1 <= n and 1 <= m <= n', ['k <= 10', 'n <= 60'])
     >>> read_domain("2 <= k <= 4 and k in {2, 3}", spec_namespace())
     ('2 <= k <= 4 and k in {2, 3}', [])
+    >>> read_domain("1 <= n <= 6", spec_namespace(), sizes={"n"})
+    ('1 <= n', ['n <= 6'])
     """
     tree = parse(window_text)
     links = [link for part in conjuncts(tree) for link in _pairs(part)]
@@ -143,7 +147,7 @@ def read_domain(window_text: str, ns: Namespace) -> tuple[str, list[str]]:
         if found and found[1] == "upper":
             high = _const_value(found[2], ns)
             low = lows.get(found[0])
-            if isinstance(high, int) and (low is None or high - low + 1 > SMALL_RANGE):
+            if isinstance(high, int) and (low is None or high - low + 1 > SMALL_RANGE or found[0] in sizes):
                 edges.append(ast.unparse(link))
                 continue
         kept.append(link)
@@ -169,10 +173,12 @@ def _join(links: list[ast.expr]) -> str:
     return " and ".join(out)
 
 
-def claim_domain(domain_text: str | None, window_text: str, ns: Namespace, names: tuple[str, ...]) -> Domain:
-    """The compiled domain of a claim whose window binds `names`: ``domain`` as written, or read from the window."""
+def claim_domain(domain_text: str | None, window_text: str, ns: Namespace, names: tuple[str, ...],
+                 sizes: set[str] | frozenset[str] = frozenset()) -> Domain:
+    """The compiled domain of a claim whose window binds `names`: ``domain`` as written, or read from the window
+    (`sizes`: the names that are exponents of a power in the claim, see :func:`read_domain`)."""
     explicit = domain_text is not None
-    text, edges = (domain_text, []) if explicit else read_domain(window_text, ns)
+    text, edges = (domain_text, []) if explicit else read_domain(window_text, ns, sizes)
     if not text:
         return Domain(text, explicit, edges, names, tuple(names), None)
     tree = parse(text)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from nimjos.lang.binders import Binder
+from nimjos.lang.analysis import size_names
 from nimjos.spec.domain import Domain, claim_domain
 from nimjos.lang.errors import SpecError
 from nimjos.lang.compiler import Namespace, compile_tree
@@ -221,7 +222,8 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
     plan.window_text = for_all
     plan.window = _binder(claim, _profile_field(claim, "for_all", profile), for_all, ns, set(), total=True)
     try:
-        plan.domain = claim_domain(claim.domain_text, claim.for_all_text or for_all, ns, plan.window.names)
+        sizes = size_names([claim.statement_text, claim.assume_text or "", for_all, claim.game_text or ""], ns)
+        plan.domain = claim_domain(claim.domain_text, claim.for_all_text or for_all, ns, plan.window.names, sizes)
     except SpecError as exc:
         raise locate_error(claim, exc, "domain" if claim.domain_text is not None else "for_all") from None
     if plan.domain.explicit and plan.domain.text:
