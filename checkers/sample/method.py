@@ -57,7 +57,7 @@ METHOD = "sample"
 #: examples per claim unless the spec or the options say otherwise
 EXAMPLES = 100
 #: the wall-clock backstop of one claim's search, in seconds (reaching it makes the verdict inconclusive)
-BACKSTOP = 12.0
+BACKSTOP = 5.0
 #: held instances beyond the window, off the domain's edge, that a `sampled` verdict needs (DESIGN.md, "Verdicts")
 MIN_BEYOND = 20
 
