@@ -38,7 +38,6 @@ def _hogs(n: int = 2) -> list:
     return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
 
 
-@pytest.mark.slow
 def test_the_flaky_claims_get_the_same_verdicts_on_a_loaded_machine():
     quiet = _run()
     hogs = _hogs()

@@ -43,8 +43,19 @@ from checkers.prove.translate import Builder
 
 #: seconds each query of the general lemma may take (in resource units: checkers.prove.budget)
 LEMMA_SECONDS = 20
-#: (f's text, its coordinate, the params) -> whether Z3 showed f to be a rule function
+#: (f's text, its coordinate, the params) -> whether Z3 showed f to be a rule function; per Z3 context (emptied
+#: by :func:`forget`, which checkers.prove.solver.fresh_context calls): the check creates terms in the claim's
+#: context, and whether it ran there must not depend on the claims proved before in the same process
 _IS_RULE_FUNCTION: dict = {}
+
+
+def forget() -> None:
+    """Forget which functions were shown to be rule functions (a new Z3 context begins).
+
+    >>> _IS_RULE_FUNCTION["f"] = True; forget(); _IS_RULE_FUNCTION
+    {}
+    """
+    _IS_RULE_FUNCTION.clear()
 #: the part of the lemma's scope shown in a verdict
 WHERE = "000 Lemma 2.3 (G of Maximum Nim for every rule function, proved by induction)"
 

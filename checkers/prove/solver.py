@@ -36,7 +36,7 @@ from nimjos.lang.runtime import norm
 from nimjos.spec.plan import ClaimPlan
 from checkers.prove.budget import Budget, check, fix_seeds
 from checkers.prove.domain import ProofDomain
-from checkers.prove.rule_function import facts as rule_function_facts
+from checkers.prove.rule_function import facts as rule_function_facts, forget as forget_rule_functions
 from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder
 
@@ -192,6 +192,7 @@ def fresh_context() -> None:
     """
     global _SKOLEM
     fix_seeds()
+    forget_rule_functions()   # its checks made terms in the old context
     z3.z3._main_ctx = None   # z3.main_ctx() makes a new one on its next call
     _SKOLEM = itertools.count()
 
