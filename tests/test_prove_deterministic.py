@@ -8,7 +8,6 @@ import re
 import subprocess
 import sys
 
-import pytest
 import z3
 
 from checkers.options import RunOptions
