@@ -72,7 +72,7 @@ def spec(write_spec, tmp_path, monkeypatch):
 
 
 def run(spec, cid, **extra):
-    return sample_claim(spec.claim(cid), RunOptions(extra={"sample_examples": 60, **extra}))
+    return sample_claim(spec.claim(cid), RunOptions(extra={"sample_examples": 60, "sample_seconds": 120, **extra}))
 
 
 def test_true_statements_are_sampled_far_beyond_the_window(spec):
