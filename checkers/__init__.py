@@ -1,6 +1,7 @@
 """The methods (a layer between the verdict model and the results store): exhaustive over the window,
 sampling beyond it (hypothesis), proving (Z3: local certificates, strategies, induction, lemmas), sharding
-of the window, repair of refuted statements, and the run of all of them on one claim (checkers.run).
+of the window, periodicity theorems for heap games, repair of refuted statements, and the run of all of them
+on one claim (checkers.run).
 
 >>> from checkers.run import METHODS
 >>> list(METHODS)
