@@ -5,5 +5,5 @@ on one claim (checkers.run).
 
 >>> from checkers.run import METHODS
 >>> list(METHODS)
-['exhaustive', 'sample', 'prove']
+['exhaustive', 'sample', 'prove', 'periodicity']
 """
