@@ -92,7 +92,7 @@ def findings(records: list[dict]) -> str:
     command = "nimjos check specs/" if {"sample", "prove"} <= set(methods) else \
         f"nimjos check specs/ --method {','.join(methods)}"
     out = [f"Verdicts of `{command}` (default profile; methods: {', '.join(methods)}; each claim counted once, "
-           "by its strongest verdict), from the results store (`python scripts/readme_findings.py` regenerates "
+           "by its final verdict), from the results store (`python scripts/readme_findings.py` regenerates "
            "this section):", ""] + lines
     out += ["", "Printed statements found wrong (smallest counterexample first; relaxed-hypothesis probes "
             "are not listed):", ""] + (wrong or ["- none"])
