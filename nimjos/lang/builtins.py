@@ -157,7 +157,7 @@ def iterate(f: Any, p: Any, x: Any) -> Any:
     key = None
     if isinstance(f, (Lambda, Definition)):
         try:
-            key = (f.key if isinstance(f, Lambda) else id(f), x)
+            key = (f.key if isinstance(f, Lambda) else f, x)   # the objects themselves: an id can be reused
             hash(key)
         except TypeError:
             key = None

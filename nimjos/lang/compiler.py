@@ -278,7 +278,7 @@ class _Compiler:
         inner = local | set(params)
         body = self.compile(node.body, inner)
         captured = [n for n in free_names(node) if n in local or n in self.variables]
-        node_key = id(node)
+        node_key = node  # the node itself (hashed by identity), never id(node): a freed node's id is reused
         text = ast.unparse(node)
 
         def make(env: Env) -> Lambda:
