@@ -34,6 +34,7 @@ from nimjos.lang.analysis import size_names
 from nimjos.spec.loader import ProveOptions
 from nimjos.spec.plan import ClaimPlan
 from checkers.prove.terms import Untranslatable
+from nimjos.lang.analysis import parsed
 
 #: a parameter with at most this many values is proved one value at a time
 MAX_EACH = 16
@@ -113,13 +114,7 @@ def param_roles(texts: list[str], ns: Any) -> set[str]:
     ['e', 'k', 'm', 'n']
     """
     out: set[str] = set()
-    for text in texts:
-        if not isinstance(text, str):
-            continue
-        try:
-            tree = parse(text)
-        except SpecError:
-            continue
+    for tree in parsed(texts):
         for node in ast.walk(tree):
             if isinstance(node, ast.BinOp):
                 if isinstance(node.op, (ast.FloorDiv, ast.Mod, ast.Div)):

@@ -21,7 +21,6 @@ source) goes to the system's temporary folder, never into the current directory.
 """
 from __future__ import annotations
 
-import ast
 import hashlib
 import os
 import tempfile
@@ -40,6 +39,7 @@ from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.values import format_value
 from checkers.sample.domain import Domain, draw_env, fits, value_range
 from checkers.sample.evaluate import Outcome
+from nimjos.lang.syntax import literal_bindings
 
 class _Fail(AssertionError):
     """Raised inside the hypothesis test when an instance fails (hypothesis then shrinks it)."""
@@ -72,12 +72,10 @@ def parse_pin(text: str) -> dict:
     >>> parse_pin("x=3, y=(1, 2)")
     {'x': 3, 'y': (1, 2)}
     """
-    try:
-        call = ast.parse(f"f({text})", mode="eval").body
-        assert isinstance(call, ast.Call) and not call.args
-        return {kw.arg: ast.literal_eval(kw.value) for kw in call.keywords if kw.arg}
-    except (SyntaxError, ValueError, AssertionError):
-        raise SpecError(f"a pinned sample is written 'x=3, y=4', got {text!r}", field="sample") from None
+    pins = literal_bindings(text)
+    if pins is None:
+        raise SpecError(f"a pinned sample is written 'x=3, y=4', got {text!r}", field="sample")
+    return pins
 
 
 def pin_line(bindings: dict) -> str:

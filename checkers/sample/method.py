@@ -42,7 +42,6 @@ from nimjos.lang.binders import Binder
 from nimjos.lang.errors import SpecError
 from nimjos.lang.runtime import BUDGET
 from nimjos.lang.syntax import parse
-from nimjos.spec.plan import ClaimPlan
 from nimjos.verdict import Verdict
 from checkers.options import RunOptions
 from checkers.prove.certificate import Certificate, game_kind

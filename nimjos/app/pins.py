@@ -5,10 +5,10 @@
 """
 from __future__ import annotations
 
-import ast
 from typing import Any
 
 from nimjos.lang.errors import SpecError
+from nimjos.lang.syntax import literal_bindings
 
 
 def parse_at(text: str) -> dict[str, Any]:
@@ -17,9 +17,7 @@ def parse_at(text: str) -> dict[str, Any]:
     >>> parse_at("x=0, y=(1, 2)")
     {'x': 0, 'y': (1, 2)}
     """
-    try:
-        call = ast.parse(f"f({text})", mode="eval").body
-        assert isinstance(call, ast.Call) and not call.args
-        return {kw.arg: ast.literal_eval(kw.value) for kw in call.keywords if kw.arg}
-    except (SyntaxError, ValueError, AssertionError):
-        raise SpecError(f"--at expects name=value pairs such as 'x=0,y=2', got {text!r}") from None
+    pins = literal_bindings(text)
+    if pins is None:
+        raise SpecError(f"--at expects name=value pairs such as 'x=0,y=2', got {text!r}")
+    return pins

@@ -8,11 +8,27 @@ exponent of a power), and which window bounds are constants fixed by the window'
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 from nimjos.lang.errors import SpecError
 from nimjos.lang.syntax import parse
 from nimjos.lang.expr import variables_of
+
+
+def parsed(texts: Iterable[Any]) -> Iterator[ast.expr]:
+    """The syntax trees of the texts that are expressions (a table, a missing field or text that does not parse
+    is skipped: its own field reports that).
+
+    >>> [ast.unparse(t) for t in parsed(["x + 1", None, "x +", {"a": 1}])]
+    ['x + 1']
+    """
+    for text in texts:
+        if not isinstance(text, str):
+            continue
+        try:
+            yield parse(text)
+        except SpecError:
+            continue
 
 
 def size_names(texts: list, ns: Any) -> set[str]:
@@ -23,13 +39,8 @@ def size_names(texts: list, ns: Any) -> set[str]:
     ['m', 'n']
     """
     out: set[str] = set()
-    for text in texts:
-        if not isinstance(text, str):
-            continue
-        try:
-            out |= _size_names(parse(text), ns, set())
-        except SpecError:
-            continue
+    for tree in parsed(texts):
+        out |= _size_names(tree, ns, set())
     return out
 
 
@@ -85,13 +96,7 @@ def grundy_calls(texts: list, names: set[str] | tuple[str, ...], ns: Any) -> lis
     out: list[tuple[ast.expr, ast.expr]] = []
     seen: set[str] = set()
     allowed = set(names)
-    for text in texts:
-        if not isinstance(text, str):
-            continue
-        try:
-            tree = parse(text)
-        except SpecError:
-            continue
+    for tree in parsed(texts):
         stack: list[ast.AST] = [tree]
         while stack:
             node = stack.pop()

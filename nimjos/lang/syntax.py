@@ -211,3 +211,20 @@ def suggest(name: str, candidates: set[str] | list[str]) -> str | None:
     if not close:
         return None
     return "did you mean " + " or ".join(repr(c) for c in close) + "?"
+
+
+def literal_bindings(text: str) -> dict | None:
+    """``"x=0, y=(1, 2)"`` as a dict of literal values (never evaluated: ast.literal_eval), or None when the
+    text is not such a list of pairs. The callers (--at, sample.pins) say what they expected.
+
+    >>> literal_bindings("x=0, y=(1, 2)"), literal_bindings("x")
+    ({'x': 0, 'y': (1, 2)}, None)
+    """
+    try:
+        call = ast.parse(f"f({text})", mode="eval").body
+        if not isinstance(call, ast.Call) or call.args:
+            return None
+        return {kw.arg: ast.literal_eval(kw.value) for kw in call.keywords if kw.arg}
+    except (SyntaxError, ValueError):
+        return None
+

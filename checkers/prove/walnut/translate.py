@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nimjos.lang.compiler import Namespace, compile_tree
-from nimjos.lang.errors import EvalError, NimjosError
+from nimjos.lang.errors import NimjosError
 from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import parse
 
