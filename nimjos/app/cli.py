@@ -45,7 +45,8 @@ def _claim_meta(claim: Any, agrees: bool) -> dict:
         "source_title": spec.source.title, "document": spec.source.document, "cite": spec.source.cite,
         "claim_id": claim.id, "ref": claim.ref, "text": claim.text, "kind": claim.kind,
         "game": claim.game_text or "", "expect": claim.expect or "", "corrects": claim.corrects or "",
-        "relaxes": claim.relaxes or "", "note": claim.note, "formula": claim.formula_text(), "agrees": agrees,
+        "relaxes": claim.relaxes or "", "note": claim.note, "reading": claim.reading, "formula": claim.formula_text(),
+        "agrees": agrees,
         "for_all": claim.for_all_text or "", "assume": claim.assume_text or "",
         "order": claim.index,
     }
@@ -92,7 +93,8 @@ def _json_entry(claim: Any, result: Any, agrees: bool) -> dict:
     entry = {"file": str(claim.spec.path), "source": claim.spec.source.id,
              "document": claim.spec.source.document, "id": claim.id, "ref": claim.ref,
              "kind": claim.kind, "text": claim.text, "expect": claim.expect,
-             "corrects": claim.corrects, "relaxes": claim.relaxes, "agrees": agrees}
+             "corrects": claim.corrects, "relaxes": claim.relaxes, "reading": claim.reading or None,
+             "agrees": agrees}
     entry.update(final.to_json())
     entry["methods"] = [{**v.to_json(), "counterexamples": v.to_json()["counterexamples"][:3]}
                         for v in result.verdicts]

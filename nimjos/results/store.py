@@ -39,7 +39,8 @@ DEFAULT_PATH = Path(".nimjos") / "results.sqlite"
 
 #: the claim fields a record keeps, as given by the caller (all text except `agrees` and `order`)
 CLAIM_FIELDS = ("file", "spec_hash", "source_id", "source_title", "document", "cite", "claim_id", "ref",
-                "text", "kind", "game", "expect", "corrects", "relaxes", "note", "formula", "for_all", "assume")
+                "text", "kind", "game", "expect", "corrects", "relaxes", "note", "formula", "for_all", "assume",
+                "reading")
 
 #: the verdict fields stored as JSON text
 JSON_FIELDS = ("counterexamples", "undefined", "notes", "evidence")
@@ -86,6 +87,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         "ALTER TABLE results ADD COLUMN beyond INTEGER",
         "ALTER TABLE results ADD COLUMN largest TEXT",
+    ),
+    # 5: the reading the encoder chose where the printed text is garbled or ambiguous
+    (
+        "ALTER TABLE results ADD COLUMN reading TEXT",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -113,6 +113,9 @@ class Claim:
     corrects: str | None = None
     relaxes: str | None = None
     note: str = ""
+    #: the reading the encoder chose where the printed text is garbled or ambiguous (``reading = "..."``):
+    #: shown beside the verdict in the report and the README, and counted
+    reading: str = ""
     field_lines: dict[str, int] = field(default_factory=dict)
     #: the game expression (``game = "..."``), the window, the domain (None: read from the window) and the
     #: assumption, as written
@@ -138,7 +141,7 @@ class Claim:
         return cls(spec, index, cid, kind, raw, line, ref=raw.get("ref", ""), text=raw.get("text", ""),
                    expect=raw.get("expect"), expect_counterexample=raw.get("expect_counterexample"),
                    corrects=raw.get("corrects"), relaxes=raw.get("relaxes"), note=raw.get("note", ""),
-                   field_lines=field_lines, game_text=raw.get("game"), for_all_text=raw.get("for_all"), domain_text=raw.get("domain"),
+                   reading=raw.get("reading", ""), field_lines=field_lines, game_text=raw.get("game"), for_all_text=raw.get("for_all"), domain_text=raw.get("domain"),
                    assume_text=raw.get("assume"), statement=raw.get(kind),
                    position=tuple(raw["position"]) if raw.get("position") else None, strategy=raw.get("strategy"),
                    sample=_options(SampleOptions, raw.get("sample")), prove=_options(ProveOptions, raw.get("prove")))

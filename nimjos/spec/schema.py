@@ -22,7 +22,7 @@ MOVE_FIELDS = {"to": str, "where": str}
 KIND_FIELDS = ("grundy", "p_positions", "holds", "values", "level_set", "periodic", "stair")
 CLAIM_FIELDS: dict[str, Any] = {
     "id": str, "ref": str, "text": str, "game": str, "for_all": str, "domain": str, "assume": str, "expect": str,
-    "expect_counterexample": str, "corrects": str, "relaxes": str, "note": str, "deep": dict,
+    "expect_counterexample": str, "corrects": str, "relaxes": str, "note": str, "reading": str, "deep": dict,
     "grundy": str, "p_positions": (str, list), "holds": str, "values": dict, "level_set": (str, list),
     "levels": str, "position": list, "periodic": dict, "stair": dict, "strategy": (str, dict), "sample": dict, "prove": dict,
 }
