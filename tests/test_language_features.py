@@ -8,6 +8,8 @@ import time
 import pytest
 
 from checkers.exhaustive import check_exhaustive
+from checkers.prove import prove_claim
+from checkers.run import RunOptions
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.expr import compile_expression
 from nimjos.spec.loader import load_spec
@@ -86,6 +88,22 @@ def test_a_recursion_over_the_budget_is_a_resource_error(write_spec):
     with pytest.raises(ResourceError, match="a recursion deeper than 200 calls is evaluated bottom-up"):
         spec.namespace.definitions["count"](10**9)
 
+
+
+def test_the_prover_says_it_does_not_unfold_a_recursive_definition(write_spec):
+    # it raised RecursionError (Walnut's translation inlined fib into itself); now each prover names the definition
+    spec = load_spec(write_spec(HEAD + FIB + '''
+[[claim]]
+id = "fib-parity"
+for_all = "0 <= n <= 60"
+holds = "fib(n) % 2 == n % 2"
+expect = "refuted"
+'''))
+    v = prove_claim(spec.claims[0], RunOptions())
+    assert v.verdict == "inconclusive"
+    assert "not applicable: recursive definition fib" in v.scope, v.scope
+    assert "Walnut: not automatic: recursive definition fib" in " ".join(v.notes), v.notes
+    assert "RecursionError" not in v.scope + " ".join(v.notes)
 
 @pytest.mark.parametrize("define,says", [
     ('"f(n)" = "f(n - 1) + 1"', "may not be recursive without a base case"),

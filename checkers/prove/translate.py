@@ -436,4 +436,6 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
     def _inline(self, d: Definition, args: tuple) -> Any:
         if len(args) != len(d.params):
             raise Untranslatable(f"{d.name} called with the wrong number of arguments")
+        if d.recursive:
+            raise Untranslatable(f"recursive definition {d.name} (the prover does not unfold recursions)")
         return self._nested(lambda: self._ex(d.tree, dict(zip(d.params, args))))

@@ -267,6 +267,8 @@ class Translator:
         d = self.ns.definitions.get(node.func.id)
         if d is None:
             return None
+        if d.recursive:
+            raise NotAutomatic(f"recursive definition {node.func.id} (Walnut does not unfold recursions)")
         if len(d.params) != len(node.args):
             raise NotAutomatic(f"{node.func.id} takes {len(d.params)} arguments")
         return _Subst(dict(zip(d.params, node.args))).visit(parse(d.text))
