@@ -137,6 +137,8 @@ class Verdict:
             out["undefined"] = [c.to_json() for c in self.undefined]
         if self.notes:
             out["notes"] = list(self.notes)
+        if self.evidence.get("walnut"):
+            out["walnut"] = self.evidence["walnut"]     # the Walnut statement and automata, to re-run the proof
         return out
 
 

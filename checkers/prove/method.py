@@ -85,6 +85,8 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
         return walnut
     if walnut is not None:
         v.notes.append(walnut.scope)
+        if walnut.evidence.get("walnut"):
+            v.evidence.setdefault("walnut", walnut.evidence["walnut"])   # where Walnut stopped, for the report
     return v
 
 

@@ -2,7 +2,8 @@
 
 :func:`build_report` groups the records (one per claim and method) into claims, picks each claim's
 final verdict (nimjos.verdict.final_verdict), counts the summary line, groups claims by source document, and says which claims
-get a page of their own (refuted or ill-defined) and what that page shows.
+get a page of their own (refuted or ill-defined, or decided by Walnut: the page shows the Walnut statement)
+and what that page shows.
 
 >>> rows = [{"file": "specs/a.toml", "claim_id": "c", "method": "exhaustive", "verdict": "refuted",
 ...          "id": 1, "source_id": "a", "counterexamples": [{"bindings": {"x": 2}, "lhs": 1, "rhs": 0}]}]
@@ -147,6 +148,34 @@ class Claim:
         return self.get("expect") or "not refuted"
 
     @property
+    def reading(self) -> str:
+        """The reading the encoder chose where the printed text is garbled ('' when the text was read as printed).
+
+        >>> Claim("f", "c", [], {"reading": "2^n - 1 read as (2^n) - 1"}).reading
+        '2^n - 1 read as (2^n) - 1'
+        """
+        return str(self.get("reading", ""))
+
+    @property
+    def walnut(self) -> dict | None:
+        """The Walnut statement and automata of the claim's records (the final record's first), or None.
+
+        >>> w = {"version": "Walnut 6.2", "runs": [{"params": {}, "commands": 'eval t "Ax x=x";'}]}
+        >>> Claim("f", "c", [{"evidence": {"walnut": w}}], {}).walnut["version"]
+        'Walnut 6.2'
+        """
+        for record in [self.best] + [r for r in self.records if r is not self.best]:
+            found = (record.get("evidence") or {}).get("walnut")
+            if isinstance(found, dict) and found.get("runs"):
+                return found
+        return None
+
+    @property
+    def fails(self) -> bool:
+        """Is the final verdict one that a page of failures lists (refuted, ill-defined)?"""
+        return self.verdict in PAGE_VERDICTS
+
+    @property
     def rerun(self) -> str:
         """The command that re-runs the smallest counterexample (or the whole claim)."""
         given = (self.best.get("evidence") or {}).get("rerun")
@@ -174,16 +203,27 @@ class Summary:
     claims: int
     counts: dict[str, int]
     unexpected: int
+    readings: int = 0                       # claims whose verdict rests on a reading of a garbled text
 
     def line(self) -> str:
-        """The summary line as text.
+        """The summary line as text; the claims resting on a reading are counted when there are any.
 
         >>> Summary(3, {"held": 2, "refuted": 1}, 0).line()
         '3 claims: 2 held, 1 refuted, 0 ill-defined, 0 vacuous, 0 proved, 0 proved-bounded, 0 sampled, 0 checked, 0 inconclusive; every verdict as expected'
+        >>> Summary(3, {"held": 3}, 0, readings=1).line().split("; ")[-1]
+        '1 verdict rests on a reading'
         """
         parts = ", ".join(f"{self.counts.get(w, 0)} {w}" for w in SUMMARY_WORDS)
         tail = "every verdict as expected" if not self.unexpected else f"{self.unexpected} not as expected"
-        return f"{self.claims} claims: {parts}; {tail}"
+        return f"{self.claims} claims: {parts}; {tail}" + (f"; {self.reading_line()}" if self.readings else "")
+
+    def reading_line(self) -> str:
+        """How many verdicts rest on a reading.
+
+        >>> Summary(2, {}, 0, readings=2).reading_line()
+        '2 verdicts rest on a reading'
+        """
+        return f"{self.readings} verdict{' rests' if self.readings == 1 else 's rest'} on a reading"
 
 
 @dataclass
@@ -200,12 +240,17 @@ class Report:
     @property
     def failing(self) -> list[Claim]:
         """Pages of statements that fail (not of claims that drop a hypothesis to test it)."""
-        return [c for c in self.pages if not c.get("relaxes")]
+        return [c for c in self.pages if c.fails and not c.get("relaxes")]
 
     @property
     def needed(self) -> list[Claim]:
         """Pages of claims that drop a hypothesis of another and fail: that hypothesis is needed."""
-        return [c for c in self.pages if c.get("relaxes")]
+        return [c for c in self.pages if c.fails and c.get("relaxes")]
+
+    @property
+    def walnut(self) -> list[Claim]:
+        """Claims with a Walnut statement on their page, in the order of the sources."""
+        return [c for c in self.pages if c.walnut is not None]
 
 
 def _strength(record: dict) -> tuple:
@@ -258,7 +303,8 @@ def summarize(claims: list[Claim]) -> Summary:
     full = {w: counts.get(w, 0) for w in SUMMARY_WORDS}
     for v in VERDICTS:
         full.setdefault(v, counts.get(v, 0))
-    return Summary(len(claims), full, sum(1 for c in claims if c.agrees is False))
+    return Summary(len(claims), full, sum(1 for c in claims if c.agrees is False),
+                   readings=sum(1 for c in claims if c.reading))
 
 
 def build_report(rows: list[dict], measured: list | None = None) -> Report:
@@ -275,7 +321,7 @@ def build_report(rows: list[dict], measured: list | None = None) -> Report:
             target = ids.get(claim.get("corrects") or "")
             if target is not None:
                 target.corrections.append(claim)
-            if claim.verdict in PAGE_VERDICTS:
+            if claim.fails or claim.walnut is not None:
                 stem = f"{slug(PurePosixPath(file).stem)}--{slug(claim.claim_id)}"
                 stems[stem] += 1
                 claim.page = stem if stems[stem] == 1 else f"{stem}-{stems[stem]}"

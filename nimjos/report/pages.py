@@ -1,4 +1,5 @@
-"""Writing the report's files: the index and one page per refuted or ill-defined claim, with plots.
+"""Writing the report's files: the index and one page per refuted or ill-defined claim, with plots, and one
+per claim Walnut decided, with the Walnut statement a reader can re-run.
 
 The pages come from jinja2 templates (``templates/``) with autoescaping on for every template, HTML
 and Markdown alike: spec text is untrusted. Formulas reach a page only as MathML checked by
@@ -126,6 +127,32 @@ def draw_plots(claim: Claim, folder: Path) -> list[Plot]:
     return out
 
 
+def walnut_context(claim: Claim) -> dict | None:
+    """The Walnut statement of a claim page: per run (one per value of the fixed parameters) the commands a
+    reader pastes into Walnut, the automata's state counts and Walnut's answers; None without Walnut evidence.
+
+    >>> w = {"version": "Walnut 6.2", "states": 7, "seconds": 0.5, "runs": [{"params": {"h": 3},
+    ...      "commands": 'eval q_a "Ax x=x";', "states": {"fG": 7}, "answers": {"a": True}}]}
+    >>> c = walnut_context(Claim("f", "c", [{"evidence": {"walnut": w}}], {}))
+    >>> c["runs"][0]["params"], c["runs"][0]["states"], c["runs"][0]["answers"]
+    ('h = 3', [('fG', 7)], [('a', 'TRUE')])
+    """
+    found = claim.walnut
+    if found is None:
+        return None
+    runs = []
+    for run in found.get("runs") or []:
+        if not isinstance(run, dict):
+            continue
+        params = run.get("params") or {}
+        runs.append({"params": ", ".join(f"{k} = {v}" for k, v in params.items()),
+                     "commands": str(run.get("commands") or ""),
+                     "states": [(str(k), v) for k, v in sorted((run.get("states") or {}).items())],
+                     "answers": [(str(k), "TRUE" if v else "FALSE") for k, v in (run.get("answers") or {}).items()]})
+    return {"version": str(found.get("version") or "Walnut"), "states": found.get("states"),
+            "seconds": found.get("seconds"), "runs": runs}
+
+
 def claim_context(claim: Claim, plot_list: list[Plot]) -> dict:
     """What a claim page's templates are given."""
     header, rows = counterexample_rows(claim)
@@ -154,6 +181,7 @@ def claim_context(claim: Claim, plot_list: list[Plot]) -> dict:
         "cx_rows": rows,
         "options": options,
         "plots": plot_list,
+        "walnut": walnut_context(claim),
     }
 
 
