@@ -8,6 +8,7 @@ it does not apply; the exhaustive one always applies. The final verdict is decid
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
@@ -28,6 +29,17 @@ class ClaimResult:
     claim: Any
     verdicts: list[Verdict]
     repairs: list = field(default_factory=list)
+    repair_seconds: float = 0.0  # the search for candidate corrections of a refuted claim
+
+    @property
+    def seconds(self) -> float:
+        """The claim's time: its methods' seconds (each the whole call of the method) and the search for corrections.
+
+        >>> ClaimResult(None, [Verdict("c", "checked", "exhaustive", "", seconds=2.0),
+        ...                    Verdict("c", "proved", "prove", "", seconds=0.5)], repair_seconds=0.25).seconds
+        2.75
+        """
+        return sum(v.seconds for v in self.verdicts) + self.repair_seconds
 
     @property
     def final(self) -> Verdict:
@@ -86,6 +98,7 @@ def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
             continue
         if opts.pins and name != "exhaustive":
             continue  # a pinned re-run checks exactly that instance
+        started = time.perf_counter()
         if name == "exhaustive":
             v = fn(claim, opts)
         else:
@@ -99,12 +112,15 @@ def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
                 v = Verdict(claim.id, "inconclusive", name,
                             f"method failed: {type(exc).__name__}: {exc}"[:300])
         if v is not None:
+            v.seconds = time.perf_counter() - started  # the method's whole call, its setup included
             verdicts.append(v)
             opts.extra["verdicts"][name] = v
     result = ClaimResult(claim, verdicts)
     final = result.final if verdicts else None
     if opts.repair and not opts.pins and final is not None and final.verdict == "refuted":
+        started = time.perf_counter()
         result.repairs = find_repairs(claim, opts.profile, budget_seconds=opts.repair_seconds,
                                       counterexamples=final.counterexamples)
+        result.repair_seconds = time.perf_counter() - started
         final.evidence["repairs"] = [r.to_json() for r in result.repairs]
     return result

@@ -72,3 +72,34 @@ grundy = "xor(x, y)"
     assert "Traceback" not in r.stderr
     assert str(p) in r.stderr and "'big'" in r.stderr
     assert [c["id"] for c in json.loads(r.stdout)["claims"]] == ["bouton", "parity", "floor", "ceil"]
+
+
+def test_a_claims_seconds_are_the_sum_of_its_methods(write_spec):
+    # the claim printed the seconds of the method whose verdict it got (a proof in 0.01 s) while its window
+    # took minutes: the claim's seconds are now every method's, and the text line names each
+    p = write_spec('''[source]
+id = "time"
+[game.nim2]
+position = ["x", "y"]
+moves = [ { to = "(x - t, y)", where = "1 <= t <= x" }, { to = "(x, y - t)", where = "1 <= t <= y" } ]
+[[claim]]
+id = "bouton"
+game = "nim2"
+for_all = "0 <= x <= 200 and 0 <= y <= 200"
+p_positions = "x == y"
+sample = { count = 20 }
+expect = "holds"
+''')
+    r = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "check", str(p), "--json", "--no-store"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    claim = json.loads(r.stdout)["claims"][0]
+    methods = {m["method"]: m["seconds"] for m in claim["methods"]}
+    assert {"exhaustive", "sample", "prove"} <= set(methods)
+    assert claim["method"] != "exhaustive"  # the verdict is another method's, yet its time counts the window's
+    assert abs(claim["seconds"] - sum(methods.values())) < 0.01
+    assert claim["seconds"] >= methods["exhaustive"] > 0
+    text = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "check", str(p), "--no-store"],
+                          capture_output=True, text=True, timeout=600).stdout
+    line = next(l for l in text.splitlines() if " bouton " in l)
+    assert "(exhaustive " in line and ", sample " in line and ", prove " in line, line

@@ -60,7 +60,7 @@ def _exit_with(parent: int, every: float = 0.5) -> None:
 
 
 def _run_one(path: str, claim_id: str, opts: Any) -> tuple[str, Any, Any]:
-    """Check one claim of a spec file inside a worker: ("ok", verdicts, repairs), or ("spec-error",
+    """Check one claim of a spec file inside a worker: ("ok", verdicts, (repairs, their seconds)), or ("spec-error",
     (message, location fields), None) since a SpecError's location does not survive pickling."""
     try:
         spec = _SPECS.get(path)
@@ -72,7 +72,7 @@ def _run_one(path: str, claim_id: str, opts: Any) -> tuple[str, Any, Any]:
         exc.located(file=path, item=f"claim {claim_id!r}")
         fields = {k: getattr(exc, k) for k in ("file", "item", "field", "line", "hint")}
         return "spec-error", (exc.message, fields), None
-    return "ok", result.verdicts, result.repairs
+    return "ok", result.verdicts, (result.repairs, result.repair_seconds)
 
 
 def run_claims(claims: list, opts: Any, jobs: int, max_positions: int = 0) -> Iterator[tuple[int, Any, Any]]:
@@ -101,7 +101,7 @@ def run_claims(claims: list, opts: Any, jobs: int, max_positions: int = 0) -> It
                 status, payload, repairs = fut.result()
                 claim = claims[i]
                 if status == "ok":
-                    yield i, claim, ClaimResult(claim, payload, repairs)
+                    yield i, claim, ClaimResult(claim, payload, *repairs)
                 else:
                     message, fields = payload
                     yield i, claim, SpecError(message, **fields)

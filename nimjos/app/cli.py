@@ -58,7 +58,7 @@ def _human_line(claim: Any, result: Any, agrees: bool, why: str) -> str:
     inst = f"{v.instances:,} instance" + ("" if v.instances == 1 else "s")
     if v.assumption_held is not None and v.assumption_held != v.instances:
         inst += f", assumption held in {v.assumption_held:,}"
-    lines = [f"  {mark}{v.verdict:<12} {claim.id}  [{v.method}: {v.scope}; {inst}]  {v.seconds:.2f}s"]
+    lines = [f"  {mark}{v.verdict:<12} {claim.id}  [{v.method}: {v.scope}; {inst}]  {_claim_seconds(result)}"]
     for other in result.verdicts:
         if other is not v:
             lines.append(f"       also {other.verdict} by {other.method}: {other.scope}")
@@ -84,6 +84,26 @@ def _human_line(claim: Any, result: Any, agrees: bool, why: str) -> str:
     return "\n".join(lines)
 
 
+def _claim_seconds(result: Any) -> str:
+    """A claim's seconds as printed: the sum of its methods' (and of the search for corrections), each named.
+
+    >>> from checkers.run import ClaimResult
+    >>> from nimjos.verdict import Verdict
+    >>> _claim_seconds(ClaimResult(None, [Verdict("c", "checked", "exhaustive", "", seconds=295.0),
+    ...                                   Verdict("c", "proved", "prove", "", seconds=0.01)]))
+    '295.01s (exhaustive 295.00, prove 0.01)'
+    >>> _claim_seconds(ClaimResult(None, [Verdict("c", "checked", "exhaustive", "", seconds=0.5)]))
+    '0.50s'
+    """
+    parts = [(v.method, v.seconds) for v in result.verdicts]
+    if result.repair_seconds:
+        parts.append(("corrections", result.repair_seconds))
+    total = f"{result.seconds:.2f}s"
+    if len(parts) < 2:
+        return total
+    return total + " (" + ", ".join(f"{name} {s:.2f}" for name, s in parts) + ")"
+
+
 def _fmt(v: Any) -> str:
     return format_value(v)
 
@@ -96,6 +116,7 @@ def _json_entry(claim: Any, result: Any, agrees: bool) -> dict:
              "corrects": claim.corrects, "relaxes": claim.relaxes, "reading": claim.reading or None,
              "agrees": agrees}
     entry.update(final.to_json())
+    entry["seconds"] = round(result.seconds, 4)  # the claim's: every method's and the corrections'; each in methods
     entry["methods"] = [{**v.to_json(), "counterexamples": v.to_json()["counterexamples"][:3]}
                         for v in result.verdicts]
     if final.evidence.get("rerun"):
