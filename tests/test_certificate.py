@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from checkers.prove.certificate import Certificate, PointSolver, TooManyOptions, count_options
+from checkers.prove.certificate import Certificate, PointSolver, TooManyOptions, Undecided, count_options
+from checkers.sample.evaluate import GameEvaluator
 from nimjos.spec.loader import load_spec
 
 GAMES = """
@@ -133,3 +134,20 @@ def test_levels_must_start_at_zero(write_spec):
     from nimjos.lang.errors import SpecError
     with pytest.raises(SpecError):
         cert(s, "sub23-levels")
+
+
+def test_a_query_z3_cannot_decide_is_never_counted_as_held(spec):
+    # with no resource units every search query answers unknown: before, check() returned None (held)
+    for name, pos in [("dn", (10 ** 18 + 7, 3 * 10 ** 17 + 5)), ("vdn", (10 ** 18 + 7, 3 * 10 ** 17 + 5))]:
+        ps = PointSolver(cert(spec, name), timeout_ms=0)
+        ps._options_inside = lambda pos, bits: None     # only the certificate's own queries are starved
+        with pytest.raises(Undecided):
+            ps.check(pos)
+    # the sampler skips such a position, with the reason, instead of counting it
+    c = spec.claim("dn")
+    ev = GameEvaluator(c, c.plan(), "default")
+    ps = PointSolver(ev.certificate({}), timeout_ms=0)
+    ps._options_inside = lambda pos, bits: None
+    ev._solvers[id(ev.certificate({}))] = ps
+    out = ev({"x": 10 ** 18 + 7, "y": 3 * 10 ** 17 + 5})
+    assert out.kind == "skip" and "could not decide" in out.note

@@ -58,6 +58,11 @@ class TooManyOptions(Exception):
     """The position has more options than can be enumerated (the count is in args[0])."""
 
 
+class Undecided(Exception):
+    """Z3 could not decide the certificate at one position (a query ran out of resources, or its model did not
+    survive exact evaluation): the position is neither held nor failed."""
+
+
 class OutsideDomain(Untranslatable):
     """An option lies outside the claim's domain and is too large for the engine to give its value (the
     certificate does not apply at this position)."""
@@ -348,7 +353,8 @@ def _as_bool(b: Builder, v: Any) -> Any:
 class PointSolver:
     """The certificate at one concrete position whose options are too many to list: the moves' bound
     names stay symbolic and Z3 searches them. Models are re-evaluated exactly before they count, so an
-    abstraction can only make the check weaker (inconclusive), never wrong.
+    abstraction can only make the check weaker (inconclusive), never wrong: where a query Z3 could not
+    decide is needed for the answer, :meth:`check` raises :class:`Undecided` (never counted as held).
 
     Raises :class:`checkers.prove.terms.Untranslatable` when the formula or the moves have no Z3 model.
     """
@@ -383,7 +389,23 @@ class PointSolver:
         return b.formula(self.tree, {**env, self.lname: value})
 
     def check(self, pos: Any) -> Failure | None:
-        """None when (a) and (b) hold at `pos` (as far as Z3 could decide), else the Failure."""
+        """None when (a) and (b) hold at `pos`, else the Failure; :class:`Undecided` when a query Z3 could not
+        decide (out of its resource units) leaves the answer open.
+
+        >>> from nimjos.spec.loader import load_spec
+        >>> import pathlib
+        >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+        >>> cert = Certificate.for_claim(spec.claims[0], {})
+        >>> PointSolver(cert).check(10 ** 12) is None
+        True
+        >>> ps = PointSolver(cert, timeout_ms=0)    # no resource units: no query is decided
+        >>> ps._options_inside = lambda pos, bits: None
+        >>> try:
+        ...     ps.check(10 ** 12)
+        ... except Undecided as exc:
+        ...     print(exc)
+        Z3 could not decide condition (a, b) of the certificate at 1000000000000 within its resource units
+        """
         cert = self.cert
         pos = cert.inst.normalise(pos)
         lp = cert.labels_of(pos)
@@ -421,35 +443,46 @@ class PointSolver:
                 unknown = True
             return "unknown" if unknown else None
 
+        open_: list[str] = []   # the conditions a query Z3 could not decide left open
+
+        def found(value: Any, condition: str) -> Any:
+            hit = search(value)
+            if hit == "unknown":
+                open_.append(condition)
+            return hit
+
         kind = cert.kind
         if kind == "grundy":
             if type(lp) is not int or lp < 0:
                 return Failure(pos, "label", f"the formula gives {lp!r}, not a Grundy value", label=lp)
-            hit = search(lp)
+            hit = found(lp, "a")
             if isinstance(hit, tuple):
                 return Failure(pos, "a", f"the option {_fmt(hit[0])} has the same value {lp}", option=hit[0], label=lp)
             targets = list(range(lp)) if lp <= self.targets else sorted({0, lp - 1, *random.Random(str(pos)).sample(range(lp), self.targets - 2)})
             for m in targets:
-                if search(m) is None:
+                if found(m, "b") is None:
                     return Failure(pos, "b", f"value {lp}, but no option has value {m}", label=lp, detail={"missing": m})
-            return None
-        if kind == "p":
-            hit = search(None)
+        elif kind == "p":
+            hit = found(None, "a" if lp == 0 else "b")
             if lp == 0 and isinstance(hit, tuple):
                 return Failure(pos, "a", f"a claimed P-position with the claimed P-position {_fmt(hit[0])} as an option",
                                option=hit[0], label=0)
             if lp != 0 and hit is None:
                 return Failure(pos, "b", "not a claimed P-position, but no option is one", label=None)
-            return None
-        if lp is not None:
-            hit = search(lp)
-            if isinstance(hit, tuple):
-                return Failure(pos, "a", f"in the set of level {lp}, and so is its option {_fmt(hit[0])}",
-                               option=hit[0], label=lp)
-        for m in (range(lp) if lp is not None else cert.levels or []):
-            if search(m) is None:
-                where = f"in the set of level {lp}" if lp is not None else "in no level set"
-                return Failure(pos, "b", f"{where}, but no option is in the set of level {m}", label=lp, detail={"missing": m})
+        else:
+            if lp is not None:
+                hit = found(lp, "a")
+                if isinstance(hit, tuple):
+                    return Failure(pos, "a", f"in the set of level {lp}, and so is its option {_fmt(hit[0])}",
+                                   option=hit[0], label=lp)
+            for m in (range(lp) if lp is not None else cert.levels or []):
+                if found(m, "b") is None:
+                    where = f"in the set of level {lp}" if lp is not None else "in no level set"
+                    return Failure(pos, "b", f"{where}, but no option is in the set of level {m}", label=lp,
+                                   detail={"missing": m})
+        if open_:
+            raise Undecided(f"Z3 could not decide condition ({', '.join(sorted(set(open_)))}) of the certificate at "
+                            f"{_fmt(pos)} within its resource units")
         return None
 
     def _options_inside(self, pos: Any, bits: int) -> None:

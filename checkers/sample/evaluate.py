@@ -19,9 +19,10 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
+from nimjos.lang.values import format_value
 from nimjos.spec.plan import ClaimPlan
 from nimjos.verdict import Counterexample
-from checkers.prove.certificate import Certificate, PointSolver, TooManyOptions, game_kind
+from checkers.prove.certificate import Certificate, PointSolver, TooManyOptions, Undecided, game_kind
 from checkers.prove.terms import Untranslatable
 
 #: seconds one evaluation may take: a wall-clock backstop (an instance it stops is skipped, and the method's verdict
@@ -202,7 +203,10 @@ class GameEvaluator:
                 ps = self.solver(cert)
                 if ps is None:
                     return Outcome(Outcome.SKIP, note="too many options")
-                failure = ps.check(pos)
+                try:
+                    failure = ps.check(pos)
+                except Undecided as exc:   # neither held nor failed: skipped, with the reason
+                    return Outcome(Outcome.SKIP, note=str(exc).replace(f" at {format_value(pos)}", " at a position"))
                 self.symbolic += 1
         except Untranslatable as exc:
             self.why_not_symbolic = str(exc)
