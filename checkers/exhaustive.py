@@ -66,6 +66,7 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
             raise SpecError(f"--at names {unknown[0]!r}, which the window does not bind "
                             f"(it binds {', '.join(sorted(known)) or 'nothing'})", hint=suggest(unknown[0], known))
     enforce_limits(plan, pins)  # refuses, with the estimate, a window over the resource limits
+    default_engine().begin_claim()  # this claim's ground truth names only the games this claim asks G about
     col = Collector(max_counterexamples)
     kind = claim.kind
     try:
@@ -88,13 +89,8 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
     else:
         verdict = "checked"
     engines = evidence.pop("engines", None)
-    uses_engine = bool(plan.game_text) or "G(" in str(claim.statement or "") or "G(" in str(claim.assume_text or "")
-    if engines:
-        note = "ground truth: " + ", ".join(engines)
-    elif uses_engine:
-        note = f"ground truth: {default_engine().describe_last()}"
-    else:
-        note = ""
+    asked = default_engine().describe_claim()
+    note = "ground truth: " + (", ".join(engines) if engines else asked) if engines or asked else ""
     scope = _scope(plan, note)
     if pins:
         at = ", ".join(f"{k}={format_value(x)}" for k, x in pins.items())

@@ -5,6 +5,9 @@ import json
 import subprocess
 import sys
 
+from checkers.exhaustive import check_exhaustive
+from nimjos.spec.loader import load_spec
+
 SPEC = '''[source]
 id = "pool"
 [game.nim2]
@@ -103,3 +106,35 @@ expect = "holds"
                           capture_output=True, text=True, timeout=600).stdout
     line = next(l for l in text.splitlines() if " bouton " in l)
     assert "(exhaustive " in line and ", sample " in line and ", prove " in line, line
+
+
+def test_a_claims_ground_truth_names_only_the_engines_of_its_own_games(write_spec):
+    # claims checked one after another in one process: the second claim's label listed the engine of the first
+    spec = load_spec(write_spec('''[source]
+id = "engines"
+[game.maxnim]
+params = ["k"]
+position = ["x"]
+moves = [ { to = "x - t", where = "1 <= t <= floor(x / k)" } ]
+[game.sub23]
+position = ["n"]
+moves = [ { to = "n - s", where = "s in {2, 3} and s <= n" } ]
+[[claim]]
+id = "big-graph"
+game = "maxnim(k)"
+for_all = "2 <= k <= 3 and 0 <= x <= 3000"
+assume = "x % k == 0"
+grundy = "x // k"
+[[claim]]
+id = "small-graph"
+for_all = "0 <= n <= 50"
+holds = "all(G(sub23, m) >= 0 for m in range(n))"
+[[claim]]
+id = "no-game"
+for_all = "0 <= n <= 5"
+holds = "n >= 0"
+'''))
+    first, second, third = (check_exhaustive(c).scope for c in spec.claims)
+    assert "ground truth: reference engine (game graph by iterative post-order, mex)" in first, first
+    assert second.endswith("ground truth: reference engine (networkx game graph, mex)"), second
+    assert "ground truth" not in third, third

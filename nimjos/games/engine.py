@@ -53,6 +53,7 @@ class ReferenceEngine:
         self.networkx_edge_limit = NETWORKX_EDGE_LIMIT if networkx_edge_limit is None else networkx_edge_limit
         self.last_method = ""
         self.used: set[str] = set()
+        self.asked: set = set()  # the game instances G was asked about since begin_claim
         self.use_fast = True
 
     def explore(self, game: Any, positions: Iterable[Any]) -> dict[Any, list]:
@@ -80,6 +81,20 @@ class ReferenceEngine:
                                     hint="shrink the window")
             stack.extend(opts)
         return adj
+
+    def begin_claim(self) -> None:
+        """Start one claim's record of the games G is asked about (cached values stay cached)."""
+        self.asked = set()
+
+    def describe_claim(self) -> str:
+        """The engines that computed the values of the games G was asked about since :meth:`begin_claim` (one
+        claim's "ground truth"), "" when it was asked about none.
+
+        >>> e = ReferenceEngine()
+        >>> e.begin_claim(); e.describe_claim()
+        ''
+        """
+        return ", ".join(sorted(set().union(*(g.solved_by for g in self.asked))))
 
     def describe_last(self) -> str:
         """Which engines have answered so far in this process (for a verdict's scope)."""
