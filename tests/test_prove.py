@@ -347,3 +347,16 @@ expect = "ill-defined"
     v = prove_claim(spec.claims[0], RunOptions(timeout=5))
     assert v.verdict == "inconclusive"
     assert "needs a domain with x >= 0" in v.scope
+
+
+def test_a_proof_scope_prints_the_domain_in_clean_form(write_spec):
+    # the window's raw bounds printed "all n >= max(0, 0), 0 + 1 <= d <= n" and "1 <= d <= n - 1 - 0"
+    spec = load_spec(write_spec("[source]\nid = 'd'\n" + claim_text(
+        "two-lows", 'for_all = "0 <= n <= 100 and n >= 0 and 0 + 1 <= d <= n"\nholds = "n - d < n"') + claim_text(
+        "stated", 'domain = "n >= 1 and 1 <= d <= n - 1 - 0"\nfor_all = "1 <= n <= 60 and 1 <= d <= n - 1 - 0"\n'
+                  'holds = "n - d >= 1"')))
+    for cid, want in [("two-lows", "all n >= 0, 1 <= d <= n"), ("stated", "all n >= 1, 1 <= d <= n - 1")]:
+        v = prove(spec, cid)
+        assert v.verdict == "proved", v.scope
+        assert v.scope.split(";")[0] == want
+        assert "max(" not in v.scope and "+ 1 <=" not in v.scope and "- 0" not in v.scope

@@ -56,6 +56,9 @@ class ProofDomain:
     dropped: list[str] = field(default_factory=list)
     substituted: dict = field(default_factory=dict)  # name -> tree of its single value
     domain_conditions: list[tuple[ast.expr, set]] = field(default_factory=list)  # the claim's domain, conjunct by conjunct
+    #: the claim's domain (``plan.domain.text``) when the proof ranges over it (the window with its edges dropped);
+    #: empty when ``prove.for_all`` states a class of its own
+    domain_text: str = ""
 
     def instances(self, ns: Any, symbolic_too: bool = False) -> list[dict]:
         """Every assignment of the enumerated names (one proof each)."""
@@ -203,6 +206,8 @@ def proof_domain(claim: Any, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> Pro
     if domain is not None and domain.text:
         for part in conjuncts(parse(domain.text)):
             dom.domain_conditions.append((part, set(variables_of(part, ns))))
+        if not explicit:
+            dom.domain_text = domain.text
     return dom
 
 

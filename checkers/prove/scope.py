@@ -12,18 +12,119 @@ value below 2^32"), the enumerated values, and the abstractions, lemmas and indu
 """
 from __future__ import annotations
 
+import ast
+
+from nimjos.lang.binders import conjuncts
+from nimjos.lang.errors import SpecError
+from nimjos.lang.syntax import parse
 from nimjos.lang.values import format_value
 from checkers.prove.domain import ProofDomain
+
+
+def clean(text: str) -> str:
+    """An expression with its constant arithmetic done: sums of constants folded, ``max``/``min`` of equal or
+    constant arguments reduced (a scope prints the domain, not the window's raw bounds).
+
+    >>> clean("max(0, 0)"), clean("0 + 1 <= d <= min(h - 1, X)"), clean("1 <= i <= k - 1 - 1"), clean("n >= 2 * 3")
+    ('0', '1 <= d <= min(h - 1, X)', '1 <= i <= k - 2', 'n >= 6')
+    """
+    try:
+        tree = parse(text)
+    except SpecError:
+        return text
+    return ast.unparse(ast.fix_missing_locations(_Clean().visit(tree)))
+
+
+def domain_words(text: str) -> str:
+    """A domain's conjuncts in clean form, joined by commas.
+
+    >>> domain_words("2 <= k and k + 1 <= n and 0 + 0 <= s <= n // k and k >= 2")
+    'k >= 2, n >= k + 1, 0 <= s <= n // k'
+    """
+    try:
+        parts = conjuncts(parse(text))
+    except SpecError:
+        return text
+    return ", ".join(dict.fromkeys(clean(ast.unparse(_name_first(p))) for p in parts))
+
+
+def _name_first(node: ast.expr) -> ast.expr:
+    """``1 <= x`` as ``x >= 1``: a single comparison of a bound with a name puts the name first."""
+    flip = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE}
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in flip \
+            and isinstance(node.comparators[0], ast.Name) and not isinstance(node.left, ast.Name):
+        return ast.Compare(node.comparators[0], [flip[type(node.ops[0])]()], [node.left])
+    return node
+
+
+def _terms(node, sign, out):
+    """Flatten a chain of + and - into signed terms."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+        _terms(node.left, sign, out)
+        _terms(node.right, sign if isinstance(node.op, ast.Add) else -sign, out)
+    else:
+        out.append((sign, node))
+
+
+class _Clean(ast.NodeTransformer):
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, (ast.Add, ast.Sub)):
+            terms = []
+            _terms(node, 1, terms)
+            const = sum(s * t.value for s, t in terms if _int(t))
+            rest = [(s, t) for s, t in terms if not _int(t)]
+            if not rest:
+                return ast.Constant(const)
+            out = rest[0][1] if rest[0][0] > 0 else ast.UnaryOp(ast.USub(), rest[0][1])
+            for s, t in rest[1:]:
+                out = ast.BinOp(out, ast.Add() if s > 0 else ast.Sub(), t)
+            if const:
+                out = ast.BinOp(out, ast.Add() if const > 0 else ast.Sub(), ast.Constant(abs(const)))
+            return out
+        if isinstance(node.op, ast.Mult) and _int(node.left) and _int(node.right):
+            return ast.Constant(node.left.value * node.right.value)
+        return node
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id in ("max", "min") and not node.keywords:
+            args, seen = [], set()
+            for a in node.args:
+                key = ast.dump(a)
+                if key not in seen:
+                    seen.add(key)
+                    args.append(a)
+            consts = [a.value for a in args if _int(a)]
+            others = [a for a in args if not _int(a)]
+            if len(consts) > 1:
+                args = others + [ast.Constant((max if node.func.id == "max" else min)(consts))]
+            if len(args) == 1:
+                return args[0]
+            node.args = args
+        return node
+
+
+def _int(node):
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
 
 def class_text(dom: ProofDomain, mode: str, width: int | None, instances: list[dict], abstractions: set) -> str:
     """The scope of a proof over `dom` in one world, for `instances` of the enumerated names (see the module
     docstring)."""
     parts = []
     names = [n for n in dom.symbolic if n not in dom.substituted]
-    if names:
+    if names and dom.domain_text:
+        # the proof ranges over the claim's domain (the window's constant edges dropped): print the domain
+        text = "all " + domain_words(dom.domain_text)
+        if mode == "bv" and width:
+            text += f", every value below 2^{width}"
+        parts.append(text)
+    elif names:
         bounds = []
         for n in names:
             lo, hi = dom.lower.get(n), dom.upper.get(n)
+            lo, hi = (None if t is None else clean(t) for t in (lo, hi))
             if lo is not None and hi is not None and lo == hi:
                 bounds.append(f"{n} = {lo}")
             elif lo is not None and hi is not None:
