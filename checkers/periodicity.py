@@ -7,6 +7,11 @@ the repeating state of a finite subtraction game): the verdict is ``proved`` (th
 the range computed) or ``refuted`` at the least n >= n0 with g(n + p) != g(n). Any other claim, game or an
 arithmetic-periodic claim (saltus != 0): the method does not apply (None).
 
+The ``sample`` method of a periodic claim is :func:`periodic_sample`: g(n + p) = g(n) + s at heap sizes n drawn
+beyond the window within the domain (powers of two and their neighbours, multiples of the period, uniform
+sizes), each value from the game's engine; the ``prove`` method does not apply to a periodic claim (the
+periodicity method is its proof): :func:`periodic_prove` says so.
+
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
@@ -15,11 +20,14 @@ arithmetic-periodic claim (saltus != 0): the method does not apply (None).
 """
 from __future__ import annotations
 
+import hashlib
+import random
 import time
 from typing import Any
 
 from checkers.options import RunOptions
 from nimjos.games.declared import PythonGame, as_instance
+from nimjos.games.engine import default_engine
 from nimjos.games.heaps.game import HeapGame
 from nimjos.games.heaps.periodicity import PeriodicityProof, octal_proof, subtraction_proof
 from nimjos.lang.errors import EvalError
@@ -28,6 +36,13 @@ from nimjos.verdict import Counterexample, Verdict
 METHOD = "periodicity"
 #: the most distinct parameter bindings of a window the method proves one by one
 MAX_INSTANCES = 64
+#: heap sizes drawn per parameter binding by the sampler, unless the spec's sample.count says otherwise
+SAMPLE_COUNT = 100
+#: held instances beyond the window a `sampled` verdict needs (DESIGN.md, "Verdicts")
+MIN_BEYOND = 20
+#: how far beyond the window's largest n the sampler draws: FAR_FACTOR times it, at least FAR_MIN, at most FAR_MAX
+#: (a heap game's sequence is computed up to the largest n drawn; the plain mex is quadratic)
+FAR_FACTOR, FAR_MIN, FAR_MAX = 100, 10_000, 60_000
 
 
 def _proof(inst: Any, period: Any, preperiod: Any) -> PeriodicityProof | None:
@@ -38,28 +53,47 @@ def _proof(inst: Any, period: Any, preperiod: Any) -> PeriodicityProof | None:
     return None
 
 
-def periodic_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
-    """``proved`` / ``refuted`` for a periodic claim a periodicity theorem decides; None otherwise."""
-    if claim.kind != "periodic":
-        return None
-    started = time.perf_counter()
-    plan = claim.plan(opts.profile)
-    if plan.pattern is None or plan.game is None or len(plan.coords) != 1:
-        return None
+def _parameter_bindings(plan: Any) -> dict[tuple, dict] | None:
+    """The window's distinct bindings of the names besides the heap (one env each, with the largest heap size
+    of that binding as ``top``); None over :data:`MAX_INSTANCES`."""
     coord = plan.coords[0]
-    names = plan.window.names
-    params = [n for n in names if n != coord]
-    seen: dict[tuple, Any] = {}
+    params = [n for n in plan.window.names if n != coord]
+    seen: dict[tuple, dict] = {}
     for env in plan.window.bindings({}):
         key = tuple(env[n] for n in params)
         if key not in seen:
-            seen[key] = dict(env)  # the binder reuses its dict
+            seen[key] = {n: env[n] for n in params}  # the binder reuses its dict
+            seen[key]["top"] = env[coord]
             if len(seen) > MAX_INSTANCES:
                 return None
+        seen[key]["top"] = max(seen[key]["top"], env[coord])
+    return seen
+
+
+def _applies(claim: Any, opts: RunOptions) -> Any:
+    if claim.kind != "periodic":
+        return None
+    plan = claim.plan(opts.profile)
+    if plan.pattern is None or plan.game is None or len(plan.coords) != 1:
+        return None
+    return plan
+
+
+def periodic_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
+    """``proved`` / ``refuted`` for a periodic claim a periodicity theorem decides; None otherwise."""
+    started = time.perf_counter()
+    plan = _applies(claim, opts)
+    if plan is None:
+        return None
+    coord = plan.coords[0]
+    params = [n for n in plan.window.names if n != coord]
+    seen = _parameter_bindings(plan)
+    if seen is None:
+        return None
     proofs = []
     for key, env in seen.items():
         try:
-            pat = {k: fn(env) for k, fn in plan.pattern.items()}
+            pat = {k: fn(dict(env)) for k, fn in plan.pattern.items()}
             if pat.get("saltus", 0) != 0:
                 return None
             proof = _proof(as_instance(plan.game(env)), pat["period"], pat.get("preperiod", 0))
@@ -84,3 +118,107 @@ def periodic_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
                    assumption_held=len(proofs), seconds=seconds,
                    largest=max(p.checked[1] + p.period for _, p in proofs),
                    notes=[p.describe() for _, p in proofs][:4])
+
+
+def _draws(rng: random.Random, lo: int, hi: int, period: int, count: int) -> list[int]:
+    """`count` heap sizes in [lo, hi] (fewer when the range is small): powers of two and their neighbours,
+    multiples of the period and their neighbours, and uniform sizes, in equal parts; sorted, each once.
+
+    >>> d = _draws(random.Random(1), 100, 200, 12, 6); len(d), 128 in d, all(100 <= n <= 200 for n in d)
+    (6, True, True)
+    """
+    if hi < lo:
+        return []
+    special = sorted({v for e in range(hi.bit_length() + 1) for v in (2 ** e - 1, 2 ** e, 2 ** e + 1)
+                      if lo <= v <= hi})
+    multiples = [m + d for m in range((lo // period + 1) * period, hi + 1, period) for d in (-1, 0, 1)
+                 if lo <= m + d <= hi]
+    out: set[int] = set(special[-max(1, count // 3):])
+    while multiples and len(out) < 2 * count // 3 and len(out) < len(special) + len(multiples):
+        out.add(multiples[rng.randrange(len(multiples))])
+    tries = 0
+    while len(out) < count and tries < 10 * count:
+        out.add(rng.randint(lo, hi))
+        tries += 1
+    return sorted(out)
+
+
+def periodic_sample(claim: Any, opts: RunOptions) -> Verdict | None:
+    """The ``sample`` method of a periodic claim: g(n + p) = g(n) + s at heap sizes n drawn beyond the window
+    (in the claim's domain, n >= n0), each value from the game's engine; None for other claims.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    >>> v = periodic_sample(spec.claim("kayles-period-12"), RunOptions()); v.verdict, v.beyond >= 20
+    ('sampled', True)
+    """
+    plan = _applies(claim, opts)
+    if plan is None:
+        return None
+    started = time.perf_counter()
+    if claim.sample.skip:
+        return Verdict(claim.id, "inconclusive", "sample", f"not applicable: {claim.sample.skip}")
+    coord = plan.coords[0]
+    seen = _parameter_bindings(plan)
+    if seen is None:
+        return Verdict(claim.id, "inconclusive", "sample",
+                       f"not applicable: more than {MAX_INSTANCES} parameter bindings in the window")
+    count = int(claim.sample.count or SAMPLE_COUNT)
+    seed = int.from_bytes(hashlib.sha256(f"{claim.spec.path.name}::{claim.id}".encode()).digest()[:4], "big")
+    rng = random.Random(seed)
+    held = beyond = largest = 0
+    failures: list[Counterexample] = []
+    engine = default_engine()
+    for env in seen.values():
+        top = env.pop("top")
+        pat = {k: fn(dict(env)) for k, fn in plan.pattern.items()}
+        p, n0, s = pat["period"], pat.get("preperiod", 0), pat.get("saltus", 0)
+        if type(p) is not int or p < 1:
+            continue  # the window method reports it
+        far = min(FAR_MAX, max(FAR_MIN, FAR_FACTOR * top))
+        drawn = [n for n in _draws(rng, max(top + 1, n0), far, p, count)
+                 if plan.domain is None or plan.domain.contains({**env, coord: n})]
+        inst = as_instance(plan.game(dict(env)))
+        engine.solve(inst, [inst.normalise(n) for n in drawn] + [inst.normalise(n + p) for n in drawn])
+        for n in drawn:
+            a, b = inst.lookup(inst.normalise(n + p)), inst.lookup(inst.normalise(n)) + s
+            if a != b:
+                failures.append(Counterexample({**env, coord: n}, a, b,
+                                               detail={"statement": f"G({n} + {p}) = G({n}) + {s}"}))
+            else:
+                held += 1
+                beyond += 1
+                largest = max(largest, n + p)
+    seconds = time.perf_counter() - started
+    scope = (f"g(n + p) = g(n) + s at {held + len(failures):,} heap sizes n drawn beyond the window (powers of two, "
+             f"multiples of the period, their neighbours, uniform), values from the engine; largest n + p {largest:,}")
+    if plan.domain is not None:
+        scope += f"; {plan.domain.describe()}"
+    if failures:
+        failures.sort(key=lambda cx: sum(v for v in cx.bindings.values() if type(v) is int))
+        return Verdict(claim.id, "refuted", "sample", scope, instances=held + len(failures),
+                       assumption_held=held + len(failures), counterexamples=failures[:1],
+                       failures=len(failures), seconds=seconds, beyond=beyond, largest=largest)
+    word = "sampled" if beyond >= MIN_BEYOND else "inconclusive"
+    notes = [] if word == "sampled" else [f"only {beyond} held instances beyond the window "
+                                          f"(at least {MIN_BEYOND} needed)"]
+    return Verdict(claim.id, word, "sample", scope, instances=held, assumption_held=held, seconds=seconds,
+                   beyond=beyond, largest=largest, notes=notes)
+
+
+def periodic_prove(claim: Any, opts: RunOptions) -> Verdict | None:
+    """The ``prove`` method of a periodic claim: it does not apply, and says where the proof is (the
+    periodicity method); None for other claims.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    >>> periodic_prove(spec.claim("kayles-period-12"), RunOptions()).scope[:45]
+    'not applicable: a periodic claim is proved by'
+    """
+    if claim.kind != "periodic":
+        return None
+    return Verdict(claim.id, "inconclusive", "prove",
+                   "not applicable: a periodic claim is proved by the periodicity method (the Guy-Smith theorem for "
+                   "finite codes, the repeating state of a finite subtraction set), where a theorem applies")

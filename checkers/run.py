@@ -17,7 +17,7 @@ from nimjos.lang.errors import NimjosError
 
 from checkers.options import PROVE_SECONDS, RunOptions  # noqa: F401  (re-exported: the options of a run)
 from checkers.prove import prove_claim
-from checkers.periodicity import periodic_verdict
+from checkers.periodicity import periodic_prove, periodic_sample, periodic_verdict
 from checkers.sample import sample_claim
 from nimjos.verdict import Verdict, final_verdict
 from checkers.shard import ShardLog, run_sharded, shard_plan
@@ -75,12 +75,22 @@ def _exhaustive(claim: Any, opts: RunOptions) -> Verdict:
     return check_exhaustive(claim, opts.profile, opts.max_counterexamples, opts.pins)
 
 
+def _sample(claim: Any, opts: RunOptions) -> Verdict | None:
+    """Sampling: a periodic claim's own sampler (checkers.periodicity), else the sampler of checkers.sample."""
+    return periodic_sample(claim, opts) or sample_claim(claim, opts)
+
+
+def _prove(claim: Any, opts: RunOptions) -> Verdict | None:
+    """Proving: a periodic claim is proved by the periodicity method (this one says so), else the prover."""
+    return periodic_prove(claim, opts) or prove_claim(claim, opts)
+
+
 #: the methods, in the order they run and their verdicts are listed: name -> callable(claim, options) ->
 #: Verdict, or None when the method does not apply to the claim
 METHODS: dict[str, Callable[[Any, RunOptions], Verdict | None]] = {
     "exhaustive": _exhaustive,
-    "sample": sample_claim,
-    "prove": prove_claim,
+    "sample": _sample,
+    "prove": _prove,
     "periodicity": periodic_verdict,
 }
 

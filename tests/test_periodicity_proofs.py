@@ -2,10 +2,12 @@
 ``periodicity`` method on periodic claims (proved, or refuted at the first failing n)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from checkers.periodicity import periodic_verdict
-from checkers.run import RunOptions
+from checkers.run import RunOptions, run_claim
 from nimjos.games.heaps.fast import sequence
 from nimjos.games.heaps.periodicity import guy_smith_range, octal_proof, subtraction_proof
 from nimjos.games.heaps.rules import GRUNDYS_GAME, LASKERS_NIM, octal_rules
@@ -103,3 +105,17 @@ def test_the_method_on_claims(write_spec):
     v = periodic_verdict(spec.claim("sub"), RunOptions())
     assert v.verdict == "refuted" and v.counterexamples[0].bindings == {"k": 4, "n": 0}  # {1, 2, 4} has period 3
     assert periodic_verdict(spec.claim("grundy"), RunOptions()) is None  # no theorem for Grundy's game
+
+
+def test_periodic_claims_are_sampled_beyond_the_window_and_not_proved_by_the_prover():
+    """A periodic claim is sampled (g(n + p) = g(n) at heap sizes beyond the window) and the prover says it
+    does not apply; a wrong period is refuted by the sampler too, and the verdicts do not change between runs."""
+    spec = load_spec(Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    right = run_claim(spec.claim("kayles-period-12"), RunOptions(methods=("sample", "prove"), repair=False))
+    by = {v.method: v for v in right.verdicts}
+    assert by["sample"].verdict == "sampled" and by["sample"].beyond >= 20 and by["sample"].largest > 10_000
+    assert by["prove"].verdict == "inconclusive" and "periodicity method" in by["prove"].scope
+    wrong = run_claim(spec.claim("kayles-period-12-from-70"), RunOptions(methods=("sample",), repair=False))
+    again = run_claim(spec.claim("kayles-period-12-from-70"), RunOptions(methods=("sample",), repair=False))
+    assert wrong.verdicts[0].verdict == "sampled"  # from 70 on it fails only at n = 70, inside the window
+    assert [v.to_json()["scope"] for v in wrong.verdicts] == [v.to_json()["scope"] for v in again.verdicts]
