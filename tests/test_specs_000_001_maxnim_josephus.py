@@ -2,7 +2,9 @@
 Maximum Nim with floor(x/k) and the Josephus problem).
 
 * they load and every claim plans in both profiles;
-* every printed statement found wrong has a corrected sibling with a note and a deep window;
+* every printed statement found wrong has a corrected sibling with a note and a deep window, or rests on a
+  reading (``reading``) whose note says under which reading the text holds;
+* the loader keeps a claim's reading and ``nimjos check --json`` shows it;
 * on the default windows each wrong statement gets its verdict at its recorded smallest counterexample, and its
   correction holds (one test per claim);
 * the encodings that carry most of the weight agree with direct transcriptions of what the documents print:
@@ -12,11 +14,13 @@ Maximum Nim with floor(x/k) and the Josephus problem).
 from __future__ import annotations
 
 import functools
+import json
 from pathlib import Path
 
 import pytest
 
 from checkers.exhaustive import check_exhaustive
+from nimjos.app import cli
 from nimjos.spec.plan import plan_claim
 from nimjos.lang.errors import EvalError
 from nimjos.lang.compiler import compile_tree
@@ -62,8 +66,21 @@ def test_wrong_statements_have_noted_corrections_with_deep_windows(name):
     for claim in spec.claims:
         if claim.expect in WRONG and not claim.relaxes:
             fix = fixes.get(claim.id)
-            assert fix is not None, f"{claim.id} is {claim.expect} but nothing corrects it"
+            if fix is None:
+                assert claim.reading and claim.note, f"{claim.id} is {claim.expect}: nothing corrects it, no reading"
+                continue
             assert fix.expect == "holds" and fix.note and "deep" in fix.raw, fix.id
+
+
+def test_the_loader_keeps_the_reading_and_the_json_output_shows_it(capsys):
+    claim = _spec(DOC000).claim("thm-3.4-eq-17")
+    assert claim.reading.startswith('"sk+1" in (17) read as "sk+i"')
+    assert _spec(DOC000).claim("thm-3.4-eq-7").reading == ""
+    rc = cli.main(["check", str(SPECS / DOC000), "--claim", "thm-3.4-eq-17", "--method", "exhaustive", "--no-repair",
+                   "--json", "--no-store"])
+    (printed,) = json.loads(capsys.readouterr().out)["claims"]
+    assert rc == cli.EXIT_OK and printed["verdict"] == "ill-defined"
+    assert printed["reading"] == claim.reading
 
 
 @pytest.mark.parametrize("name,cid", [(n, c) for n in (DOC000, DOC001) for c in _wrong_and_corrections(n)])

@@ -1,6 +1,7 @@
 """The specs of documents 002 and 003 (specs/002_josephus_nim.toml, specs/003_turn_nim_and_weighted_nim.toml:
 Josephus Nim, Turn Nim and weighted Nim): they load, every claim plans in both profiles, every printed statement
-found wrong has a corrected sibling with a note and a deep window, and on the default windows the wrong
+found wrong has a corrected sibling with a note and a deep window (or rests on a reading, whose note says under
+which reading the text holds), and on the default windows the wrong
 statements are refuted (or ill-defined) at their recorded smallest counterexample while their corrections
 and the hypothesis-dropping claims get the verdicts the specs expect (one test per claim).
 
@@ -48,7 +49,9 @@ def test_every_wrong_printed_statement_has_a_noted_correction(name):
     corrections = {c.corrects: c for c in spec.claims if c.corrects}
     for claim in spec.claims:
         if claim.expect in WRONG and not claim.relaxes:
-            assert claim.id in corrections, f"{claim.id} is {claim.expect} but nothing corrects it"
+            if claim.id not in corrections:
+                assert claim.reading and claim.note, f"{claim.id} is {claim.expect}: nothing corrects it, no reading"
+                continue
             fix = corrections[claim.id]
             assert fix.expect == "holds" and fix.note, fix.id
             assert "deep" in fix.raw, f"{fix.id} has no deep window"
