@@ -65,7 +65,8 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
         if unknown:
             raise SpecError(f"--at names {unknown[0]!r}, which the window does not bind "
                             f"(it binds {', '.join(sorted(known)) or 'nothing'})", hint=suggest(unknown[0], known))
-    enforce_limits(plan, pins)  # refuses, with the estimate, a window over the resource limits
+    place = pinned_place(plan, pins) if pins else "window"
+    enforce_limits(plan, pins if place != "domain" else None)  # refuses a window over the resource limits
     default_engine().begin_claim()  # this claim's ground truth names only the games this claim asks G about
     col = Collector(max_counterexamples)
     kind = claim.kind
@@ -94,9 +95,10 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
     scope = _scope(plan, note)
     if pins:
         at = ", ".join(f"{k}={format_value(x)}" for k, x in pins.items())
-        scope = f"only at {at} (pinned); window {scope}"
+        where = f"beyond the window, inside the {plan.domain.describe()}" if place == "domain" else "pinned"
+        scope = f"only at {at} ({where}); window {scope}"
         if instances == 0:
-            scope += "; the pinned instance is not in the window"
+            scope += "; the window has no instance with the pinned values"
     v = Verdict(claim.id, verdict, METHOD, scope, instances=instances,
                 assumption_held=held, counterexamples=failures, failures=col.n_fail, undefined=undefined,
                 seconds=time.perf_counter() - start, evidence=evidence)
@@ -131,6 +133,42 @@ def rerun_command(claim: Any, profile: str, bindings: dict) -> str:
     return cmd
 
 
+def pinned_place(plan: ClaimPlan, pins: dict) -> str:
+    """Where a pinned instance (``--at``) lies: "window" (an instance of the window), "domain" (beyond the window
+    but inside the claim's domain: it is evaluated by itself), or "part" (the pins leave some of the window's names
+    free: the window's instances with the pinned values). A point outside the domain is an error: the claim says
+    nothing there.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
+    >>> plan = spec.claims[0].plan("default")
+    >>> pinned_place(plan, {"x": 3}), pinned_place(plan, {"x": 10 ** 6})
+    ('window', 'domain')
+    >>> pinned_place(plan, {"x": -1})
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.SpecError: --at x=-1 is outside the claim's domain (domain 0 <= x (read from for_all: x <= 20 is the window edge)): the claim says nothing there
+    """
+    if plan.window is None or any(n not in pins for n in plan.window.names):
+        return "part"
+    if next(iter(plan.window.bindings({}, pins)), None) is not None:
+        return "window"
+    if plan.domain is not None and not plan.domain.contains(dict(pins)):
+        at = ", ".join(f"{k}={format_value(x)}" for k, x in pins.items())
+        raise SpecError(f"--at {at} is outside the claim's domain ({plan.domain.describe()}): the claim says "
+                        "nothing there")
+    return "domain"
+
+
+def _window_bindings(plan: ClaimPlan, pins: dict | None, shard: tuple | None) -> Iterable[dict]:
+    """The window's bindings (with the pinned values), or the pinned point alone when it lies beyond the window
+    inside the domain."""
+    if pins and pinned_place(plan, pins) == "domain":
+        return [dict(pins)]
+    return plan.window.bindings({}, pins, shard=shard)
+
+
 # ----------------------------------------------------------------------------- holds
 
 def _check_holds(plan: ClaimPlan, col: Collector, pins: dict | None, shard: tuple | None = None) -> tuple[int, int, dict]:
@@ -139,7 +177,7 @@ def _check_holds(plan: ClaimPlan, col: Collector, pins: dict | None, shard: tupl
     instances = held = 0
     budget = BUDGET
     _prefetch_grundy(plan, pins, shard)
-    for env in plan.window.bindings({}, pins, shard=shard):
+    for env in _window_bindings(plan, pins, shard):
         instances += 1
         budget.steps = 0  # the step budget is per evaluation, not per window
         budget.depth = 0
@@ -172,7 +210,7 @@ def _prefetch_grundy(plan: ClaimPlan, pins: dict | None, shard: tuple | None) ->
         return
     fns = [(compile_tree(g, ns, names), compile_tree(p, ns, names)) for g, p in calls]
     groups: dict = {}
-    for env in plan.window.bindings({}, pins, shard=shard):
+    for env in _window_bindings(plan, pins, shard):
         try:
             if plan.assume is not None and not plan.assume(env):
                 continue
@@ -208,7 +246,7 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
     rows: list[tuple[tuple, Any, Any]] = []  # (binding values, instance, position)
     by_inst: dict[Any, list] = {}
     instances = held = 0
-    for env in plan.window.bindings({}, pins, shard=shard):
+    for env in _window_bindings(plan, pins, shard):
         instances += 1
         values = tuple(env[n] for n in names)
         try:

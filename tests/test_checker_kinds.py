@@ -127,8 +127,10 @@ def test_pins_must_name_window_variables(write_spec):
     body = '[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x <= 9 and 0 <= y <= 9"\ngrundy = "x + y"\n'
     with pytest.raises(SpecError, match="does not bind"):
         check(write_spec, body, pins={"z": 1})
-    v = check(write_spec, body, pins={"x": 100, "y": 100})
-    assert v.instances == 0 and "not in the window" in v.scope
+    v = check(write_spec, body, pins={"x": 100, "y": 100})  # beyond the window, in the domain: evaluated
+    assert v.instances == 1 and v.verdict == "refuted" and "beyond the window" in v.scope
+    v = check(write_spec, body, pins={"x": 100})  # some names pinned: the window's instances with that value
+    assert v.instances == 0 and "the window has no instance with the pinned values" in v.scope
 
 
 def test_expect_counterexample_compares_values():

@@ -100,3 +100,58 @@ def test_explain_a_printed_sequence_at_an_index(capsys):
     assert cli.main(["explain", f"{spec}::ex-3.3-order", "--at", "4"]) == 0
     text = capsys.readouterr().out
     assert "i = 4: removed(10, 3, i) = 2; printed 2" in text
+
+
+AT_SPEC = """
+[source]
+id = "at"
+[game.sub12]
+position = ["n"]
+moves = [ { to = "n - s", where = "s in {1, 2} and s <= n" } ]
+[[claim]]
+id = "mod3"
+game = "sub12"
+for_all = "0 <= n <= 30"
+grundy = "n % 3"
+expect = "holds"
+[[claim]]
+id = "below-40"
+for_all = "0 <= n <= 30"
+holds = "G(sub12, n) == n % 3 and n < 40"
+expect = "holds"
+[[claim]]
+id = "printed-below-100"
+for_all = "0 <= n <= 30"
+domain = "0 <= n <= 100"
+holds = "G(sub12, n) == n % 3"
+expect = "holds"
+"""
+
+
+def test_at_beyond_the_window_inside_the_domain_is_evaluated(tmp_path, capsys):
+    # --at outside the window answered `vacuous`; a point of the domain is evaluated all the same
+    path = tmp_path / "at.toml"
+    path.write_text(AT_SPEC)
+    assert cli.main(["check", str(path), "--claim", "mod3", "--at", "n=5000", "--no-store"]) == 0
+    out = capsys.readouterr().out
+    assert "checked      mod3  [exhaustive: only at n=5000 (beyond the window, inside the domain 0 <= n" in out
+    assert "1 instance]" in out and "vacuous" not in out
+    assert cli.main(["check", str(path), "--claim", "below-40", "--at", "n=50", "--no-store", "--json"]) == 1
+    claim = json.loads(capsys.readouterr().out)["claims"][0]
+    assert claim["verdict"] == "refuted" and claim["counterexamples"][0]["bindings"] == {"n": 50}
+    assert cli.main(["explain", f"{path}::printed-below-100", "--at", "n=50"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == ("claim printed-below-100 at n=50 (beyond the window, inside "
+                                                       "the domain 0 <= n <= 100)")
+
+
+def test_at_outside_the_domain_says_so_and_exits_2(tmp_path, capsys):
+    path = tmp_path / "at.toml"
+    path.write_text(AT_SPEC)
+    said = (f"nimjos: {path}: claim 'printed-below-100': --at n=500 is outside the claim's domain (domain "
+            "0 <= n <= 100): the claim says nothing there")
+    assert cli.main(["check", str(path), "--claim", "printed-below-100", "--at", "n=500", "--no-store"]) == 2
+    assert said in capsys.readouterr().err
+    assert cli.main(["explain", f"{path}::printed-below-100", "--at", "n=500"]) == 2
+    assert capsys.readouterr().err.strip() == said
+    assert cli.main(["check", str(path), "--claim", "mod3", "--at", "n=-1", "--no-store"]) == 2
+    assert "--at n=-1 is outside the claim's domain (domain 0 <= n (read from for_all" in capsys.readouterr().err

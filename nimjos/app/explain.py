@@ -23,7 +23,7 @@ from nimjos.lang.values import format_value
 from nimjos.lang.errors import SpecError
 from nimjos.app.pins import parse_at
 import ast
-from checkers.exhaustive import check_exhaustive, printed_cells
+from checkers.exhaustive import check_exhaustive, pinned_place, printed_cells
 from nimjos.spec.plan import plan_claim
 from nimjos.lang.errors import EvalError
 from nimjos.games.declared import as_instance
@@ -106,7 +106,14 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
         lines.append(f"claim {cid}: {v.verdict}; smallest counterexample "
                      + ", ".join(f"{k}={format_value(x)}" for k, x in pins.items()))
     else:
-        lines.append(f"claim {cid} at " + ", ".join(f"{k}={format_value(x)}" for k, x in pins.items()))
+        # a point outside the claim's domain is refused (the claim says nothing there); beyond the window it is
+        # evaluated all the same, and said so
+        try:
+            place = pinned_place(plan, pins) if plan.window is not None else "window"
+        except SpecError as exc:
+            raise exc.located(file=path, item=f"claim {cid!r}") from None
+        beyond = f" (beyond the window, inside the {plan.domain.describe()})" if place == "domain" else ""
+        lines.append(f"claim {cid} at " + ", ".join(f"{k}={format_value(x)}" for k, x in pins.items()) + beyond)
     env = dict(pins)
     if plan.values_expr is not None:
         lines += _sequence_lines(plan, env)
