@@ -54,27 +54,6 @@ def _names(prefix: str, n: int) -> list[str]:
     return [f"{prefix}{i:02d}" for i in range(n)]
 
 
-def _nonneg_bound(tr: Translator, level: Any, nonneg: set) -> bool:
-    """Does a binder level provably range over naturals (a constant lower bound >= 0, a non-negative name)?"""
-    if level.members is not None:
-        try:
-            vals = tr.const(parse(level.member_text), {}) if level.member_text else None
-        except NotAutomatic:
-            return False
-        return vals is not None and all(type(v) is int and v >= 0 for v in vals)
-    for t in level.low_text:
-        tree = parse(t)
-        try:
-            c = tr.const(tree, {n: n for n in nonneg})
-        except NotAutomatic:
-            c = None
-        if type(c) is int and c >= 0:
-            return True
-        if isinstance(tree, ast.Name) and tree.id in nonneg:
-            return True
-    return False
-
-
 def _obligations(job: Job, units: list[tuple[Unit, str]]) -> None:
     i = 0
     for unit, where in units:
@@ -86,8 +65,11 @@ def _obligations(job: Job, units: list[tuple[Unit, str]]) -> None:
 
 
 def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: str, statement: Any,
-             families: list | None, domain: str | None, coords: tuple[str, ...]) -> Job:
-    """The certificate of a grundy (kind 'grundy') or p_positions ('p') claim about a declared game."""
+             families: list | None, domain: str | None, coords: tuple[str, ...],
+             levels: tuple[str, list[int]] | None = None) -> Job:
+    """The certificate of a grundy (kind 'grundy'), p_positions ('p') or level_set ('level') claim about a
+    declared game; `levels` is a level set's name and its values 0..S, each level's set translated with the
+    level fixed."""
     n = len(coords)
     if n > MAX_COORDS:
         raise NotAutomatic(f"{n} coordinates (at most {MAX_COORDS})")
@@ -102,34 +84,10 @@ def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: st
     job.commands.append(f'def dm "{pad(Z[:n], body)}";')
     units.append((dunit, "the domain"))
     # the moves, mv<i>(option z00.., position z(n)..), where fam.binder's names are existential
-    decl_coords = tuple(decl.position)
     for i, fam in enumerate(decl.moves):
-        env = dict(zip(decl_coords, Z[n:2 * n]))
-        bound = list(fam.binder.names)
-        nonneg = set(decl_coords)
-        for level in fam.binder.levels:
-            if not _nonneg_bound(tr, level, nonneg):
-                raise NotAutomatic(f"the bound name {level.name} of move {i + 1} ({fam.where_text}) may be negative "
-                                   "(Walnut's numbers are the naturals)")
-            nonneg.add(level.name)
-        for b in bound:
-            env[b] = tr.fresh("b")
-        unit = Unit(params=Z[:2 * n] + [env[b] for b in bound], path=[f"$dm({','.join(Z[n:2 * n])})"])
-        where = tr.formula(parse(fam.where_text), env, unit) if fam.where_text else "0 = 0"
-        unit.path.append(where)
-        comps = fam.to_tree.elts if isinstance(fam.to_tree, ast.Tuple) else [fam.to_tree]
-        if len(comps) != n:
-            raise NotAutomatic(f"move {i + 1} ({fam.to_text}) does not have {n} coordinates")
-        eqs = []
-        for j, c in enumerate(comps):
-            acc: list = []
-            cp, cn = tr.linear(c, env, unit, acc)
-            eqs.append(tr.close(acc, f"({' + '.join([Z[j]] + cn)}) = ({' + '.join(cp) or '0'})"))
-            if cn:   # a move to a negative coordinate is a fault of the declaration in nimjos
-                tr.oblige(unit, list(acc), f"({' + '.join(cp) or '0'}) < ({' + '.join(cn)})",
-                          f"coordinate {j + 1} of {fam.to_text} may be negative")
-        body = f"({where}) & " + " & ".join(f"({e})" for e in eqs)
-        job.commands.append(f'def mv{i} "{pad(Z[:2 * n], quant("E", [env[b] for b in bound], f"({body})"))}";')
+        unit = Unit(params=Z[:2 * n], path=[f"$dm({','.join(Z[n:2 * n])})"])
+        body = tr.move(decl, i, Z[:n], Z[n:2 * n], unit)
+        job.commands.append(f'def mv{i} "{pad(Z[:2 * n], body)}";')
         units.append((unit, f"move {i + 1}"))
     move = "(" + " | ".join(f"$mv{i}({','.join(O + P)})" for i in range(len(decl.moves))) + ")"
     dmP, dmO = f"$dm({','.join(P)})", f"$dm({','.join(O)})"
@@ -152,6 +110,33 @@ def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: st
         q["b"] = f"A{Ps},g,w ({dmP} & $fG(g,{Ps}) & {val}) => (E{Os} {move} & $fG(w,{Os}))"
         cex = (f"{dmP} & (~(Eg $fG(g,{Ps})) | (E{Os},g $fG(g,{Ps}) & {move} & $fG(g,{Os})) | "
                f"(Eg,w $fG(g,{Ps}) & {val} & ~(E{Os} {move} & $fG(w,{Os}))))")
+    elif kind == "level":
+        lname, values = levels
+        unit = Unit(params=Z[:n + 1], path=[f"$dm({','.join(Z[1:n + 1])})"])
+        parts = []
+        for value in values:
+            saved = dict(tr.consts)
+            tr.consts[lname] = value
+            try:
+                if families is None:
+                    part = tr.formula(parse(statement), env, unit)
+                else:
+                    part = " | ".join(_family(tr, fam, env, unit, Z[1:n + 1]) for fam in families)
+            finally:
+                tr.consts = saved
+            parts.append(f"(z00 = {value} & ({part}))")
+        body = " | ".join(parts)
+        job.commands.append(f'def fG "{pad(Z[:n + 1], body)}";')
+        job.statement = f"fG({lname}, {', '.join(coords)}) := {_readable(body, [lname, *coords])}"
+        units.append((unit, "the level sets"))
+        top = max(values)
+        q["unique"] = f"A{Ps},g,w ({dmP} & $fG(g,{Ps}) & $fG(w,{Ps})) => g = w"
+        q["a"] = f"A{Ps},{Os},g ({dmP} & $fG(g,{Ps}) & {move}) => ~$fG(g,{Os})"
+        q["b"] = f"A{Ps},g,w ({dmP} & $fG(g,{Ps}) & w < g) => (E{Os} {move} & $fG(w,{Os}))"
+        q["c"] = f"A{Ps},w ({dmP} & ~(Eg $fG(g,{Ps})) & w <= {top}) => (E{Os} {move} & $fG(w,{Os}))"
+        cex = (f"{dmP} & ((Eg,w $fG(g,{Ps}) & $fG(w,{Ps}) & g != w) | (E{Os},g $fG(g,{Ps}) & {move} & $fG(g,{Os})) | "
+               f"(Eg,w $fG(g,{Ps}) & w < g & ~(E{Os} {move} & $fG(w,{Os}))) | "
+               f"(Ew ~(Eg $fG(g,{Ps})) & w <= {top} & ~(E{Os} {move} & $fG(w,{Os}))))")
     else:
         unit = Unit(params=Z[1:n + 1], path=[f"$dm({','.join(Z[1:n + 1])})"])
         if families is None:
@@ -177,7 +162,7 @@ def _family(tr: Translator, fam: Any, env: dict, unit: Unit, pos: list[str]) -> 
     local = dict(env)
     nonneg = set(env)
     for level in fam.binder.levels:
-        if not _nonneg_bound(tr, level, nonneg):
+        if not tr.natural_level(level, nonneg):
             raise NotAutomatic(f"the family index {level.name} ({fam.where_text}) may be negative")
         nonneg.add(level.name)
         local[level.name] = tr.fresh("b")
@@ -191,7 +176,7 @@ def _family(tr: Translator, fam: Any, env: dict, unit: Unit, pos: list[str]) -> 
     for p, c in zip(pos, comps):
         acc: list = []
         cp, cn = tr.linear(c, local, unit, acc)
-        eqs.append(tr.close(acc, f"({' + '.join([p] + cn)}) = ({' + '.join(cp) or '0'})"))
+        eqs.append(tr.close(acc, tr.relation([(1, p)] + cn, [], "=", cp, [], c)))
     unit.path.pop()
     return "(" + quant("E", bound, f"(({where}) & " + " & ".join(f"({e})" for e in eqs) + ")") + ")"
 

@@ -64,7 +64,7 @@ def _inconclusive(claim: Any, why: str, start: float, **kw: Any) -> Verdict:
 
 def walnut_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
     """The Walnut verdict of a claim (see the module docstring); None for kinds it does not handle."""
-    if claim.kind not in ("grundy", "p_positions", "holds") or (opts is not None and opts.extra.get("walnut") is False):
+    if claim.kind not in ("grundy", "p_positions", "level_set", "holds") or (opts is not None and opts.extra.get("walnut") is False):
         return None
     start = time.perf_counter()
     cfg = claim.prove
@@ -110,7 +110,7 @@ def walnut_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
         answer = {role: ans.verdicts[k] for k, role in job.queries.items() if role != "obligation"}
         if all(answer.values()):
             continue
-        main_failed = [r for r in ("total", "a", "b", "holds") if r in answer and not answer[r]]
+        main_failed = [r for r in ("total", "unique", "a", "b", "c", "holds") if r in answer and not answer[r]]
         if not main_failed:
             side = [r for r in ("descent", "closure") if not answer[r]]
             return _inconclusive(claim, f"the certificate holds but is no proof: {_SIDE[side[0]]}{_for(inst)}", start,
@@ -168,6 +168,8 @@ def _setup(claim: Any, plan: Any, cfg: Any) -> dict:
     domain = cfg.for_all or plan.domain.text or None
     instances = dom.instances(ns)
     covered, why = _covers(claim, plan, dom.enumerated, instances, cfg)
+    if claim.kind == "level_set" and covered:    # the levels are the window's (a profile widens them)
+        covered, why = False, f"the levels {plan.levels.text or ', '.join(plan.level_names)} of the window"
     return {"ns": ns, "dom": dom, "symbolic": symbolic, "enumerated": list(dom.enumerated), "instances": instances,
             "domain": domain, "covered": covered, "why_bounded": why}
 
@@ -224,9 +226,27 @@ def _job(claim: Any, plan: Any, setup: dict, inst: dict) -> Job:
             raise NotAutomatic(f"the game cannot be built: {exc}") from None
         if not isinstance(game, DeclaredGame):
             raise NotAutomatic(f"the built-in game {game.label} has no declared moves to translate")
-        job = game_job(ns, game.decl, dict(game.params), inst, "grundy" if kind == "grundy" else "p",
-                       claim.statement, plan.families, setup["domain"], tuple(plan.coords))
+        job = game_job(ns, game.decl, dict(game.params), inst, _KIND[kind], claim.statement, plan.families,
+                       setup["domain"], tuple(plan.coords), _levels(plan, inst) if kind == "level_set" else None)
     return job
+
+
+#: the certificate of each game claim kind (checkers.prove.certificate's names)
+_KIND = {"grundy": "grundy", "p_positions": "p", "level_set": "level"}
+
+
+def _levels(plan: Any, inst: dict) -> tuple[str, list[int]]:
+    """A level set's name and its values, which the certificate needs to be 0, 1, ..., S."""
+    if len(plan.level_names) != 1:
+        raise NotAutomatic("a level set with more than one level name")
+    name = plan.level_names[0]
+    try:
+        values = sorted(e[name] for e in plan.levels.bindings(dict(inst, **{c: 0 for c in plan.coords})))
+    except (NimjosError, TypeError) as exc:
+        raise NotAutomatic(f"the levels cannot be listed: {exc}") from None
+    if values != list(range(len(values))):
+        raise NotAutomatic(f"the levels {values[:6]} are not 0, 1, ..., S (the certificate needs every lower level)")
+    return name, values
 
 
 def _check_nonneg(claim: Any, plan: Any, names: list[str], inst: dict) -> None:
@@ -288,6 +308,7 @@ def _proved(claim: Any, opts: RunOptions, plan: Any, setup: dict, runs: list, ja
     w = ev["walnut"]
     what = ("the statement" if claim.kind == "holds" else
             "certificate (a), (b)" + (", total" if claim.kind == "grundy" else "") +
+            (", (c) and disjoint levels" if claim.kind == "level_set" else "") +
             ", moves decrease and stay in the domain")
     word = "proved" if setup["covered"] else "proved-bounded"
     scope = (f"{_class(setup)}" + ("" if setup["covered"] else f" only ({setup['why_bounded']})") +
@@ -344,7 +365,7 @@ def _refutation(claim: Any, plan: Any, setup: dict, found: list, start: float, e
         return _inconclusive(claim, reasons[0], start, evidence=evidence)
     cx, failed, env = min(confirmed, key=lambda c: c[0].key())
     how = "the statement is false" if claim.kind == "holds" else \
-        "certificate " + ", ".join(f"({f})" if f in "ab" else f for f in failed) + (" fails" if len(failed) == 1 else " fail")
+        "certificate " + ", ".join(f"({f})" if f in ("a", "b", "c") else f for f in failed) + (" fails" if len(failed) == 1 else " fail")
     scope = (f"{_class(setup)}; {evidence['walnut']['version']} (msd_2): {how}, least failure at {_show(env)}; "
              f"confirmed by the {'expression language' if claim.kind == 'holds' else 'engine'} at "
              f"{cx.position_text()}")
@@ -369,7 +390,7 @@ def _confirm(claim: Any, plan: Any, inst: dict, env: dict) -> Counterexample | N
             if plan.sides is not None:
                 lhs, rhs = plan.sides[0](env), plan.sides[1](env)
             return Counterexample(dict(env), lhs, rhs)
-        cert = Certificate(claim, plan, inst, "grundy" if claim.kind == "grundy" else "p")
+        cert = Certificate(claim, plan, inst, _KIND[claim.kind])
         pos = tuple(env[c] for c in plan.coords)
         pos = pos[0] if len(pos) == 1 else pos
         if sum(pos if isinstance(pos, tuple) else (pos,)) > MAX_SUM:
@@ -378,6 +399,13 @@ def _confirm(claim: Any, plan: Any, inst: dict, env: dict) -> Counterexample | N
         label = cert.labels_of(pos)
         if cert.agrees(g, label):
             return None
+        if claim.kind == "level_set":       # as the window reports it: the position and the level it fails at
+            name = plan.level_names[0]
+            levels = cert.levels or []
+            fails = ([(label, "in")] if label is not None else []) + ([(g, "not in")] if g in levels else [])
+            s_value, how = min(fails)
+            return Counterexample({**env, name: s_value}, g, f"{how} the set for {name} = {s_value}",
+                                  detail={"grundy": g})
         if claim.kind == "grundy":
             return Counterexample(dict(env), g, label)
         return Counterexample(dict(env), "P" if g == 0 else "N", "P" if label == 0 else "N", detail={"grundy": g})

@@ -15,7 +15,7 @@ automatic relation, instead of the value, which is not. They may be compared wit
 constants, shifted by constants, and be exponents (``2**v2(n)`` is T). A name used only as an exponent of 2
 (``2**n``) is carried the same way. Anything else raises :class:`NotAutomatic` with the reason.
 
->>> from nimjos.spec.names import spec_namespace
+>>> from nimjos.spec.names import spec_namespace  # noqa: F401  (the docstring examples)
 >>> tr = Translator(spec_namespace(), {"h": 3})
 >>> tr.formula(parse("x // h < 2"), {"x": "x"}, Unit([]))
 '(Ev001,v002 (v002 < 3 & x = 3*v001 + v002) & (v001) < (2))'
@@ -27,14 +27,18 @@ checkers.prove.walnut.translate.NotAutomatic: multiplication of two variables in
 from __future__ import annotations
 
 import ast
+import math
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
+from nimjos.games.declared import DeclaredGame, as_instance
 from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import parse
+from nimjos.spec.names import spec_namespace
 
 #: the base-2 automata every job starts with (reg automata take their arguments in the order written)
 LIBRARY = [
@@ -55,6 +59,9 @@ MAX_FACTOR = 10_000
 MAX_CONSTANT = 2 ** 31 - 1
 #: a constant set is written as a disjunction of at most this many members
 MAX_MEMBERS = 256
+#: 2**e with e a number (not carried as 2**e) is a table of the exponents 0..MAX_EXPONENT, and Walnut checks
+#: that e stays within it where the term is evaluated (an obligation)
+MAX_EXPONENT = 30
 
 
 class NotAutomatic(Exception):
@@ -177,6 +184,13 @@ class Translator:
             acc.append((v, f"(({cond}) & {self.close(acc_a, f'{v} = {a}')}) | "
                            f"(~({cond}) & {self.close(acc_b, f'{v} = {b}')})"))
             return v
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+                and isinstance(env.get(node.value.id), tuple):
+            i = self.const(node.slice, env)
+            items = env[node.value.id]
+            if type(i) is not int or not -len(items) <= i < len(items):
+                raise NotAutomatic(f"{_text(node)}: only a constant index of a position")
+            return items[i]
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Tuple):
             items = [self.const(e, env) for e in node.value.elts]
             if any(type(i) is not int or i < 0 for i in items):
@@ -203,8 +217,13 @@ class Translator:
                 e = self.term(R, env, unit, acc)
                 if isinstance(e, Exp):
                     return e.t
-                raise NotAutomatic(f"2**{_text(R)} with a symbolic exponent that is also used as a number: "
-                                   "n -> 2**n is not automatic (only exponents used nowhere else, v2 or ilog2)")
+                # n -> 2**n is not automatic; for a bounded n it is a finite table, exact where n <= MAX_EXPONENT
+                self.oblige(unit, acc, f"{e} > {MAX_EXPONENT}",
+                            f"2**{_text(R)}: the exponent is a number here (n -> 2**n is not automatic: only an "
+                            f"exponent used nowhere else, v2 or ilog2), exact only while it is at most {MAX_EXPONENT}")
+                v = self.fresh()
+                acc.append((v, "(" + " | ".join(f"({e} = {i} & {v} = {2 ** i})" for i in range(MAX_EXPONENT + 1)) + ")"))
+                return v
             if cr is not None:
                 raise NotAutomatic(f"multiplication of two variables in {_text(node)} (a power of a variable)")
             raise NotAutomatic(f"the power {_text(node)} is not automatic")
@@ -241,6 +260,19 @@ class Translator:
             acc.append((q, None))                       # q and r are bound together by r's constraint
             acc.append((r, f"{r} < {cr} & {a} = {cr}*{q} + {r}"))
             return q if isinstance(op, ast.FloorDiv) else r
+        if isinstance(op, ast.Div):
+            if cr is None or type(cr) not in (int, Fraction) or cr <= 0:
+                raise NotAutomatic(f"division by {_text(R)} in {_text(node)}: only by positive constants")
+            if type(cr) is not int:
+                raise NotAutomatic(f"division by the fraction {cr} in {_text(node)}")
+            self._factor(cr, node)
+            a = self.int_term(L, env, unit, acc)
+            w = self.fresh("w")
+            self.oblige(unit, acc, f"~(E{w} {cr}*{w} = {a})", f"{_text(node)} may not be an integer (a fraction "
+                        "used as a number)")
+            q = self.fresh()
+            acc.append((q, f"{cr}*{q} = {a}"))
+            return q
         if isinstance(op, (ast.BitOr, ast.BitAnd)):
             a, b = self.int_term(L, env, unit, acc), self.int_term(R, env, unit, acc)
             v = self.fresh()
@@ -330,6 +362,183 @@ class Translator:
                    "gcd": "gcd is not automatic", "mex": "mex of a symbolic set is not translated"}
         raise NotAutomatic(f"{f}(...) in {_text(node)}: {reasons.get(f, 'no Walnut translation')}")
 
+    # ------------------------------------------------------------------ moves
+    def natural_level(self, level: Any, nonneg: set) -> bool:
+        """Does a binder level provably range over naturals (a constant lower bound >= 0, a non-negative name)?
+
+        >>> from nimjos.lang.binders import Binder
+        >>> ns = spec_namespace()
+        >>> [Translator(ns).natural_level(lv, {"x"}) for lv in Binder(parse("x - 3 <= t <= x"), ns, {"x"}).levels]
+        [False]
+        >>> [Translator(ns).natural_level(lv, {"x"}) for lv in Binder(parse("1 <= t <= x"), ns, {"x"}).levels]
+        [True]
+        """
+        if level.members is not None:
+            try:
+                vals = self.const(parse(level.member_text), {}) if level.member_text else None
+            except NotAutomatic:
+                return False
+            return vals is not None and all(type(v) is int and v >= 0 for v in vals)
+        for t in level.low_text:
+            tree = parse(t)
+            try:
+                c = self.const(tree, {n: n for n in nonneg})
+            except NotAutomatic:
+                c = None
+            if type(c) is int and c >= 0:
+                return True
+            if isinstance(tree, ast.Name) and tree.id in nonneg:
+                return True
+        return False
+
+    def move(self, decl: Any, i: int, opt: list[str], pos: list[str], unit: Unit) -> str:
+        """Move family i of a declared game as a formula in the option's terms `opt` and the position's `pos`:
+        E bound names (where & opt = to); a move to a negative coordinate becomes an obligation."""
+        fam = decl.moves[i]
+        env = dict(zip(decl.position, pos))
+        nonneg = set(decl.position)
+        for level in fam.binder.levels:
+            if not self.natural_level(level, nonneg):
+                raise NotAutomatic(f"the bound name {level.name} of move {i + 1} ({fam.where_text}) may be negative "
+                                   "(Walnut's numbers are the naturals)")
+            nonneg.add(level.name)
+        bound = [self.fresh("b") for _ in fam.binder.names]
+        env.update(zip(fam.binder.names, bound))
+        saved = list(unit.params)
+        unit.params = saved + bound
+        where = self.formula(parse(fam.where_text), env, unit) if fam.where_text else "0 = 0"
+        unit.path.append(where)
+        comps = fam.to_tree.elts if isinstance(fam.to_tree, ast.Tuple) else [fam.to_tree]
+        if len(comps) != len(pos):
+            raise NotAutomatic(f"move {i + 1} ({fam.to_text}) does not have {len(pos)} coordinates")
+        eqs = []
+        for j, c in enumerate(comps):
+            acc: list = []
+            cp, cn = self.linear(c, env, unit, acc)
+            eqs.append(self.close(acc, self.relation([(Fraction(1), opt[j])] + cn, [], "=", cp, [], c)))
+            if cn:   # a move to a negative coordinate is a fault of the declaration in nimjos
+                self.oblige(unit, list(acc), self.relation(cp, [], "<", cn, [], c),
+                            f"coordinate {j + 1} of {fam.to_text} may be negative")
+        unit.path.pop()
+        unit.params = saved
+        return quant("E", bound, f"(({where}) & " + " & ".join(f"({e})" for e in eqs) + ")")
+
+    def options_of(self, node: ast.AST, env: dict, unit: Unit, acc: list) -> tuple[Any, list[str]] | None:
+        """For ``options(game, position)`` (a [define] may wrap it): the declared game and the position's terms;
+        None for other nodes."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            body = self._inline(node)
+            if body is not None:
+                return self.options_of(body, env, unit, acc)
+        if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "options" and len(node.args) == 2):
+            return None
+        g = self.const(node.args[0], env)
+        if g is None:
+            raise NotAutomatic(f"the game of {_text(node)} depends on a quantified name")
+        try:
+            game = as_instance(g)
+        except (NimjosError, TypeError, AttributeError) as exc:
+            raise NotAutomatic(f"{_text(node.args[0])} is not a game: {exc}") from None
+        if not isinstance(game, DeclaredGame):
+            raise NotAutomatic(f"the built-in game {game.label} has no declared moves to translate")
+        p = node.args[1]
+        comps = p.elts if isinstance(p, ast.Tuple) else [p]
+        if len(comps) != len(game.decl.position):
+            raise NotAutomatic(f"{_text(p)} is not a position of {game.label}")
+        return game, [self.int_term(c, env, unit, acc) for c in comps]
+
+    def option_formula(self, game: Any, opt: list[str], pos: list[str], unit: Unit, acc: list) -> str:
+        """opt is an option of pos in the game (its parameters fixed as constants while the moves translate);
+        the constraints of acc (the fresh terms of opt and pos) hold on the path of the moves' obligations."""
+        saved, params, depth = dict(self.consts), list(unit.params), len(unit.path)
+        self.consts.update(game.params)
+        unit.params = params + [v for v, _ in acc]
+        unit.path += [c for _, c in acc if c is not None]
+        try:
+            fams = [self.move(game.decl, i, opt, pos, unit) for i in range(len(game.decl.moves))]
+        finally:
+            self.consts, unit.params = saved, params
+            del unit.path[depth:]
+        return "(" + " | ".join(f"({f})" for f in fams) + ")" if fams else "0 = 1"
+
+    # ------------------------------------------------------------------ comprehensions
+    def comprehension(self, node: ast.Call, env: dict, unit: Unit) -> str:
+        """``all``/``any`` over a generator: ``for n in range(a, b)`` (an automatic bound; a logarithmic bound
+        makes n a value carried as 2**n) or ``for h in options(game, position)``, with ``if`` conditions, as a
+        universal or existential quantifier with the range (or the move) as its constraint."""
+        gen = node.args[0]
+        return self._generators(node.func.id == "all", gen.elt, list(gen.generators), env, unit, _text(node))
+
+    def _generators(self, every: bool, elt: ast.AST, gens: list, env: dict, unit: Unit, text: str) -> str:
+        if not gens:
+            return self.formula(elt, env, unit)
+        g, rest = gens[0], gens[1:]
+        if g.is_async:
+            raise NotAutomatic(f"an async comprehension in {text[:80]}")
+        acc: list = []
+        local = dict(env)
+        saved = list(unit.params)
+        it = g.iter
+        opts = self.options_of(it, env, unit, acc)
+        if opts is not None:
+            game, pos = opts
+            names = self._targets(g.target)
+            if len(names) not in (1, len(pos)):
+                raise NotAutomatic(f"the target {_text(g.target)} does not unpack a position of {game.label}")
+            opt = [self.fresh("o") for _ in pos]
+            if len(names) == 1 and len(pos) > 1:
+                local[names[0]] = tuple(opt)
+            else:
+                local.update(zip(names, opt if len(pos) > 1 else [opt[0]]))
+            unit.params = saved + opt
+            constraint = self.close(acc, self.option_formula(game, opt, pos, unit, acc))
+            qvars = opt
+        elif isinstance(it, ast.Call) and getattr(it.func, "id", "") == "range" and 1 <= len(it.args) <= 2 \
+                and not it.keywords:
+            names = self._targets(g.target)
+            if len(names) != 1 or not isinstance(g.target, ast.Name):
+                raise NotAutomatic(f"range(...) unpacked into {_text(g.target)}")
+            lo, hi = (it.args if len(it.args) == 2 else [ast.Constant(0), it.args[0]])
+            v = self.fresh("n")
+            logarithmic = self.is_exp(hi, env) or self.is_exp(lo, env)
+            local[names[0]] = Exp(v) if logarithmic else v
+            unit.params = saved + [v]
+            bounds = self.formula(ast.Compare(lo, [ast.LtE(), ast.Lt()], [ast.Name(names[0]), hi]), local, unit)
+            constraint = f"$pow2({v}) & {bounds}" if logarithmic else bounds
+            qvars = [v]
+        else:
+            raise NotAutomatic(f"{'all' if every else 'any'}(...) over {_text(it)[:60]}: only range(a, b) with an "
+                               "automatic bound and options(game, position) are translated")
+        conds = []
+        unit.path.append(constraint)
+        try:
+            for c in g.ifs:
+                conds.append(self.formula(c, local, unit))
+                unit.path.append(conds[-1])
+            try:
+                body = self._generators(every, elt, rest, local, unit, text)
+            except NotAutomatic as exc:
+                carried = [n for n in names if isinstance(local.get(n), Exp)]
+                if carried and "used as a number" in str(exc):
+                    raise NotAutomatic(f"{carried[0]} in {text[:100]} ranges below a logarithm, so it is carried as "
+                                       f"2**{carried[0]}, but the body uses {carried[0]} as a number too ({exc})") from None
+                raise
+        finally:
+            del unit.path[len(unit.path) - 1 - len(conds):]
+            unit.params = saved
+        guard = " & ".join(f"({c})" for c in [constraint] + conds)
+        if every:
+            return quant("A", qvars, f"(({guard}) => ({body}))")
+        return quant("E", qvars, f"(({guard}) & ({body}))")
+
+    @staticmethod
+    def _targets(target: ast.AST) -> list[str]:
+        if isinstance(target, ast.Name):
+            return [target.id]
+        if isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
+            return [e.id for e in target.elts]
+        raise NotAutomatic(f"the comprehension target {_text(target)} is not a name or a tuple of names")
+
     # ------------------------------------------------------------------ formulas
     def close(self, acc: list, atom: str) -> str:
         """The atom with the constraints of its fresh variables, closed existentially."""
@@ -378,8 +587,9 @@ class Translator:
             body = self._inline(node)
             if body is not None:
                 return self.formula(body, env, unit)
-        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("all", "any"):
-            raise NotAutomatic(f"{node.func.id}(...) over a comprehension is not translated: {_text(node)[:80]}")
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("all", "any") and len(node.args) == 1 \
+                and isinstance(node.args[0], ast.GeneratorExp):
+            return self.comprehension(node, env, unit)
         raise NotAutomatic(f"{_text(node)[:80]} is not a first-order formula over msd_2")
 
     def atom(self, op: ast.cmpop, left: ast.AST, right: ast.AST, env: dict, unit: Unit) -> str:
@@ -389,15 +599,49 @@ class Translator:
             return f if isinstance(op, ast.In) else f"~({f})"
         if type(op) not in _CMP:
             raise NotAutomatic(f"the comparison {type(op).__name__} in {_text(left)} ... {_text(right)}")
+        shifted = self._shift_atom(op, left, right, env, unit, acc)
+        if shifted is not None:
+            return self.close(acc, shifted)
         if self.is_exp(left, env) or self.is_exp(right, env):
             a, b = self.term(left, env, unit, acc), self.term(right, env, unit, acc)
             return self.close(acc, f"{self._exp_side(a, left)} {_CMP[type(op)]} {self._exp_side(b, right)}")
         # integer semantics, no negative intermediate: L+ - L- op R+ - R-  <=>  L+ + R- op R+ + L-
         lp, ln = self.linear(left, env, unit, acc)
         rp, rn = self.linear(right, env, unit, acc)
-        return self.close(acc, f"{_sum(lp + rn)} {_CMP[type(op)]} {_sum(rp + ln)}")
+        return self.close(acc, self.relation(lp, ln, _CMP[type(op)], rp, rn, left))
+
+    def _shift_atom(self, op: ast.cmpop, left: ast.AST, right: ast.AST, env: dict, unit: Unit,
+                    acc: list) -> str | None:
+        """``a // 2**e op c`` (e a value carried as 2**e, c a constant): a shift by a variable amount is not
+        automatic, its comparison with a constant is: a // T == c  <=>  c*T <= a < (c+1)*T."""
+        flip = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE, ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
+        for side, other, o in ((left, right, type(op)), (right, left, flip.get(type(op)))):
+            ratio = _ratio(side)
+            if o is None or ratio is None or ratio[2]:
+                continue
+            den = ratio[1]
+            if not (isinstance(den, ast.BinOp) and isinstance(den.op, ast.Pow) and self.const(den.left, env) == 2
+                    and self.is_exp(den.right, env)):
+                continue
+            c = self.const(other, env)
+            if type(c) is not int or c < 0:
+                continue
+            self._factor(c + 1, side)
+            a = self.int_term(ratio[0], env, unit, acc)
+            t = self.term(den, env, unit, acc)
+            lo, hi = f"{_mul(c, t)}" if c else "0", _mul(c + 1, t)
+            return {ast.Eq: f"({lo} <= {a} & {a} < {hi})", ast.NotEq: f"~({lo} <= {a} & {a} < {hi})",
+                    ast.Lt: f"{a} < {lo}", ast.LtE: f"{a} < {hi}", ast.Gt: f"{a} >= {hi}", ast.GtE: f"{a} >= {lo}"}[o]
+        return None
 
     def member(self, left: ast.AST, right: ast.AST, env: dict, unit: Unit, acc: list) -> str:
+        opts = self.options_of(right, env, unit, acc)
+        if opts is not None:
+            game, pos = opts
+            comps = left.elts if isinstance(left, ast.Tuple) else [left]
+            if len(comps) != len(pos):
+                return "0 = 1"
+            return self.option_formula(game, [self.int_term(c, env, unit, acc) for c in comps], pos, unit, acc)
         x = self.int_term(left, env, unit, acc)
         s = self.const(right, env)
         if s is not None:
@@ -433,32 +677,88 @@ class Translator:
             return self.is_exp(node.left, env) or self.is_exp(node.right, env)
         return False
 
-    def linear(self, node: ast.AST, env: dict, unit: Unit, acc: list, k: int = 1) -> tuple[list, list]:
-        """A sum or difference as (positive terms, negative terms), constant factors multiplied in."""
+    def linear(self, node: ast.AST, env: dict, unit: Unit, acc: list, k: Fraction = Fraction(1)) -> tuple[list, list]:
+        """A sum or difference as (positive parts, negative parts), each part (coefficient, Walnut term or None
+        for the constant 1): rational constant factors and divisors multiplied in, ``floor``/``ceil`` of a ratio
+        with a constant denominator (or ``// c``) exact also where the numerator is negative."""
         c = self.const(node, env)
         if c is not None:
-            if type(c) is not int:
-                raise NotAutomatic(f"{_text(node)} = {c!r} is not an integer")
-            c *= k
-            return ([self._nat(c, node)], []) if c >= 0 else ([], [self._nat(-c, node)])
+            if type(c) not in (int, Fraction):
+                raise NotAutomatic(f"{_text(node)} = {c!r} is not a rational number")
+            c = Fraction(c) * k
+            return ([(c, None)], []) if c >= 0 else ([], [(-c, None)])
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
             ap, an = self.linear(node.left, env, unit, acc, k)
-            bp, bn = self.linear(node.right, env, unit, acc, k)
-            return (ap + bp, an + bn) if isinstance(node.op, ast.Add) else (ap + bn, an + bp)
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            p, n = self.linear(node.operand, env, unit, acc, k)
-            return n, p
+            bp, bn = self.linear(node.right, env, unit, acc, k if isinstance(node.op, ast.Add) else -k)
+            return ap + bp, an + bn
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            return self.linear(node.operand, env, unit, acc, -k if isinstance(node.op, ast.USub) else k)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
             cl, cr = self.const(node.left, env), self.const(node.right, env)
-            if type(cl) is int and cl >= 0:
+            if type(cl) in (int, Fraction):
                 return self.linear(node.right, env, unit, acc, k * cl)
-            if type(cr) is int and cr >= 0:
+            if type(cr) in (int, Fraction):
                 return self.linear(node.left, env, unit, acc, k * cr)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            d = self.const(node.right, env)
+            if type(d) in (int, Fraction) and d != 0:
+                return self.linear(node.left, env, unit, acc, k / d)
+        ratio = _ratio(node)
+        if ratio is not None:
+            d = self.const(ratio[1], env)
+            if type(d) in (int, Fraction) and d > 0:
+                p, n = self._floor(ratio[0], d, ratio[2], env, unit, acc)
+                return _scaled(p, n, k)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            body = self._inline(node)
+            if body is not None:
+                return self.linear(body, env, unit, acc, k)
         t = self.int_term(node, env, unit, acc)
-        if k != 1:
-            self._factor(k, node)
-            t = f"{k}*{t}"
-        return [t], []
+        return ([(k, t)], []) if k >= 0 else ([], [(-k, t)])
+
+    def _floor(self, num: ast.AST, d: Fraction, ceil: bool, env: dict, unit: Unit, acc: list) -> tuple[list, list]:
+        """floor(num / d) (or ceil) as (positive, negative) parts: fresh naturals qp - qn, exact for any sign."""
+        p, n = self.linear(num, env, unit, acc)
+        if ceil:                                        # ceil(a / d) = -floor(-a / d)
+            p, n = n, p
+        p, n = [(Fraction(c) / d, t) for c, t in p], [(Fraction(c) / d, t) for c, t in n]
+        D = _lcm(p + n, Fraction(1))         # floor(a / d) = floor(B / D), B = D * a / d with natural coefficients
+        P, N = _render([(c * D, t) for c, t in p]), _render([(c * D, t) for c, t in n])
+        self._factor(D, num)
+        if not n:
+            q, r = self.fresh(), self.fresh()
+            acc.append((q, None))
+            acc.append((r, f"{r} < {D} & {P} = {_mul(D, q)} + {r}"))
+            parts = ([(Fraction(1), q)], [])
+        else:
+            qp, qn = self.fresh(), self.fresh()
+            acc.append((qp, None))
+            acc.append((qn, f"(({P} >= {N} & {qn} = 0 & {_mul(D, qp)} + {N} <= {P} & {P} < {_mul(D, qp)} + {D} + {N}) | "
+                            f"({P} < {N} & {qp} = 0 & {N} <= {_mul(D, qn)} + {P} & {_mul(D, qn)} + {P} < {N} + {D}))"))
+            parts = ([(Fraction(1), qp)], [(Fraction(1), qn)])
+        return (parts[1], parts[0]) if ceil else parts
+
+    def relation(self, lp: list, ln: list, op: str, rp: list, rn: list, node: ast.AST | None = None) -> str:
+        """L op R for L = lp - ln, R = rp - rn (parts from :meth:`linear`), with no negative intermediate:
+        lp + rn op rp + ln, multiplied by the denominators' lcm.
+
+        >>> Translator(None).relation([(Fraction(1), "x")], [], "<=", [(Fraction(1, 2), "q")], [(Fraction(3), None)])
+        '(2*x + 6) <= (q)'
+        """
+        left, right = lp + rn, rp + ln
+        D = _lcm(left + right, Fraction(1))
+        left, right = [(c * D, t) for c, t in left], [(c * D, t) for c, t in right]
+        cl = sum(c for c, t in left if t is None)
+        cr = sum(c for c, t in right if t is None)
+        m = min(cl, cr)
+        left = [(c, t) for c, t in left if t is not None] + ([(cl - m, None)] if cl > m else [])
+        right = [(c, t) for c, t in right if t is not None] + ([(cr - m, None)] if cr > m else [])
+        for c, t in left + right:
+            if t is not None and c > 1:
+                self._factor(int(c), node if node is not None else ast.Constant(int(c)))
+            elif t is None and c > MAX_CONSTANT:
+                raise NotAutomatic(f"constant {c} exceeds Walnut's 32-bit constants")
+        return f"({_render(left)}) {op} ({_render(right)})"
 
     def _exp_side(self, t: Any, node: ast.AST) -> str:
         if isinstance(t, Exp):
@@ -471,5 +771,46 @@ class Translator:
                            "values can be compared with those")
 
 
-def _sum(ts: list) -> str:
-    return "(" + " + ".join(ts) + ")" if ts else "0"
+def _ratio(node: ast.AST) -> tuple[ast.AST, ast.AST, bool] | None:
+    """(numerator, denominator, is ceil) of floor(a / b), ceil(a / b) or a // b, else None."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
+        return node.left, node.right, False
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("floor", "ceil") \
+            and len(node.args) == 1 and isinstance(node.args[0], ast.BinOp) and isinstance(node.args[0].op, ast.Div):
+        return node.args[0].left, node.args[0].right, node.func.id == "ceil"
+    return None
+
+
+def _scaled(p: list, n: list, k: Fraction) -> tuple[list, list]:
+    """Parts multiplied by k (a negative k swaps the sides)."""
+    p, n = [(c * abs(k), t) for c, t in p], [(c * abs(k), t) for c, t in n]
+    return (p, n) if k >= 0 else (n, p)
+
+
+def _lcm(parts: list, extra: Fraction) -> int:
+    """The lcm of the denominators of the parts' coefficients (and of extra)."""
+    out = Fraction(extra).denominator
+    for c, _ in parts:
+        out = math.lcm(out, Fraction(c).denominator)
+    return out
+
+
+def _mul(c: Any, t: str) -> str:
+    return t if c == 1 else f"{c}*{t}"
+
+
+def _render(parts: list) -> str:
+    """A sum of parts with natural coefficients as a Walnut term ('0' when empty).
+
+    >>> _render([(Fraction(2), "x"), (Fraction(1), "y"), (Fraction(3), None)])
+    '2*x + y + 3'
+    """
+    out = []
+    for c, t in parts:
+        c = int(c)
+        if t is None:
+            if c:
+                out.append(str(c))
+        elif c:
+            out.append(_mul(c, t))
+    return " + ".join(out) or "0"
