@@ -42,6 +42,8 @@ def _scope(plan: ClaimPlan, engine_note: str = "") -> str:
     parts = []
     if plan.window is not None:
         parts.append(plan.window.describe())
+    elif plan.values is not None:
+        parts.append(printed_extent(plan.values))
     if plan.levels is not None:
         parts.append("levels " + plan.levels.describe())
     if plan.game_text:
@@ -439,6 +441,25 @@ def _make_stop(stops: list, lo: list, hi: list) -> Callable:
 
 
 # ----------------------------------------------------------------------------- printed tables
+
+def printed_extent(values: dict) -> str:
+    """What a `values` claim's printed table covers, for its scope.
+
+    >>> printed_extent({"of": "fib(k)", "var": "k", "from": 0, "equal": [0, 1, 1, 2]})
+    'the printed terms k = 0..3'
+    >>> printed_extent({"grundy": [0, 0, 1], "from": 2}), printed_extent({"grundy": [[0, 1], [1, 0]]})
+    ('the printed table G(2)..G(4)', 'the printed table of 2 x 2 values from (0, 0)')
+    """
+    start = values.get("from", 0)
+    if "equal" in values:
+        return f"the printed terms {values['var']} = {start}..{start + len(values['equal']) - 1}"
+    cells = printed_cells(values)
+    if cells and isinstance(cells[0][0], tuple):
+        table = values["grundy"]
+        return (f"the printed table of {len(table)} x {max(len(r) for r in table)} values from "
+                f"{format_value(cells[0][0])}")
+    return f"the printed table G({cells[0][0]})..G({cells[-1][0]})" if cells else "the printed table (empty)"
+
 
 def printed_cells(values: dict) -> list[tuple[Any, Any]]:
     """The (position, printed Grundy value) pairs of a `values` claim's printed table.
