@@ -61,6 +61,20 @@ PREDICATES = [
     "floor(x / 4) + ceil(y / 3) == z",
     "(0, 0, 1, 1, 2)[x % 5] == z",
     "not (x <= y <= z)",
+    # floor / ceil of a numerator that may be negative, exact division by constants in comparisons
+    "floor((x - 2 * y) / 3) + 2 <= z",
+    "ceil((x - y) / 2) >= z - 5",
+    "x / 2 + y / 3 < z",
+    "z == (x + y) / 2",
+    "x % 2 == 0 and xor(x / 2, y) == z",
+    # a // 2**v2(a) (the odd part) compared with a constant
+    "(y + 1) // 2 ** v2(y + 1) == 3 or (x + 1) // 2 ** v2(x + 1) < 2",
+    # 2**e with e a bounded number (a table)
+    "y <= 3 and 2 ** y == z",
+    # all / any over ranges: a logarithmic bound (n carried as 2**n) and automatic ones
+    "any(x == 2 ** n - 1 for n in range(0, ilog2(y + 1) + 1))",
+    "all(xor(x, k) != z for k in range(y, y + 3))",
+    "any(x == 2 * k + 1 for k in range(y) if k != z)",
 ]
 
 
@@ -204,3 +218,85 @@ def test_state_limit_is_inconclusive(spec004, monkeypatch):
     monkeypatch.setattr("checkers.prove.walnut.method.MAX_STATES", 5)
     v = walnut_verdict(spec004.claim("thm-1.6-bouton-3"), RunOptions())
     assert v.verdict == "inconclusive" and "state limit" in v.scope
+
+
+def test_work_limit_is_inconclusive(spec004, monkeypatch):
+    """The states built in all are counted (a deterministic limit, not the wall clock)."""
+    monkeypatch.setattr("checkers.prove.walnut.method.MAX_TOTAL_STATES", 50)
+    v = walnut_verdict(spec004.claim("thm-1.6-bouton-3"), RunOptions())
+    assert v.verdict == "inconclusive" and "work limit" in v.scope, v.scope
+    assert v.evidence["walnut"]["total_states"] > 50
+
+
+# ----------------------------------------------------------------------------- level sets, options, comprehensions
+
+GAMES = """[source]
+id = "g"
+[game.nim2]
+position = ["x", "y"]
+moves = [ { to = "(x - t, y)", where = "1 <= t <= x" }, { to = "(x, y - t)", where = "1 <= t <= y" } ]
+[game.wnim]
+position = ["x", "y"]
+moves = [ { to = "(x - t, y - u)", where = "0 <= t <= x and t <= floor((2*x + y) / 2) / 2 and 0 <= u <= y and u <= floor((2*x + y) / 2) - 2*t and 1 <= 2*t + u" } ]
+[game.jnim]
+position = ["x", "y"]
+moves = [ { to = "(x - t, y)", where = "1 <= t <= x and t <= floor((x - 2*y) / 2)" },
+          { to = "(x, y - t)", where = "1 <= t <= y and t >= -floor((x - 2*y) / 2) / 2" } ]
+"""
+
+CLAIMS = [
+    # (id, fields, Walnut's verdict, the smallest counterexample the engine or the language confirms)
+    ("levels", 'game = "nim2"\nfor_all = "0 <= x <= 9 and 0 <= y <= 9"\nlevels = "0 <= s <= 3"\n'
+               'level_set = "xor(x, y) == s"', "proved-bounded", None),
+    ("levels-mutant", 'game = "nim2"\nfor_all = "0 <= x <= 9 and 0 <= y <= 9"\nlevels = "0 <= s <= 3"\n'
+                      'level_set = "x + y == s"', "refuted", {"x": 1, "y": 1, "s": 0}),
+    ("all-options", 'for_all = "0 <= x <= 9 and 0 <= y <= 9"\n'
+                    'holds = "(xor(x, y) == 0) == all(xor(h[0], h[1]) != 0 for h in options(nim2, (x, y)))"',
+     "proved", None),
+    ("all-options-mutant", 'for_all = "0 <= x <= 9 and 0 <= y <= 9"\n'
+                           'holds = "((x + y) % 2 == 0) == all((h[0] + h[1]) % 2 != 0 for h in options(nim2, (x, y)))"',
+     "refuted", {"x": 0, "y": 2}),
+    ("signed-floor-moves", 'for_all = "0 <= x <= 9 and 0 <= y <= 9"\n'
+                           'holds = "all(h[0] + h[1] < x + y for h in options(jnim, (x, y)))"', "proved", None),
+    ("signed-floor-mutant", 'for_all = "0 <= x <= 9 and 0 <= y <= 9"\n'
+                            'holds = "all(h[1] < y for h in options(jnim, (x, y)))"', "refuted", {"x": 2, "y": 0}),
+    ("in-options", 'for_all = "0 <= x <= 9 and 0 <= y <= 9"\nassume = "2*x + y >= 2 and y >= 1"\n'
+                   'holds = "(x, y - 1) in options(wnim, (x, y))"', "proved", None),
+    ("in-options-mutant", 'for_all = "0 <= x <= 9 and 0 <= y <= 9"\nassume = "y >= 1"\n'
+                          'holds = "(x, y - 1) in options(wnim, (x, y))"', "refuted", {"x": 0, "y": 1}),
+    ("log-range", 'for_all = "0 <= x <= 60"\nholds = "any(x < 2 ** n for n in range(0, ilog2(x + 1) + 2))"',
+     "proved", None),
+    ("log-range-mutant", 'for_all = "0 <= x <= 60"\nholds = "any(x < 2 ** n for n in range(0, ilog2(x + 1) + 1))"',
+     "refuted", {"x": 2}),
+    ("division", 'for_all = "0 <= x <= 60"\nholds = "x / 2 + x / 2 == x"', "proved", None),
+    ("division-mutant", 'for_all = "0 <= x <= 60"\nholds = "x // 2 + x // 2 == x"', "refuted", {"x": 1}),
+]
+
+
+@pytest.fixture(scope="module")
+def games_spec(tmp_path_factory):
+    p = tmp_path_factory.mktemp("walnut") / "g.toml"
+    p.write_text(GAMES + "".join(f'[[claim]]\nid = "{i}"\n{fields}\n' for i, fields, _, _ in CLAIMS))
+    return load_spec(p)
+
+
+@pytest.mark.parametrize("claim_id, word, cx", [(i, w, c) for i, _, w, c in CLAIMS])
+def test_whole_claims_true_and_mutated(games_spec, claim_id, word, cx):
+    """Level sets, all/any over options and ranges, membership in options, signed floors and exact division:
+    the true statement is proved for every position, its mutant refuted where the engine (or the language)
+    agrees, and the window check agrees with Walnut (the soundness check runs it)."""
+    v = walnut_verdict(games_spec.claim(claim_id), RunOptions())
+    assert v.verdict == word, v.scope
+    if cx is not None:
+        assert v.counterexamples[0].bindings == cx, v.counterexamples[0].bindings
+    if word == "proved-bounded":
+        assert "levels 0 <= s <= 3" in v.scope
+
+
+def test_a_number_bounded_by_an_exponent_is_not_automatic():
+    """003 Definition 3.4's P_{n,2}: i < n compares a number with the exponent of 2**n."""
+    spec = load_spec(ROOT / "specs" / "003_turn_nim_and_weighted_nim.toml")
+    v = walnut_verdict(spec.claim("thm-3.1-corrected"), RunOptions())
+    assert v.verdict == "inconclusive"
+    assert "i in any((x == 2 ** n - i - 1 and y == 2 * i - 1 for i in range(1, n))) ranges below a logarithm" \
+        in v.scope and "is not automatic in base 2" in v.scope

@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import ast
+import dataclasses
 import itertools
 import re
 import time
@@ -41,17 +42,20 @@ from checkers.prove.domain import proof_domain
 from checkers.prove.scope import class_text
 from checkers.prove.terms import Untranslatable
 from checkers.prove.walnut.certificate import Job, decode, game_job, holds_job
-from checkers.prove.walnut.run import (MAX_STATES, WalnutMissing, find_jar, find_java, jar_version, run,
-                                       smallest_accepted, states_of)
+from checkers.prove.walnut.run import (MAX_STATES, MAX_TOTAL_STATES, WalnutMissing, find_jar, find_java,
+                                       jar_version, run, smallest_accepted, states_of)
 from checkers.prove.walnut.translate import LIBRARY, NotAutomatic
 
 METHOD = "prove"
-#: the wall clock of one Walnut run: a backstop behind the state limit
-WALNUT_SECONDS = 60.0
+#: the wall clock of one Walnut run: a generous backstop behind the deterministic limits (the largest automaton,
+#: MAX_STATES, and the states built in all, MAX_TOTAL_STATES per instance), which decide in practice
+WALNUT_SECONDS = 900.0
 #: the engine searches at most this many positions for a counterexample of its own
 SEARCH_POSITIONS = 20_000
 #: ... and re-evaluates positions up to this coordinate sum
 MAX_SUM = 300
+#: a parameter fixed one value at a time (when the statement is automatic only so) has at most this many values
+MAX_EACH_FIXED = 40
 
 
 class WalnutDisagreement(NimjosError, AssertionError):
@@ -77,12 +81,11 @@ def walnut_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
     if fixed:
         return _inconclusive(claim, f"not automatic: {', '.join(fixed)} ties the statement to the window", start)
     try:
-        setup = _setup(claim, plan, cfg)
-        if not setup["symbolic"]:
-            return None     # every name takes the window's values: nothing for Walnut to quantify
-        jobs = [(inst, _job(claim, plan, setup, inst)) for inst in setup["instances"]]
+        setup, jobs = _translate(claim, plan, cfg)
     except (NotAutomatic, Untranslatable) as exc:
         return _inconclusive(claim, f"not automatic: {exc}", start)
+    if setup is None:
+        return None     # every name takes the window's values: nothing for Walnut to quantify
     try:
         java, jar = find_java(), find_jar()
     except WalnutMissing as exc:
@@ -92,9 +95,10 @@ def walnut_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
     commands = list(LIBRARY)
     for k, (_, job) in enumerate(jobs):
         commands += [_tag(c, k) for c in job.commands]
-    res = run(commands, timeout=timeout, max_states=MAX_STATES, java=java, jar=jar)
+    work = MAX_TOTAL_STATES * len(jobs)
+    res = run(commands, timeout=timeout, max_states=MAX_STATES, java=java, jar=jar, max_total=work)
     runs = [(inst, job, _Answers(res, k)) for k, (inst, job) in enumerate(jobs)]
-    why = res.failure(MAX_STATES, timeout)
+    why = res.failure(MAX_STATES, timeout, work)
     if why is not None:
         return _inconclusive(claim, why, start, evidence=_evidence(runs, jar, res))
     found = []
@@ -120,6 +124,44 @@ def walnut_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
     if found:
         return _refutation(claim, plan, setup, found, start, _evidence(runs, jar, res))
     return _proved(claim, opts, plan, setup, runs, jar, res, seconds)
+
+
+def _translate(claim: Any, plan: Any, cfg: Any) -> tuple[dict | None, list]:
+    """The setup and the jobs of every instance. When the statement is not automatic with its parameters
+    symbolic, one or two of them with a finite constant range in the window are fixed one value at a time
+    (``x // 2**v2(x) == 2*s + 1`` is automatic for each s, not in s): the proof then covers those values only."""
+    def attempt(c: Any) -> tuple[dict | None, list]:
+        setup = _setup(claim, plan, c)
+        if not setup["symbolic"]:
+            return None, []
+        return setup, [(inst, _job(claim, plan, setup, inst)) for inst in setup["instances"]]
+    try:
+        return attempt(cfg)
+    except (NotAutomatic, Untranslatable) as exc:
+        first = exc
+    if cfg.each is not None or cfg.for_all:
+        raise first
+    finite = [lv.name for lv in plan.window.levels if lv.name not in plan.coords and _finite(lv)]
+    for k in (1, 2):
+        for names in itertools.combinations(finite, k):
+            try:
+                setup, jobs = attempt(dataclasses.replace(cfg, each=tuple(names)))
+            except (NotAutomatic, Untranslatable):
+                continue
+            if setup is not None and set(names) <= set(setup["enumerated"]):
+                setup["fixed_because"] = f"{', '.join(names)} fixed one value at a time; in {', '.join(names)}: {first}"
+                return setup, jobs
+    raise first
+
+
+def _finite(level: Any) -> bool:
+    """Does a window level have constant bounds (a range of at most MAX_EACH_FIXED values)?"""
+    try:
+        lo = max(fn({}) for fn, _ in level.lows)
+        hi = min(fn({}) for fn, _ in level.highs)
+    except (NimjosError, KeyError, TypeError, ValueError):
+        return level.members is not None
+    return level.members is None and 0 <= hi - lo + 1 <= MAX_EACH_FIXED
 
 
 _SIDE = {"descent": "a move does not lower the sum of the coordinates",
@@ -285,7 +327,7 @@ def _evidence(runs: list, jar: str, res: Any) -> dict:
         out.append({"params": dict(inst), "commands": "\n".join(LIBRARY + job.commands), "states": sizes,
                     "answers": {job.queries.get(k, k): v for k, v in ans.verdicts.items()}})
     return {"walnut": {"version": jar_version(jar), "runs": out, "states": res.max_states_seen,
-                       "seconds": round(res.seconds, 3)}}
+                       "total_states": res.total_states, "seconds": round(res.seconds, 3)}}
 
 
 def _instances_text(names: list[str], instances: list[dict]) -> str:
@@ -312,6 +354,7 @@ def _proved(claim: Any, opts: RunOptions, plan: Any, setup: dict, runs: list, ja
             ", moves decrease and stay in the domain")
     word = "proved" if setup["covered"] else "proved-bounded"
     scope = (f"{_class(setup)}" + ("" if setup["covered"] else f" only ({setup['why_bounded']})") +
+             (f" ({setup['fixed_because'][:200]})" if setup.get("fixed_because") else "") +
              f"; {w['version']} (msd_2): {what}; largest automaton {w['states']:,} states, {w['seconds']:.2f} s")
     job = runs[0][1]
     notes = [f"Walnut: {job.statement[:240]}" + ("..." if len(job.statement) > 240 else "")]

@@ -6,9 +6,10 @@ wheel, else ``java`` on the PATH. Every run gets a fresh temporary working direc
 Walnut expects (it resolves every path against its working directory), the commands in
 ``Command Files/job.txt`` ending with ``exit;``, stdin closed. The verdict of ``eval NAME "closed formula"``
 is read from ``Result/NAME.txt`` (Walnut's exit code is 0 even when a command failed: a missing file is an
-error). Limits: a deterministic one first, ``max_states`` (every eval/def is sent with the ``::``
+error). Limits: deterministic ones first, ``max_states`` (every eval/def is sent with the ``::``
 terminator, so Walnut prints the size of every intermediate automaton, live, and the JVM is killed when one
-exceeds the limit), then the wall clock ``timeout`` as a backstop, and the heap ``xmx``.
+exceeds the limit) and ``max_total`` (the states of every automaton built, added up: a count of the work, the
+same on a loaded machine), then a generous wall clock ``timeout`` as a backstop only, and the heap ``xmx``.
 
 >>> smallest_accepted("msd_2 msd_2\\n0 0\\n0 0 -> 0\\n1 1 -> 1\\n0 1 -> 2\\n1 1\\n2 0\\n")
 (1, 1)
@@ -45,6 +46,9 @@ JVM_FLAGS = ("-XX:+UseSerialGC", "-XX:ActiveProcessorCount=1", "-XX:TieredStopAt
 #: the deterministic limit: the largest automaton (intermediate ones included) a run may build; about 10^5
 #: states fit in a 1 GB heap
 MAX_STATES = 100_000
+#: the deterministic limit of work: the states of every automaton a run builds, added up (Walnut reports each
+#: one); about 2.5 * 10^5 per second of Walnut's time on one core
+MAX_TOTAL_STATES = 10_000_000
 
 
 class WalnutMissing(Exception):
@@ -118,16 +122,24 @@ class Result:
     returncode: int | None = None
     timed_out: bool = False
     state_limit: bool = False                       # killed: an automaton grew beyond max_states
+    work_limit: bool = False                        # killed: the states built in all exceeded max_total
     max_states_seen: int = 0                        # the largest automaton Walnut reported building
+    total_states: int = 0                           # the states of every automaton Walnut reported, added up
 
     @property
     def ok(self) -> bool:
-        return not (self.errors or self.timed_out or self.state_limit) and self.returncode == 0
+        return not (self.errors or self.timed_out or self.state_limit or self.work_limit) and self.returncode == 0
 
-    def failure(self, max_states: int | None, timeout: float) -> str | None:
-        """Why the run gave no complete answer, in one phrase (None when it did)."""
+    def failure(self, max_states: int | None, timeout: float, max_total: int | None = None) -> str | None:
+        """Why the run gave no complete answer, in one phrase (None when it did).
+
+        >>> Result(work_limit=True, total_states=10**7 + 5).failure(100, 60.0, 10**7)
+        'the automata built exceeded 10,000,000 states in all (the work limit)'
+        """
         if self.state_limit:
             return f"an automaton exceeded {max_states:,} states (the state limit)"
+        if self.work_limit:
+            return f"the automata built exceeded {max_total:,} states in all (the work limit)"
         if self.timed_out:
             return f"Walnut ran out of its {timeout:g} s"
         if any("OutOfMemoryError" in m for _, m in self.errors):
@@ -160,8 +172,8 @@ def _errors(stderr: str, cmds: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def run(commands: list[str], timeout: float = 60.0, xmx: str = "1g", max_states: int | None = MAX_STATES,
-        java: str | None = None, jar: str | None = None) -> Result:
+def run(commands: list[str], timeout: float = 600.0, xmx: str = "1g", max_states: int | None = MAX_STATES,
+        java: str | None = None, jar: str | None = None, max_total: int | None = None) -> Result:
     """Run Walnut commands (each ending with ';') in a fresh working directory, removed afterwards."""
     cmds = [c.strip() if c.strip()[-1] in ";:" else c.strip() + ";" for c in commands if c.strip()]
     if max_states is not None:
@@ -178,7 +190,7 @@ def run(commands: list[str], timeout: float = 60.0, xmx: str = "1g", max_states:
         t0 = time.monotonic()
         proc = subprocess.Popen(argv, cwd=wd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, start_new_session=True)
-        _watch(proc, res, timeout, max_states)
+        _watch(proc, res, timeout, max_states, max_total)
         res.seconds = time.monotonic() - t0
         res.errors.extend(_errors(res.stderr, cmds))
         if "OutOfMemoryError" in res.stderr:
@@ -197,8 +209,9 @@ def run(commands: list[str], timeout: float = 60.0, xmx: str = "1g", max_states:
     return res
 
 
-def _watch(proc: subprocess.Popen, res: Result, timeout: float, max_states: int | None) -> None:
-    """Read the JVM's output live; kill its process group at the state limit or the timeout."""
+def _watch(proc: subprocess.Popen, res: Result, timeout: float, max_states: int | None,
+           max_total: int | None = None) -> None:
+    """Read the JVM's output live; kill its process group at the state limit, the work limit or the timeout."""
     out, err = [], []
 
     def kill() -> None:
@@ -226,8 +239,12 @@ def _watch(proc: subprocess.Popen, res: Result, timeout: float, max_states: int 
             for m in _STATES.finditer(line):
                 n = int(m.group(1))
                 res.max_states_seen = max(res.max_states_seen, n)
+                res.total_states += n
                 if max_states is not None and n > max_states and not res.state_limit:
                     res.state_limit = True
+                    kill()
+                if max_total is not None and res.total_states > max_total and not (res.work_limit or res.state_limit):
+                    res.work_limit = True
                     kill()
         proc.wait()
     finally:

@@ -519,9 +519,11 @@ class Translator:
                 body = self._generators(every, elt, rest, local, unit, text)
             except NotAutomatic as exc:
                 carried = [n for n in names if isinstance(local.get(n), Exp)]
-                if carried and "used as a number" in str(exc):
-                    raise NotAutomatic(f"{carried[0]} in {text[:100]} ranges below a logarithm, so it is carried as "
-                                       f"2**{carried[0]}, but the body uses {carried[0]} as a number too ({exc})") from None
+                if carried and "used as a number" in str(exc) and "ranges below a logarithm" not in str(exc):
+                    n = carried[0]
+                    raise NotAutomatic(f"{n} in {text[:120]} ranges below a logarithm ({_text(hi)}), so it is carried "
+                                       f"as 2**{n}, but the body uses {n} as a number too: a number compared with an "
+                                       f"exponent, and {{(m, 2**m)}} is not automatic in base 2") from None
                 raise
         finally:
             del unit.path[len(unit.path) - 1 - len(conds):]
@@ -599,6 +601,10 @@ class Translator:
             return f if isinstance(op, ast.In) else f"~({f})"
         if type(op) not in _CMP:
             raise NotAutomatic(f"the comparison {type(op).__name__} in {_text(left)} ... {_text(right)}")
+        if isinstance(op, (ast.Eq, ast.NotEq)) and (_boolean(left) or _boolean(right)):
+            a, b = self.formula(left, env, unit), self.formula(right, env, unit)
+            same = f"((({a}) & ({b})) | (~({a}) & ~({b})))"
+            return same if isinstance(op, ast.Eq) else f"~{same}"
         shifted = self._shift_atom(op, left, right, env, unit, acc)
         if shifted is not None:
             return self.close(acc, shifted)
@@ -769,6 +775,19 @@ class Translator:
             return str(2 ** int(t))
         raise NotAutomatic(f"{_text(node)} compared with a v2/ilog2/exponent value: only constants and other such "
                            "values can be compared with those")
+
+
+def _boolean(node: ast.AST) -> bool:
+    """Is the node a condition by its form (a comparison, and/or/not, all/any, a boolean constant)?
+
+    >>> _boolean(parse("x < y")), _boolean(parse("x + y"))
+    (True, False)
+    """
+    if isinstance(node, (ast.Compare, ast.BoolOp)) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+        return True
+    if isinstance(node, ast.Constant):
+        return type(node.value) is bool
+    return isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("all", "any")
 
 
 def _ratio(node: ast.AST) -> tuple[ast.AST, ast.AST, bool] | None:
