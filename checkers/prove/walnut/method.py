@@ -369,14 +369,16 @@ def _soundness(claim: Any, opts: RunOptions, plan: Any, setup: dict, v: Verdict)
     window = ((opts.extra or {}).get("verdicts") or {}).get("exhaustive") if opts is not None else None
     if window is None:
         window = check_exhaustive(claim, opts.profile if opts is not None else "default", 1, None)
-    if window.verdict != "refuted" or not window.counterexamples:
+    found = window.counterexamples if window.verdict == "refuted" else \
+        window.undefined if window.verdict == "ill-defined" else []
+    if not found:
         return
-    cx = window.counterexamples[0]
+    cx = found[0]
     params = {n: cx.bindings.get(n) for n in setup["enumerated"]}
     if params not in setup["instances"] or not plan.domain.contains(dict(cx.bindings)):
         return
-    raise WalnutDisagreement(f"claim {claim.id!r}: Walnut proved it ({v.scope}) but the window refutes it at "
-                             f"{cx.position_text()}: a bug in the Walnut translation or the engine")
+    raise WalnutDisagreement(f"claim {claim.id!r}: Walnut proved it ({v.scope}) but the window finds it "
+                             f"{window.verdict} at {cx.position_text()}: a bug in the Walnut translation or the engine")
 
 
 def _ordered(plan: Any, env: dict) -> dict:
