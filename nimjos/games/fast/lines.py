@@ -28,7 +28,7 @@ import numpy as np
 
 from nimjos.games.fast.arith import Unsupported, Vec
 from nimjos.games.fast.pieces import ANTI, COL, DIAG, ROW, Piece, pieces_of
-from nimjos.lang.errors import ResourceError
+from nimjos.lang.errors import NimjosError, ResourceError
 from nimjos.games.fast.kernels import state_bytes
 from nimjos.games.fast.kernels import State, run_chunk
 
@@ -41,6 +41,9 @@ SMALL = 8
 #: below this many positions the reference engine answers (no numba start-up for small windows);
 #: an engine attribute ``fast_min_positions`` overrides it
 MIN_POSITIONS = 20_000
+#: ... unless the reference engine's work, positions times the most options of one, reaches this (Maximum Nim
+#: with f(x) = floor(x / 2) has x / 2 options at x: a box of 10,000 positions is 25 million moves for it)
+MIN_WORK = 50_000
 #: most bytes one run may use; an engine attribute ``max_bytes`` overrides it
 MAX_BYTES = 4 << 30
 #: how many times the box may grow in y to hold options that lie beyond it
@@ -198,6 +201,24 @@ def compute(game: Any, pieces: list[Piece], X: int, Y: int, windows: int, values
         if status < 0:
             raise Unsupported("an option outside the box or not before its position")
     return dense, Y
+def _options_at_corner(game: Any, X: int, Y: int) -> int:
+    """How many options the box's far corner has (about the most of any position of the box); 0 when they
+    cannot be listed.
+
+    >>> from nimjos.lang.compiler import Namespace
+    >>> from nimjos.games.declared import GameDecl
+    >>> maxnim = GameDecl.declare("m", {"params": ["k"], "position": ["x"],
+    ...     "moves": [{"to": "x - t", "where": "1 <= t <= floor(x / k)"}]}, Namespace())
+    >>> _options_at_corner(maxnim(2), 1001, 1), _options_at_corner(maxnim(1000), 1001, 1)
+    (500, 1)
+    """
+    corner = X - 1 if game.dim == 1 else (X - 1, Y - 1)
+    try:
+        return len(game.options(corner))
+    except NimjosError:
+        return 0
+
+
 def solve(game: Any, positions: list, engine: Any, min_positions: int | None = None) -> str | None:
     """Compute the box covering `positions` into ``game.dense`` and return the engine's name; None when
     the game's moves do not have the shape, or the box is small enough for the reference engine.
@@ -211,7 +232,7 @@ def solve(game: Any, positions: list, engine: Any, min_positions: int | None = N
         return None
     X, Y = _box(game, positions)
     floor = min_positions if min_positions is not None else getattr(engine, "fast_min_positions", MIN_POSITIONS)
-    if X * Y < floor:
+    if X * Y < floor and X * Y * _options_at_corner(game, X, Y) < MIN_WORK:
         return None
     for _ in range(MAX_REGROW + 1):
         sized = _limits(game, pieces, engine, X, Y)
