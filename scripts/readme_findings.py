@@ -1,7 +1,10 @@
 """Rewrite the README's findings section from the results store (after `nimjos check specs/`).
 
-Per source document: claims encoded, and how many held / were refuted / ill-defined / vacuous; then every
-printed statement found wrong with its smallest counterexample and its corrected sibling.
+Per source document: claims encoded, and how many held / were refuted / ill-defined / vacuous, and how many
+verdicts rest on a reading (the claim's `reading`: where the printed text is garbled or ambiguous, the verdict
+is on the statement as read); then every printed statement found wrong with its smallest counterexample, its
+reading if it rests on one, and its corrected sibling. A claim with `relaxes` is a probe that drops a
+hypothesis on purpose, not a printed statement: probes are counted apart, never listed as findings.
 
     python scripts/readme_findings.py [--store .nimjos/results.sqlite] [--readme README.md]
 """
@@ -65,12 +68,40 @@ def final_records(records: list[dict], only_specs: bool = True) -> dict[tuple[st
     return {k: final_verdict(v) for k, v in by_claim.items()}
 
 
+def is_printed_failure(rec: dict) -> bool:
+    """A final record of a printed statement found wrong: refuted or ill-defined, and not a relaxation probe
+    (a claim that drops a hypothesis on purpose, `relaxes`). A printed statement under a reading is one.
+
+    >>> is_printed_failure({"verdict": "refuted", "reading": '"sk+1" read as "sk+i"'})
+    True
+    >>> is_printed_failure({"verdict": "refuted", "relaxes": "thm-2.1"}), is_printed_failure({"verdict": "checked"})
+    (False, False)
+    """
+    return rec.get("verdict") in ("refuted", "ill-defined") and not rec.get("relaxes")
+
+
+def wrong_entry(rec: dict, fix: str | None, doc: str) -> str:
+    """One line of the list of printed statements found wrong: reference, verdict, the smallest counterexample,
+    the reading it rests on (if any) and the corrected sibling (if any).
+
+    >>> print(wrong_entry({"file": "specs/a.toml", "claim_id": "eq-17", "ref": "(17)", "verdict": "ill-defined",
+    ...                    "reading": '"sk+1" read as "sk+i"', "undefined": [{"bindings": {"k": 3}, "reason": "no value"}]},
+    ...                   "eq-17-corrected", "a.txt"))
+    - **a.toml (17)** (`eq-17`, ill-defined, as read: "sk+1" read as "sk+i"): k=3: no value; corrected by `eq-17-corrected` [a.txt]
+    """
+    read = f", as read: {rec['reading']}" if rec.get("reading") else ""
+    return (f"- **{Path(rec['file']).name} {rec.get('ref') or rec['claim_id']}** (`{rec['claim_id']}`, {rec['verdict']}{read}): "
+            f"{_cx_text(rec)}" + (f"; corrected by `{fix}`" if fix else "") + f" [{doc}]")
+
+
 def findings(records: list[dict]) -> str:
     finals = final_records(records)
     files = sorted({k[0] for k in finals})
-    lines = ["| document | claims | held (proved / proved-bounded / sampled / checked) | refuted | ill-defined | vacuous | other |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
+    lines = ["| document | claims | held (proved / proved-bounded / sampled / checked) | refuted | ill-defined | vacuous | other "
+             "| on a reading |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     wrong: list[str] = []
+    probes = probes_wrong = 0
     for f in files:
         recs = [(k, v) for k, v in finals.items() if k[0] == f]
         words = [v["verdict"] for _, v in recs]
@@ -80,22 +111,28 @@ def findings(records: list[dict]) -> str:
         doc = recs[0][1].get("document") or Path(f).name
         title = recs[0][1].get("source_title") or ""
         split = " / ".join(str(words.count(w)) for w in ("proved", "proved-bounded", "sampled", "checked"))
+        readings = sum(bool(v.get("reading")) for _, v in recs)
         lines.append(f"| [{Path(f).name}]({f}) ({title}) | {len(words)} | {held} ({split}) | {counts['refuted']} | "
-                     f"{counts['ill-defined']} | {counts['vacuous']} | {other} |")
+                     f"{counts['ill-defined']} | {counts['vacuous']} | {other} | {readings} |")
         corrections = {v.get("corrects"): v["claim_id"] for _, v in recs if v.get("corrects")}
+        probes += sum(bool(v.get("relaxes")) for _, v in recs)
+        probes_wrong += sum(bool(v.get("relaxes")) and v["verdict"] in ("refuted", "ill-defined") for _, v in recs)
         for (_, cid), v in sorted(recs, key=lambda kv: (kv[1].get("claim_order") or 0)):
-            if v["verdict"] in ("refuted", "ill-defined") and not v.get("relaxes"):
-                fix = corrections.get(cid)
-                wrong.append(f"- **{Path(f).name} {v.get('ref') or cid}** (`{cid}`, {v['verdict']}): "
-                             f"{_cx_text(v)}" + (f"; corrected by `{fix}`" if fix else "") + f" [{doc}]")
+            if is_printed_failure(v):
+                wrong.append(wrong_entry(v, corrections.get(cid), doc))
     methods = sorted({r.get("method") for r in records if r.get("method")})
     command = "nimjos check specs/" if {"sample", "prove"} <= set(methods) else \
         f"nimjos check specs/ --method {','.join(methods)}"
     out = [f"Verdicts of `{command}` (default profile; methods: {', '.join(methods)}; each claim counted once, "
            "by its final verdict), from the results store (`python scripts/readme_findings.py` regenerates "
            "this section):", ""] + lines
-    out += ["", "Printed statements found wrong (smallest counterexample first; relaxed-hypothesis probes "
-            "are not listed):", ""] + (wrong or ["- none"])
+    out += ["", "*On a reading*: verdicts on a statement whose printed text is garbled or ambiguous, judged as the "
+            "encoder read it (the reading is the claim's `reading`, shown below and in the report).",
+            "", "Printed statements found wrong (smallest counterexample first; a statement judged on a reading says "
+            "so):", ""] + (wrong or ["- none"])
+    out += ["", f"Not listed: {probes} relaxation probes, claims that drop a printed hypothesis on purpose to see "
+            f"whether it is needed (not printed statements); {probes_wrong} of them fail, so those hypotheses are "
+            "needed."]
     return "\n".join(out)
 
 
