@@ -132,7 +132,11 @@ def _confirm(claim: Any, plan: ClaimPlan, kind: str | None, params: dict, r: Que
         att.status, att.note = "inconclusive", f"'{r.name}' fails at {show_values(r.values)}; the engine could not re-evaluate it ({exc})"
         return att
     if found is None:
-        what = "the strategy's move does not work there" if "strategy" in r.name else "not confirmed by the engine (an abstraction, or too large)"
+        what = ("the strategy's move does not work there" if "strategy" in r.name else
+                "Z3's model, but the engine finds no failure at that position (re-evaluated from the moves, up to "
+                "500,000 positions): the model comes from Z3's abstraction of the statement (G and the built-ins "
+                "as unknown functions), or the position is too large for the engine; a lemma in prove.using, "
+                "prove.each or a strategy may let Z3 decide")
         att.status, att.note = "inconclusive", f"'{r.name}' fails at {show_values(r.values)}: {what}"
         return att
     q, actual, label = found
