@@ -178,7 +178,7 @@ def _check_holds(plan: ClaimPlan, col: Collector, pins: dict | None, shard: tupl
     assume, formula, sides = plan.assume, plan.formula, plan.sides
     instances = held = 0
     budget = BUDGET
-    _prefetch_grundy(plan, pins, shard)
+    prefetched = _prefetch_grundy(plan, pins, shard)
     for env in _window_bindings(plan, pins, shard):
         instances += 1
         budget.steps = 0  # the step budget is per evaluation, not per window
@@ -199,17 +199,24 @@ def _check_holds(plan: ClaimPlan, col: Collector, pins: dict | None, shard: tupl
                 except EvalError:
                     pass
             col.fail(Counterexample(_bindings(env, names), lhs, rhs))
-    return instances, held, {}
+    evidence: dict = {}
+    if not prefetched and default_engine().asked:
+        # G was called, but never at the window's own bindings: one position at a time (docs: What is fast)
+        evidence["observations"] = ["G is evaluated one position at a time here (called inside a comprehension, "
+                                    "a lambda or a definition, or at a computed position): see 'What is fast' in "
+                                    "docs/spec-format.md"]
+    return instances, held, evidence
 
 
-def _prefetch_grundy(plan: ClaimPlan, pins: dict | None, shard: tuple | None) -> None:
+def _prefetch_grundy(plan: ClaimPlan, pins: dict | None, shard: tuple | None) -> bool:
     """Solve at once, with the engines a grundy claim uses, every position a holds statement asks G for at the
-    window's bindings (``G(g, x)`` with x bound by the window), so that the check itself only looks values up."""
+    window's bindings (``G(g, x)`` with x bound by the window), so that the check itself only looks values up.
+    False when the statement has no such call."""
     ns = plan.claim.spec.namespace
     names = set(plan.window.names)
     calls = grundy_calls([plan.claim.statement, plan.claim.assume_text], names, ns)
     if not calls:
-        return
+        return False
     fns = [(compile_tree(g, ns, names), compile_tree(p, ns, names)) for g, p in calls]
     groups: dict = {}
     for env in _window_bindings(plan, pins, shard):
@@ -229,6 +236,7 @@ def _prefetch_grundy(plan: ClaimPlan, pins: dict | None, shard: tuple | None) ->
             raise
         except SpecError:
             continue  # a fault of the game where the statement asks for it is reported by the check itself
+    return True
 
 
 # ----------------------------------------------------------------------------- game claims

@@ -216,3 +216,30 @@ expect = "holds"
     v = check_exhaustive(spec.claims[0])
     assert v.verdict == "checked" and v.instances == 20001
     assert time.perf_counter() - start < 15
+
+
+def test_the_run_says_when_G_is_evaluated_one_position_at_a_time(write_spec):
+    # the slow form is named in the verdict's notes (the docs' What is fast), the fast one is not
+    spec = load_spec(write_spec(HEAD + '''[game.g]
+position = ["x"]
+moves = [ { to = "x - t", where = "1 <= t <= 3 and t <= x" } ]
+
+[[claim]]
+id = "at-window-positions"
+for_all = "0 <= x <= 200"
+holds = "G(g, x) == x % 4"
+
+[[claim]]
+id = "inside-a-comprehension"
+for_all = "0 <= x <= 200"
+holds = "all(G(g, y) == y % 4 for y in range(x))"
+
+[[claim]]
+id = "no-G"
+for_all = "0 <= x <= 200"
+holds = "x % 4 < 4"
+'''))
+    notes = {c.id: " ".join(check_exhaustive(c).notes) for c in spec.claims}
+    slow = "G is evaluated one position at a time here"
+    assert slow in notes["inside-a-comprehension"]
+    assert slow not in notes["at-window-positions"] and slow not in notes["no-G"]
