@@ -475,60 +475,87 @@ class Translator:
         g, rest = gens[0], gens[1:]
         if g.is_async:
             raise NotAutomatic(f"an async comprehension in {text[:80]}")
+        it = g.iter
+        if isinstance(it, ast.Call) and getattr(it.func, "id", "") == "range" and 1 <= len(it.args) <= 2 \
+                and not it.keywords:
+            lo, hi = (it.args if len(it.args) == 2 else [ast.Constant(0), it.args[0]])
+            if not (self.is_exp(hi, env) or self.is_exp(lo, env)):
+                return self._range(every, g, lo, hi, False, elt, rest, env, unit, text)
+            mark, n0 = len(unit.obligations), self.n
+            try:                            # below a logarithm: the index carried as 2**n ...
+                return self._range(every, g, lo, hi, True, elt, rest, env, unit, text)
+            except NotAutomatic as exc:     # ... or, when the body uses it as a number, kept a number
+                if "used as a number" not in str(exc):
+                    raise
+                first = exc
+                del unit.obligations[mark:]
+            try:
+                return self._range(every, g, lo, hi, False, elt, rest, env, unit, text)
+            except NotAutomatic as exc:
+                n = g.target.id if isinstance(g.target, ast.Name) else _text(g.target)
+                raise NotAutomatic(f"{n} in {text[:120]} ranges below a logarithm ({_text(hi)}); carried as 2**{n}: "
+                                   f"{first}; kept a number: {exc}") from None
         acc: list = []
         local = dict(env)
         saved = list(unit.params)
-        it = g.iter
         opts = self.options_of(it, env, unit, acc)
-        if opts is not None:
-            game, pos = opts
-            names = self._targets(g.target)
-            if len(names) not in (1, len(pos)):
-                raise NotAutomatic(f"the target {_text(g.target)} does not unpack a position of {game.label}")
-            opt = [self.fresh("o") for _ in pos]
-            if len(names) == 1 and len(pos) > 1:
-                local[names[0]] = tuple(opt)
-            else:
-                local.update(zip(names, opt if len(pos) > 1 else [opt[0]]))
-            unit.params = saved + opt
-            constraint = self.close(acc, self.option_formula(game, opt, pos, unit, acc))
-            qvars = opt
-        elif isinstance(it, ast.Call) and getattr(it.func, "id", "") == "range" and 1 <= len(it.args) <= 2 \
-                and not it.keywords:
-            names = self._targets(g.target)
-            if len(names) != 1 or not isinstance(g.target, ast.Name):
-                raise NotAutomatic(f"range(...) unpacked into {_text(g.target)}")
-            lo, hi = (it.args if len(it.args) == 2 else [ast.Constant(0), it.args[0]])
-            v = self.fresh("n")
-            logarithmic = self.is_exp(hi, env) or self.is_exp(lo, env)
-            local[names[0]] = Exp(v) if logarithmic else v
-            unit.params = saved + [v]
-            bounds = self.formula(ast.Compare(lo, [ast.LtE(), ast.Lt()], [ast.Name(names[0]), hi]), local, unit)
-            constraint = f"$pow2({v}) & {bounds}" if logarithmic else bounds
-            qvars = [v]
-        else:
+        if opts is None:
             raise NotAutomatic(f"{'all' if every else 'any'}(...) over {_text(it)[:60]}: only range(a, b) with an "
                                "automatic bound and options(game, position) are translated")
-        conds = []
-        unit.path.append(constraint)
+        game, pos = opts
+        names = self._targets(g.target)
+        if len(names) not in (1, len(pos)):
+            raise NotAutomatic(f"the target {_text(g.target)} does not unpack a position of {game.label}")
+        opt = [self.fresh("o") for _ in pos]
+        if len(names) == 1 and len(pos) > 1:
+            local[names[0]] = tuple(opt)
+        else:
+            local.update(zip(names, opt if len(pos) > 1 else [opt[0]]))
+        unit.params = saved + opt
         try:
-            for c in g.ifs:
+            constraint = self.close(acc, self.option_formula(game, opt, pos, unit, acc))
+            return self._quantified(every, opt, [constraint], g.ifs, elt, rest, local, unit, text)
+        finally:
+            unit.params = saved
+
+    def _range(self, every: bool, g: ast.comprehension, lo: ast.AST, hi: ast.AST, carried: bool, elt: ast.AST,
+               rest: list, env: dict, unit: Unit, text: str) -> str:
+        """One ``for n in range(lo, hi)``: n carried as 2**n (carried) or a number. The upper bound of a number
+        is translated last, with the body (any) or its negation (all) on the path of its obligations: a bound
+        such as i < n (n carried as 2**n) is exact while i stays small where the body decides."""
+        if not isinstance(g.target, ast.Name):
+            raise NotAutomatic(f"range(...) unpacked into {_text(g.target)}")
+        name, v = g.target.id, self.fresh("n")
+        local = {**env, name: Exp(v) if carried else v}
+        saved = list(unit.params)
+        unit.params = saved + [v]
+        try:
+            if carried:
+                bounds = self.formula(ast.Compare(lo, [ast.LtE(), ast.Lt()], [ast.Name(name), hi]), local, unit)
+                return self._quantified(every, [v], [f"$pow2({v})", bounds], g.ifs, elt, rest, local, unit, text)
+            low = self.formula(ast.Compare(lo, [ast.LtE()], [ast.Name(name)]), local, unit)
+            return self._quantified(every, [v], [low], g.ifs, elt, rest, local, unit, text,
+                                    last=ast.Compare(ast.Name(name), [ast.Lt()], [hi]))
+        finally:
+            unit.params = saved
+
+    def _quantified(self, every: bool, qvars: list, guards: list, ifs: list, elt: ast.AST, rest: list, local: dict,
+                    unit: Unit, text: str, last: ast.AST | None = None) -> str:
+        """A over qvars (guards & ifs & last) => body, or E over qvars (guards & ifs & last & body)."""
+        depth = len(unit.path)
+        try:
+            unit.path += guards
+            conds = list(guards)
+            for c in ifs:
                 conds.append(self.formula(c, local, unit))
                 unit.path.append(conds[-1])
-            try:
-                body = self._generators(every, elt, rest, local, unit, text)
-            except NotAutomatic as exc:
-                carried = [n for n in names if isinstance(local.get(n), Exp)]
-                if carried and "used as a number" in str(exc) and "ranges below a logarithm" not in str(exc):
-                    n = carried[0]
-                    raise NotAutomatic(f"{n} in {text[:120]} ranges below a logarithm ({_text(hi)}), so it is carried "
-                                       f"as 2**{n}, but the body uses {n} as a number too: a number compared with an "
-                                       f"exponent, and {{(m, 2**m)}} is not automatic in base 2") from None
-                raise
+            body = self._generators(every, elt, rest, local, unit, text)
+            if last is not None:
+                unit.path.append(f"~({body})" if every else body)
+                conds.append(self.formula(last, local, unit))
         finally:
-            del unit.path[len(unit.path) - 1 - len(conds):]
-            unit.params = saved
-        guard = " & ".join(f"({c})" for c in [constraint] + conds)
+            del unit.path[depth:]
+        guard = " & ".join(f"({c})" for c in conds)
         if every:
             return quant("A", qvars, f"(({guard}) => ({body}))")
         return quant("E", qvars, f"(({guard}) & ({body}))")
@@ -609,12 +636,54 @@ class Translator:
         if shifted is not None:
             return self.close(acc, shifted)
         if self.is_exp(left, env) or self.is_exp(right, env):
-            a, b = self.term(left, env, unit, acc), self.term(right, env, unit, acc)
-            return self.close(acc, f"{self._exp_side(a, left)} {_CMP[type(op)]} {self._exp_side(b, right)}")
+            mark, tried = len(unit.obligations), []
+            try:
+                a, b = self.term(left, env, unit, tried), self.term(right, env, unit, tried)
+                return self.close(acc + tried, f"{self._exp_side(a, left)} {_CMP[type(op)]} {self._exp_side(b, right)}")
+            except NotAutomatic:            # a number on the other side: the mixed comparison below
+                del unit.obligations[mark:]
         # integer semantics, no negative intermediate: L+ - L- op R+ - R-  <=>  L+ + R- op R+ + L-
         lp, ln = self.linear(left, env, unit, acc)
         rp, rn = self.linear(right, env, unit, acc)
+        mixed = self._mixed(lp + rn, ln + rp, _CMP[type(op)], unit, acc, left)
+        if mixed is not None:
+            return self.close(acc, mixed)
         return self.close(acc, self.relation(lp, ln, _CMP[type(op)], rp, rn, left))
+
+    def _mixed(self, pos: list, neg: list, op: str, unit: Unit, acc: list, node: ast.AST) -> str | None:
+        """pos - neg op 0 where one value e carried as E = 2**e occurs as a number (coefficient +-1), the rest
+        numbers: e op X  <=>  E op 2**X (X >= 0; for X < 0 the answer is known), 2**X a table whose bound Walnut
+        checks; None when no such value is left once equal terms cancel."""
+        net: dict = {}
+        for sign, parts in ((1, pos), (-1, neg)):
+            for c, t in parts:
+                if isinstance(t, Exp):
+                    net[t.t] = net.get(t.t, 0) + sign * c
+        if not net:
+            return None
+        num_p = [(c, t) for c, t in pos if not isinstance(t, Exp)]
+        num_n = [(c, t) for c, t in neg if not isinstance(t, Exp)]
+        live = {t: c for t, c in net.items() if c != 0}
+        if not live:
+            return self.relation(num_p, [], op, num_n, [], node)
+        if len(live) > 1 or abs(next(iter(live.values()))) != 1 or _lcm(num_p + num_n, Fraction(1)) != 1:
+            raise NotAutomatic(f"{_text(node)}: a 2-adic or logarithmic value (v2, ilog2, an exponent) used as a number "
+                               "with other such values or a factor: Walnut compares it with a number only alone")
+        big, c = next(iter(live.items()))
+        flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=", "!=": "!="}
+        # c = +1: e + P - N op 0  <=>  e op N - P;  c = -1: P - N - e op 0  <=>  e op' P - N
+        a, b = (num_n, num_p) if c > 0 else (num_p, num_n)
+        op = op if c > 0 else flip[op]
+        A, B = _render(a), _render(b)
+        d, w = self.fresh(), self.fresh()
+        table = "(" + " | ".join(f"({d} = {i} & {w} = {2 ** i})" for i in range(MAX_EXPONENT + 1)) + ")"
+        self.oblige(unit, acc + [(d, f"{d} + {B} = {A}")], f"{d} > {MAX_EXPONENT}",
+                    f"{_text(node)}: a number compared with an exponent, exact only while the number is at most "
+                    f"{MAX_EXPONENT}")
+        cmp = f"(E{d},{w} {d} + {B} = {A} & {table} & {big} {op} {w})"
+        if op in ("<", "<=", "="):
+            return f"(({A}) >= ({B}) & {cmp})"
+        return f"(({A}) < ({B}) | {cmp})"
 
     def _shift_atom(self, op: ast.cmpop, left: ast.AST, right: ast.AST, env: dict, unit: Unit,
                     acc: list) -> str | None:
@@ -719,7 +788,7 @@ class Translator:
             body = self._inline(node)
             if body is not None:
                 return self.linear(body, env, unit, acc, k)
-        t = self.int_term(node, env, unit, acc)
+        t = self.term(node, env, unit, acc)      # an Exp part is resolved by _mixed or refused by relation
         return ([(k, t)], []) if k >= 0 else ([], [(-k, t)])
 
     def _floor(self, num: ast.AST, d: Fraction, ceil: bool, env: dict, unit: Unit, acc: list) -> tuple[list, list]:
@@ -752,6 +821,11 @@ class Translator:
         '(2*x + 6) <= (q)'
         """
         left, right = lp + rn, rp + ln
+        carried = [t for _, t in left + right if isinstance(t, Exp)]
+        if carried:
+            raise NotAutomatic(f"{_text(node) if node is not None else carried[0].t} is a 2-adic or logarithmic "
+                               "value (v2, ilog2, an exponent) used as a number: Walnut compares such values only "
+                               "with each other, with constants and alone with a number")
         D = _lcm(left + right, Fraction(1))
         left, right = [(c * D, t) for c, t in left], [(c * D, t) for c, t in right]
         cl = sum(c for c, t in left if t is None)
