@@ -127,8 +127,8 @@ def _limits(game: Any, pieces: list[Piece], engine: Any, X: int, Y: int) -> tupl
         return windows, values
     if any(p.point for p in pieces):
         return None
-    box = f"{X:,}" if Y == 1 else f"{X:,} x {Y:,}"
-    raise ResourceError(f"{game.label}: the Grundy table of the box {box} ({X * Y:,} positions) needs about "
+    box = f"of {X:,} positions" if Y == 1 else f"of the box {X:,} x {Y:,} ({X * Y:,} positions)"
+    raise ResourceError(f"{game.label}: the Grundy table {box} needs about "
                         f"{nbytes / 2**20:,.0f} MiB (limits: {max_positions:,} positions, "
                         f"{max_bytes / 2**20:,.0f} MiB)", hint="shrink the window or raise --max-positions")
 
