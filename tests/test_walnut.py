@@ -321,3 +321,20 @@ def test_003_theorem_3_1_corrected_for_small_y(tmp_path):
     v = walnut_verdict(load_spec(p).claim("thm-3.1-corrected"), RunOptions())
     assert v.verdict == "proved-bounded" and "0 <= y <= 60" in v.scope, v.scope
     assert "def fP" in v.evidence["walnut"]["runs"][0]["commands"]
+
+
+def test_a_parameter_is_fixed_when_the_statement_is_automatic_only_so(tmp_path):
+    """x // 2**v2(x) == 2*s + 1 (the odd part of x) is automatic for each s, not in s: s = 0..12 one at a time,
+    and the domain leaves s unbounded."""
+    p = tmp_path / "s.toml"
+    p.write_text('[source]\nid = "s"\n'
+                 '[[claim]]\nid = "odd-part"\nfor_all = "0 <= s <= 12 and 1 <= x <= 50"\n'
+                 'assume = "x // 2 ** v2(x) == 2 * s + 1"\nholds = "x >= 2 * s + 1"\n'
+                 '[[claim]]\nid = "odd-part-mutant"\nfor_all = "0 <= s <= 12 and 1 <= x <= 50"\n'
+                 'assume = "x // 2 ** v2(x) == 2 * s + 1"\nholds = "x >= 2 * s + 2"\n')
+    spec = load_spec(p)
+    v = walnut_verdict(spec.claim("odd-part"), RunOptions())
+    assert v.verdict == "proved-bounded" and "s = 0..12 only" in v.scope and "s fixed one value at a time" in v.scope, v.scope
+    assert "division by a variable in x // 2 ** v2(x)" in v.scope
+    v = walnut_verdict(spec.claim("odd-part-mutant"), RunOptions())
+    assert v.verdict == "refuted" and v.counterexamples[0].bindings == {"s": 0, "x": 1}, v.scope
