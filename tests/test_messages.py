@@ -59,7 +59,7 @@ expect = "holds"
 
 def test_sorted_is_a_move_target(write_spec):
     """`sorted(...)` returns a tuple whose length the loader cannot count: it is accepted, and checked when run."""
-    path = write_spec(HEAD + '''[game.heaps]
+    path = write_spec(HEAD + '''[game.two_heaps]
 position = ["a", "b"]
 moves = [
   { to = "sorted((a - t, b))", where = "1 <= t <= a" },
@@ -68,7 +68,7 @@ moves = [
 
 [[claim]]
 id = "nim-sorted"
-game = "heaps"
+game = "two_heaps"
 for_all = "0 <= a <= 12 and a <= b <= 12"
 grundy = "xor(a, b)"
 expect = "holds"
