@@ -17,6 +17,7 @@ from nimjos.lang.errors import NimjosError
 
 from checkers.options import PROVE_SECONDS, RunOptions  # noqa: F401  (re-exported: the options of a run)
 from checkers.prove import prove_claim
+from checkers.heaps import heap_prove, heap_sample
 from checkers.periodicity import periodic_prove, periodic_sample, periodic_verdict
 from checkers.sample import sample_claim
 from nimjos.verdict import Verdict, final_verdict
@@ -76,13 +77,15 @@ def _exhaustive(claim: Any, opts: RunOptions) -> Verdict:
 
 
 def _sample(claim: Any, opts: RunOptions) -> Verdict | None:
-    """Sampling: a periodic claim's own sampler (checkers.periodicity), else the sampler of checkers.sample."""
-    return periodic_sample(claim, opts) or sample_claim(claim, opts)
+    """Sampling: the own samplers of claims over any number of heaps (checkers.heaps) and of periodic claims
+    (checkers.periodicity), else the sampler of checkers.sample."""
+    return heap_sample(claim, opts) or periodic_sample(claim, opts) or sample_claim(claim, opts)
 
 
 def _prove(claim: Any, opts: RunOptions) -> Verdict | None:
-    """Proving: a periodic claim is proved by the periodicity method (this one says so), else the prover."""
-    return periodic_prove(claim, opts) or prove_claim(claim, opts)
+    """Proving: a claim over any number of heaps by the Sprague-Grundy reduction (checkers.heaps); a periodic
+    claim is proved by the periodicity method (this one says so); else the prover."""
+    return heap_prove(claim, opts) or periodic_prove(claim, opts) or prove_claim(claim, opts)
 
 
 #: the methods, in the order they run and their verdicts are listed: name -> callable(claim, options) ->

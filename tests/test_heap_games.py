@@ -7,14 +7,17 @@ from pathlib import Path
 
 import pytest
 
+from checkers.heaps import graph_moves, heap_prove, heap_sample
 from checkers.run import RunOptions, run_claim
 from nimjos.spec.loader import load_spec
 from nimjos.verdict import agreement
 
 from nimjos.games.engine import ReferenceEngine
-from nimjos.games.functions import G, grundys_game, laskers_nim, octal
+from nimjos.games.declared import GameInstance, subtraction
+from nimjos.games.functions import G, grundys_game, heaps, laskers_nim, nim, octal
 from nimjos.games.heaps.fast import sequence
 from nimjos.games.heaps.game import HeapPositions, MooreNim, heap_game
+from nimjos.games.heaps.positions import count_multisets, multisets
 from nimjos.games.heaps.rules import GRUNDYS_GAME, LASKERS_NIM, NIM, HeapRules, octal_rules, plain_sequence
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.syntax import parse
@@ -120,9 +123,82 @@ def test_builtins_and_strings():
 
 
 def test_the_examples_file_gets_its_expected_verdicts():
+    """Every method, as `nimjos check` runs them: Bouton proved by the Sprague-Grundy reduction, Moore's Nim_k
+    sampled beyond the window, the 8-digit reading of Moore's theorem refuted at (256)."""
     spec = load_spec(Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
-    assert len(spec.claims) >= 8
+    assert len(spec.claims) >= 13
     for claim in spec.claims:
-        result = run_claim(claim, RunOptions(methods=("exhaustive", "periodicity"), repair=False))
+        result = run_claim(claim, RunOptions(repair=False))
         ok, why = agreement(result.final, claim.expect, claim.expect_counterexample)
         assert ok, (claim.id, result.final.verdict, why)
+
+
+def test_positions_of_n_heaps_are_multisets_counted_once():
+    for n in range(0, 5):
+        for hi in range(0, 6):
+            got = multisets(n, 0, hi)
+            assert len(got) == len(set(got)) == count_multisets(n, 0, hi)
+            assert set(got) == {tuple(sorted(t)) for t in itertools.product(range(hi + 1), repeat=n)}
+    with pytest.raises(EvalError):
+        multisets("3", 0, 4)
+
+
+def test_a_one_heap_game_on_any_number_of_heaps_is_its_game_graph():
+    """heaps(g): the nim-sum of the one-heap values equals the value on the game graph of multisets."""
+    sub = subtraction(frozenset({1, 3, 4}))
+    game = heaps(sub)
+    graph = ReferenceEngine()
+    graph.use_fast = False
+    positions = [p for k in range(4) for p in itertools.combinations_with_replacement(range(9), k)]
+
+    class Graph(GameInstance):
+        """The game graph of the multisets, with the options of heaps(g)."""
+
+        def normalise(self, position):
+            return tuple(sorted(position))
+
+        def options(self, position):
+            return game.options(position)
+    g = Graph("graph", 0, ("heaps",), {}, "graph of heaps(subtraction({1, 3, 4}))")
+    graph.solve(g, positions)
+    assert all(g.table[p] == game.grundy(p) for p in positions)
+    assert G(nim(), (3, 5, 6)) == 0 and G(heaps(nim()), (1, 2)) == 3
+
+
+def _moore_spec(tmp_path, heaps_text, digits):
+    p = tmp_path / "moore.toml"
+    p.write_text(f"""[source]
+id = "moore"
+
+[[claim]]
+id = "moore-2"
+game = "moore_nim(2)"
+position = ["h"]
+for_all = "{heaps_text}"
+p_positions = "all(sum(x >> i & 1 for x in h) % 3 == 0 for i in range({digits}))"
+""")
+    return load_spec(p)
+
+
+def test_a_four_heap_moore_claim_on_eight_digits_is_refuted_in_every_run(tmp_path):
+    """Issue 15: Moore's Nim_2 on four heaps with a predicate that reads 8 binary digits only is false from
+    heap size 256 on; the window (heaps up to 7) cannot see it, the sampler finds (0, 0, 0, 256) every time."""
+    spec = _moore_spec(tmp_path, "h in multisets(4, 0, 7)", 8)
+    claim = spec.claims[0]
+    found = []
+    for _ in range(2):
+        result = run_claim(claim, RunOptions(repair=False))
+        assert result.final.verdict == "refuted"
+        found.append(result.final.counterexamples[0].bindings)
+    assert found[0] == found[1] == {"h": (0, 0, 0, 256)}
+    window = run_claim(claim, RunOptions(methods=("exhaustive",), repair=False)).final
+    assert window.verdict == "checked"  # the window alone cannot refute it: the sampler does
+
+
+def test_moore_claims_are_not_proved_by_the_sum_reduction(tmp_path):
+    spec = _moore_spec(tmp_path, "1 <= n <= 3 and h in multisets(n, 0, 3)", "ilog2(max(h) + 1) + 1")
+    v = heap_prove(spec.claims[0], RunOptions())
+    assert v.verdict == "inconclusive" and "not applicable" in v.scope
+    s = heap_sample(spec.claims[0], RunOptions())
+    assert s.verdict == "sampled" and s.beyond >= 20
+    assert graph_moves((0, 0, 256), 2) == 257 * 257

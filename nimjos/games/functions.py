@@ -1,5 +1,6 @@
 """The game functions of the spec language: G (the Grundy value from the moves), options, the built-in game
-families (subtraction, gcn) and the heap games (octal codes, Grundy's game, Lasker's Nim, Moore's Nim, nimsum).
+families (subtraction, gcn) and the heap games (octal codes, Grundy's game, Lasker's Nim, Nim, Moore's Nim, any
+one-heap game on any number of heaps, nimsum, the positions of n heaps).
 
 >>> from nimjos.games.declared import subtraction
 >>> G(subtraction(frozenset({1, 2})), 7), sorted(options(subtraction(frozenset({1, 2})), 3))
@@ -13,8 +14,9 @@ from typing import Any
 
 from nimjos.games.declared import GAME_FAMILIES, as_instance
 from nimjos.games.engine import default_engine
-from nimjos.games.heaps.game import HeapGame, heap_game, moore_nim, nimsum, octal_game
-from nimjos.games.heaps.rules import GRUNDYS_GAME, LASKERS_NIM
+from nimjos.games.heaps.game import HeapGame, copies, heap_game, moore_nim, nimsum, octal_game
+from nimjos.games.heaps.positions import multisets
+from nimjos.games.heaps.rules import GRUNDYS_GAME, LASKERS_NIM, NIM
 from nimjos.lang.errors import EvalError
 
 
@@ -61,6 +63,27 @@ def laskers_nim() -> HeapGame:
     return heap_game(LASKERS_NIM)
 
 
+def nim() -> HeapGame:
+    """Nim on any number of heaps: take any number of tokens (at least one) from one heap.
+
+    >>> G(nim(), (3, 5, 6)), G(nim(), 9)
+    (0, 9)
+    """
+    return heap_game(NIM)
+
+
+def heaps(game: Any) -> Any:
+    """A one-heap game (a game whose position is one integer: a declared 1-D game, ``subtraction(S)``) played on
+    any number of heaps, a move in one heap; a position is a tuple of heaps, its value the nim-sum of the heaps'
+    values (Sprague-Grundy). A heap game (``octal(...)``, ``nim()``) is returned as it is.
+
+    >>> from nimjos.games.declared import subtraction
+    >>> G(heaps(subtraction(frozenset({1, 2}))), (4, 5, 2))
+    1
+    """
+    return copies(game)
+
+
 def heaps_value(game: Any, heaps: Any) -> int:
     """The value of a position of a heap game: the nim-sum of its heaps' values (the same as G)."""
     inst = as_instance(game)
@@ -71,10 +94,11 @@ def heaps_value(game: Any, heaps: Any) -> int:
 
 #: the heap games' families as names of the expression language
 HEAP_FAMILIES = {"octal": octal, "hexadecimal": hexadecimal, "grundys_game": grundys_game,
-                 "laskers_nim": laskers_nim, "moore_nim": moore_nim}
+                 "laskers_nim": laskers_nim, "nim": nim, "moore_nim": moore_nim, "heaps": heaps}
 
 #: every built-in game family (a claim's `game` may call one: nimjos.spec.plan checks against this table)
 FAMILIES = {**GAME_FAMILIES, **HEAP_FAMILIES}
 
 #: the game functions and built-in game families as names of the expression language
-GAME_FUNCTIONS = {"G": G, "options": options, **FAMILIES, "heaps_value": heaps_value, "nimsum": nimsum}
+GAME_FUNCTIONS = {"G": G, "options": options, **FAMILIES, "heaps_value": heaps_value, "nimsum": nimsum,
+                  "multisets": multisets}

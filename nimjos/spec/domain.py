@@ -143,6 +143,11 @@ def read_domain(window_text: str, ns: Namespace, sizes: set[str] | frozenset[str
     kept: list[ast.expr] = []
     edges: list[str] = []
     for link in links:
+        heaps = _heap_edge(link, ns)
+        if heaps is not None:
+            kept.append(heaps[0])
+            edges.append(heaps[1])
+            continue
         found = _bound(link, ns)
         if found and found[1] == "upper":
             high = _const_value(found[2], ns)
@@ -152,6 +157,57 @@ def read_domain(window_text: str, ns: Namespace, sizes: set[str] | frozenset[str
                 continue
         kept.append(link)
     return _join(kept), edges
+
+
+def heap_count(link: ast.expr) -> ast.expr | None:
+    """The number of heaps of a window's conjunct ``h in multisets(N, LO, HI)`` (the positions of N heaps of
+    LO..HI tokens), else None.
+
+    >>> ast.unparse(heap_count(parse("h in multisets(n, 0, 15)")))
+    'n'
+    """
+    if isinstance(link, ast.Compare) and len(link.ops) == 1 and isinstance(link.ops[0], ast.In) \
+            and isinstance(link.left, ast.Name):
+        call = link.comparators[0]
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "multisets" \
+                and len(call.args) == 3:
+            return call.args[0]
+    return None
+
+
+def heap_counts(window_text: str) -> set[str]:
+    """The names that count heaps in a window (``1 <= n <= 6 and h in multisets(n, 0, 15)`` gives n): like a
+    size, their window range is only the window's edge ("for every number of heaps").
+
+    >>> heap_counts("1 <= n <= 6 and h in multisets(n, 0, 15)"), heap_counts("0 <= x <= 9")
+    ({'n'}, set())
+    """
+    try:
+        parts = conjuncts(parse(window_text))
+    except SpecError:
+        return set()
+    counts = (heap_count(part) for part in parts)
+    return {c.id for c in counts if isinstance(c, ast.Name)}
+
+
+def _heap_edge(link: ast.expr, ns: Namespace) -> tuple[ast.expr, str] | None:
+    """For ``h in multisets(N, LO, HI)`` with a constant HI: the domain's condition (N heaps of at least LO
+    tokens: the sizes are unbounded) and the window's edge (HI); None otherwise.
+
+    >>> from nimjos.spec.names import spec_namespace
+    >>> cond, edge = _heap_edge(parse("h in multisets(n, 0, 15)"), spec_namespace()); ast.unparse(cond), edge
+    ('len(h) == n and all((x >= 0 for x in h))', 'heap sizes <= 15')
+    """
+    count = heap_count(link)
+    if count is None:
+        return None
+    _, lo, hi = link.comparators[0].args
+    if not isinstance(_const_value(hi, ns), int):
+        return None
+    name = link.left.id
+    x = "x" if name != "x" else "y"
+    cond = parse(f"len({name}) == {ast.unparse(count)} and all({x} >= {ast.unparse(lo)} for {x} in {name})")
+    return cond, f"heap sizes <= {ast.unparse(hi)}"
 
 
 def _join(links: list[ast.expr]) -> str:

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from nimjos.lang.binders import Binder
 from nimjos.lang.analysis import size_names
-from nimjos.spec.domain import Domain, claim_domain
+from nimjos.spec.domain import Domain, claim_domain, heap_counts
 from nimjos.lang.errors import SpecError
 from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.expr import evaluate, variables_of
@@ -223,6 +223,7 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
     plan.window = _binder(claim, _profile_field(claim, "for_all", profile), for_all, ns, set(), total=True)
     try:
         sizes = size_names([claim.statement_text, claim.assume_text or "", for_all, claim.game_text or ""], ns)
+        sizes |= heap_counts(for_all)  # "for every number of heaps": the window's range of n is its edge
         plan.domain = claim_domain(claim.domain_text, claim.for_all_text or for_all, ns, plan.window.names, sizes)
     except SpecError as exc:
         raise locate_error(claim, exc, "domain" if claim.domain_text is not None else "for_all") from None

@@ -5,7 +5,9 @@ a multiset); by the Sprague-Grundy theorem its value is the nim-sum of the heaps
 one sequence g(0), g(1), ..., computed by :mod:`nimjos.games.heaps.fast`. Its options are the positions
 one move away (sorted tuples of heaps). :class:`HeapPositions` is the same game with the value computed from
 the game graph by the reference engine (the differential tests compare the two); :class:`MooreNim` (a move
-on up to k heaps at once) is not a sum, and is solved on its game graph.
+on up to k heaps at once) is not a sum, and is solved on its game graph. :class:`Copies` plays any one-heap
+game (a declared 1-D game, ``subtraction(S)``) on any number of heaps, a move in one heap: its value is the
+nim-sum of the heaps' values, each from the engine that answers for the one-heap game.
 
 >>> kayles = heap_game(octal_rules("0.77"))
 >>> kayles.grundy(70), kayles.grundy((3, 4, 5)), sorted(kayles.options(3))
@@ -14,6 +16,9 @@ on up to k heaps at once) is not a sum, and is solved on its game graph.
 6
 >>> moore_nim(2).grundy((1, 2, 3)), moore_nim(1).grundy((1, 2, 3))
 (6, 0)
+>>> from nimjos.games.declared import subtraction
+>>> sub = copies(subtraction(frozenset({1, 2}))); sub.grundy((4, 5)), sorted(sub.options((1, 5)))
+(3, [(0, 5), (1, 3), (1, 4)])
 """
 from __future__ import annotations
 
@@ -22,7 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from nimjos.games.declared import GameInstance
+from nimjos.games.declared import GameInstance, as_instance
+from nimjos.games.engine import default_engine
 from nimjos.games.heaps.fast import sequence
 from nimjos.games.heaps.rules import HeapRules, octal_rules, plain_sequence
 from nimjos.lang.errors import EvalError
@@ -153,8 +159,9 @@ class MooreNim(GameInstance):
     def options(self, position: Any) -> list:
         heaps = position
         out = set()
-        for size in range(1, min(self.k, len(heaps)) + 1):
-            for chosen in combinations(range(len(heaps)), size):
+        movable = [i for i, h in enumerate(heaps) if h]  # a move on an empty heap changes nothing there
+        for size in range(1, min(self.k, len(movable)) + 1):
+            for chosen in combinations(movable, size):
                 for left in product(*(range(heaps[i] + 1) for i in chosen)):
                     if all(left[j] == heaps[i] for j, i in enumerate(chosen)):
                         continue
@@ -163,6 +170,50 @@ class MooreNim(GameInstance):
                         new[i] = left[j]
                     out.add(tuple(sorted(new)))
         return list(out)
+
+
+class Copies(GameInstance):
+    """A one-heap game played on any number of heaps (a disjunctive sum of copies): a move is a move of the
+    one-heap game in one heap; a position is a tuple of heaps (sorted: a multiset), its value the nim-sum of
+    the heaps' values (the Sprague-Grundy theorem), each from the engine that answers for the one-heap game."""
+
+    def __init__(self, base: GameInstance):
+        super().__init__(f"heaps({base.name})", 0, ("heaps",), {"game": base}, f"heaps({base.label})")
+        self.base = base
+        self.table = _Values(self)  # type: ignore[arg-type]
+        self.solved_by.add("sum of one-heap games (nim-sum of the heaps' values)")
+
+    def normalise(self, position: Any) -> Any:
+        return _heaps(self, position)
+
+    def has(self, position: Any) -> bool:
+        return True
+
+    def lookup(self, position: Any) -> int:
+        heaps = position if isinstance(position, tuple) else (position,)
+        base = self.base
+        missing = [h for h in set(heaps) if not base.has(h)]
+        if missing:
+            default_engine().solve(base, missing)
+        self.solved_by |= base.solved_by
+        out = 0
+        for h in heaps:
+            out ^= base.lookup(h)
+        return out
+
+    def grundy(self, position: Any) -> int:
+        return self.lookup(self.normalise(position))
+
+    def options(self, position: Any) -> list:
+        heaps = position if isinstance(position, tuple) else (position,)
+        out = []
+        for i, h in enumerate(heaps):
+            if i and heaps[i - 1] == h:
+                continue  # the same move on an equal heap
+            rest = heaps[:i] + heaps[i + 1:]
+            for q in self.base.options(h):
+                out.append(tuple(sorted(rest + (q,))))
+        return out
 
 
 _SHARED: dict[Any, GameInstance] = {}
@@ -196,3 +247,23 @@ def octal_game(code: Any) -> HeapGame:
     """The heap game of an octal or hexadecimal code (see :func:`nimjos.games.heaps.rules.octal_rules`)."""
     rules = octal_rules(code)
     return heap_game(rules, rules.name)
+
+
+def copies(game: Any) -> GameInstance:
+    """A one-heap game on any number of heaps (shared instance per game): a game whose position is one integer
+    (a declared 1-D game, ``subtraction(S)``); a heap game (octal codes, Nim) is returned as it is.
+
+    >>> copies(moore_nim(2))
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.EvalError: heaps(game) needs a one-heap game (a position is one integer); moore_nim(2) is not one
+    """
+    inst = as_instance(game)
+    if isinstance(inst, HeapGame):
+        return inst
+    if inst.dim != 1:
+        raise EvalError(f"heaps(game) needs a one-heap game (a position is one integer); {inst.label} is not one")
+    key = ("copies", inst)
+    if key not in _SHARED:
+        _SHARED[key] = Copies(inst)
+    return _SHARED[key]

@@ -1,0 +1,406 @@
+"""Claims over any number of heaps: sampling beyond the window, and proofs by the Sprague-Grundy reduction.
+
+A claim "for every n and all heaps h_1, ..., h_n" binds the number of heaps n and the position h, a sorted tuple,
+with ``h in multisets(n, LO, HI)`` (:mod:`nimjos.games.heaps.positions`); its game is a heap game (``nim()``,
+``octal(...)``, ``heaps(g)`` for a one-heap game g, ``moore_nim(k)``). The window enumerates every multiset once.
+
+* **sample** (:func:`heap_sample`): positions drawn beyond the window, in the domain: more heaps than the window
+  has (up to twice as many, and one more), heap sizes up to :data:`FAR_HEAP` -- zeros, small sizes, powers of
+  two and their neighbours, uniform sizes. Ground truth from the engine: a sum of one-heap games is the nim-sum
+  of the heaps' values; Moore's Nim, which is not a sum, is solved on its game graph, so its positions are
+  drawn with at most :data:`MOORE_EDGES` moves below them (one large heap and small others). Seeded by the
+  claim: the same draws in every run.
+* **prove** (:func:`heap_prove`): for a sum of one-heap games, the Sprague-Grundy theorem gives
+  G(h_1, ..., h_n) = g(h_1) xor ... xor g(h_n), g the one-heap game's values. A claim whose statement is
+  ``nimsum(F for x in h)`` (grundy) or ``nimsum(F for x in h) == 0`` (p_positions), ``nimsum(h)`` for
+  F = x, is then the claim about one heap "g(x) = F for every x >= 0", which the spec states as a `holds`
+  claim ``G(GAME, x) == F`` named in ``prove = { using = [...] }``. The verdict is ``proved`` when that claim
+  is proved for every x >= 0, and its scope says that the reduction was used. Other games or statements: the
+  method says it does not apply.
+
+>>> from nimjos.spec.loader import load_spec
+>>> import pathlib
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+>>> heap_window(spec.claim("bouton").plan()).count
+'n'
+>>> heap_prove(spec.claim("bouton"), RunOptions()).verdict
+'proved'
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from checkers.options import RunOptions
+from checkers.prove import prove_claim
+from nimjos.games.declared import as_instance
+from nimjos.games.heaps.game import Copies, HeapGame, MooreNim
+from nimjos.lang.errors import EvalError, ResourceError
+from nimjos.lang.runtime import BUDGET
+from nimjos.lang.syntax import parse
+from nimjos.verdict import Counterexample, Verdict
+
+#: the largest heap size the sampler draws (a sum's one-heap values are computed up to it)
+FAR_HEAP = 2 ** 14
+#: the most moves among the positions below a drawn position of a game that is not a sum (solved on its game
+#: graph): the positions below it times the moves of at most k heaps at once
+MOORE_EDGES = 150_000
+#: positions drawn unless the spec's sample.count says otherwise
+SAMPLE_COUNT = 100
+#: held instances beyond the window a `sampled` verdict needs (DESIGN.md, "Verdicts")
+MIN_BEYOND = 20
+
+
+@dataclass
+class HeapWindow:
+    """How a claim's window binds a position of any number of heaps: ``coord in multisets(count, lo, hi)``."""
+
+    count: str | None  # the name of the number of heaps (None: a fixed number, `fixed`)
+    coord: str         # the name of the position (a sorted tuple)
+    lo: str            # the heap sizes' bounds, as written
+    hi: str
+    fixed: int | None = None
+
+    names: tuple = ()  # the window's names, in declared order
+
+    def binding(self, env: dict, heaps: tuple) -> dict:
+        """`env` with the position `heaps` (and its number of heaps when the window binds it), in the window's
+        order of names."""
+        out = dict(env, **{self.coord: heaps})
+        if self.count is not None:
+            out[self.count] = len(heaps)
+        return {**{n: out[n] for n in self.names if n in out}, **out}
+
+
+def heap_window(plan: Any) -> HeapWindow | None:
+    """The heap binding of a planned claim: its one position coordinate bound by ``multisets(n, lo, hi)``, n a
+    name of the window; None for any other claim."""
+    if plan.window is None or len(plan.coords) != 1:
+        return None
+    coord = plan.coords[0]
+    level = next((lv for lv in plan.window.levels if lv.name == coord), None)
+    if level is None or level.members is None or not level.member_text:
+        return None
+    tree = parse(level.member_text)
+    if not (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id == "multisets"
+            and len(tree.args) == 3):
+        return None
+    count = tree.args[0]
+    if isinstance(count, ast.Name) and count.id in plan.window.names:
+        return HeapWindow(count.id, coord, ast.unparse(tree.args[1]), ast.unparse(tree.args[2]),
+                          names=plan.window.names)
+    if isinstance(count, ast.Constant) and type(count.value) is int:
+        return HeapWindow(None, coord, ast.unparse(tree.args[1]), ast.unparse(tree.args[2]), count.value,
+                          plan.window.names)
+    return None
+
+
+def _seed(claim: Any) -> int:
+    return int.from_bytes(hashlib.sha256(f"{claim.spec.path.name}::{claim.id}".encode()).digest()[:4], "big")
+
+
+def _window_edges(plan: Any, hw: HeapWindow) -> tuple[int, int, int, dict]:
+    """(largest n, smallest heap, largest heap, one binding of the other names) over the window."""
+    top_n, lo, hi, params = 0, None, 0, None
+    for env in plan.window.bindings({}):
+        top_n = max(top_n, len(env[hw.coord]))
+        for x in env[hw.coord]:
+            lo = x if lo is None else min(lo, x)
+            hi = max(hi, x)
+        if params is None:
+            params = {k: v for k, v in env.items() if k not in (hw.count, hw.coord)}
+    return top_n, lo or 0, hi, params or {}
+
+
+def _heap_size(rng: random.Random, lo: int, hi: int, far: int) -> int:
+    """One heap size: zero-ish, small, a power of two or a neighbour, or uniform up to `far`."""
+    kind = rng.randrange(4)
+    if kind == 0:
+        return lo
+    if kind == 1:
+        return rng.randint(lo, max(lo, hi))
+    if kind == 2:
+        e = rng.randint(1, far.bit_length() - 1)
+        return max(lo, min(far, 2 ** e + rng.choice((-1, 0, 0, 1))))
+    return rng.randint(lo, far)
+
+
+def graph_moves(heaps: Any, k: int) -> int:
+    """An upper bound on the moves among the positions below `heaps` in a game moving up to k heaps at once:
+    (the positions below) times (the moves from the top), e_1 + ... + e_k of the sizes + 1 of the non-empty heaps.
+
+    >>> graph_moves((0, 256), 2), graph_moves((1, 2, 3), 1)
+    (66049, 216)
+    """
+    below = 1
+    e = [1] + [0] * k  # elementary symmetric sums of (h + 1) over the non-empty heaps
+    for h in heaps:
+        below *= h + 1
+        if h:
+            for j in range(k, 0, -1):
+                e[j] += e[j - 1] * (h + 1)
+    return below * sum(e[1:])
+
+
+def _draw(rng: random.Random, n: int, lo: int, hi: int, far: int, k: int | None) -> tuple:
+    """n heap sizes; for a game solved on its game graph (moving up to k heaps at once), small heaps and at most
+    one large one, with at most MOORE_EDGES moves below them."""
+    heaps = [_heap_size(rng, lo, hi, far) for _ in range(n)]
+    if k is not None:
+        big = rng.randrange(n)
+        heaps = [h if i == big else min(h, max(lo, hi // 2)) for i, h in enumerate(heaps)]
+        while graph_moves(heaps, k) > MOORE_EDGES:
+            j = max(range(n), key=lambda i: heaps[i] if i != big else -1)
+            if j == big or heaps[j] <= lo:
+                heaps[big] = max(lo, heaps[big] // 2)
+            else:
+                heaps[j] -= 1
+    return tuple(sorted(heaps))
+
+
+def heap_sample(claim: Any, opts: RunOptions) -> Verdict | None:
+    """The ``sample`` method of a claim over any number of heaps (see the module docstring); None for others."""
+    plan = claim.plan(opts.profile)
+    hw = heap_window(plan)
+    if hw is None:
+        return None
+    started = time.perf_counter()
+    if claim.sample.skip:
+        return Verdict(claim.id, "inconclusive", "sample", f"not applicable: {claim.sample.skip}")
+    if claim.kind not in ("p_positions", "grundy", "holds") or (claim.kind == "p_positions" and plan.families):
+        return Verdict(claim.id, "inconclusive", "sample",
+                       f"not applicable: a {claim.kind} claim over any number of heaps is checked on its window")
+    top_n, lo, hi, params = _window_edges(plan, hw)
+    rng = random.Random(_seed(claim))
+    count = int(claim.sample.count or SAMPLE_COUNT)
+    game = as_instance(plan.game(hw.binding(params, (lo,)))) if plan.game else None
+    graph = game is not None and not isinstance(game, (HeapGame, Copies))
+    k = (game.k if isinstance(game, MooreNim) else 2 * top_n + 1) if graph else None
+    far = FAR_HEAP
+    held = beyond = largest = skipped = 0
+    failures: list[Counterexample] = []
+    seen: set = set()
+    for i in range(count * 6):
+        if len(seen) >= count:
+            break
+        n = hw.fixed if hw.fixed is not None else \
+            rng.choice([top_n, top_n + 1, 2 * top_n + 1, rng.randint(1, 2 * top_n + 1)])
+        h = _draw(rng, n, lo, hi, far, k)
+        env = hw.binding(params, h)
+        if h in seen or (plan.domain is not None and not plan.domain.contains(env)):
+            continue
+        seen.add(h)
+        in_window = n <= top_n and max(h, default=lo) <= hi
+        BUDGET.steps = 0
+        BUDGET.depth = 0
+        try:
+            if plan.assume is not None and not plan.assume(env):
+                continue
+            ok, lhs, rhs = _judge(claim, plan, env, hw)
+        except ResourceError:
+            skipped += 1
+            continue
+        except EvalError as exc:
+            failures.append(Counterexample(dict(env), reason=str(exc)))
+            continue
+        if ok:
+            held += 1
+            beyond += not in_window
+            largest = max(largest, n, max(h, default=0))
+        else:
+            failures.append(Counterexample(dict(env), lhs, rhs))
+    seconds = time.perf_counter() - started
+    most = max((len(h) for h in seen), default=0)
+    what = (f"{held + len(failures):,} positions drawn (up to {most} heaps of up to {far:,} tokens: zeros, "
+            f"small heaps, powers of two and their neighbours, uniform sizes"
+            + (f"; for the game graph one large heap and small others, at most {MOORE_EDGES:,} moves below "
+               "each" if graph else "") + ")")
+    scope = f"{what}; {held:,} held, {beyond:,} beyond the window; largest heap or count {largest:,}"
+    if plan.domain is not None:
+        scope += f"; {plan.domain.describe()}"
+    notes = [f"{skipped:,} drawn positions skipped: over the engine's limits"] if skipped else []
+    if failures:
+        failures.sort(key=lambda cx: (len(cx.bindings[hw.coord]), sum(cx.bindings[hw.coord]), cx.bindings[hw.coord]))
+        cx = failures[0] if failures[0].reason else _shrink(claim, plan, hw, failures[0])
+        word = "ill-defined" if cx.reason else "refuted"
+        return Verdict(claim.id, word, "sample", scope, instances=held + len(failures),
+                       assumption_held=held + len(failures), counterexamples=[] if cx.reason else [cx],
+                       undefined=[cx] if cx.reason else [], failures=len(failures), seconds=seconds, beyond=beyond,
+                       largest=largest, notes=notes)
+    word = "sampled" if beyond >= MIN_BEYOND else "inconclusive"
+    if word != "sampled":
+        notes.insert(0, f"only {beyond} held instances beyond the window (at least {MIN_BEYOND} needed)")
+    return Verdict(claim.id, word, "sample", scope, instances=held, assumption_held=held, seconds=seconds,
+                   beyond=beyond, largest=largest, notes=notes)
+
+
+def _smaller(heaps: tuple) -> list[tuple]:
+    """Positions a little smaller than `heaps`: one heap dropped, or one heap made 0, a power of two below it,
+    half of it, or one less."""
+    out = [heaps[:i] + heaps[i + 1:] for i in range(len(heaps))]
+    for i, h in enumerate(heaps):
+        for v in sorted({0, h // 2, h - 1, 1 << (h.bit_length() - 1) if h else 0}):
+            if 0 <= v < h:
+                out.append(tuple(sorted(heaps[:i] + (v,) + heaps[i + 1:])))
+    return out
+
+
+def _shrink(claim: Any, plan: Any, hw: HeapWindow, cx: Counterexample, steps: int = 300) -> Counterexample:
+    """A failure made smaller, one step at a time while it still fails (each step re-evaluated exactly)."""
+    env = dict(cx.bindings)
+    improved = True
+    while improved and steps > 0:
+        improved = False
+        for h in _smaller(env[hw.coord]):
+            trial = hw.binding(env, h)
+            if len(h) < 1 or (hw.fixed is not None and len(h) != hw.fixed) or (plan.domain is not None and not plan.domain.contains(trial)):
+                continue
+            steps -= 1
+            BUDGET.steps = 0
+            BUDGET.depth = 0
+            try:
+                if plan.assume is not None and not plan.assume(trial):
+                    continue
+                ok, lhs, rhs = _judge(claim, plan, trial, hw)
+            except (EvalError, ResourceError):
+                continue
+            if not ok:
+                env, cx = trial, Counterexample(trial, lhs, rhs)
+                improved = True
+                break
+            if steps <= 0:
+                break
+    return cx
+
+
+def _judge(claim: Any, plan: Any, env: dict, hw: HeapWindow) -> tuple[bool, Any, Any]:
+    """(holds?, lhs, rhs) of the claim at one binding; ground truth from the engine."""
+    if claim.kind == "holds":
+        ok = bool(plan.formula(env))
+        if not ok and plan.sides is not None:
+            return False, plan.sides[0](env), plan.sides[1](env)
+        return ok, ok, True
+    inst = as_instance(plan.game(env))
+    actual = inst.grundy(env[hw.coord])
+    claimed = plan.formula(env)
+    if claim.kind == "p_positions":
+        return bool(claimed) == (actual == 0), "P" if actual == 0 else "N", "P" if claimed else "N"
+    return claimed == actual, actual, claimed
+
+
+# ----------------------------------------------------------------------------- the Sprague-Grundy reduction
+
+def _element(tree: ast.expr, coord: str) -> tuple[str, ast.expr] | None:
+    """(x, F) when `tree` is nimsum(F for x in coord) / xor(...) or nimsum(coord) (x, x), else None."""
+    if not (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ("nimsum", "xor")
+            and len(tree.args) == 1):
+        return None
+    arg = tree.args[0]
+    if isinstance(arg, ast.Name) and arg.id == coord:
+        return "x", ast.Name(id="x", ctx=ast.Load())
+    if isinstance(arg, ast.GeneratorExp) and len(arg.generators) == 1:
+        gen = arg.generators[0]
+        if isinstance(gen.target, ast.Name) and isinstance(gen.iter, ast.Name) and gen.iter.id == coord \
+                and not gen.ifs and not gen.is_async:
+            return gen.target.id, arg.elt
+    return None
+
+
+def _one_heap(claim: Any, coord: str) -> tuple[str, ast.expr] | None:
+    """The statement's one-heap formula (x, F): grundy nimsum(F for x in h), p_positions nimsum(...) == 0."""
+    tree = parse(claim.statement)
+    if claim.kind == "p_positions":
+        if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq)
+                and isinstance(tree.comparators[0], ast.Constant) and tree.comparators[0].value == 0):
+            return None
+        tree = tree.left
+    return _element(tree, coord)
+
+
+class _Rename(ast.NodeTransformer):
+    def __init__(self, old: str, new: str):
+        self.old, self.new = old, new
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        return ast.Name(id=self.new, ctx=node.ctx) if node.id == self.old else node
+
+
+def _same(a: ast.expr, a_var: str, b: ast.expr, b_var: str) -> bool:
+    """Whether two one-heap formulas are the same text up to the name of the heap."""
+    fresh = "_heap"
+    return ast.dump(_Rename(a_var, fresh).visit(parse(ast.unparse(a)))) == \
+        ast.dump(_Rename(b_var, fresh).visit(parse(ast.unparse(b))))
+
+
+def _lemma(claim: Any, base_text: str, var: str, formula: ast.expr) -> tuple[Any, str] | None:
+    """The claim of prove.using that states g(x) = F for the one-heap game: ``G(BASE, y) == F`` over one name y
+    whose domain is every y >= 0."""
+    for uid in claim.prove.using:
+        used = claim.spec.claim(uid)
+        tree = parse(used.statement)
+        if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq)):
+            continue
+        call, rhs = tree.left, tree.comparators[0]
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "G"
+                and len(call.args) == 2 and isinstance(call.args[1], ast.Name)):
+            continue
+        y = call.args[1].id
+        if ast.unparse(call.args[0]) != base_text or used.assume_text is not None:
+            continue
+        plan = used.plan()
+        if plan.window.names != (y,) or plan.domain is None or plan.domain.unbounded != (y,) \
+                or not plan.domain.contains({y: 0}):
+            continue
+        if _same(rhs, y, formula, var):
+            return used, y
+    return None
+
+
+def heap_prove(claim: Any, opts: RunOptions) -> Verdict | None:
+    """The ``prove`` method of a claim over any number of heaps (the Sprague-Grundy reduction, see the module
+    docstring); None for other claims."""
+    plan = claim.plan(opts.profile)
+    hw = heap_window(plan)
+    if hw is None:
+        return None
+    started = time.perf_counter()
+
+    def not_applicable(why: str) -> Verdict:
+        return Verdict(claim.id, "inconclusive", "prove", f"not applicable: {why}",
+                       seconds=time.perf_counter() - started)
+
+    if claim.prove.skip:
+        return not_applicable(str(claim.prove.skip))
+    gtree = parse(plan.game_text) if plan.game_text else None
+    if gtree is None or claim.kind not in ("grundy", "p_positions") or not isinstance(claim.statement, str):
+        return not_applicable("only grundy and p_positions claims about a sum of one-heap games reduce to one heap")
+    if not (isinstance(gtree, ast.Call) and isinstance(gtree.func, ast.Name) and gtree.func.id == "heaps"
+            and len(gtree.args) == 1):
+        return not_applicable(f"{plan.game_text} is not written heaps(GAME), a sum of one-heap games (the "
+                              "Sprague-Grundy reduction needs the one-heap game by name)")
+    one = _one_heap(claim, hw.coord)
+    if one is None:
+        return not_applicable("the statement is not nimsum(F for x in h) (grundy) or nimsum(F for x in h) == 0 "
+                              "(p_positions), the form the Sprague-Grundy theorem reduces to one heap")
+    var, formula = one
+    base_text = ast.unparse(gtree.args[0])
+    found = _lemma(claim, base_text, var, formula)
+    step = (f"the Sprague-Grundy theorem: G(h_1, ..., h_n) = g(h_1) xor ... xor g(h_n) for {plan.game_text}, so the "
+            f"claim holds for every n and all heaps when g(x) = {ast.unparse(formula)} for every heap size x >= 0")
+    if found is None:
+        return not_applicable(f"{step}; no claim of prove.using states G({base_text}, {var}) == "
+                              f"{ast.unparse(formula)} for every {var} >= 0")
+    used, _ = found
+    lemma = prove_claim(used, opts)
+    seconds = time.perf_counter() - started
+    if lemma.verdict == "proved":
+        return Verdict(claim.id, "proved", "prove",
+                       f"every n and all heaps, by {step}; that one-heap claim is {used.id}, proved ({lemma.scope})",
+                       instances=1, assumption_held=1, seconds=seconds)
+    return Verdict(claim.id, "inconclusive", "prove",
+                   f"reduced by {step} (claim {used.id}), which is {lemma.verdict}: {lemma.scope}"[:600],
+                   seconds=seconds)
