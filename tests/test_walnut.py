@@ -338,3 +338,11 @@ def test_a_parameter_is_fixed_when_the_statement_is_automatic_only_so(tmp_path):
     assert "division by a variable in x // 2 ** v2(x)" in v.scope
     v = walnut_verdict(spec.claim("odd-part-mutant"), RunOptions())
     assert v.verdict == "refuted" and v.counterexamples[0].bindings == {"s": 0, "x": 1}, v.scope
+
+
+def test_a_window_refutation_outside_the_proved_class_is_no_disagreement(tmp_path):
+    p = tmp_path / "s.toml"
+    p.write_text('[source]\nid = "s"\n[[claim]]\nid = "small"\nfor_all = "0 <= x <= 120"\nholds = "x < 100"\n'
+                 'prove = { for_all = "0 <= x <= 50" }\n')
+    v = walnut_verdict(load_spec(p).claim("small"), RunOptions())
+    assert v.verdict == "proved-bounded" and "0 <= x <= 50" in v.scope, v.scope

@@ -38,7 +38,7 @@ from nimjos.verdict import Counterexample, Verdict
 from checkers.exhaustive import check_exhaustive
 from checkers.options import RunOptions
 from checkers.prove.certificate import Certificate
-from checkers.prove.domain import proof_domain
+from checkers.prove.domain import inside_domain, proof_domain
 from checkers.prove.scope import class_text
 from checkers.prove.terms import Untranslatable
 from checkers.prove.walnut.certificate import Job, decode, game_job, holds_job
@@ -377,6 +377,8 @@ def _soundness(claim: Any, opts: RunOptions, plan: Any, setup: dict, v: Verdict)
     params = {n: cx.bindings.get(n) for n in setup["enumerated"]}
     if params not in setup["instances"] or not plan.domain.contains(dict(cx.bindings)):
         return
+    if setup["dom"].binder is not plan.window and not inside_domain(setup["dom"], dict(cx.bindings), claim):
+        return      # outside the class of prove.for_all: the proof says nothing there
     raise WalnutDisagreement(f"claim {claim.id!r}: Walnut proved it ({v.scope}) but the window finds it "
                              f"{window.verdict} at {cx.position_text()}: a bug in the Walnut translation or the engine")
 
