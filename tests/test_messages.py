@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from checkers.exhaustive import check_exhaustive
+from nimjos.app import cli
 from nimjos.lang.errors import SpecError
 from nimjos.spec.loader import load_spec
 
@@ -183,3 +184,25 @@ def test_mutual_recursion_is_refused(write_spec):
 "g(n)" = "0 if n == 0 else f(n - 1)"
 ''')
     assert got.startswith("FILE:5: definition 'f': definitions may not call each other in a cycle: f -> g -> f")
+
+
+def test_the_resource_guard_says_it_does_not_count_the_assumption(write_spec, capsys):
+    # the guard sized the whole box of for_all while the assumption kept 231 of its 9 million instances
+    path = write_spec(HEAD + '''[game.nim2]
+position = ["x", "y"]
+moves = [ { to = "(x - t, y)", where = "1 <= t <= x" }, { to = "(x, y - t)", where = "1 <= t <= y" } ]
+
+[[claim]]
+id = "small-sum"
+game = "nim2"
+for_all = "0 <= x <= 3000 and 0 <= y <= 3000"
+assume = "x + y <= 20"
+grundy = "xor(x, y)"
+''')
+    assert cli.main(["check", str(path), "--no-store", "--method", "exhaustive", "--max-positions", "100000"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"nimjos: {path}:11: claim 'small-sum', field 'for_all': the window has about 9,006,001 "
+                          "instances, over the limit of 100,000 positions (--max-positions); estimate:"), err
+    assert err.rstrip().endswith("(shrink the window or raise --max-positions; the estimate does not count 'assume': "
+                                 "write a restrictive assumption as bounds of for_all)"), err
+    assert "Traceback" not in err

@@ -297,7 +297,10 @@ def enforce_limits(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
         _, n, _ = est.extra
         noun = "level and instance pairs" if est.over == "levels" else "points in the family"
         what = f"about {n:,} {noun}, over {limit}"
+    hint = "shrink the window" if est.over in ("memory", "time") else "shrink the window or raise --max-positions"
+    if claim.assume_text:
+        # the estimate counts the window's bounds: an assumption that keeps few instances is not seen
+        hint += "; the estimate does not count 'assume': write a restrictive assumption as bounds of for_all"
     raise ResourceError(f"{what}; estimate: {est.describe()}",
-                        hint="shrink the window" if est.over in ("memory", "time")
-                        else "shrink the window or raise --max-positions", file=str(claim.spec.path), item=claim.label,
+                        hint=hint, file=str(claim.spec.path), item=claim.label,
                         field=est.where, line=field_line(claim, est.where))
