@@ -77,14 +77,16 @@ class HeapWindow:
 
 
 def heap_window(plan: Any) -> HeapWindow | None:
-    """The heap binding of a planned claim: its one position coordinate bound by ``multisets(n, lo, hi)``, n a
-    name of the window; None for any other claim."""
-    if plan.window is None or len(plan.coords) != 1:
+    """The heap binding of a planned claim: its one position coordinate (for a holds claim, a name of the window)
+    bound by ``multisets(n, lo, hi)``, n a name of the window or a number; None for any other claim."""
+    if plan.window is None or len(plan.coords) > 1:
         return None
-    coord = plan.coords[0]
-    level = next((lv for lv in plan.window.levels if lv.name == coord), None)
-    if level is None or level.members is None or not level.member_text:
+    levels = [lv for lv in plan.window.levels if lv.members is not None and lv.member_text
+              and (not plan.coords or lv.name == plan.coords[0])
+              and lv.member_text.replace(" ", "").startswith("multisets(")]
+    if len(levels) != 1:
         return None
+    level, coord = levels[0], levels[0].name
     tree = parse(level.member_text)
     if not (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id == "multisets"
             and len(tree.args) == 3):

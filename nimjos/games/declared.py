@@ -443,6 +443,8 @@ def gcn(h: Any, sets: Any) -> PythonGame:
 
     >>> g = gcn(2, (lambda s: True, lambda s: True)); g.grundy((1, 1)), g.grundy((2, 3))
     (0, 1)
+    >>> gcn(3, (frozenset({2}),)).grundy((4,))  # one heap: a position is an integer, as in any 1-D game
+    1
     """
     if type(h) is not int or h < 1:
         raise EvalError(f"gcn needs a positive integer h, got {h!r}")
@@ -450,7 +452,8 @@ def gcn(h: Any, sets: Any) -> PythonGame:
         raise EvalError("gcn needs a tuple of subtraction sets (S_1, ..., S_n)")
     n = len(sets)
 
-    def opts(pos: tuple) -> list:
+    def opts(position: Any) -> list:
+        pos = (position,) if n == 1 else position  # one heap: the position is an integer
         out = []
         for i, S in enumerate(sets):
             for s in _members(S, pos[i]):
@@ -464,7 +467,7 @@ def gcn(h: Any, sets: Any) -> PythonGame:
             for s in range(0, min(left, pos[i]) + 1):
                 rec(i + 1, left - s, acc + (s,))
         rec(0, h - 1, ())
-        return out
+        return [q[0] for q in out] if n == 1 else out
 
     return _shared(("gcn", h, sets), lambda: PythonGame("gcn", n, {"h": h, "sets": sets},
                                                         f"gcn({h}, {format_value(sets)})", opts))
