@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -100,3 +101,79 @@ def test_same_command_twice_same_json(spec_path):
     assert keys == sorted(keys)
     assert claims["undefined-here-and-there"]["undefined"][0]["bindings"] == {"n": 0}
 
+
+
+ORDER_SPEC = '''[source]
+id = "order"
+title = "Claims whose verdicts must not depend on the claims checked before them in the process"
+
+[game.delete_nim]
+position = ["x", "y"]
+moves = [ { to = "(a, x - 1 - a)", where = "0 <= a <= x - 1" }, { to = "(a, y - 1 - a)", where = "0 <= a <= y - 1" } ]
+
+[game.maxnim]
+params = ["k"]
+position = ["x"]
+moves = [ { to = "x - t", where = "1 <= t <= floor(x / k)" } ]
+
+[define]
+"twice(r)" = "2 * r + 1"
+
+[[claim]]
+id = "delete-nim"
+game = "delete_nim"
+for_all = "0 <= x <= 20 and 0 <= y <= 20"
+grundy = "v2((x | y) + 1)"
+
+[[claim]]
+id = "maxnim-table"
+for_all = "2 <= k <= 4 and 0 <= x <= 200"
+holds = "G(maxnim(k), k * x) == x or G(maxnim(k), k * x) != x"
+
+[[claim]]
+id = "maxnim-floor"
+for_all = "2 <= k <= 4 and 0 <= x <= 300"
+holds = "G(maxnim(k), x) >= 0 and floor(x / k) >= 0"
+
+[[claim]]
+id = "iterated"
+for_all = "0 <= p <= 40"
+holds = "iterate(twice, p, 0) == 2 ** p - 1"
+'''
+
+
+def _claim_essentials(data: dict, cid: str) -> list:
+    """Everything a claim's methods decided (verdicts, scopes without timings and without the name of the engine
+    that filled a shared table, counts beyond the window)."""
+    c = next(c for c in data["claims"] if c["id"] == cid)
+    return [(m["method"], m["verdict"], re.sub(r"[\d.]+ s\b|; ground truth: [^;]*", "", m.get("scope") or ""), m.get("instances"),
+             m.get("beyond"), m.get("largest"), m.get("counterexamples")) for m in c["methods"]]
+
+
+def test_a_claims_verdicts_do_not_depend_on_the_claims_checked_before_it(tmp_path):
+    # one process (--jobs 1) checks the claims in order: each claim alone on a quiet machine, and each after all
+    # the others on a loaded one, must give the same verdicts, scopes and counts (Z3 contexts, engine tables,
+    # memos and seeds are per claim; the sampler's search ends by counts of examples and Z3 units)
+    path = tmp_path / "order.toml"
+    path.write_text(ORDER_SPEC)
+    ids = ["delete-nim", "maxnim-table", "maxnim-floor", "iterated"]
+
+    def run(*claims: str) -> dict:
+        args = [a for c in claims for a in ("--claim", c)]
+        r = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "check", str(path), "--json", "--no-store",
+                            "--jobs", "1", "--no-repair", *args], capture_output=True, text=True, timeout=900)
+        assert r.returncode == 0, r.stdout[-3000:] + r.stderr
+        return json.loads(r.stdout)
+
+    # all together on a loaded machine (two processes spinning): the counts, not the clock, end every search
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        together = run(*ids)
+    finally:
+        for p in hogs:
+            p.kill()
+            p.wait()
+    for cid in ids:
+        alone = run(cid)
+        assert _claim_essentials(alone, cid) == _claim_essentials(together, cid), cid
+    assert {c["id"]: c["verdict"] for c in together["claims"]}["delete-nim"] in ("sampled", "proved")

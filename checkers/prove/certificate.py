@@ -363,6 +363,7 @@ class PointSolver:
         self.cert = cert
         self.timeout_ms = timeout_ms
         self.targets = targets
+        self.units = 0    # Z3 resource units spent by all checks so far (a count: the same on every machine)
         inst = cert.inst
         if not isinstance(inst, DeclaredGame):
             raise Untranslatable("built-in game families have no declared moves to translate")
@@ -429,7 +430,7 @@ class PointSolver:
                 s = z3.Solver()
                 s.add(*b.assertions(), b.to_bool(cond) if not isinstance(cond, bool) else z3.BoolVal(cond),
                       b.to_bool(want) if not isinstance(want, bool) else z3.BoolVal(want), ob)
-                r = check(Budget.seconds(self.timeout_ms / 1000), s)
+                r = self._check(s)
                 if r == z3.unknown:
                     unknown = True
                     continue
@@ -503,10 +504,17 @@ class PointSolver:
             ob, _ = b.obligation()
             s = z3.Solver()
             s.add(*b.assertions(), _as_bool(b, cond), z3.Not(_as_bool(b, inside)), ob)
-            r = check(Budget.seconds(self.timeout_ms / 1000), s)
+            r = self._check(s)
             if r != z3.unsat:
                 raise OutsideDomain(f"an option of {_fmt(pos)} (move {i + 1}) may lie outside the domain "
                                     f"({dom.text}), where the formula may not judge it")
+
+    def _check(self, s: z3.Solver) -> Any:
+        """One query within its resource units, counted in :attr:`units`."""
+        budget = Budget.seconds(self.timeout_ms / 1000)
+        r = check(budget, s)
+        self.units += budget.used
+        return r
 
     def _exact_option(self, i: int, pos: Any, binding: dict) -> Any:
         fam = self.decl.moves[i]

@@ -164,6 +164,9 @@ def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDom
     ns = claim.spec.namespace
     attempts: list[Attempt] = []
     symbolic_first = None
+    if len(instances) > 4 * MAX_EACH:   # decided before any query: a finite family this large is the window's job
+        return not_applicable(claim, f"{len(instances):,} values of {', '.join(dom.enumerated)} (finite families are "
+                                     "the window's job)", time.perf_counter() - start)
     # parameters symbolic first (k >= 2 instead of k = 2..10), for holds claims: a game with a symbolic
     # parameter makes the moves nonlinear, which Z3 does not finish
     if dom.enumerated and game_kind(claim, plan) is None and \
@@ -175,9 +178,6 @@ def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDom
                 attempts = [symbolic_first]
                 dom = sym
                 instances = [{}]
-    if len(instances) > 4 * MAX_EACH:
-        return not_applicable(claim, f"{len(instances):,} values of {', '.join(dom.enumerated)} (finite families are "
-                                     "the window's job)", time.perf_counter() - start)
     if not attempts:
         for params in instances:
             if budget.out():

@@ -3,8 +3,8 @@ counterexample), its settings, the example database and pinned instances (``samp
 re-checked first on every run.
 
 The search is deterministic: its seed comes from the claim (:func:`db_key`), its length is a count of
-examples, and the wall-clock limit is only a backstop (a search it stops is reported, and the method's verdict
-is then inconclusive). The example database lives beside the results store (``<store folder>/hypothesis``);
+examples, and it ends early only when the caller's `stop` says so (a count spent, or the wall-clock safety net:
+the reason is reported). The example database lives beside the results store (``<store folder>/hypothesis``);
 a run without a store (``--no-store``) has none, and hypothesis's own cache (the constants it reads from the
 source) goes to the system's temporary folder, never into the current directory.
 
@@ -15,16 +15,15 @@ source) goes to the system's temporary folder, never into the current directory.
 >>> from checkers.sample.evaluate import Outcome
 >>> plan = spec.claims[0].plan()
 >>> dom = build_domain(plan, plan.window, spec.namespace)
->>> found = search(spec.claims[0], "default", dom, lambda drawn: Outcome(Outcome.HELD), 10, 60.0, None)
+>>> found = search(spec.claims[0], "default", dom, lambda drawn: Outcome(Outcome.HELD), 10, lambda: "", None)
 >>> found.failures, found.stopped
-([], False)
+([], '')
 """
 from __future__ import annotations
 
 import hashlib
 import os
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -109,22 +108,25 @@ def db_key(claim: Any, profile: str) -> bytes:
 
 @dataclass
 class Found:
-    """What a search found: the shrunk failing outcome (at most one), and whether the backstop stopped it."""
+    """What a search found: the shrunk failing outcome (at most one), and why it ended early ('' when it did not)."""
 
     failures: list = field(default_factory=list)
-    stopped: bool = False
+    stopped: str = ""
 
 
-def search(claim: Any, profile: str, dom: Domain, run_one: Callable, count: int, backstop: float,
+def search(claim: Any, profile: str, dom: Domain, run_one: Callable, count: int, stop: Callable[[], str],
            store: Any) -> Found:
-    """Run the hypothesis search of `count` examples (a failure is shrunk); `backstop` seconds at most."""
+    """Run the hypothesis search of `count` examples (a failure is shrunk); it ends early, with the reason
+    `stop()` gives, when that is not empty."""
     found = Found()
     state = {"failing": False}
-    deadline = time.perf_counter() + backstop
 
     def body(data: Any) -> None:
-        if time.perf_counter() > deadline:
-            found.stopped = True
+        if found.stopped:
+            return
+        why = stop()
+        if why:
+            found.stopped = why
             return
         drawn = draw_env(data, dom)
         out = run_one(drawn)
@@ -148,7 +150,7 @@ def search(claim: Any, profile: str, dom: Domain, run_one: Callable, count: int,
         if not group.subgroup(lambda e: isinstance(e, (_Fail, HypothesisException))):
             raise
     if found.failures:
-        found.stopped = False   # a failure is exact whenever it was found
+        found.stopped = ""   # a failure is exact whenever it was found
     return found
 
 

@@ -25,9 +25,10 @@ from nimjos.verdict import Counterexample
 from checkers.prove.certificate import Certificate, PointSolver, TooManyOptions, Undecided, game_kind
 from checkers.prove.terms import Untranslatable
 
-#: seconds one evaluation may take: a wall-clock backstop (an instance it stops is skipped, and the method's verdict
-#: is then inconclusive, since it would depend on the machine's speed)
-EVAL_SECONDS = 4.0
+#: seconds one evaluation may take: a wall-clock safety net only, far above what the counted limits allow (loop steps
+#: of the expression language, Z3 resource units, the engine's positions); an instance it stops is skipped, and the
+#: method's verdict is then inconclusive with a note, since it would depend on the machine's speed
+EVAL_SECONDS = 60.0
 #: words in an evaluation error that mean "too large for the machine", not "undefined"
 RESOURCE_WORDS = ("too large", "ssize_t", "exceeds the limit", "would have", "MemoryError")
 
@@ -165,6 +166,11 @@ class GameEvaluator:
         self._solvers: dict = {}
         self.symbolic = 0
         self.why_not_symbolic = ""
+
+    @property
+    def units(self) -> int:
+        """The Z3 resource units the point searches have spent so far (a count)."""
+        return sum(ps.units for ps in self._solvers.values() if ps is not None)
 
     def certificate(self, params: dict) -> Certificate:
         key = tuple(sorted(params.items(), key=lambda kv: kv[0]))

@@ -15,8 +15,12 @@ The verdict never overstates: ``sampled`` needs at least :data:`MIN_BEYOND` held
 and off the domain's edge (not all terminal positions with only a parameter large); with fewer the method is
 ``inconclusive`` and its note says what was drawn (how many beyond, how far), so the claim keeps its window
 verdict. Every verdict records ``beyond`` (held instances beyond the window) and ``largest`` (the largest
-magnitude a bound integer reached). The search is a count of examples from a seed fixed per claim; the wall-clock
-limits are backstops that can only turn the verdict into ``inconclusive``, with a note.
+magnitude a bound integer reached). The search is deterministic, so that load never changes a verdict: a count
+of examples (:data:`EXAMPLES`) from a seed fixed per claim, each evaluation limited by counts (loop steps of the
+language, Z3 resource units, the engine's positions), and the point searches of one claim by
+:data:`SEARCH_UNITS` Z3 resource units, whose reaching ends the search with a note. The wall-clock limits
+(:data:`SAFETY_SECONDS` per claim, :data:`checkers.sample.evaluate.EVAL_SECONDS` per evaluation) are only a
+safety net, far above what the counts allow; reaching one makes the verdict ``inconclusive``, with a note.
 
 A failure shrinks to a small counterexample and is reported with a line to paste into the spec
 (``sample = { pins = [...] }``) so that it is re-checked first on every run; with a results store it is also
@@ -49,14 +53,18 @@ from checkers.prove.solver import fresh_context
 from checkers.sample.domain import Domain, Drawn, build_domain, describe_draw
 from checkers.sample.driver import db_key, parse_pin, pin_line, search, tighten
 from checkers.sample.evaluate import EVAL_SECONDS, GameEvaluator, HoldsEvaluator, Outcome, run_limited
-from checkers.sample.scale import choose_far
+from checkers.sample.scale import TABLE_LIMIT, choose_far, uses_table
 from checkers.sample.sides import Members
 
 METHOD = "sample"
 #: examples per claim unless the spec or the options say otherwise
 EXAMPLES = 100
-#: the wall-clock backstop of one claim's search, in seconds (reaching it makes the verdict inconclusive)
-BACKSTOP = 5.0
+#: Z3 resource units the point searches of one claim may spend (a count: the same on a quiet and a loaded machine;
+#: about 10 s of Z3 at the prover's calibration, checkers.prove.budget); reaching it ends the search, with a note
+SEARCH_UNITS = 30_000_000
+#: the wall-clock safety net of one claim's search, in seconds: never reached on specs/ (the counts end a search
+#: long before); reaching it makes the verdict inconclusive, with a note, since it would depend on the machine
+SAFETY_SECONDS = 120.0
 #: held instances beyond the window, off the domain's edge, that a `sampled` verdict needs (DESIGN.md, "Verdicts")
 MIN_BEYOND = 20
 
@@ -128,16 +136,35 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
             return not_applicable(claim, note, time.perf_counter() - start)
         dom.far = far
     count = int(cfg.count or opts.extra.get("sample_examples") or EXAMPLES)
-    backstop = float(cfg.seconds or opts.extra.get("sample_seconds") or BACKSTOP)
-    stats = {"held": 0, "assume": 0, "skip": 0, "beyond": 0, "edge": 0, "pins": 0, "timeouts": 0, "largest": 0}
+    safety = float(cfg.seconds or opts.extra.get("sample_seconds") or SAFETY_SECONDS)
+    units = int(opts.extra.get("sample_units") or SEARCH_UNITS)
+    deadline = time.perf_counter() + safety
+
+    def stop() -> str:
+        """Why the search must end now ('' to go on): the count of Z3 units, or the safety net."""
+        if isinstance(evaluator, GameEvaluator) and evaluator.units >= units:
+            return f"the point searches spent their {units:,} Z3 resource units after {stats['drawn']:,} instances"
+        if time.perf_counter() > deadline:
+            return f"the wall-clock safety net ({safety:g} s) stopped the search"
+        return ""
+    stats = {"held": 0, "assume": 0, "skip": 0, "beyond": 0, "edge": 0, "pins": 0, "timeouts": 0, "largest": 0,
+             "drawn": 0}
     failures: list[Outcome] = []
     skips: dict[str, int] = {}
 
+    table = kind is None and uses_table(claim, ns)
+
     def run_one(drawn: Drawn) -> Outcome:
+        stats["drawn"] += 1
+        if table and drawn.largest > TABLE_LIMIT:
+            stats["skip"] += 1
+            why = f"values above {TABLE_LIMIT:,}, too large for the engine's table"
+            skips[why] = skips.get(why, 0) + 1
+            return Outcome(Outcome.SKIP, note=why, env=drawn.env)
         out, late = run_limited(lambda: evaluate(drawn.env), EVAL_SECONDS)
         if late:
             stats["timeouts"] += 1
-            out = Outcome(Outcome.SKIP, note=f"an evaluation took over {EVAL_SECONDS:g} s (the wall-clock backstop)")
+            out = Outcome(Outcome.SKIP, note=f"an evaluation took over {EVAL_SECONDS:g} s (the wall-clock safety net)")
         out.env = drawn.env
         if out.kind == Outcome.HELD:
             stats["held"] += 1
@@ -158,14 +185,14 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
         out = run_one(describe_draw(dom, env, {}))
         if out.kind in (Outcome.FAIL, Outcome.UNDEF):
             failures.append(out)
-    stopped = False
+    stopped = ""
     if not failures:
-        found = search(claim, opts.profile, dom, run_one, count, backstop, opts.extra.get("store"))
+        found = search(claim, opts.profile, dom, run_one, count, stop, opts.extra.get("store"))
         failures, stopped = found.failures, found.stopped
     if failures and failures[0].env is not None:
         failures = [_smaller(dom, failures[0], evaluate)]
     if stopped:
-        note = "; ".join(filter(None, [note, f"the wall-clock backstop ({backstop:g} s) stopped the search"]))
+        note = "; ".join(filter(None, [note, stopped]))
     return _verdict(claim, dom, stats, failures, skips, evaluator, note, start)
 
 
@@ -245,8 +272,8 @@ def _verdict(claim: Any, dom: Domain, stats: dict, failures: list, skips: dict, 
         reason = "no drawn instance could be evaluated" if stats["skip"] else "the assumption held at no drawn instance"
         return Verdict(claim.id, "inconclusive", METHOD, f"{reason}; " + "; ".join(scope_parts[1:]), **common)
     why = ""
-    if stats["timeouts"] or "backstop" in note:
-        why = "the wall-clock backstop stopped evaluations (the verdict would depend on the machine's speed)"
+    if stats["timeouts"] or "safety net" in note:
+        why = "the wall-clock safety net stopped evaluations (the verdict would depend on the machine's speed)"
     elif spread < MIN_BEYOND:
         why = (f"only {spread:,} held instances beyond the window off the domain's edge (at least {MIN_BEYOND} needed): "
                f"{beyond:,} beyond, {edge:,} on the edge, largest value {_magnitude(largest)}")

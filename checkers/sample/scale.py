@@ -1,6 +1,6 @@
 """How far beyond the window the sampler goes: the largest bound of a ladder (10^18 down to 10^3) at which a
-few evaluations are cheap (at most :data:`PROBE_STEPS` loop steps and :data:`PROBE_SECONDS` each, the latter a
-backstop for what the steps do not count: compiled kernels, Z3); 10^18 for a game claim whose certificate Z3 can search at one position; a few
+few evaluations are cheap (at most :data:`PROBE_STEPS` loop steps and :data:`PROBE_OPTIONS` options each: counts,
+the same on every machine; :data:`PROBE_SECONDS` is only a safety net for what they do not count: compiled kernels); 10^18 for a game claim whose certificate Z3 can search at one position; a few
 times the window when ground truth comes from the engine's table (G, options, mex).
 
 >>> from nimjos.spec.loader import load_spec
@@ -32,13 +32,26 @@ from checkers.sample.evaluate import Outcome, run_limited
 LADDER = (10 ** 18, 10 ** 9, 10 ** 6, 10 ** 4, 10 ** 3)
 #: names whose presence means ground truth comes from a table (the sample stays near the window)
 TABLE_NAMES = {"G", "options", "mex"}
+#: the largest value a drawn instance of such a claim may have (a count, like the engine's position guard): a far
+#: bound stated by the spec can reach values whose options no table can list; such instances are skipped
+TABLE_LIMIT = 10 ** 6
 #: loop steps of the expression language one probed evaluation may take (a count: the same on every machine)
 PROBE_STEPS = 200_000
-#: seconds one probed evaluation may take (a backstop)
-PROBE_SECONDS = 1.0
+#: options a probed position of a game claim may have (beyond them Z3 would search, and the ladder goes down)
+PROBE_OPTIONS = 4000
+#: seconds one probed evaluation may take: a safety net, far above what the counts allow
+PROBE_SECONDS = 10.0
 
 
-def _uses_table(claim: Any, ns: Any) -> bool:
+def uses_table(claim: Any, ns: Any) -> bool:
+    """Whether a claim's ground truth comes from the engine's table (it names G, options or mex).
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> uses_table(spec.claims[0], spec.namespace)
+    False
+    """
     texts = [claim.statement, claim.assume_text, claim.for_all_text]
     for t in texts:
         if isinstance(t, str):
@@ -57,7 +70,7 @@ def choose_far(claim: Any, plan: ClaimPlan, dom: Domain, evaluate: Callable, kin
     if not any(d.extended for d in dom.names):
         return FAR, ""
     top = max((d.window_hi for d in dom.names if d.extended and d.window_hi is not None), default=100)
-    if kind is None and _uses_table(claim, claim.spec.namespace):
+    if kind is None and uses_table(claim, claim.spec.namespace):
         return max(2 * top, top + 8), "ground truth from the engine's table, so values stay within 2x the window"
     ladder = list(LADDER)
     if kind is not None:
@@ -102,7 +115,7 @@ def _probe(dom: Domain, evaluate: Callable, rng: random.Random, kind: str | None
             try:
                 cert = evaluator.certificate(params)
                 pos = tuple(env[c] for c in evaluator.coords) if len(evaluator.coords) > 1 else env[evaluator.coords[0]]
-                if count_options(cert.inst, pos, 4000) > 4000:
+                if count_options(cert.inst, pos, PROBE_OPTIONS) > PROBE_OPTIONS:
                     return False
             except (EvalError, SpecError, KeyError):
                 return False
