@@ -9,6 +9,7 @@ import pytest
 
 from checkers.heaps import graph_moves, heap_prove, heap_sample
 from checkers.run import RunOptions, run_claim
+from nimjos.spec.budget import enforce_limits
 from nimjos.spec.loader import load_spec
 from nimjos.verdict import agreement
 
@@ -202,3 +203,48 @@ def test_moore_claims_are_not_proved_by_the_sum_reduction(tmp_path):
     s = heap_sample(spec.claims[0], RunOptions())
     assert s.verdict == "sampled" and s.beyond >= 20
     assert graph_moves((0, 0, 256), 2) == 257 * 257
+
+
+def _sorted_lasker_spec(tmp_path, slots=10):
+    """Lasker's Nim on `slots` sorted slots declared by moves (take from a slot; split a heap into two, one part
+    into the empty first slot), every position of at most `slots` tokens in the window."""
+    a = [f"a{i}" for i in range(1, slots + 1)]
+    moves = []
+    for i in range(slots):
+        parts = list(a)
+        parts[i] = f"{a[i]} - t"
+        moves.append(f'{{ to = "sorted(({", ".join(parts)}))", where = "1 <= t <= {a[i]}" }}')
+    for i in range(1, slots):
+        parts = list(a)
+        parts[i], parts[0] = f"{a[i]} - s", "s"
+        moves.append(f'{{ to = "sorted(({", ".join(parts)}))", where = "1 <= s < {a[i]} and a1 == 0" }}')
+    window = " and ".join([f"0 <= a1 <= {slots}"] + [f"{a[i - 1]} <= {a[i]} <= {slots}" for i in range(1, slots)]
+                          + [" + ".join(a) + f" <= {slots}"])
+    position = ", ".join(a)
+    p = tmp_path / "lasker.toml"
+    p.write_text(f"""[source]
+id = "lasker-slots"
+
+[game.lasker]
+position = [{", ".join(f'"{x}"' for x in a)}]
+moves = [
+{("," + chr(10)).join(moves)}
+]
+
+[[claim]]
+id = "lasker-sorted-slots"
+for_all = "{window}"
+holds = "G(lasker, ({position})) == G(laskers_nim(), ({position}))"
+""")
+    return load_spec(p)
+
+
+def test_the_resource_guard_counts_the_reachable_positions_of_a_ten_slot_lasker_nim(tmp_path):
+    """Issue 17: the box of 10 coordinates holds 11^10 positions (the guard once refused it: "217 TiB"), but
+    only the 139 partitions of at most 10 tokens are reachable, and the window has 139 instances."""
+    spec = _sorted_lasker_spec(tmp_path)
+    est = enforce_limits(spec.claims[0].plan())
+    assert est.over == "" and est.instances == 139 and est.positions < 200
+    assert any("counted by following the moves" in n for n in est.notes)
+    v = run_claim(spec.claims[0], RunOptions(methods=("exhaustive",), repair=False)).final
+    assert v.verdict == "checked" and v.instances == 139

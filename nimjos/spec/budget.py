@@ -34,7 +34,11 @@ from nimjos.lang.values import format_value
 from nimjos.spec.limits import BYTES_PER_ROW, MAX_SECONDS, SECONDS_PER_INSTANCE, available_bytes, position_limit
 from nimjos.spec.plan import ClaimPlan, field_line, locate_error
 from nimjos.spec.reach import GameLoad, game_load, instance_of
-from nimjos.spec.survey import corners, count_bindings, survey
+from nimjos.spec.survey import corners, count_bindings, count_filtered, survey
+
+#: a window of at most this many bindings (counted with its filters) gives its positions to the game's load, which
+#: then counts the positions reachable from them when the box of coordinates is large
+REACH_STARTS = 20_000
 
 
 @dataclass
@@ -153,17 +157,29 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
         try:
             window = survey(plan.window, {}, pins)
             est.instances, sizes, envs = window.count, window.sizes, window.corners
+            if not window.exact and window.count > REACH_STARTS:
+                # the product of the levels' sizes ignores the filters: count the bindings that pass them
+                filtered = count_filtered(plan.window, {}, pins)
+                if filtered is not None:
+                    est.instances = filtered
+                    est.notes.append(f"the window counted with its filters: {filtered:,} instances")
+            starts = _window_envs(plan, pins, est.instances)
         except EvalError:  # the enumeration will report it, at the binding where it happens
             return est
         except SpecError as exc:
             raise exc.located(**plan.window.where) from None
         est.seconds += est.instances * SECONDS_PER_INSTANCE
+    else:
+        starts = None
     if plan.game is not None and plan.values is None and plan.coords:
         gtree = parse(plan.game_text)
         highs = _max_coords(envs, plan.coords)
         inst = next((i for i in (instance_of(_safe(plan.game, e)) for e in envs) if i is not None), None)
         if inst is not None:
-            loads.append((window_field, game_load(inst, highs, _game_copies(plan, gtree, sizes, est.instances))))
+            positions = _positions(starts, plan.game, lambda e: tuple(e[c] for c in plan.coords)
+                                   if len(plan.coords) > 1 else e[plan.coords[0]], inst)
+            loads.append((window_field, game_load(inst, highs, _game_copies(plan, gtree, sizes, est.instances),
+                                                  positions)))
         est.bytes += est.instances * BYTES_PER_ROW
     if plan.values is not None and plan.game is not None:
         inst = instance_of(_safe(plan.game, {}))
@@ -185,8 +201,12 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
             for j, c in enumerate(p if isinstance(p, tuple) else (p,)):
                 if j < len(highs) and type(c) is int:
                     highs[j] = max(highs[j], c)
-        loads.append((fname, game_load(insts[0][0], highs, _game_copies(plan, call.args[0], sizes, est.instances))))
+        positions = _positions(starts, game_fn, lambda e: evaluate(pos_fn, e), insts[0][0])
+        loads.append((fname, game_load(insts[0][0], highs, _game_copies(plan, call.args[0], sizes, est.instances),
+                                       positions)))
     for _, load in loads:
+        if load.counted:
+            est.notes.append(f"{load.positions:,} positions counted by following the moves from the window")
         est.positions += load.positions
         est.edges += load.edges
         est.bytes += load.bytes
@@ -215,6 +235,34 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
     elif est.seconds > MAX_SECONDS:
         est.over, est.where = "time", worst or (window_field if plan.window is not None else claim.kind)
     return est
+
+
+def _window_envs(plan: ClaimPlan, pins: dict, count: int) -> list[dict] | None:
+    """Every binding of a window of at most REACH_STARTS instances (copies), else None."""
+    if count > REACH_STARTS:
+        return None
+    out = []
+    for env in plan.window.bindings({}, pins):
+        out.append(dict(env))
+        if len(out) > REACH_STARTS:
+            return None
+    return out
+
+
+def _positions(envs: list[dict] | None, game_fn: Any, position: Any, inst: Any) -> list | None:
+    """The positions of `inst` a window's bindings name (None when some binding names another game instance or
+    a position that cannot be evaluated: then the box of coordinates stands)."""
+    if envs is None:
+        return None
+    out = []
+    for env in envs:
+        if instance_of(_safe(game_fn, env)) is not inst:
+            return None
+        try:
+            out.append(position(env))
+        except (NimjosError, KeyError, TypeError, ValueError, ArithmeticError):
+            return None
+    return out
 
 
 def _safe(fn: Any, env: dict) -> Any:

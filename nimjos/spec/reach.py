@@ -28,6 +28,12 @@ from nimjos.spec.survey import count_bindings
 PROBE_STEPS = 2_000
 PROBE_OPTIONS = 10_000
 PROBE_DEGREE = 2_000
+#: the positions are counted by exploring the moves from the window when the box of coordinates holds more than
+#: REACH_BOX positions; the exploration stops (and the box stands) past REACH_POSITIONS positions or
+#: REACH_EDGES options
+REACH_BOX = 100_000
+REACH_POSITIONS = 50_000
+REACH_EDGES = 1_000_000
 
 
 def instance_of(value: Any) -> Any:
@@ -103,6 +109,40 @@ def _engine_costs(inst: Any, box: list[int]) -> tuple[int, int, bool]:
     return BYTES_PER_POSITION, BYTES_PER_EDGE, False
 
 
+def reachable(inst: Any, starts: list, most: int = REACH_POSITIONS, edges: int = REACH_EDGES) -> tuple[int, int] | None:
+    """(positions, options) reachable from `starts` (the window's positions), counted by following the moves;
+    None when more than `most` positions or `edges` options are reachable (counts, not time), or a position
+    cannot be evaluated (the check reports it).
+
+    >>> from nimjos.games.declared import subtraction
+    >>> reachable(subtraction(frozenset({2, 3})), [10, 4])
+    (10, 15)
+    >>> reachable(subtraction(frozenset({1})), [10 ** 6]) is None
+    True
+    """
+    seen: set = set()
+    stack = []
+    try:
+        for p in starts:
+            stack.append(inst.normalise(p))
+        options = 0
+        while stack:
+            p = stack.pop()
+            if p in seen:
+                continue
+            seen.add(p)
+            if len(seen) > most:
+                return None
+            opts = inst.options(p)
+            options += len(opts)
+            if options > edges:
+                return None
+            stack.extend(q for q in opts if q not in seen)
+    except (NimjosError, TypeError, ValueError, ArithmeticError):
+        return None
+    return len(seen), options
+
+
 @dataclass
 class GameLoad:
     """What solving a game from a window costs (see :func:`game_load`); `runaway` is (game name, label, start,
@@ -114,6 +154,7 @@ class GameLoad:
     seconds: float = 0.0
     bytes_per_position: int = BYTES_PER_POSITION
     runaway: tuple | None = None
+    counted: bool = False  # the positions were counted by following the moves, not estimated by the box
 
 
 def runaway(inst: Any, start: Any, highs: list[int]) -> tuple[Any, int] | None:
@@ -149,8 +190,10 @@ def runaway(inst: Any, start: Any, highs: list[int]) -> tuple[Any, int] | None:
     return None
 
 
-def game_load(inst: Any, highs: list[int], copies: int = 1) -> GameLoad:
-    """The cost of solving `copies` instances like `inst` from a window reaching coordinates `highs`.
+def game_load(inst: Any, highs: list[int], copies: int = 1, starts: list | None = None) -> GameLoad:
+    """The cost of solving `copies` instances like `inst` from a window reaching coordinates `highs`: the box of
+    coordinates, or, when the box is large and the window's positions `starts` are known, the positions and
+    options counted by following the moves from them (:func:`reachable`).
 
     >>> from nimjos.games.declared import subtraction
     >>> game_load(subtraction(frozenset({2, 3})), [99]).positions
@@ -158,6 +201,13 @@ def game_load(inst: Any, highs: list[int], copies: int = 1) -> GameLoad:
     """
     bounds = _coordinate_bounds(inst, [max(0, h) for h in highs])
     box = math.prod(b + 1 for b in bounds)
+    if starts is not None and box > REACH_BOX and copies == 1:
+        found = reachable(inst, starts)
+        if found is not None:
+            positions, edges = found
+            bpp, bpe, fast = _engine_costs(inst, bounds)
+            return GameLoad(positions, edges, positions * bpp + edges * bpe,
+                            positions * SECONDS_PER_POSITION + edges * SECONDS_PER_EDGE, bpp, counted=True)
     top = tuple(bounds) if len(bounds) > 1 else bounds[0]
     half = tuple(b // 2 for b in bounds) if len(bounds) > 1 else bounds[0] // 2
     zero = tuple(0 for _ in bounds) if len(bounds) > 1 else 0
