@@ -22,7 +22,7 @@ from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.values import format_value
 from nimjos.spec.plan import ClaimPlan
 from nimjos.verdict import Counterexample
-from checkers.prove.certificate import Certificate, PointSolver, TooManyOptions, Undecided, game_kind
+from checkers.prove.certificate import MAX_OPTIONS, Certificate, PointSolver, TooManyOptions, Undecided, count_options, game_kind
 from checkers.prove.terms import Untranslatable
 
 #: seconds one evaluation may take: a wall-clock safety net only, far above what the counted limits allow (loop steps
@@ -166,6 +166,7 @@ class GameEvaluator:
         self._solvers: dict = {}
         self.symbolic = 0
         self.why_not_symbolic = ""
+        self.options = 0   # options listed (and labelled) so far: the work of the listed certificates, a count
 
     @property
     def units(self) -> int:
@@ -204,6 +205,8 @@ class GameEvaluator:
             cert = self.certificate(params)
             pos = cert.inst.normalise(tuple(env[c] for c in self.coords) if len(self.coords) > 1 else env[self.coords[0]])
             try:
+                listed = count_options(cert.inst, pos, MAX_OPTIONS)
+                self.options += listed if listed <= MAX_OPTIONS else 0   # more are searched by Z3 (counted in units)
                 failure = cert.check(pos)
             except TooManyOptions:
                 ps = self.solver(cert)

@@ -17,8 +17,9 @@ and off the domain's edge (not all terminal positions with only a parameter larg
 verdict. Every verdict records ``beyond`` (held instances beyond the window) and ``largest`` (the largest
 magnitude a bound integer reached). The search is deterministic, so that load never changes a verdict: a count
 of examples (:data:`EXAMPLES`) from a seed fixed per claim, each evaluation limited by counts (loop steps of the
-language, Z3 resource units, the engine's positions), and the point searches of one claim by
-:data:`SEARCH_UNITS` Z3 resource units, whose reaching ends the search with a note. The wall-clock limits
+language (:data:`EVAL_STEPS`), Z3 resource units, the engine's positions), and the work of one claim by
+:data:`SEARCH_UNITS` Z3 resource units of the point searches, :data:`SEARCH_OPTIONS` options of the listed
+certificates and :data:`SEARCH_STEPS` loop steps, whose reaching ends the search with a note. The wall-clock limits
 (:data:`SAFETY_SECONDS` per claim, :data:`checkers.sample.evaluate.EVAL_SECONDS` per evaluation) are only a
 safety net, far above what the counts allow; reaching one makes the verdict ``inconclusive``, with a note.
 
@@ -44,7 +45,7 @@ from typing import Any
 from nimjos.lang.analysis import window_constants
 from nimjos.lang.binders import Binder
 from nimjos.lang.errors import SpecError
-from nimjos.lang.runtime import BUDGET
+from nimjos.lang.runtime import BUDGET, MAX_STEPS
 from nimjos.lang.syntax import parse
 from nimjos.verdict import Verdict
 from checkers.options import RunOptions
@@ -59,9 +60,17 @@ from checkers.sample.sides import Members
 METHOD = "sample"
 #: examples per claim unless the spec or the options say otherwise
 EXAMPLES = 100
+#: loop steps of the expression language one sampled evaluation may take (a count; the window's evaluations may take
+#: up to nimjos.lang.runtime.MAX_STEPS): an instance that needs more is skipped, with the reason
+EVAL_STEPS = 200_000
 #: Z3 resource units the point searches of one claim may spend (a count: the same on a quiet and a loaded machine;
 #: about 10 s of Z3 at the prover's calibration, checkers.prove.budget); reaching it ends the search, with a note
 SEARCH_UNITS = 30_000_000
+#: options the listed certificates of one claim may label in all (a count); reaching it ends the search, with a note
+SEARCH_OPTIONS = 20_000
+#: loop steps the evaluations of one claim may take in all (an instance refused for its steps counts EVAL_STEPS);
+#: reaching it ends the search, with a note
+SEARCH_STEPS = 2_000_000
 #: the wall-clock safety net of one claim's search, in seconds: never reached on specs/ (the counts end a search
 #: long before); reaching it makes the verdict inconclusive, with a note, since it would depend on the machine
 SAFETY_SECONDS = 120.0
@@ -120,10 +129,22 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
         return not_applicable(claim, f"the domain is the window ({where}): nothing lies beyond it; the window "
                                      "check covers the claim")
 
+    stats = {"held": 0, "assume": 0, "skip": 0, "beyond": 0, "edge": 0, "pins": 0, "timeouts": 0, "largest": 0,
+             "drawn": 0, "steps": 0}
+
     def evaluate(env: dict) -> Outcome:
-        BUDGET.steps = 0
+        # at most EVAL_STEPS loop steps: the language's budget counts up to MAX_STEPS, so it starts that much short
+        BUDGET.steps = MAX_STEPS - EVAL_STEPS
         BUDGET.depth = 0
-        return evaluator(env)
+        try:
+            out = evaluator(env)
+        finally:
+            BUDGET.steps = max(0, BUDGET.steps - (MAX_STEPS - EVAL_STEPS))   # the steps this evaluation took
+            stats["steps"] += BUDGET.steps
+        if out.kind == Outcome.SKIP and "loop steps" in out.note:
+            out.note = f"an evaluation took more than {EVAL_STEPS:,} loop steps"
+            stats["steps"] += EVAL_STEPS   # the language's budget restarts at 0 when it refuses
+        return out
 
     seed = int.from_bytes(db_key(claim, opts.profile)[:4], "big")
     far = cfg.scale
@@ -135,6 +156,7 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
         if far is None:
             return not_applicable(claim, note, time.perf_counter() - start)
         dom.far = far
+        stats["steps"] = 0   # the probes' steps are not the search's
     count = int(cfg.count or opts.extra.get("sample_examples") or EXAMPLES)
     safety = float(cfg.seconds or opts.extra.get("sample_seconds") or SAFETY_SECONDS)
     units = int(opts.extra.get("sample_units") or SEARCH_UNITS)
@@ -144,11 +166,13 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
         """Why the search must end now ('' to go on): the count of Z3 units, or the safety net."""
         if isinstance(evaluator, GameEvaluator) and evaluator.units >= units:
             return f"the point searches spent their {units:,} Z3 resource units after {stats['drawn']:,} instances"
+        if stats["steps"] >= SEARCH_STEPS:
+            return f"the evaluations spent their {SEARCH_STEPS:,} loop steps after {stats['drawn']:,} instances"
+        if isinstance(evaluator, GameEvaluator) and evaluator.options >= SEARCH_OPTIONS:
+            return f"the certificates listed their {SEARCH_OPTIONS:,} options after {stats['drawn']:,} instances"
         if time.perf_counter() > deadline:
             return f"the wall-clock safety net ({safety:g} s) stopped the search"
         return ""
-    stats = {"held": 0, "assume": 0, "skip": 0, "beyond": 0, "edge": 0, "pins": 0, "timeouts": 0, "largest": 0,
-             "drawn": 0}
     failures: list[Outcome] = []
     skips: dict[str, int] = {}
 

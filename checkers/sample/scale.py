@@ -1,5 +1,6 @@
 """How far beyond the window the sampler goes: the largest bound of a ladder (10^18 down to 10^3) at which a
-few evaluations are cheap (at most :data:`PROBE_STEPS` loop steps and :data:`PROBE_OPTIONS` options each: counts,
+few evaluations are cheap (at most :data:`PROBE_STEPS` loop steps, :data:`PROBE_OPTIONS` options and a table of
+:data:`PROBE_CELLS` positions each: counts,
 the same on every machine; :data:`PROBE_SECONDS` is only a safety net for what they do not count: compiled kernels); 10^18 for a game claim whose certificate Z3 can search at one position; a few
 times the window when ground truth comes from the engine's table (G, options, mex).
 
@@ -38,7 +39,10 @@ TABLE_LIMIT = 10 ** 6
 #: loop steps of the expression language one probed evaluation may take (a count: the same on every machine)
 PROBE_STEPS = 200_000
 #: options a probed position of a game claim may have (beyond them Z3 would search, and the ladder goes down)
-PROBE_OPTIONS = 4000
+PROBE_OPTIONS = 500
+#: positions of the box below a probed position of a game claim (the product of its coordinates + 1) that the
+#: engine's table may need: beyond it the ladder goes down (a count, the same on every machine)
+PROBE_CELLS = 20_000
 #: seconds one probed evaluation may take: a safety net, far above what the counts allow
 PROBE_SECONDS = 10.0
 
@@ -116,6 +120,11 @@ def _probe(dom: Domain, evaluate: Callable, rng: random.Random, kind: str | None
                 cert = evaluator.certificate(params)
                 pos = tuple(env[c] for c in evaluator.coords) if len(evaluator.coords) > 1 else env[evaluator.coords[0]]
                 if count_options(cert.inst, pos, PROBE_OPTIONS) > PROBE_OPTIONS:
+                    return False
+                cells = 1
+                for c in (pos if isinstance(pos, tuple) else (pos,)):
+                    cells *= abs(c) + 1 if type(c) is int else 1
+                if cells > PROBE_CELLS:
                     return False
             except (EvalError, SpecError, KeyError):
                 return False
