@@ -47,7 +47,8 @@ def test_values(text, value):
     'G(octal("0.77"), 70) == 6 and G(octal("0.77"), (1, 2)) == 3',
     'G(hexadecimal("0.77"), 70) == G(octal("0.77"), 70)', "G(grundys_game(), (5, 13)) == 1",
     "G(laskers_nim(), 7) == 8", "G(moore_nim(2), (1, 1, 1)) == 0", 'heaps_value(octal("0.07"), (2, 4)) == 3',
-    "nimsum(1, 2, 3) == 0",
+    "nimsum(1, 2, 3) == 0", "G(nim(), (3, 5, 6)) == 0", "G(heaps(subtraction({1, 2})), (4, 5, 2)) == 1",
+    "len(multisets(3, 0, 7)) == 120",
 ])
 def test_heap_game_builtins(text):
     """The heap games' built-ins (docs/spec-format.md, Heap games), as the docs' examples state them."""
