@@ -346,3 +346,15 @@ def test_a_window_refutation_outside_the_proved_class_is_no_disagreement(tmp_pat
                  'prove = { for_all = "0 <= x <= 50" }\n')
     v = walnut_verdict(load_spec(p).claim("small"), RunOptions())
     assert v.verdict == "proved-bounded" and "0 <= x <= 50" in v.scope, v.scope
+
+
+def test_the_evidence_is_json_with_any_parameter_value(tmp_path):
+    """A parameter that is a function (003's turn Nim takes f) is written as text in the evidence."""
+    import json
+    p = tmp_path / "s.toml"
+    p.write_text('[source]\nid = "s"\n[[claim]]\nid = "f"\nfor_all = "f in functions(2, 0, 1) and 0 <= x <= 40"\n'
+                 'holds = "x + f(1) >= x"\n')
+    v = walnut_verdict(load_spec(p).claim("f"), RunOptions())
+    assert v.verdict in ("proved", "proved-bounded"), v.scope
+    out = json.loads(json.dumps(v.to_json()))
+    assert len(out["walnut"]["runs"]) == 4 and all(isinstance(r["params"]["f"], str) for r in out["walnut"]["runs"])

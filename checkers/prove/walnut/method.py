@@ -34,6 +34,7 @@ from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, NimjosError, SpecError
 from nimjos.lang.analysis import window_constants
 from nimjos.lang.syntax import parse
+from nimjos.lang.values import json_value
 from nimjos.verdict import Counterexample, Verdict
 from checkers.exhaustive import check_exhaustive
 from checkers.options import RunOptions
@@ -324,7 +325,8 @@ def _evidence(runs: list, jar: str, res: Any) -> dict:
     out = []
     for inst, job, ans in runs:
         sizes = {name: states_of(text) for name, text in ans.automata.items() if name != "cex"}
-        out.append({"params": dict(inst), "commands": "\n".join(LIBRARY + job.commands), "states": sizes,
+        out.append({"params": {k: json_value(v) for k, v in inst.items()}, "commands": "\n".join(LIBRARY + job.commands),
+                    "states": sizes,
                     "answers": {job.queries.get(k, k): v for k, v in ans.verdicts.items()}})
     return {"walnut": {"version": jar_version(jar), "runs": out, "states": res.max_states_seen,
                        "total_states": res.total_states, "seconds": round(res.seconds, 3)}}
