@@ -2,6 +2,8 @@
 what is wrong in the terms of the spec, not of the evaluator."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from checkers.exhaustive import check_exhaustive
@@ -206,3 +208,22 @@ grundy = "xor(x, y)"
     assert err.rstrip().endswith("(shrink the window or raise --max-positions; the estimate does not count 'assume': "
                                  "write a restrictive assumption as bounds of for_all)"), err
     assert "Traceback" not in err
+
+
+def test_a_draw_over_the_limits_is_not_blamed_on_the_window(write_spec, capsys):
+    # the sampler's notes about instances it drew itself told the user to "shrink the window or raise --max-positions"
+    path = write_spec(HEAD + '''[game.sub12]
+position = ["n"]
+moves = [ { to = "n - s", where = "s in {1, 2} and s <= n" } ]
+
+[[claim]]
+id = "far"
+for_all = "0 <= n <= 100"
+holds = "G(sub12, n) == n % 3"
+sample = { scale = 1000000, count = 30 }
+''')
+    assert cli.main(["check", str(path), "--no-store", "--method", "sample", "--max-positions", "5000", "--json"]) == 0
+    notes = " ".join(json.loads(capsys.readouterr().out)["claims"][0]["notes"])
+    assert ("instances skipped: sub12: more than 5,000 positions are reachable from the positions asked for, at an "
+            "instance the sampler drew (skipped)") in notes, notes
+    assert "shrink the window" not in notes and "--max-positions" not in notes

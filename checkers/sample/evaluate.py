@@ -109,6 +109,16 @@ class Outcome:
         self.env = env     # the instance evaluated (set by the sampler)
 
 
+def too_large(exc: ResourceError) -> str:
+    """The note of an instance the sampler drew that is over a limit: the limit's own words, without the advice
+    meant for a window (the sampler chose the instance; it skips it and draws others).
+
+    >>> too_large(ResourceError("g: more than 10 positions are reachable", hint="shrink the window or raise --max-positions"))
+    'g: more than 10 positions are reachable, at an instance the sampler drew (skipped)'
+    """
+    return f"{exc.message}, at an instance the sampler drew (skipped)"
+
+
 def _undefined(bindings: dict, exc: Exception) -> Outcome:
     """An evaluation error: ill-defined mathematics, or (by its words) only too large for the machine."""
     text = str(exc)
@@ -139,7 +149,7 @@ class HoldsEvaluator:
                 return Outcome(Outcome.ASSUME)
             ok = plan.formula(env)
         except ResourceError as exc:
-            return Outcome(Outcome.SKIP, note=str(exc))
+            return Outcome(Outcome.SKIP, note=too_large(exc))
         except EvalError as exc:
             return _undefined(bindings, exc)
         if ok:
@@ -221,7 +231,7 @@ class GameEvaluator:
             self.why_not_symbolic = str(exc)
             return Outcome(Outcome.SKIP, note=str(exc))
         except ResourceError as exc:
-            return Outcome(Outcome.SKIP, note=str(exc))
+            return Outcome(Outcome.SKIP, note=too_large(exc))
         except EvalError as exc:
             return _undefined(bindings, exc)
         if failure is None:

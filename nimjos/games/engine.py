@@ -73,7 +73,8 @@ class ReferenceEngine:
             adj[p] = opts
             edges += len(opts)
             if len(adj) > limit:
-                raise ResourceError(f"{game.label}: more than {limit:,} positions are reachable from the window",
+                raise ResourceError(f"{game.label}: more than {limit:,} positions are reachable from the positions "
+                                    "asked for",
                                     hint="shrink the window or raise --max-positions")
             if edges > edge_limit:
                 raise ResourceError(f"{game.label}: more than {edge_limit:,} moves from the {len(adj):,} positions "
