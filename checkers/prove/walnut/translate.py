@@ -38,7 +38,7 @@ from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import parse
-from nimjos.spec.names import spec_namespace
+from nimjos.spec.names import spec_namespace  # noqa: F401  (the docstring examples)
 
 #: the base-2 automata every job starts with (reg automata take their arguments in the order written)
 LIBRARY = [
@@ -481,7 +481,7 @@ class Translator:
             lo, hi = (it.args if len(it.args) == 2 else [ast.Constant(0), it.args[0]])
             if not (self.is_exp(hi, env) or self.is_exp(lo, env)):
                 return self._range(every, g, lo, hi, False, elt, rest, env, unit, text)
-            mark, n0 = len(unit.obligations), self.n
+            mark = len(unit.obligations)
             try:                            # below a logarithm: the index carried as 2**n ...
                 return self._range(every, g, lo, hi, True, elt, rest, env, unit, text)
             except NotAutomatic as exc:     # ... or, when the body uses it as a number, kept a number
