@@ -29,7 +29,6 @@ with ``h in multisets(n, LO, HI)`` (:mod:`nimjos.games.heaps.positions`); its ga
 from __future__ import annotations
 
 import ast
-import hashlib
 import random
 import time
 from dataclasses import dataclass
@@ -37,6 +36,8 @@ from typing import Any
 
 from checkers.options import RunOptions
 from checkers.prove import prove_claim
+from checkers.sample.driver import db_key
+from checkers.sample.method import MIN_BEYOND
 from nimjos.games.declared import as_instance
 from nimjos.games.heaps.game import Copies, HeapGame, MooreNim
 from nimjos.lang.errors import EvalError, ResourceError
@@ -51,8 +52,6 @@ FAR_HEAP = 2 ** 14
 MOORE_EDGES = 150_000
 #: positions drawn unless the spec's sample.count says otherwise
 SAMPLE_COUNT = 100
-#: held instances beyond the window a `sampled` verdict needs (DESIGN.md, "Verdicts")
-MIN_BEYOND = 20
 
 
 @dataclass
@@ -99,10 +98,6 @@ def heap_window(plan: Any) -> HeapWindow | None:
         return HeapWindow(None, coord, ast.unparse(tree.args[1]), ast.unparse(tree.args[2]), count.value,
                           plan.window.names)
     return None
-
-
-def _seed(claim: Any) -> int:
-    return int.from_bytes(hashlib.sha256(f"{claim.spec.path.name}::{claim.id}".encode()).digest()[:4], "big")
 
 
 def _window_edges(plan: Any, hw: HeapWindow) -> tuple[int, int, int, dict]:
@@ -177,7 +172,7 @@ def heap_sample(claim: Any, opts: RunOptions) -> Verdict | None:
         return Verdict(claim.id, "inconclusive", "sample",
                        f"not applicable: a {claim.kind} claim over any number of heaps is checked on its window")
     top_n, lo, hi, params = _window_edges(plan, hw)
-    rng = random.Random(_seed(claim))
+    rng = random.Random(int.from_bytes(db_key(claim, opts.profile)[:4], "big"))  # the sampler's seed
     count = int(claim.sample.count or SAMPLE_COUNT)
     game = as_instance(plan.game(hw.binding(params, (lo,)))) if plan.game else None
     graph = game is not None and not isinstance(game, (HeapGame, Copies))
@@ -197,12 +192,11 @@ def heap_sample(claim: Any, opts: RunOptions) -> Verdict | None:
             continue
         seen.add(h)
         in_window = n <= top_n and max(h, default=lo) <= hi
-        BUDGET.steps = 0
-        BUDGET.depth = 0
         try:
-            if plan.assume is not None and not plan.assume(env):
+            judged = _judge(claim, plan, env, hw)
+            if judged is None:
                 continue
-            ok, lhs, rhs = _judge(claim, plan, env, hw)
+            ok, lhs, rhs = judged
         except ResourceError:
             skipped += 1
             continue
@@ -259,17 +253,17 @@ def _shrink(claim: Any, plan: Any, hw: HeapWindow, cx: Counterexample, steps: in
         improved = False
         for h in _smaller(env[hw.coord]):
             trial = hw.binding(env, h)
-            if len(h) < 1 or (hw.fixed is not None and len(h) != hw.fixed) or (plan.domain is not None and not plan.domain.contains(trial)):
+            if len(h) < 1 or (hw.fixed is not None and len(h) != hw.fixed) or \
+                    (plan.domain is not None and not plan.domain.contains(trial)):
                 continue
             steps -= 1
-            BUDGET.steps = 0
-            BUDGET.depth = 0
             try:
-                if plan.assume is not None and not plan.assume(trial):
-                    continue
-                ok, lhs, rhs = _judge(claim, plan, trial, hw)
+                judged = _judge(claim, plan, trial, hw)
             except (EvalError, ResourceError):
                 continue
+            if judged is None:
+                continue
+            ok, lhs, rhs = judged
             if not ok:
                 env, cx = trial, Counterexample(trial, lhs, rhs)
                 improved = True
@@ -279,8 +273,13 @@ def _shrink(claim: Any, plan: Any, hw: HeapWindow, cx: Counterexample, steps: in
     return cx
 
 
-def _judge(claim: Any, plan: Any, env: dict, hw: HeapWindow) -> tuple[bool, Any, Any]:
-    """(holds?, lhs, rhs) of the claim at one binding; ground truth from the engine."""
+def _judge(claim: Any, plan: Any, env: dict, hw: HeapWindow) -> tuple[bool, Any, Any] | None:
+    """(holds?, lhs, rhs) of the claim at one binding, one evaluation (a fresh step budget); ground truth from
+    the engine; None where the assumption is false."""
+    BUDGET.steps = 0
+    BUDGET.depth = 0
+    if plan.assume is not None and not plan.assume(env):
+        return None
     if claim.kind == "holds":
         ok = bool(plan.formula(env))
         if not ok and plan.sides is not None:

@@ -20,12 +20,13 @@ periodicity method is its proof): :func:`periodic_prove` says so.
 """
 from __future__ import annotations
 
-import hashlib
 import random
 import time
 from typing import Any
 
 from checkers.options import RunOptions
+from checkers.sample.driver import db_key
+from checkers.sample.method import MIN_BEYOND
 from nimjos.games.declared import PythonGame, as_instance
 from nimjos.games.engine import default_engine
 from nimjos.games.heaps.game import HeapGame
@@ -38,8 +39,6 @@ METHOD = "periodicity"
 MAX_INSTANCES = 64
 #: heap sizes drawn per parameter binding by the sampler, unless the spec's sample.count says otherwise
 SAMPLE_COUNT = 100
-#: held instances beyond the window a `sampled` verdict needs (DESIGN.md, "Verdicts")
-MIN_BEYOND = 20
 #: how far beyond the window's largest n the sampler draws: FAR_FACTOR times it, at least FAR_MIN, at most FAR_MAX
 #: (a heap game's sequence is computed up to the largest n drawn; the plain mex is quadratic)
 FAR_FACTOR, FAR_MIN, FAR_MAX = 100, 10_000, 60_000
@@ -165,8 +164,7 @@ def periodic_sample(claim: Any, opts: RunOptions) -> Verdict | None:
         return Verdict(claim.id, "inconclusive", "sample",
                        f"not applicable: more than {MAX_INSTANCES} parameter bindings in the window")
     count = int(claim.sample.count or SAMPLE_COUNT)
-    seed = int.from_bytes(hashlib.sha256(f"{claim.spec.path.name}::{claim.id}".encode()).digest()[:4], "big")
-    rng = random.Random(seed)
+    rng = random.Random(int.from_bytes(db_key(claim, opts.profile)[:4], "big"))  # the sampler's seed
     held = beyond = largest = 0
     failures: list[Counterexample] = []
     engine = default_engine()

@@ -63,6 +63,24 @@ def nimsum(*values: Any) -> int:
     return out
 
 
+def one_heap_moves(position: Any, moves: Any) -> list:
+    """The options of a position of heaps (a sorted tuple, or one heap) when a move replaces one heap h by the
+    heaps of one of ``moves(h)`` (tuples of heaps): sorted tuples, each move on equal heaps once.
+
+    >>> one_heap_moves((2, 2, 3), lambda h: [(h - 1,)])
+    [(1, 2, 3), (2, 2, 2)]
+    """
+    heaps = position if isinstance(position, tuple) else (position,)
+    out = []
+    for i, h in enumerate(heaps):
+        if i and heaps[i - 1] == h:
+            continue  # the same move on an equal heap
+        rest = heaps[:i] + heaps[i + 1:]
+        for parts in moves(h):
+            out.append(tuple(sorted(rest + parts)))
+    return out
+
+
 class _Values(dict):
     """A heap game's ``table``: any position's value on demand (readers that index the table directly)."""
 
@@ -118,15 +136,7 @@ class HeapGame(GameInstance):
         return self.lookup(self.normalise(position))
 
     def options(self, position: Any) -> list:
-        heaps = position if isinstance(position, tuple) else (position,)
-        out = []
-        for i, h in enumerate(heaps):
-            if i and heaps[i - 1] == h:
-                continue  # the same move on an equal heap
-            rest = heaps[:i] + heaps[i + 1:]
-            for parts in self.rules.moves(h):
-                out.append(tuple(sorted(rest + parts)))
-        return out
+        return one_heap_moves(position, self.rules.moves)
 
 
 class HeapPositions(GameInstance):
@@ -205,15 +215,7 @@ class Copies(GameInstance):
         return self.lookup(self.normalise(position))
 
     def options(self, position: Any) -> list:
-        heaps = position if isinstance(position, tuple) else (position,)
-        out = []
-        for i, h in enumerate(heaps):
-            if i and heaps[i - 1] == h:
-                continue  # the same move on an equal heap
-            rest = heaps[:i] + heaps[i + 1:]
-            for q in self.base.options(h):
-                out.append(tuple(sorted(rest + (q,))))
-        return out
+        return one_heap_moves(position, lambda h: ((q,) for q in self.base.options(h)))
 
 
 _SHARED: dict[Any, GameInstance] = {}
