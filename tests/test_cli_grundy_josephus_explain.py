@@ -155,3 +155,15 @@ def test_at_outside_the_domain_says_so_and_exits_2(tmp_path, capsys):
     assert capsys.readouterr().err.strip() == said
     assert cli.main(["check", str(path), "--claim", "mod3", "--at", "n=-1", "--no-store"]) == 2
     assert "--at n=-1 is outside the claim's domain (domain 0 <= n (read from for_all" in capsys.readouterr().err
+
+
+def test_explain_a_printed_sequence_without_at_lists_its_terms(tmp_path, capsys):
+    # it printed only its header
+    path = tmp_path / "seq.toml"
+    path.write_text('[source]\nid = "s"\n[[claim]]\nid = "jos"\n'
+                    'values = { of = "survivor(n, 2)", var = "n", from = 1, equal = [1, 1, 3, 1, 3, 5, 7, 1] }\n')
+    assert cli.main(["explain", f"{path}::jos"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "claim jos is checked (the printed terms n = 1..8); each term, computed and printed:"
+    assert lines[3] == "n = 3: survivor(n, 2) = 3; printed 3 (term 3 of the printed sequence, which starts at n = 1)"
+    assert len(lines) == 9

@@ -100,8 +100,15 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
         v = check_exhaustive(claim, profile, max_counterexamples=1)
         first = (v.counterexamples or v.undefined or [None])[0]
         if first is None:
-            return (f"claim {cid} is {v.verdict} on its window ({v.scope}); "
-                    "give --at to explain a position")
+            head = f"claim {cid} is {v.verdict} on its window ({v.scope}); give --at to explain a position"
+            if plan.values_expr is None:
+                return head
+            # a printed sequence: its terms, computed and printed, side by side
+            var, start, n = plan.values["var"], plan.values.get("from", 0), len(plan.values["equal"])
+            terms = [line for i in range(min(n, MAX_LISTED)) for line in _sequence_lines(plan, {var: start + i})]
+            more = [f"... {n - MAX_LISTED} more terms"] if n > MAX_LISTED else []
+            head = f"claim {cid} is {v.verdict} ({v.scope}); each term, computed and printed:"
+            return "\n".join([head, *terms, *more])
         pins = dict(first.bindings)
         lines.append(f"claim {cid}: {v.verdict}; smallest counterexample "
                      + ", ".join(f"{k}={format_value(x)}" for k, x in pins.items()))
