@@ -8,6 +8,7 @@ import pytest
 
 from checkers.exhaustive import check_exhaustive
 from nimjos.app import cli
+from nimjos.games.engine import default_engine
 from nimjos.lang.errors import SpecError
 from nimjos.spec.loader import load_spec
 
@@ -188,7 +189,7 @@ def test_mutual_recursion_is_refused(write_spec):
     assert got.startswith("FILE:5: definition 'f': definitions may not call each other in a cycle: f -> g -> f")
 
 
-def test_the_resource_guard_says_it_does_not_count_the_assumption(write_spec, capsys):
+def test_the_resource_guard_says_it_does_not_count_the_assumption(write_spec, capsys, monkeypatch):
     # the guard sized the whole box of for_all while the assumption kept 231 of its 9 million instances
     path = write_spec(HEAD + '''[game.nim2]
 position = ["x", "y"]
@@ -201,6 +202,8 @@ for_all = "0 <= x <= 3000 and 0 <= y <= 3000"
 assume = "x + y <= 20"
 grundy = "xor(x, y)"
 ''')
+    engine = default_engine()
+    monkeypatch.setattr(engine, "max_positions", engine.max_positions)  # --max-positions sets it for the process
     assert cli.main(["check", str(path), "--no-store", "--method", "exhaustive", "--max-positions", "100000"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"nimjos: {path}:11: claim 'small-sum', field 'for_all': the window has about 9,006,001 "
@@ -210,7 +213,7 @@ grundy = "xor(x, y)"
     assert "Traceback" not in err
 
 
-def test_a_draw_over_the_limits_is_not_blamed_on_the_window(write_spec, capsys):
+def test_a_draw_over_the_limits_is_not_blamed_on_the_window(write_spec, capsys, monkeypatch):
     # the sampler's notes about instances it drew itself told the user to "shrink the window or raise --max-positions"
     path = write_spec(HEAD + '''[game.sub12]
 position = ["n"]
@@ -222,6 +225,8 @@ for_all = "0 <= n <= 100"
 holds = "G(sub12, n) == n % 3"
 sample = { scale = 1000000, count = 30 }
 ''')
+    engine = default_engine()
+    monkeypatch.setattr(engine, "max_positions", engine.max_positions)  # --max-positions sets it for the process
     assert cli.main(["check", str(path), "--no-store", "--method", "sample", "--max-positions", "5000", "--json"]) == 0
     notes = " ".join(json.loads(capsys.readouterr().out)["claims"][0]["notes"])
     assert ("instances skipped: sub12: more than 5,000 positions are reachable from the positions asked for, at an "
