@@ -9,6 +9,7 @@ import checkers.prove.method as prove_method
 from checkers.exhaustive import check_exhaustive
 from checkers.prove.budget import Budget
 from nimjos.app import cli
+from nimjos.games.engine import default_engine
 from nimjos.spec.loader import load_spec
 
 SPEC = '''[source]
@@ -171,3 +172,13 @@ prove = { using = ["lemma"] }
     capsys.readouterr()
     # lemma alone: 20; uses-it: its lemma with half (10), then its own 20
     assert asked == [20.0, 10.0, 20.0], asked
+
+
+def test_max_positions_holds_for_one_run_only(write_spec, capsys):
+    # it was set for the whole process: a later check in the same process (the pytest plugin, the API) kept it
+    before = default_engine().max_positions
+    p = write_spec(SPEC)
+    assert cli.main(["check", str(p), "--claim", "floor", "--no-store", "--method", "exhaustive",
+                     "--max-positions", "5000"]) == 0
+    capsys.readouterr()
+    assert default_engine().max_positions == before

@@ -20,7 +20,7 @@ from nimjos.results.store import ResultsStore
 from checkers.run import RunOptions
 from nimjos.app.claim_pool import default_jobs, run_claims
 from nimjos.spec.loader import load_spec, spec_files
-from nimjos.games.engine import set_max_positions
+from nimjos.games.engine import default_engine, set_max_positions
 from nimjos.lang.syntax import suggest
 from checkers.run import METHODS
 from nimjos.verdict import VERDICTS, agreement
@@ -132,9 +132,17 @@ def _open_store(args: argparse.Namespace) -> Any:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-
+    """``nimjos check``: the limit of ``--max-positions`` holds for this run only (it is the process's engine's)."""
+    previous = default_engine().max_positions
     if args.max_positions:
         set_max_positions(args.max_positions)
+    try:
+        return _check(args)
+    finally:
+        set_max_positions(previous)
+
+
+def _check(args: argparse.Namespace) -> int:
     specs = [load_spec(p) for p in spec_files(args.paths or ["specs"])]
     pins = parse_at(args.at) if args.at else None
     selected = []
