@@ -84,7 +84,11 @@ class ReferenceEngine:
         return adj
 
     def begin_claim(self) -> None:
-        """Start one claim's record of the games G is asked about (cached values stay cached)."""
+        """Start one claim's record of the games G is asked about (cached values stay cached).
+
+        >>> e = ReferenceEngine(); e.asked.add("a game"); e.begin_claim(); e.asked
+        set()
+        """
         self.asked = set()
 
     def describe_claim(self) -> str:
