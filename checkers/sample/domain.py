@@ -236,12 +236,16 @@ def value_range(nd: NameDomain, dom: Domain, env: dict) -> tuple[int, int]:
     return lo, hi
 
 
-def draw_int(data: Any, lo: int, hi: int, label: str, special: list[int] | None = None) -> int:
+def draw_int(data: Any, lo: int, hi: int, label: str, special: list[int] | None = None, above: int | None = None) -> int:
     """An integer in [lo, hi]: hypothesis spreads its draws over every size and shrinks them towards lo; with
-    `special`, half the draws come from those structured values."""
+    `special`, some draws come from those structured values; with `above` (the window's edge, below hi), some come
+    from (above, hi], beyond the window."""
+    parts = [st.integers(lo, hi)]
+    if above is not None and lo <= above < hi:
+        parts.append(st.integers(above + 1, hi))
     if special:
-        return data.draw(st.one_of(st.integers(lo, hi), st.sampled_from(special)), label=label)
-    return data.draw(st.integers(lo, hi), label=label)
+        parts.append(st.sampled_from(special))
+    return data.draw(st.one_of(*parts) if len(parts) > 1 else parts[0], label=label)
 
 
 def draw_member(data: Any, nd: NameDomain, env: dict) -> Any:
@@ -320,7 +324,7 @@ def draw_env(data: Any, dom: Domain, base: dict | None = None) -> Drawn:
             if hi < lo:
                 reject()
             special = structured(lo, hi, dom.mods, nd.window_hi) if hi - lo > FEW else None
-            env[nd.name] = draw_int(data, lo, hi, nd.name, special)
+            env[nd.name] = draw_int(data, lo, hi, nd.name, special, nd.window_hi if nd.extended else None)
             lows[nd.name] = lo
         for f in level.filters:
             if not f(env):
