@@ -205,7 +205,7 @@ def heap_sample(claim: Any, opts: RunOptions) -> Verdict | None:
             continue
         if ok:
             held += 1
-            beyond += not in_window
+            beyond += not in_window and any(x > lo for x in h)  # all heaps empty: the domain's edge
             largest = max(largest, n, max(h, default=0))
         else:
             failures.append(Counterexample(dict(env), lhs, rhs))
@@ -215,7 +215,8 @@ def heap_sample(claim: Any, opts: RunOptions) -> Verdict | None:
             f"small heaps, powers of two and their neighbours, uniform sizes"
             + (f"; for the game graph one large heap and small others, at most {MOORE_EDGES:,} moves below "
                "each" if graph else "") + ")")
-    scope = f"{what}; {held:,} held, {beyond:,} beyond the window; largest heap or count {largest:,}"
+    scope = (f"{what}; {held:,} held, {beyond:,} beyond the window (not counting positions of empty heaps only); "
+             f"largest heap or count {largest:,}")
     if plan.domain is not None:
         scope += f"; {plan.domain.describe()}"
     notes = [f"{skipped:,} drawn positions skipped: over the engine's limits"] if skipped else []
