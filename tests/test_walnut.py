@@ -20,7 +20,7 @@ from nimjos.verdict import Counterexample, Verdict
 from checkers.options import RunOptions
 from checkers.prove.method import prove_claim
 from checkers.prove.walnut.method import WalnutDisagreement, walnut_verdict
-from checkers.prove.walnut.run import accepts, find_jar, find_java, run
+from checkers.prove.walnut.run import accepts, find_jar, find_java, run, work_limit
 from checkers.prove.walnut.translate import LIBRARY, NotAutomatic, Translator, Unit, pad
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -234,10 +234,54 @@ def test_state_limit_is_inconclusive(spec004, monkeypatch):
 
 def test_work_limit_is_inconclusive(spec004, monkeypatch):
     """The states built in all are counted (a deterministic limit, not the wall clock)."""
-    monkeypatch.setattr("checkers.prove.walnut.method.MAX_TOTAL_STATES", 50)
-    v = walnut_verdict(spec004.claim("thm-1.6-bouton-3"), RunOptions())
+    monkeypatch.setattr("checkers.prove.walnut.run.MAX_TOTAL_STATES", 50)
+    v = walnut_verdict(spec004.claim("thm-1.6-bouton-3"), RunOptions(profile="deep"))
     assert v.verdict == "inconclusive" and "work limit" in v.scope, v.scope
+    assert "--profile deep" not in v.scope
     assert v.evidence["walnut"]["total_states"] > 50
+
+
+def test_work_limit_depends_on_the_profile(spec004, monkeypatch):
+    """A claim over the default profile's work limit stops early, inconclusive, naming the limit and the deep
+    profile; the deep profile proves it; both answers are the same on every run (a count of states)."""
+    monkeypatch.setattr("checkers.prove.walnut.run.DEFAULT_TOTAL_STATES", 1000)
+    claim = spec004.claim("thm-1.6-bouton-3")      # 4,645 states in all
+    first = [walnut_verdict(claim, RunOptions()) for _ in range(2)]
+    for v in first:
+        assert v.verdict == "inconclusive", v.scope
+        assert "exceeded 1,000 states in all (the work limit of the default profile); run with --profile deep" \
+            in v.scope, v.scope
+        assert 1000 < v.evidence["walnut"]["total_states"] < 4645
+    assert first[0].evidence["walnut"]["total_states"] == first[1].evidence["walnut"]["total_states"]
+    deep = walnut_verdict(claim, RunOptions(profile="deep"))
+    assert deep.verdict == "proved", deep.scope
+
+
+def test_default_work_limit_keeps_cheap_proofs():
+    """The default limit is above the work of every claim of specs/ Walnut decided before parameters were fixed
+    one value at a time (the largest: 004 thm-1.17-cyclic-nimhoff-3, 176,134 states) and below the deep one."""
+    assert 176_134 < work_limit("default", 1) < work_limit("deep", 1) <= work_limit("deep", 5)
+
+
+def test_like_terms_cancel_before_walnut():
+    """002 lemma-1.2-i.1.2 with k fixed: (2s + 1) * 2**12 - 1 - 2s >= 2s + 1 was sent as 8192*s + 2*s + 4094 >=
+    4*s + 2*s, which made Walnut build more than 10^5 states (307 s); with like terms cancelled it is decided
+    by its form."""
+    tr = Translator(spec_namespace(), {"k": 12})
+    f = tr.formula(parse("(2*s + 1) * 2**k - 1 - 2*s >= 2*(2*s + 1) - 2*s - 1 == 2*s + 1"), {"s": "s"}, Unit([]))
+    assert "8192" not in f and "*s" not in f, f
+    assert tr.formula(parse("3*x + y >= 2*x + y + 1"), {"x": "x", "y": "y"}, Unit([])) == "(x) >= (1)"
+    assert tr.formula(parse("x + 2 > x + 1"), {"x": "x"}, Unit([])) == "0 = 0"
+    assert tr.formula(parse("x + 1 < x"), {"x": "x"}, Unit([])) == "0 = 1"
+
+
+def test_lemma_1_2_i_1_2_is_cheap():
+    """The regression: 002 lemma-1.2-i.1.2 (k = 1..12 fixed one at a time) took 14 million states and stopped at
+    the state limit; now a few hundred states, proved for k = 1..12."""
+    claim = load_spec(ROOT / "specs" / "002_josephus_nim.toml").claim("lemma-1.2-i.1.2")
+    v = walnut_verdict(claim, RunOptions())
+    assert v.verdict == "proved-bounded", v.scope
+    assert v.evidence["walnut"]["total_states"] < 10_000
 
 
 # ----------------------------------------------------------------------------- level sets, options, comprehensions

@@ -43,13 +43,14 @@ from checkers.prove.domain import inside_domain, proof_domain
 from checkers.prove.scope import class_text
 from checkers.prove.terms import Untranslatable
 from checkers.prove.walnut.certificate import Job, decode, game_job, holds_job
-from checkers.prove.walnut.run import (MAX_STATES, MAX_TOTAL_STATES, WalnutMissing, find_jar, find_java,
-                                       jar_version, run, smallest_accepted, states_of)
+from checkers.prove.walnut.run import (MAX_STATES, WalnutMissing, find_jar, find_java, jar_version, run,
+                                       smallest_accepted, states_of, work_limit)
 from checkers.prove.walnut.translate import LIBRARY, NotAutomatic
 
 METHOD = "prove"
 #: the wall clock of one Walnut run: a generous backstop behind the deterministic limits (the largest automaton,
-#: MAX_STATES, and the states built in all, MAX_TOTAL_STATES per instance), which decide in practice
+#: MAX_STATES, and the states built in all, :func:`checkers.prove.walnut.run.work_limit` of the profile), which
+#: decide in practice
 WALNUT_SECONDS = 900.0
 #: the engine searches at most this many positions for a counterexample of its own
 SEARCH_POSITIONS = 20_000
@@ -96,11 +97,14 @@ def walnut_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
     commands = list(LIBRARY)
     for k, (_, job) in enumerate(jobs):
         commands += [_tag(c, k) for c in job.commands]
-    work = MAX_TOTAL_STATES * len(jobs)
+    profile = opts.profile if opts is not None else "default"
+    work = work_limit(profile, len(jobs))
     res = run(commands, timeout=timeout, max_states=MAX_STATES, java=java, jar=jar, max_total=work)
     runs = [(inst, job, _Answers(res, k)) for k, (inst, job) in enumerate(jobs)]
     why = res.failure(MAX_STATES, timeout, work)
     if why is not None:
+        if res.work_limit and profile != "deep":
+            why = why.replace("(the work limit)", f"(the work limit of the {profile} profile); run with --profile deep")
         return _inconclusive(claim, why, start, evidence=_evidence(runs, jar, res))
     found = []
     for inst, job, ans in runs:

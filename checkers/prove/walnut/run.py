@@ -46,9 +46,24 @@ JVM_FLAGS = ("-XX:+UseSerialGC", "-XX:ActiveProcessorCount=1", "-XX:TieredStopAt
 #: the deterministic limit: the largest automaton (intermediate ones included) a run may build; about 10^5
 #: states fit in a 1 GB heap
 MAX_STATES = 100_000
-#: the deterministic limit of work: the states of every automaton a run builds, added up (Walnut reports each
-#: one); about 2.5 * 10^5 per second of Walnut's time on one core
+#: the deterministic limit of work in the deep profile: the states of every automaton a run builds, added up
+#: (Walnut reports each one), per instance of the claim; about 2.5 * 10^5 per second of Walnut's time on one core
 MAX_TOTAL_STATES = 10_000_000
+#: the same limit in the default profile, for a claim's whole run (all its instances): every claim of specs/
+#: Walnut decided before the parameters were fixed one value at a time needs at most 176,134 (004
+#: thm-1.17-cyclic-nimhoff-3), so a default run spends at most a few seconds of Walnut per claim
+DEFAULT_TOTAL_STATES = 1_000_000
+
+
+def work_limit(profile: str, instances: int) -> int:
+    """The states a claim's Walnut run may build in all, in this profile (a count, the same on a loaded machine).
+
+    >>> work_limit("default", 12), work_limit("deep", 12)
+    (1000000, 120000000)
+    """
+    if profile == "default":
+        return DEFAULT_TOTAL_STATES
+    return MAX_TOTAL_STATES * max(1, instances)
 
 
 class WalnutMissing(Exception):
@@ -236,16 +251,20 @@ def _watch(proc: subprocess.Popen, res: Result, timeout: float, max_states: int 
     try:
         for line in proc.stdout:
             out.append(line)
+            if res.state_limit or res.work_limit:
+                continue        # the counts stop where the limit was reached: the same on every run
             for m in _STATES.finditer(line):
                 n = int(m.group(1))
                 res.max_states_seen = max(res.max_states_seen, n)
                 res.total_states += n
-                if max_states is not None and n > max_states and not res.state_limit:
+                if max_states is not None and n > max_states:
                     res.state_limit = True
                     kill()
-                if max_total is not None and res.total_states > max_total and not (res.work_limit or res.state_limit):
+                    break
+                if max_total is not None and res.total_states > max_total:
                     res.work_limit = True
                     kill()
+                    break
         proc.wait()
     finally:
         timer.cancel()
