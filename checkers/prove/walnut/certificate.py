@@ -19,7 +19,7 @@ least position by (sum, lexicographic) is the least counterexample. Holds claims
 
 >>> job = holds_job(spec_namespace(), "xor(x, x) == 0", ["x"], {}, "0 <= x", None)
 >>> job.commands[-2]
-'eval q_holds "Ax00 (((0) <= (x00))) => ((Ev001 ($xor(x00,x00,v001)) & (v001) = (0)))";'
+'eval q_holds "Ax00 ((0 = 0)) => ((Ev001 ($xor(x00,x00,v001)) & (v001) = (0)))";'
 """
 from __future__ import annotations
 

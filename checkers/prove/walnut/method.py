@@ -45,7 +45,7 @@ from checkers.prove.terms import Untranslatable
 from checkers.prove.walnut.certificate import Job, decode, game_job, holds_job
 from checkers.prove.walnut.run import (MAX_STATES, WalnutMissing, find_jar, find_java, jar_version, run,
                                        smallest_accepted, states_of, work_limit)
-from checkers.prove.walnut.translate import LIBRARY, NotAutomatic
+from checkers.prove.walnut.translate import NotAutomatic, library
 
 METHOD = "prove"
 #: the wall clock of one Walnut run: a generous backstop behind the deterministic limits (the largest automaton,
@@ -94,9 +94,10 @@ def walnut_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
         return _inconclusive(claim, f"not run: {exc}", start)
     timeout = float(cfg.timeout or WALNUT_SECONDS)
     # one JVM for every instance: each instance's names carry its number (q_a_0, mv1_2, ...)
-    commands = list(LIBRARY)
+    commands = []
     for k, (_, job) in enumerate(jobs):
         commands += [_tag(c, k) for c in job.commands]
+    commands = library(commands) + commands
     profile = opts.profile if opts is not None else "default"
     work = work_limit(profile, len(jobs))
     res = run(commands, timeout=timeout, max_states=MAX_STATES, java=java, jar=jar, max_total=work)
@@ -329,7 +330,8 @@ def _evidence(runs: list, jar: str, res: Any) -> dict:
     out = []
     for inst, job, ans in runs:
         sizes = {name: states_of(text) for name, text in ans.automata.items() if name != "cex"}
-        out.append({"params": {k: json_value(v) for k, v in inst.items()}, "commands": "\n".join(LIBRARY + job.commands),
+        out.append({"params": {k: json_value(v) for k, v in inst.items()},
+                    "commands": "\n".join(library(job.commands) + job.commands),
                     "states": sizes,
                     "answers": {job.queries.get(k, k): v for k, v in ans.verdicts.items()}})
     return {"walnut": {"version": jar_version(jar), "runs": out, "states": res.max_states_seen,

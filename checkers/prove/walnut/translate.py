@@ -53,15 +53,28 @@ LIBRARY = [
     'def jos "(n = 0 & j = 0) | (n >= 1 & Ep $lpow(n,p) & j = 2*(n-p)+1)";',
 ]
 
+#: 2**e with e a number (not carried as 2**e) is a table of the exponents 0..MAX_EXPONENT, and Walnut checks
+#: that e stays within it where the term is evaluated (an obligation)
+MAX_EXPONENT = 30
+#: that table, built once per run (p2tab(e, w): w = 2**e, e <= MAX_EXPONENT) instead of at every use (some
+#: 35,000 states: only in runs that use it)
+P2TAB = 'def p2tab "' + " | ".join(f"(e = {i} & w = {2 ** i})" for i in range(MAX_EXPONENT + 1)) + '";'
+
+
+def library(commands: list[str]) -> list[str]:
+    """The base-2 automata a run with these commands starts with: LIBRARY, and the table of 2**e if they use it.
+
+    >>> len(library(['eval t "Ax x = x";'])) == len(LIBRARY), library(['def f "$p2tab(e,w)";'])[-1] == P2TAB
+    (True, True)
+    """
+    return LIBRARY + ([P2TAB] if any("$p2tab(" in c for c in commands) else [])
+
 #: c*x and x // c build automata of about c states
 MAX_FACTOR = 10_000
 #: Walnut's constants are 32-bit
 MAX_CONSTANT = 2 ** 31 - 1
 #: a constant set is written as a disjunction of at most this many members
 MAX_MEMBERS = 256
-#: 2**e with e a number (not carried as 2**e) is a table of the exponents 0..MAX_EXPONENT, and Walnut checks
-#: that e stays within it where the term is evaluated (an obligation)
-MAX_EXPONENT = 30
 
 
 class NotAutomatic(Exception):
@@ -222,7 +235,12 @@ class Translator:
                             f"2**{_text(R)}: the exponent is a number here (n -> 2**n is not automatic: only an "
                             f"exponent used nowhere else, v2 or ilog2), exact only while it is at most {MAX_EXPONENT}")
                 v = self.fresh()
-                acc.append((v, "(" + " | ".join(f"({e} = {i} & {v} = {2 ** i})" for i in range(MAX_EXPONENT + 1)) + ")"))
+                if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", e):
+                    acc.append((v, f"$p2tab({e},{v})"))
+                else:
+                    u = self.fresh()
+                    acc.append((u, f"{u} = {e}"))
+                    acc.append((v, f"$p2tab({u},{v})"))
                 return v
             if cr is not None:
                 raise NotAutomatic(f"multiplication of two variables in {_text(node)} (a power of a variable)")
@@ -676,7 +694,7 @@ class Translator:
         op = op if c > 0 else flip[op]
         A, B = _render(a), _render(b)
         d, w = self.fresh(), self.fresh()
-        table = "(" + " | ".join(f"({d} = {i} & {w} = {2 ** i})" for i in range(MAX_EXPONENT + 1)) + ")"
+        table = f"$p2tab({d},{w})"
         self.oblige(unit, acc + [(d, f"{d} + {B} = {A}")], f"{d} > {MAX_EXPONENT}",
                     f"{_text(node)}: a number compared with an exponent, exact only while the number is at most "
                     f"{MAX_EXPONENT}")
