@@ -20,7 +20,7 @@ from nimjos.verdict import Counterexample, Verdict
 from checkers.options import RunOptions
 from checkers.prove.method import prove_claim
 from checkers.prove.walnut.method import WalnutDisagreement, walnut_verdict
-from checkers.prove.walnut.run import accepts, find_jar, find_java, run, work_limit
+from checkers.prove.walnut.run import accepts, find_jar, find_java, run, state_limit, work_limit
 from checkers.prove.walnut.translate import NotAutomatic, Translator, Unit, library, pad
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -227,9 +227,13 @@ def test_without_walnut_one_line_and_z3_still_runs(spec004, monkeypatch):
 
 
 def test_state_limit_is_inconclusive(spec004, monkeypatch):
-    monkeypatch.setattr("checkers.prove.walnut.method.MAX_STATES", 5)
+    monkeypatch.setattr("checkers.prove.walnut.run.DEFAULT_MAX_STATES", 5)
     v = walnut_verdict(spec004.claim("thm-1.6-bouton-3"), RunOptions())
-    assert v.verdict == "inconclusive" and "state limit" in v.scope
+    assert v.verdict == "inconclusive" and "an automaton exceeded 5 states (the state limit of the default " \
+        "profile); run with --profile deep" in v.scope, v.scope
+    monkeypatch.setattr("checkers.prove.walnut.run.MAX_STATES", 5)
+    v = walnut_verdict(spec004.claim("thm-1.6-bouton-3"), RunOptions(profile="deep"))
+    assert v.verdict == "inconclusive" and "(the state limit)" in v.scope, v.scope
 
 
 def test_work_limit_is_inconclusive(spec004, monkeypatch):
@@ -258,9 +262,11 @@ def test_work_limit_depends_on_the_profile(spec004, monkeypatch):
 
 
 def test_default_work_limit_keeps_cheap_proofs():
-    """The default limit is above the work of every claim of specs/ Walnut decided before parameters were fixed
-    one value at a time (the largest: 004 thm-1.17-cyclic-nimhoff-3, 176,134 states) and below the deep one."""
+    """The default limits are above the work and the largest automaton of every claim of specs/ Walnut decided
+    before parameters were fixed one value at a time (004 thm-1.17-cyclic-nimhoff-3, 176,134 states in all; 003
+    lemma-3.2-18, 1,451 states at once) and below the deep ones."""
     assert 176_134 < work_limit("default", 1) < work_limit("deep", 1) <= work_limit("deep", 5)
+    assert 1_451 < state_limit("default") < state_limit("deep")
 
 
 def test_like_terms_cancel_before_walnut():

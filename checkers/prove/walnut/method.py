@@ -43,13 +43,13 @@ from checkers.prove.domain import inside_domain, proof_domain
 from checkers.prove.scope import class_text
 from checkers.prove.terms import Untranslatable
 from checkers.prove.walnut.certificate import Job, decode, game_job, holds_job
-from checkers.prove.walnut.run import (MAX_STATES, WalnutMissing, find_jar, find_java, jar_version, run,
-                                       smallest_accepted, states_of, work_limit)
+from checkers.prove.walnut.run import (WalnutMissing, find_jar, find_java, jar_version, run, smallest_accepted,
+                                       state_limit, states_of, work_limit)
 from checkers.prove.walnut.translate import NotAutomatic, library
 
 METHOD = "prove"
 #: the wall clock of one Walnut run: a generous backstop behind the deterministic limits (the largest automaton,
-#: MAX_STATES, and the states built in all, :func:`checkers.prove.walnut.run.work_limit` of the profile), which
+#: and the states built in all: :func:`checkers.prove.walnut.run.state_limit` and ``work_limit`` of the profile), which
 #: decide in practice
 WALNUT_SECONDS = 900.0
 #: the engine searches at most this many positions for a counterexample of its own
@@ -99,13 +99,14 @@ def walnut_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
         commands += [_tag(c, k) for c in job.commands]
     commands = library(commands) + commands
     profile = opts.profile if opts is not None else "default"
-    work = work_limit(profile, len(jobs))
-    res = run(commands, timeout=timeout, max_states=MAX_STATES, java=java, jar=jar, max_total=work)
+    work, largest = work_limit(profile, len(jobs)), state_limit(profile)
+    res = run(commands, timeout=timeout, max_states=largest, java=java, jar=jar, max_total=work)
     runs = [(inst, job, _Answers(res, k)) for k, (inst, job) in enumerate(jobs)]
-    why = res.failure(MAX_STATES, timeout, work)
+    why = res.failure(largest, timeout, work)
     if why is not None:
-        if res.work_limit and profile != "deep":
-            why = why.replace("(the work limit)", f"(the work limit of the {profile} profile); run with --profile deep")
+        if (res.work_limit or res.state_limit) and profile != "deep":
+            why = re.sub(r"\(the (work|state) limit\)", rf"(the \1 limit of the {profile} profile); run with --profile deep",
+                         why)
         return _inconclusive(claim, why, start, evidence=_evidence(runs, jar, res))
     found = []
     for inst, job, ans in runs:
