@@ -62,12 +62,17 @@ grundy = "xor(x, y)"
 def _essentials(data: dict) -> list:
     """What must be the same in two runs: each claim's verdict, counterexamples and ill-defined instances,
     by every method; for the exhaustive method also its scope and counts (a method that samples for a given
-    time may try a different number of instances, never reach a different verdict)."""
+    time may try a different number of instances, never reach a different verdict). The scope's "ground truth: ..."
+    label is left out: it names the engines that answered, and a table an earlier claim of the same worker process
+    computed (which claims a worker gets depends on the pool) is answered by the engine that computed it."""
     def method(m: dict) -> dict:
         keep = ("method", "verdict", "counterexamples", "undefined", "failures")
         if m.get("method") == "exhaustive":
             keep += ("scope", "instances", "assumption_held", "notes")
-        return {k: m.get(k) for k in keep}
+        out = {k: m.get(k) for k in keep}
+        if isinstance(out.get("scope"), str):
+            out["scope"] = re.sub(r"; ground truth: .*", "", out["scope"])
+        return out
     return [{"id": c["id"], "verdict": c["verdict"], "agrees": c["agrees"],
              "counterexamples": c.get("counterexamples"), "undefined": c.get("undefined"),
              "methods": [method(m) for m in c.get("methods", [])]} for c in data["claims"]] + [data["errors"]]
