@@ -62,17 +62,17 @@ METHOD = "sample"
 EXAMPLES = 100
 #: loop steps of the expression language one sampled evaluation may take (a count; the window's evaluations may take
 #: up to nimjos.lang.runtime.MAX_STEPS): an instance that needs more is skipped, with the reason
-EVAL_STEPS = 200_000
+EVAL_STEPS = 50_000
 #: Z3 resource units the point searches of one claim may spend (a count: the same on a quiet and a loaded machine;
 #: about 10 s of Z3 at the prover's calibration, checkers.prove.budget); reaching it ends the search, with a note
-SEARCH_UNITS = 30_000_000
+SEARCH_UNITS = 10_000_000
 #: options the listed certificates of one claim may label in all (a count); reaching it ends the search, with a note
 SEARCH_OPTIONS = 20_000
 #: loop steps the evaluations of one claim may take in all (an instance refused for its steps counts EVAL_STEPS);
 #: reaching it ends the search, with a note
-SEARCH_STEPS = 2_000_000
-#: the wall-clock safety net of one claim's search, in seconds: never reached on specs/ (the counts end a search
-#: long before); reaching it makes the verdict inconclusive, with a note, since it would depend on the machine
+SEARCH_STEPS = 400_000
+#: the wall-clock safety net of one claim's search, in seconds (the counts should end a search long before);
+#: reaching it makes the verdict inconclusive, with a note, since it would depend on the machine
 SAFETY_SECONDS = 120.0
 #: held instances beyond the window, off the domain's edge, that a `sampled` verdict needs (DESIGN.md, "Verdicts")
 MIN_BEYOND = 20

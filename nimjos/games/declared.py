@@ -19,13 +19,16 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from nimjos.lang.binders import Binder
-from nimjos.lang.errors import EvalError, SpecError
+from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import free_names, parse, unknown_name_error
 from nimjos.lang.values import format_value
 from nimjos.games.engine import default_engine
 
+#: the most options one move family may list at one position (a count): more is refused with a ResourceError
+#: before any list is built, so that no caller (the engines, the resource guard's walk) runs out of memory
+MAX_FAMILY_OPTIONS = 10_000_000
 
 @dataclass
 class MoveFamily:
@@ -207,6 +210,9 @@ class DeclaredGame(GameInstance):
         else:
             b = [0] * len(a)
         n = hi - lo + 1
+        if n > MAX_FAMILY_OPTIONS:
+            raise ResourceError(f"move family {fam.index + 1} gives {n:,} options at position "
+                                f"{format_value(position)} (the limit is {MAX_FAMILY_OPTIONS:,})")
         if any(type(v) is not int for v in a + b):
             raise EvalError("a move target is not an integer")
         # affine coordinates take their extremes at the ends of the range: check those two options

@@ -256,9 +256,11 @@ def _covers(claim: Any, plan: Any, names: list[str], instances: list[dict], cfg:
 def _job(claim: Any, plan: Any, setup: dict, inst: dict) -> Job:
     ns = setup["ns"]
     kind = claim.kind
+    # Walnut's numbers are the naturals: every symbolic name (a claim's variable, a game's coordinate) needs a
+    # lower bound >= 0 in the window, or the method does not apply
+    _check_nonneg(claim, plan, setup["symbolic"], inst)
     if kind == "holds":
         names = setup["symbolic"]
-        _check_nonneg(claim, plan, names, inst)
         exp = _exponent_names(claim, names)
         try:
             job = holds_job(ns, claim.statement, names, inst, setup["domain"], claim.assume_text, exp)
