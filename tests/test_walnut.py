@@ -408,3 +408,16 @@ def test_the_evidence_is_json_with_any_parameter_value(tmp_path):
     assert v.verdict in ("proved", "proved-bounded"), v.scope
     out = json.loads(json.dumps(v.to_json()))
     assert len(out["walnut"]["runs"]) == 4 and all(isinstance(r["params"]["f"], str) for r in out["walnut"]["runs"])
+
+
+def test_a_proof_through_the_josephus_survivor_names_its_lemma(tmp_path):
+    """survivor(n, 2) reaches Walnut as the classical closed form: the proof rests on it, and the scope says so
+    (an unnamed closed form would be an axiom that may restate the claim)."""
+    p = tmp_path / "jos.toml"
+    p.write_text('[source]\nid = "jos"\n[[claim]]\nid = "odd"\nfor_all = "1 <= n <= 200"\n'
+                 'holds = "survivor(n, 2) % 2 == 1"\n')
+    v = walnut_verdict(load_spec(p).claim("odd"), RunOptions())
+    assert v.verdict == "proved", v.scope
+    assert "using, as a lemma, the Josephus closed form for k = 2" in v.scope and "Concrete Mathematics" in v.scope
+    p.write_text('[source]\nid = "jos"\n[[claim]]\nid = "odd"\nfor_all = "1 <= n <= 200"\nholds = "n % 2 == 1 or n >= 0"\n')
+    assert "Josephus" not in walnut_verdict(load_spec(p).claim("odd"), RunOptions()).scope

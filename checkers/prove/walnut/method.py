@@ -355,6 +355,11 @@ def _class(setup: dict) -> str:
     return class_text(setup["dom"], "int", None, setup["instances"], set())
 
 
+#: the lemma a proof rests on when its statement uses survivor(n, 2) (the library's `jos`): named in the scope
+JOSEPHUS_LEMMA = ("using, as a lemma, the Josephus closed form for k = 2, survivor(n, 2) = 2(n - 2^floor(log2 n)) + 1 "
+                  "for n >= 1 (Graham, Knuth and Patashnik, Concrete Mathematics, (1.9))")
+
+
 def _proved(claim: Any, opts: RunOptions, plan: Any, setup: dict, runs: list, jar: str, res: Any,
             seconds: float) -> Verdict:
     ev = _evidence(runs, jar, res)
@@ -366,7 +371,8 @@ def _proved(claim: Any, opts: RunOptions, plan: Any, setup: dict, runs: list, ja
     word = "proved" if setup["covered"] else "proved-bounded"
     scope = (f"{_class(setup)}" + ("" if setup["covered"] else f" only ({setup['why_bounded']})") +
              (f" ({setup['fixed_because'][:200]})" if setup.get("fixed_because") else "") +
-             f"; {w['version']} (msd_2): {what}; largest automaton {w['states']:,} states, {w['seconds']:.2f} s")
+             f"; {w['version']} (msd_2): {what}; largest automaton {w['states']:,} states, {w['seconds']:.2f} s" +
+             (f"; {JOSEPHUS_LEMMA}" if any("$jos(" in str(r.get("commands", "")) for r in w.get("runs", [])) else ""))
     job = runs[0][1]
     notes = [f"Walnut: {job.statement[:240]}" + ("..." if len(job.statement) > 240 else "")]
     v = Verdict(claim.id, word, METHOD, scope, instances=len(runs), assumption_held=len(runs), seconds=seconds,
