@@ -138,6 +138,10 @@ def mex(s: Any) -> int:
 _ITERATE_MEMO: dict = {}
 
 
+#: how many iterates of one function and start :func:`iterate` keeps (the memo); later ones are recomputed
+ITERATE_MEMO_LENGTH = 10_000
+
+
 def iterate(f: Any, p: Any, x: Any) -> Any:
     """f applied p times to x: f^p(x), with f^0(x) = x; p must be a non-negative integer.
 
@@ -168,10 +172,18 @@ def iterate(f: Any, p: Any, x: Any) -> Any:
             if len(_ITERATE_MEMO) > 100_000:
                 _ITERATE_MEMO.clear()
             _ITERATE_MEMO[key] = seq
-    while len(seq) <= p:
+    while len(seq) <= min(p, ITERATE_MEMO_LENGTH):
         BUDGET.spend()
         seq.append(f(seq[-1]))
-    return seq[p]
+    if p < len(seq):
+        return seq[p]
+    # past the memoised prefix the iterates are computed and dropped: the memo's memory stays bounded (iterates
+    # may grow, 2 * r + 1 doubles), and each call pays its own steps
+    value = seq[-1]
+    for _ in range(len(seq) - 1, p):
+        BUDGET.spend()
+        value = f(value)
+    return value
 
 
 def _min(*args: Any) -> Any:
