@@ -1,10 +1,11 @@
 """Run every applicable method on a claim and pick the verdict it earned.
 
-:data:`METHODS` lists the methods (window, sampling, proving) in the order they run; a method answers None when
+:data:`METHODS` lists the methods (window, proving, sampling) in the order they run (sampling last: a claim
+proved on its whole domain is not sampled); a method answers None when
 it does not apply; the exhaustive one always applies. The final verdict is decided by nimjos.verdict.
 
 >>> list(METHODS)
-['exhaustive', 'sample', 'prove', 'periodicity']
+['exhaustive', 'prove', 'sample', 'periodicity']
 """
 from __future__ import annotations
 
@@ -78,7 +79,13 @@ def _exhaustive(claim: Any, opts: RunOptions) -> Verdict:
 
 def _sample(claim: Any, opts: RunOptions) -> Verdict | None:
     """Sampling: the own samplers of claims over any number of heaps (checkers.heaps) and of periodic claims
-    (checkers.periodicity), else the sampler of checkers.sample."""
+    (checkers.periodicity), else the sampler of checkers.sample. Not run on a claim the prover has proved on
+    its whole domain (``proved``, not ``proved-bounded``): no sample could add to that; the proof's verdict
+    says so in its notes."""
+    proof = opts.extra.get("verdicts", {}).get("prove")
+    if proof is not None and proof.verdict == "proved" and "sample" not in (opts.methods or ()):
+        proof.notes.append("sampling not run: the proof covers the whole domain")
+        return None
     return heap_sample(claim, opts) or periodic_sample(claim, opts) or sample_claim(claim, opts)
 
 
@@ -92,8 +99,8 @@ def _prove(claim: Any, opts: RunOptions) -> Verdict | None:
 #: Verdict, or None when the method does not apply to the claim
 METHODS: dict[str, Callable[[Any, RunOptions], Verdict | None]] = {
     "exhaustive": _exhaustive,
-    "sample": _sample,
     "prove": _prove,
+    "sample": _sample,
     "periodicity": periodic_verdict,
 }
 

@@ -97,7 +97,9 @@ p_positions = "x == y"
 sample = { count = 20 }
 expect = "holds"
 ''')
-    r = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "check", str(p), "--json", "--no-store"],
+    # all three asked for by name: by default a claim proved on its whole domain is not sampled
+    every = ["--method", "exhaustive,sample,prove"]
+    r = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "check", str(p), "--json", "--no-store", *every],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     claim = json.loads(r.stdout)["claims"][0]
@@ -106,10 +108,17 @@ expect = "holds"
     assert claim["method"] != "exhaustive"  # the verdict is another method's, yet its time counts the window's
     assert abs(claim["seconds"] - sum(methods.values())) < 0.01
     assert claim["seconds"] >= methods["exhaustive"] > 0
-    text = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "check", str(p), "--no-store"],
+    text = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "check", str(p), "--no-store", *every],
                           capture_output=True, text=True, timeout=600).stdout
     line = next(l for l in text.splitlines() if " bouton " in l)
-    assert "(exhaustive " in line and ", sample " in line and ", prove " in line, line
+    assert "(exhaustive " in line and " sample " in line and " prove " in line, line
+    # by default the proof ends it: no sampling of a claim proved on its whole domain, and the proof says so
+    r = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "check", str(p), "--json", "--no-store"],
+                       capture_output=True, text=True, timeout=600)
+    claim = json.loads(r.stdout)["claims"][0]
+    assert [m["method"] for m in claim["methods"]] == ["exhaustive", "prove"]
+    assert claim["verdict"] == "proved"
+    assert "sampling not run: the proof covers the whole domain" in claim["methods"][1]["notes"]
 
 
 def test_a_claims_ground_truth_names_only_the_engines_of_its_own_games(write_spec):

@@ -25,7 +25,7 @@ from nimjos.verdict import Counterexample
 from checkers.prove.certificate import MAX_OPTIONS, Certificate, PointSolver, TooManyOptions, Undecided, count_options, game_kind
 from checkers.prove.terms import Untranslatable
 
-#: seconds one evaluation may take: a wall-clock safety net only, far above what the counted limits allow (loop steps
+#: seconds one evaluation may take: a wall-clock safety net only, far above what the counted limits allow (steps
 #: of the expression language, Z3 resource units, the engine's positions); an instance it stops is skipped, and the
 #: method's verdict is then inconclusive with a note, since it would depend on the machine's speed
 EVAL_SECONDS = 60.0

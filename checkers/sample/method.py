@@ -16,10 +16,10 @@ and off the domain's edge (not all terminal positions with only a parameter larg
 ``inconclusive`` and its note says what was drawn (how many beyond, how far), so the claim keeps its window
 verdict. Every verdict records ``beyond`` (held instances beyond the window) and ``largest`` (the largest
 magnitude a bound integer reached). The search is deterministic, so that load never changes a verdict: a count
-of examples (:data:`EXAMPLES`) from a seed fixed per claim, each evaluation limited by counts (loop steps of the
+of examples (:data:`EXAMPLES`) from a seed fixed per claim, each evaluation limited by counts (steps of the
 language (:data:`EVAL_STEPS`), Z3 resource units, the engine's positions), and the work of one claim by
 :data:`SEARCH_UNITS` Z3 resource units of the point searches, :data:`SEARCH_OPTIONS` options of the listed
-certificates and :data:`SEARCH_STEPS` loop steps, whose reaching ends the search with a note. The wall-clock limits
+certificates and :data:`SEARCH_STEPS` steps, whose reaching ends the search with a note. The wall-clock limits
 (:data:`SAFETY_SECONDS` per claim, :data:`checkers.sample.evaluate.EVAL_SECONDS` per evaluation) are only a
 safety net, far above what the counts allow; reaching one makes the verdict ``inconclusive``, with a note.
 
@@ -45,7 +45,7 @@ from typing import Any
 from nimjos.lang.analysis import window_constants
 from nimjos.lang.binders import Binder
 from nimjos.lang.errors import SpecError
-from nimjos.lang.runtime import BUDGET, MAX_STEPS
+from nimjos.lang.runtime import BUDGET, step_limit
 from nimjos.lang.syntax import parse
 from nimjos.verdict import Verdict
 from checkers.options import RunOptions
@@ -60,15 +60,16 @@ from checkers.sample.sides import Members
 METHOD = "sample"
 #: examples per claim unless the spec or the options say otherwise
 EXAMPLES = 100
-#: loop steps of the expression language one sampled evaluation may take (a count; the window's evaluations may take
-#: up to nimjos.lang.runtime.MAX_STEPS): an instance that needs more is skipped, with the reason
+#: steps of the expression language (loop iterations, calls, options listed) one sampled evaluation may take (a
+#: count; the window's evaluations may take up to nimjos.lang.runtime.MAX_STEPS): an instance that needs more is
+#: skipped, with the reason
 EVAL_STEPS = 50_000
 #: Z3 resource units the point searches of one claim may spend (a count: the same on a quiet and a loaded machine;
 #: about 10 s of Z3 at the prover's calibration, checkers.prove.budget); reaching it ends the search, with a note
 SEARCH_UNITS = 10_000_000
 #: options the listed certificates of one claim may label in all (a count); reaching it ends the search, with a note
 SEARCH_OPTIONS = 20_000
-#: loop steps the evaluations of one claim may take in all (an instance refused for its steps counts EVAL_STEPS);
+#: steps the evaluations of one claim may take in all (an instance refused for its steps counts the steps it took);
 #: reaching it ends the search, with a note
 SEARCH_STEPS = 400_000
 #: the wall-clock safety net of one claim's search, in seconds (the counts should end a search long before);
@@ -133,17 +134,17 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
              "drawn": 0, "steps": 0}
 
     def evaluate(env: dict) -> Outcome:
-        # at most EVAL_STEPS loop steps: the language's budget counts up to MAX_STEPS, so it starts that much short
-        BUDGET.steps = MAX_STEPS - EVAL_STEPS
+        # at most EVAL_STEPS steps per evaluation (each evaluation inside, of the assumption, the formula or a
+        # certificate's condition, restarts the budget's count; `spent` counts them all)
         BUDGET.depth = 0
+        before = BUDGET.spent
         try:
-            out = evaluator(env)
+            with step_limit(EVAL_STEPS):
+                out = evaluator(env)
         finally:
-            BUDGET.steps = max(0, BUDGET.steps - (MAX_STEPS - EVAL_STEPS))   # the steps this evaluation took
-            stats["steps"] += BUDGET.steps
-        if out.kind == Outcome.SKIP and "loop steps" in out.note:
-            out.note = f"an evaluation took more than {EVAL_STEPS:,} loop steps"
-            stats["steps"] += EVAL_STEPS   # the language's budget restarts at 0 when it refuses
+            stats["steps"] += BUDGET.spent - before
+        if out.kind == Outcome.SKIP and "steps" in out.note:
+            out.note = f"an evaluation took more than {EVAL_STEPS:,} steps"
         return out
 
     seed = int.from_bytes(db_key(claim, opts.profile)[:4], "big")
@@ -167,7 +168,7 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
         if isinstance(evaluator, GameEvaluator) and evaluator.units >= units:
             return f"the point searches spent their {units:,} Z3 resource units after {stats['drawn']:,} instances"
         if stats["steps"] >= SEARCH_STEPS:
-            return f"the evaluations spent their {SEARCH_STEPS:,} loop steps after {stats['drawn']:,} instances"
+            return f"the evaluations spent their {SEARCH_STEPS:,} steps after {stats['drawn']:,} instances"
         if isinstance(evaluator, GameEvaluator) and evaluator.options >= SEARCH_OPTIONS:
             return f"the certificates listed their {SEARCH_OPTIONS:,} options after {stats['drawn']:,} instances"
         if time.perf_counter() > deadline:

@@ -1,5 +1,5 @@
 """How far beyond the window the sampler goes: the largest bound of a ladder (10^18 down to 10^3) at which a
-few evaluations are cheap (at most :data:`PROBE_STEPS` loop steps, :data:`PROBE_OPTIONS` options and a table of
+few evaluations are cheap (at most :data:`PROBE_STEPS` steps, :data:`PROBE_OPTIONS` options and a table of
 :data:`PROBE_CELLS` positions each: counts,
 the same on every machine; :data:`PROBE_SECONDS` is only a safety net for what they do not count: compiled kernels); 10^18 for a game claim whose certificate Z3 can search at one position; a few
 times the window when ground truth comes from the engine's table (G, options, mex).
@@ -21,7 +21,7 @@ import random
 from typing import Any, Callable
 
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.lang.runtime import BUDGET
+from nimjos.lang.runtime import BUDGET, step_limit
 from nimjos.lang.syntax import parse
 from nimjos.spec.plan import ClaimPlan
 from checkers.prove.certificate import PointSolver, count_options
@@ -36,7 +36,7 @@ TABLE_NAMES = {"G", "options", "mex"}
 #: the largest value a drawn instance of such a claim may have (a count, like the engine's position guard): a far
 #: bound stated by the spec can reach values whose options no table can list; such instances are skipped
 TABLE_LIMIT = 10 ** 6
-#: loop steps of the expression language one probed evaluation may take (a count: the same on every machine)
+#: steps of the expression language (loop iterations, calls, options listed) one probed evaluation may take (a count: the same on every machine)
 PROBE_STEPS = 200_000
 #: options a probed position of a game claim may have (beyond them Z3 would search, and the ladder goes down)
 PROBE_OPTIONS = 500
@@ -128,9 +128,10 @@ def _probe(dom: Domain, evaluate: Callable, rng: random.Random, kind: str | None
                     return False
             except (EvalError, SpecError, KeyError):
                 return False
-        BUDGET.steps = 0
-        out, late = run_limited(lambda: evaluate(env), PROBE_SECONDS)
-        steps = BUDGET.steps
+        before = BUDGET.spent
+        with step_limit(PROBE_STEPS + 1):
+            out, late = run_limited(lambda: evaluate(env), PROBE_SECONDS)
+        steps = BUDGET.spent - before
         if late or out.kind == Outcome.SKIP or steps > PROBE_STEPS:
             return False
     return True

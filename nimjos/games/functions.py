@@ -18,6 +18,7 @@ from nimjos.games.heaps.game import HeapGame, copies, heap_game, moore_nim, nims
 from nimjos.games.heaps.positions import multisets
 from nimjos.games.heaps.rules import GRUNDYS_GAME, LASKERS_NIM, NIM
 from nimjos.lang.errors import EvalError
+from nimjos.lang.runtime import BUDGET
 
 
 def G(game: Any, position: Any) -> int:
@@ -34,9 +35,17 @@ def G(game: Any, position: Any) -> int:
 
 
 def options(game: Any, position: Any) -> frozenset:
-    """The set of positions reachable from `position` in one move."""
+    """The set of positions reachable from `position` in one move; each option listed is a step of the
+    evaluation's budget (nimjos.lang.runtime.BUDGET).
+
+    >>> from nimjos.games.declared import subtraction
+    >>> sorted(options(subtraction((1, 2)), 5))
+    [3, 4]
+    """
     inst = as_instance(game)
-    return frozenset(inst.options(inst.normalise(position)))
+    found = frozenset(inst.options(inst.normalise(position)))
+    BUDGET.spend(len(found))
+    return found
 
 
 def octal(code: Any) -> HeapGame:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import ast
 from fractions import Fraction
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 from nimjos.lang.errors import EvalError, ResourceError
 
-#: most loop steps (comprehension iterations, iterate() applications) one evaluation may take
+#: most steps one evaluation may take (loop iterations: comprehensions, iterate(), a recursion's levels; calls of
+#: lambdas and definitions; options listed)
 MAX_STEPS = 1_000_000
 #: most bits an integer produced by ** or << may have
 MAX_BITS = 1_000_000
@@ -27,23 +29,61 @@ Env = dict
 
 
 class _Budget:
-    """Counts loop steps and call depth of the evaluation in progress (single-threaded per process)."""
+    """Counts the steps and call depth of the evaluation in progress (single-threaded per process).
 
-    __slots__ = ("steps", "depth")
+    A step is one unit of work the language can repeat: a loop iteration (comprehension, iterate(), a
+    recursion's level), a call of a lambda or a definition, an option listed by options(). `steps` restarts
+    at each evaluation and is refused past `limit` (:data:`MAX_STEPS` unless :func:`step_limit` says less);
+    `spent` only grows, so a caller measures the work of several evaluations as a difference.
+
+    >>> before = BUDGET.spent
+    >>> with step_limit(3):
+    ...     BUDGET.steps = 0
+    ...     try:
+    ...         BUDGET.spend(5)
+    ...     except ResourceError as exc:
+    ...         print(exc.message)
+    an evaluation took more than 3 steps (loop iterations and calls: a comprehension or iterate() over too large a range?)
+    >>> BUDGET.spent - before, BUDGET.limit == MAX_STEPS
+    (5, True)
+    """
+
+    __slots__ = ("steps", "depth", "limit", "spent")
 
     def __init__(self) -> None:
         self.steps = 0
         self.depth = 0
+        self.limit = MAX_STEPS
+        self.spent = 0
 
     def spend(self, n: int = 1) -> None:
         self.steps += n
-        if self.steps > MAX_STEPS:
-            self.steps = 0
-            raise ResourceError(f"an evaluation took more than {MAX_STEPS:,} loop steps (a comprehension or "
-                                "iterate() over too large a range?)")
+        self.spent += n
+        if self.steps > self.limit:
+            limit, self.steps = self.limit, 0
+            raise ResourceError(f"an evaluation took more than {limit:,} steps (loop iterations and calls: a "
+                                "comprehension or iterate() over too large a range?)")
 
 
 BUDGET = _Budget()
+
+
+@contextmanager
+def step_limit(steps: int) -> Iterator[None]:
+    """Evaluations in the body may take at most `steps` steps each (at most :data:`MAX_STEPS`).
+
+    >>> with step_limit(10):
+    ...     BUDGET.limit
+    10
+    >>> BUDGET.limit == MAX_STEPS
+    True
+    """
+    old = BUDGET.limit
+    BUDGET.limit = min(steps, MAX_STEPS)
+    try:
+        yield
+    finally:
+        BUDGET.limit = old
 
 
 class DepthError(ResourceError):
@@ -85,6 +125,7 @@ class Lambda:
         env = dict(self.env)
         for p, a in zip(self.params, args):
             env[p] = a
+        BUDGET.spend()
         BUDGET.depth += 1
         try:
             if BUDGET.depth > MAX_DEPTH:
@@ -140,6 +181,7 @@ class Definition:
         return self._evaluate(args)
 
     def _evaluate(self, args: tuple) -> Any:
+        BUDGET.spend()
         BUDGET.depth += 1
         try:
             if BUDGET.depth > MAX_DEPTH:
@@ -163,7 +205,6 @@ class Definition:
             raise EvalError(f"{self!r} at {self.params[0]} = {active[-1]} calls itself with {self.params[0]} = {n}: "
                             f"a recursion must make {self.params[0]} strictly smaller")
         outermost = not active
-        BUDGET.spend()
         too_deep = False
         active.append(n)
         try:
