@@ -68,6 +68,8 @@ def detect(seq: Sequence[int], min_repeats: int = 3, max_period: int | None = No
         s = int(a[-1] - a[-1 - p]) if n > p else 0
         # a tail starting at n0 explains more than the best only when n0 + p < its preperiod + period
         stop = 0 if best is None else max(0, best.preperiod + best.period - p - 1)
+        if stop and seq[stop + p] - seq[stop] != s:
+            continue   # the tail would have to reach back to `stop`, and breaks there
         n0 = _tail_start(a, p, s, stop)
         if best is not None and n0 > stop:
             continue
