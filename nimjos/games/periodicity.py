@@ -68,8 +68,8 @@ def detect(seq: Sequence[int], min_repeats: int = 3, max_period: int | None = No
         s = int(a[-1] - a[-1 - p]) if n > p else 0
         # a tail starting at n0 explains more than the best only when n0 + p < its preperiod + period
         stop = 0 if best is None else max(0, best.preperiod + best.period - p - 1)
-        if stop and seq[stop + p] - seq[stop] != s:
-            continue   # the tail would have to reach back to `stop`, and breaks there
+        if stop and any(seq[i + p] - seq[i] != s for i in _probes(stop, n - p)):
+            continue   # the tail would have to reach back to `stop`, and breaks on the way
         n0 = _tail_start(a, p, s, stop)
         if best is not None and n0 > stop:
             continue
@@ -78,6 +78,15 @@ def detect(seq: Sequence[int], min_repeats: int = 3, max_period: int | None = No
         if n - n0 >= min_repeats * p and (best is None or n0 + p < best.preperiod + best.period):
             best = Periodicity(p, n0, s, n - 1)
     return best
+
+
+def _probes(lo: int, hi: int) -> tuple[int, ...]:
+    """A few indices of [lo, hi) to try before a whole walk: both ends and three between.
+
+    >>> _probes(0, 100)
+    (0, 25, 50, 75, 99)
+    """
+    return tuple(sorted({lo, lo + (hi - lo) // 4, lo + (hi - lo) // 2, lo + 3 * (hi - lo) // 4, hi - 1})) if hi > lo else ()
 
 
 def _array(seq: Sequence[int]) -> np.ndarray:
