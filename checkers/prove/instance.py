@@ -105,7 +105,7 @@ def _confirm(claim: Any, plan: ClaimPlan, kind: str | None, params: dict, r: Que
             att.status, att.note = "inconclusive", f"Z3's model {show_values(bindings)} cannot be evaluated exactly ({exc})"
             return att
         if ok:
-            att.status, att.note = "inconclusive", f"Z3's model {show_values(bindings)} is not a counterexample when evaluated exactly (an abstraction)"
+            att.status, att.note = "inconclusive", spurious_model(bindings, att.abstractions)
             return att
         lhs, rhs = False, True
         if plan.sides is not None:
@@ -148,6 +148,28 @@ def _confirm(claim: Any, plan: ClaimPlan, kind: str | None, params: dict, r: Que
     att.status = "refuted"
     att.counterexample = Counterexample(b, truth, shown, detail={"grundy": actual, "found by": f"Z3 ({r.name}), re-evaluated by the engine"})
     return att
+
+
+def spurious_model(bindings: dict, abstractions: set) -> str:
+    """The note for a Z3 model of a failure that holds when evaluated exactly: what Z3 reasoned about instead
+    of the exact statement, and what may let it decide.
+
+    >>> spurious_model({"x": 5}, {"2^e", "unknown G"})
+    "Z3's model x=5 is not a counterexample when evaluated exactly: Z3 decided an abstraction of the statement (2^e as a function with only its laws, G as an unknown function), where the model is a failure; a lemma in prove.using (a holds claim of the file about the abstracted terms), a case split in prove.each, or a smaller class in prove.for_all may let Z3 decide"
+    """
+    parts = []
+    if "2^e" in abstractions:
+        parts.append("2^e as a function with only its laws")
+    if "xor" in abstractions:
+        parts.append("xor by its laws")
+    unknown = sorted(a.split(" ", 1)[1] for a in abstractions if a.startswith("unknown "))
+    if unknown:
+        parts.append(", ".join(unknown) + (" as an unknown function" if len(unknown) == 1 else " as unknown functions"))
+    what = ", ".join(parts) or "numbers as bit-vectors or built-ins by their laws"
+    return (f"Z3's model {show_values(bindings)} is not a counterexample when evaluated exactly: Z3 decided an "
+            f"abstraction of the statement ({what}), where the model is a failure; a lemma in prove.using (a holds "
+            "claim of the file about the abstracted terms), a case split in prove.each, or a smaller class in "
+            "prove.for_all may let Z3 decide")
 
 
 def _in_domain(plan: ClaimPlan, bindings: dict) -> bool:

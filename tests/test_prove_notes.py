@@ -1,0 +1,48 @@
+"""The prover's notes when Z3's model of a failure is not confirmed: they say what was tried and what may let Z3
+decide (before: "(an abstraction)" or "not confirmed by the engine (an abstraction, or too large)" alone)."""
+from __future__ import annotations
+
+import pathlib
+
+from checkers.prove.instance import Attempt, _confirm
+from checkers.prove.solver import QueryResult
+from nimjos.spec.loader import load_spec
+
+DATA = pathlib.Path(__file__).resolve().parent / "data"
+
+
+def _spec(tmp_path, text):
+    p = tmp_path / "s.toml"
+    p.write_text(text)
+    return load_spec(p)
+
+
+def test_a_holds_model_that_holds_exactly_names_the_abstraction_and_what_to_do(tmp_path):
+    spec = _spec(tmp_path, '''[source]
+id = "s"
+[[claim]]
+id = "pow"
+for_all = "0 <= n <= 30"
+holds = "2**n != 3 * n + 7"
+expect = "holds"
+''')
+    claim = spec.claims[0]
+    plan = claim.plan()
+    # a model Z3 could give with 2^n abstracted: n = 3 (exactly, 2^3 = 8 != 16, so the statement holds there)
+    att = _confirm(claim, plan, None, {}, QueryResult("the statement", "fails", {"n": 3}),
+                   Attempt({}, "proved", abstractions={"2^e"}))
+    assert att.status == "inconclusive"
+    assert att.note.startswith("Z3's model n=3 is not a counterexample when evaluated exactly: Z3 decided an "
+                               "abstraction of the statement (2^e as a function with only its laws)")
+    assert "prove.using" in att.note and "prove.each" in att.note and "prove.for_all" in att.note
+
+
+def test_a_game_model_the_engine_does_not_confirm_says_what_was_tried():
+    spec = load_spec(DATA / "tiny.toml")
+    claim = spec.claims[0]   # nim1: G(x) = x, true
+    plan = claim.plan()
+    att = _confirm(claim, plan, "grundy", {}, QueryResult("(b) every lower value is reached", "fails", {"x": 7}),
+                   Attempt({}, "proved", abstractions={"unknown G"}))
+    assert att.status == "inconclusive"
+    assert "the engine finds no failure at that position (re-evaluated from the moves, up to 500,000 positions)" in att.note
+    assert "a lemma in prove.using, prove.each or a strategy may let Z3 decide" in att.note
