@@ -21,7 +21,8 @@ from checkers.options import RunOptions
 from checkers.prove.method import prove_claim
 from checkers.prove.walnut.method import WalnutDisagreement, walnut_verdict
 from checkers.prove.walnut.run import accepts, find_jar, find_java, run, state_limit, work_limit
-from checkers.prove.walnut.translate import NotAutomatic, Translator, Unit, library, pad
+from checkers.prove.walnut.logic import NotAutomatic, Unit, library, pad
+from checkers.prove.walnut.translate import Translator
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SPEC004 = ROOT / "specs" / "004_cyclic_nimhoff_delete_nim.toml"

@@ -31,7 +31,8 @@ from typing import Any
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.syntax import parse
 from nimjos.spec.names import spec_namespace  # noqa: F401  (the docstring example)
-from checkers.prove.walnut.translate import Exp, NotAutomatic, Translator, Unit, pad, quant
+from checkers.prove.walnut.logic import Exp, NotAutomatic, Unit, pad, quant
+from checkers.prove.walnut.translate import Translator
 
 #: positions of at most this many coordinates (def parameters z00..z98 sort in order)
 MAX_COORDS = 24

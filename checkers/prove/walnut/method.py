@@ -45,7 +45,7 @@ from checkers.prove.terms import Untranslatable
 from checkers.prove.walnut.certificate import Job, decode, game_job, holds_job
 from checkers.prove.walnut.run import (WalnutMissing, find_jar, find_java, jar_version, run, smallest_accepted,
                                        state_limit, states_of, work_limit)
-from checkers.prove.walnut.translate import NotAutomatic, library
+from checkers.prove.walnut.logic import NotAutomatic, library
 
 METHOD = "prove"
 #: the wall clock of one Walnut run: a generous backstop behind the deterministic limits (the largest automaton,

@@ -1,0 +1,237 @@
+"""Integer terms for :class:`checkers.prove.walnut.translate.Translator` (a mixin): an expression of the language
+as a *linear* Walnut term (names, naturals, ``+``, ``c*t``) and constraints on fresh variables appended to
+the caller's list: differences (with the obligation that they are never negative), constant factors,
+division and remainder by constants, powers of two, ``|`` ``&`` and shifts, ``xor``, ``min``, ``max``,
+``abs``, ``floor`` and ``ceil`` of a ratio, a conditional, indexing, ``v2`` and ``ilog2`` (values carried
+as 2**value, :class:`checkers.prove.walnut.logic.Exp`) and ``survivor(n, 2)``.
+
+>>> from nimjos.lang.syntax import parse
+>>> from nimjos.spec.names import spec_namespace
+>>> from checkers.prove.walnut.logic import Unit
+>>> from checkers.prove.walnut.translate import Translator
+>>> acc = []
+>>> Translator(spec_namespace()).term(parse("xor(x, 3 * y)"), {"x": "x", "y": "y"}, Unit([]), acc), acc
+('v001', [('v001', '$xor(x,3*y,v001)')])
+"""
+from __future__ import annotations
+
+import ast
+import re
+from fractions import Fraction
+from typing import Any
+
+from checkers.prove.walnut.logic import (LOG_AUTOMATA, MAX_CONSTANT, MAX_EXPONENT, MAX_FACTOR, Exp, NotAutomatic,
+                                         Unit)
+
+
+class Arithmetic:
+    """The terms of :class:`checkers.prove.walnut.translate.Translator` (see the module docstring)."""
+
+    def _nat(self, value: Any, node: ast.AST) -> str:
+        if type(value) is bool or type(value) is not int:
+            raise NotAutomatic(f"{ast.unparse(node)} = {value!r} is not a natural number")
+        if value < 0:
+            raise NotAutomatic(f"negative value {value} in {ast.unparse(node)}: Walnut's numbers are the naturals")
+        if value > MAX_CONSTANT:
+            raise NotAutomatic(f"constant {value} in {ast.unparse(node)} exceeds Walnut's 32-bit constants")
+        return str(value)
+
+    def term(self, node: ast.AST, env: dict, unit: Unit, acc: list) -> Any:
+        """A Walnut term (str), or an Exp, for an integer expression; constraints are appended to acc."""
+        c = self.const(node, env)
+        if c is not None:
+            return self._nat(c, node)
+        if isinstance(node, ast.Name):
+            if node.id in env:
+                return env[node.id]
+            raise NotAutomatic(f"{node.id!r} is not a number here")
+        if isinstance(node, ast.BinOp):
+            return self.binop(node, env, unit, acc)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.UAdd):
+            return self.term(node.operand, env, unit, acc)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            return self.call(node, env, unit, acc)
+        if isinstance(node, ast.IfExp):
+            v = self.fresh()
+            cond = self.formula(node.test, env, unit)
+            unit.path.append(cond)
+            acc_a: list = []
+            a = self.int_term(node.body, env, unit, acc_a)
+            unit.path[-1] = f"~({cond})"
+            acc_b: list = []
+            b = self.int_term(node.orelse, env, unit, acc_b)
+            unit.path.pop()
+            acc.append((v, f"(({cond}) & {self.close(acc_a, f'{v} = {a}')}) | "
+                           f"(~({cond}) & {self.close(acc_b, f'{v} = {b}')})"))
+            return v
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+                and isinstance(env.get(node.value.id), tuple):
+            i = self.const(node.slice, env)
+            items = env[node.value.id]
+            if type(i) is not int or not -len(items) <= i < len(items):
+                raise NotAutomatic(f"{ast.unparse(node)}: only a constant index of a position")
+            return items[i]
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Tuple):
+            items = [self.const(e, env) for e in node.value.elts]
+            if any(type(i) is not int or i < 0 for i in items):
+                raise NotAutomatic(f"indexing a tuple of non-constant values in {ast.unparse(node)}")
+            i = self.int_term(node.slice, env, unit, acc)
+            self.oblige(unit, acc, f"{i} >= {len(items)}", f"the index of {ast.unparse(node)} may be out of range")
+            v = self.fresh()
+            acc.append((v, "(" + " | ".join(f"({i} = {k} & {v} = {x})" for k, x in enumerate(items)) + ")"))
+            return v
+        raise NotAutomatic(f"{ast.unparse(node)} is not an automatic (msd_2) term")
+
+    def int_term(self, node: ast.AST, env: dict, unit: Unit, acc: list) -> str:
+        t = self.term(node, env, unit, acc)
+        if isinstance(t, Exp):
+            raise NotAutomatic(f"{ast.unparse(node)} is a 2-adic or logarithmic value (v2, ilog2, an exponent) used "
+                               "as a number: Walnut compares such values only with each other and with constants")
+        return t
+
+    def binop(self, node: ast.BinOp, env: dict, unit: Unit, acc: list) -> Any:
+        op, L, R = node.op, node.left, node.right
+        cl, cr = self.const(L, env), self.const(R, env)
+        if isinstance(op, ast.Pow):
+            if cl == 2:
+                e = self.term(R, env, unit, acc)
+                if isinstance(e, Exp):
+                    return e.t
+                # n -> 2**n is not automatic; for a bounded n it is a finite table, exact where n <= MAX_EXPONENT
+                self.oblige(unit, acc, f"{e} > {MAX_EXPONENT}",
+                            f"2**{ast.unparse(R)}: the exponent is a number here (n -> 2**n is not automatic: only an "
+                            f"exponent used nowhere else, v2 or ilog2), exact only while it is at most {MAX_EXPONENT}")
+                v = self.fresh()
+                if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", e):
+                    acc.append((v, f"$p2tab({e},{v})"))
+                else:
+                    u = self.fresh()
+                    acc.append((u, f"{u} = {e}"))
+                    acc.append((v, f"$p2tab({u},{v})"))
+                return v
+            if cr is not None:
+                raise NotAutomatic(f"multiplication of two variables in {ast.unparse(node)} (a power of a variable)")
+            raise NotAutomatic(f"the power {ast.unparse(node)} is not automatic")
+        if isinstance(op, ast.Add):
+            a, b = self.term(L, env, unit, acc), self.term(R, env, unit, acc)
+            if isinstance(a, Exp) and type(cr) is int and cr >= 0:
+                return Exp(f"{2 ** cr}*{a.t}")
+            if isinstance(b, Exp) and type(cl) is int and cl >= 0:
+                return Exp(f"{2 ** cl}*{b.t}")
+            if isinstance(a, Exp) or isinstance(b, Exp):
+                raise NotAutomatic(f"{ast.unparse(node)} adds a v2/ilog2/exponent value to a non-constant")
+            return f"({a} + {b})"
+        if isinstance(op, ast.Sub):
+            a, b = self.int_term(L, env, unit, acc), self.int_term(R, env, unit, acc)
+            d = self.fresh()
+            self.oblige(unit, acc, f"{a} < {b}", f"{ast.unparse(node)} may be negative")
+            acc.append((d, f"{d} + {b} = {a}"))
+            return d
+        if isinstance(op, ast.Mult):
+            if cl is None and cr is None:
+                raise NotAutomatic(f"multiplication of two variables in {ast.unparse(node)} (Walnut decides Presburger "
+                                   "arithmetic: only multiplication by constants)")
+            k, other = (cl, R) if cl is not None else (cr, L)
+            self._factor(k, node)
+            return f"{k}*{self.int_term(other, env, unit, acc)}"
+        if isinstance(op, (ast.FloorDiv, ast.Mod)):
+            if cr is None:
+                raise NotAutomatic(f"division by a variable in {ast.unparse(node)} is not automatic")
+            if type(cr) is not int or cr <= 0:
+                raise NotAutomatic(f"division by {cr!r} in {ast.unparse(node)}: only positive integer divisors")
+            self._factor(cr, node)
+            a = self.int_term(L, env, unit, acc)
+            q, r = self.fresh(), self.fresh()
+            acc.append((q, None))                       # q and r are bound together by r's constraint
+            acc.append((r, f"{r} < {cr} & {a} = {cr}*{q} + {r}"))
+            return q if isinstance(op, ast.FloorDiv) else r
+        if isinstance(op, ast.Div):
+            if cr is None or type(cr) not in (int, Fraction) or cr <= 0:
+                raise NotAutomatic(f"division by {ast.unparse(R)} in {ast.unparse(node)}: only by positive constants")
+            if type(cr) is not int:
+                raise NotAutomatic(f"division by the fraction {cr} in {ast.unparse(node)}")
+            self._factor(cr, node)
+            a = self.int_term(L, env, unit, acc)
+            w = self.fresh("w")
+            self.oblige(unit, acc, f"~(E{w} {cr}*{w} = {a})", f"{ast.unparse(node)} may not be an integer (a fraction "
+                        "used as a number)")
+            q = self.fresh()
+            acc.append((q, f"{cr}*{q} = {a}"))
+            return q
+        if isinstance(op, (ast.BitOr, ast.BitAnd)):
+            a, b = self.int_term(L, env, unit, acc), self.int_term(R, env, unit, acc)
+            v = self.fresh()
+            acc.append((v, f"${'bitor' if isinstance(op, ast.BitOr) else 'bitand'}({a},{b},{v})"))
+            return v
+        if isinstance(op, (ast.LShift, ast.RShift)):
+            if type(cr) is not int or cr < 0:
+                raise NotAutomatic(f"a shift by a symbolic amount in {ast.unparse(node)} is not automatic")
+            if isinstance(op, ast.LShift):
+                self._factor(2 ** cr, node)
+                return f"{2 ** cr}*{self.int_term(L, env, unit, acc)}"
+            return self.binop(ast.BinOp(L, ast.FloorDiv(), ast.Constant(2 ** cr)), env, unit, acc)
+        raise NotAutomatic(f"{ast.unparse(node)} is not automatic in msd_2")
+
+    def _factor(self, k: Any, node: ast.AST) -> None:
+        if type(k) is not int or k < 0:
+            raise NotAutomatic(f"the factor {k!r} in {ast.unparse(node)} is not a natural number")
+        if k > MAX_FACTOR:
+            raise NotAutomatic(f"the constant {k} in {ast.unparse(node)} exceeds {MAX_FACTOR} (its automaton has about "
+                               "that many states)")
+
+    def call(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> Any:
+        f, args = node.func.id, node.args
+        body = self._inline(node)
+        if body is not None:
+            return self.term(body, env, unit, acc)
+        if f == "xor" and args:
+            cur = self.int_term(args[0], env, unit, acc)
+            for a in args[1:]:
+                t = self.int_term(a, env, unit, acc)
+                v = self.fresh()
+                acc.append((v, f"$xor({cur},{t},{v})"))
+                cur = v
+            return cur
+        if f in ("min", "max") and len(args) >= 2:
+            cur = self.int_term(args[0], env, unit, acc)
+            lt = "<=" if f == "min" else ">="
+            for a in args[1:]:
+                t = self.int_term(a, env, unit, acc)
+                v = self.fresh()
+                acc.append((v, f"(({cur} {lt} {t} & {v} = {cur}) | (~({cur} {lt} {t}) & {v} = {t}))"))
+                cur = v
+            return cur
+        if f == "abs" and len(args) == 1 and isinstance(args[0], ast.BinOp) and isinstance(args[0].op, ast.Sub):
+            a = self.int_term(args[0].left, env, unit, acc)
+            b = self.int_term(args[0].right, env, unit, acc)
+            v = self.fresh()
+            acc.append((v, f"(({a} >= {b} & {v} + {b} = {a}) | ({a} < {b} & {v} + {a} = {b}))"))
+            return v
+        if f in ("floor", "ceil") and len(args) == 1 and isinstance(args[0], ast.BinOp) \
+                and isinstance(args[0].op, ast.Div):
+            num, den = args[0].left, args[0].right
+            if self.const(den, env) is None:
+                raise NotAutomatic(f"{ast.unparse(node)}: a ratio with a variable denominator is not automatic")
+            if f == "ceil":
+                num = ast.BinOp(num, ast.Add(), ast.BinOp(den, ast.Sub(), ast.Constant(1)))
+            return self.binop(ast.BinOp(num, ast.FloorDiv(), den), env, unit, acc)
+        if f in LOG_AUTOMATA and len(args) == 1:
+            a = self.int_term(args[0], env, unit, acc)
+            self.oblige(unit, acc, f"{a} = 0", f"{f}({ast.unparse(args[0])}) may be undefined (argument 0)")
+            t = self.fresh()
+            acc.append((t, f"${LOG_AUTOMATA[f]}({a},{t})"))
+            return Exp(t)
+        if f == "survivor" and len(args) == 2:
+            k = self.const(args[1], env)
+            if k != 2:
+                raise NotAutomatic(f"{ast.unparse(node)}: the Josephus survivor is automatic in base 2 only for k = 2 "
+                                   "(J(n) = 2(n - 2^floor(log2 n)) + 1)")
+            n = self.int_term(args[0], env, unit, acc)
+            j = self.fresh()
+            acc.append((j, f"$jos({j},{n})"))
+            return j
+        reasons = {"G": "G(...) is the Grundy function itself, with no closed form to translate",
+                   "options": "options(...) is not translated (only the certificate of a game claim uses the moves)",
+                   "popcount": "popcount is not automatic as a number", "isqrt": "isqrt is not automatic",
+                   "gcd": "gcd is not automatic", "mex": "mex of a symbolic set is not translated"}
+        raise NotAutomatic(f"{f}(...) in {ast.unparse(node)}: {reasons.get(f, 'no Walnut translation')}")
