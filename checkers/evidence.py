@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import numpy as np
+
 from nimjos.games.declared import as_instance
 from nimjos.games.engine import default_engine
 from nimjos.games.periodicity import detect, smallest_stair
@@ -50,6 +52,62 @@ def fixed_names(rows: list, names: tuple, coords: tuple) -> dict:
                 if n in fixed and fixed[n] != v:
                     del fixed[n]
     return fixed
+
+
+def evidence_rows(names: tuple, arrays: dict, insts: list, which: Any, coords: tuple) -> tuple[list, list]:
+    """The rows (binding values, game instance, position) of a vectorised window that :func:`window_evidence`
+    needs, in window order: one coordinate: every row of the first 13 instances (the sequence and the
+    observations); two: the first instance's rows in the plotted 64 x 64 box from its least coordinates;
+    more: the first row. `arrays` are the window's held bindings, `which[i]` the index in `insts` of row i's
+    game instance. Returns the rows and their indices in `arrays`.
+
+    >>> import numpy as np
+    >>> evidence_rows(("x",), {"x": np.arange(3)}, ["g"], np.zeros(3, dtype=int), ("x",))
+    ([((0,), 'g', 0), ((1,), 'g', 1), ((2,), 'g', 2)], [0, 1, 2])
+    """
+    n = len(which)
+    if n == 0:
+        return [], []
+    if len(coords) == 1:
+        order = list(dict.fromkeys(int(w) for w in which))[:13]
+        keep = np.nonzero(np.isin(which, order))[0]
+    elif len(coords) == 2:
+        first = which == which[0]
+        xs, ys = arrays[coords[0]], arrays[coords[1]]
+        x0, y0 = int(xs[first].min()), int(ys[first].min())
+        box = first & (xs < x0 + EVIDENCE_2D) & (ys < y0 + EVIDENCE_2D)
+        extra = [int(np.nonzero(first & (xs == x0))[0][0]), int(np.nonzero(first & (ys == y0))[0][0])]
+        keep = np.union1d(np.nonzero(box)[0], np.array([0] + extra))
+    else:
+        keep = np.array([0])
+    cols = [arrays[nm][keep].tolist() for nm in names]
+    pcols = [arrays[c][keep].tolist() for c in coords]
+    out = []
+    for j, i in enumerate(keep.tolist()):
+        pos = pcols[0][j] if len(coords) == 1 else tuple(pc[j] for pc in pcols)
+        out.append((tuple(col[j] for col in cols), insts[int(which[i])], pos))
+    return out, keep.tolist()
+
+
+def fixed_names_arrays(names: tuple, arrays: dict, which: Any, coords: tuple) -> dict:
+    """:func:`fixed_names` of a vectorised window: the names besides the coordinates that keep one value over
+    the rows of the first game instance.
+
+    >>> import numpy as np
+    >>> fixed_names_arrays(("k", "x"), {"k": np.array([2, 2, 3]), "x": np.array([0, 1, 0])}, np.array([0, 0, 1]), ("x",))
+    {'k': 2}
+    """
+    if len(which) == 0:
+        return {}
+    first = which == which[0]
+    out = {}
+    for nm in names:
+        if nm in coords:
+            continue
+        col = arrays[nm][first]
+        if int(col.min()) == int(col.max()):
+            out[nm] = int(col[0])
+    return out
 
 
 def window_evidence(rows: list, claimed_map: dict, label: str) -> dict:

@@ -15,17 +15,22 @@ import shlex
 import time
 from typing import Any, Callable, Iterable
 
+import numpy as np
+
 from checkers.collector import Collector
-from checkers.evidence import fixed_names, josephus_evidence, options_evidence, position_of, window_evidence
+from checkers.evidence import (evidence_rows, fixed_names, fixed_names_arrays, josephus_evidence,
+                               options_evidence, position_of, window_evidence)
+from checkers.josephus_arrays import ARRAY_FUNCTIONS
 from nimjos.games.declared import as_instance
-from nimjos.games.engine import default_engine
+from nimjos.games.engine import default_engine, grundy_array
 from nimjos.games.periodicity import first_stair_break
 from nimjos.lang.analysis import grundy_calls
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.expr import evaluate
 from nimjos.lang.runtime import BUDGET
-from nimjos.lang.syntax import suggest
+from nimjos.lang.syntax import free_names, parse, suggest
+from nimjos.lang.vector import NotVectorisable, as_full, as_truth, vectorise
 from nimjos.lang.values import format_value
 from nimjos.spec.budget import enforce_limits
 from nimjos.spec.plan import ClaimPlan, locate_error
@@ -75,10 +80,14 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
     try:
         if kind == "values":
             instances, held, evidence = _check_values(plan, col)
-        elif kind == "holds":
-            instances, held, evidence = _check_holds(plan, col, pins, shard)
         else:
-            instances, held, evidence = _check_game_claim(plan, col, pins, shard)
+            fast = None if pins else _check_vectorised(plan, col, shard)
+            if fast is not None:
+                instances, held, evidence = fast
+            elif kind == "holds":
+                instances, held, evidence = _check_holds(plan, col, pins, shard)
+            else:
+                instances, held, evidence = _check_game_claim(plan, col, pins, shard)
     except SpecError as exc:
         raise locate_error(claim, exc) from None
     failures = col.sorted(col.failures)
@@ -171,34 +180,194 @@ def _window_bindings(plan: ClaimPlan, pins: dict | None, shard: tuple | None) ->
     return plan.window.bindings({}, pins, shard=shard)
 
 
+# ----------------------------------------------------------------------------- the vectorised window
+
+#: the fewest instances for which the vectorised path is tried (below it the scalar path is as quick)
+VECTOR_MIN = 5_000
+#: the most held instances whose statement is evaluated one at a time when only the assumption is vectorised
+SCALAR_REST = 20_000
+
+
+def _check_vectorised(plan: ClaimPlan, col: Collector, shard: tuple | None) -> tuple[int, int, dict] | None:
+    """The window checked at once on arrays (docs/spec-format.md, What is fast): the bindings as arrays, the
+    statement by :mod:`nimjos.lang.vector`, the Grundy values from the engines as arrays; each instance where
+    the claim fails is re-evaluated by the scalar path, so counterexamples, their order and their text are
+    the scalar path's. None when it does not apply (then the scalar path checks the window).
+    A holds claim whose assumption is vectorised but not its statement evaluates the statement one held
+    instance at a time (at most :data:`SCALAR_REST` of them)."""
+    claim = plan.claim
+    kind = claim.kind
+    if plan.window is None or kind not in ("holds", "grundy", "p_positions", "level_set") or plan.formula is None:
+        return None
+    if kind != "holds" and (plan.families is not None or not plan.coords or plan.game is None):
+        return None
+    arrays = plan.window.arrays({}, shard=shard)
+    if arrays is None:
+        return None
+    n = len(next(iter(arrays.values()))) if arrays else 0
+    if n < VECTOR_MIN:
+        return None
+    ns = claim.spec.namespace
+    vc = Collector(col.limit)
+    try:
+        mask = np.ones(n, dtype=np.bool_)
+        if plan.assume is not None:
+            mask = as_truth(vectorise(parse(claim.assume_text), ns, ARRAY_FUNCTIONS)(arrays), n)
+        held_idx = np.nonzero(mask)[0]
+        held = {k: v[held_idx] for k, v in arrays.items()}
+        statement = vectorise(parse(claim.statement), ns, ARRAY_FUNCTIONS)
+        if kind == "holds":
+            evidence = _vector_holds(plan, vc, held, statement)
+        else:
+            evidence = _vector_game(plan, vc, held, statement)
+    except NotVectorisable:
+        return None
+    if evidence is None:
+        return None
+    col.failures, col.undefined, col.n_fail, col.n_undef = vc.failures, vc.undefined, vc.n_fail, vc.n_undef
+    evidence.setdefault("observations", []).insert(0, f"the window was evaluated vectorised ({n:,} instances at once)")
+    return n, len(held_idx), evidence
+
+
+def _smallest_first(columns: dict, limit: int) -> np.ndarray:
+    """The indices of the `limit` smallest rows by :meth:`nimjos.verdict.Counterexample.key` (least sum, then
+    lexicographic), of rows given as one int array per name."""
+    cols = list(columns.values())
+    if not cols or len(cols[0]) == 0:
+        return np.zeros(0, dtype=np.int64)
+    total = np.sum(np.stack(cols), axis=0)
+    order = np.lexsort(tuple(reversed(cols)) + (total,))
+    return order[:limit]
+
+
+def _report(vc: Collector, columns: dict, bad: int, recheck: Callable[[int], None]) -> None:
+    """Re-evaluate by the scalar path the smallest failing rows (`columns`: one array per name, `bad` rows) and
+    count the rest; a row the scalar path does not find failing means the vectorised path is wrong there."""
+    for j in _smallest_first(columns, vc.limit).tolist():
+        before = vc.n_fail + vc.n_undef
+        recheck(j)
+        if vc.n_fail + vc.n_undef == before:
+            raise NotVectorisable("the scalar path does not confirm a failure")
+    vc.n_fail += bad - min(bad, vc.limit) if bad > vc.limit else 0
+
+
+def _env_at(columns: dict, j: int) -> dict:
+    return {k: int(v[j]) for k, v in columns.items()}
+
+
+def _vector_holds(plan: ClaimPlan, vc: Collector, held: dict, statement: Callable) -> dict | None:
+    n = len(next(iter(held.values())))
+    try:
+        ok = as_truth(statement(held), n)
+    except NotVectorisable:
+        ns = plan.claim.spec.namespace
+        if n > SCALAR_REST or grundy_calls([plan.claim.statement, plan.claim.assume_text],
+                                           set(plan.window.names), ns):
+            return None
+        for j in range(n):  # the assumption vectorised, the statement one held instance at a time
+            _holds_instance(plan, _env_at(held, j), vc, assumed=True)
+        return {}
+    bad = np.nonzero(~ok)[0]
+    columns = {k: v[bad] for k, v in held.items()}
+    _report(vc, columns, len(bad), lambda j: _holds_instance(plan, _env_at(columns, j), vc, assumed=True))
+    return {}
+
+
+def _vector_game(plan: ClaimPlan, vc: Collector, held: dict, statement: Callable) -> dict | None:
+    claim, coords, names = plan.claim, plan.coords, plan.window.names
+    n = len(next(iter(held.values())))
+    if any(c not in held for c in coords) or set(free_names(parse(claim.game_text))) & set(coords):
+        return None
+    if any(n and int(held[c].min()) < 0 for c in coords):
+        return None  # a negative coordinate: the scalar path reports it
+    params = [nm for nm in names if nm not in coords]
+    if params and n:
+        keys = np.stack([held[p] for p in params], axis=1)
+        uniq, first, which = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+        order = np.argsort(first)  # instances in window order
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        which = rank[which.reshape(-1)]
+        groups = [dict(zip(params, (int(x) for x in uniq[g]))) for g in order]
+    else:
+        which = np.zeros(n, dtype=np.int64)
+        groups = [{}]
+    engine = default_engine()
+    insts, actual = [], np.zeros(n, dtype=np.int64)
+    for g, env0 in enumerate(groups):
+        try:
+            inst = as_instance(plan.game(dict(env0)))
+        except (EvalError, SpecError):
+            return None
+        if inst.dim != len(coords):
+            return None
+        insts.append(inst)
+        idx = np.nonzero(which == g)[0]
+        actual[idx] = grundy_array(engine, inst, [held[c][idx] for c in coords])
+
+    def position(j_env: dict) -> Any:
+        return position_of(j_env, coords)
+
+    kind = claim.kind
+    evidence: dict = {}
+    if kind in ("grundy", "p_positions"):
+        value = statement(held)
+        if kind == "grundy":
+            if isinstance(value, tuple) or (isinstance(value, np.ndarray) and value.dtype == np.bool_) \
+                    or isinstance(value, bool):
+                return None
+            claimed = as_full(value, n)
+            bad = np.nonzero(claimed != actual)[0]
+        else:
+            claimed = as_truth(value, n)
+            bad = np.nonzero(claimed != (actual == 0))[0]
+        columns = {k: v[bad] for k, v in held.items()}
+        _report(vc, columns, len(bad), lambda j: _formula_row(plan, _env_at(columns, j), int(actual[bad[j]]), vc))
+        rows, keep_idx = evidence_rows(names, held, insts, which, coords)
+        claimed_map = {(inst, pos): (int(bool(claimed[i])) if kind == "p_positions" else int(claimed[i]))
+                       for (_, inst, pos), i in zip(rows, keep_idx)}
+        evidence = window_evidence(rows, claimed_map, "claimed P-positions" if kind == "p_positions"
+                                   else "claimed value")
+    else:
+        if set(free_names(plan.levels.tree)) & set(names) or len(plan.level_names) != 1:
+            return None
+        level = plan.level_names[0]
+        found: list[tuple[np.ndarray, dict]] = []
+        for lenv in plan.levels.bindings({}):
+            lvals = {nm: lenv[nm] for nm in plan.level_names}
+            if type(lvals[level]) is not int:
+                return None
+            claimed = as_truth(statement({**held, **lvals}), n)
+            bad = np.nonzero(claimed != (actual == lvals[level]))[0]
+            if len(bad):
+                found.append((bad, lvals))
+        if found:
+            all_bad = np.concatenate([b for b, _ in found])
+            columns = {k: v[all_bad] for k, v in held.items()}
+            columns[level] = np.concatenate([np.full(len(b), lv[level], dtype=np.int64) for b, lv in found])
+
+            def recheck(j: int) -> None:
+                env = _env_at(columns, j)
+                _level_row(plan, env, position(env), int(actual[all_bad[j]]), env[level], vc)
+            _report(vc, columns, len(all_bad), recheck)
+        rows, _ = evidence_rows(names, held, insts, which, coords)
+        evidence = window_evidence(rows, {}, "")
+    evidence["engines"] = sorted(set().union(*(i.solved_by for i in insts))) if insts else []
+    for key in ("grid", "sequence"):
+        if key in evidence:
+            evidence[key]["coords"] = list(coords)
+            evidence[key]["fixed"] = fixed_names_arrays(names, held, which, coords)
+    return evidence
+
+
 # ----------------------------------------------------------------------------- holds
 
 def _check_holds(plan: ClaimPlan, col: Collector, pins: dict | None, shard: tuple | None = None) -> tuple[int, int, dict]:
-    names = plan.window.names
-    assume, formula, sides = plan.assume, plan.formula, plan.sides
     instances = held = 0
-    budget = BUDGET
     prefetched = _prefetch_grundy(plan, pins, shard)
     for env in _window_bindings(plan, pins, shard):
         instances += 1
-        budget.steps = 0  # the step budget is per evaluation, not per window
-        budget.depth = 0
-        try:
-            if assume is not None and not assume(env):
-                continue
-            held += 1
-            ok = formula(env)
-        except EvalError as exc:
-            col.undef(Counterexample(_bindings(env, names), reason=str(exc)))
-            continue
-        if not ok:
-            lhs, rhs = False, True
-            if sides is not None:
-                try:
-                    lhs, rhs = sides[0](env), sides[1](env)
-                except EvalError:
-                    pass
-            col.fail(Counterexample(_bindings(env, names), lhs, rhs))
+        held += _holds_instance(plan, env, col)
     evidence: dict = {}
     if not prefetched and default_engine().asked:
         # G was called, but never at the window's own bindings: one position at a time (docs: What is fast)
@@ -206,6 +375,29 @@ def _check_holds(plan: ClaimPlan, col: Collector, pins: dict | None, shard: tupl
                                     "a lambda or a definition, or at a computed position): see 'What is fast' in "
                                     "docs/spec-format.md"]
     return instances, held, evidence
+
+
+def _holds_instance(plan: ClaimPlan, env: dict, col: Collector, assumed: bool = False) -> int:
+    """Check a holds claim at one binding (the scalar path, the reference); 1 when the assumption held."""
+    BUDGET.steps = 0  # the step budget is per evaluation, not per window
+    BUDGET.depth = 0
+    names = plan.window.names
+    try:
+        if not assumed and plan.assume is not None and not plan.assume(env):
+            return 0
+        ok = plan.formula(env)
+    except EvalError as exc:
+        col.undef(Counterexample(_bindings(env, names), reason=str(exc)))
+        return 1
+    if not ok:
+        lhs, rhs = False, True
+        if plan.sides is not None:
+            try:
+                lhs, rhs = plan.sides[0](env), plan.sides[1](env)
+            except EvalError:
+                pass
+        col.fail(Counterexample(_bindings(env, names), lhs, rhs))
+    return 1
 
 
 def _prefetch_grundy(plan: ClaimPlan, pins: dict | None, shard: tuple | None) -> bool:
@@ -277,23 +469,9 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
         predicate = kind == "p_positions"
         claimed_map: dict = {}
         for values, inst, pos in rows:
-            env = dict(zip(names, values))
-            actual = inst.lookup(pos)
-            try:
-                claimed = plan.formula(env)
-            except EvalError as exc:
-                col.undef(Counterexample(env, actual, None, reason=str(exc)))
-                continue
-            if predicate:
-                ok = bool(claimed) == (actual == 0)
-                claimed_map[(inst, pos)] = 1 if claimed else 0
-                if not ok:
-                    col.fail(Counterexample(env, "P" if actual == 0 else "N", "P" if claimed else "N",
-                                            detail={"grundy": actual}))
-            else:
-                claimed_map[(inst, pos)] = claimed
-                if claimed != actual:
-                    col.fail(Counterexample(env, actual, claimed))
+            claimed = _formula_row(plan, dict(zip(names, values)), inst.lookup(pos), col)
+            if claimed is not None:
+                claimed_map[(inst, pos)] = (1 if claimed[0] else 0) if predicate else claimed[0]
         evidence = window_evidence(rows, claimed_map, "claimed P-positions" if predicate else "claimed value")
     elif kind == "p_positions":
         groups = _group(rows, names, param_names)
@@ -328,15 +506,7 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
                 for values, inst, pos in grows:
                     env = dict(zip(names, values))
                     env.update(lvals)
-                    actual = inst.lookup(pos)
-                    try:
-                        claimed = member(env, pos) if member else bool(plan.formula(env))
-                    except EvalError as exc:
-                        col.undef(Counterexample(env, actual, None, reason=str(exc)))
-                        continue
-                    if claimed != (actual == s_value):
-                        col.fail(Counterexample(env, actual, f"{'in' if claimed else 'not in'} the set for "
-                                                f"{level_names[0]} = {s_value}", detail={"grundy": actual}))
+                    _level_row(plan, env, pos, inst.lookup(pos), s_value, col, member)
         evidence = window_evidence(rows, {}, "")
     evidence["engines"] = sorted(set().union(*(i.solved_by for i in by_inst))) if by_inst else []
     for key in ("grid", "sequence"):
@@ -344,6 +514,36 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
             evidence[key]["coords"] = list(coords)
             evidence[key]["fixed"] = fixed_names(rows, names, coords)
     return instances, held, evidence
+
+
+def _formula_row(plan: ClaimPlan, env: dict, actual: int, col: Collector) -> tuple | None:
+    """Check a grundy claim, or a p_positions claim stated by a predicate, at one binding (the scalar path, the
+    reference): (the claimed value,), or None when the formula cannot be evaluated there."""
+    try:
+        claimed = plan.formula(env)
+    except EvalError as exc:
+        col.undef(Counterexample(env, actual, None, reason=str(exc)))
+        return None
+    if plan.claim.kind == "p_positions":
+        if bool(claimed) != (actual == 0):
+            col.fail(Counterexample(env, "P" if actual == 0 else "N", "P" if claimed else "N",
+                                    detail={"grundy": actual}))
+    elif claimed != actual:
+        col.fail(Counterexample(env, actual, claimed))
+    return (claimed,)
+
+
+def _level_row(plan: ClaimPlan, env: dict, pos: Any, actual: int, s_value: Any, col: Collector,
+               member: Callable | None = None) -> None:
+    """Check a level_set claim at one binding and level (in `env`), the scalar path."""
+    try:
+        claimed = member(env, pos) if member else bool(plan.formula(env))
+    except EvalError as exc:
+        col.undef(Counterexample(env, actual, None, reason=str(exc)))
+        return
+    if claimed != (actual == s_value):
+        col.fail(Counterexample(env, actual, f"{'in' if claimed else 'not in'} the set for "
+                                f"{plan.level_names[0]} = {s_value}", detail={"grundy": actual}))
 
 
 def _check_pattern(plan: ClaimPlan, rows: list, names: tuple, param_names: tuple, col: Collector) -> None:

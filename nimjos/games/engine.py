@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 import networkx as nx
+import numpy as np
 
 from nimjos.lang.errors import ResourceError, SpecError
 from nimjos.games.fast import solve_fast
@@ -183,6 +184,39 @@ class ReferenceEngine:
                     stack.pop()
                     table[p] = _mex(map(game.lookup, adj[p]))
                     state[p] = 2
+
+
+def grundy_array(engine: ReferenceEngine, game: Any, coords: list[np.ndarray]) -> np.ndarray:
+    """The Grundy values of `game` at the positions given by one int64 array per coordinate (non-negative),
+    as an int64 array: the box up to the largest coordinates is solved at once (a fast engine fills
+    ``game.dense``), and any position the box's solve did not reach is solved and looked up by itself.
+
+    >>> from nimjos.games.declared import subtraction
+    >>> grundy_array(ReferenceEngine(), subtraction(frozenset({1, 2})), [np.arange(7)]).tolist()
+    [0, 1, 2, 0, 1, 2, 0]
+    """
+    n = len(coords[0])
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    corner = tuple(int(c.max()) for c in coords)
+    engine.solve(game, [corner[0] if game.dim == 1 else corner])
+    out = np.full(n, -1, dtype=np.int64)
+    dense = game.dense
+    if dense is not None:
+        shape = dense.shape if game.dim > 1 else (len(dense),)
+        inside = np.ones(n, dtype=np.bool_)
+        for c, size in zip(coords, shape):
+            inside &= c < size
+        idx = np.nonzero(inside)[0]
+        out[idx] = dense[tuple(c[idx] for c in coords)] if game.dim > 1 else dense[coords[0][idx]]
+    missing = np.nonzero(out < 0)[0]
+    if missing.size:
+        points = sorted({tuple(int(c[i]) for c in coords) for i in missing})
+        positions = [p[0] for p in points] if game.dim == 1 else points
+        engine.solve(game, positions)
+        values = {p: game.lookup(q) for p, q in zip(points, positions)}
+        out[missing] = [values[tuple(int(c[i]) for c in coords)] for i in missing]
+    return out
 
 
 _DEFAULT: list[ReferenceEngine] = []

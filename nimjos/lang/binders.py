@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterator
 
+import numpy as np
+
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.syntax import called_names, free_names, parse, unknown_name_error
@@ -344,18 +346,19 @@ class Binder:
         return level.name, lo, hi
 
     def bindings(self, env: dict, pins: dict[str, Any] | None = None,
-                 max_unbounded: int = 10_000_000, shard: tuple[int, int] | None = None) -> Iterator[dict]:
+                 max_unbounded: int = 10_000_000, shard: tuple[int, int] | None = None,
+                 depth: int | None = None) -> Iterator[dict]:
         """Yield `env` extended with each binding, in nested declared-bound order (the same dict, mutated).
 
         `pins` fixes names to single values (kept only if within bounds and filters); `shard` = (a, b)
-        restricts the outermost level to a <= value <= b.
+        restricts the outermost level to a <= value <= b; `depth` binds only the first `depth` levels.
         An unbounded level runs until its `stop(env)` says so; without a stop it is an error.
         """
         for f in self.pre_filters:
             if not f(env):
                 return
         levels = self.levels
-        depth = len(levels)
+        depth = len(levels) if depth is None else depth
         pins = pins or {}
 
         def rec(i: int) -> Iterator[dict]:
@@ -423,6 +426,57 @@ class Binder:
             if not self.total:
                 raise
             raise self.undefined(exc, env) from None
+
+    def arrays(self, env: dict, shard: tuple[int, int] | None = None,
+               max_count: int = 50_000_000) -> dict[str, np.ndarray] | None:
+        """Every binding at once, as one int64 array per name (index i is the i-th binding of
+        :meth:`bindings`), when the innermost level is an integer range without filters and every value is an
+        int; None otherwise (then use :meth:`bindings`). The outer levels are enumerated one binding at a time,
+        the innermost range as a numpy range.
+
+        >>> b = Binder.from_text("1 <= n <= 3 and 1 <= m <= n", Namespace())
+        >>> {k: v.tolist() for k, v in b.arrays({}).items()}
+        {'n': [1, 2, 2, 3, 3, 3], 'm': [1, 1, 2, 1, 2, 3]}
+        """
+        if not self.levels:
+            return None
+        last = self.levels[-1]
+        if last.members is not None or not last.highs or not last.lows or last.filters:
+            return None
+        outer_names = self.order[:-1]
+        blocks: list[tuple[tuple, int, int]] = []
+        total = 0
+        try:
+            for e in self.bindings(dict(env), shard=shard, depth=len(self.levels) - 1):
+                values = tuple(e[n] for n in outer_names)
+                if any(type(v) is not int for v in values):
+                    return None
+                lo, hi = self.range_of(last, e)
+                if shard is not None and len(self.levels) == 1:
+                    lo, hi = max(lo, shard[0]), min(hi, shard[1])
+                if hi < lo:
+                    continue
+                blocks.append((values, lo, hi))
+                total += hi - lo + 1
+                if total > max_count:
+                    return None
+        except SpecError as exc:
+            raise exc.located(**self.where) from None
+        except EvalError as exc:
+            if not self.total:
+                raise
+            raise self.undefined(exc, env) from None
+        if any(max(abs(lo), abs(hi)) >= 2 ** 62 or any(abs(v) >= 2 ** 62 for v in values)
+               for values, lo, hi in blocks):
+            return None
+        lengths = np.array([hi - lo + 1 for _, lo, hi in blocks], dtype=np.int64)
+        out: dict[str, np.ndarray] = {}
+        for j, name in enumerate(outer_names):
+            out[name] = np.repeat(np.array([b[0][j] for b in blocks], dtype=np.int64), lengths)
+        starts = np.repeat(np.array([lo for _, lo, _ in blocks], dtype=np.int64), lengths)
+        offsets = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        out[last.name] = starts + offsets
+        return {n: out[n] for n in self.names}
 
     def undefined(self, exc: EvalError, env: dict) -> SpecError:
         """The error for a bound or condition of a window that cannot be evaluated at the binding in `env`.

@@ -1,0 +1,599 @@
+"""Vectorised evaluation: a parsed expression of the language evaluated at many bindings at once, on numpy
+int64 arrays, with the scalar semantics exactly (floor division and remainder of negatives, short-circuit
+``and`` / ``or`` / ``if`` / ``any`` / ``all``); anything it cannot evaluate exactly raises
+:class:`NotVectorisable`, so that the caller falls back to the scalar evaluation (the reference).
+
+Exact arithmetic only: before each operation the magnitudes of its operands are checked, so that no int64
+result reaches 2**62; a bound that cannot be shown, a zero divisor, a negative exponent (a Fraction in the
+scalar language), ``v2(0)`` and the like raise :class:`NotVectorisable` (the scalar path then reports what
+the language says there). A sub-expression that the scalar language would not evaluate (the right side of an
+``and`` whose left side is false, the branch of an ``if`` not taken, the terms of ``any`` after the first
+true one) is evaluated only on the bindings where the scalar language evaluates it.
+
+Supported: integer and boolean constants, the window's names, ``+ - * // % **``, ``/`` inside ``floor`` and
+``ceil`` (or where every quotient is whole), bitwise ``& | ^ << >>``, comparisons and their chains, ``in`` a
+literal set, ``and / or / not``, ``if``-``else``, tuples and their constant positions, ``min``, ``max``,
+``abs``, ``floor``, ``ceil``, ``isqrt``, ``v2``, ``ilog2``, ``xor``, ``any`` / ``all`` over
+``range(a, b)`` (unrolled, at most :data:`MAX_UNROLL` values), ``iterate(lambda r: ..., p, x)`` (at most
+:data:`MAX_UNROLL` steps), calls of non-recursive definitions (inlined), and the functions a caller adds as
+array functions (``extra``: the scalar function object mapped to its array version).
+
+>>> import numpy as np
+>>> from nimjos.lang.compiler import Namespace
+>>> from nimjos.lang.syntax import parse
+>>> f = vectorise(parse("x // 3 if x > 0 else -x % 4"), Namespace())
+>>> f({"x": np.arange(-3, 4)}).tolist()
+[3, 2, 1, 0, 0, 0, 1]
+>>> vectorise(parse("x ** 70"), Namespace())({"x": np.arange(3)})
+Traceback (most recent call last):
+...
+nimjos.lang.vector.NotVectorisable: 2 ** 70 may reach 2**62 (int64 could overflow)
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any, Callable
+
+import numpy as np
+
+from nimjos.lang.builtins import BUILTINS
+from nimjos.lang.compiler import Namespace
+
+#: every int64 value an evaluation produces stays below this in magnitude
+LIMIT = 2 ** 62
+#: the most values of an unrolled ``any`` / ``all`` range or ``iterate`` count
+MAX_UNROLL = 512
+
+
+class NotVectorisable(Exception):
+    """The expression (or this window) cannot be evaluated exactly on arrays: use the scalar path."""
+
+
+def _mag(v: Any) -> int:
+    """The largest magnitude of an int value (a Python int or an int64 array).
+
+    >>> _mag(np.array([-5, 3])), _mag(7), _mag(np.array([], dtype=np.int64))
+    (5, 7, 0)
+    """
+    if isinstance(v, np.ndarray):
+        if v.size == 0:
+            return 0
+        return max(abs(int(v.min())), abs(int(v.max())))
+    return abs(int(v))
+
+
+def _is_bool(v: Any) -> bool:
+    return isinstance(v, (bool, np.bool_)) or (isinstance(v, np.ndarray) and v.dtype == np.bool_)
+
+
+def _is_int(v: Any) -> bool:
+    if isinstance(v, np.ndarray):
+        return v.dtype == np.int64
+    return type(v) is int
+
+
+def _int(v: Any) -> Any:
+    if not _is_int(v):
+        raise NotVectorisable(f"an integer was expected, got {type(v).__name__}")
+    return v
+
+
+def _truth(v: Any) -> Any:
+    if _is_bool(v):
+        return v
+    if _is_int(v):
+        return v != 0
+    raise NotVectorisable("the truth of a tuple or another value")
+
+
+def _take(v: Any, idx: np.ndarray) -> Any:
+    if isinstance(v, np.ndarray):
+        return v[idx]
+    if isinstance(v, tuple):
+        return tuple(_take(x, idx) for x in v)
+    return v
+
+
+def _full(v: Any, n: int) -> np.ndarray:
+    if isinstance(v, np.ndarray):
+        return v
+    if isinstance(v, (bool, np.bool_)):
+        return np.full(n, bool(v))
+    return np.full(n, v, dtype=np.int64)
+
+
+def _merge(mask: np.ndarray, a: Any, b: Any, n: int) -> Any:
+    """a where mask, b elsewhere (a is given on mask's true positions, b on the others)."""
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        if not (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)):
+            raise NotVectorisable("the branches of an if give different kinds of values")
+        return tuple(_merge(mask, x, y, n) for x, y in zip(a, b))
+    if _is_bool(a) != _is_bool(b):
+        raise NotVectorisable("the branches of an if give different kinds of values")
+    out = np.empty(n, dtype=np.bool_ if _is_bool(a) else np.int64)
+    out[mask] = a
+    out[~mask] = b
+    return out
+
+
+def _check(bound: int, what: str) -> None:
+    if bound >= LIMIT:
+        raise NotVectorisable(f"{what} may reach 2**62 (int64 could overflow)")
+
+
+def _binop(op: ast.operator, a: Any, b: Any) -> Any:
+    a, b = _int(a), _int(b)
+    if not isinstance(a, np.ndarray) and not isinstance(b, np.ndarray):
+        return _scalar_binop(op, a, b)
+    ma, mb = _mag(a), _mag(b)
+    if isinstance(op, (ast.Add, ast.Sub)):
+        _check(ma + mb, "a sum")
+        return a + b if isinstance(op, ast.Add) else a - b
+    if isinstance(op, ast.Mult):
+        _check(ma * mb, "a product")
+        return a * b
+    if isinstance(op, (ast.FloorDiv, ast.Mod)):
+        if np.any(b == 0):
+            raise NotVectorisable("a zero divisor")
+        _check(ma + 1, "a quotient")
+        return np.floor_divide(a, b) if isinstance(op, ast.FloorDiv) else np.mod(a, b)
+    if isinstance(op, ast.Pow):
+        if isinstance(b, np.ndarray) and b.size == 0:
+            return np.zeros(0, dtype=np.int64)
+        if (int(np.min(b)) if isinstance(b, np.ndarray) else b) < 0:
+            raise NotVectorisable("a negative exponent (a Fraction)")
+        if ma > 1:
+            if mb * ma.bit_length() > 64:
+                raise NotVectorisable(f"{ma} ** {mb} may reach 2**62 (int64 could overflow)")
+            _check(ma ** mb, f"{ma} ** {mb}")
+        return np.power(a, b)
+    if isinstance(op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+        return {ast.BitAnd: np.bitwise_and, ast.BitOr: np.bitwise_or, ast.BitXor: np.bitwise_xor}[type(op)](a, b)
+    if isinstance(op, (ast.LShift, ast.RShift)):
+        if (int(np.min(b)) if isinstance(b, np.ndarray) and b.size else (b if not isinstance(b, np.ndarray) else 0)) < 0:
+            raise NotVectorisable("a negative shift count")
+        if mb >= 63:
+            raise NotVectorisable("a shift by 63 or more")
+        if isinstance(op, ast.LShift):
+            _check(ma << mb, "a left shift")
+            return np.left_shift(a, b)
+        return np.right_shift(a, b)
+    raise NotVectorisable(f"the operator {type(op).__name__}")
+
+
+def _scalar_binop(op: ast.operator, a: int, b: int) -> int:
+    """Python ints on both sides: Python's exact arithmetic; a Fraction or an error is not vectorised."""
+    try:
+        if isinstance(op, ast.Pow):
+            if b < 0 or (abs(a) > 1 and b * abs(a).bit_length() > 64):
+                raise NotVectorisable("a negative or large exponent")
+        if isinstance(op, (ast.LShift, ast.RShift)) and not 0 <= b < 63:
+            raise NotVectorisable("a shift count out of range")
+        fn = {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b, ast.FloorDiv: lambda: a // b,
+              ast.Mod: lambda: a % b, ast.Pow: lambda: a ** b, ast.BitAnd: lambda: a & b, ast.BitOr: lambda: a | b,
+              ast.BitXor: lambda: a ^ b, ast.LShift: lambda: a << b, ast.RShift: lambda: a >> b}.get(type(op))
+        if fn is None:
+            raise NotVectorisable(f"the operator {type(op).__name__}")
+        return fn()
+    except ZeroDivisionError:
+        raise NotVectorisable("a zero divisor") from None
+
+
+_CMP = {ast.Eq: np.equal, ast.NotEq: np.not_equal, ast.Lt: np.less, ast.LtE: np.less_equal,
+        ast.Gt: np.greater, ast.GtE: np.greater_equal}
+
+
+def _compare(op: ast.cmpop, a: Any, b: Any) -> Any:
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        if not isinstance(op, (ast.Eq, ast.NotEq)):
+            raise NotVectorisable("an order comparison of tuples")
+        if not (isinstance(a, tuple) and isinstance(b, tuple)):
+            raise NotVectorisable("a tuple compared with a number")  # the scalar language refuses it
+        if len(a) != len(b):
+            eq: Any = False
+        else:
+            eq = True
+            for x, y in zip(a, b):
+                eq = np.logical_and(eq, _compare(ast.Eq(), x, y))
+        return eq if isinstance(op, ast.Eq) else np.logical_not(eq)
+    if _is_bool(a) != _is_bool(b):
+        raise NotVectorisable("a truth value compared with a number")
+    if not _is_bool(a):
+        for v in (a, b):
+            if not isinstance(v, np.ndarray) and _mag(v) >= 2 ** 63:
+                raise NotVectorisable("a constant beyond int64 in a comparison")
+    fn = _CMP.get(type(op))
+    if fn is None:
+        raise NotVectorisable(f"the comparison {type(op).__name__}")
+    if _is_bool(a) and not isinstance(op, (ast.Eq, ast.NotEq)):
+        raise NotVectorisable("an order comparison of truth values")
+    return fn(a, b)
+
+
+def _size(env: dict) -> int:
+    for v in env.values():
+        if isinstance(v, np.ndarray):
+            return len(v)
+    return 1
+
+
+class _Vectoriser:
+    """Evaluates one syntax tree on an environment of arrays (all of the same length) and Python ints."""
+
+    def __init__(self, ns: Namespace, extra: dict[Any, Callable] | None = None):
+        self.ns = ns
+        self.extra = extra or {}
+        self.active: list[str] = []  # definitions being inlined (a recursive one is refused)
+
+    def ev(self, node: ast.AST, env: dict) -> Any:
+        method = getattr(self, "v_" + type(node).__name__, None)
+        if method is None:
+            raise NotVectorisable(f"{type(node).__name__} is not vectorised")
+        return method(node, env)
+
+    def restrict(self, env: dict, idx: np.ndarray) -> dict:
+        return {k: _take(v, idx) for k, v in env.items()}
+
+    # -- leaves
+    def v_Constant(self, node: ast.Constant, env: dict) -> Any:
+        if type(node.value) in (int, bool):
+            return node.value
+        raise NotVectorisable(f"the constant {node.value!r}")
+
+    def v_Name(self, node: ast.Name, env: dict) -> Any:
+        name = node.id
+        if name in env:
+            return env[name]
+        if name in ("True", "False"):
+            return name == "True"
+        d = self.ns.definitions.get(name)
+        if d is not None and not d.params:
+            v = d()
+            if type(v) in (int, bool):
+                return v
+        raise NotVectorisable(f"the name {name!r} as a value")
+
+    def v_Tuple(self, node: ast.Tuple, env: dict) -> Any:
+        return tuple(self.ev(e, env) for e in node.elts)
+
+    def v_Subscript(self, node: ast.Subscript, env: dict) -> Any:
+        base = self.ev(node.value, env)
+        if not isinstance(base, tuple) or not isinstance(node.slice, ast.Constant) or type(node.slice.value) is not int:
+            raise NotVectorisable("a subscript other than a tuple's constant position")
+        i = node.slice.value
+        if not -len(base) <= i < len(base):
+            raise NotVectorisable("a tuple position out of range")
+        return base[i]
+
+    # -- operators
+    def v_BinOp(self, node: ast.BinOp, env: dict) -> Any:
+        if isinstance(node.op, ast.Div):
+            a, b = _int(self.ev(node.left, env)), _int(self.ev(node.right, env))
+            return self.exact_div(a, b)
+        return _binop(node.op, self.ev(node.left, env), self.ev(node.right, env))
+
+    def exact_div(self, a: Any, b: Any) -> Any:
+        """a / b where every quotient is whole (else the scalar value is a Fraction: not vectorised)."""
+        r = _binop(ast.Mod(), a, b)
+        if np.any(r != 0):
+            raise NotVectorisable("a quotient that is not whole (a Fraction)")
+        return _binop(ast.FloorDiv(), a, b)
+
+    def v_UnaryOp(self, node: ast.UnaryOp, env: dict) -> Any:
+        v = self.ev(node.operand, env)
+        if isinstance(node.op, ast.Not):
+            return np.logical_not(_truth(v)) if isinstance(v, np.ndarray) else not _truth(v)
+        v = _int(v)
+        if isinstance(node.op, ast.USub):
+            return -v
+        if isinstance(node.op, ast.UAdd):
+            return v
+        if isinstance(node.op, ast.Invert):
+            return ~v
+        raise NotVectorisable(f"the operator {type(node.op).__name__}")
+
+    def v_BoolOp(self, node: ast.BoolOp, env: dict) -> Any:
+        n = _size(env)
+        is_and = isinstance(node.op, ast.And)
+        first = self.ev(node.values[0], env)
+        if not _is_bool(first):
+            raise NotVectorisable("and / or of values that are not truth values")
+        result = _full(first, n).copy()
+        for operand in node.values[1:]:
+            pending = result if is_and else ~result  # where the scalar language evaluates the next operand
+            idx = np.nonzero(pending)[0]
+            if idx.size == 0:
+                break
+            v = self.ev(operand, self.restrict(env, idx))
+            if not _is_bool(v):
+                raise NotVectorisable("and / or of values that are not truth values")
+            result[idx] = v
+        return result
+
+    def v_IfExp(self, node: ast.IfExp, env: dict) -> Any:
+        n = _size(env)
+        test = _full(_truth(self.ev(node.test, env)), n)
+        yes, no = np.nonzero(test)[0], np.nonzero(~test)[0]
+        a = self.ev(node.body, self.restrict(env, yes)) if yes.size else None
+        b = self.ev(node.orelse, self.restrict(env, no)) if no.size else None
+        if a is None:
+            return b if isinstance(b, tuple) else _full(b, n)
+        if b is None:
+            return a if isinstance(a, tuple) else _full(a, n)
+        return _merge(test, a, b, n)
+
+    def v_Compare(self, node: ast.Compare, env: dict) -> Any:
+        n = _size(env)
+        left = self.ev(node.left, env)
+        result: Any = None
+        idx = None
+        cur_env = env
+        for op, right_node in zip(node.ops, node.comparators):
+            if isinstance(op, (ast.In, ast.NotIn)):
+                if not isinstance(right_node, ast.Set) or not all(
+                        isinstance(e, ast.Constant) and type(e.value) is int for e in right_node.elts):
+                    raise NotVectorisable("membership other than in a literal set of integers")
+                members = [e.value for e in right_node.elts]
+                lv = _int(left)
+                part = np.isin(lv, members) if isinstance(lv, np.ndarray) else lv in members
+                if isinstance(op, ast.NotIn):
+                    part = np.logical_not(part)
+                right = None
+            else:
+                right = self.ev(right_node, cur_env)
+                part = _compare(op, left, right)
+            if result is None:
+                result = _full(part, n).copy() if len(node.ops) > 1 else part
+                idx = np.arange(n)
+            else:
+                result[idx] = part
+            if len(node.ops) == 1:
+                return result
+            # a chain: the next comparison is evaluated only where this one held
+            keep = np.nonzero(_full(part, len(idx)))[0]
+            idx = idx[keep]
+            if idx.size == 0:
+                break
+            cur_env = self.restrict(env, idx)
+            left = _take(right, keep) if right is not None else None
+            if left is None:
+                raise NotVectorisable("a chain continuing after a membership test")
+        return result
+
+    # -- calls
+    def v_Call(self, node: ast.Call, env: dict) -> Any:
+        if not isinstance(node.func, ast.Name) or node.keywords:
+            raise NotVectorisable("a call of something other than a name")
+        name = node.func.id
+        if name in env:
+            raise NotVectorisable(f"a call of the bound name {name!r}")
+        ns = self.ns
+        if name in ns.definitions:
+            return self.inline(ns.definitions[name], node, env)
+        if name in ns.games or name not in ns.builtins:
+            raise NotVectorisable(f"a call of {name!r}")
+        fn = ns.builtins[name]
+        array_fn = self.extra.get(id(fn))
+        if array_fn is not None:
+            return array_fn(*[self.ev(a, env) for a in node.args])
+        if BUILTINS.get(name) is not fn:
+            raise NotVectorisable(f"the function {name!r}")
+        method = getattr(self, "b_" + name, None)
+        if method is None:
+            raise NotVectorisable(f"the built-in {name!r} is not vectorised")
+        return method(node, env)
+
+    def inline(self, d: Any, node: ast.Call, env: dict) -> Any:
+        if d.recursive or d.name in self.active or len(node.args) != len(d.params) or d.tree is None:
+            raise NotVectorisable(f"the definition {d.name!r} (recursive, or called with other arguments)")
+        args = [self.ev(a, env) for a in node.args]
+        for a in args:
+            if not (_is_int(a) or _is_bool(a) or isinstance(a, tuple)):
+                raise NotVectorisable(f"an argument of {d.name!r} that is not a number")
+        inner = dict(zip(d.params, args))
+        if not any(isinstance(v, np.ndarray) for v in inner.values()):
+            inner["\0size"] = np.zeros(_size(env), dtype=np.int64)  # keeps the length of the window
+        self.active.append(d.name)
+        try:
+            v = self.ev(d.tree, inner)
+        finally:
+            self.active.pop()
+        return v
+
+    def _args(self, node: ast.Call, env: dict, count: int | None = None) -> list:
+        if any(isinstance(a, (ast.GeneratorExp, ast.Starred)) for a in node.args):
+            raise NotVectorisable("a generator argument")
+        if count is not None and len(node.args) != count:
+            raise NotVectorisable("a call with another number of arguments")
+        return [_int(self.ev(a, env)) for a in node.args]
+
+    def b_floor(self, node: ast.Call, env: dict) -> Any:
+        if len(node.args) == 1 and isinstance(node.args[0], ast.BinOp) and isinstance(node.args[0].op, ast.Div):
+            a, b = _int(self.ev(node.args[0].left, env)), _int(self.ev(node.args[0].right, env))
+            return _binop(ast.FloorDiv(), a, b)
+        return self._args(node, env, 1)[0]
+
+    def b_ceil(self, node: ast.Call, env: dict) -> Any:
+        if len(node.args) == 1 and isinstance(node.args[0], ast.BinOp) and isinstance(node.args[0].op, ast.Div):
+            a, b = _int(self.ev(node.args[0].left, env)), _int(self.ev(node.args[0].right, env))
+            return -_binop(ast.FloorDiv(), -a, b)
+        return self._args(node, env, 1)[0]
+
+    def b_abs(self, node: ast.Call, env: dict) -> Any:
+        return abs(self._args(node, env, 1)[0])
+
+    def b_min(self, node: ast.Call, env: dict) -> Any:
+        args = self._args(node, env)
+        if len(args) < 2:
+            raise NotVectorisable("min of a collection")
+        out = args[0]
+        for a in args[1:]:
+            out = np.minimum(out, a) if isinstance(out, np.ndarray) or isinstance(a, np.ndarray) else min(out, a)
+        return out
+
+    def b_max(self, node: ast.Call, env: dict) -> Any:
+        args = self._args(node, env)
+        if len(args) < 2:
+            raise NotVectorisable("max of a collection")
+        out = args[0]
+        for a in args[1:]:
+            out = np.maximum(out, a) if isinstance(out, np.ndarray) or isinstance(a, np.ndarray) else max(out, a)
+        return out
+
+    def b_xor(self, node: ast.Call, env: dict) -> Any:
+        args = self._args(node, env)
+        out: Any = 0
+        for a in args:
+            if (int(np.min(a)) if isinstance(a, np.ndarray) and a.size else (a if not isinstance(a, np.ndarray) else 0)) < 0:
+                raise NotVectorisable("the nim-sum of a negative number")
+            out = np.bitwise_xor(out, a)
+        return out
+
+    def b_v2(self, node: ast.Call, env: dict) -> Any:
+        (a,) = self._args(node, env, 1)
+        a = _full(a, _size(env))
+        if np.any(a == 0):
+            raise NotVectorisable("v2(0)")
+        _check(_mag(a) + 1, "v2's argument")
+        low = np.bitwise_and(a, -a)
+        return (np.frexp(low.astype(np.float64))[1] - 1).astype(np.int64)
+
+    def b_ilog2(self, node: ast.Call, env: dict) -> Any:
+        (a,) = self._args(node, env, 1)
+        a = _full(a, _size(env))
+        if a.size and int(a.min()) < 1:
+            raise NotVectorisable("ilog2 of a number below 1")
+        _check(_mag(a) + 1, "ilog2's argument")
+        e = (np.frexp(a.astype(np.float64))[1] - 1).astype(np.int64)
+        e = np.where(np.left_shift(np.int64(1), e) > a, e - 1, e)  # float rounding near a power of two
+        e = np.where(np.left_shift(np.int64(1), e + 1) <= a, e + 1, e)
+        return e
+
+    def b_isqrt(self, node: ast.Call, env: dict) -> Any:
+        (a,) = self._args(node, env, 1)
+        a = _full(a, _size(env))
+        if a.size and int(a.min()) < 0:
+            raise NotVectorisable("isqrt of a negative number")
+        _check(_mag(a) + 1, "isqrt's argument")
+        r = np.floor(np.sqrt(a.astype(np.float64))).astype(np.int64)
+        for _ in range(2):  # float rounding: correct r to the exact integer square root
+            r = np.where(r * r > a, r - 1, r)
+            r = np.where((r + 1) * (r + 1) <= a, r + 1, r)
+        return r
+
+    def _unrolled(self, node: ast.Call, env: dict, want_any: bool) -> Any:
+        if len(node.args) != 1 or not isinstance(node.args[0], ast.GeneratorExp):
+            raise NotVectorisable("any / all of something other than a generator")
+        gen = node.args[0]
+        if len(gen.generators) != 1:
+            raise NotVectorisable("a generator with several for clauses")
+        comp = gen.generators[0]
+        it = comp.iter
+        if not (isinstance(comp.target, ast.Name) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
+                and it.func.id == "range" and BUILTINS.get("range") is self.ns.builtins.get("range")
+                and "range" not in self.ns.definitions and 1 <= len(it.args) <= 2 and not it.keywords):
+            raise NotVectorisable("a generator over something other than range(a, b)")
+        n = _size(env)
+        bounds = [_int(self.ev(a, env)) for a in it.args]
+        lo, hi = (0, bounds[0]) if len(bounds) == 1 else bounds
+        lo_a, hi_a = _full(lo, n), _full(hi, n)
+        result = np.full(n, not want_any)
+        if n == 0:
+            return result
+        first, last = int(lo_a.min()), int(hi_a.max()) - 1
+        if last - first + 1 > MAX_UNROLL:
+            raise NotVectorisable(f"a range of more than {MAX_UNROLL} values")
+        pending = np.ones(n, dtype=np.bool_)
+        var = comp.target.id
+        for v in range(first, last + 1):
+            idx = np.nonzero(pending & (lo_a <= v) & (v < hi_a))[0]
+            if idx.size == 0:
+                continue
+            sub = self.restrict(env, idx)
+            sub[var] = v
+            for cond in comp.ifs:
+                c = _full(_truth(self.ev(cond, sub)), idx.size)
+                keep = np.nonzero(c)[0]
+                idx = idx[keep]
+                sub = {k: _take(x, keep) if isinstance(x, np.ndarray) else x for k, x in sub.items()}
+                if idx.size == 0:
+                    break
+            if idx.size == 0:
+                continue
+            if not any(isinstance(x, np.ndarray) for x in sub.values()):
+                sub["\0size"] = np.zeros(idx.size, dtype=np.int64)
+            t = _full(_truth(self.ev(gen.elt, sub)), idx.size)
+            decided = idx[t] if want_any else idx[~t]
+            result[decided] = want_any
+            pending[decided] = False
+        return result
+
+    def b_any(self, node: ast.Call, env: dict) -> Any:
+        return self._unrolled(node, env, True)
+
+    def b_all(self, node: ast.Call, env: dict) -> Any:
+        return self._unrolled(node, env, False)
+
+    def b_iterate(self, node: ast.Call, env: dict) -> Any:
+        if len(node.args) != 3 or not isinstance(node.args[0], ast.Lambda):
+            raise NotVectorisable("iterate of something other than a lambda")
+        lam = node.args[0]
+        if len(lam.args.args) != 1 or lam.args.vararg or lam.args.kwarg or lam.args.defaults:
+            raise NotVectorisable("iterate of a lambda of other than one parameter")
+        var = lam.args.args[0].arg
+        n = _size(env)
+        p = _full(_int(self.ev(node.args[1], env)), n)
+        x = _int(self.ev(node.args[2], env))
+        if p.size and int(p.min()) < 0:
+            raise NotVectorisable("iterate a negative number of times")
+        steps = int(p.max()) if p.size else 0
+        if steps > MAX_UNROLL:
+            raise NotVectorisable(f"iterate more than {MAX_UNROLL} times")
+        r = _full(x, n).copy()
+        for i in range(steps):
+            idx = np.nonzero(p > i)[0]
+            sub = self.restrict(env, idx)
+            sub[var] = r[idx]
+            r[idx] = _full(_int(self.ev(lam.body, sub)), idx.size)
+        return r
+
+
+def vectorise(tree: ast.AST, ns: Namespace, extra: dict[Any, Callable] | None = None) -> Callable[[dict], Any]:
+    """The function ``env -> value`` that evaluates `tree` on an environment of int64 arrays (one entry per
+    binding, all of the same length) and Python ints; it raises :class:`NotVectorisable` where the scalar
+    evaluation must decide. `extra` maps a built-in's scalar function object (``id`` of it) to its array
+    version.
+
+    >>> from nimjos.lang.syntax import parse
+    >>> f = vectorise(parse("any(x == 2**n - 1 for n in range(0, 6))"), Namespace())
+    >>> f({"x": np.arange(8)}).tolist()
+    [True, True, False, True, False, False, False, True]
+    """
+    def run(env: dict) -> Any:
+        try:
+            return _Vectoriser(ns, extra).ev(tree, env)
+        except (OverflowError, FloatingPointError, ValueError, TypeError, IndexError) as exc:
+            raise NotVectorisable(f"{type(exc).__name__}: {exc}") from None
+    return run
+
+
+def as_full(value: Any, n: int) -> np.ndarray:
+    """A vectorised value as an array of length n (a constant is repeated).
+
+    >>> as_full(3, 2).tolist(), as_full(np.array([True, False]), 2).tolist()
+    ([3, 3], [True, False])
+    """
+    if isinstance(value, tuple):
+        raise NotVectorisable("a tuple where a number or truth value was expected")
+    return _full(value, n)
+
+
+def as_truth(value: Any, n: int) -> np.ndarray:
+    """A vectorised value's truth (a number is true when not 0) as a bool array of length n.
+
+    >>> as_truth(np.array([0, 2]), 2).tolist(), as_truth(True, 2).tolist()
+    ([False, True], [True, True])
+    """
+    if isinstance(value, tuple):
+        raise NotVectorisable("the truth of a tuple")
+    return _full(_truth(value), n)
