@@ -37,7 +37,15 @@ class Arithmetic:
         return str(value)
 
     def term(self, node: ast.AST, env: dict, unit: Unit, acc: list) -> Any:
-        """A Walnut term (str), or an Exp, for an integer expression; constraints are appended to acc."""
+        """A Walnut term (str), or an Exp, for an integer expression; constraints are appended to acc.
+
+        >>> from nimjos.lang.syntax import parse
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> acc = []
+        >>> Translator(spec_namespace()).term(parse("min(x, 2 * y)"), {"x": "x", "y": "y"}, Unit([]), acc), acc
+        ('v001', [('v001', '((x <= 2*y & v001 = x) | (~(x <= 2*y) & v001 = 2*y))')])
+        """
         c = self.const(node, env)
         if c is not None:
             return self._nat(c, node)
@@ -83,6 +91,16 @@ class Arithmetic:
         raise NotAutomatic(f"{ast.unparse(node)} is not an automatic (msd_2) term")
 
     def int_term(self, node: ast.AST, env: dict, unit: Unit, acc: list) -> str:
+        """A Walnut term for an integer expression that is a number (not a value carried as 2**value).
+
+        >>> from nimjos.lang.syntax import parse
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> Translator(spec_namespace()).int_term(parse("v2(x)"), {"x": "x"}, Unit([]), [])
+        Traceback (most recent call last):
+        ...
+        checkers.prove.walnut.logic.NotAutomatic: v2(x) is a 2-adic or logarithmic value (v2, ilog2, an exponent) used as a number: Walnut compares such values only with each other and with constants
+        """
         t = self.term(node, env, unit, acc)
         if isinstance(t, Exp):
             raise NotAutomatic(f"{ast.unparse(node)} is a 2-adic or logarithmic value (v2, ilog2, an exponent) used "
@@ -90,6 +108,15 @@ class Arithmetic:
         return t
 
     def binop(self, node: ast.BinOp, env: dict, unit: Unit, acc: list) -> Any:
+        """A binary operation (see the module docstring); constraints are appended to acc.
+
+        >>> from nimjos.lang.syntax import parse
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> acc = []
+        >>> Translator(spec_namespace()).binop(parse("x % 3"), {"x": "x"}, Unit([]), acc), acc
+        ('v002', [('v001', None), ('v002', 'v002 < 3 & x = 3*v001 + v002')])
+        """
         op, L, R = node.op, node.left, node.right
         cl, cr = self.const(L, env), self.const(R, env)
         if isinstance(op, ast.Pow):
@@ -180,6 +207,15 @@ class Arithmetic:
                                "that many states)")
 
     def call(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> Any:
+        """A call of a [define] function (inlined) or of a built-in with a Walnut translation.
+
+        >>> from nimjos.lang.syntax import parse
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> acc = []
+        >>> Translator(spec_namespace()).call(parse("survivor(n, 2)"), {"n": "n"}, Unit([]), acc), acc
+        ('v001', [('v001', '$jos(v001,n)')])
+        """
         f, args = node.func.id, node.args
         body = self._inline(node)
         if body is not None:

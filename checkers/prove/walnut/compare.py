@@ -30,6 +30,14 @@ class Comparisons:
     """The comparisons of :class:`checkers.prove.walnut.translate.Translator` (see the module docstring)."""
 
     def atom(self, op: ast.cmpop, left: ast.AST, right: ast.AST, env: dict, unit: Unit) -> str:
+        """One comparison (or membership) `left op right` as a Walnut formula, its constraints closed.
+
+        >>> from nimjos.lang.syntax import parse
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> Translator(spec_namespace()).atom(ast.Lt(), parse("x"), parse("y - 1"), {"x": "x", "y": "y"}, Unit([]))
+        '(x + 1) < (y)'
+        """
         acc: list = []
         if isinstance(op, (ast.In, ast.NotIn)):
             f = self.close(acc, self.member(left, right, env, unit, acc))
@@ -119,6 +127,14 @@ class Comparisons:
         return None
 
     def member(self, left: ast.AST, right: ast.AST, env: dict, unit: Unit, acc: list) -> str:
+        """`left in right` as a Walnut formula (constraints of its terms appended to acc).
+
+        >>> from nimjos.lang.syntax import parse
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> Translator(spec_namespace()).member(parse("x"), parse("{1, 3}"), {"x": "x"}, Unit([]), [])
+        '(x = 1 | x = 3)'
+        """
         opts = self.options_of(right, env, unit, acc)
         if opts is not None:
             game, pos = opts
@@ -150,7 +166,14 @@ class Comparisons:
         raise NotAutomatic(f"membership in {ast.unparse(right)} (only constant sets, set literals and range(a, b))")
 
     def is_exp(self, node: ast.AST, env: dict) -> bool:
-        """Does this term carry a value of the exponent domain (v2, ilog2, a name used only as an exponent)?"""
+        """Does this term carry a value of the exponent domain (v2, ilog2, a name used only as an exponent)?
+
+        >>> from nimjos.lang.syntax import parse
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> [Translator(spec_namespace()).is_exp(parse(t), {"x": "x"}) for t in ("v2(x) + 1", "x + 1")]
+        [True, False]
+        """
         if isinstance(node, ast.Name):
             return isinstance(env.get(node.id), Exp)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
@@ -165,7 +188,14 @@ class Comparisons:
     def linear(self, node: ast.AST, env: dict, unit: Unit, acc: list, k: Fraction = Fraction(1)) -> tuple[list, list]:
         """A sum or difference as (positive parts, negative parts), each part (coefficient, Walnut term or None
         for the constant 1): rational constant factors and divisors multiplied in, ``floor``/``ceil`` of a ratio
-        with a constant denominator (or ``// c``) exact also where the numerator is negative."""
+        with a constant denominator (or ``// c``) exact also where the numerator is negative.
+
+        >>> from nimjos.lang.syntax import parse
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> Translator(spec_namespace()).linear(parse("x / 2 - 3"), {"x": "x"}, Unit([]), [])
+        ([(Fraction(1, 2), 'x')], [(Fraction(3, 1), None)])
+        """
         c = self.const(node, env)
         if c is not None:
             if type(c) not in (int, Fraction):

@@ -58,7 +58,20 @@ class Quantifiers:
 
     def move(self, decl: Any, i: int, opt: list[str], pos: list[str], unit: Unit) -> str:
         """Move family i of a declared game as a formula in the option's terms `opt` and the position's `pos`:
-        E bound names (where & opt = to); a move to a negative coordinate becomes an obligation."""
+        E bound names (where & opt = to); a move to a negative coordinate becomes an obligation.
+
+        >>> from nimjos.games.declared import GameDecl
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> ns = spec_namespace()
+        >>> sub = GameDecl.declare("sub", {"position": ["n"],
+        ...                                "moves": [{"to": "n - s", "where": "s in {1, 2} and s <= n"}]}, ns)
+        >>> unit = Unit(["m", "n"])
+        >>> Translator(ns).move(sub, 0, ["m"], ["n"], unit)
+        'Eb001 (((((b001 = 1 | b001 = 2)) & ((b001) <= (n)))) & ((m + b001) = (n)))'
+        >>> [why for _, why in unit.obligations]
+        ['coordinate 1 of n - s may be negative']
+        """
         fam = decl.moves[i]
         env = dict(zip(decl.position, pos))
         nonneg = set(decl.position)
@@ -90,7 +103,19 @@ class Quantifiers:
 
     def options_of(self, node: ast.AST, env: dict, unit: Unit, acc: list) -> tuple[Any, list[str]] | None:
         """For ``options(game, position)`` (a [define] may wrap it): the declared game and the position's terms;
-        None for other nodes."""
+        None for other nodes.
+
+        >>> from nimjos.lang.syntax import parse
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> tr = Translator(spec_namespace())
+        >>> print(tr.options_of(parse("x + 1"), {"x": "x"}, Unit([]), []))
+        None
+        >>> tr.options_of(parse("options(subtraction({1, 2}), x)"), {"x": "x"}, Unit([]), [])
+        Traceback (most recent call last):
+        ...
+        checkers.prove.walnut.logic.NotAutomatic: the built-in game subtraction({1, 2}) has no declared moves to translate
+        """
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             body = self._inline(node)
             if body is not None:
@@ -114,7 +139,17 @@ class Quantifiers:
 
     def option_formula(self, game: Any, opt: list[str], pos: list[str], unit: Unit, acc: list) -> str:
         """opt is an option of pos in the game (its parameters fixed as constants while the moves translate);
-        the constraints of acc (the fresh terms of opt and pos) hold on the path of the moves' obligations."""
+        the constraints of acc (the fresh terms of opt and pos) hold on the path of the moves' obligations.
+
+        >>> from nimjos.games.declared import GameDecl
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> ns = spec_namespace()
+        >>> take = GameDecl.declare("take", {"position": ["n"], "params": ["k"],
+        ...                                  "moves": [{"to": "n - s", "where": "1 <= s <= k and s <= n"}]}, ns)
+        >>> Translator(ns).option_formula(take.instance((2,)), ["m"], ["n"], Unit(["m", "n"]), [])
+        '((Eb001 (((((((1) <= (b001)) & ((b001) <= (2)))) & ((b001) <= (n)))) & ((m + b001) = (n)))))'
+        """
         saved, params, depth = dict(self.consts), list(unit.params), len(unit.path)
         self.consts.update(game.params)
         unit.params = params + [v for v, _ in acc]
@@ -129,7 +164,15 @@ class Quantifiers:
     def comprehension(self, node: ast.Call, env: dict, unit: Unit) -> str:
         """``all``/``any`` over a generator: ``for n in range(a, b)`` (an automatic bound; a logarithmic bound
         makes n a value carried as 2**n) or ``for h in options(game, position)``, with ``if`` conditions, as a
-        universal or existential quantifier with the range (or the move) as its constraint."""
+        universal or existential quantifier with the range (or the move) as its constraint.
+
+        >>> from nimjos.lang.syntax import parse
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> tr = Translator(spec_namespace())
+        >>> tr.comprehension(parse("any(2 * i == x for i in range(1, x))"), {"x": "x"}, Unit(["x"]))
+        'En001 ((((1) <= (n001)) & ((n001) < (x))) & ((2*n001) = (x)))'
+        """
         gen = node.args[0]
         return self._generators(node.func.id == "all", gen.elt, list(gen.generators), env, unit, ast.unparse(node))
 

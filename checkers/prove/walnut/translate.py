@@ -66,12 +66,25 @@ class Translator(Arithmetic, Comparisons, Quantifiers):
         self.n = 0
 
     def fresh(self, stem: str = "v") -> str:
+        """A new name: the stem and a number, unique within this translator.
+
+        >>> from nimjos.spec.names import spec_namespace
+        >>> tr = Translator(spec_namespace())
+        >>> tr.fresh(), tr.fresh("b")
+        ('v001', 'b002')
+        """
         self.n += 1
         return f"{stem}{self.n:03d}"
 
     # ------------------------------------------------------------------ constants
     def const(self, node: ast.AST, env: dict) -> Any:
-        """The value of a subexpression free of symbolic names (nimjos' own semantics), else None."""
+        """The value of a subexpression free of symbolic names (nimjos' own semantics), else None.
+
+        >>> from nimjos.spec.names import spec_namespace
+        >>> tr = Translator(spec_namespace(), {"k": 3})
+        >>> tr.const(parse("2 * k + 1"), {}), tr.const(parse("x + k"), {"x": "x"})
+        (7, None)
+        """
         if isinstance(node, ast.Constant):
             return node.value
         names = variables_of(node, self.ns)
@@ -97,19 +110,34 @@ class Translator(Arithmetic, Comparisons, Quantifiers):
 
     # ------------------------------------------------------------------ formulas
     def close(self, acc: list, atom: str) -> str:
-        """The atom with the constraints of its fresh variables, closed existentially."""
+        """The atom with the constraints of its fresh variables, closed existentially.
+
+        >>> Translator(None).close([("v001", "$xor(x,y,v001)")], "v001 = 0")
+        '(Ev001 ($xor(x,y,v001)) & v001 = 0)'
+        """
         if not acc:
             return atom
         cs = " & ".join(f"({c})" for _, c in acc if c is not None)
         return f"(E{','.join(v for v, _ in acc)} {cs} & {atom})"
 
     def oblige(self, unit: Unit, acc: list, bad: str, why: str) -> None:
-        """Record: under the current path, `bad` (with the constraints so far) never happens."""
+        """Record: under the current path, `bad` (with the constraints so far) never happens.
+
+        >>> unit = Unit(["x"], path=["x > 2"])
+        >>> Translator(None).oblige(unit, [], "x < 1", "x may be 0")
+        >>> unit.obligations
+        [('Ax ~((x > 2) & x < 1)', 'x may be 0')]
+        """
         path = " & ".join(f"({p})" for p in unit.path) or "0 = 0"
         unit.obligations.append((quant("A", unit.params, f"~({path} & {self.close(list(acc), bad)})"), why))
 
     def formula(self, node: ast.AST, env: dict, unit: Unit) -> str:
-        """A Walnut formula for a condition (nimjos truthiness of comparisons, and, or, not, if)."""
+        """A Walnut formula for a condition (nimjos truthiness of comparisons, and, or, not, if).
+
+        >>> from nimjos.spec.names import spec_namespace
+        >>> Translator(spec_namespace()).formula(parse("x < 3 or x == y"), {"x": "x", "y": "y"}, Unit([]))
+        '(((x) < (3)) | ((x) = (y)))'
+        """
         c = self.const(node, env)
         if c is not None:
             return "0 = 0" if c else "0 = 1"
