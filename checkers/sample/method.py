@@ -64,14 +64,16 @@ EXAMPLES = 100
 #: count; the window's evaluations may take up to nimjos.lang.runtime.MAX_STEPS): an instance that needs more is
 #: skipped, with the reason
 EVAL_STEPS = 50_000
-#: Z3 resource units the point searches of one claim may spend (a count: the same on a quiet and a loaded machine;
-#: about 10 s of Z3 at the prover's calibration, checkers.prove.budget); reaching it ends the search, with a note
-SEARCH_UNITS = 10_000_000
+#: Z3 resource units the point searches and the searches for members of the claimed sets of one claim may spend (a
+#: count: the same on a quiet and a loaded machine;
+#: about 1.3 s of Z3 at the prover's calibration, checkers.prove.budget, and up to 7 s on the queries of 60-bit
+#: positions); reaching it ends the search, with a note
+SEARCH_UNITS = 4_000_000
 #: options the listed certificates of one claim may label in all (a count); reaching it ends the search, with a note
 SEARCH_OPTIONS = 20_000
 #: steps the evaluations of one claim may take in all (an instance refused for its steps counts the steps it took);
 #: reaching it ends the search, with a note
-SEARCH_STEPS = 400_000
+SEARCH_STEPS = 1_000_000
 #: the wall-clock safety net of one claim's search, in seconds (the counts should end a search long before);
 #: reaching it makes the verdict inconclusive, with a note, since it would depend on the machine
 SAFETY_SECONDS = 120.0
@@ -165,8 +167,10 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
 
     def stop() -> str:
         """Why the search must end now ('' to go on): the count of Z3 units, or the safety net."""
-        if isinstance(evaluator, GameEvaluator) and evaluator.units >= units:
-            return f"the point searches spent their {units:,} Z3 resource units after {stats['drawn']:,} instances"
+        spent = (evaluator.units if isinstance(evaluator, GameEvaluator) else 0) + (members.units if members else 0)
+        if spent >= units:
+            return (f"the point searches and the searches for members of the claimed sets spent their {units:,} Z3 "
+                    f"resource units after {stats['drawn']:,} instances")
         if stats["steps"] >= SEARCH_STEPS:
             return f"the evaluations spent their {SEARCH_STEPS:,} steps after {stats['drawn']:,} instances"
         if isinstance(evaluator, GameEvaluator) and evaluator.options >= SEARCH_OPTIONS:
@@ -177,7 +181,7 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
     failures: list[Outcome] = []
     skips: dict[str, int] = {}
 
-    table = kind is None and uses_table(claim, ns)
+    table = uses_table(claim, ns)
 
     def run_one(drawn: Drawn) -> Outcome:
         stats["drawn"] += 1

@@ -74,7 +74,7 @@ def choose_far(claim: Any, plan: ClaimPlan, dom: Domain, evaluate: Callable, kin
     if not any(d.extended for d in dom.names):
         return FAR, ""
     top = max((d.window_hi for d in dom.names if d.extended and d.window_hi is not None), default=100)
-    if kind is None and uses_table(claim, claim.spec.namespace):
+    if uses_table(claim, claim.spec.namespace):   # a game claim whose formula asks G too
         return max(2 * top, top + 8), "ground truth from the engine's table, so values stay within 2x the window"
     ladder = list(LADDER)
     if kind is not None:

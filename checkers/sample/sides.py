@@ -28,6 +28,7 @@ from nimjos.lang.compiler import compile_tree
 from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import parse
 from nimjos.spec.plan import ClaimPlan
+from checkers.prove.budget import RLIMIT_PER_SECOND, Budget, check
 from checkers.prove.solver import model_value
 from checkers.prove.terms import Untranslatable
 from checkers.prove.translate import Builder
@@ -35,7 +36,8 @@ from checkers.prove.world import choose_mode
 
 #: a drawn coordinate below 2^FREE_BITS may move anywhere in [0, its value] when Z3 looks for a member near it
 FREE_BITS = 8
-#: Z3's resource limit per member search (a count of its steps: the same answer on a quiet or a loaded machine)
+#: Z3's resource limit per member search (a count of its steps: the same answer on a quiet or a loaded machine);
+#: what the searches spend counts toward the sampler's SEARCH_UNITS of the claim
 RLIMIT = 2_000_000
 #: at most this many structured values per name (the rest are dropped, the largest first)
 MAX_STRUCTURED = 600
@@ -105,6 +107,7 @@ class Members:
             except SpecError as exc:
                 self.ok, self.why_not = False, str(exc)
         self.found = 0
+        self.units = 0   # Z3 resource units the member searches have spent (a count: the sampler's budget)
         self.plan = plan
 
     def levels(self, env: dict) -> list:
@@ -137,13 +140,15 @@ class Members:
             want = b.formula(self.tree, e)
             ob, _ = b.obligation()
             s = z3.Solver()
-            s.set("rlimit", RLIMIT)
             s.add(*b.assertions(), want, ob)
             for c, v in zip(self.coords, vs):
                 d = max(0, int(env[c]))
                 low = d >> 1 if d >> FREE_BITS else 0
                 s.add(b.to_term(v) >= b.const(low), b.to_term(v) <= b.const(d))
-            if s.check() != z3.sat:
+            budget = Budget.seconds(RLIMIT / RLIMIT_PER_SECOND)
+            answer = check(budget, s)
+            self.units += budget.used
+            if answer != z3.sat:
                 return None
             m = s.model()
             out = dict(env)
