@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import re
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 
 from checkers.prove.walnut.logic import (LOG_AUTOMATA, MAX_CONSTANT, MAX_EXPONENT, MAX_FACTOR, Exp, NotAutomatic,
                                          Unit)
@@ -212,31 +212,22 @@ class Arithmetic:
         >>> from nimjos.lang.syntax import parse
         >>> from nimjos.spec.names import spec_namespace
         >>> from checkers.prove.walnut.translate import Translator
-        >>> acc = []
-        >>> Translator(spec_namespace()).call(parse("survivor(n, 2)"), {"n": "n"}, Unit([]), acc), acc
-        ('v001', [('v001', '$jos(v001,n)')])
+        >>> tr, acc = Translator(spec_namespace()), []
+        >>> tr.call(parse("survivor(n, 2)"), {"n": "n"}, Unit([]), acc)
+        'v001'
+        >>> acc
+        [('v001', '$jos(v001,n)')]
         """
         f, args = node.func.id, node.args
         body = self._inline(node)
         if body is not None:
             return self.term(body, env, unit, acc)
         if f == "xor" and args:
-            cur = self.int_term(args[0], env, unit, acc)
-            for a in args[1:]:
-                t = self.int_term(a, env, unit, acc)
-                v = self.fresh()
-                acc.append((v, f"$xor({cur},{t},{v})"))
-                cur = v
-            return cur
+            return self._fold(args, env, unit, acc, lambda cur, t, v: f"$xor({cur},{t},{v})")
         if f in ("min", "max") and len(args) >= 2:
-            cur = self.int_term(args[0], env, unit, acc)
             lt = "<=" if f == "min" else ">="
-            for a in args[1:]:
-                t = self.int_term(a, env, unit, acc)
-                v = self.fresh()
-                acc.append((v, f"(({cur} {lt} {t} & {v} = {cur}) | (~({cur} {lt} {t}) & {v} = {t}))"))
-                cur = v
-            return cur
+            return self._fold(args, env, unit, acc,
+                              lambda cur, t, v: f"(({cur} {lt} {t} & {v} = {cur}) | (~({cur} {lt} {t}) & {v} = {t}))")
         if f == "abs" and len(args) == 1 and isinstance(args[0], ast.BinOp) and isinstance(args[0].op, ast.Sub):
             a = self.int_term(args[0].left, env, unit, acc)
             b = self.int_term(args[0].right, env, unit, acc)
@@ -271,3 +262,13 @@ class Arithmetic:
                    "popcount": "popcount is not automatic as a number", "isqrt": "isqrt is not automatic",
                    "gcd": "gcd is not automatic", "mex": "mex of a symbolic set is not translated"}
         raise NotAutomatic(f"{f}(...) in {ast.unparse(node)}: {reasons.get(f, 'no Walnut translation')}")
+
+    def _fold(self, args: list, env: dict, unit: Unit, acc: list, step: Callable[[str, str, str], str]) -> str:
+        """f(a, b, c, ...) as f(f(a, b), c) ...: each step a fresh v with the constraint step(so far, next, v)."""
+        cur = self.int_term(args[0], env, unit, acc)
+        for a in args[1:]:
+            t = self.int_term(a, env, unit, acc)
+            v = self.fresh()
+            acc.append((v, step(cur, t, v)))
+            cur = v
+        return cur
