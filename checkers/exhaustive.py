@@ -225,7 +225,8 @@ def _check_vectorised(plan: ClaimPlan, col: Collector, shard: tuple | None) -> t
     if evidence is None:
         return None
     col.failures, col.undefined, col.n_fail, col.n_undef = vc.failures, vc.undefined, vc.n_fail, vc.n_undef
-    evidence.setdefault("observations", []).insert(0, f"the window was evaluated vectorised ({n:,} instances at once)")
+    how = evidence.pop("vectorised", f"the window was evaluated vectorised ({n:,} instances at once)")
+    evidence.setdefault("observations", []).insert(0, how)
     return n, len(held_idx), evidence
 
 
@@ -261,12 +262,13 @@ def _vector_holds(plan: ClaimPlan, vc: Collector, held: dict, statement: Callabl
         ok = as_truth(statement(held), n)
     except NotVectorisable:
         ns = plan.claim.spec.namespace
-        if n > SCALAR_REST or grundy_calls([plan.claim.statement, plan.claim.assume_text],
-                                           set(plan.window.names), ns):
+        if plan.assume is None or n > SCALAR_REST or grundy_calls([plan.claim.statement, plan.claim.assume_text],
+                                                                  set(plan.window.names), ns):
             return None
         for j in range(n):  # the assumption vectorised, the statement one held instance at a time
             _holds_instance(plan, _env_at(held, j), vc, assumed=True)
-        return {}
+        return {"vectorised": f"the window's assumption was evaluated vectorised, the statement at each of the "
+                              f"{n:,} instances where it held"}
     bad = np.nonzero(~ok)[0]
     columns = {k: v[bad] for k, v in held.items()}
     _report(vc, columns, len(bad), lambda j: _holds_instance(plan, _env_at(columns, j), vc, assumed=True))

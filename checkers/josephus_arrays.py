@@ -20,6 +20,8 @@ from nimjos.lang.vector import NotVectorisable
 
 #: the largest table one call may build (entries)
 MAX_TABLE = 5_000_000
+#: F tables kept for the next call (by s), at most MAX_TABLE entries in all
+_F_TABLES: dict[int, np.ndarray] = {}
 
 
 def _pair(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -73,6 +75,15 @@ def f_table(s: int, top: int) -> np.ndarray:
     return table
 
 
+def _f_cached(s: int, top: int) -> np.ndarray:
+    table = _F_TABLES.get(s)
+    if table is None or len(table) <= top:
+        if sum(len(t) for t in _F_TABLES.values()) + top > MAX_TABLE:
+            _F_TABLES.clear()
+        table = _F_TABLES[s] = f_table(s, top)
+    return table
+
+
 def f_array(s: Any, v: Any) -> np.ndarray:
     """F(s, v) of 002 Definition 2.1 at every index (0 <= s <= v - 1), one table per distinct s."""
     s, v = _pair(s, v)
@@ -86,7 +97,7 @@ def f_array(s: Any, v: Any) -> np.ndarray:
         top = int(v[idx].max())
         if top > MAX_TABLE:
             raise NotVectorisable("an F table too large")
-        out[idx] = f_table(int(sv), top)[v[idx]]
+        out[idx] = _f_cached(int(sv), top)[v[idx]]
     return out
 
 
