@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from checkers.heaps import graph_moves, heap_prove, heap_sample
+from checkers.prove.certificate import Certificate, game_kind
+from checkers.sample.evaluate import GameEvaluator
 from checkers.run import RunOptions, run_claim
 from nimjos.spec.budget import enforce_limits
 from nimjos.spec.loader import load_spec
@@ -248,3 +250,16 @@ def test_the_resource_guard_counts_the_reachable_positions_of_a_ten_slot_lasker_
     assert any("counted by following the moves" in n for n in est.notes)
     v = run_claim(spec.claims[0], RunOptions(methods=("exhaustive",), repair=False)).final
     assert v.verdict == "checked" and v.instances == 139
+
+
+def test_the_generic_certificate_binds_a_heap_position_whole():
+    # a claim whose one coordinate is a tuple of heaps: the local certificate used to bind h = pos[0], the first
+    # heap, so nimsum(h) judged (3, 4, 5) as the heap 3; now the position is bound whole, at the point and at its options
+    spec = load_spec(Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    claim = spec.claim("bouton")
+    plan = claim.plan()
+    ev = GameEvaluator(claim, plan, "default")
+    assert ev({"n": 3, "h": (1, 2, 3)}).kind == "held"       # a P-position: no option has nim-sum 0
+    assert ev({"n": 3, "h": (3, 4, 5)}).kind == "held"       # an N-position: (1, 4, 5) is an option in P
+    cert = Certificate(claim, plan, {"n": 3}, game_kind(claim, plan))
+    assert cert.env_at((3, 4, 5))["h"] == (3, 4, 5)

@@ -100,8 +100,14 @@ def _position(env: dict, coords: tuple[str, ...]) -> Any:
 
 
 def _bind(coords: tuple[str, ...], pos: Any) -> dict:
+    """The coordinates' bindings at a position: a game with one coordinate binds the position whole (a number,
+    or the tuple of heaps of a heap game), never its first entry.
+
+    >>> _bind(("x", "y"), (1, 2)), _bind(("h",), (3, 4, 5)), _bind(("x",), 7)
+    ({'x': 1, 'y': 2}, {'h': (3, 4, 5)}, {'x': 7})
+    """
     if len(coords) == 1:
-        return {coords[0]: pos[0] if isinstance(pos, tuple) else pos}
+        return {coords[0]: pos}
     return dict(zip(coords, pos))
 
 
@@ -117,7 +123,7 @@ def count_options(inst: Any, pos: Any, cap: int) -> int:
     if not isinstance(inst, DeclaredGame):
         return len(inst.options(pos))
     env = dict(inst.params)
-    env.update(_bind(inst.coords, pos if isinstance(pos, tuple) else (pos,)))
+    env.update(_bind(inst.coords, pos))
     total = 0
     for fam in inst.decl.moves:
         if fam.affine is not None:
@@ -164,7 +170,7 @@ class Certificate:
     # ------------------------------------------------------------------ labels
     def env_at(self, pos: Any) -> dict:
         env = dict(self.params)
-        env.update(_bind(self.coords, pos if isinstance(pos, tuple) else (pos,)))
+        env.update(_bind(self.coords, pos))
         return env
 
     def labels_of(self, pos: Any, others: list | None = None) -> Any:
@@ -382,7 +388,7 @@ class PointSolver:
     def _label_term(self, b: Any, q: Any, value: Any) -> Any:
         """Z3 condition: the label of the symbolic option q equals value (None: 'not a P-position')."""
         env = dict(self.cert.params)
-        env.update(_bind(self.cert.coords, q if isinstance(q, tuple) else (q,)))
+        env.update(_bind(self.cert.coords, q))
         if self.cert.kind == "grundy":
             return b.compare(ast.Eq, b.term(self.tree, env), value)
         if self.cert.kind == "p":
@@ -499,7 +505,7 @@ class PointSolver:
             vs = [b.var(f"{n}!{i}") for n in fam.binder.names]
             cond, q = b.move(game, pos, fam, vs)
             env = dict(self.cert.params)
-            env.update(_bind(self.cert.coords, q if isinstance(q, tuple) else (q,)))
+            env.update(_bind(self.cert.coords, q))
             inside = b.formula(tree, env)
             ob, _ = b.obligation()
             s = z3.Solver()
@@ -519,7 +525,7 @@ class PointSolver:
     def _exact_option(self, i: int, pos: Any, binding: dict) -> Any:
         fam = self.decl.moves[i]
         env = dict(self.cert.inst.params)
-        env.update(_bind(self.cert.coords, pos if isinstance(pos, tuple) else (pos,)))
+        env.update(_bind(self.cert.coords, pos))
         env.update(binding)
         try:
             if not self.where[i](env):

@@ -253,7 +253,7 @@ class GameEvaluator:
             return cx
         q, actual, label = found
         b = dict(params)
-        b.update(dict(zip(self.coords, q if isinstance(q, tuple) else (q,))))
+        b.update({self.coords[0]: q} if len(self.coords) == 1 else dict(zip(self.coords, q)))
         b = {n: b[n] for n in self.names if n in b}
         shown = {"grundy": label, "p": "P" if label == 0 else "N"}.get(cert.kind, label)
         truth = {"grundy": actual, "p": "P" if actual == 0 else "N"}.get(cert.kind, actual)
