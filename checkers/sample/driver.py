@@ -3,7 +3,8 @@ counterexample), its settings, the example database and pinned instances (``samp
 re-checked first on every run.
 
 The search is deterministic: its seed comes from the claim (:func:`db_key`), its length is a count of
-examples, and it ends early only when the caller's `stop` says so (a count spent, or the wall-clock safety net:
+examples where the claim's assumption holds (a draw where it is false is rejected and not counted; hypothesis
+gives up after ten times as many rejections), and it ends early only when the caller's `stop` says so (a count spent, or the wall-clock safety net:
 the reason is reported). The example database lives beside the results store (``<store folder>/hypothesis``);
 a run without a store (``--no-store``) has none, and hypothesis's own cache (the constants it reads from the
 source) goes to the system's temporary folder, never into the current directory.
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, reject, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.database import DirectoryBasedExampleDatabase
@@ -130,6 +131,8 @@ def search(claim: Any, profile: str, dom: Domain, run_one: Callable, count: int,
             return
         drawn = draw_env(data, dom)
         out = run_one(drawn)
+        if out.kind == Outcome.ASSUME:
+            reject()   # not counted among the `count` examples: a claim with an assumption gets `count` where it holds
         if out.kind in (Outcome.FAIL, Outcome.UNDEF):
             state["failing"] = True
             found.failures[:] = [out]
