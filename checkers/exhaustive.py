@@ -197,7 +197,8 @@ def _check_vectorised(plan: ClaimPlan, col: Collector, shard: tuple | None) -> t
     instance at a time (at most :data:`SCALAR_REST` of them)."""
     claim = plan.claim
     kind = claim.kind
-    if plan.window is None or kind not in ("holds", "grundy", "p_positions", "level_set") or plan.formula is None:
+    if plan.window is None or kind not in ("holds", "grundy", "p_positions", "level_set") or plan.formula is None \
+            or not isinstance(claim.statement, str) or not isinstance(claim.assume_text, (str, type(None))):
         return None
     if kind != "holds" and (plan.families is not None or not plan.coords or plan.game is None):
         return None
@@ -267,8 +268,10 @@ def _vector_holds(plan: ClaimPlan, vc: Collector, held: dict, statement: Callabl
             return None
         for j in range(n):  # the assumption vectorised, the statement one held instance at a time
             _holds_instance(plan, _env_at(held, j), vc, assumed=True)
-        return {"vectorised": f"the window's assumption was evaluated vectorised, the statement at each of the "
-                              f"{n:,} instances where it held"}
+        evidence = _one_at_a_time(False)
+        evidence["vectorised"] = (f"the window's assumption was evaluated vectorised, the statement at each of the "
+                                  f"{n:,} instances where it held")
+        return evidence
     bad = np.nonzero(~ok)[0]
     columns = {k: v[bad] for k, v in held.items()}
     _report(vc, columns, len(bad), lambda j: _holds_instance(plan, _env_at(columns, j), vc, assumed=True))
@@ -370,13 +373,18 @@ def _check_holds(plan: ClaimPlan, col: Collector, pins: dict | None, shard: tupl
     for env in _window_bindings(plan, pins, shard):
         instances += 1
         held += _holds_instance(plan, env, col)
+    return instances, held, _one_at_a_time(prefetched)
+
+
+def _one_at_a_time(prefetched: bool) -> dict:
+    """The evidence of a holds check: whether G was called one position at a time."""
     evidence: dict = {}
     if not prefetched and default_engine().asked:
         # G was called, but never at the window's own bindings: one position at a time (docs: What is fast)
         evidence["observations"] = ["G is evaluated one position at a time here (called inside a comprehension, "
                                     "a lambda or a definition, or at a computed position): see 'What is fast' in "
                                     "docs/spec-format.md"]
-    return instances, held, evidence
+    return evidence
 
 
 def _holds_instance(plan: ClaimPlan, env: dict, col: Collector, assumed: bool = False) -> int:

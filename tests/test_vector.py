@@ -285,3 +285,39 @@ def test_smaller_main_theorem_windows_say_why(stem, cid):
     claim = load_spec(SPECS / f"{stem}.toml").claim(cid)
     assert _window_size(claim) < 10 ** 6
     assert "smaller than 10^6 instances" in (claim.note or "")
+
+
+def test_assumption_vectorised_statement_one_at_a_time_keeps_the_g_note(tmp_path):
+    path = tmp_path / "m.toml"
+    path.write_text(DEFINE + '"GN(x, y)" = "G(nim2, (x, y))"\n[[claim]]\nid = "c"\n'
+                    'for_all = "0 <= x <= 30 and 0 <= y <= 30"\nassume = "x % 3 == 0"\nholds = "GN(x, y) == xor(x, y)"\n')
+    scalar, vector = _both(load_spec(path).claim("c"))
+    assert scalar.verdict == vector.verdict == "checked"
+    g_note = [n for n in scalar.notes if "one position at a time" in n]
+    assert g_note and g_note == [n for n in vector.notes if "one position at a time" in n]
+    assert any("the statement at each of the" in n for n in vector.notes)
+
+
+@pytest.mark.parametrize("stem", ["002_josephus_nim", "004_cyclic_nimhoff_delete_nim"])
+def test_spec_claims_alike_on_both_paths(stem):
+    """Every claim of the spec with a window of at most 20,000 instances that the vectorised path takes: the same
+    verdict, counts, counterexamples, undefined instances, evidence and scope as the scalar path."""
+    taken = 0
+    for claim in load_spec(SPECS / f"{stem}.toml").claims:
+        if claim.kind not in ("holds", "grundy", "p_positions", "level_set"):
+            continue
+        plan = claim.plan("default")
+        arrays = plan.window.arrays({}) if plan.window is not None else None
+        if not arrays or len(next(iter(arrays.values()))) > 20_000:
+            continue
+        scalar, vector = _both(claim)
+        if not any("vectorised" in n for n in vector.notes):
+            continue
+        taken += 1
+        assert (scalar.verdict, scalar.instances, scalar.assumption_held, scalar.failures, scalar.scope) == \
+            (vector.verdict, vector.instances, vector.assumption_held, vector.failures, vector.scope), claim.id
+        assert [c.to_json() for c in scalar.counterexamples] == [c.to_json() for c in vector.counterexamples]
+        assert [c.to_json() for c in scalar.undefined] == [c.to_json() for c in vector.undefined]
+        assert scalar.evidence == vector.evidence, claim.id
+        assert scalar.notes == [n for n in vector.notes if "vectorised" not in n], claim.id
+    assert taken >= 10

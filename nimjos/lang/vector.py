@@ -20,6 +20,7 @@ array functions (``extra``: the scalar function object mapped to its array versi
 
 >>> import numpy as np
 >>> from nimjos.lang.compiler import Namespace
+from nimjos.lang.errors import EvalError
 >>> from nimjos.lang.syntax import parse
 >>> f = vectorise(parse("x // 3 if x > 0 else -x % 4"), Namespace())
 >>> f({"x": np.arange(-3, 4)}).tolist()
@@ -38,6 +39,7 @@ import numpy as np
 
 from nimjos.lang.builtins import BUILTINS
 from nimjos.lang.compiler import Namespace
+from nimjos.lang.errors import EvalError
 
 #: every int64 value an evaluation produces stays below this in magnitude
 LIMIT = 2 ** 62
@@ -572,7 +574,8 @@ def vectorise(tree: ast.AST, ns: Namespace, extra: dict[Any, Callable] | None = 
     def run(env: dict) -> Any:
         try:
             return _Vectoriser(ns, extra).ev(tree, env)
-        except (OverflowError, FloatingPointError, ValueError, TypeError, IndexError) as exc:
+        except (ArithmeticError, LookupError, ValueError, TypeError, RecursionError, EvalError) as exc:
+            # whatever the scalar language would say here, it says it: the caller falls back to it
             raise NotVectorisable(f"{type(exc).__name__}: {exc}") from None
     return run
 
