@@ -21,7 +21,8 @@ from checkers.collector import Collector
 from checkers.evidence import (evidence_rows, fixed_names, fixed_names_arrays, josephus_evidence,
                                options_evidence, position_of, window_evidence)
 from checkers.josephus_arrays import ARRAY_FUNCTIONS
-from nimjos.games.declared import as_instance
+from nimjos.games.declared import DeclaredGame, as_instance
+from nimjos.games.functions import G
 from nimjos.games.engine import default_engine, grundy_array
 from nimjos.games.periodicity import first_stair_break
 from nimjos.lang.analysis import grundy_calls
@@ -30,7 +31,7 @@ from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.expr import evaluate
 from nimjos.lang.runtime import BUDGET
 from nimjos.lang.syntax import free_names, parse, suggest
-from nimjos.lang.vector import NotVectorisable, as_full, as_truth, vectorise
+from nimjos.lang.vector import GameCall, NotVectorisable, as_full, as_truth, vectorise
 from nimjos.lang.values import format_value
 from nimjos.spec.budget import enforce_limits
 from nimjos.spec.plan import ClaimPlan, locate_error
@@ -213,10 +214,10 @@ def _check_vectorised(plan: ClaimPlan, col: Collector, shard: tuple | None) -> t
     try:
         mask = np.ones(n, dtype=np.bool_)
         if plan.assume is not None:
-            mask = as_truth(vectorise(parse(claim.assume_text), ns, ARRAY_FUNCTIONS)(arrays), n)
+            mask = as_truth(vectorise(parse(claim.assume_text), ns, _ARRAYS)(arrays), n)
         held_idx = np.nonzero(mask)[0]
         held = {k: v[held_idx] for k, v in arrays.items()}
-        statement = vectorise(parse(claim.statement), ns, ARRAY_FUNCTIONS)
+        statement = vectorise(parse(claim.statement), ns, _ARRAYS)
         if kind == "holds":
             evidence = _vector_holds(plan, vc, held, statement)
         else:
@@ -229,6 +230,70 @@ def _check_vectorised(plan: ClaimPlan, col: Collector, shard: tuple | None) -> t
     how = evidence.pop("vectorised", f"the window was evaluated vectorised ({n:,} instances at once)")
     evidence.setdefault("observations", []).insert(0, how)
     return n, len(held_idx), evidence
+
+
+#: the largest box of positions G may be solved on at once for a vectorised statement, unless the statement asks
+#: for at least a quarter of it
+MAX_G_BOX = 4_000_000
+
+
+def _g_array(game: Any, position: Any) -> Any:
+    """G(game, position) at every binding of a vectorised statement: the game a declared game at int params, the
+    position a number or a tuple of numbers (arrays or ints); each distinct game is solved on the box of its
+    positions at once (:func:`nimjos.games.engine.grundy_array`). Anything else is not vectorised.
+
+    >>> import pathlib
+    >>> from nimjos.spec.loader import load_spec
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
+    >>> game = next(iter(spec.namespace.games.values()))
+    >>> _g_array(GameCall(game, []), np.arange(5)).tolist() == [G(game, x) for x in range(5)]
+    True
+    """
+    if not isinstance(game, GameCall):
+        raise NotVectorisable("G of something other than a declared game")
+    coords = list(position) if isinstance(position, tuple) else [position]
+    values = list(game.args) + coords
+    if any(not (type(v) is int or (isinstance(v, np.ndarray) and v.dtype == np.int64)) for v in values):
+        raise NotVectorisable("G at a position or params that are not integers")
+    lengths = {len(v) for v in values if isinstance(v, np.ndarray)}
+    if len(lengths) > 1:
+        raise NotVectorisable("arrays of different lengths")
+    if not lengths:
+        return G(game.game(*game.args) if game.args or getattr(game.game, "params", ()) else game.game,
+                 tuple(coords) if isinstance(position, tuple) else position)
+    n = lengths.pop()
+    full = [v if isinstance(v, np.ndarray) else np.full(n, v, dtype=np.int64) for v in values]
+    params, coords = full[:len(game.args)], full[len(game.args):]
+    if any(n and int(c.min()) < 0 for c in coords):
+        raise NotVectorisable("G at a negative coordinate")
+    if params:
+        uniq, which = np.unique(np.stack(params, axis=1), axis=0, return_inverse=True)
+        which = which.reshape(-1)
+    else:
+        uniq, which = np.zeros((1, 0), dtype=np.int64), np.zeros(n, dtype=np.int64)
+    out = np.zeros(n, dtype=np.int64)
+    engine = default_engine()
+    for g, row in enumerate(uniq.tolist()):
+        try:
+            inst = as_instance(game.game(*row) if row or getattr(game.game, "params", ()) else game.game)
+        except (EvalError, SpecError, TypeError):
+            raise NotVectorisable("a game that cannot be built here") from None
+        if not isinstance(inst, DeclaredGame) or inst.dim != len(coords) or isinstance(position, tuple) != (inst.dim > 1):
+            raise NotVectorisable("G of a game other than a declared game of this dimension")
+        idx = np.nonzero(which == g)[0]
+        at = [c[idx] for c in coords]
+        box = 1
+        for c in at:
+            box *= int(c.max()) + 1
+        if box > max(MAX_G_BOX, 4 * len(idx)):
+            raise NotVectorisable("G asked at positions spread over a large box")
+        engine.asked.add(inst)  # the claim's ground truth names the engines of the games it asked
+        out[idx] = grundy_array(engine, inst, at)
+    return out
+
+
+#: the array functions a vectorised statement may call
+_ARRAYS = {**ARRAY_FUNCTIONS, id(G): _g_array}
 
 
 def _smallest_first(columns: dict, limit: int) -> np.ndarray:

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from nimjos.josephus.algorithms import survivor_table
+from nimjos.josephus.algorithms import jj_table, survivor_table
 from nimjos.josephus.functions import JOSEPHUS_FUNCTIONS
 from nimjos.lang.vector import NotVectorisable
 
@@ -26,6 +26,8 @@ _F_TABLES: dict[int, np.ndarray] = {}
 
 def _pair(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
     n = max(len(x) if isinstance(x, np.ndarray) else 1 for x in (a, b))
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and len(a) != len(b):
+        raise NotVectorisable("arrays of different lengths")
     out = []
     for x in (a, b):
         if isinstance(x, np.ndarray) and x.dtype == np.int64:
@@ -101,6 +103,30 @@ def f_array(s: Any, v: Any) -> np.ndarray:
     return out
 
 
+#: the largest circle of a JJ table (the table has (N + 1)^2 entries)
+MAX_JJ_N = 2000
+
+
+def jj_array(k: Any, n: Any, m: Any) -> np.ndarray:
+    """JJ(k, n, m) of 001 Definition 2.4 at every index (k >= 1, 1 <= m <= n), one table per distinct k.
+
+    >>> jj_array(3, np.array([7, 7]), np.array([3, 4])).tolist()
+    [6, 0]
+    """
+    k, n = _pair(k, n)
+    _, m = _pair(k, m)
+    out = np.zeros(len(k), dtype=np.int64)
+    if len(k) == 0:
+        return out
+    if int(k.min()) < 1 or int(m.min()) < 1 or bool(np.any(m > n)) or int(n.max()) > MAX_JJ_N:
+        raise NotVectorisable("JJ outside k >= 1, 1 <= m <= n, or a circle too large for a table")
+    for kv in np.unique(k):
+        idx = np.nonzero(k == kv)[0]
+        out[idx] = jj_table(int(n[idx].max()), int(kv))[n[idx], m[idx]]
+    return out
+
+
 #: the array versions, keyed by the id of the scalar function the spec language names
 ARRAY_FUNCTIONS: dict[int, Callable] = {id(JOSEPHUS_FUNCTIONS["survivor"]): survivor_array,
-                                        id(JOSEPHUS_FUNCTIONS["F"]): f_array}
+                                        id(JOSEPHUS_FUNCTIONS["F"]): f_array,
+                                        id(JOSEPHUS_FUNCTIONS["JJ"]): jj_array}

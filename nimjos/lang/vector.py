@@ -51,6 +51,18 @@ class NotVectorisable(Exception):
     """The expression (or this window) cannot be evaluated exactly on arrays: use the scalar path."""
 
 
+class GameCall:
+    """A game named in a vectorised expression, with its params' values (arrays or ints): ``maxnim(k)`` at every
+    binding; only an array function of the caller (``G``) takes it."""
+
+    def __init__(self, game: Any, args: list):
+        self.game = game
+        self.args = args
+
+    def take(self, idx: np.ndarray) -> "GameCall":
+        return GameCall(self.game, [_take(a, idx) for a in self.args])
+
+
 def _mag(v: Any) -> int:
     """The largest magnitude of an int value (a Python int or an int64 array).
 
@@ -93,6 +105,8 @@ def _take(v: Any, idx: np.ndarray) -> Any:
         return v[idx]
     if isinstance(v, tuple):
         return tuple(_take(x, idx) for x in v)
+    if isinstance(v, GameCall):
+        return v.take(idx)
     return v
 
 
@@ -253,6 +267,8 @@ class _Vectoriser:
             v = d()
             if type(v) in (int, bool):
                 return v
+        if name in self.ns.games and d is None:
+            return GameCall(self.ns.games[name], [])
         raise NotVectorisable(f"the name {name!r} as a value")
 
     def v_Tuple(self, node: ast.Tuple, env: dict) -> Any:
@@ -372,7 +388,9 @@ class _Vectoriser:
         ns = self.ns
         if name in ns.definitions:
             return self.inline(ns.definitions[name], node, env)
-        if name in ns.games or name not in ns.builtins:
+        if name in ns.games:
+            return GameCall(ns.games[name], [_int(self.ev(a, env)) for a in node.args])
+        if name not in ns.builtins:
             raise NotVectorisable(f"a call of {name!r}")
         fn = ns.builtins[name]
         array_fn = self.extra.get(id(fn))
