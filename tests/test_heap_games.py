@@ -34,7 +34,15 @@ KAYLES = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7
 DAWSON = [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 2, 7,
           4, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2]
 GRUNDY = [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2, 3, 1, 2, 4,
-          1, 2, 4, 1, 2, 4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3, 2, 1, 3, 2, 4, 3, 2, 4]
+          1, 2, 4, 1, 2, 4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3, 2, 1, 3, 2, 4, 3, 2, 4,
+          3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 5, 2, 4, 5, 2, 4, 3, 7, 4, 3, 7, 4, 3, 7, 4, 3, 5, 2, 3, 5, 2, 3,
+          5, 2, 3]
+# Grundy's game, the sparse values (an even number of ones in G(n) without its lowest bit), every heap n <= 231
+# that has one, as tabulated by A. Flammenkamp, "Sprague-Grundy Values of Grundy's Game" (Bielefeld)
+GRUNDY_SPARSE = {0: 0, 1: 0, 2: 0, 3: 1, 4: 0, 6: 1, 7: 0, 9: 1, 10: 0, 12: 1, 15: 1, 20: 0, 23: 0, 26: 0, 28: 1,
+                 31: 1, 34: 1, 37: 1, 40: 1, 43: 1, 46: 1, 49: 1, 50: 0, 52: 1, 53: 0, 55: 1, 58: 1, 61: 1, 87: 7,
+                 90: 7, 93: 7, 146: 6, 149: 6, 152: 6, 158: 11, 161: 11, 164: 11, 167: 11, 176: 7, 179: 7, 181: 12,
+                 182: 7, 185: 7, 188: 7, 190: 12, 193: 12, 196: 10, 231: 10}
 
 
 def test_codes():
@@ -263,3 +271,11 @@ def test_the_generic_certificate_binds_a_heap_position_whole():
     assert ev({"n": 3, "h": (3, 4, 5)}).kind == "held"       # an N-position: (1, 4, 5) is an option in P
     cert = Certificate(claim, plan, {"n": 3}, game_kind(claim, plan))
     assert cert.env_at((3, 4, 5))["h"] == (3, 4, 5)
+
+
+def test_grundys_game_has_the_published_sparse_values_to_231():
+    from nimjos.games.heaps.fast import sequence
+    from nimjos.games.heaps.rules import GRUNDYS_GAME
+    g = sequence(GRUNDYS_GAME, 231).tolist()
+    sparse = {n: v for n, v in enumerate(g) if bin(v >> 1).count("1") % 2 == 0}
+    assert sparse == GRUNDY_SPARSE
