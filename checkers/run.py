@@ -77,6 +77,24 @@ def _exhaustive(claim: Any, opts: RunOptions) -> Verdict:
     return check_exhaustive(claim, opts.profile, opts.max_counterexamples, opts.pins)
 
 
+def _refuted_by_window(opts: RunOptions, name: str) -> bool:
+    """Whether method `name` is left out because the window has refuted the claim: a refutation by the window is
+    the claim's verdict whatever the other methods say (nimjos.verdict.final_verdict), with the smallest
+    counterexample, so proving and sampling are not run unless asked for by name (the window's notes say so).
+
+    >>> w = Verdict("c", "refuted", "exhaustive", "")
+    >>> _refuted_by_window(RunOptions(extra={"verdicts": {"exhaustive": w}}), "prove"), w.notes
+    (True, ['prove not run: the window refutes the claim'])
+    >>> _refuted_by_window(RunOptions(methods=("exhaustive", "prove"), extra={"verdicts": {"exhaustive": w}}), "prove")
+    False
+    """
+    window = opts.extra.get("verdicts", {}).get("exhaustive")
+    if name == "exhaustive" or window is None or window.verdict != "refuted" or name in (opts.methods or ()):
+        return False
+    window.notes.append(f"{name} not run: the window refutes the claim")
+    return True
+
+
 def _sample(claim: Any, opts: RunOptions) -> Verdict | None:
     """Sampling: the own samplers of claims over any number of heaps (checkers.heaps) and of periodic claims
     (checkers.periodicity), else the sampler of checkers.sample. Not run on a claim the prover has proved on
@@ -118,6 +136,8 @@ def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
             continue
         if opts.pins and name != "exhaustive":
             continue  # a pinned re-run checks exactly that instance
+        if _refuted_by_window(opts, name):
+            continue
         started = time.perf_counter()
         if name == "exhaustive":
             v = fn(claim, opts)
