@@ -349,3 +349,13 @@ def test_spec_claims_alike_on_both_paths(stem):
         assert [n for n in scalar.notes if g_note not in n] == \
             [n for n in vector.notes if "vectorised" not in n and g_note not in n], claim.id
     assert taken >= 10
+
+
+def test_binder_arrays_name_the_binding_where_a_bound_fails():
+    b = Binder.from_text("0 <= k <= 3 and 0 <= n <= 6 / k", Namespace())
+    b.total = True
+    with pytest.raises(Exception) as scalar:
+        list(b.bindings({}))
+    with pytest.raises(Exception) as vector:
+        b.arrays({})
+    assert "k = 0" in str(vector.value) and str(scalar.value) == str(vector.value)

@@ -451,7 +451,12 @@ class Binder:
                 values = tuple(e[n] for n in outer_names)
                 if any(type(v) is not int for v in values):
                     return None
-                lo, hi = self.range_of(last, e)
+                try:
+                    lo, hi = self.range_of(last, e)
+                except EvalError as exc:
+                    if not self.total:
+                        raise
+                    raise self.undefined(exc, e) from None
                 if shard is not None and len(self.levels) == 1:
                     lo, hi = max(lo, shard[0]), min(hi, shard[1])
                 if hi < lo:
@@ -462,10 +467,6 @@ class Binder:
                     return None
         except SpecError as exc:
             raise exc.located(**self.where) from None
-        except EvalError as exc:
-            if not self.total:
-                raise
-            raise self.undefined(exc, env) from None
         if any(max(abs(lo), abs(hi)) >= 2 ** 62 or any(abs(v) >= 2 ** 62 for v in values)
                for values, lo, hi in blocks):
             return None
