@@ -40,7 +40,11 @@ def _pair(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def survivor_array(n: Any, k: Any) -> np.ndarray:
-    """survivor(n, k) at every index: one survivor table per distinct k (n >= 1, k >= 1; survivor(0, k) = 0)."""
+    """survivor(n, k) at every index: one survivor table per distinct k (n >= 1, k >= 1; survivor(0, k) = 0).
+
+    >>> survivor_array(np.array([0, 5, 10]), 2).tolist()
+    [0, 3, 5]
+    """
     n, k = _pair(n, k)
     out = np.zeros(len(n), dtype=np.int64)
     if len(n) == 0:
@@ -87,7 +91,11 @@ def _f_cached(s: int, top: int) -> np.ndarray:
 
 
 def f_array(s: Any, v: Any) -> np.ndarray:
-    """F(s, v) of 002 Definition 2.1 at every index (0 <= s <= v - 1), one table per distinct s."""
+    """F(s, v) of 002 Definition 2.1 at every index (0 <= s <= v - 1), one table per distinct s.
+
+    >>> f_array(np.array([0, 0, 2]), np.array([5, 6, 6])).tolist()
+    [3, 5, 3]
+    """
     s, v = _pair(s, v)
     out = np.zeros(len(s), dtype=np.int64)
     if len(s) == 0:

@@ -20,7 +20,6 @@ array functions (``extra``: the scalar function object mapped to its array versi
 
 >>> import numpy as np
 >>> from nimjos.lang.compiler import Namespace
-from nimjos.lang.errors import EvalError
 >>> from nimjos.lang.syntax import parse
 >>> f = vectorise(parse("x // 3 if x > 0 else -x % 4"), Namespace())
 >>> f({"x": np.arange(-3, 4)}).tolist()
@@ -53,13 +52,18 @@ class NotVectorisable(Exception):
 
 class GameCall:
     """A game named in a vectorised expression, with its params' values (arrays or ints): ``maxnim(k)`` at every
-    binding; only an array function of the caller (``G``) takes it."""
+    binding; only an array function of the caller (``G``) takes it.
+
+    >>> GameCall("maxnim", [np.array([2, 3, 4])]).take(np.array([0, 2])).args[0].tolist()
+    [2, 4]
+    """
 
     def __init__(self, game: Any, args: list):
         self.game = game
         self.args = args
 
     def take(self, idx: np.ndarray) -> "GameCall":
+        """The same game at the bindings `idx` only."""
         return GameCall(self.game, [_take(a, idx) for a in self.args])
 
 
