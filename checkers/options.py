@@ -21,5 +21,5 @@ class RunOptions:
     timeout: float | None = None  # None: PROVE_SECONDS of the profile
     methods: tuple[str, ...] | None = None  # None: every method that applies
     repair: bool = True  # search small edits of a refuted statement that hold on the window
-    repair_seconds: float = 20.0
+    repair_seconds: float = 120.0
     extra: dict[str, Any] = field(default_factory=dict)

@@ -196,33 +196,50 @@ def _everywhere(tree: ast.AST, edits: list[tuple[str, list, ast.AST]]) -> list[t
     return out
 
 
-def find_repairs(claim: Any, profile: str = "default", budget_seconds: float = 20.0,
-                 max_candidates: int = 400, keep: int = 5, counterexamples: list | None = None) -> list[Repair]:
+#: window instances the candidates of one claim may be checked at in all (a count, so that the same candidates are
+#: found on a quiet and on a loaded machine)
+REPAIR_INSTANCES = 5_000_000
+
+
+def find_repairs(claim: Any, profile: str = "default", budget_seconds: float = 120.0,
+                 max_candidates: int = 400, keep: int = 5, counterexamples: list | None = None,
+                 max_instances: int = REPAIR_INSTANCES) -> list[Repair]:
     """Candidate corrections of a refuted claim that hold on its whole window, fewest edits first.
 
     `counterexamples` (the printed statement's, smallest first) are window points where most candidates
     fail too: each candidate is checked at the first few of them before its whole window, which finds the
-    same candidates sooner."""
+    same candidates sooner. The search ends by counts: `max_candidates` edits tried, `keep` found, or
+    `max_instances` window instances checked; `budget_seconds` is only a wall-clock safety net.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
+    >>> find_repairs(spec.claims[0], max_candidates=0)
+    []
+    """
     deadline = time.monotonic() + budget_seconds
     found: list[Repair] = []
-    tried = 0
+    tried = spent = 0
     for label, text in editable_fields(claim):
         try:
             tree = parse(text)
         except NimjosError:
             continue
         for desc, new_tree in single_edits(tree):
-            if time.monotonic() > deadline or tried >= max_candidates or len(found) >= keep:
+            if (tried >= max_candidates or len(found) >= keep or spent >= max_instances
+                    or time.monotonic() > deadline):
                 return found
             tried += 1
             new_text = ast.unparse(new_tree)
             try:
                 candidate = revise_claim(claim, label, new_text, f"{claim.id}~repair{tried}")
                 if _fails_at(candidate, profile, counterexamples or []):
+                    spent += 1
                     continue
                 v = check_exhaustive(candidate, profile, max_counterexamples=1)
             except Exception:  # noqa: BLE001 - a candidate that cannot be checked is simply not proposed
                 continue
+            spent += v.instances or 0
             if v.verdict == "checked":
                 found.append(Repair(label, new_text, [desc], v.verdict, v.scope, v.instances))
     return found
