@@ -164,7 +164,8 @@ def test_bouton_three_heaps_proved_and_a_mutant_refuted(spec004):
 
 def test_cyclic_nimhoff_two_heaps_h3(spec004):
     c = spec004.claim("thm-1.17-cyclic-nimhoff-2")
-    c3 = _without(c, "strategy", "deep", for_all="h in {3} and 0 <= x <= 30 and 0 <= y <= 30")
+    c3 = _without(c, "strategy", "deep", for_all="h in {3} and 0 <= x <= 30 and 0 <= y <= 30",
+                  domain="h in {3} and x >= 0 and y >= 0")
     v = walnut_verdict(c3, RunOptions())
     assert v.verdict == "proved" and "h = 3" in v.scope, v.scope
     # the domain leaves h unbounded, the window has h = 2..4: proved for those values only
