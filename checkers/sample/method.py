@@ -66,9 +66,12 @@ EXAMPLES = 100
 EVAL_STEPS = 50_000
 #: Z3 resource units the point searches and the searches for members of the claimed sets of one claim may spend (a
 #: count: the same on a quiet and a loaded machine;
-#: about 1.3 s of Z3 at the prover's calibration, checkers.prove.budget, and up to 7 s on the queries of 60-bit
+#: about 0.7 s of Z3 at the prover's calibration, checkers.prove.budget, and up to 4 s on the queries of 60-bit
 #: positions); reaching it ends the search, with a note
-SEARCH_UNITS = 4_000_000
+SEARCH_UNITS = 2_000_000
+#: drawn instances where the claim's assumption is false (rejected, not counted among the examples) after which the
+#: search ends, with a note
+SEARCH_REJECTS = 3_000
 #: options the listed certificates of one claim may label in all (a count); reaching it ends the search, with a note
 SEARCH_OPTIONS = 20_000
 #: steps the evaluations of one claim may take in all (an instance refused for its steps counts the steps it took);
@@ -171,6 +174,9 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
         if spent >= units:
             return (f"the point searches and the searches for members of the claimed sets spent their {units:,} Z3 "
                     f"resource units after {stats['drawn']:,} instances")
+        if stats["assume"] >= SEARCH_REJECTS:
+            return (f"the assumption was false at {SEARCH_REJECTS:,} drawn instances (after {stats['held']:,} held "
+                    "ones)")
         if stats["steps"] >= SEARCH_STEPS:
             return f"the evaluations spent their {SEARCH_STEPS:,} steps after {stats['drawn']:,} instances"
         if isinstance(evaluator, GameEvaluator) and evaluator.options >= SEARCH_OPTIONS:
