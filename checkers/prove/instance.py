@@ -24,7 +24,7 @@ from checkers.prove.certificate import Certificate, TooManyOptions, game_kind
 from checkers.prove.domain import ProofDomain
 from checkers.prove.holds import prove_holds
 from checkers.prove.queries import GameQueries
-from checkers.prove.scope import show_values
+from checkers.prove.scope import abstraction_words, show_values
 from checkers.prove.solver import Context, QueryResult
 from checkers.prove.terms import Untranslatable
 
@@ -155,17 +155,9 @@ def spurious_model(bindings: dict, abstractions: set) -> str:
     of the exact statement, and what may let it decide.
 
     >>> spurious_model({"x": 5}, {"2^e", "unknown G"})
-    "Z3's model x=5 is not a counterexample when evaluated exactly: Z3 decided an abstraction of the statement (2^e as a function with only its laws, G as an unknown function), where the model is a failure; a lemma in prove.using (a holds claim of the file about the abstracted terms), a case split in prove.each, or a smaller class in prove.for_all may let Z3 decide"
+    "Z3's model x=5 is not a counterexample when evaluated exactly: Z3 decided an abstraction of the statement (abstracting 2^n, G as unknown functions), where the model is a failure; a lemma in prove.using (a holds claim of the file about the abstracted terms), a case split in prove.each, or a smaller class in prove.for_all may let Z3 decide"
     """
-    parts = []
-    if "2^e" in abstractions:
-        parts.append("2^e as a function with only its laws")
-    if "xor" in abstractions:
-        parts.append("xor by its laws")
-    unknown = sorted(a.split(" ", 1)[1] for a in abstractions if a.startswith("unknown "))
-    if unknown:
-        parts.append(", ".join(unknown) + (" as an unknown function" if len(unknown) == 1 else " as unknown functions"))
-    what = ", ".join(parts) or "numbers as bit-vectors or built-ins by their laws"
+    what = ", ".join(abstraction_words(abstractions)) or "numbers as bit-vectors or built-ins by their laws"
     return (f"Z3's model {show_values(bindings)} is not a counterexample when evaluated exactly: Z3 decided an "
             f"abstraction of the statement ({what}), where the model is a failure; a lemma in prove.using (a holds "
             "claim of the file about the abstracted terms), a case split in prove.each, or a smaller class in "

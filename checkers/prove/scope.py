@@ -139,6 +139,18 @@ def class_text(dom: ProofDomain, mode: str, width: int | None, instances: list[d
         parts.append(text)
     if dom.enumerated and instances and instances != [{}]:
         parts.append("for " + instances_text(dom.enumerated, instances))
+    words = abstraction_words(abstractions)
+    if words:
+        parts.append(", ".join(words))
+    return "; ".join(parts)
+
+
+def abstraction_words(abstractions: set) -> list[str]:
+    """What a proof reasoned with instead of the exact statement, in words (the abstractions a Z3 world records).
+
+    >>> abstraction_words({"2^e", "unknown G", "lemma L"})
+    ['abstracting 2^n', 'G as unknown functions', 'using L']
+    """
     words = []
     if "2^e" in abstractions:
         words.append("abstracting 2^n")
@@ -151,9 +163,7 @@ def class_text(dom: ProofDomain, mode: str, width: int | None, instances: list[d
     for a in sorted(a for a in abstractions if a.startswith("induction ")):
         name = a.split(" ", 1)[1]
         words.append(f"by strong induction on {name} (the mex facts of G at {name})")
-    if words:
-        parts.append(", ".join(words))
-    return "; ".join(parts)
+    return words
 
 
 def instances_text(names: list[str], instances: list[dict]) -> str:
