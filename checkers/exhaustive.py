@@ -465,12 +465,7 @@ def _holds_instance(plan: ClaimPlan, env: dict, col: Collector, assumed: bool = 
         col.undef(Counterexample(_bindings(env, names), reason=str(exc)))
         return 1
     if not ok:
-        lhs, rhs = False, True
-        if plan.sides is not None:
-            try:
-                lhs, rhs = plan.sides[0](env), plan.sides[1](env)
-            except EvalError:
-                pass
+        lhs, rhs = plan.sides_at(env)
         col.fail(Counterexample(_bindings(env, names), lhs, rhs))
     return 1
 

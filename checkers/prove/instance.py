@@ -107,12 +107,7 @@ def _confirm(claim: Any, plan: ClaimPlan, kind: str | None, params: dict, r: Que
         if ok:
             att.status, att.note = "inconclusive", spurious_model(bindings, att.abstractions)
             return att
-        lhs, rhs = False, True
-        if plan.sides is not None:
-            try:
-                lhs, rhs = plan.sides[0](env), plan.sides[1](env)
-            except EvalError:
-                pass
+        lhs, rhs = plan.sides_at(env)
         att.status = "refuted"
         att.counterexample = Counterexample(bindings, lhs, rhs, detail={"found by": "Z3, re-evaluated exactly"})
         return att

@@ -154,12 +154,7 @@ class HoldsEvaluator:
             return _undefined(bindings, exc)
         if ok:
             return Outcome(Outcome.HELD)
-        lhs, rhs = False, True
-        if plan.sides is not None:
-            try:
-                lhs, rhs = plan.sides[0](env), plan.sides[1](env)
-            except (EvalError, ResourceError):
-                pass
+        lhs, rhs = plan.sides_at(env)
         return Outcome(Outcome.FAIL, Counterexample(bindings, lhs, rhs))
 
 

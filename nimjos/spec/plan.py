@@ -18,7 +18,7 @@ from typing import Any, Callable
 from nimjos.lang.binders import Binder
 from nimjos.lang.analysis import size_names
 from nimjos.spec.domain import Domain, claim_domain, heap_counts
-from nimjos.lang.errors import SpecError
+from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.expr import evaluate, variables_of
 from nimjos.lang.syntax import free_names, parse, suggest, unknown_name_error
@@ -59,6 +59,20 @@ class ClaimPlan:
     pattern: dict[str, Callable] | None = None  # periodic / stair: field -> closure over the window's params
     #: the claim's domain as printed (nimjos.spec.domain): where sampling and proving may go
     domain: Domain | None = None
+
+    def sides_at(self, env: dict) -> tuple[Any, Any]:
+        """The two sides of a failing holds comparison at `env`, for its counterexample: (False, True) when the
+        statement is not a comparison or a side cannot be evaluated (the failure itself is already known).
+
+        >>> ClaimPlan(None, "default").sides_at({})
+        (False, True)
+        """
+        if self.sides is not None:
+            try:
+                return self.sides[0](env), self.sides[1](env)
+            except (EvalError, ResourceError):
+                pass
+        return False, True
 
 
 def field_line(claim: Any, field_name: str | None) -> int | None:
