@@ -75,7 +75,7 @@ def work_limit(profile: str, instances: int) -> int:
     """The states a claim's Walnut run may build in all, in this profile (a count, the same on a loaded machine).
 
     >>> work_limit("default", 12), work_limit("deep", 12)
-    (1000000, 120000000)
+    (600000, 120000000)
     """
     if profile == "default":
         return DEFAULT_TOTAL_STATES
