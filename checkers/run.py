@@ -77,33 +77,37 @@ def _exhaustive(claim: Any, opts: RunOptions) -> Verdict:
     return check_exhaustive(claim, opts.profile, opts.max_counterexamples, opts.pins)
 
 
-def _refuted_by_window(opts: RunOptions, name: str) -> bool:
-    """Whether method `name` is left out because the window has refuted the claim: a refutation by the window is
-    the claim's verdict whatever the other methods say (nimjos.verdict.final_verdict), with the smallest
-    counterexample, so proving and sampling are not run unless asked for by name (the window's notes say so).
+def _left_out(opts: RunOptions, name: str) -> tuple[Verdict, str] | None:
+    """Why method `name` is not run on this claim, as (the earlier verdict whose notes say so, the note), or None.
+
+    A refutation by the window is the claim's verdict whatever the other methods say (nimjos.verdict.final_verdict),
+    with the smallest counterexample, so proving and sampling are not run; a claim proved on its whole domain
+    (``proved``, not ``proved-bounded``) is not sampled, since no sample could add to that. A method asked for by
+    name (``--method``) always runs.
 
     >>> w = Verdict("c", "refuted", "exhaustive", "")
-    >>> _refuted_by_window(RunOptions(extra={"verdicts": {"exhaustive": w}}), "prove"), w.notes
-    (True, ['prove not run: the window refutes the claim'])
-    >>> _refuted_by_window(RunOptions(methods=("exhaustive", "prove"), extra={"verdicts": {"exhaustive": w}}), "prove")
-    False
+    >>> _left_out(RunOptions(extra={"verdicts": {"exhaustive": w}}), "prove")[1]
+    'prove not run: the window refutes the claim'
+    >>> p = Verdict("c", "proved", "prove", "")
+    >>> _left_out(RunOptions(extra={"verdicts": {"prove": p}}), "sample")[1]
+    'sampling not run: the proof covers the whole domain'
+    >>> _left_out(RunOptions(methods=("exhaustive", "prove"), extra={"verdicts": {"exhaustive": w}}), "prove") is None
+    True
     """
-    window = opts.extra.get("verdicts", {}).get("exhaustive")
-    if name == "exhaustive" or window is None or window.verdict != "refuted" or name in (opts.methods or ()):
-        return False
-    window.notes.append(f"{name} not run: the window refutes the claim")
-    return True
+    if name == "exhaustive" or name in (opts.methods or ()):
+        return None
+    earlier = opts.extra.get("verdicts", {})
+    window, proof = earlier.get("exhaustive"), earlier.get("prove")
+    if window is not None and window.verdict == "refuted":
+        return window, f"{name} not run: the window refutes the claim"
+    if name == "sample" and proof is not None and proof.verdict == "proved":
+        return proof, "sampling not run: the proof covers the whole domain"
+    return None
 
 
 def _sample(claim: Any, opts: RunOptions) -> Verdict | None:
     """Sampling: the own samplers of claims over any number of heaps (checkers.heaps) and of periodic claims
-    (checkers.periodicity), else the sampler of checkers.sample. Not run on a claim the prover has proved on
-    its whole domain (``proved``, not ``proved-bounded``): no sample could add to that; the proof's verdict
-    says so in its notes."""
-    proof = opts.extra.get("verdicts", {}).get("prove")
-    if proof is not None and proof.verdict == "proved" and "sample" not in (opts.methods or ()):
-        proof.notes.append("sampling not run: the proof covers the whole domain")
-        return None
+    (checkers.periodicity), else the sampler of checkers.sample."""
     return heap_sample(claim, opts) or periodic_sample(claim, opts) or sample_claim(claim, opts)
 
 
@@ -136,7 +140,9 @@ def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
             continue
         if opts.pins and name != "exhaustive":
             continue  # a pinned re-run checks exactly that instance
-        if _refuted_by_window(opts, name):
+        skip = _left_out(opts, name)
+        if skip is not None:
+            skip[0].notes.append(skip[1])
             continue
         started = time.perf_counter()
         if name == "exhaustive":

@@ -447,21 +447,19 @@ class _Vectoriser:
         return abs(self._args(node, env, 1)[0])
 
     def b_min(self, node: ast.Call, env: dict) -> Any:
-        args = self._args(node, env)
-        if len(args) < 2:
-            raise NotVectorisable("min of a collection")
-        out = args[0]
-        for a in args[1:]:
-            out = np.minimum(out, a) if isinstance(out, np.ndarray) or isinstance(a, np.ndarray) else min(out, a)
-        return out
+        return self._extreme(node, env, "min", np.minimum, min)
 
     def b_max(self, node: ast.Call, env: dict) -> Any:
+        return self._extreme(node, env, "max", np.maximum, max)
+
+    def _extreme(self, node: ast.Call, env: dict, name: str, on_arrays: Any, on_ints: Any) -> Any:
+        """min or max of two or more arguments (numbers or arrays); of one collection: not vectorised."""
         args = self._args(node, env)
         if len(args) < 2:
-            raise NotVectorisable("max of a collection")
+            raise NotVectorisable(f"{name} of a collection")
         out = args[0]
         for a in args[1:]:
-            out = np.maximum(out, a) if isinstance(out, np.ndarray) or isinstance(a, np.ndarray) else max(out, a)
+            out = on_arrays(out, a) if isinstance(out, np.ndarray) or isinstance(a, np.ndarray) else on_ints(out, a)
         return out
 
     def b_xor(self, node: ast.Call, env: dict) -> Any:
