@@ -65,6 +65,7 @@ class NameDomain:
     level: Any
     extended: bool = False          # the domain lets the name go beyond the window's edge
     window_hi: int | None = None    # the window's constant upper bound (None: not constant)
+    window_lo: int | None = None    # as written: the window's constant lower bound (for the domain's edge)
     dom_highs: list = field(default_factory=list)  # the domain's upper bounds of a name it bounds: (fn, strict)
     family: tuple | None = None     # ("functions" | "nondecreasing" | "subsets", args) drawn from a wider family
 
@@ -80,8 +81,33 @@ class Domain:
     window: Any = None              # env -> whether the instance lies in the window (None: unknown, never)
     mods: list[int] = field(default_factory=list)
     members: Members | None = None  # the inside of a set claim, found by Z3 (None: no sides)
+    #: the bounds as written (``sample.for_all``): nothing widened, a name unbounded above goes up to the far bound
+    as_written: bool = False
+    keep: tuple = ()                # as written: the claim's names (a drawn binding is cut to them)
+    alternatives: list = field(default_factory=list)   # as written: one Domain per condition, drawn in turn
+
+    def widened(self) -> list[NameDomain]:
+        """The names drawn up to the far bound: widened beyond the window, or (as written) unbounded above."""
+        if self.alternatives:
+            return [d for a in self.alternatives for d in a.widened()]
+        if self.as_written:
+            return [d for d in self.names if d.level.members is None and not d.level.highs]
+        return [d for d in self.names if d.extended]
+
+    def window_top(self) -> int | None:
+        """The largest constant upper edge of the window among the names drawn beyond it (None: none known)."""
+        if self.alternatives:
+            named = [d for a in self.alternatives for d in a.names]
+        else:
+            named = self.names if self.as_written else self.widened()
+        return max((d.window_hi for d in named if d.window_hi is not None), default=None)
 
     def describe(self) -> str:
+        if self.alternatives or self.as_written:
+            n = len(self.alternatives) or 1
+            where = "drawn from sample.for_all" + (f" ({n} alternatives)" if n > 1 else "")
+            far = sorted({d.name for d in self.widened()})
+            return where + (f"; {', '.join(far)} up to {_magnitude(self.far)}" if far else "")
         ext = [d.name for d in self.names if d.extended and not d.dom_highs]
         kept = [d.name for d in self.names if d.extended and d.dom_highs]
         fam = [d.name for d in self.names if d.family]
@@ -149,10 +175,12 @@ def _domain_highs(cd: ClaimDomain | None, ns: Any) -> dict[str, list]:
 
 
 def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False,
-                 members: Members | None = None) -> Domain:
+                 members: Members | None = None, as_written: bool = False) -> Domain:
     """Read how each name of `binder` is drawn (see the module docstring). Functions from ``functions`` /
     ``nondecreasing`` take values from a wider range when the domain leaves them free (their domain 1..K
-    stays); sets from ``subsets`` are widened only with `widen_sets` too.
+    stays); sets from ``subsets`` are widened only with `widen_sets` too. With `as_written` (a binder of
+    ``sample.for_all``) nothing is widened: each name keeps the bounds written, a name unbounded above goes up to
+    the far bound, and the window's edges (for "beyond") are read from the claim's window.
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
@@ -168,18 +196,22 @@ def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False
                  mods=moduli([claim.statement_text, claim.assume_text, binder.text], ns), members=members)
     free = set(cd.unbounded) if cd is not None else set(names)
     dhighs = _domain_highs(cd, ns)
+    if as_written:
+        dom.as_written, dom.keep, dom.members, free = True, tuple(plan.window.names), None, set()
+        edges = {lv.name: lv for lv in plan.window.levels}
     for level in binder.levels:
         nd = NameDomain(level.name, level)
-        if level.members is not None:
+        if as_written:
+            edge = edges.get(level.name)
+            if edge is not None and edge.members is None:
+                nd.window_hi = _constant_high(edge, ns)
+                nd.window_lo = _constant_low(edge, ns)
+        elif level.members is not None:
             call = _family_call(level.member_text, ns)
             if call is not None and (call[0] != "subsets" or widen_sets) and level.name in free:
                 nd.family = call
         else:
-            if level.highs and all(_is_constant(t, ns) for t in level.high_text):
-                try:
-                    nd.window_hi = min(_round_high(fn({}), strict) for fn, strict in level.highs)
-                except (EvalError, SpecError, TypeError):
-                    nd.window_hi = None
+            nd.window_hi = _constant_high(level, ns)
             if level.name in free:
                 nd.extended = True
             elif nd.window_hi is not None and level.name in dhighs:
@@ -187,6 +219,47 @@ def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False
                 nd.extended = _above(nd.dom_highs, nd.window_hi)
         dom.names.append(nd)
     return dom
+
+
+def drawing_domain(plan: ClaimPlan, texts: tuple, ns: Any) -> Domain:
+    """The domain of ``sample.for_all``: one or more conditions (alternatives, drawn in turn) binding the claim's
+    names, possibly through helper names (a parametrisation of the set the assumption selects); each drawn
+    binding is cut to the claim's names and checked against its domain and assumption like any other.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> plan = spec.claims[0].plan()
+    >>> dom = drawing_domain(plan, ("0 <= j <= 30 and x in {2 * j}", "x >= 100"), spec.namespace)
+    >>> dom.far = 1000
+    >>> dom.describe()
+    'drawn from sample.for_all (2 alternatives); x up to 10^3'
+    """
+    alts = [build_domain(plan, Binder(parse(t), ns, set(), allow_unbounded=True, text=t), ns, as_written=True)
+            for t in texts]
+    first = alts[0]
+    return Domain(first.binder, claim_domain=first.claim_domain, window=first.window, mods=first.mods,
+                  as_written=True, keep=first.keep, alternatives=alts)
+
+
+def _constant_low(level: Any, ns: Any) -> int | None:
+    """A level's lower bound when it is a constant, else None."""
+    if level.lows and all(_is_constant(t, ns) for t in level.low_text):
+        try:
+            return max(_round_low(fn({}), strict) for fn, strict in level.lows)
+        except (EvalError, SpecError, TypeError):
+            return None
+    return None
+
+
+def _constant_high(level: Any, ns: Any) -> int | None:
+    """A level's upper bound when it is a constant (the window's edge), else None."""
+    if level.highs and all(_is_constant(t, ns) for t in level.high_text):
+        try:
+            return min(_round_high(fn({}), strict) for fn, strict in level.highs)
+        except (EvalError, SpecError, TypeError):
+            return None
+    return None
 
 
 def _above(highs: list, window_hi: int) -> bool:
@@ -233,6 +306,8 @@ def value_range(nd: NameDomain, dom: Domain, env: dict) -> tuple[int, int]:
         hi = max(lo, dom.far)
     else:
         hi = min(_round_high(fn(env), strict) for fn, strict in level.highs)
+        if dom.as_written:
+            hi = min(hi, max(lo, dom.far))
     return lo, hi
 
 
@@ -300,7 +375,7 @@ def describe_draw(dom: Domain, env: dict, lows: dict[str, int]) -> Drawn:
         v = env.get(nd.name)
         if nd.name not in lows or isinstance(v, bool) or not isinstance(v, int):
             continue
-        if not (nd.extended and nd.window_hi is not None and v > nd.window_hi):
+        if not ((nd.extended or dom.as_written) and nd.window_hi is not None and v > nd.window_hi):
             inside.append(v == lows[nd.name])
     edge = beyond and bool(inside) and all(inside)
     largest = max((abs(i) for v in env.values() for i in _ints(v)), default=0)
@@ -309,7 +384,14 @@ def describe_draw(dom: Domain, env: dict, lows: dict[str, int]) -> Drawn:
 
 def draw_env(data: Any, dom: Domain, base: dict | None = None) -> Drawn:
     """A binding of every name of the domain (rejecting draws that break a filter or lie outside the claim's
-    domain); for a set claim, half the draws are moved into a set the claim names (its inside)."""
+    domain); for a set claim, half the draws are moved into a set the claim names (its inside). A domain of
+    ``sample.for_all`` draws from one of its alternatives, rejects values beyond the far bound and keeps the claim's
+    names only."""
+    if dom.alternatives:
+        sub = dom.alternatives[data.draw(st.integers(0, len(dom.alternatives) - 1), label="alternative")
+                               if len(dom.alternatives) > 1 else 0]
+        sub.far = dom.far
+        return draw_env(data, sub, base)
     env = dict(base or {})
     for f in dom.binder.pre_filters:
         if not f(env):
@@ -324,11 +406,16 @@ def draw_env(data: Any, dom: Domain, base: dict | None = None) -> Drawn:
             if hi < lo:
                 reject()
             special = structured(lo, hi, dom.mods, nd.window_hi) if hi - lo > FEW else None
-            env[nd.name] = draw_int(data, lo, hi, nd.name, special, nd.window_hi if nd.extended else None)
+            env[nd.name] = draw_int(data, lo, hi, nd.name, special, nd.window_hi if nd.extended or dom.as_written else None)
             lows[nd.name] = lo
         for f in level.filters:
             if not f(env):
                 reject()
+    if dom.as_written:
+        if any(abs(i) > dom.far for v in env.values() for i in _ints(v)):
+            reject()
+        env = {n: v for n, v in env.items() if n in dom.keep}
+        lows = {nd.name: nd.window_lo for nd in dom.names if nd.window_lo is not None}
     if dom.members is not None and dom.members.ok and data.draw(st.booleans(), label="inside"):
         levels = dom.members.levels(env)
         level = data.draw(st.sampled_from(levels), label="level") if levels else None
@@ -360,6 +447,11 @@ def fits(dom: Domain, env: dict) -> bool:
 
 def random_env(dom: Domain, rng: random.Random) -> dict | None:
     """A plain random binding near the far bound (for probing costs only)."""
+    if dom.alternatives:
+        sub = dom.alternatives[rng.randrange(len(dom.alternatives))]
+        sub.far = dom.far
+        env = random_env(sub, rng)
+        return None if env is None else {n: v for n, v in env.items() if n in dom.keep}
     env: dict = {}
     try:
         for nd in dom.names:

@@ -43,15 +43,13 @@ import time
 from typing import Any
 
 from nimjos.lang.analysis import window_constants
-from nimjos.lang.binders import Binder
 from nimjos.lang.errors import SpecError
 from nimjos.lang.runtime import BUDGET, step_limit
-from nimjos.lang.syntax import parse
 from nimjos.verdict import Verdict
 from checkers.options import RunOptions
 from checkers.prove.certificate import Certificate, game_kind
 from checkers.prove.solver import fresh_context
-from checkers.sample.domain import Domain, Drawn, build_domain, describe_draw
+from checkers.sample.domain import Domain, Drawn, build_domain, describe_draw, drawing_domain
 from checkers.sample.driver import db_key, parse_pin, pin_line, search, tighten
 from checkers.sample.evaluate import EVAL_SECONDS, GameEvaluator, HoldsEvaluator, Outcome, run_limited
 from checkers.sample.scale import TABLE_LIMIT, choose_far, uses_table
@@ -105,8 +103,6 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
     plan = claim.plan(opts.profile)
     ns = claim.spec.namespace
     binder = plan.window
-    if cfg.for_all:
-        binder = Binder(parse(cfg.for_all), ns, set(), text=cfg.for_all)
     if not binder.names:
         return not_applicable(claim, "a closed statement (no free names): nothing to sample")
     kind = game_kind(claim, plan)
@@ -127,10 +123,13 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
                 return not_applicable(claim, "the window is empty")
     fixed = [] if cfg.for_all else window_constants(binder)
     if fixed:
-        return not_applicable(claim, f"{', '.join(fixed)} ties the statement to the window's sizes (state a domain "
-                                     "with sample = { for_all = \"...\" })")
-    dom = build_domain(plan, binder, ns, widen_sets=bool(cfg.widen), members=members)
-    if not any(d.extended or d.family for d in dom.names):
+        return not_applicable(claim, f"{', '.join(fixed)} ties the statement to the window's sizes (say where to "
+                                     "draw with sample = { for_all = \"...\" })")
+    wide = build_domain(plan, binder, ns, widen_sets=bool(cfg.widen), members=members)
+    dom = wide
+    if cfg.for_all:
+        dom = drawing_domain(plan, (cfg.for_all,) if isinstance(cfg.for_all, str) else tuple(cfg.for_all), ns)
+    elif not any(d.extended or d.family for d in dom.names):
         where = plan.domain.describe() if plan.domain is not None else "the window"
         return not_applicable(claim, f"the domain is the window ({where}): nothing lies beyond it; the window "
                                      "check covers the claim")
@@ -217,7 +216,7 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
     for text in cfg.pins:
         env = parse_pin(text)
         stats["pins"] += 1
-        out = run_one(describe_draw(dom, env, {}))
+        out = run_one(describe_draw(wide, env, {}))
         if out.kind in (Outcome.FAIL, Outcome.UNDEF):
             failures.append(out)
     stopped = ""
@@ -225,7 +224,7 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
         found = search(claim, opts.profile, dom, run_one, count, stop, opts.extra.get("store"))
         failures, stopped = found.failures, found.stopped
     if failures and failures[0].env is not None:
-        failures = [_smaller(dom, failures[0], evaluate)]
+        failures = [_smaller(wide, failures[0], evaluate)]
     if stopped:
         note = "; ".join(filter(None, [note, stopped]))
     return _verdict(claim, dom, stats, failures, skips, evaluator, note, start)

@@ -71,9 +71,10 @@ def choose_far(claim: Any, plan: ClaimPlan, dom: Domain, evaluate: Callable, kin
                evaluator: Any, seed: int) -> tuple[int | None, str]:
     """The far bound: the largest of LADDER at which a few evaluations are cheap, or a few times the
     window when ground truth comes from a table. None with the reason when nothing beyond the window works."""
-    if not any(d.extended for d in dom.names):
+    widened = dom.widened()
+    if not widened:
         return FAR, ""
-    top = max((d.window_hi for d in dom.names if d.extended and d.window_hi is not None), default=100)
+    top = dom.window_top() or 100
     if uses_table(claim, claim.spec.namespace):   # a game claim whose formula asks G too
         return max(2 * top, top + 8), "ground truth from the engine's table, so values stay within 2x the window"
     ladder = list(LADDER)

@@ -65,7 +65,8 @@ class SampleOptions:
 
     count: int | None = None
     seconds: float | None = None
-    for_all: str | None = None
+    #: where the sampler draws instead of the window widened: one condition, or alternatives drawn in turn
+    for_all: str | tuple[str, ...] | None = None
     pins: tuple[str, ...] = ()
     scale: int | None = None
     skip: str | None = None

@@ -27,7 +27,7 @@ CLAIM_FIELDS: dict[str, Any] = {
     "levels": str, "position": list, "periodic": dict, "stair": dict, "strategy": (str, dict), "sample": dict, "prove": dict,
 }
 #: options of the sampling method (checkers/sample reads them)
-SAMPLE_FIELDS = {"count": int, "seconds": (int, float), "for_all": str, "pins": list, "scale": int, "skip": str,
+SAMPLE_FIELDS = {"count": int, "seconds": (int, float), "for_all": (str, list), "pins": list, "scale": int, "skip": str,
                  "widen": bool}
 #: options of the proving method (checkers/prove reads them)
 PROVE_FIELDS = {"for_all": str, "width": int, "bits": int, "timeout": (int, float), "each": list, "skip": str,
@@ -103,9 +103,14 @@ def check_method_options(table: dict, allowed: dict, where: dict, what: str) -> 
             raise SpecError(f"{what}.{key} must be a list of strings, got {table[key]!r}"[:200], **where)
     for key in ("for_all", "invariant"):
         if key in table:
-            try:
-                parse(table[key])  # a syntax error or a refused construct is reported at load time
-            except SpecError as exc:
-                raise exc.located(**where) from None
+            texts = table[key] if isinstance(table[key], list) else [table[key]]
+            if not texts or not all(isinstance(t, str) for t in texts):
+                raise SpecError(f"{what}.{key} must be a condition or a non-empty list of conditions, "
+                                f"got {table[key]!r}"[:200], **where)
+            for text in texts:
+                try:
+                    parse(text)  # a syntax error or a refused construct is reported at load time
+                except SpecError as exc:
+                    raise exc.located(**where) from None
     if "induction" in table and not table["induction"].isidentifier():
         raise SpecError(f"{what}.induction must name one bound name, got {table['induction']!r}"[:200], **where)

@@ -1,0 +1,116 @@
+"""``sample.for_all``: where the sampler draws when the assumption selects few instances (issue #15, item 8).
+
+A claim whose assumption is a thin set (a hypothesis met by one p for each n, the positions of G_s) gets almost
+no held instance from uniform draws: every draw where the assumption is false is rejected. ``sample.for_all``
+states where to draw instead, as bounds written out (one condition, or alternatives drawn in turn), possibly
+through helper names; each drawn binding is cut to the claim's names and checked against the claim's domain and
+assumption like any other, so a wrong hint costs draws, never a wrong verdict.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from checkers.run import RunOptions
+from checkers.sample import sample_claim
+from nimjos.spec.loader import load_spec
+
+SPEC = """
+[source]
+id = "d"
+
+[[claim]]
+id = "thin"
+for_all = "0 <= x <= 3000"
+domain = "x >= 0"
+assume = "x % 1000 == 7"
+holds = "x % 10 == 7"
+
+[[claim]]
+id = "thin-drawn"
+for_all = "0 <= x <= 3000"
+domain = "x >= 0"
+assume = "x % 1000 == 7"
+holds = "x % 10 == 7"
+sample = { for_all = "0 <= j and x in {1000 * j + 7}" }
+
+[[claim]]
+id = "thin-false-far"
+for_all = "0 <= x <= 3000"
+domain = "x >= 0"
+assume = "x % 1000 == 7"
+holds = "x < 5000"
+sample = { for_all = "0 <= j and x in {1000 * j + 7}" }
+
+[[claim]]
+id = "hint-off-the-set"
+for_all = "0 <= x <= 3000"
+domain = "x >= 0"
+assume = "x % 1000 == 7"
+holds = "x % 10 == 7"
+sample = { for_all = "0 <= j and x in {1000 * j + 8}" }
+
+[[claim]]
+id = "alternatives"
+for_all = "0 <= x <= 100 and 0 <= y <= 100"
+domain = "x >= 0 and y >= 0"
+assume = "x == 2 * y or x == 3 * y + 1"
+holds = "x % 2 == 0 or x % 3 == 1"
+sample = { for_all = ["0 <= y and x in {2 * y}", "0 <= y and x in {3 * y + 1}"] }
+
+[[claim]]
+id = "outside-the-domain"
+for_all = "1 <= x <= 3000"
+domain = "x >= 1"
+assume = "x % 1000 == 7 or x == 0"
+holds = "x != 0"
+sample = { for_all = "0 <= j and x in {1000 * j + 7, 0}" }
+"""
+
+
+def run(claim):
+    return sample_claim(claim, RunOptions(extra={"sample_examples": 100, "sample_seconds": 120}))
+
+
+def test_a_thin_assumption_draws_nothing_beyond_without_a_hint(write_spec):
+    v = run(load_spec(write_spec(SPEC)).claim("thin"))
+    assert v.verdict == "inconclusive" and v.beyond < 20
+
+
+def test_the_hint_draws_where_the_assumption_holds(write_spec):
+    v = run(load_spec(write_spec(SPEC)).claim("thin-drawn"))
+    assert v.verdict == "sampled" and v.beyond >= 20
+    assert "drawn from sample.for_all" in v.scope
+
+
+def test_a_counterexample_found_through_the_hint_names_only_the_claims_names(write_spec):
+    v = run(load_spec(write_spec(SPEC)).claim("thin-false-far"))
+    assert v.verdict == "refuted"
+    cx = v.counterexamples[0].bindings
+    assert set(cx) == {"x"} and cx["x"] % 1000 == 7 and cx["x"] >= 5000
+
+
+def test_a_hint_off_the_assumption_earns_nothing(write_spec):
+    # every drawn instance is checked against the assumption: a wrong hint is no evidence
+    v = run(load_spec(write_spec(SPEC)).claim("hint-off-the-set"))
+    assert v.verdict == "inconclusive" and v.beyond == 0
+
+
+def test_alternatives_are_drawn_in_turn(write_spec):
+    v = run(load_spec(write_spec(SPEC)).claim("alternatives"))
+    assert v.verdict == "sampled" and "2 alternatives" in v.scope
+
+
+def test_the_hint_never_leaves_the_domain(write_spec):
+    # x = 0 satisfies the assumption and breaks the statement, but lies outside the domain x >= 1
+    v = run(load_spec(write_spec(SPEC)).claim("outside-the-domain"))
+    assert v.verdict == "sampled"
+
+
+def test_a_bad_hint_is_a_spec_error_naming_the_field(write_spec):
+    bad = SPEC.replace('sample = { for_all = "0 <= j and x in {1000 * j + 8}" }', "sample = { for_all = [] }")
+    path = write_spec(bad)
+    out = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "check", str(path), "--no-store"],
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "sample.for_all" in out.stderr and "spec.toml" in out.stderr
