@@ -46,3 +46,22 @@ def test_a_game_model_the_engine_does_not_confirm_says_what_was_tried():
     assert att.status == "inconclusive"
     assert "the engine finds no failure at that position (re-evaluated from the moves, up to 500,000 positions)" in att.note
     assert "a lemma in prove.using, prove.each or a strategy may let Z3 decide" in att.note
+
+
+def test_walnuts_class_beside_a_z3_proof_says_it_is_walnuts(tmp_path):
+    # Walnut proves it one h at a time (h * Q: multiplication of two variables), Z3 for every h: the verdict is
+    # Z3's `proved`, and Walnut's narrower class is in the notes as Walnut's, never read as the proof's scope
+    from checkers.prove import prove_claim
+    from checkers.run import RunOptions
+    spec = _spec(tmp_path, '''[source]
+id = "s"
+[[claim]]
+id = "cases"
+domain = "h >= 1 and Q >= 0 and 0 <= R < h and 0 <= k < Q*h + R"
+for_all = "1 <= h <= 10 and 0 <= Q <= 40 and 0 <= R < h and 0 <= k < Q*h + R"
+holds = "(Q*h <= k < Q*h + R and 0 <= k - Q*h < R) or (k < Q*h and k // h < Q and 0 <= k % h < h)"
+''')
+    v = prove_claim(spec.claims[0], RunOptions())
+    assert v.verdict == "proved" and "for h = 1..10 only" not in v.scope
+    walnut = [n for n in v.notes if "for h = 1..10 only" in n]
+    assert walnut and all(n.startswith("Walnut: proved-bounded (") for n in walnut)

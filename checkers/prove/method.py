@@ -84,7 +84,9 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
         walnut.notes.append(f"Z3: {v.verdict} ({v.scope})"[:300])
         return walnut
     if walnut is not None:
-        v.notes.append(walnut.scope)
+        # Walnut's inconclusive scope names Walnut; a proved-bounded one is its class: say whose it is
+        v.notes.append(f"Walnut: proved-bounded ({walnut.scope})"[:300] if walnut.verdict == "proved-bounded"
+                       else walnut.scope)
         if walnut.evidence.get("walnut"):
             v.evidence.setdefault("walnut", walnut.evidence["walnut"])   # where Walnut stopped, for the report
     return v
