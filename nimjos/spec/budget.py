@@ -179,7 +179,7 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
             positions = _positions(starts, plan.game, lambda e: tuple(e[c] for c in plan.coords)
                                    if len(plan.coords) > 1 else e[plan.coords[0]], inst)
             loads.append((window_field, game_load(inst, highs, _game_copies(plan, gtree, sizes, est.instances),
-                                                  positions)))
+                                                  positions, outcomes=plan.claim.kind == "p_positions")))
         est.bytes += est.instances * BYTES_PER_ROW
     if plan.values is not None and plan.game is not None:
         inst = instance_of(_safe(plan.game, {}))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import nimjos.games.fast.lines as lines
+import nimjos.games.fast.weights as weights
 from nimjos.games.declared import as_instance
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.syntax import free_names
@@ -96,8 +97,12 @@ def _degree(inst: Any, position: Any) -> int:
     return 1
 
 
-def _engine_costs(inst: Any, box: list[int]) -> tuple[int, int, bool]:
-    """(bytes per position, bytes per edge, fast?) for the engine that will answer for this game."""
+def _engine_costs(inst: Any, box: list[int], outcomes: bool = False) -> tuple[int, int, bool]:
+    """(bytes per position, bytes per edge, fast?) for the engine that will answer for this game (`outcomes`:
+    only its P-positions are asked for)."""
+    if outcomes and len(box) == 2 and weights.MIN_POSITIONS <= (box[0] + 1) * (box[1] + 1) <= weights.MAX_POSITIONS \
+            and weights.shape_of(inst) is not None:
+        return weights.BYTES_PER_POSITION, 0, True
     try:
         pieces = lines.plan(inst)
         if pieces:
@@ -190,10 +195,12 @@ def runaway(inst: Any, start: Any, highs: list[int]) -> tuple[Any, int] | None:
     return None
 
 
-def game_load(inst: Any, highs: list[int], copies: int = 1, starts: list | None = None) -> GameLoad:
+def game_load(inst: Any, highs: list[int], copies: int = 1, starts: list | None = None,
+              outcomes: bool = False) -> GameLoad:
     """The cost of solving `copies` instances like `inst` from a window reaching coordinates `highs`: the box of
     coordinates, or, when the box is large and the window's positions `starts` are known, the positions and
-    options counted by following the moves from them (:func:`reachable`).
+    options counted by following the moves from them (:func:`reachable`). `outcomes`: only the P-positions are
+    asked for (an engine of P-positions may answer).
 
     >>> from nimjos.games.declared import subtraction
     >>> game_load(subtraction(frozenset({2, 3})), [99]).positions
@@ -201,6 +208,9 @@ def game_load(inst: Any, highs: list[int], copies: int = 1, starts: list | None 
     """
     bounds = _coordinate_bounds(inst, [max(0, h) for h in highs])
     box = math.prod(b + 1 for b in bounds)
+    bpp, bpe, fast = _engine_costs(inst, bounds, outcomes)
+    if outcomes and fast:   # an engine of P-positions computes the box
+        return GameLoad(box * copies, 0, box * copies * bpp, box * copies * SECONDS_PER_POSITION / 100, bpp)
     if starts is not None and box > REACH_BOX and copies == 1:
         found = reachable(inst, starts)
         if found is not None:

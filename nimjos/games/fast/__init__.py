@@ -7,6 +7,12 @@ never a claim) and otherwise leaves the game to the reference engine. One engine
 * :mod:`nimjos.games.fast.lines` -- options on intervals of rows, columns, diagonals (1-D: of the axis):
   Maximum Nim with any rule function, subtraction games, Nim, Wythoff, Josephus Nim.
 
+:func:`outcomes_fast` tries the engines of :data:`OUTCOME_ENGINES`, which compute P-positions only (no Grundy
+values; a ``p_positions`` claim needs no more):
+
+* :mod:`nimjos.games.fast.weights` -- options (x - t, y - u) with t, u and a weight a*t + b*u in intervals:
+  Weighted Nim.
+
 Supporting modules: :mod:`~nimjos.games.fast.arith` (exact int64 arithmetic with overflow bounds),
 :mod:`~nimjos.games.fast.translate` (expression trees to that arithmetic), :mod:`~nimjos.games.fast.pieces`
 (move families as intervals on lines), :mod:`~nimjos.games.fast.kernels` (the compiled mex kernel).
@@ -19,10 +25,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 import nimjos.games.fast.lines as lines
+import nimjos.games.fast.weights as weights
 
 #: the engines, tried in order
 ENGINES = (lines.solve,)
+#: the engines of P-positions only, tried in order
+OUTCOME_ENGINES = (weights.solve,)
 
 
 def solve_fast(game: Any, positions: list, engine: Any) -> str | None:
@@ -41,4 +52,19 @@ def solve_fast(game: Any, positions: list, engine: Any) -> str | None:
         name = solve(game, positions, engine)
         if name:
             return name
+    return None
+
+
+def outcomes_fast(game: Any, coords: list, engine: Any) -> np.ndarray | None:
+    """Whether each position (one int64 array per coordinate) is a P-position, when an engine of P-positions
+    recognises the game's moves; None to leave the question to the Grundy values.
+
+    >>> from nimjos.games.declared import subtraction
+    >>> outcomes_fast(subtraction(frozenset({1, 2})), [np.arange(3)], None) is None
+    True
+    """
+    for solve in OUTCOME_ENGINES:
+        found = solve(game, coords, engine)
+        if found is not None:
+            return found
     return None
