@@ -6,6 +6,9 @@ never a claim) and otherwise leaves the game to the reference engine. One engine
 
 * :mod:`nimjos.games.fast.lines` -- options on intervals of rows, columns, diagonals (1-D: of the axis):
   Maximum Nim with any rule function, subtraction games, Nim, Wythoff, Josephus Nim.
+* :mod:`nimjos.games.fast.subtraction` -- one heap, options n - s for the members s <= n of a fixed set: the
+  built-in subtraction(S) (S finite, a range or a predicate) and declared games of that shape.
+* :mod:`nimjos.games.fast.gcn` -- the built-in generalized cyclic Nimhoff gcn(h, (S_1, ..., S_n)), any n.
 
 :func:`outcomes_fast` tries the engines of :data:`OUTCOME_ENGINES`, which compute P-positions only (no Grundy
 values; a ``p_positions`` claim needs no more):
@@ -15,11 +18,12 @@ values; a ``p_positions`` claim needs no more):
 
 Supporting modules: :mod:`~nimjos.games.fast.arith` (exact int64 arithmetic with overflow bounds),
 :mod:`~nimjos.games.fast.translate` (expression trees to that arithmetic), :mod:`~nimjos.games.fast.pieces`
-(move families as intervals on lines), :mod:`~nimjos.games.fast.kernels` (the compiled mex kernel).
+(move families as intervals on lines), :mod:`~nimjos.games.fast.kernels` (the compiled mex kernel),
+:mod:`~nimjos.games.fast.boxes` (the compiled mex kernel of the subtraction and GCN engines).
 
 >>> from nimjos.games.declared import subtraction
->>> solve_fast(subtraction(frozenset({1, 2})), [10], None) is None     # a built-in family: not declared moves
-True
+>>> solve_fast(subtraction(frozenset({1, 2})), [10], None)     # a built-in family
+'fast engine (subtraction set, numba)'
 """
 from __future__ import annotations
 
@@ -27,11 +31,13 @@ from typing import Any
 
 import numpy as np
 
+import nimjos.games.fast.gcn as gcn
 import nimjos.games.fast.lines as lines
+import nimjos.games.fast.subtraction as subtraction
 import nimjos.games.fast.weights as weights
 
 #: the engines, tried in order
-ENGINES = (lines.solve,)
+ENGINES = (lines.solve, subtraction.solve, gcn.solve)
 #: the engines of P-positions only, tried in order
 OUTCOME_ENGINES = (weights.solve,)
 

@@ -1,0 +1,179 @@
+"""The subtraction engine: Grundy values of one-heap games whose options at n are n - s for the members s <= n
+of a fixed set S (a finite set, a range, a predicate): the built-in ``subtraction(S)`` and a declared 1-D game
+whose every move family reads ``to = "n - s"`` with a condition on s that names the heap n only as ``s <= n``.
+
+The engine reads the shape from the moves (never from a claim): S's members up to the table's end are listed
+once (a predicate called at each s, a declared condition evaluated on all s at once by
+:mod:`nimjos.lang.vector`, or its bindings enumerated when that does not apply), then the compiled mex kernel of
+:mod:`nimjos.games.fast.boxes` fills ``game.dense`` (int32, index = heap size). Anything else is left to the
+other engines.
+
+>>> from nimjos.lang.compiler import Namespace
+>>> from nimjos.games.declared import GameDecl, subtraction
+>>> game = subtraction(frozenset({2, 3}))
+>>> solve(game, [9], None)
+'fast engine (subtraction set, numba)'
+>>> game.dense.tolist()
+[0, 0, 1, 1, 2, 0, 0, 1, 1, 2]
+>>> odd = GameDecl.declare("odd", {"position": ["n"], "moves": [{"to": "n - s",
+...     "where": "1 <= s <= n and s % 2 == 1"}]}, Namespace()).instance(())
+>>> solve(odd, [5], None), odd.dense.tolist()
+('fast engine (subtraction set, numba)', [0, 1, 0, 1, 0, 1])
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import numpy as np
+
+from nimjos.games.fast.boxes import mex_box, pack_members
+from nimjos.lang.binders import conjuncts
+from nimjos.lang.compiler import Namespace
+from nimjos.lang.errors import NimjosError
+from nimjos.lang.syntax import free_names
+from nimjos.lang.vector import NotVectorisable, vectorise
+
+NAME = "fast engine (subtraction set, numba)"
+#: the longest table one run may fill (positions); beyond it the work is left to the other engines
+MAX_LENGTH = 50_000_000
+#: the most options one run may mark in all (positions times members of S): a count, not a time
+MAX_WORK = 4_000_000_000
+
+
+def set_members(S: Any, upto: int) -> np.ndarray | None:
+    """The members s of a subtraction set S with 1 <= s <= upto, sorted (S: a finite set, a range or a predicate,
+    as the built-in families take it); None when S is none of these or a predicate cannot be evaluated.
+
+    >>> set_members(frozenset({5, 1, 9}), 6).tolist(), set_members(lambda s: s % 3 == 0, 10).tolist()
+    ([1, 5], [3, 6, 9])
+    """
+    if isinstance(S, (frozenset, set, tuple, range)):
+        return np.array(sorted(s for s in S if type(s) is int and 1 <= s <= upto), dtype=np.int64)
+    if callable(S):
+        try:
+            return np.array([s for s in range(1, upto + 1) if S(s)], dtype=np.int64)
+        except (NimjosError, TypeError, ValueError, ArithmeticError):
+            return None
+    return None
+
+
+def _upper_bound_only(part: ast.expr, n: str, s: str) -> bool:
+    """Does the conjunct name the heap n only as the upper end of ``... s <= n`` (or ``n >= s``)?
+
+    >>> from nimjos.lang.syntax import parse
+    >>> [_upper_bound_only(parse(t), "n", "s") for t in ("1 <= s <= n", "n >= s", "s <= n - 1", "s <= n <= 9")]
+    [True, True, False, False]
+    """
+    if not isinstance(part, ast.Compare):
+        return False
+    items = [part.left, *part.comparators]
+    if len(items) == 2 and isinstance(part.ops[0], ast.GtE) and isinstance(items[0], ast.Name) \
+            and items[0].id == n and isinstance(items[1], ast.Name) and items[1].id == s:
+        return True
+    last, before = items[-1], items[-2]
+    if not (isinstance(last, ast.Name) and last.id == n and isinstance(part.ops[-1], ast.LtE)
+            and isinstance(before, ast.Name) and before.id == s):
+        return False
+    return all(n not in free_names(e) for e in items[:-1])
+
+
+def _family_members(game: Any, fam: Any, n: str, top: int) -> np.ndarray | None:
+    """The members of one declared family's set (its s with 1 <= s <= top), None when the family is not
+    ``n - s`` over such a set."""
+    to = fam.to_tree
+    if not (isinstance(to, ast.BinOp) and isinstance(to.op, ast.Sub) and isinstance(to.left, ast.Name)
+            and to.left.id == n and isinstance(to.right, ast.Name)):
+        return None
+    s = to.right.id
+    binder = fam.binder
+    if tuple(binder.names) != (s,) or len(binder.levels) != 1:
+        return None
+    if not all(_upper_bound_only(p, n, s) for p in conjuncts(binder.tree) if n in free_names(p)):
+        return None
+    env = dict(game.params)
+    env[n] = top
+    level = binder.levels[0]
+    try:
+        if level.members is None:
+            lo, hi = binder.range_of(level, env)
+            if lo < 1:
+                return None  # a move of s <= 0 stays or goes up: not a subtraction game
+            if hi < lo:
+                return np.zeros(0, dtype=np.int64)
+            if all(type(v) is int for v in env.values()):
+                values = np.arange(lo, hi + 1, dtype=np.int64)
+                try:
+                    mask = vectorise(binder.tree, Namespace())({**env, s: values})
+                    mask = np.broadcast_to(np.asarray(mask, dtype=np.bool_), values.shape)
+                    return values[mask]
+                except NotVectorisable:
+                    pass
+        found = sorted({e[s] for e in binder.bindings(env)})
+    except (NimjosError, TypeError, ValueError, ArithmeticError):
+        return None
+    if any(type(v) is not int or v < 1 for v in found):
+        return None
+    return np.array(found, dtype=np.int64)
+
+
+def members_of(game: Any, top: int) -> np.ndarray | None:
+    """The subtraction set's members 1 <= s <= top of a game this engine recognises, else None.
+
+    >>> from nimjos.games.declared import subtraction
+    >>> members_of(subtraction(range(2, 5)), 3).tolist(), members_of(None, 3)
+    ([2, 3], None)
+    """
+    if game is None or getattr(game, "dim", 0) != 1:
+        return None
+    decl = getattr(game, "decl", None)
+    if decl is None:
+        if game.name != "subtraction" or set(game.params) != {"S"}:
+            return None
+        return set_members(game.params["S"], top)
+    parts = []
+    for fam in decl.moves:
+        found = _family_members(game, fam, decl.position[0], top)
+        if found is None:
+            return None
+        parts.append(found)
+    return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
+
+
+def recognises(game: Any) -> bool:
+    """Whether this engine computes the game's table (from the shape of its moves).
+
+    >>> from nimjos.games.declared import subtraction, gcn
+    >>> recognises(subtraction(frozenset({1}))), recognises(gcn(2, (frozenset({1}),)))
+    (True, False)
+    """
+    return members_of(game, 1) is not None
+
+
+def solve(game: Any, positions: list, engine: Any) -> str | None:
+    """Fill ``game.dense`` up to the largest requested heap (at least doubling a table that must grow) and
+    return the engine's name; None when the game is not a subtraction game of this shape or the table is over
+    the limits (positions: the engine's ``max_positions``; options marked: :data:`MAX_WORK`).
+
+    >>> from nimjos.games.declared import gcn
+    >>> solve(gcn(3, (frozenset({1}), frozenset({1}))), [(2, 2)], None) is None
+    True
+    """
+    if not positions or getattr(game, "dim", 0) != 1:
+        return None
+    length = max(positions) + 1
+    old = game.dense
+    if old is not None and length > len(old):
+        length = max(length, 2 * len(old))
+    limit = min(MAX_LENGTH, getattr(engine, "max_positions", None) or MAX_LENGTH)
+    if length > limit:
+        return None
+    members = members_of(game, length - 1)
+    if members is None or length * max(1, len(members)) > MAX_WORK:
+        return None
+    packed = pack_members([members])
+    game.dense = mex_box(np.array([length]), *packed, np.zeros((0, 1), dtype=np.int64))
+    return NAME
+
+
+__all__ = ["solve", "recognises", "members_of", "set_members", "NAME"]

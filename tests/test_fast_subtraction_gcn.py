@@ -1,0 +1,121 @@
+"""The subtraction and GCN engines (nimjos/games/fast/subtraction.py, gcn.py) against the reference engine
+(mex over the game graph, no fast engine) on overlapping boxes: differential tests."""
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from nimjos.games.declared import GameDecl, gcn, subtraction
+from nimjos.games.engine import ReferenceEngine
+from nimjos.games.fast import gcn as gcn_engine
+from nimjos.games.fast import solve_fast
+from nimjos.games.fast import subtraction as sub_engine
+from nimjos.lang.compiler import Namespace
+
+
+def _reference(game, positions):
+    """Grundy values by the reference engine alone, on a fresh instance's table."""
+    engine = ReferenceEngine()
+    engine.use_fast = False
+    table = {}
+    saved_table, saved_dense = game.table, game.dense
+    game.table, game.dense = table, None
+    try:
+        engine.solve(game, positions)
+        return {p: table[p] for p in positions}
+    finally:
+        game.table, game.dense = saved_table, saved_dense
+
+
+SETS = [frozenset(), frozenset({1}), frozenset({2, 3}), frozenset({1, 4, 5}), range(2, 6),
+        frozenset({3, 7, 8, 11})]
+PREDICATES = [lambda s: s % 3 != 0, lambda s: True, lambda s: s % 2 == 0 or s == 5]
+
+
+@pytest.mark.parametrize("S", SETS + PREDICATES)
+def test_subtraction_engine_agrees_with_the_reference(S):
+    game = subtraction(S)
+    game.dense = None
+    assert sub_engine.solve(game, [60], None) == sub_engine.NAME
+    ref = _reference(game, list(range(61)))
+    assert [int(game.dense[n]) for n in range(61)] == [ref[n] for n in range(61)]
+
+
+@pytest.mark.parametrize("where", ["1 <= s <= n and s % 3 != 1",
+                                   "s in {2, 5, 6} and s <= n",
+                                   "1 <= s <= n and (s % h != 0 or s // h in {1, 3})",
+                                   "n >= s and s >= 2 and s <= 60 and (m >> (s - 2)) % 2 == 1"])
+def test_declared_subtraction_shape_agrees_with_the_reference(where):
+    decl = GameDecl.declare("g", {"params": ["h", "m"], "position": ["n"],
+                                  "moves": [{"to": "n - s", "where": where}]}, Namespace())
+    for h, m in [(1, 5), (2, 11), (3, 6)]:
+        game = decl(h, m)
+        assert sub_engine.solve(game, [70], None) == sub_engine.NAME
+        ref = _reference(game, list(range(71)))
+        assert [int(game.dense[n]) for n in range(71)] == [ref[n] for n in range(71)]
+
+
+@pytest.mark.parametrize("where", ["0 <= s <= n",          # s = 0 is a move to itself
+                                   "1 <= s <= n - 1",      # n appears other than as the bound of s
+                                   "1 <= s <= n and n % 2 == 0"])
+def test_other_shapes_are_left_to_the_other_engines(where):
+    decl = GameDecl.declare("g", {"position": ["n"], "moves": [{"to": "n - s", "where": where}]}, Namespace())
+    assert sub_engine.solve(decl.instance(()), [30], None) is None
+
+
+@pytest.mark.parametrize("h", [1, 2, 3, 5])
+def test_gcn_engine_agrees_with_the_reference_on_two_heaps(h):
+    rng = random.Random(h)
+    for _ in range(4):
+        sets = tuple(frozenset(rng.sample(range(1, 8), rng.randint(0, 4))) for _ in range(2))
+        game = gcn(h, sets)
+        game.dense = None
+        assert gcn_engine.solve(game, [(14, 13)], None) == gcn_engine.NAME
+        points = list(itertools.product(range(15), range(14)))
+        ref = _reference(game, points)
+        assert all(int(game.dense[p]) == ref[p] for p in points)
+
+
+def test_gcn_engine_agrees_with_the_reference_on_one_three_and_four_heaps():
+    for h, sets, top in [(3, (frozenset({2, 3}),), (20,)), (2, (frozenset({1, 3}), frozenset({2}), frozenset({1})), (6, 5, 7)),
+                         (4, (lambda s: True, frozenset({1}), frozenset({2, 3})), (5, 6, 4)),
+                         (3, (frozenset({1}),) * 4, (3, 4, 3, 2))]:
+        game = gcn(h, sets)
+        game.dense = None
+        corner = top[0] if len(top) == 1 else top
+        assert gcn_engine.solve(game, [corner], None) == gcn_engine.NAME
+        points = [p[0] if len(top) == 1 else p for p in itertools.product(*(range(t + 1) for t in top))]
+        ref = _reference(game, points)
+        assert all(int(game.dense[p]) == ref[p] for p in points)
+
+
+def test_cyclic_nimhoff_by_gcn_equals_the_declared_game_by_the_reference():
+    decl = GameDecl.declare("cn", {"params": ["h"], "position": ["x", "y"], "moves": [
+        {"to": "(x - t, y)", "where": "1 <= t <= x"}, {"to": "(x, y - t)", "where": "1 <= t <= y"},
+        {"to": "(x - s, y - t)", "where": "0 <= s <= min(x, h - 1) and 0 <= t <= min(y, h - 1 - s) and 0 < s + t"}]},
+        Namespace())
+    for h in (2, 4):
+        game = gcn(h, (lambda s: True, lambda s: True))
+        assert gcn_engine.solve(game, [(20, 20)], None) == gcn_engine.NAME
+        points = list(itertools.product(range(21), range(21)))
+        ref = _reference(decl(h), points)
+        assert all(int(game.dense[p]) == ref[p] for p in points)
+
+
+def test_a_growing_table_keeps_its_values():
+    game = gcn(2, (frozenset({1, 2}), frozenset({3})))
+    game.dense = None
+    gcn_engine.solve(game, [(3, 3)], None)
+    first = np.array(game.dense)
+    gcn_engine.solve(game, [(30, 2)], None)
+    assert game.dense.shape[0] >= 31 and (game.dense[:first.shape[0], :first.shape[1]] == first).all()
+
+
+def test_over_the_limits_the_work_is_left_to_the_reference_engine():
+    small = ReferenceEngine(max_positions=1000)
+    assert gcn_engine.solve(gcn(2, (frozenset({1}), frozenset({1}))), [(100, 100)], small) is None
+    assert sub_engine.solve(subtraction(frozenset({1, 2, 9})), [5000], small) is None
+    assert solve_fast(subtraction(frozenset({4, 1})), [50], None) == sub_engine.NAME
