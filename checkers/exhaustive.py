@@ -22,8 +22,9 @@ from checkers.evidence import (evidence_rows, fixed_names, fixed_names_arrays, j
                                options_evidence, position_of, window_evidence)
 from checkers.josephus_arrays import ARRAY_FUNCTIONS
 from nimjos.games.declared import DeclaredGame, as_instance
-from nimjos.games.functions import G
+from nimjos.games.functions import G, options
 from nimjos.games.engine import default_engine, grundy_array
+import nimjos.games.fast.weights as weights
 from nimjos.games.fast import outcomes_fast
 from nimjos.games.periodicity import first_stair_break
 from nimjos.lang.analysis import grundy_calls
@@ -32,7 +33,7 @@ from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.expr import evaluate
 from nimjos.lang.runtime import BUDGET
 from nimjos.lang.syntax import free_names, parse, suggest
-from nimjos.lang.vector import GameCall, NotVectorisable, as_full, as_truth, vectorise
+from nimjos.lang.vector import GameCall, NotVectorisable, OptionSets, as_full, as_truth, vectorise
 from nimjos.lang.values import format_value
 from nimjos.spec.budget import enforce_limits
 from nimjos.spec.plan import ClaimPlan, locate_error
@@ -293,8 +294,47 @@ def _g_array(game: Any, position: Any) -> Any:
     return out
 
 
+def _options_array(game: Any, position: Any) -> OptionSets:
+    """options(game, position) at every binding of a vectorised statement, as :class:`OptionSets`: never listed;
+    searched by the engine of weight-band options (:func:`nimjos.games.fast.weights.any_option_in`), the only one
+    that can tell whether an option lies in a set. Anything else is not vectorised.
+
+    >>> import pathlib
+    >>> from nimjos.spec.loader import load_spec
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "specs" / "003_turn_nim_and_weighted_nim.toml")
+    >>> sets = _options_array(GameCall(spec.namespace.games["weighted_nim"], []), (np.array([5, 7]), 0))
+    >>> marked = np.zeros(sets.box, dtype=bool); marked[3, 0] = True
+    >>> sets.search(marked).tolist()
+    [True, False]
+    """
+    if not isinstance(game, GameCall) or game.args or getattr(game.game, "params", ()):
+        raise NotVectorisable("the options of something other than a declared game without params")
+    coords = list(position) if isinstance(position, tuple) else [position]
+    if any(not (type(v) is int or (isinstance(v, np.ndarray) and v.dtype == np.int64)) for v in coords):
+        raise NotVectorisable("options at a position that is not integers")
+    lengths = {len(v) for v in coords if isinstance(v, np.ndarray)}
+    if len(lengths) != 1:
+        raise NotVectorisable("options at one position, or arrays of different lengths")
+    n = lengths.pop()
+    full = [v if isinstance(v, np.ndarray) else np.full(n, v, dtype=np.int64) for v in coords]
+    try:
+        inst = as_instance(game.game)
+    except (EvalError, SpecError, TypeError):
+        raise NotVectorisable("a game that cannot be built here") from None
+    if len(full) != 2 or getattr(inst, "dim", None) != 2 or weights.shape_of(inst) is None \
+            or (n and int(min(c.min() for c in full)) < 0):
+        raise NotVectorisable("the options of a game whose options no engine searches")
+
+    def search(marked: np.ndarray) -> np.ndarray:
+        found = weights.any_option_in(inst, marked, *full)
+        if found is None:
+            raise NotVectorisable("options the engine of weight-band options does not search")
+        return found
+    return OptionSets(tuple(int(c.max()) + 1 if n else 1 for c in full), search)
+
+
 #: the array functions a vectorised statement may call
-_ARRAYS = {**ARRAY_FUNCTIONS, id(G): _g_array}
+_ARRAYS = {**ARRAY_FUNCTIONS, id(G): _g_array, id(options): _options_array}
 
 
 def _smallest_first(columns: dict, limit: int) -> np.ndarray:

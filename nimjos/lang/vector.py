@@ -14,7 +14,8 @@ Supported: integer and boolean constants, the window's names, ``+ - * // % **``,
 ``ceil`` (or where every quotient is whole), bitwise ``& | ^ << >>``, comparisons and their chains, ``in`` a
 literal set, ``and / or / not``, ``if``-``else``, tuples and their constant positions, ``min``, ``max``,
 ``abs``, ``floor``, ``ceil``, ``isqrt``, ``v2``, ``ilog2``, ``xor``, ``any`` / ``all`` over
-``range(a, b)`` (unrolled, at most :data:`MAX_UNROLL` values), ``iterate(lambda r: ..., p, x)`` (at most
+``range(a, b)`` (unrolled, at most :data:`MAX_UNROLL` values) or over the options of a game (an :class:`OptionSets`
+from the caller's ``options``; the condition names only the option), ``iterate(lambda r: ..., p, x)`` (at most
 :data:`MAX_UNROLL` steps), calls of non-recursive definitions (inlined), and the functions a caller adds as
 array functions (``extra``: the scalar function object mapped to its array version).
 
@@ -39,15 +40,34 @@ import numpy as np
 from nimjos.lang.builtins import BUILTINS
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.errors import EvalError
+from nimjos.lang.syntax import free_names
 
 #: every int64 value an evaluation produces stays below this in magnitude
 LIMIT = 2 ** 62
 #: the most values of an unrolled ``any`` / ``all`` range or ``iterate`` count
 MAX_UNROLL = 512
+#: the most positions of the box on which a condition over the options of a game is evaluated
+MAX_OPTION_BOX = 4_000_000
 
 
 class NotVectorisable(Exception):
     """The expression (or this window) cannot be evaluated exactly on arrays: use the scalar path."""
+
+
+class OptionSets:
+    """The options of a game at every binding, as a caller's array function for ``options`` gives them: never
+    listed; ``any`` / ``all`` over them evaluate their condition once on the box of positions `box` (a position's
+    options lie in it) and ask `search`, which maps a bool array over the box to whether each binding has an
+    option where it is true.
+
+    >>> sets = OptionSets((3,), lambda marked: np.array([bool(marked[:2].any())]))
+    >>> sets.search(np.array([False, True, False])).tolist()
+    [True]
+    """
+
+    def __init__(self, box: tuple[int, ...], search: Callable[[np.ndarray], np.ndarray]):
+        self.box = box
+        self.search = search
 
 
 class GameCall:
@@ -514,7 +534,7 @@ class _Vectoriser:
         if not (isinstance(comp.target, ast.Name) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
                 and it.func.id == "range" and BUILTINS.get("range") is self.ns.builtins.get("range")
                 and "range" not in self.ns.definitions and 1 <= len(it.args) <= 2 and not it.keywords):
-            raise NotVectorisable("a generator over something other than range(a, b)")
+            return self._over_options(gen, env, want_any)
         n = _size(env)
         bounds = [_int(self.ev(a, env)) for a in it.args]
         lo, hi = (0, bounds[0]) if len(bounds) == 1 else bounds
@@ -549,6 +569,30 @@ class _Vectoriser:
             result[decided] = want_any
             pending[decided] = False
         return result
+
+    def _over_options(self, gen: ast.GeneratorExp, env: dict, want_any: bool) -> Any:
+        """any / all of a condition over ``h in options(g, p)`` (an :class:`OptionSets`): the condition, which may
+        name h but no array of the bindings, is evaluated once on the box that holds every option, then searched."""
+        comp = gen.generators[0]
+        if not isinstance(comp.target, ast.Name) or comp.ifs:
+            raise NotVectorisable("a generator over something other than range(a, b)")
+        h = comp.target.id
+        for name in set(free_names(gen.elt)) - {h}:
+            if name in env and type(env[name]) is not int:
+                raise NotVectorisable("a condition on the options that names the bindings' values")
+        sets = self.ev(comp.iter, env)
+        if not isinstance(sets, OptionSets):
+            raise NotVectorisable("a generator over something other than range(a, b) or the options of a game")
+        size = int(np.prod(sets.box))
+        if not sets.box or size > MAX_OPTION_BOX:
+            raise NotVectorisable("options spread over a large box")
+        grid = np.indices(sets.box, dtype=np.int64).reshape(len(sets.box), size)
+        sub = {k: v for k, v in env.items() if type(v) is int}
+        sub[h] = tuple(grid) if len(sets.box) > 1 else grid[0]
+        sub["\0size"] = np.zeros(size, dtype=np.int64)
+        marked = _full(_truth(self.ev(gen.elt, sub)), size).reshape(sets.box)
+        found = sets.search(marked if want_any else ~marked)
+        return found if want_any else ~found
 
     def b_any(self, node: ast.Call, env: dict) -> Any:
         return self._unrolled(node, env, True)

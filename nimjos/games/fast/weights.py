@@ -259,6 +259,25 @@ def _search(px, start, end, lo):
 
 
 @numba.njit(cache=True)
+def _region(nz, nnz, px, wstart, a, b, xl, xh, yl, yh, wl, wh):
+    """(whether a kept position lies in the region x in [xl, xh], y in [yl, yh], weight in [wl, wh], the weights
+    scanned). The kept positions: px[wstart[w]:wstart[w + 1]] the sorted x of those of weight w; nz[:nnz] the
+    weights holding one, increasing."""
+    j = _search(nz, 0, nnz, wl)
+    first = j
+    while j < nnz and nz[j] <= wh:
+        wp = nz[j]
+        lo = max(xl, -((b * yh - wp) // a))
+        hi = min(xh, (wp - b * yl) // a)
+        if lo <= hi:
+            k = _search(px, wstart[wp], wstart[wp + 1], lo)
+            if k < wstart[wp + 1] and px[k] <= hi:
+                return True, j - first + 1
+        j += 1
+    return False, j - first + 1
+
+
+@numba.njit(cache=True)
 def _kernel(X, Y, a, b, tlo, thi, ulo, uhi, wlo, whi, max_work):
     """The P-positions of the box [0, X) x [0, Y) (flat, x-major), or an empty array when the work exceeds
     max_work. Positions are visited by increasing weight a*x + b*y, each weight by increasing x."""
@@ -282,21 +301,9 @@ def _kernel(X, Y, a, b, tlo, thi, ulo, uhi, wlo, whi, max_work):
             i = x * Y + y
             found = False
             if tlo[i] <= thi[i] and ulo[i] <= uhi[i] and wlo[i] <= whi[i]:
-                xl, xh = x - thi[i], x - tlo[i]
-                yl, yh = y - uhi[i], y - ulo[i]
-                wl, wh = w - whi[i], w - wlo[i]
-                j = _search(nz, 0, nnz, wl)
-                while j < nnz and nz[j] <= wh:
-                    wp = nz[j]
-                    lo = max(xl, -((b * yh - wp) // a))
-                    hi = min(xh, (wp - b * yl) // a)
-                    if lo <= hi:
-                        k = _search(px, wstart[wp], wstart[wp + 1], lo)
-                        if k < wstart[wp + 1] and px[k] <= hi:
-                            found = True
-                            break
-                    j += 1
-                work += j + 1
+                found, steps = _region(nz, nnz, px, wstart, a, b, x - thi[i], x - tlo[i], y - uhi[i], y - ulo[i],
+                                       w - whi[i], w - wlo[i])
+                work += steps
             if not found:
                 isp[i] = True
                 px[count] = x
@@ -308,6 +315,75 @@ def _kernel(X, Y, a, b, tlo, thi, ulo, uhi, wlo, whi, max_work):
         if work > max_work:
             return np.zeros(0, dtype=np.bool_)
     return isp
+
+
+@numba.njit(cache=True)
+def _query(px, wsorted, a, b, top, x, y, tlo, thi, ulo, uhi, wlo, whi, max_work):
+    """At each position (x[i], y[i]): whether one of the kept positions (x px, weight wsorted, sorted by weight
+    then x) is among its options; an empty array when the work exceeds max_work."""
+    wstart = np.searchsorted(wsorted, np.arange(top + 2))
+    nz = np.unique(wsorted)
+    out = np.zeros(len(x), dtype=np.bool_)
+    work = 0
+    for i in range(len(x)):
+        if tlo[i] <= thi[i] and ulo[i] <= uhi[i] and wlo[i] <= whi[i]:
+            w = a * x[i] + b * y[i]
+            found, steps = _region(nz, len(nz), px, wstart, a, b, x[i] - thi[i], x[i] - tlo[i], y[i] - uhi[i],
+                                   y[i] - ulo[i], w - whi[i], w - wlo[i])
+            out[i] = found
+            work += steps
+            if work > max_work:
+                return np.zeros(0, dtype=np.bool_)
+    return out
+
+
+def _checked_ranges(game: Any, shape: Shape, xs: np.ndarray, ys: np.ndarray, lighter: bool) -> tuple | None:
+    """:func:`ranges` at the positions, or None when an option could leave the box [0, x] x [0, y] (or, with
+    `lighter`, weigh as much as its position) or the ranges cannot be computed exactly."""
+    try:
+        tlo, thi, ulo, uhi, wlo, whi = ranges(game, shape, xs, ys)
+    except (Unsupported, ArithmeticError, ValueError, TypeError):
+        return None
+    live = (tlo <= thi) & (ulo <= uhi) & (wlo <= whi)
+    if np.any(live & ((tlo < 0) | (ulo < 0) | (thi > xs) | (uhi > ys) | ((wlo < 1) if lighter else False))):
+        return None
+    return tlo, thi, ulo, uhi, wlo, whi
+
+
+def any_option_in(game: Any, marked: np.ndarray, x: np.ndarray, y: np.ndarray,
+                  max_work: int = MAX_WORK) -> np.ndarray | None:
+    """At each position (x[i], y[i]): whether one of its options is marked (`marked`: a bool array [x, y] over a
+    box holding the positions, and so their options); None when the game's moves do not have the shape or the
+    work would exceed `max_work`. The options are searched, never listed.
+
+    >>> from nimjos.lang.compiler import Namespace
+    >>> from nimjos.games.declared import GameDecl
+    >>> wn = GameDecl.declare("wn", {"position": ["x", "y"], "moves": [{"to": "(x - t, y - u)",
+    ...     "where": "0 <= t <= x and 0 <= u <= y and 1 <= 2*t + u <= floor((2*x + y) / 2)"}]}, Namespace()).instance(())
+    >>> marked = np.zeros((8, 8), dtype=bool); marked[3, 0] = True      # (5, 0) and (6, 0) reach (3, 0), (7, 0) not
+    >>> any_option_in(wn, marked, np.array([5, 6, 7, 3]), np.array([0, 0, 0, 0])).tolist()
+    [True, True, False, False]
+    """
+    shape = shape_of(game)
+    if shape is None or marked.ndim != 2:
+        return None
+    n = len(x)
+    if n == 0:
+        return np.zeros(0, dtype=np.bool_)
+    x, y = x.astype(np.int64), y.astype(np.int64)
+    X, Y = marked.shape
+    if int(x.min()) < 0 or int(y.min()) < 0 or int(x.max()) >= X or int(y.max()) >= Y:
+        return None
+    found = _checked_ranges(game, shape, x, y, lighter=False)
+    if found is None:
+        return None
+    mx, my = np.nonzero(marked)
+    mw = shape.a * mx + shape.b * my
+    order = np.lexsort((mx, mw))
+    top = shape.a * (X - 1) + shape.b * (Y - 1)
+    out = _query(mx[order].astype(np.int64), mw[order].astype(np.int64), shape.a, shape.b, top, x, y, *found,
+                 max_work)
+    return out if out.size == n else None
 
 
 def p_table(game: Any, X: int, Y: int, max_work: int = MAX_WORK) -> np.ndarray | None:
@@ -326,14 +402,11 @@ def p_table(game: Any, X: int, Y: int, max_work: int = MAX_WORK) -> np.ndarray |
         return None
     xs = np.repeat(np.arange(X, dtype=np.int64), Y)
     ys = np.tile(np.arange(Y, dtype=np.int64), X)
-    try:
-        tlo, thi, ulo, uhi, wlo, whi = ranges(game, shape, xs, ys)
-    except (Unsupported, ArithmeticError, ValueError, TypeError):
-        return None
-    live = (tlo <= thi) & (ulo <= uhi) & (wlo <= whi)
     # every option must lie in the box and weigh less: 0 <= t <= x, 0 <= u <= y, weight removed >= 1
-    if np.any(live & ((tlo < 0) | (ulo < 0) | (wlo < 1) | (thi > xs) | (uhi > ys))):
+    found = _checked_ranges(game, shape, xs, ys, lighter=True)
+    if found is None:
         return None
+    tlo, thi, ulo, uhi, wlo, whi = found
     isp = _kernel(X, Y, shape.a, shape.b, tlo, thi, ulo, uhi, wlo, whi, max_work)
     if isp.size != X * Y:
         return None
@@ -371,4 +444,4 @@ def solve(game: Any, coords: list[np.ndarray], engine: Any, min_positions: int |
     return table[coords[0], coords[1]]
 
 
-__all__ = ["NAME", "Shape", "shape_of", "ranges", "p_table", "solve"]
+__all__ = ["NAME", "Shape", "shape_of", "ranges", "p_table", "solve", "any_option_in"]
