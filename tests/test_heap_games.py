@@ -18,7 +18,7 @@ from nimjos.verdict import agreement
 from nimjos.games.engine import ReferenceEngine
 from nimjos.games.declared import GameInstance, subtraction
 from nimjos.games.functions import G, grundys_game, heaps, laskers_nim, nim, octal
-from nimjos.games.heaps.fast import sequence
+from nimjos.games.heaps.fast import MASK_PREFIX, sequence
 from nimjos.games.heaps.game import HeapPositions, MooreNim, heap_game
 from nimjos.games.heaps.positions import count_multisets, multisets
 from nimjos.games.heaps.rules import GRUNDYS_GAME, LASKERS_NIM, NIM, HeapRules, octal_rules, plain_sequence
@@ -90,6 +90,33 @@ def test_rare_value_method_agrees_with_the_plain_kernel_to_2000_and_resumes():
     assert (sequence(GRUNDYS_GAME, 6000, prefix=plain[:2500]) == plain).all()
     with pytest.raises(EvalError):
         sequence(LASKERS_NIM, 10, method="rare")
+
+
+@pytest.mark.parametrize("code", ["0.77", "0.07", "0.137", "4.07", "0.16", "0.6", "0.36", "0.56", "0.74", "0.775"])
+def test_rare_value_method_agrees_with_the_plain_kernel_past_its_prefix(code):
+    """The rare-value kernel starts after the first MASK_PREFIX values (those are the plain kernel's): compared
+    past them on octal codes with one or two splitting digits, small values and values past 255."""
+    rules = octal_rules(code)
+    plain = sequence(rules, 5000, method="plain")
+    assert (sequence(rules, 5000, method="rare") == plain).all()
+
+
+@pytest.mark.parametrize("digits", [(0, 0, 4), (4, 0, 4), (0, 1, 4)])
+def test_rare_value_method_with_unequal_parts_past_its_prefix(digits):
+    """Splits into two unequal heaps (as Grundy's game) with other codes: the split into two equal rare heaps
+    must be left out (these sequences differ from 2008, 2050 and 3688 on when it is not)."""
+    rules = HeapRules(digits, unequal=True)
+    plain = sequence(rules, 5000, method="plain")
+    assert (sequence(rules, 5000, method="rare") == plain).all()
+
+
+def test_rare_value_method_widens_its_copy_of_the_values_midway():
+    """Values below 256 up to the prefix's end (a one-byte copy), 256 first at heap 2085, 730 by 8000."""
+    rules = HeapRules((0, 0, 0, 3, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 6, 0, 7, 3, 0, 2, 0, 0, 0, 0, 7))
+    plain = sequence(rules, 8000, method="plain")
+    assert plain[:MASK_PREFIX + 1].max() < 256 <= plain.max()
+    assert (sequence(rules, 8000, method="rare") == plain).all()
+    assert (sequence(rules, 8000, prefix=plain[:2100]) == plain).all()
 
 
 def test_known_sequences_and_structure_to_1000():
