@@ -119,3 +119,10 @@ def test_over_the_limits_the_work_is_left_to_the_reference_engine():
     assert gcn_engine.solve(gcn(2, (frozenset({1}), frozenset({1}))), [(100, 100)], small) is None
     assert sub_engine.solve(subtraction(frozenset({1, 2, 9})), [5000], small) is None
     assert solve_fast(subtraction(frozenset({4, 1})), [50], None) == sub_engine.NAME
+
+
+def test_a_long_interval_is_left_to_the_line_engine():
+    nim = GameDecl.declare("nim", {"position": ["m"], "moves": [{"to": "m - t", "where": "1 <= t <= m"}]},
+                           Namespace()).instance(())
+    assert sub_engine.solve(nim, [1000], None) is None
+    assert solve_fast(nim, [10 ** 5], ReferenceEngine()) == "fast engine (1-D interval options, numba)"

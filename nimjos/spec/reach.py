@@ -17,7 +17,10 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import nimjos.games.fast.boxes as boxes
+import nimjos.games.fast.gcn as gcn
 import nimjos.games.fast.lines as lines
+import nimjos.games.fast.subtraction as subtraction
 import nimjos.games.fast.weights as weights
 from nimjos.games.declared import as_instance
 from nimjos.lang.errors import NimjosError
@@ -109,6 +112,9 @@ def _engine_costs(inst: Any, box: list[int], outcomes: bool = False) -> tuple[in
             X, Y = (box[0] + 1, 1) if len(box) == 1 else (box[0] + 1, box[1] + 1)
             nbytes = lines.estimate(pieces, X, Y)[0]
             return max(1, nbytes // max(1, X * Y)), 0, True
+        sides = [b + 1 for b in box]
+        if (len(sides) == 1 and subtraction.fits(inst, sides[0])) or gcn.fits(inst, sides):
+            return boxes.BYTES_PER_POSITION, 0, True   # a table over the box, no game graph
     except (ImportError, AttributeError, TypeError, ValueError, NimjosError):
         pass
     return BYTES_PER_POSITION, BYTES_PER_EDGE, False

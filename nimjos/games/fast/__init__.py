@@ -4,10 +4,11 @@
 engine answers only when it recognises the shape of the declared moves (never a formula from a paper,
 never a claim) and otherwise leaves the game to the reference engine. One engine per module:
 
+* :mod:`nimjos.games.fast.subtraction` -- one heap, options n - s for the members s <= n of a fixed set: the
+  built-in subtraction(S) (S finite, a range or a predicate) and declared games of that shape (a set that is one
+  long interval is left to the next engine).
 * :mod:`nimjos.games.fast.lines` -- options on intervals of rows, columns, diagonals (1-D: of the axis):
   Maximum Nim with any rule function, subtraction games, Nim, Wythoff, Josephus Nim.
-* :mod:`nimjos.games.fast.subtraction` -- one heap, options n - s for the members s <= n of a fixed set: the
-  built-in subtraction(S) (S finite, a range or a predicate) and declared games of that shape.
 * :mod:`nimjos.games.fast.gcn` -- the built-in generalized cyclic Nimhoff gcn(h, (S_1, ..., S_n)), any n.
 
 :func:`outcomes_fast` tries the engines of :data:`OUTCOME_ENGINES`, which compute P-positions only (no Grundy
@@ -37,7 +38,7 @@ import nimjos.games.fast.subtraction as subtraction
 import nimjos.games.fast.weights as weights
 
 #: the engines, tried in order
-ENGINES = (lines.solve, subtraction.solve, gcn.solve)
+ENGINES = (subtraction.solve, lines.solve, gcn.solve)
 #: the engines of P-positions only, tried in order
 OUTCOME_ENGINES = (weights.solve,)
 

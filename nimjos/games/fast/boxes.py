@@ -20,6 +20,9 @@ import itertools
 import numba
 import numpy as np
 
+#: bytes one position of the box costs (the int32 table the values stay in), for the resource guard
+BYTES_PER_POSITION = 4
+
 
 @numba.njit(cache=True)
 def _mex_box(shape, members, starts, offsets, out):
@@ -122,4 +125,4 @@ def mex_box(shape: np.ndarray, members: np.ndarray, starts: np.ndarray, offsets:
     return out
 
 
-__all__ = ["mex_box", "pack_members", "joint_offsets", "count_offsets"]
+__all__ = ["BYTES_PER_POSITION", "mex_box", "pack_members", "joint_offsets", "count_offsets"]

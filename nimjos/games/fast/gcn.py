@@ -80,6 +80,20 @@ def work(game: Any, sides: list[int]) -> tuple[int, int]:
     return positions, positions * per
 
 
+def fits(game: Any, sides: list[int], limit: int = MAX_BOX) -> bool:
+    """Whether this engine fills a box with these sides for the game (it recognises the game, and the box is
+    within :data:`MAX_BOX` positions or `limit`, :data:`MAX_WORK` options and :data:`MAX_OFFSETS` joint moves).
+
+    >>> from nimjos.games.declared import gcn
+    >>> fits(gcn(2, (frozenset({1}), frozenset({2}))), [100, 100]), fits(gcn(2, (frozenset({1}),) * 5), [100] * 5)
+    (True, False)
+    """
+    if not recognises(game) or len(sides) != game.dim:
+        return False
+    cells, marks = work(game, sides)
+    return cells <= min(MAX_BOX, limit) and marks <= MAX_WORK and count_offsets(game.dim, game.params["h"]) <= MAX_OFFSETS
+
+
 def solve(game: Any, positions: list, engine: Any) -> str | None:
     """Fill ``game.dense`` over the box covering `positions` and return the engine's name; None when the game is
     not the GCN family or the box is over the limits (positions: the engine's ``max_positions``; options:
@@ -93,9 +107,7 @@ def solve(game: Any, positions: list, engine: Any) -> str | None:
         return None
     h, sets = game.params["h"], game.params["sets"]
     sides = _shape(game, positions)
-    cells, marks = work(game, sides)
-    limit = min(MAX_BOX, getattr(engine, "max_positions", None) or MAX_BOX)
-    if cells > limit or marks > MAX_WORK or count_offsets(game.dim, h) > MAX_OFFSETS:
+    if not fits(game, sides, getattr(engine, "max_positions", None) or MAX_BOX):
         return None
     members = [set_members(S, side - 1) for S, side in zip(sets, sides)]
     if any(m is None for m in members):
@@ -105,4 +117,4 @@ def solve(game: Any, positions: list, engine: Any) -> str | None:
     return NAME
 
 
-__all__ = ["solve", "recognises", "work", "NAME"]
+__all__ = ["solve", "recognises", "fits", "work", "NAME"]

@@ -39,6 +39,9 @@ NAME = "fast engine (subtraction set, numba)"
 MAX_LENGTH = 50_000_000
 #: the most options one run may mark in all (positions times members of S): a count, not a time
 MAX_WORK = 4_000_000_000
+#: a declared game whose set is one interval of more than this many values is left to the line-interval engine,
+#: which takes the mex of an interval in constant time (here it costs the interval's length)
+LONG_INTERVAL = 64
 
 
 def set_members(S: Any, upto: int) -> np.ndarray | None:
@@ -150,10 +153,38 @@ def recognises(game: Any) -> bool:
     return members_of(game, 1) is not None
 
 
+def fits(game: Any, length: int, limit: int = MAX_LENGTH) -> bool:
+    """Whether this engine fills a table of `length` positions for the game (it recognises the game, and the
+    table is within :data:`MAX_LENGTH` positions or `limit`, and :data:`MAX_WORK` options).
+
+    >>> from nimjos.games.declared import subtraction
+    >>> fits(subtraction(frozenset({1, 2})), 10 ** 6), fits(subtraction(frozenset({1, 2})), 10 ** 9)
+    (True, False)
+    """
+    if length > min(MAX_LENGTH, limit):
+        return False
+    members = members_of(game, 1)
+    if members is None:
+        return False
+    S = game.params.get("S") if getattr(game, "decl", None) is None else None
+    most = len(S) if isinstance(S, (frozenset, set, tuple)) else length
+    return length * max(1, most) <= MAX_WORK
+
+
+def _long_interval(members: np.ndarray) -> bool:
+    """Are the members one interval of more than :data:`LONG_INTERVAL` values?
+
+    >>> _long_interval(np.arange(1, 100)), _long_interval(np.array([1, 3]))
+    (True, False)
+    """
+    return len(members) > LONG_INTERVAL and int(members[-1]) - int(members[0]) + 1 == len(members)
+
+
 def solve(game: Any, positions: list, engine: Any) -> str | None:
     """Fill ``game.dense`` up to the largest requested heap (at least doubling a table that must grow) and
-    return the engine's name; None when the game is not a subtraction game of this shape or the table is over
-    the limits (positions: the engine's ``max_positions``; options marked: :data:`MAX_WORK`).
+    return the engine's name; None when the game is not a subtraction game of this shape, the table is over
+    the limits (positions: the engine's ``max_positions``; options marked: :data:`MAX_WORK`), or a declared
+    game's set is a long interval (left to the line-interval engine).
 
     >>> from nimjos.games.declared import gcn
     >>> solve(gcn(3, (frozenset({1}), frozenset({1}))), [(2, 2)], None) is None
@@ -171,9 +202,11 @@ def solve(game: Any, positions: list, engine: Any) -> str | None:
     members = members_of(game, length - 1)
     if members is None or length * max(1, len(members)) > MAX_WORK:
         return None
+    if getattr(game, "decl", None) is not None and _long_interval(members):
+        return None
     packed = pack_members([members])
     game.dense = mex_box(np.array([length]), *packed, np.zeros((0, 1), dtype=np.int64))
     return NAME
 
 
-__all__ = ["solve", "recognises", "members_of", "set_members", "NAME"]
+__all__ = ["solve", "recognises", "fits", "members_of", "set_members", "NAME"]
