@@ -14,10 +14,11 @@ Supported: integer and boolean constants, the window's names, ``+ - * // % **``,
 ``ceil`` (or where every quotient is whole), bitwise ``& | ^ << >>``, comparisons and their chains, ``in`` a
 literal set, ``and / or / not``, ``if``-``else``, tuples and their constant positions, ``min``, ``max``,
 ``abs``, ``floor``, ``ceil``, ``isqrt``, ``v2``, ``ilog2``, ``xor``, ``any`` / ``all`` over
-``range(a, b)`` (unrolled, at most :data:`MAX_UNROLL` values) or over the options of a game (an :class:`OptionSets`
-from the caller's ``options``; the condition names only the option), ``iterate(lambda r: ..., p, x)`` (at most
-:data:`MAX_UNROLL` steps), calls of non-recursive definitions (inlined), and the functions a caller adds as
-array functions (``extra``: the scalar function object mapped to its array version).
+``range(a, b)`` (unrolled, at most :data:`MAX_UNROLL` values) or over the options of a game (an
+:class:`OptionSets` from the caller's ``options``; the condition names only the option), ``sum`` over
+``range(a, b)`` (unrolled), ``iterate(lambda r: ..., p, x)`` (at most :data:`MAX_UNROLL` steps), calls of
+non-recursive definitions (inlined), lambdas passed to them and called there (:class:`Closure`), and the
+functions a caller adds as array functions (``extra``: the scalar function object mapped to its array version).
 
 >>> import numpy as np
 >>> from nimjos.lang.compiler import Namespace
@@ -68,6 +69,24 @@ class OptionSets:
     def __init__(self, box: tuple[int, ...], search: Callable[[np.ndarray], np.ndarray]):
         self.box = box
         self.search = search
+
+
+class Closure:
+    """A lambda of a vectorised expression with the environment it was written in (arrays of the bindings): passed
+    to a definition and called there, as the scalar language calls it.
+
+    >>> c = Closure(ast.parse("lambda i: i + a", mode="eval").body, {"a": np.array([1, 2, 3])})
+    >>> c.take(np.array([0, 2])).env["a"].tolist()
+    [1, 3]
+    """
+
+    def __init__(self, node: ast.Lambda, env: dict):
+        self.node = node
+        self.env = env
+
+    def take(self, idx: np.ndarray) -> "Closure":
+        """The same lambda at the bindings `idx` only."""
+        return Closure(self.node, {k: _take(v, idx) for k, v in self.env.items()})
 
 
 class GameCall:
@@ -129,7 +148,7 @@ def _take(v: Any, idx: np.ndarray) -> Any:
         return v[idx]
     if isinstance(v, tuple):
         return tuple(_take(x, idx) for x in v)
-    if isinstance(v, GameCall):
+    if isinstance(v, (GameCall, Closure)):
         return v.take(idx)
     return v
 
@@ -408,6 +427,8 @@ class _Vectoriser:
             raise NotVectorisable("a call of something other than a name")
         name = node.func.id
         if name in env:
+            if isinstance(env[name], Closure):
+                return self.call_closure(env[name], node, env)
             raise NotVectorisable(f"a call of the bound name {name!r}")
         ns = self.ns
         if name in ns.definitions:
@@ -427,13 +448,33 @@ class _Vectoriser:
             raise NotVectorisable(f"the built-in {name!r} is not vectorised")
         return method(node, env)
 
+    def v_Lambda(self, node: ast.Lambda, env: dict) -> Any:
+        a = node.args
+        if a.vararg or a.kwarg or a.defaults or a.kwonlyargs or getattr(a, "posonlyargs", None):
+            raise NotVectorisable("a lambda with other than plain parameters")
+        return Closure(node, env)
+
+    def call_closure(self, c: Closure, node: ast.Call, env: dict) -> Any:
+        params = [p.arg for p in c.node.args.args]
+        if len(node.args) != len(params) or any(isinstance(a, (ast.GeneratorExp, ast.Starred)) for a in node.args):
+            raise NotVectorisable("a lambda called with other arguments")
+        args = [self.ev(a, env) for a in node.args]
+        for a in args:
+            if not (_is_int(a) or _is_bool(a) or isinstance(a, tuple)):
+                raise NotVectorisable("a lambda called with an argument that is not a number")
+        inner = dict(c.env)
+        inner.update(zip(params, args))
+        if not any(isinstance(v, np.ndarray) for v in inner.values()):
+            inner["\0size"] = np.zeros(_size(env), dtype=np.int64)
+        return self.ev(c.node.body, inner)
+
     def inline(self, d: Any, node: ast.Call, env: dict) -> Any:
         if d.recursive or d.name in self.active or len(node.args) != len(d.params) or d.tree is None:
             raise NotVectorisable(f"the definition {d.name!r} (recursive, or called with other arguments)")
         args = [self.ev(a, env) for a in node.args]
         for a in args:
-            if not (_is_int(a) or _is_bool(a) or isinstance(a, tuple)):
-                raise NotVectorisable(f"an argument of {d.name!r} that is not a number")
+            if not (_is_int(a) or _is_bool(a) or isinstance(a, (tuple, Closure))):
+                raise NotVectorisable(f"an argument of {d.name!r} that is not a number or a lambda")
         inner = dict(zip(d.params, args))
         if not any(isinstance(v, np.ndarray) for v in inner.values()):
             inner["\0size"] = np.zeros(_size(env), dtype=np.int64)  # keeps the length of the window
@@ -523,32 +564,37 @@ class _Vectoriser:
             r = np.where((r + 1) * (r + 1) <= a, r + 1, r)
         return r
 
-    def _unrolled(self, node: ast.Call, env: dict, want_any: bool) -> Any:
+    def _generator(self, node: ast.Call) -> tuple[ast.GeneratorExp, ast.comprehension, bool]:
+        """The one-clause generator argument of ``any`` / ``all`` / ``sum``, and whether it runs over range(a, b)."""
         if len(node.args) != 1 or not isinstance(node.args[0], ast.GeneratorExp):
-            raise NotVectorisable("any / all of something other than a generator")
+            raise NotVectorisable("a call over something other than a generator")
         gen = node.args[0]
         if len(gen.generators) != 1:
             raise NotVectorisable("a generator with several for clauses")
         comp = gen.generators[0]
         it = comp.iter
-        if not (isinstance(comp.target, ast.Name) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
-                and it.func.id == "range" and BUILTINS.get("range") is self.ns.builtins.get("range")
-                and "range" not in self.ns.definitions and 1 <= len(it.args) <= 2 and not it.keywords):
-            return self._over_options(gen, env, want_any)
+        over_range = (isinstance(comp.target, ast.Name) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
+                      and it.func.id == "range" and BUILTINS.get("range") is self.ns.builtins.get("range")
+                      and "range" not in self.ns.definitions and 1 <= len(it.args) <= 2 and not it.keywords)
+        return gen, comp, over_range
+
+    def _iterations(self, comp: ast.comprehension, env: dict, pending: np.ndarray | None) -> Any:
+        """The iterations of ``for v in range(a, b) if C`` at every binding, unrolled (at most :data:`MAX_UNROLL`
+        values): for each value v, (the indices of the bindings whose range holds v, where C holds and `pending`,
+        which the caller may clear as it goes, is true; their environment with v set)."""
         n = _size(env)
-        bounds = [_int(self.ev(a, env)) for a in it.args]
+        bounds = [_int(self.ev(a, env)) for a in comp.iter.args]
         lo, hi = (0, bounds[0]) if len(bounds) == 1 else bounds
         lo_a, hi_a = _full(lo, n), _full(hi, n)
-        result = np.full(n, not want_any)
         if n == 0:
-            return result
+            return
         first, last = int(lo_a.min()), int(hi_a.max()) - 1
         if last - first + 1 > MAX_UNROLL:
             raise NotVectorisable(f"a range of more than {MAX_UNROLL} values")
-        pending = np.ones(n, dtype=np.bool_)
         var = comp.target.id
         for v in range(first, last + 1):
-            idx = np.nonzero(pending & (lo_a <= v) & (v < hi_a))[0]
+            live = (lo_a <= v) & (v < hi_a)
+            idx = np.nonzero(live if pending is None else pending & live)[0]
             if idx.size == 0:
                 continue
             sub = self.restrict(env, idx)
@@ -557,18 +603,42 @@ class _Vectoriser:
                 c = _full(_truth(self.ev(cond, sub)), idx.size)
                 keep = np.nonzero(c)[0]
                 idx = idx[keep]
-                sub = {k: _take(x, keep) if isinstance(x, np.ndarray) else x for k, x in sub.items()}
+                sub = {k: _take(x, keep) if isinstance(x, (np.ndarray, Closure)) else x for k, x in sub.items()}
                 if idx.size == 0:
                     break
             if idx.size == 0:
                 continue
             if not any(isinstance(x, np.ndarray) for x in sub.values()):
                 sub["\0size"] = np.zeros(idx.size, dtype=np.int64)
+            yield idx, sub
+
+    def _unrolled(self, node: ast.Call, env: dict, want_any: bool) -> Any:
+        gen, comp, over_range = self._generator(node)
+        if not over_range:
+            return self._over_options(gen, env, want_any)
+        n = _size(env)
+        result = np.full(n, not want_any)
+        pending = np.ones(n, dtype=np.bool_)
+        for idx, sub in self._iterations(comp, env, pending):
             t = _full(_truth(self.ev(gen.elt, sub)), idx.size)
             decided = idx[t] if want_any else idx[~t]
             result[decided] = want_any
             pending[decided] = False
         return result
+
+    def b_sum(self, node: ast.Call, env: dict) -> Any:
+        """sum(E for v in range(a, b)) at every binding, the range unrolled."""
+        gen, comp, over_range = self._generator(node)
+        if not over_range:
+            raise NotVectorisable("a sum over something other than range(a, b)")
+        total = np.zeros(_size(env), dtype=np.int64)
+        bound = 0
+        for idx, sub in self._iterations(comp, env, None):
+            term = _full(_int(self.ev(gen.elt, sub)), idx.size)
+            bound += _mag(term)
+            _check(bound, "a sum")
+            total[idx] += term
+        return total
 
     def _over_options(self, gen: ast.GeneratorExp, env: dict, want_any: bool) -> Any:
         """any / all of a condition over ``h in options(g, p)`` (an :class:`OptionSets`): the condition, which may
