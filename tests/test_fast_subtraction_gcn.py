@@ -11,6 +11,7 @@ import pytest
 from nimjos.games.declared import GameDecl, gcn, subtraction
 from nimjos.games.engine import ReferenceEngine
 from nimjos.games.fast import gcn as gcn_engine
+from nimjos.games.fast import pinned
 from nimjos.games.fast import solve_fast
 from nimjos.games.fast import subtraction as sub_engine
 from nimjos.lang.compiler import Namespace
@@ -126,3 +127,37 @@ def test_a_long_interval_is_left_to_the_line_engine():
                            Namespace()).instance(())
     assert sub_engine.solve(nim, [1000], None) is None
     assert solve_fast(nim, [10 ** 5], ReferenceEngine()) == "fast engine (1-D interval options, numba)"
+
+
+CYCLIC_NIMHOFF = {"params": ["h"], "position": ["x", "y"], "moves": [
+    {"to": "(x - t, y)", "where": "1 <= t <= x"}, {"to": "(x, y - t)", "where": "1 <= t <= y"},
+    {"to": "(x - s, y - t)", "where": "0 <= s <= min(x, h - 1) and 0 <= t <= min(y, h - 1 - s) and 0 < s + t"}]}
+
+
+@pytest.mark.parametrize("h", [1, 2, 3, 5])
+def test_pinned_engine_agrees_with_the_reference_on_cyclic_nimhoff(h):
+    decl = GameDecl.declare("cn", CYCLIC_NIMHOFF, Namespace())
+    game = decl(h)
+    game.dense = None
+    assert pinned.solve(game, [(24, 21)], ReferenceEngine()).endswith(pinned.NOTE)
+    points = list(itertools.product(range(25), range(22)))
+    ref = _reference(game, points)
+    assert all(int(game.dense[p]) == ref[p] for p in points)
+    pinned.solve(game, [(60, 3)], ReferenceEngine())      # the box grows: the values already computed stay
+    assert all(int(game.dense[p]) == ref[p] for p in points)
+
+
+@pytest.mark.parametrize("where", ["1 <= s <= min(x, 3) and 0 <= t <= x - s", "0 <= s <= x % 4 and 1 <= t <= x - s",
+                                   "1 <= s <= 2 and 0 <= t <= min(2, x - s)"])
+def test_pinned_engine_agrees_with_the_reference_on_one_heap(where):
+    game = GameDecl.declare("g", {"position": ["x"], "moves": [{"to": "x - s - t", "where": where}]},
+                            Namespace()).instance(())
+    assert pinned.solve(game, [80], ReferenceEngine())
+    ref = _reference(game, list(range(81)))
+    assert [int(game.dense[n]) for n in range(81)] == [ref[n] for n in range(81)]
+
+
+def test_a_family_of_one_name_is_not_the_pinned_engines():
+    nim2 = GameDecl.declare("n2", {"position": ["x", "y"], "moves": [{"to": "(x - t, y)", "where": "1 <= t <= x"}]},
+                            Namespace()).instance(())
+    assert pinned.solve(nim2, [(5, 5)], ReferenceEngine()) is None

@@ -20,6 +20,7 @@ from typing import Any
 import nimjos.games.fast.boxes as boxes
 import nimjos.games.fast.gcn as gcn
 import nimjos.games.fast.lines as lines
+import nimjos.games.fast.pinned as pinned
 import nimjos.games.fast.subtraction as subtraction
 import nimjos.games.fast.weights as weights
 from nimjos.games.declared import as_instance
@@ -107,12 +108,12 @@ def _engine_costs(inst: Any, box: list[int], outcomes: bool = False) -> tuple[in
             and weights.shape_of(inst) is not None:
         return weights.BYTES_PER_POSITION, 0, True
     try:
-        pieces = lines.plan(inst)
+        sides = [b + 1 for b in box]
+        pieces = lines.plan(inst) or lines.plan(pinned.derived(inst, sides))
         if pieces:
             X, Y = (box[0] + 1, 1) if len(box) == 1 else (box[0] + 1, box[1] + 1)
             nbytes = lines.estimate(pieces, X, Y)[0]
             return max(1, nbytes // max(1, X * Y)), 0, True
-        sides = [b + 1 for b in box]
         if (len(sides) == 1 and subtraction.fits(inst, sides[0])) or gcn.fits(inst, sides):
             return boxes.BYTES_PER_POSITION, 0, True   # a table over the box, no game graph
     except (ImportError, AttributeError, TypeError, ValueError, NimjosError):

@@ -1,0 +1,194 @@
+"""The pinned engine: a declared game (1-D or 2-D) with a move family that binds several names, such as the moves
+Y of cyclic Nimhoff ``{to = "(x - s, y - t)", where = "0 <= s <= min(x, h - 1) and 0 <= t <= min(y, h - 1 - s)
+and 0 < s + t"}``, read as the union of one family per value of its outer names (all but the last), each with
+those names *pinned* to a constant and the whole condition kept; the line-interval engine
+(:mod:`nimjos.games.fast.lines`) then computes the game so rewritten.
+
+The rewriting is exact on the box it is made for: the values of each outer name are every integer between the
+least lower bound and the largest upper bound that its range takes at any position of the box (its bounds
+evaluated at every position at once, :mod:`nimjos.lang.vector`), and each pinned family keeps the family's
+whole condition, so at every position it gives exactly the options whose outer names have those values. The
+moves are read from the declaration, never from a claim. Anything else (a bound that cannot be evaluated on
+arrays, more than :data:`MAX_PINS` families, a game the line-interval engine does not take) is left to the
+reference engine.
+
+>>> from nimjos.lang.compiler import Namespace
+>>> from nimjos.games.declared import GameDecl
+>>> from nimjos.games.engine import ReferenceEngine
+>>> cn = GameDecl.declare("cn", {"params": ["h"], "position": ["x", "y"], "moves": [
+...     {"to": "(x - t, y)", "where": "1 <= t <= x"}, {"to": "(x, y - t)", "where": "1 <= t <= y"},
+...     {"to": "(x - s, y - t)", "where": "0 <= s <= min(x, h - 1) and 0 <= t <= min(y, h - 1 - s) and 0 < s + t"}]},
+...     Namespace())
+>>> solve(cn(3), [(200, 200)], ReferenceEngine())
+'fast engine (2-D row/column/diagonal interval options, numba; outer bound names pinned)'
+>>> cn(3).dense[3, :6].tolist()
+[3, 4, 5, 0, 1, 2]
+"""
+from __future__ import annotations
+
+import ast
+import itertools
+import weakref
+from typing import Any
+
+import numpy as np
+
+import nimjos.games.fast.lines as lines
+from nimjos.lang.compiler import Namespace
+from nimjos.lang.errors import NimjosError
+from nimjos.lang.syntax import parse
+from nimjos.lang.vector import NotVectorisable, vectorise
+
+#: the most families one game may be rewritten into (pinned values of all its families together)
+MAX_PINS = 256
+#: the most positions of a box whose bounds are evaluated at once (one int64 array per coordinate)
+MAX_BOX = 4_000_000
+NOTE = "; outer bound names pinned)"
+
+_DERIVED: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
+
+
+class _Pin(ast.NodeTransformer):
+    """Replace the pinned names by their values."""
+
+    def __init__(self, values: dict[str, int]):
+        self.values = values
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id in self.values:
+            return ast.copy_location(ast.Constant(self.values[node.id]), node)
+        return node
+
+
+def _substitute(text: str, values: dict[str, int]) -> str:
+    """The text with the pinned names replaced by their values.
+
+    >>> _substitute("0 <= s <= min(x, h - 1) and 0 < s + t", {"s": 2})
+    '0 <= 2 <= min(x, h - 1) and 0 < 2 + t'
+    """
+    return ast.unparse(_Pin(values).visit(parse(text)))
+
+
+def _extreme(texts: list[str], env: dict, lowest: bool) -> int:
+    """The least lower bound (`lowest`) or the largest upper bound over the box of a level whose bounds are these
+    texts: the bound at a position is the max of the lower (min of the upper) texts there."""
+    values = []
+    for text in texts:
+        v = vectorise(parse(text), Namespace())(env)
+        values.append(np.asarray(v, dtype=np.int64) if not isinstance(v, tuple) else None)
+    if not values or any(v is None for v in values):
+        raise NotVectorisable("a bound that is not a number")
+    bound = np.maximum.reduce(np.broadcast_arrays(*values)) if lowest else np.minimum.reduce(np.broadcast_arrays(*values))
+    return int(bound.min()) if lowest else int(bound.max())
+
+
+def _pins(fam: Any, env: dict) -> list[dict[str, int]] | None:
+    """Every assignment of the family's outer names that some position of the box (`env`: its coordinates as
+    arrays, the params) may bind; None when a bound cannot be evaluated there."""
+    levels = fam.binder.levels
+    outer = levels[:-1]
+    if any(lv.members is not None or not lv.lows or not lv.highs for lv in levels):
+        return None
+    out: list[dict[str, int]] = [{}]
+    for level in outer:
+        grown = []
+        for pin in out:
+            here = {**env, **pin}
+            try:
+                lo = _extreme(level.low_text, here, True)
+                hi = _extreme(level.high_text, here, False)
+            except (NotVectorisable, NimjosError, ValueError, TypeError):
+                return None
+            grown += [{**pin, level.name: v} for v in range(lo, hi + 1)]
+            if len(grown) > MAX_PINS:
+                return None
+        out = grown
+    return out
+
+
+def derived(game: Any, sides: list[int]) -> Any:
+    """The game rewritten for the box with these sides (one family per pinned value of each family's outer names;
+    families of one name as declared), as an instance of a declaration of its own; None when the game has no
+    family of several names or cannot be rewritten. The same rewriting gives the same instance (its table kept).
+
+    >>> from nimjos.lang.compiler import Namespace
+    >>> from nimjos.games.declared import GameDecl
+    >>> g = GameDecl.declare("g", {"position": ["x"], "moves": [{"to": "x - s - t",
+    ...     "where": "1 <= s <= min(x, 2) and 0 <= t <= x - s"}]}, Namespace()).instance(())
+    >>> [m.to_text for m in derived(g, [10]).decl.moves]
+    ['x - 1 - t', 'x - 2 - t']
+    """
+    decl = getattr(game, "decl", None)
+    if decl is None or game.dim > 2 or len(sides) != game.dim or not all(sides):
+        return None
+    if not any(len(f.binder.levels) > 1 for f in decl.moves):
+        return None
+    if int(np.prod(sides)) > MAX_BOX:
+        return None
+    grids = np.meshgrid(*(np.arange(s, dtype=np.int64) for s in sides), indexing="ij")
+    env: dict = {c: g.reshape(-1) for c, g in zip(decl.position, grids)}
+    for name, value in game.params.items():
+        if type(value) is not int:
+            return None
+        env[name] = value
+    moves, total = [], 0
+    for fam in decl.moves:
+        if len(fam.binder.levels) <= 1:
+            moves.append({"to": fam.to_text, "where": fam.where_text})
+            continue
+        pins = _pins(fam, env)
+        if pins is None:
+            return None
+        total += len(pins)
+        if total > MAX_PINS:
+            return None
+        moves += [{"to": _substitute(fam.to_text, p), "where": _substitute(fam.where_text, p)} for p in pins]
+    key = tuple((m["to"], m["where"]) for m in moves)
+    cache = _DERIVED.setdefault(game, {})
+    if key not in cache:
+        try:
+            rewritten = type(decl).declare(f"{decl.name}~pinned", {"params": list(decl.params),
+                                                                  "position": list(decl.position), "moves": moves},
+                                           Namespace())
+            cache[key] = rewritten.instance(tuple(game.params[p] for p in decl.params))
+        except NimjosError:
+            cache[key] = None
+    return cache[key]
+
+
+def _sides(game: Any, positions: list) -> list[int]:
+    """The box the line-interval engine will compute for these positions (it grows a side at least twofold)."""
+    points = [p if isinstance(p, tuple) else (p,) for p in positions]
+    sides = [max(p[i] for p in points) + 1 for i in range(game.dim)]
+    old = game.dense
+    if old is not None:
+        before = list(old.shape)
+        sides = [max(s, 2 * b) if s > b else b for s, b in zip(sides, before)]
+    return sides
+
+
+def solve(game: Any, positions: list, engine: Any) -> str | None:
+    """Fill ``game.dense`` through the line-interval engine on the rewritten game and return its name (marked as
+    pinned); None when the game has no family of several names, cannot be rewritten, or the line-interval engine
+    leaves the rewritten game to the reference engine.
+
+    >>> from nimjos.games.declared import subtraction
+    >>> solve(subtraction(frozenset({1})), [5], None) is None
+    True
+    """
+    if not positions or getattr(game, "decl", None) is None:
+        return None
+    sides = _sides(game, positions)
+    rewritten = derived(game, sides)
+    if rewritten is None:
+        return None
+    corner = sides[0] - 1 if game.dim == 1 else tuple(s - 1 for s in sides)
+    name = lines.solve(rewritten, [corner], engine, min_positions=0)
+    dense = rewritten.dense
+    if not name or dense is None or any(d > s for d, s in zip(dense.shape, sides)):
+        return None   # the rewriting holds on the box it was made for, not beyond
+    game.dense = dense
+    return name[:-1] + NOTE
+
+
+__all__ = ["solve", "derived", "MAX_PINS", "NOTE"]
