@@ -13,6 +13,7 @@ the steadier figure). Then the rare-value method runs in chunks until 60 s have 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import numpy as np
@@ -21,8 +22,14 @@ from nimjos.games.heaps.fast import sequence
 from nimjos.games.heaps.rules import GRUNDYS_GAME
 
 
+def load() -> str:
+    """The load average of the last 1, 5 and 15 minutes (the machine may be shared: the wall clock depends on it)."""
+    return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def timed(n: int, method: str, prefix: np.ndarray | None = None) -> tuple[np.ndarray, float, float]:
     """The sequence to n by one kernel, its wall-clock seconds and the process's CPU seconds."""
+    print(f"{method} to n = {n:,}: {load()} before", flush=True)
     t, c = time.perf_counter(), time.process_time()
     g = sequence(GRUNDYS_GAME, n, method=method, prefix=prefix)
     return g, time.perf_counter() - t, time.process_time() - c
@@ -61,9 +68,10 @@ def main() -> None:
     print(f"rare-value method: n = {args.n:,} in {t_rare:.2f} s wall, {c_rare:.2f} s CPU (max value {int(rare.max())})")
     print(f"plain mex:         n = {plain_n:,} in {t_plain:.2f} s wall, {c_plain:.2f} s CPU; at n = {args.n:,} ({how}): "
           f"{t_plain * scale:.0f} s wall, {c_plain * scale:.0f} s CPU")
-    print(f"same values on 0..{plain_n:,}: {same}; ratio plain / rare at n = {args.n:,}: {t_plain * scale / t_rare:.0f}x "
-          f"wall, {c_plain * scale / c_rare:.0f}x CPU")
+    print(f"same values on 0..{plain_n:,}: {same}; ratio plain / rare at n = {args.n:,}: {t_plain * scale / t_rare:.1f}x "
+          f"wall, {c_plain * scale / c_rare:.1f}x CPU")
     if args.seconds > 0:
+        print(f"growing the sequence for {args.seconds:.0f} s: {load()} before", flush=True)
         reached, s = largest_in(args.seconds, args.chunk)
         print(f"rare-value method in {args.seconds:.0f} s: n = {reached:,} reached (last chunk ended at {s:.1f} s)")
 

@@ -11,6 +11,9 @@ stops as soon as every rare value below c is seen (the whole scan runs only when
 heap's value is rare). The answer is exact whatever the mask; the mask decides the speed only, and is chosen
 on a prefix computed by the plain kernel. Its loops read the values from a copy in the narrowest integer type
 that holds them (one byte each while every value is below 256: the copy of a million heaps stays in the cache).
+The scan marks the value of every split while more than FEW values are missing; the last few (the rarest
+among the splits: they cost most of the scan) are looked for one at a time by a count of the splits that give
+each, a loop over the values and a reversed copy of them that compiles to vector instructions.
 
 >>> from nimjos.games.heaps.rules import GRUNDYS_GAME, plain_sequence
 >>> sequence(GRUNDYS_GAME, 300).tolist() == plain_sequence(GRUNDYS_GAME, 300)
@@ -30,6 +33,11 @@ from nimjos.lang.errors import EvalError
 BLOCK = 16
 #: the interleaved runs of that scan
 STREAMS = 32
+#: when at most this many values are still missing, the scan counts the splits that give each of them (a loop
+#: that compiles to vector instructions) instead of marking the value of every split
+FEW = 2
+#: the splits of each run between two looks in that second phase
+FEW_BLOCK = 128
 #: the prefix on which the mask of the rare-value method is chosen
 MASK_PREFIX = 2000
 #: the masks tried: low | every bit above those of the prefix's values, low < 2 ** MASK_BITS (the masks of Winning
@@ -78,6 +86,15 @@ def _plain_kernel(digits, tail, unequal, g, start, stop, cap):  # pragma: no cov
 
 
 @numba.njit(cache=True)
+def _matches(x, y, v):  # pragma: no cover - compiled
+    """How many t have x[t] ^ y[t] == v (both read forwards: the loop is vectorised)."""
+    hits = np.int32(0)
+    for t in range(x.shape[0]):
+        hits += np.int32((x[t] ^ y[t]) == v)
+    return hits
+
+
+@numba.njit(cache=True)
 def _rare_kernel(digits, unequal, g, h, start, stop, limit, mask, shift, kpar):  # pragma: no cover - compiled
     """g[start..stop] by the rare-value method (finite code, at most two parts); h is a copy of g in the
     narrowest integer type that holds every value below `limit` (a power of two), read by the loops. Returns
@@ -89,6 +106,8 @@ def _rare_kernel(digits, unequal, g, h, start, stop, limit, mask, shift, kpar): 
     rare = np.empty(stop + 1, np.int64)
     rval = np.empty(stop + 1, h.dtype)
     wanted = np.empty(limit + 1, np.int64)
+    N = h.shape[0]
+    back = h[::-1].copy()  # back[N - 1 - x] = g(x): the larger parts r - a of the splits a = lo, lo + 1, ... forwards
     par = np.empty(limit + 1, np.int64)  # parity(v & mask) of every value
     for v in range(limit + 1):
         par[v] = _parity(v & mask)
@@ -140,12 +159,25 @@ def _rare_kernel(digits, unequal, g, h, start, stop, limit, mask, shift, kpar): 
                     width = (half + STREAMS - 1) // STREAMS
                     i = 0
                     while i < width and need:
-                        top_i = min(width, i + BLOCK)
-                        for j in range(STREAMS):
-                            base = 1 + j * width
-                            end = min(base + top_i, half + 1)
-                            for a in range(base + i, end):
-                                seen[h[a] ^ h[r - a]] = m
+                        if need > FEW:
+                            top_i = min(width, i + BLOCK)
+                            for j in range(STREAMS):
+                                base = 1 + j * width
+                                end = min(base + top_i, half + 1)
+                                for a in range(base + i, end):
+                                    seen[h[a] ^ h[r - a]] = m
+                        else:
+                            # the last few missing values: for each, a count of the splits that give it
+                            top_i = min(width, i + FEW_BLOCK)
+                            for j in range(STREAMS):
+                                lo = 1 + j * width + i
+                                hi = min(1 + j * width + top_i, half + 1)
+                                if hi <= lo:
+                                    continue
+                                for q in range(need):
+                                    v = wanted[q]
+                                    if seen[v] != m and _matches(h[lo:hi], back[N - 1 - r + lo:N - 1 - r + hi], v):
+                                        seen[v] = m
                         i = top_i
                         j = 0
                         while j < need:
@@ -166,6 +198,7 @@ def _rare_kernel(digits, unequal, g, h, start, stop, limit, mask, shift, kpar): 
             return m
         g[m] = v
         h[m] = v
+        back[N - 1 - m] = v
         if m >= 1 and par[v] == shift * (m & 1):
             rare[nr] = m
             rval[nr] = v
