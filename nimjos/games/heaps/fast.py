@@ -127,16 +127,17 @@ def _rare_kernel(digits, unequal, g, h, start, stop, limit, mask, shift, kpar): 
             if d & 2 and r >= 1:
                 seen[h[r]] = m
             if d & 4:
-                # the rare parts a < r / 2, then (past a = r / 2 when the parts must differ) those up to r - 1
-                j = 0
-                while j < nr and 2 * rare[j] < r:
+                # the rare parts a < r but a = r / 2 when the parts must differ (two loops without a test inside)
+                jr = nr
+                while jr > 0 and rare[jr - 1] >= r:
+                    jr -= 1
+                je = jr
+                if unequal and r % 2 == 0 and r >= 2 and par[h[r // 2]] == shift * ((r // 2) & 1):
+                    je = np.searchsorted(rare[:jr], r // 2)
+                for j in range(je):
                     seen[rval[j] ^ h[r - rare[j]]] = m
-                    j += 1
-                if unequal and j < nr and 2 * rare[j] == r:
-                    j += 1
-                while j < nr and rare[j] < r:
+                for j in range(je + 1, jr):
                     seen[rval[j] ^ h[r - rare[j]]] = m
-                    j += 1
         cheap = 1 ^ (shift * ((m - kpar) & 1))  # the values only splits with one rare part give
         c = 0
         while c < limit and (seen[c] == m or par[c] != cheap):
