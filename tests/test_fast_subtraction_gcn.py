@@ -11,10 +11,16 @@ import pytest
 from nimjos.games.declared import GameDecl, gcn, subtraction
 from nimjos.games.engine import ReferenceEngine
 from nimjos.games.fast import gcn as gcn_engine
-from nimjos.games.fast import pinned
-from nimjos.games.fast import solve_fast
+from nimjos.games.fast import offsets, pinned, solve_fast
 from nimjos.games.fast import subtraction as sub_engine
 from nimjos.lang.compiler import Namespace
+
+
+def _eager():
+    """A reference engine whose fast engines take every box, however small."""
+    engine = ReferenceEngine()
+    engine.fast_min_work = engine.fast_min_positions = 0
+    return engine
 
 
 def _reference(game, positions):
@@ -139,11 +145,11 @@ def test_pinned_engine_agrees_with_the_reference_on_cyclic_nimhoff(h):
     decl = GameDecl.declare("cn", CYCLIC_NIMHOFF, Namespace())
     game = decl(h)
     game.dense = None
-    assert pinned.solve(game, [(24, 21)], ReferenceEngine()).endswith(pinned.NOTE)
+    assert pinned.solve(game, [(24, 21)], _eager()).endswith(pinned.NOTE)
     points = list(itertools.product(range(25), range(22)))
     ref = _reference(game, points)
     assert all(int(game.dense[p]) == ref[p] for p in points)
-    pinned.solve(game, [(60, 3)], ReferenceEngine())      # the box grows: the values already computed stay
+    pinned.solve(game, [(60, 3)], _eager())      # the box grows: the values already computed stay
     assert all(int(game.dense[p]) == ref[p] for p in points)
 
 
@@ -152,7 +158,7 @@ def test_pinned_engine_agrees_with_the_reference_on_cyclic_nimhoff(h):
 def test_pinned_engine_agrees_with_the_reference_on_one_heap(where):
     game = GameDecl.declare("g", {"position": ["x"], "moves": [{"to": "x - s - t", "where": where}]},
                             Namespace()).instance(())
-    assert pinned.solve(game, [80], ReferenceEngine())
+    assert pinned.solve(game, [80], _eager())
     ref = _reference(game, list(range(81)))
     assert [int(game.dense[n]) for n in range(81)] == [ref[n] for n in range(81)]
 
@@ -160,4 +166,46 @@ def test_pinned_engine_agrees_with_the_reference_on_one_heap(where):
 def test_a_family_of_one_name_is_not_the_pinned_engines():
     nim2 = GameDecl.declare("n2", {"position": ["x", "y"], "moves": [{"to": "(x - t, y)", "where": "1 <= t <= x"}]},
                             Namespace()).instance(())
-    assert pinned.solve(nim2, [(5, 5)], ReferenceEngine()) is None
+    assert pinned.solve(nim2, [(5, 5)], _eager()) is None
+
+
+CYCLIC_NIMHOFF_3 = {"params": ["h"], "position": ["x", "y", "z"], "moves": [
+    {"to": "(x - t, y, z)", "where": "1 <= t <= x"}, {"to": "(x, y - t, z)", "where": "1 <= t <= y"},
+    {"to": "(x, y, z - t)", "where": "1 <= t <= z"},
+    {"to": "(x - s, y - t, z - u)",
+     "where": "0 <= s <= min(x, h - 1) and 0 <= t <= min(y, h - 1 - s) and 0 <= u <= min(z, h - 1 - s - t) and 0 < s + t + u"}]}
+
+
+@pytest.mark.parametrize("h", [1, 2, 3, 4])
+def test_offsets_engine_agrees_with_the_reference_on_cyclic_nimhoff_of_three_heaps(h):
+    game = GameDecl.declare("cn3", CYCLIC_NIMHOFF_3, Namespace())(h)
+    game.dense = None
+    assert offsets.solve(game, [(9, 8, 7)], _eager()) == offsets.NAME
+    points = list(itertools.product(range(10), range(9), range(8)))
+    ref = _reference(game, points)
+    assert all(int(game.dense[p]) == ref[p] for p in points)
+
+
+@pytest.mark.parametrize("moves", [
+    [{"to": "(x - t, y, z)", "where": "1 <= t <= x and t % 2 == 1"}, {"to": "(x, y - 2, z - 1)", "where": "y >= 2 and z >= 1"},
+     {"to": "(x, y, z - t)", "where": "t in {1, 3} and t <= z"}],
+    [{"to": "(x - 1, y - t, z)", "where": "x >= 1 and 1 <= t <= min(y, 2)"}, {"to": "(x, y, z - t)", "where": "1 <= t <= z"}],
+])
+def test_offsets_engine_agrees_with_the_reference_on_other_shapes(moves):
+    game = GameDecl.declare("g", {"position": ["x", "y", "z"], "moves": moves}, Namespace()).instance(())
+    assert offsets.solve(game, [(8, 9, 7)], _eager()) == offsets.NAME
+    points = list(itertools.product(range(9), range(10), range(8)))
+    ref = _reference(game, points)
+    assert all(int(game.dense[p]) == ref[p] for p in points)
+
+
+def test_an_offset_whose_condition_is_not_where_it_fits_is_left_to_the_reference_engine():
+    game = GameDecl.declare("g", {"position": ["x", "y"], "moves": [
+        {"to": "(x - 1, y - 1)", "where": "x >= 1 and y >= 1 and x != y"}]}, Namespace()).instance(())
+    assert offsets.solve(game, [(6, 6)], _eager()) is None
+
+
+def test_a_small_table_asked_through_an_engine_is_left_to_the_reference_engine():
+    assert sub_engine.solve(subtraction(frozenset({2, 7})), [30], ReferenceEngine()) is None
+    assert gcn_engine.solve(gcn(2, (frozenset({2}), frozenset({1}))), [(5, 5)], ReferenceEngine()) is None
+    assert sub_engine.solve(subtraction(frozenset({2, 7})), [3000], ReferenceEngine()) == sub_engine.NAME

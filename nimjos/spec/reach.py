@@ -20,6 +20,7 @@ from typing import Any
 import nimjos.games.fast.boxes as boxes
 import nimjos.games.fast.gcn as gcn
 import nimjos.games.fast.lines as lines
+import nimjos.games.fast.offsets as offsets
 import nimjos.games.fast.pinned as pinned
 import nimjos.games.fast.subtraction as subtraction
 import nimjos.games.fast.weights as weights
@@ -114,7 +115,8 @@ def _engine_costs(inst: Any, box: list[int], outcomes: bool = False) -> tuple[in
             X, Y = (box[0] + 1, 1) if len(box) == 1 else (box[0] + 1, box[1] + 1)
             nbytes = lines.estimate(pieces, X, Y)[0]
             return max(1, nbytes // max(1, X * Y)), 0, True
-        if (len(sides) == 1 and subtraction.fits(inst, sides[0])) or gcn.fits(inst, sides):
+        if (len(sides) == 1 and subtraction.fits(inst, sides[0])) or gcn.fits(inst, sides) \
+                or offsets.fits(inst, sides):
             return boxes.BYTES_PER_POSITION, 0, True   # a table over the box, no game graph
     except (ImportError, AttributeError, TypeError, ValueError, NimjosError):
         pass

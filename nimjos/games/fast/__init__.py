@@ -11,6 +11,8 @@ never a claim) and otherwise leaves the game to the reference engine. One engine
   Maximum Nim with any rule function, subtraction games, Nim, Wythoff, Josephus Nim.
 * :mod:`nimjos.games.fast.pinned` -- a declared game with a move family of several bound names (cyclic Nimhoff's
   moves Y), rewritten as one family per value of its outer names and computed by the line-interval engine.
+* :mod:`nimjos.games.fast.offsets` -- a declared game on any number of heaps whose moves subtract a member of a
+  fixed set from one heap or fixed offset vectors from several (Nim, cyclic Nimhoff on n heaps).
 * :mod:`nimjos.games.fast.gcn` -- the built-in generalized cyclic Nimhoff gcn(h, (S_1, ..., S_n)), any n.
 * :mod:`nimjos.games.fast.turns` -- (x, k) with options on an interval of x on a later row: Turn Nim (a move
   counter k, at most f(k) stones at the k-th turn).
@@ -38,13 +40,14 @@ import numpy as np
 
 import nimjos.games.fast.gcn as gcn
 import nimjos.games.fast.lines as lines
+import nimjos.games.fast.offsets as offsets
 import nimjos.games.fast.pinned as pinned
 import nimjos.games.fast.subtraction as subtraction
 import nimjos.games.fast.turns as turns
 import nimjos.games.fast.weights as weights
 
 #: the engines, tried in order
-ENGINES = (subtraction.solve, lines.solve, pinned.solve, gcn.solve, turns.solve)
+ENGINES = (subtraction.solve, lines.solve, pinned.solve, offsets.solve, gcn.solve, turns.solve)
 #: the engines of P-positions only, tried in order
 OUTCOME_ENGINES = (weights.solve,)
 

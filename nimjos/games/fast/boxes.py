@@ -22,6 +22,9 @@ import numpy as np
 
 #: bytes one position of the box costs (the int32 table the values stay in), for the resource guard
 BYTES_PER_POSITION = 4
+#: below this many options marked in all, a table asked for through an engine is left to the reference engine
+#: (no numba start-up for a small game); an engine attribute ``fast_min_work`` overrides it
+MIN_WORK = 2_000
 
 
 @numba.njit(cache=True)
@@ -75,6 +78,16 @@ def _mex_box(shape, members, starts, offsets, out):
     return out
 
 
+def too_small(engine: object, work: int) -> bool:
+    """Whether a table of this much work (options marked) is left to the reference engine: below the engine's
+    ``fast_min_work`` (default :data:`MIN_WORK`); never when no engine asks (a direct call computes it).
+
+    >>> too_small(None, 10), too_small(type("E", (), {})(), 10), too_small(type("E", (), {"fast_min_work": 0})(), 10)
+    (False, True, False)
+    """
+    return engine is not None and work < getattr(engine, "fast_min_work", MIN_WORK)
+
+
 def pack_members(sets: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """The members of each heap's subtraction set, sorted, in one array, and where each heap's part starts.
 
@@ -125,4 +138,4 @@ def mex_box(shape: np.ndarray, members: np.ndarray, starts: np.ndarray, offsets:
     return out
 
 
-__all__ = ["BYTES_PER_POSITION", "mex_box", "pack_members", "joint_offsets", "count_offsets"]
+__all__ = ["BYTES_PER_POSITION", "count_offsets", "joint_offsets", "mex_box", "pack_members"]

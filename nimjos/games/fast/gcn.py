@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from nimjos.games.fast.boxes import count_offsets, joint_offsets, mex_box, pack_members
+from nimjos.games.fast.boxes import count_offsets, joint_offsets, mex_box, pack_members, too_small
 from nimjos.games.fast.subtraction import set_members
 
 NAME = "fast engine (generalized cyclic Nimhoff, numba)"
@@ -96,8 +96,9 @@ def fits(game: Any, sides: list[int], limit: int = MAX_BOX) -> bool:
 
 def solve(game: Any, positions: list, engine: Any) -> str | None:
     """Fill ``game.dense`` over the box covering `positions` and return the engine's name; None when the game is
-    not the GCN family or the box is over the limits (positions: the engine's ``max_positions``; options:
-    :data:`MAX_WORK`; joint moves: :data:`MAX_OFFSETS`).
+    not the GCN family, the box is over the limits (positions: the engine's ``max_positions``; options:
+    :data:`MAX_WORK`; joint moves: :data:`MAX_OFFSETS`) or small enough for the reference engine
+    (:func:`nimjos.games.fast.boxes.too_small`).
 
     >>> from nimjos.games.declared import subtraction
     >>> solve(subtraction(frozenset({1})), [4], None) is None
@@ -107,7 +108,7 @@ def solve(game: Any, positions: list, engine: Any) -> str | None:
         return None
     h, sets = game.params["h"], game.params["sets"]
     sides = _shape(game, positions)
-    if not fits(game, sides, getattr(engine, "max_positions", None) or MAX_BOX):
+    if not fits(game, sides, getattr(engine, "max_positions", None) or MAX_BOX) or too_small(engine, work(game, sides)[1]):
         return None
     members = [set_members(S, side - 1) for S, side in zip(sets, sides)]
     if any(m is None for m in members):
@@ -117,4 +118,4 @@ def solve(game: Any, positions: list, engine: Any) -> str | None:
     return NAME
 
 
-__all__ = ["solve", "recognises", "fits", "work", "NAME"]
+__all__ = ["NAME", "fits", "recognises", "solve", "work"]

@@ -19,7 +19,7 @@ reference engine.
 ...     {"to": "(x - t, y)", "where": "1 <= t <= x"}, {"to": "(x, y - t)", "where": "1 <= t <= y"},
 ...     {"to": "(x - s, y - t)", "where": "0 <= s <= min(x, h - 1) and 0 <= t <= min(y, h - 1 - s) and 0 < s + t"}]},
 ...     Namespace())
->>> solve(cn(3), [(200, 200)], ReferenceEngine())
+>>> solve(cn(3), [(200, 200)], ReferenceEngine())       # 40,401 positions
 'fast engine (2-D row/column/diagonal interval options, numba; outer bound names pinned)'
 >>> cn(3).dense[3, :6].tolist()
 [3, 4, 5, 0, 1, 2]
@@ -27,13 +27,12 @@ reference engine.
 from __future__ import annotations
 
 import ast
-import itertools
 import weakref
 from typing import Any
 
 import numpy as np
 
-import nimjos.games.fast.lines as lines
+from nimjos.games.fast import lines
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.syntax import parse
@@ -45,7 +44,7 @@ MAX_PINS = 256
 MAX_BOX = 4_000_000
 NOTE = "; outer bound names pinned)"
 
-_DERIVED: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
+_DERIVED: weakref.WeakKeyDictionary[Any, dict] = weakref.WeakKeyDictionary()
 
 
 class _Pin(ast.NodeTransformer):
@@ -60,16 +59,16 @@ class _Pin(ast.NodeTransformer):
         return node
 
 
-def _substitute(text: str, values: dict[str, int]) -> str:
+def substitute(text: str, values: dict[str, int]) -> str:
     """The text with the pinned names replaced by their values.
 
-    >>> _substitute("0 <= s <= min(x, h - 1) and 0 < s + t", {"s": 2})
+    >>> substitute("0 <= s <= min(x, h - 1) and 0 < s + t", {"s": 2})
     '0 <= 2 <= min(x, h - 1) and 0 < 2 + t'
     """
     return ast.unparse(_Pin(values).visit(parse(text)))
 
 
-def _extreme(texts: list[str], env: dict, lowest: bool) -> int:
+def extreme(texts: list[str], env: dict, lowest: bool) -> int:
     """The least lower bound (`lowest`) or the largest upper bound over the box of a level whose bounds are these
     texts: the bound at a position is the max of the lower (min of the upper) texts there."""
     values = []
@@ -82,21 +81,26 @@ def _extreme(texts: list[str], env: dict, lowest: bool) -> int:
     return int(bound.min()) if lowest else int(bound.max())
 
 
-def _pins(fam: Any, env: dict) -> list[dict[str, int]] | None:
-    """Every assignment of the family's outer names that some position of the box (`env`: its coordinates as
-    arrays, the params) may bind; None when a bound cannot be evaluated there."""
-    levels = fam.binder.levels
-    outer = levels[:-1]
-    if any(lv.members is not None or not lv.lows or not lv.highs for lv in levels):
-        return None
+def pins(levels: list, env: dict) -> list[dict[str, int]] | None:
+    """Every assignment of these levels' names (integer ranges, later ones bounded in terms of earlier ones) that
+    some position of the box (`env`: its coordinates as arrays, the params) may bind; None when a bound cannot be
+    evaluated there, a level is not a range, or there are more than :data:`MAX_PINS`.
+
+    >>> from nimjos.lang.binders import Binder
+    >>> b = Binder.from_text("0 <= s <= min(x, 1) and 0 <= t <= 1 - s", Namespace(), {"x"})
+    >>> pins(b.levels, {"x": np.arange(5)})
+    [{'s': 0, 't': 0}, {'s': 0, 't': 1}, {'s': 1, 't': 0}]
+    """
     out: list[dict[str, int]] = [{}]
-    for level in outer:
+    for level in levels:
+        if level.members is not None or not level.lows or not level.highs:
+            return None
         grown = []
         for pin in out:
             here = {**env, **pin}
             try:
-                lo = _extreme(level.low_text, here, True)
-                hi = _extreme(level.high_text, here, False)
+                lo = extreme(level.low_text, here, True)
+                hi = extreme(level.high_text, here, False)
             except (NotVectorisable, NimjosError, ValueError, TypeError):
                 return None
             grown += [{**pin, level.name: v} for v in range(lo, hi + 1)]
@@ -136,13 +140,15 @@ def derived(game: Any, sides: list[int]) -> Any:
         if len(fam.binder.levels) <= 1:
             moves.append({"to": fam.to_text, "where": fam.where_text})
             continue
-        pins = _pins(fam, env)
-        if pins is None:
+        levels = fam.binder.levels
+        last = levels[-1]
+        outer = pins(levels[:-1], env) if last.members is None and last.lows and last.highs else None
+        if outer is None:
             return None
-        total += len(pins)
+        total += len(outer)
         if total > MAX_PINS:
             return None
-        moves += [{"to": _substitute(fam.to_text, p), "where": _substitute(fam.where_text, p)} for p in pins]
+        moves += [{"to": substitute(fam.to_text, p), "where": substitute(fam.where_text, p)} for p in outer]
     key = tuple((m["to"], m["where"]) for m in moves)
     cache = _DERIVED.setdefault(game, {})
     if key not in cache:
@@ -183,7 +189,7 @@ def solve(game: Any, positions: list, engine: Any) -> str | None:
     if rewritten is None:
         return None
     corner = sides[0] - 1 if game.dim == 1 else tuple(s - 1 for s in sides)
-    name = lines.solve(rewritten, [corner], engine, min_positions=0)
+    name = lines.solve(rewritten, [corner], engine)   # a small box stays with the reference engine, as for lines
     dense = rewritten.dense
     if not name or dense is None or any(d > s for d, s in zip(dense.shape, sides)):
         return None   # the rewriting holds on the box it was made for, not beyond
@@ -191,4 +197,4 @@ def solve(game: Any, positions: list, engine: Any) -> str | None:
     return name[:-1] + NOTE
 
 
-__all__ = ["solve", "derived", "MAX_PINS", "NOTE"]
+__all__ = ["MAX_PINS", "NOTE", "derived", "extreme", "pins", "solve", "substitute"]

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from nimjos.games.fast.boxes import mex_box, pack_members
+from nimjos.games.fast.boxes import mex_box, pack_members, too_small
 from nimjos.lang.binders import conjuncts
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.errors import NimjosError
@@ -81,27 +81,34 @@ def _upper_bound_only(part: ast.expr, n: str, s: str) -> bool:
     return all(n not in free_names(e) for e in items[:-1])
 
 
-def _family_members(game: Any, fam: Any, n: str, top: int) -> np.ndarray | None:
-    """The members of one declared family's set (its s with 1 <= s <= top), None when the family is not
-    ``n - s`` over such a set."""
-    to = fam.to_tree
-    if not (isinstance(to, ast.BinOp) and isinstance(to.op, ast.Sub) and isinstance(to.left, ast.Name)
-            and to.left.id == n and isinstance(to.right, ast.Name)):
-        return None
-    s = to.right.id
+def heap_members(game: Any, fam: Any, n: str, s: str, top: dict) -> np.ndarray | None:
+    """The values of the one bound name `s` of a declared family whose condition names the position only as
+    ``s <= n`` (the heap `n`), at the position `top` (a dict of coordinates: the largest heap the table needs):
+    the family's set up to there, sorted; None when the family has another shape, or a value below 1.
+
+    >>> from nimjos.lang.compiler import Namespace
+    >>> from nimjos.games.declared import GameDecl
+    >>> g = GameDecl.declare("g", {"position": ["x", "y"], "moves": [{"to": "(x - s, y)",
+    ...     "where": "1 <= s <= x and s % 3 == 0"}]}, Namespace()).instance(())
+    >>> heap_members(g, g.decl.moves[0], "x", "s", {"x": 10, "y": 0}).tolist()
+    [3, 6, 9]
+    """
     binder = fam.binder
     if tuple(binder.names) != (s,) or len(binder.levels) != 1:
         return None
-    if not all(_upper_bound_only(p, n, s) for p in conjuncts(binder.tree) if n in free_names(p)):
-        return None
+    coords = set(top)
+    for p in conjuncts(binder.tree):
+        named = coords & set(free_names(p))
+        if named and (named != {n} or not _upper_bound_only(p, n, s)):
+            return None
     env = dict(game.params)
-    env[n] = top
+    env.update(top)
     level = binder.levels[0]
     try:
         if level.members is None:
             lo, hi = binder.range_of(level, env)
             if lo < 1:
-                return None  # a move of s <= 0 stays or goes up: not a subtraction game
+                return None  # a move of s <= 0 stays or goes up: not a subtraction
             if hi < lo:
                 return np.zeros(0, dtype=np.int64)
             if all(type(v) is int for v in env.values()):
@@ -118,6 +125,16 @@ def _family_members(game: Any, fam: Any, n: str, top: int) -> np.ndarray | None:
     if any(type(v) is not int or v < 1 for v in found):
         return None
     return np.array(found, dtype=np.int64)
+
+
+def _family_members(game: Any, fam: Any, n: str, top: int) -> np.ndarray | None:
+    """The members of one declared family's set (its s with 1 <= s <= top), None when the family is not
+    ``n - s`` over such a set."""
+    to = fam.to_tree
+    if not (isinstance(to, ast.BinOp) and isinstance(to.op, ast.Sub) and isinstance(to.left, ast.Name)
+            and to.left.id == n and isinstance(to.right, ast.Name)):
+        return None
+    return heap_members(game, fam, n, to.right.id, {n: top})
 
 
 def members_of(game: Any, top: int) -> np.ndarray | None:
@@ -183,8 +200,9 @@ def _long_interval(members: np.ndarray) -> bool:
 def solve(game: Any, positions: list, engine: Any) -> str | None:
     """Fill ``game.dense`` up to the largest requested heap (at least doubling a table that must grow) and
     return the engine's name; None when the game is not a subtraction game of this shape, the table is over
-    the limits (positions: the engine's ``max_positions``; options marked: :data:`MAX_WORK`), or a declared
-    game's set is a long interval (left to the line-interval engine).
+    the limits (positions: the engine's ``max_positions``; options marked: :data:`MAX_WORK`), small enough for the
+    reference engine (:func:`nimjos.games.fast.boxes.too_small`), or a declared game's set is a long interval
+    (left to the line-interval engine).
 
     >>> from nimjos.games.declared import gcn
     >>> solve(gcn(3, (frozenset({1}), frozenset({1}))), [(2, 2)], None) is None
@@ -202,6 +220,11 @@ def solve(game: Any, positions: list, engine: Any) -> str | None:
     members = members_of(game, length - 1)
     if members is None or length * max(1, len(members)) > MAX_WORK:
         return None
+    decl = getattr(game, "decl", None)
+    ranges = decl is not None and any(f.binder.levels[0].members is None for f in decl.moves)
+    # the reference engine's work: the options, or every s of a declared range it enumerates at each heap
+    if too_small(engine, length * (length // 2 if ranges else len(members))):
+        return None
     if getattr(game, "decl", None) is not None and _long_interval(members):
         return None
     packed = pack_members([members])
@@ -209,4 +232,4 @@ def solve(game: Any, positions: list, engine: Any) -> str | None:
     return NAME
 
 
-__all__ = ["solve", "recognises", "fits", "members_of", "set_members", "NAME"]
+__all__ = ["NAME", "fits", "heap_members", "members_of", "recognises", "set_members", "solve"]
