@@ -39,7 +39,7 @@ MIN_POSITIONS = 256
 #: most positions of one box
 MAX_POSITIONS = 4_000_000
 #: most positions of a box whose options are listed by the language (rows the pieces cannot translate)
-MAX_LISTED = 20_000
+MAX_LISTED = 2_000
 #: most options read in one box (a count: the answer never depends on the machine's load)
 MAX_WORK = 200_000_000
 
