@@ -33,15 +33,17 @@ from typing import Any
 import numpy as np
 
 from nimjos.games.fast.boxes import mex_box, pack_members, too_small
-from nimjos.games.fast.pinned import pins, substitute
+from nimjos.games.fast.pinned import Box, pins, substitute
 from nimjos.games.fast.subtraction import heap_members
+from nimjos.lang.binders import conjuncts
 from nimjos.lang.compiler import Namespace
+from nimjos.lang.errors import NimjosError
 from nimjos.lang.syntax import parse
 from nimjos.lang.vector import NotVectorisable, vectorise
 
 NAME = "fast engine (heap subtractions and joint offsets, numba)"
-#: the largest box one run may fill (its coordinates are held as int64 arrays while the moves are read)
-MAX_BOX = 4_000_000
+#: the largest box one run may fill
+MAX_BOX = 50_000_000
 #: the most options one run may mark in all (positions times options of the far corner): a count, not a time
 MAX_WORK = 4_000_000_000
 #: a side of the box grows to at least this many values (as in :mod:`nimjos.games.fast.gcn`)
@@ -75,30 +77,57 @@ def _parts(fam: Any, coords: tuple[str, ...]) -> list[tuple[str, Any]] | None:
     return out
 
 
-def _joint(fam: Any, parts: list, coords: tuple[str, ...], env: dict) -> list[tuple[int, ...]] | None:
-    """The offsets of a family of joint offsets on the box (`env`: its coordinates as arrays, the params), each
-    checked to be an option exactly where it fits; None when the family is not of that kind."""
-    assignments = pins(fam.binder.levels, env)
+def _held_where_it_fits(where: str, d: tuple[int, ...], box: Box) -> bool | None:
+    """Whether the pinned condition `where` holds at exactly the positions of the box where the offset d fits
+    (every coordinate at least its offset); None when it holds nowhere. Each conjunct is evaluated on the
+    coordinates it names: when none names two, the condition is the product of one set per axis, and it is the
+    set where d fits when each axis's set is (both products of non-empty sets); otherwise on the sub-box of the
+    coordinates the condition or the offset names."""
+    parts = conjuncts(parse(where))
+    named = [box.named([p]) for p in parts]
+    if all(len(n) <= 1 for n in named):
+        per_axis = {c: np.ones(box.sides[box.coords.index(c)], dtype=np.bool_) for c in box.coords}
+        for part, names in zip(parts, named):
+            (held,) = box.values([ast.unparse(part)], {})
+            if not names:
+                if not bool(held[0]):
+                    return None
+                continue
+            per_axis[names[0]] &= held.astype(np.bool_)
+        if not all(v.any() for v in per_axis.values()):
+            return None
+        return all(np.array_equal(per_axis[c], np.arange(len(per_axis[c])) >= o) for c, o in zip(box.coords, d))
+    tree = parse(where)
+    used = [c for c, o in zip(box.coords, d) if c in box.named([tree]) or o > 0]
+    grid = box.grid(used)
+    size = len(next(iter(grid.values()))) if grid else 1
+    held = np.broadcast_to(np.asarray(vectorise(tree, Namespace())({**box.params, **grid})), (size,)).astype(np.bool_)
+    if not held.any():
+        return None
+    fits = np.ones(size, dtype=np.bool_)
+    for c, o in zip(box.coords, d):
+        if o > 0:
+            fits &= np.broadcast_to(grid[c], (size,)) >= o
+    return bool(np.array_equal(held, fits))
+
+
+def _joint(fam: Any, parts: list, box: Box) -> list[tuple[int, ...]] | None:
+    """The offsets of a family of joint offsets on the box, each checked to be an option exactly where it fits;
+    None when the family is not of that kind."""
+    assignments = pins(fam.binder.levels, box)
     if assignments is None:
         return None
-    fits_at = {}
     out = []
     for pin in assignments:
         d = tuple(0 if kind == "same" else (v if kind == "const" else pin[v]) for kind, v in parts)
         try:
-            held = vectorise(parse(substitute(fam.where_text, pin)), Namespace())(env)
-        except NotVectorisable:
+            exact = _held_where_it_fits(substitute(fam.where_text, pin), d, box)
+        except (NotVectorisable, NimjosError, ValueError, TypeError):
             return None
-        n = len(next(iter(v for v in env.values() if isinstance(v, np.ndarray))))
-        held = np.broadcast_to(np.asarray(held, dtype=np.bool_), (n,))
-        if not held.any():
+        if exact is None:
             continue
-        if min(d) < 0 or max(d) == 0:
-            return None   # a move that stays or goes up: not this engine's
-        if d not in fits_at:
-            fits_at[d] = np.logical_and.reduce([env[c] >= o for c, o in zip(coords, d)])
-        if not np.array_equal(held, fits_at[d]):
-            return None
+        if min(d) < 0 or max(d) == 0 or not exact:
+            return None   # a move that stays or goes up, or is an option elsewhere than where it fits
         out.append(d)
     return out
 
@@ -128,7 +157,7 @@ def shape_of(game: Any, sides: list[int]) -> tuple[list[np.ndarray], np.ndarray]
     top = {c: s - 1 for c, s in zip(coords, sides)}
     members: list[list[np.ndarray]] = [[] for _ in coords]
     offsets: list[tuple[int, ...]] = []
-    env = None
+    box = Box(coords, sides, game.params)
     shape = None
     for fam in decl.moves:
         parts = _parts(fam, coords)
@@ -140,10 +169,7 @@ def shape_of(game: Any, sides: list[int]) -> tuple[list[np.ndarray], np.ndarray]
             if found is not None:
                 members[named[0]].append(found)
                 continue
-        if env is None:
-            grids = np.meshgrid(*(np.arange(s, dtype=np.int64) for s in sides), indexing="ij")
-            env = {**game.params, **{c: g.reshape(-1) for c, g in zip(coords, grids)}}
-        found_offsets = _joint(fam, parts, coords, env)
+        found_offsets = _joint(fam, parts, box)
         if found_offsets is None:
             break
         offsets += found_offsets

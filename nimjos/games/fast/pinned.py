@@ -35,12 +35,12 @@ import numpy as np
 from nimjos.games.fast import lines
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.errors import NimjosError
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import free_names, parse
 from nimjos.lang.vector import NotVectorisable, vectorise
 
 #: the most families one game may be rewritten into (pinned values of all its families together)
 MAX_PINS = 256
-#: the most positions of a box whose bounds are evaluated at once (one int64 array per coordinate)
+#: the most points of a sub-box an expression is evaluated on at once (one int64 array per coordinate it names)
 MAX_BOX = 4_000_000
 NOTE = "; outer bound names pinned)"
 
@@ -68,27 +68,71 @@ def substitute(text: str, values: dict[str, int]) -> str:
     return ast.unparse(_Pin(values).visit(parse(text)))
 
 
-def extreme(texts: list[str], env: dict, lowest: bool) -> int:
+class Box:
+    """The positions [0, sides) of a game's coordinates, with its params: an expression is evaluated on arrays
+    over the coordinates it names only (a bound ``min(x, h - 1)`` on the x axis, not on the whole box), which
+    gives every value it takes on the box.
+
+    >>> box = Box(("x", "y"), [4, 1000], {"h": 3})
+    >>> box.values(["min(x, h - 1)", "x + 1"], {})[1].tolist()
+    [1, 2, 3, 4]
+    """
+
+    def __init__(self, coords: tuple[str, ...], sides: list[int], params: dict):
+        self.coords, self.sides, self.params = tuple(coords), list(sides), dict(params)
+
+    def grid(self, names: list[str]) -> dict[str, np.ndarray]:
+        """The coordinates `names` over their sub-box, as flat arrays (one entry per point of the sub-box)."""
+        if not names:
+            return {}
+        axes = [np.arange(self.sides[self.coords.index(c)], dtype=np.int64) for c in names]
+        if int(np.prod([len(a) for a in axes])) > MAX_BOX:
+            raise NotVectorisable("a sub-box too large to hold as arrays")
+        return {c: g.reshape(-1) for c, g in zip(names, np.meshgrid(*axes, indexing="ij"))}
+
+    def named(self, trees: list[ast.AST]) -> list[str]:
+        """The coordinates the trees name, in the box's order."""
+        used = set().union(*(free_names(t) for t in trees)) if trees else set()
+        return [c for c in self.coords if c in used]
+
+    def values(self, texts: list[str], extra: dict) -> list[np.ndarray]:
+        """Each text's values at every point of the sub-box of the coordinates the texts name together (`extra`:
+        more names, such as pinned ones), as int64 or bool arrays of one length."""
+        trees = [parse(t) for t in texts]
+        grid = self.grid(self.named(trees))
+        size = len(next(iter(grid.values()))) if grid else 1
+        env = {**self.params, **extra, **grid}
+        out = []
+        for tree in trees:
+            v = vectorise(tree, Namespace())(env)
+            if isinstance(v, tuple):
+                raise NotVectorisable("a value that is not a number")
+            out.append(np.broadcast_to(np.asarray(v), (size,)))
+        return out
+
+
+def extreme(texts: list[str], box: Box, pin: dict, lowest: bool) -> int:
     """The least lower bound (`lowest`) or the largest upper bound over the box of a level whose bounds are these
-    texts: the bound at a position is the max of the lower (min of the upper) texts there."""
-    values = []
-    for text in texts:
-        v = vectorise(parse(text), Namespace())(env)
-        values.append(np.asarray(v, dtype=np.int64) if not isinstance(v, tuple) else None)
-    if not values or any(v is None for v in values):
-        raise NotVectorisable("a bound that is not a number")
-    bound = np.maximum.reduce(np.broadcast_arrays(*values)) if lowest else np.minimum.reduce(np.broadcast_arrays(*values))
+    texts: the bound at a position is the max of the lower (min of the upper) texts there.
+
+    >>> extreme(["min(x, h - 1)", "y"], Box(("x", "y"), [5, 9], {"h": 3}), {}, False)
+    2
+    """
+    values = [v.astype(np.int64) for v in box.values(texts, pin)]
+    if not values:
+        raise NotVectorisable("no bound")
+    bound = np.maximum.reduce(values) if lowest else np.minimum.reduce(values)
     return int(bound.min()) if lowest else int(bound.max())
 
 
-def pins(levels: list, env: dict) -> list[dict[str, int]] | None:
+def pins(levels: list, box: Box) -> list[dict[str, int]] | None:
     """Every assignment of these levels' names (integer ranges, later ones bounded in terms of earlier ones) that
-    some position of the box (`env`: its coordinates as arrays, the params) may bind; None when a bound cannot be
-    evaluated there, a level is not a range, or there are more than :data:`MAX_PINS`.
+    some position of the box may bind; None when a bound cannot be evaluated there, a level is not a range, or
+    there are more than :data:`MAX_PINS`.
 
     >>> from nimjos.lang.binders import Binder
     >>> b = Binder.from_text("0 <= s <= min(x, 1) and 0 <= t <= 1 - s", Namespace(), {"x"})
-    >>> pins(b.levels, {"x": np.arange(5)})
+    >>> pins(b.levels, Box(("x",), [5], {}))
     [{'s': 0, 't': 0}, {'s': 0, 't': 1}, {'s': 1, 't': 0}]
     """
     out: list[dict[str, int]] = [{}]
@@ -97,10 +141,9 @@ def pins(levels: list, env: dict) -> list[dict[str, int]] | None:
             return None
         grown = []
         for pin in out:
-            here = {**env, **pin}
             try:
-                lo = extreme(level.low_text, here, True)
-                hi = extreme(level.high_text, here, False)
+                lo = extreme(level.low_text, box, pin, True)
+                hi = extreme(level.high_text, box, pin, False)
             except (NotVectorisable, NimjosError, ValueError, TypeError):
                 return None
             grown += [{**pin, level.name: v} for v in range(lo, hi + 1)]
@@ -127,14 +170,9 @@ def derived(game: Any, sides: list[int]) -> Any:
         return None
     if not any(len(f.binder.levels) > 1 for f in decl.moves):
         return None
-    if int(np.prod(sides)) > MAX_BOX:
+    if any(type(v) is not int for v in game.params.values()):
         return None
-    grids = np.meshgrid(*(np.arange(s, dtype=np.int64) for s in sides), indexing="ij")
-    env: dict = {c: g.reshape(-1) for c, g in zip(decl.position, grids)}
-    for name, value in game.params.items():
-        if type(value) is not int:
-            return None
-        env[name] = value
+    box = Box(tuple(decl.position), sides, game.params)
     moves, total = [], 0
     for fam in decl.moves:
         if len(fam.binder.levels) <= 1:
@@ -142,7 +180,7 @@ def derived(game: Any, sides: list[int]) -> Any:
             continue
         levels = fam.binder.levels
         last = levels[-1]
-        outer = pins(levels[:-1], env) if last.members is None and last.lows and last.highs else None
+        outer = pins(levels[:-1], box) if last.members is None and last.lows and last.highs else None
         if outer is None:
             return None
         total += len(outer)
