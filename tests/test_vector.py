@@ -279,6 +279,7 @@ MAIN_VECTORISED = [
     ("003_turn_nim_and_weighted_nim", "lemma-3.2-corrected", "checked"),
     ("003_turn_nim_and_weighted_nim", "thm-2.1", "checked"),
     ("004_cyclic_nimhoff_delete_nim", "thm-1.17-cyclic-nimhoff-2", "checked"),
+    ("004_cyclic_nimhoff_delete_nim", "thm-1.17-cyclic-nimhoff-3", "checked"),
     ("004_cyclic_nimhoff_delete_nim", "thm-2.4-two-heaps", "checked"),
     ("004_cyclic_nimhoff_delete_nim", "thm-2.4-three-heaps", "checked"), ("004_cyclic_nimhoff_delete_nim", "thm-2.9", "checked"),
 ]
