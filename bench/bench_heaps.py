@@ -29,7 +29,7 @@ def load() -> str:
 
 def timed(n: int, method: str, prefix: np.ndarray | None = None) -> tuple[np.ndarray, float, float]:
     """The sequence to n by one kernel, its wall-clock seconds and the process's CPU seconds."""
-    print(f"{method} to n = {n:,}: {load()} before", flush=True)
+    print(f"{'plain mex' if method == 'plain' else 'rare-value method'} to n = {n:,}: {load()} before", flush=True)
     t, c = time.perf_counter(), time.process_time()
     g = sequence(GRUNDYS_GAME, n, method=method, prefix=prefix)
     return g, time.perf_counter() - t, time.process_time() - c
@@ -70,6 +70,8 @@ def main() -> None:
           f"{t_plain * scale:.0f} s wall, {c_plain * scale:.0f} s CPU")
     print(f"same values on 0..{plain_n:,}: {same}; ratio plain / rare at n = {args.n:,}: {t_plain * scale / t_rare:.1f}x "
           f"wall, {c_plain * scale / c_rare:.1f}x CPU")
+    if not same:
+        raise SystemExit(f"the kernels differ on 0..{plain_n:,}: first at n = {int((rare[:len(plain)] != plain).argmax())}")
     if args.seconds > 0:
         print(f"growing the sequence for {args.seconds:.0f} s: {load()} before", flush=True)
         reached, s = largest_in(args.seconds, args.chunk)
