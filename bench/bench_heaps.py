@@ -71,7 +71,8 @@ def main() -> None:
     print(f"same values on 0..{plain_n:,}: {same}; ratio plain / rare at n = {args.n:,}: {t_plain * scale / t_rare:.1f}x "
           f"wall, {c_plain * scale / c_rare:.1f}x CPU")
     if not same:
-        raise SystemExit(f"the kernels differ on 0..{plain_n:,}: first at n = {int((rare[:len(plain)] != plain).argmax())}")
+        first = int((rare[:len(plain)] != plain).argmax())
+        raise SystemExit(f"the kernels differ on 0..{plain_n:,}: first at n = {first}")
     if args.seconds > 0:
         print(f"growing the sequence for {args.seconds:.0f} s: {load()} before", flush=True)
         reached, s = largest_in(args.seconds, args.chunk)
