@@ -262,7 +262,7 @@ def choose_mask(g: np.ndarray, shifts: tuple[int, ...] = (0, 1)) -> tuple[int, i
     high = ALL_BITS & ~((1 << b) - 1)
     odd = np.arange(1, len(g), dtype=np.int64) & 1
     best = (0, 0, len(vals) + 1)
-    for low in range(0, 1 << b):
+    for low in range(1 << b):
         mask = low | high
         bits = vals & mask
         par = np.zeros(len(vals), dtype=np.int64)
