@@ -61,8 +61,7 @@ def _kernel(X, Y, line, lo, hi, how, ptr, ox, oy, max_work):
                     total += hi[p, i] - lo[p, i] + 1
         elif how[i] == 1:
             total = ptr[i + 1] - ptr[i]
-        if total + 2 > most:
-            most = total + 2
+        most = max(most, total + 2)
     seen = np.zeros(most, dtype=np.int64)
     work = 0
     for i in range(n):
