@@ -586,6 +586,22 @@ def _solve_all(groups: dict) -> None:
         engine.solve(inst, positions)
 
 
+def _outcomes(by_inst: dict) -> dict | None:
+    """{(instance, position): 0 at a P-position, -1 elsewhere} when an engine of P-positions answers for every
+    instance (:func:`nimjos.games.fast.outcomes_fast`); None to ask for the Grundy values."""
+    out: dict = {}
+    engine = default_engine()
+    for inst, positions in by_inst.items():
+        if getattr(inst, "dim", 1) < 2 or not positions:
+            return None
+        coords = [np.array([p[j] for p in positions], dtype=np.int64) for j in range(inst.dim)]
+        is_p = outcomes_fast(inst, coords, engine)
+        if is_p is None:
+            return None
+        out.update({(inst, p): 0 if v else -1 for p, v in zip(positions, is_p.tolist())})
+    return out
+
+
 def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard: tuple | None = None) -> tuple[int, int, dict]:
     claim = plan.claim
     names = plan.window.names
@@ -609,17 +625,21 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
         held += 1
         rows.append((values, inst, pos))
         by_inst.setdefault(inst, []).append(pos)
-    _solve_all(by_inst)
     kind = claim.kind
+    outcomes = _outcomes(by_inst) if kind == "p_positions" and plan.families is None else None
+    if outcomes is None:
+        _solve_all(by_inst)
     evidence: dict = {}
     if kind == "grundy" or (kind == "p_positions" and plan.families is None):
         predicate = kind == "p_positions"
         claimed_map: dict = {}
         for values, inst, pos in rows:
-            claimed = _formula_row(plan, dict(zip(names, values)), inst.lookup(pos), col)
+            actual = outcomes[(inst, pos)] if outcomes is not None else inst.lookup(pos)
+            claimed = _formula_row(plan, dict(zip(names, values)), actual, col)
             if claimed is not None:
                 claimed_map[(inst, pos)] = (1 if claimed[0] else 0) if predicate else claimed[0]
-        evidence = window_evidence(rows, claimed_map, "claimed P-positions" if predicate else "claimed value")
+        if outcomes is None:   # no Grundy values to plot from an engine of P-positions only
+            evidence = window_evidence(rows, claimed_map, "claimed P-positions" if predicate else "claimed value")
     elif kind == "p_positions":
         groups = _group(rows, names, param_names)
         claimed_map = {}

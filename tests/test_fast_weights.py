@@ -151,3 +151,39 @@ def test_a_condition_naming_the_binding_is_not_searched():
     f = vectorise(parse("any(h[0] == x - 1 for h in WN(x, y))"), spec.namespace, _ARRAYS)
     with pytest.raises(NotVectorisable):
         f({"x": np.arange(5), "y": np.arange(5)})
+
+
+WRONG = '''
+[source]
+id = "wrong-p-set"
+
+[game.wn]
+position = ["x", "y"]
+moves = [{ to = "(x - t, y - u)", where = "0 <= t <= x and 0 <= u <= y and 1 <= 2*t + u <= floor((2*x + y) / 2)" }]
+
+[[claim]]
+id = "wrong"
+game = "wn"
+for_all = "0 <= x <= SIDE and 0 <= y <= SIDE"
+p_positions = "x == 2**ilog2(x + 1) - 1 and y == 0 or (x == 0 and y <= 1) or x + y == 40"
+'''
+
+
+@pytest.mark.parametrize("side", [49, 79])   # 2,500 instances one at a time, 6,400 vectorised
+def test_a_wrong_p_set_is_refuted_from_the_engine_of_p_positions(tmp_path, side):
+    from checkers.exhaustive import check_exhaustive
+    path = tmp_path / "w.toml"
+    path.write_text(WRONG.replace("SIDE", str(side)))
+    v = check_exhaustive(load_spec(path).claim("wrong"))
+    assert v.verdict == "refuted" and weights.NAME in v.scope
+    first = v.counterexamples[0]
+    truth = reference_p(load_spec(path).namespace.games["wn"].instance(()), 12, 12)
+    assert first.bindings == {"x": 0, "y": 3} and truth[0, 3]       # (0, 3) is a P-position the set leaves out
+    assert (first.lhs, first.rhs) == ("P", "N") and "grundy" not in first.detail or first.detail["grundy"] == 0
+
+
+def test_a_pinned_position_far_out_asks_the_engine_of_p_positions():
+    from checkers.exhaustive import check_exhaustive
+    spec = load_spec(ROOT / "specs" / "003_turn_nim_and_weighted_nim.toml")
+    v = check_exhaustive(spec.claim("thm-3.1-corrected"), pins={"x": 999, "y": 998})
+    assert v.verdict == "checked" and v.instances == 1 and weights.NAME in v.scope

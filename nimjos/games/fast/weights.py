@@ -39,8 +39,8 @@ from nimjos.lang.binders import conjuncts
 from nimjos.lang.syntax import free_names
 
 NAME = "fast engine (P-positions of weight-band options, numba)"
-#: below this many positions the reference engine answers (it also gives the Grundy values)
-MIN_POSITIONS = 20_000
+#: below this many positions the reference engine answers (it also gives the Grundy values, which reports plot)
+MIN_POSITIONS = 2_000
 #: most positions of one table (the box is computed whole)
 MAX_POSITIONS = 16_000_000
 #: bytes a position of the box costs (its six interval ends, the table, the work arrays)
