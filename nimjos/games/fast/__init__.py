@@ -6,7 +6,7 @@ never a claim) and otherwise leaves the game to the reference engine. One engine
 
 * :mod:`nimjos.games.fast.subtraction` -- one heap, options n - s for the members s <= n of a fixed set: the
   built-in subtraction(S) (S finite, a range or a predicate) and declared games of that shape (a set that is one
-  long interval is left to the next engine).
+  long interval goes to the line-interval engine first).
 * :mod:`nimjos.games.fast.lines` -- options on intervals of rows, columns, diagonals (1-D: of the axis):
   Maximum Nim with any rule function, subtraction games, Nim, Wythoff, Josephus Nim.
 * :mod:`nimjos.games.fast.pinned` -- a declared game with a move family of several bound names (cyclic Nimhoff's

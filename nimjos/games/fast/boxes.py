@@ -24,7 +24,7 @@ import numpy as np
 BYTES_PER_POSITION = 4
 #: below this many options marked in all, a table asked for through an engine is left to the reference engine
 #: (no numba start-up for a small game); an engine attribute ``fast_min_work`` overrides it
-MIN_WORK = 2_000
+MIN_WORK = 500
 
 
 @numba.njit(cache=True)

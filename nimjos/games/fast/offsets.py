@@ -1,4 +1,4 @@
-"""The offsets engine: a declared game on any number of heaps whose every move family either subtracts from one
+"""The offsets engine: a declared game on two or more heaps whose every move family either subtracts from one
 heap i a member of a fixed set (``to`` lowers coordinate i by its one bound name t, the condition names the
 position only as ``t <= x_i``), or subtracts fixed vectors of *joint offsets* from several heaps at once (each
 coordinate of ``to`` is ``x_j``, ``x_j - a`` or ``x_j - c``, a a bound name, c a constant), such as Nim on n heaps
@@ -145,8 +145,8 @@ def shape_of(game: Any, sides: list[int]) -> tuple[list[np.ndarray], np.ndarray]
     ([[1, 2, 3], []], [[1, 1]])
     """
     decl = getattr(game, "decl", None)
-    if decl is None or len(sides) != game.dim or math.prod(sides) > MAX_BOX or not all(sides):
-        return None
+    if decl is None or game.dim < 2 or len(sides) != game.dim or math.prod(sides) > MAX_BOX or not all(sides):
+        return None   # one heap is the subtraction engine's
     if any(type(v) is not int for v in game.params.values()):
         return None
     cache = _SHAPES.setdefault(game, {})

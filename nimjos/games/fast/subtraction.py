@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+import nimjos.games.fast.lines as lines
 from nimjos.games.fast.boxes import mex_box, pack_members, too_small
 from nimjos.lang.binders import conjuncts
 from nimjos.lang.compiler import Namespace
@@ -39,8 +40,8 @@ NAME = "fast engine (subtraction set, numba)"
 MAX_LENGTH = 50_000_000
 #: the most options one run may mark in all (positions times members of S): a count, not a time
 MAX_WORK = 4_000_000_000
-#: a declared game whose set is one interval of more than this many values is left to the line-interval engine,
-#: which takes the mex of an interval in constant time (here it costs the interval's length)
+#: a declared game whose set is one interval of more than this many values is given to the line-interval engine
+#: first, which takes the mex of an interval in constant time (here it costs the interval's length)
 LONG_INTERVAL = 64
 
 
@@ -201,8 +202,8 @@ def solve(game: Any, positions: list, engine: Any) -> str | None:
     """Fill ``game.dense`` up to the largest requested heap (at least doubling a table that must grow) and
     return the engine's name; None when the game is not a subtraction game of this shape, the table is over
     the limits (positions: the engine's ``max_positions``; options marked: :data:`MAX_WORK`), small enough for the
-    reference engine (:func:`nimjos.games.fast.boxes.too_small`), or a declared game's set is a long interval
-    (left to the line-interval engine).
+    reference engine (:func:`nimjos.games.fast.boxes.too_small`). A declared game whose set is a long interval
+    goes to the line-interval engine first (its name is returned when it answers).
 
     >>> from nimjos.games.declared import gcn
     >>> solve(gcn(3, (frozenset({1}), frozenset({1}))), [(2, 2)], None) is None
@@ -218,14 +219,18 @@ def solve(game: Any, positions: list, engine: Any) -> str | None:
     if length > limit:
         return None
     members = members_of(game, length - 1)
-    if members is None or length * max(1, len(members)) > MAX_WORK:
+    if members is None:
         return None
     decl = getattr(game, "decl", None)
+    if decl is not None and _long_interval(members):
+        name = lines.solve(game, positions, engine)   # the mex of an interval in constant time, when it applies
+        if name:
+            return name
+    if length * max(1, len(members)) > MAX_WORK:
+        return None
     ranges = decl is not None and any(f.binder.levels[0].members is None for f in decl.moves)
     # the reference engine's work: the options, or every s of a declared range it enumerates at each heap
     if too_small(engine, length * (length // 2 if ranges else len(members))):
-        return None
-    if getattr(game, "decl", None) is not None and _long_interval(members):
         return None
     packed = pack_members([members])
     game.dense = mex_box(np.array([length]), *packed, np.zeros((0, 1), dtype=np.int64))
