@@ -214,3 +214,49 @@ def test_a_small_table_asked_through_an_engine_is_left_to_the_reference_engine()
     assert sub_engine.solve(subtraction(frozenset({2, 7})), [30], ReferenceEngine()) is None
     assert gcn_engine.solve(gcn(2, (frozenset({2}), frozenset({1}))), [(5, 5)], ReferenceEngine()) is None
     assert sub_engine.solve(subtraction(frozenset({2, 7})), [3000], ReferenceEngine()) == sub_engine.NAME
+
+
+GUARDED = '''[source]
+id = "guard"
+[game.cn]
+params = ["h"]
+position = ["x", "y"]
+moves = [
+  { to = "(x - t, y)", where = "1 <= t <= x" },
+  { to = "(x, y - t)", where = "1 <= t <= y" },
+  { to = "(x - s, y - t)", where = "0 <= s <= min(x, h - 1) and 0 <= t <= min(y, h - 1 - s) and 0 < s + t" },
+]
+[[claim]]
+id = "declared"
+game = "cn(h)"
+for_all = "2 <= h <= 3 and 0 <= x <= 999 and 0 <= y <= 999"
+grundy = "xor(x // h, y // h) * h + (x + y) % h"
+[[claim]]
+id = "builtin"
+game = "gcn(2, ({1, 2}, {1, 3}))"
+position = ["x1", "x2"]
+for_all = "0 <= x1 <= 999 and 0 <= x2 <= 999"
+grundy = "x1 + x2"
+'''
+
+
+def test_the_resource_guard_sizes_a_window_by_the_fast_engine_that_computes_it(tmp_path):
+    from nimjos.spec.budget import estimate
+    from nimjos.spec.loader import load_spec
+    from nimjos.spec.plan import plan_claim
+    path = tmp_path / "guard.toml"
+    path.write_text(GUARDED)
+    spec = load_spec(path)
+    for cid in ("declared", "builtin"):
+        est = estimate(plan_claim(spec.claim(cid)))
+        assert est.over == "" and est.positions >= 10 ** 6, (cid, est.describe())
+        assert est.bytes < 2 ** 30, (cid, est.describe())   # the tables and the window's rows, no game graph
+    # the same game when no fast engine reads its moves: the game graph of the reference engine is estimated
+    reference_only = GameDecl.declare("cn", CYCLIC_NIMHOFF, Namespace())
+    from nimjos.spec.reach import game_load
+    fast = game_load(reference_only(2), [999, 999])
+    assert fast.bytes < 2 ** 28
+    broken = dict(CYCLIC_NIMHOFF, moves=CYCLIC_NIMHOFF["moves"] + [{"to": "(x - s, y - s)",
+                  "where": "1 <= s <= min(x, y) and 1 <= u <= s and s * u == x"}])
+    slow = game_load(GameDecl.declare("cn2", broken, Namespace())(2), [999, 999])
+    assert slow.bytes > 10 * fast.bytes
