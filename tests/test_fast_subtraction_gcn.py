@@ -14,6 +14,10 @@ from nimjos.games.fast import gcn as gcn_engine
 from nimjos.games.fast import offsets, pinned, solve_fast
 from nimjos.games.fast import subtraction as sub_engine
 from nimjos.lang.compiler import Namespace
+from nimjos.spec.budget import estimate
+from nimjos.spec.loader import load_spec
+from nimjos.spec.plan import plan_claim
+from nimjos.spec.reach import game_load
 
 
 def _eager():
@@ -241,9 +245,6 @@ grundy = "x1 + x2"
 
 
 def test_the_resource_guard_sizes_a_window_by_the_fast_engine_that_computes_it(tmp_path):
-    from nimjos.spec.budget import estimate
-    from nimjos.spec.loader import load_spec
-    from nimjos.spec.plan import plan_claim
     path = tmp_path / "guard.toml"
     path.write_text(GUARDED)
     spec = load_spec(path)
@@ -253,7 +254,6 @@ def test_the_resource_guard_sizes_a_window_by_the_fast_engine_that_computes_it(t
         assert est.bytes < 2 ** 30, (cid, est.describe())   # the tables and the window's rows, no game graph
     # the same game when no fast engine reads its moves: the game graph of the reference engine is estimated
     reference_only = GameDecl.declare("cn", CYCLIC_NIMHOFF, Namespace())
-    from nimjos.spec.reach import game_load
     fast = game_load(reference_only(2), [999, 999])
     assert fast.bytes < 2 ** 28
     broken = dict(CYCLIC_NIMHOFF, moves=CYCLIC_NIMHOFF["moves"] + [{"to": "(x - s, y - s)",
