@@ -208,7 +208,7 @@ def _rare_kernel(digits, unequal, g, h, start, stop, limit, mask, shift, kpar): 
 
 
 def narrowest(limit: int) -> type:
-    """The narrowest unsigned integer type of the rare-value method's copy of the values, all below `limit` (a
+    """The narrowest integer type of the rare-value method's copy of the values, all below `limit` (a
     power of two): the loops read 1 or 2 bytes per value instead of 8, and the copy stays in the cache.
 
     >>> narrowest(256).__name__, narrowest(512).__name__, narrowest(1 << 20).__name__
