@@ -8,12 +8,15 @@ assumption like any other, so a wrong hint costs draws, never a wrong verdict.
 """
 from __future__ import annotations
 
+import pathlib
 import subprocess
 import sys
 
 from checkers.run import RunOptions
 from checkers.sample import sample_claim
 from nimjos.spec.loader import load_spec
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 SPEC = """
 [source]
@@ -114,3 +117,35 @@ def test_a_bad_hint_is_a_spec_error_naming_the_field(write_spec):
                          capture_output=True, text=True)
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert "sample.for_all" in out.stderr and "spec.toml" in out.stderr
+
+
+# ------------------------------------------------------------------ P-position claims judged by an engine's table
+
+SPEC_003 = (ROOT / "specs" / "003_turn_nim_and_weighted_nim.toml").read_text()
+
+
+def _weighted(tmp_path, p_positions: str):
+    text = SPEC_003 + f'''
+[[claim]]
+id = "probe"
+game = "weighted_nim"
+for_all = "0 <= x <= 999 and 0 <= y <= 999"
+p_positions = "{p_positions}"
+'''
+    path = tmp_path / "w.toml"
+    path.write_text(text)
+    return load_spec(path).claim("probe")
+
+
+def test_weighted_nim_beyond_its_window_is_judged_by_the_p_positions_table(tmp_path):
+    # beyond x, y <= 999 a position has hundreds of options: the table of the engine of P-positions judges them
+    v = run(_weighted(tmp_path, "in_P0(x, y)"))
+    assert v.verdict == "sampled" and v.beyond >= 20
+    assert "P-positions engine's table" in v.scope
+
+
+def test_a_p_set_wrong_only_beyond_the_window_is_refuted_by_the_table(tmp_path):
+    v = run(_weighted(tmp_path, "in_P0(x, y) and x <= 999 and y <= 999"))
+    assert v.verdict == "refuted"
+    cx = v.counterexamples[0]
+    assert max(cx.bindings["x"], cx.bindings["y"]) > 999 and (cx.lhs, cx.rhs) == ("P", "N")

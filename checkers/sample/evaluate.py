@@ -18,6 +18,10 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Iterator
 
+import numpy as np
+
+from nimjos.games.engine import default_engine
+from nimjos.games.fast import outcome_box, outcomes_fast
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.values import format_value
 from nimjos.spec.plan import ClaimPlan
@@ -172,6 +176,8 @@ class GameEvaluator:
         self.symbolic = 0
         self.why_not_symbolic = ""
         self.options = 0   # options listed (and labelled) so far: the work of the listed certificates, a count
+        self.box: int | None = None   # positions up to this value on every coordinate are judged by the table
+        self.by_engine = 0            # ... of an engine of P-positions: how many were
 
     @property
     def units(self) -> int:
@@ -189,6 +195,39 @@ class GameEvaluator:
             if key is not None:
                 self._certs[key] = cert
         return cert
+
+    def use_outcome_table(self, top: int) -> bool:
+        """For a P-position claim on a game with no parameters: when an engine of P-positions fills the table of
+        the box [0, top] (once), judge every drawn position in it by that table, the moves' ground truth, instead
+        of the local certificate (whose options beyond the window are too many to list). Whether it does."""
+        if game_kind(self.claim, self.plan) != "p" or any(n not in self.coords for n in self.names):
+            return False
+        try:
+            inst = self.certificate({}).inst
+            if not outcome_box(inst, top, default_engine()):
+                return False
+        except (EvalError, SpecError, ResourceError):
+            return False
+        self.box = top
+        return True
+
+    def p_positions(self) -> np.ndarray:
+        """The P-positions of the engine's table (one row each), after :meth:`use_outcome_table`."""
+        if self.box is None:
+            return np.zeros((0, len(self.coords)), dtype=np.int64)
+        grid = np.indices((self.box + 1,) * len(self.coords), dtype=np.int64).reshape(len(self.coords), -1)
+        found = outcomes_fast(self.certificate({}).inst, list(grid), default_engine())
+        return grid[:, found].T if found is not None else np.zeros((0, len(self.coords)), dtype=np.int64)
+
+    def _engine_outcome(self, cert: Certificate, pos: Any) -> bool | None:
+        """Whether `pos` is a P-position by the engine's table (None: outside the box, or no table)."""
+        if self.box is None or cert.kind != "p":
+            return None
+        at = pos if isinstance(pos, tuple) else (pos,)
+        if any(type(c) is not int or not 0 <= c <= self.box for c in at):
+            return None
+        found = outcomes_fast(cert.inst, [np.array([c], dtype=np.int64) for c in at], default_engine())
+        return None if found is None else bool(found[0])
 
     def solver(self, cert: Certificate) -> PointSolver | None:
         key = id(cert)
@@ -209,6 +248,15 @@ class GameEvaluator:
                 return Outcome(Outcome.ASSUME)
             cert = self.certificate(params)
             pos = cert.inst.normalise(tuple(env[c] for c in self.coords) if len(self.coords) > 1 else env[self.coords[0]])
+            truth = self._engine_outcome(cert, pos)
+            if truth is not None:
+                self.by_engine += 1
+                claimed = cert.labels_of(pos) == 0
+                if claimed == truth:
+                    return Outcome(Outcome.HELD)
+                word = {True: "P", False: "N"}
+                return Outcome(Outcome.FAIL, Counterexample(bindings, word[truth], word[claimed], detail={
+                    "engine": "the table of the engine of P-positions (from the game's moves)"}))
             try:
                 listed = count_options(cert.inst, pos, MAX_OPTIONS)
                 self.options += listed if listed <= MAX_OPTIONS else 0   # more are searched by Z3 (counted in units)
@@ -236,6 +284,8 @@ class GameEvaluator:
 
     def reevaluate(self, cx: Counterexample) -> Counterexample:
         """Ground truth by the engine near a certificate failure (when the position is small enough)."""
+        if "engine" in cx.detail:
+            return cx
         params = {n: cx.bindings[n] for n in self.names if n not in self.coords}
         cert = self.certificate(params)
         pos = tuple(cx.bindings[c] for c in self.coords) if len(self.coords) > 1 else cx.bindings[self.coords[0]]

@@ -162,6 +162,8 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
             return not_applicable(claim, note, time.perf_counter() - start)
         dom.far = far
         stats["steps"] = 0   # the probes' steps are not the search's
+        if members is not None and isinstance(evaluator, GameEvaluator) and evaluator.box is not None:
+            members.use_points(evaluator.p_positions())
     count = int(cfg.count or opts.extra.get("sample_examples") or EXAMPLES)
     safety = float(cfg.seconds or opts.extra.get("sample_seconds") or SAFETY_SECONDS)
     units = int(opts.extra.get("sample_units") or SEARCH_UNITS)
@@ -276,6 +278,9 @@ def _verdict(claim: Any, dom: Domain, stats: dict, failures: list, skips: dict, 
         scope_parts.append(desc)
     if isinstance(evaluator, GameEvaluator):
         how = "local certificate (a), (b) at each position"
+        if evaluator.by_engine:
+            how = (f"the P-positions engine's table at {evaluator.by_engine:,} positions (up to {evaluator.box:,}), "
+                   "the local certificate (a), (b) elsewhere")
         if evaluator.symbolic:
             how += f"; options searched by Z3 at {evaluator.symbolic:,} positions with too many to list"
         scope_parts.append(how)

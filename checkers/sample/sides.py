@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+import numpy as np
 import z3
 
 from nimjos.lang.errors import EvalError, SpecError
@@ -109,6 +110,19 @@ class Members:
         self.found = 0
         self.units = 0   # Z3 resource units the member searches have spent (a count: the sampler's budget)
         self.plan = plan
+        self.points: Any = None   # the claimed set's members known from an engine's table (one row a position)
+
+    def use_points(self, points: Any) -> None:
+        """Take the inside of a P-position claim from an engine's table (an array, one row per P-position):
+        ``near`` then moves a draw to the nearest of them, with no Z3 search.
+
+        >>> import numpy as np
+        >>> m = Members.__new__(Members); m.coords, m.ok, m.found, m.lname = ("x", "y"), True, 0, None
+        >>> m.use_points(np.array([[0, 0], [3, 5], [10, 2]]))
+        >>> m.near({"x": 4, "y": 4})
+        {'x': 3, 'y': 5}
+        """
+        self.points = points
 
     def levels(self, env: dict) -> list:
         """The levels of a level-set claim at the params of env (empty for a P-position claim)."""
@@ -125,6 +139,16 @@ class Members:
         """A copy of env whose coordinates lie in the claim's set (see the class docstring), or None."""
         if not self.ok:
             return None
+        if self.points is not None and self.lname is None:
+            if not len(self.points):
+                return None
+            try:
+                at = np.array([int(env[c]) for c in self.coords], dtype=np.int64)
+            except (KeyError, TypeError, ValueError, OverflowError):
+                return None
+            best = self.points[int(np.abs(self.points - at).max(axis=1).argmin())]
+            self.found += 1
+            return dict(env, **{c: int(v) for c, v in zip(self.coords, best)})
         try:
             big = max(abs(int(env[c])) for c in self.coords)
         except (KeyError, TypeError, ValueError):

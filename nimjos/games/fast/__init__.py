@@ -71,6 +71,20 @@ def solve_fast(game: Any, positions: list, engine: Any) -> str | None:
     return None
 
 
+def outcome_box(game: Any, top: int, engine: Any) -> bool:
+    """Whether an engine of P-positions fills the table of the box [0, top] on every coordinate of `game` (then
+    :func:`outcomes_fast` answers anywhere in it from that table, kept per game instance).
+
+    >>> from nimjos.games.declared import subtraction
+    >>> outcome_box(subtraction(frozenset({1, 2})), 100, None)
+    False
+    """
+    dim = getattr(game, "dim", None)
+    if not isinstance(dim, int) or dim < 1:
+        return False
+    return outcomes_fast(game, [np.array([top], dtype=np.int64)] * dim, engine) is not None
+
+
 def outcomes_fast(game: Any, coords: list, engine: Any) -> np.ndarray | None:
     """Whether each position (one int64 array per coordinate) is a P-position, when an engine of P-positions
     recognises the game's moves; None to leave the question to the Grundy values.
