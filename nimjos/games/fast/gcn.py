@@ -22,7 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from nimjos.games.fast.boxes import count_offsets, joint_offsets, mex_box, pack_members, too_small
+from nimjos.games.fast.boxes import (
+    count_offsets,
+    joint_offsets,
+    mex_box,
+    pack_members,
+    too_small,
+)
 from nimjos.games.fast.subtraction import set_members
 
 NAME = "fast engine (generalized cyclic Nimhoff, numba)"

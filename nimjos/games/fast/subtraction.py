@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-import nimjos.games.fast.lines as lines
+from nimjos.games.fast import lines
 from nimjos.games.fast.boxes import mex_box, pack_members, too_small
 from nimjos.lang.binders import conjuncts
 from nimjos.lang.compiler import Namespace
