@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import checkers.exhaustive as exhaustive
+import checkers.vectorised as vectorised
 from checkers.josephus_arrays import f_array, f_table, survivor_array
 from nimjos.games.declared import subtraction
 from nimjos.games.engine import ReferenceEngine, grundy_array
@@ -167,14 +168,14 @@ def test_ground_truth_arrays_match_the_scalar_functions():
 
 def _both(claim):
     """The exhaustive verdict by the scalar path and by the vectorised path."""
-    old = exhaustive.VECTOR_MIN
+    old = vectorised.VECTOR_MIN
     try:
-        exhaustive.VECTOR_MIN = 10 ** 12
+        vectorised.VECTOR_MIN = 10 ** 12
         scalar = exhaustive.check_exhaustive(claim)
-        exhaustive.VECTOR_MIN = 0
+        vectorised.VECTOR_MIN = 0
         vector = exhaustive.check_exhaustive(claim)
     finally:
-        exhaustive.VECTOR_MIN = old
+        vectorised.VECTOR_MIN = old
     return scalar, vector
 
 
