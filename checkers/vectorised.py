@@ -65,10 +65,10 @@ def check_vectorised(plan: ClaimPlan, col: Collector, shard: tuple | None) -> tu
     try:
         mask = np.ones(n, dtype=np.bool_)
         if plan.assume is not None:
-            mask = as_truth(vectorise(parse(claim.assume_text), ns, _ARRAYS)(arrays), n)
+            mask = as_truth(vectorise(parse(claim.assume_text), ns, ARRAY_CALLS)(arrays), n)
         held_idx = np.nonzero(mask)[0]
         held = {k: v[held_idx] for k, v in arrays.items()}
-        statement = vectorise(parse(claim.statement), ns, _ARRAYS)
+        statement = vectorise(parse(claim.statement), ns, ARRAY_CALLS)
         if kind == "holds":
             evidence = _vector_holds(plan, vc, held, statement)
         else:
@@ -213,7 +213,7 @@ def _options_array(game: Any, position: Any) -> OptionSets:
 
 
 #: the array functions a vectorised statement may call
-_ARRAYS = {**ARRAY_FUNCTIONS, id(G): _g_array, id(options): _options_array}
+ARRAY_CALLS = {**ARRAY_FUNCTIONS, id(G): _g_array, id(options): _options_array}
 
 
 def _smallest_first(columns: dict, limit: int) -> np.ndarray:

@@ -130,7 +130,7 @@ def test_exhaustive_check_of_theorem_3_1_uses_the_engine_on_a_million_positions(
     "x > 3 and any((h[0] * 3 + h[1]) % 11 == 4 for h in WN(x, y))",
 ])
 def test_a_condition_over_the_options_is_searched_as_the_scalar_language_lists_them(text):
-    from checkers.exhaustive import _ARRAYS
+    from checkers.vectorised import ARRAY_CALLS
     from nimjos.lang.expr import compile_expression
     from nimjos.lang.syntax import parse
     from nimjos.lang.vector import vectorise
@@ -138,17 +138,17 @@ def test_a_condition_over_the_options_is_searched_as_the_scalar_language_lists_t
     ns = spec.namespace
     xs, ys = np.meshgrid(np.arange(26, dtype=np.int64), np.arange(31, dtype=np.int64), indexing="ij")
     x, y = xs.ravel(), ys.ravel()
-    vector = vectorise(parse(text), ns, _ARRAYS)({"x": x, "y": y})
+    vector = vectorise(parse(text), ns, ARRAY_CALLS)({"x": x, "y": y})
     scalar = compile_expression(text, ns, {"x", "y"})
     assert vector.tolist() == [bool(scalar({"x": int(a), "y": int(b)})) for a, b in zip(x, y)]
 
 
 def test_a_condition_naming_the_binding_is_not_searched():
-    from checkers.exhaustive import _ARRAYS
+    from checkers.vectorised import ARRAY_CALLS
     from nimjos.lang.syntax import parse
     from nimjos.lang.vector import NotVectorisable, vectorise
     spec = load_spec(ROOT / "specs" / "003_turn_nim_and_weighted_nim.toml")
-    f = vectorise(parse("any(h[0] == x - 1 for h in WN(x, y))"), spec.namespace, _ARRAYS)
+    f = vectorise(parse("any(h[0] == x - 1 for h in WN(x, y))"), spec.namespace, ARRAY_CALLS)
     with pytest.raises(NotVectorisable):
         f({"x": np.arange(5), "y": np.arange(5)})
 
