@@ -204,14 +204,14 @@ def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False
         if as_written:
             edge = edges.get(level.name)
             if edge is not None and edge.members is None:
-                nd.window_hi = _constant_high(edge, ns)
-                nd.window_lo = _constant_low(edge, ns)
+                nd.window_hi = _constant_bound(edge, ns)
+                nd.window_lo = _constant_bound(edge, ns, upper=False)
         elif level.members is not None:
             call = _family_call(level.member_text, ns)
             if call is not None and (call[0] != "subsets" or widen_sets) and level.name in free:
                 nd.family = call
         else:
-            nd.window_hi = _constant_high(level, ns)
+            nd.window_hi = _constant_bound(level, ns)
             if level.name in free:
                 nd.extended = True
             elif nd.window_hi is not None and level.name in dhighs:
@@ -242,24 +242,17 @@ def drawing_domain(plan: ClaimPlan, texts: tuple, ns: Any) -> Domain:
                   as_written=True, keep=first.keep, alternatives=alts)
 
 
-def _constant_low(level: Any, ns: Any) -> int | None:
-    """A level's lower bound when it is a constant, else None."""
-    if level.lows and all(_is_constant(t, ns) for t in level.low_text):
-        try:
-            return max(_round_low(fn({}), strict) for fn, strict in level.lows)
-        except (EvalError, SpecError, TypeError):
-            return None
-    return None
-
-
-def _constant_high(level: Any, ns: Any) -> int | None:
-    """A level's upper bound when it is a constant (the window's edge), else None."""
-    if level.highs and all(_is_constant(t, ns) for t in level.high_text):
-        try:
-            return min(_round_high(fn({}), strict) for fn, strict in level.highs)
-        except (EvalError, SpecError, TypeError):
-            return None
-    return None
+def _constant_bound(level: Any, ns: Any, upper: bool = True) -> int | None:
+    """A level's upper (or lower) bound when it is a constant (the window's edge), else None."""
+    bounds, texts = (level.highs, level.high_text) if upper else (level.lows, level.low_text)
+    if not bounds or not all(_is_constant(t, ns) for t in texts):
+        return None
+    try:
+        if upper:
+            return min(_round_high(fn({}), strict) for fn, strict in bounds)
+        return max(_round_low(fn({}), strict) for fn, strict in bounds)
+    except (EvalError, SpecError, TypeError):
+        return None
 
 
 def _above(highs: list, window_hi: int) -> bool:
