@@ -157,6 +157,21 @@ class Claim:
         return str(self.get("reading", ""))
 
     @property
+    def plotted(self) -> dict:
+        """The evidence the plots are drawn from: the final record's, or the window check's when the final verdict
+        came from another method (a claim sampled beyond its window keeps the plot of its window).
+
+        >>> window = {"method": "exhaustive", "evidence": {"grid": {"grundy": [[0, 1], [1, 0]]}}}
+        >>> Claim("f", "c", [window], {"method": "sample", "evidence": {}}).plotted["grid"]["grundy"]
+        [[0, 1], [1, 0]]
+        """
+        for record in [self.best] + [r for r in self.records if r is not self.best]:
+            evidence = record.get("evidence") or {}
+            if evidence.get("grid") or evidence.get("sequence"):
+                return evidence
+        return self.best.get("evidence") or {}
+
+    @property
     def walnut(self) -> dict | None:
         """The Walnut statement and automata of the claim's records (the final record's first), or None.
 
@@ -401,8 +416,7 @@ def marks(claim: Claim, count: int) -> list[tuple[int, ...]]:
     >>> marks(c, 1)
     [(5,)]
     """
-    evidence = claim.best.get("evidence") or {}
-    block = evidence.get("grid" if count == 2 else "sequence") or {}
+    block = claim.plotted.get("grid" if count == 2 else "sequence") or {}
     coords = block.get("coords")
     fixed = block.get("fixed") or {}
     out = []

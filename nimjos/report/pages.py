@@ -93,7 +93,7 @@ def statement(claim: Claim) -> Statement:
 
 def draw_plots(claim: Claim, folder: Path) -> list[Plot]:
     """Draw every plot the claim's evidence allows into `folder`; return them in page order."""
-    evidence = claim.best.get("evidence") or {}
+    evidence = claim.plotted
     title = f"{claim.get('ref', claim.claim_id)} ({claim.claim_id})"
     out: list[Plot] = []
     grid = evidence.get("grid")
