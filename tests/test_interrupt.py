@@ -15,26 +15,31 @@ import pytest
 
 from nimjos.results.store import ResultsStore
 
-#: claims of about a quarter of a second each, one refuted and one ill-defined among them
+#: claims of about a second each, one refuted and one ill-defined among them: a recursive definition evaluated at
+#: each of 1,500 instances (plain arithmetic over a range is now quick, and a check of such claims ended before it
+#: could be interrupted on a loaded machine)
 SLOW_SPEC = """[source]
 id = "slow"
 title = "Claims slow enough to interrupt"
+
+[define]
+"r(d, a)" = "a if d == 0 else r(d - 1, a)"
 """ + "".join(f"""
 [[claim]]
 id = "sum-of-squares-{i}"
-for_all = "1 <= n <= {300 + 10 * i}"
-holds = "6 * sum(j * j for j in range(n)) == (n - 1) * n * (2 * n - 1)"
+for_all = "1 <= n <= {1500 + 10 * i}"
+holds = "6 * sum(j * j for j in range(r(150, n))) == (n - 1) * n * (2 * n - 1)"
 """ for i in range(6)) + """
 [[claim]]
 id = "wrong-sum"
-for_all = "1 <= n <= 300"
-holds = "2 * sum(j for j in range(n)) == n * n"
+for_all = "1 <= n <= 1500"
+holds = "2 * sum(j for j in range(r(150, n))) == n * n"
 expect = "refuted"
 
 [[claim]]
 id = "undefined-quotient"
-for_all = "0 <= n <= 300"
-holds = "sum(j for j in range(n)) / (n - 7) != 1 / 3"
+for_all = "0 <= n <= 1500"
+holds = "sum(j for j in range(r(150, n))) / (n - 7) != 1 / 3"
 expect = "ill-defined"
 """
 CLAIMS = 8
