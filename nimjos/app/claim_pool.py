@@ -1,8 +1,9 @@
 """Check many claims at once: one claim per task on a local process pool, results as they finish.
 
-Claims are independent (each method draws its own seed from the claim, see checkers/sample/driver.py), so the
-verdicts do not depend on how many processes run them; only the order in which they finish does, and the
-caller puts them back in claim order for printing. Each worker process loads a spec file once and keeps it.
+Claims are independent (each method draws its own seed from the claim, see checkers/sample/driver.py); each
+process runs a fixed sequence of them, so that a run gives the same verdicts on a quiet and on a loaded
+machine; only the order in which they finish varies, and the caller puts them back in claim order for printing.
+Each worker process loads a spec file once and keeps it.
 
 >>> from nimjos.spec.loader import load_spec
 >>> from checkers.run import RunOptions
@@ -26,6 +27,8 @@ from nimjos.games.engine import set_max_positions
 from nimjos.spec.loader import load_spec
 from checkers.run import ClaimResult, run_claim
 
+#: the hash seed of the worker processes (the same on every run: str hashes order sets and dicts)
+WORKER_HASH_SEED = "0"
 #: spec files a worker process has loaded (path -> Spec)
 _SPECS: dict[str, Any] = {}
 
@@ -90,10 +93,21 @@ def run_claims(claims: list, opts: Any, jobs: int, max_positions: int = 0) -> It
                 yield i, claim, exc
         return
     ctx = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
-                               initargs=(max_positions, os.getpid()))
+    # Each process runs a fixed sequence of claims (every jobs-th, in order), started with a fixed hash seed: Z3's
+    # search in one process depends on what that process did before (the claims it checked earlier), so a pool
+    # that hands the next claim to whichever process is free could give other verdicts on a loaded machine.
+    pools = [ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_init_worker,
+                                 initargs=(max_positions, os.getpid())) for _ in range(jobs)]
+    seed = os.environ.get("PYTHONHASHSEED")
+    os.environ["PYTHONHASHSEED"] = WORKER_HASH_SEED
     try:
-        pending = {pool.submit(_run_one, str(c.spec.path), c.id, opts): i for i, c in enumerate(claims)}
+        try:
+            pending = {pools[i % jobs].submit(_run_one, str(c.spec.path), c.id, opts): i for i, c in enumerate(claims)}
+        finally:
+            if seed is None:
+                os.environ.pop("PYTHONHASHSEED", None)
+            else:
+                os.environ["PYTHONHASHSEED"] = seed
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for fut in sorted(done, key=pending.get):
@@ -106,4 +120,5 @@ def run_claims(claims: list, opts: Any, jobs: int, max_positions: int = 0) -> It
                     message, fields = payload
                     yield i, claim, SpecError(message, **fields)
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        for pool in pools:
+            pool.shutdown(wait=False, cancel_futures=True)
