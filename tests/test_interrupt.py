@@ -87,10 +87,16 @@ def reference(slow_spec, tmp_path_factory) -> dict:
     return result
 
 
+def _sigint_default() -> None:
+    """In the child before it starts: Ctrl-C's default action. A shell starts a background job with SIGINT ignored,
+    and a process started that way (pytest run in the background, and the checks it starts) never sees it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt(spec: Path, store: Path, sig: int, after: int) -> subprocess.CompletedProcess:
     """Start a check, wait until `after` claims are recorded, send `sig`; return how the process ended."""
     proc = subprocess.Popen(nimjos("check", str(spec), "--store", str(store), *ARGS), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_sigint_default)
     deadline = time.monotonic() + 300
     while len(recorded(store)) < after:
         if proc.poll() is not None or time.monotonic() > deadline:
