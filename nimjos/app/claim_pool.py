@@ -1,8 +1,8 @@
 """Check many claims at once: one claim per task on a local process pool, results as they finish.
 
 Claims are independent (each method draws its own seed from the claim, see checkers/sample/driver.py); each
-process runs a fixed sequence of them, so that a run gives the same verdicts on a quiet and on a loaded
-machine; only the order in which they finish varies, and the caller puts them back in claim order for printing.
+process runs a fixed sequence of them (balanced by the seconds of a reference run, :func:`assign`), so that a
+run gives the same verdicts on a quiet and on a loaded machine; only the order in which they finish varies, and the caller puts them back in claim order for printing.
 Each worker process loads a spec file once and keeps it.
 
 >>> from nimjos.spec.loader import load_spec
@@ -14,12 +14,15 @@ Each worker process loads a spec file once and keeps it.
 """
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
+import statistics
 import signal
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from pathlib import Path
 from typing import Any, Iterator
 
 from nimjos.lang.errors import SpecError
@@ -27,6 +30,8 @@ from nimjos.games.engine import set_max_positions
 from nimjos.spec.loader import load_spec
 from checkers.run import ClaimResult, run_claim
 
+#: the file beside the specs that holds the seconds a reference run spent on each claim (for :func:`assign`)
+COSTS_FILE = "claim-costs.json"
 #: the hash seed of the worker processes (the same on every run: str hashes order sets and dicts)
 WORKER_HASH_SEED = "0"
 #: spec files a worker process has loaded (path -> Spec)
@@ -78,7 +83,46 @@ def _run_one(path: str, claim_id: str, opts: Any) -> tuple[str, Any, Any]:
     return "ok", result.verdicts, (result.repairs, result.repair_seconds)
 
 
-def run_claims(claims: list, opts: Any, jobs: int, max_positions: int = 0) -> Iterator[tuple[int, Any, Any]]:
+def assign(costs: list[float], jobs: int) -> list[list[int]]:
+    """The claims (by index) each of `jobs` processes runs, in claim order: the longest first to the process
+    with the least work so far (costs: the seconds a reference run spent on each claim). The assignment depends
+    only on the costs given, never on the machine's load.
+
+    >>> assign([5.0, 1.0, 1.0, 3.0, 2.0], 2)
+    [[0, 1], [2, 3, 4]]
+    """
+    queues: list[list[int]] = [[] for _ in range(jobs)]
+    loads = [0.0] * jobs
+    for i in sorted(range(len(costs)), key=lambda i: (-costs[i], i)):
+        j = loads.index(min(loads))
+        queues[j].append(i)
+        loads[j] += costs[i]
+    return [sorted(q) for q in queues]
+
+
+def load_costs(folders: list[Path]) -> dict[tuple[str, str], float]:
+    """The seconds a reference run spent on each claim, (spec file name, claim id) -> seconds, from the
+    :data:`COSTS_FILE` of the given folders (written by ``scripts/claim_costs.py``; none: an empty dict).
+
+    >>> load_costs([Path("no-such-folder")])
+    {}
+    """
+    out: dict[tuple[str, str], float] = {}
+    for folder in folders:
+        path = folder / COSTS_FILE
+        try:
+            table = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        for key, seconds in table.items() if isinstance(table, dict) else ():
+            name, _, claim_id = str(key).partition(":")
+            if claim_id and isinstance(seconds, (int, float)):
+                out[(name, claim_id)] = float(seconds)
+    return out
+
+
+def run_claims(claims: list, opts: Any, jobs: int, max_positions: int = 0,
+               costs: dict[tuple[str, str], float] | None = None) -> Iterator[tuple[int, Any, Any]]:
     """Yield (index, claim, ClaimResult or SpecError) for each claim, in the order they finish.
 
     With `jobs` <= 1 the claims run here, one after another (in order); otherwise on `jobs` spawned
@@ -96,13 +140,19 @@ def run_claims(claims: list, opts: Any, jobs: int, max_positions: int = 0) -> It
     # Each process runs a fixed sequence of claims (every jobs-th, in order), started with a fixed hash seed: Z3's
     # search in one process depends on what that process did before (the claims it checked earlier), so a pool
     # that hands the next claim to whichever process is free could give other verdicts on a loaded machine.
+    # The sequences are balanced by the seconds of a reference run (COSTS_FILE beside the specs; a claim not in it
+    # counts as the median), so that they end at about the same time.
     pools = [ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_init_worker,
                                  initargs=(max_positions, os.getpid())) for _ in range(jobs)]
+    known = [costs[k] for k in ((Path(c.spec.path).name, c.id) for c in claims) if costs and k in costs]
+    typical = statistics.median(known) if known else 1.0
+    queues = assign([(costs or {}).get((Path(c.spec.path).name, c.id), typical) for c in claims], jobs)
     seed = os.environ.get("PYTHONHASHSEED")
     os.environ["PYTHONHASHSEED"] = WORKER_HASH_SEED
     try:
         try:
-            pending = {pools[i % jobs].submit(_run_one, str(c.spec.path), c.id, opts): i for i, c in enumerate(claims)}
+            pending = {pools[j].submit(_run_one, str(claims[i].spec.path), claims[i].id, opts): i
+                       for j, queue in enumerate(queues) for i in queue}
         finally:
             if seed is None:
                 os.environ.pop("PYTHONHASHSEED", None)

@@ -12,13 +12,14 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from nimjos.lang.errors import NimjosError, SpecError
 from nimjos.lang.values import format_value
 from nimjos.results.store import ResultsStore
 from checkers.run import RunOptions
-from nimjos.app.claim_pool import default_jobs, run_claims
+from nimjos.app.claim_pool import default_jobs, load_costs, run_claims
 from nimjos.spec.loader import load_spec, spec_files
 from nimjos.games.engine import default_engine, set_max_positions
 from nimjos.lang.syntax import suggest
@@ -188,7 +189,8 @@ def _check(args: argparse.Namespace) -> int:
     entries: dict[int, Any] = {}   # index -> JSON entry or printed line, put back in claim order
     finals: dict[str, int] = {}    # final verdict -> claims, for the summary line
     printed = 0
-    results = run_claims(todo, opts, jobs, args.max_positions)
+    costs = load_costs(sorted({Path(c.spec.path).parent for c in todo}))
+    results = run_claims(todo, opts, jobs, args.max_positions, costs)
     try:
         for i, claim, result in results:
             if isinstance(result, SpecError):
