@@ -381,10 +381,8 @@ def draw_env(data: Any, dom: Domain, base: dict | None = None) -> Drawn:
     ``sample.for_all`` draws from one of its alternatives, rejects values beyond the far bound and keeps the claim's
     names only."""
     if dom.alternatives:
-        sub = dom.alternatives[data.draw(st.integers(0, len(dom.alternatives) - 1), label="alternative")
-                               if len(dom.alternatives) > 1 else 0]
-        sub.far = dom.far
-        return draw_env(data, sub, base)
+        return draw_env(data, _alternative(dom, data.draw(st.integers(0, len(dom.alternatives) - 1),
+                                                          label="alternative") if len(dom.alternatives) > 1 else 0), base)
     env = dict(base or {})
     for f in dom.binder.pre_filters:
         if not f(env):
@@ -423,6 +421,13 @@ def draw_env(data: Any, dom: Domain, base: dict | None = None) -> Drawn:
     return describe_draw(dom, env, lows)
 
 
+def _alternative(dom: Domain, i: int) -> Domain:
+    """The i-th alternative of a domain of ``sample.for_all``, drawing up to the domain's far bound."""
+    sub = dom.alternatives[i]
+    sub.far = dom.far
+    return sub
+
+
 def fits(dom: Domain, env: dict) -> bool:
     """Whether a binding (moved by the member search) still lies in every drawing range and filter."""
     try:
@@ -441,10 +446,7 @@ def fits(dom: Domain, env: dict) -> bool:
 def random_env(dom: Domain, rng: random.Random) -> dict | None:
     """A plain random binding near the far bound (for probing costs only)."""
     if dom.alternatives:
-        sub = dom.alternatives[rng.randrange(len(dom.alternatives))]
-        sub.far = dom.far
-        env = random_env(sub, rng)
-        return None if env is None else {n: v for n, v in env.items() if n in dom.keep}
+        return random_env(_alternative(dom, rng.randrange(len(dom.alternatives))), rng)
     env: dict = {}
     try:
         for nd in dom.names:
@@ -464,7 +466,7 @@ def random_env(dom: Domain, rng: random.Random) -> dict | None:
             env[nd.name] = rng.randint(max(lo, hi - (hi - lo) // 4), hi)
     except (EvalError, SpecError):
         return None
-    return env
+    return {n: v for n, v in env.items() if n in dom.keep} if dom.as_written else env
 
 
 def _family_sample(nd: NameDomain, rng: random.Random, env: dict) -> None:

@@ -75,10 +75,11 @@ def choose_far(claim: Any, plan: ClaimPlan, dom: Domain, evaluate: Callable, kin
     if not widened:
         return FAR, ""
     top = dom.window_top() or 100
+    near = max(2 * top, top + 8)   # the far bound of a claim whose ground truth is a table
     if uses_table(claim, claim.spec.namespace):   # a game claim whose formula asks G too
-        return max(2 * top, top + 8), "ground truth from the engine's table, so values stay within 2x the window"
-    if kind == "p" and evaluator.use_outcome_table(max(2 * top, top + 8)):
-        return max(2 * top, top + 8), ("ground truth from the table of the engine of P-positions (the game's moves), "
+        return near, "ground truth from the engine's table, so values stay within 2x the window"
+    if kind == "p" and evaluator.use_outcome_table(near):
+        return near, ("ground truth from the table of the engine of P-positions (the game's moves), "
                                        "so values stay within 2x the window")
     ladder = list(LADDER)
     if kind is not None:
