@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
+from checkers.audit import audit_proof
 from checkers.exhaustive import check_exhaustive
 from nimjos.lang.errors import NimjosError
 
@@ -127,6 +128,19 @@ METHODS: dict[str, Callable[[Any, RunOptions], Verdict | None]] = {
 }
 
 
+def _audit(claim: Any, opts: RunOptions, v: Verdict) -> Verdict | None:
+    """The audit of a proof (checkers.audit) before it prints: None unless `v` is ``proved`` or
+    ``proved-bounded`` and the claim has probe points beyond its window."""
+    if v.verdict not in ("proved", "proved-bounded") or opts.pins:
+        return None
+    started = time.perf_counter()
+    audit = audit_proof(claim, v, opts.profile)
+    if audit is not None:
+        audit.seconds = time.perf_counter() - started
+        opts.extra["verdicts"]["audit"] = audit
+    return audit
+
+
 def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
     """Run the selected methods (default: all that apply) on one claim."""
     opts = opts or RunOptions()
@@ -161,6 +175,9 @@ def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
             v.seconds = time.perf_counter() - started  # the method's whole call, its setup included
             verdicts.append(v)
             opts.extra["verdicts"][name] = v
+            audit = _audit(claim, opts, v)
+            if audit is not None:
+                verdicts.append(audit)
     result = ClaimResult(claim, verdicts)
     final = result.final if verdicts else None
     if opts.repair and not opts.pins and final is not None and final.verdict == "refuted":

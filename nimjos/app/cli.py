@@ -24,6 +24,7 @@ from nimjos.spec.loader import load_spec, spec_files
 from nimjos.games.engine import default_engine, set_max_positions
 from nimjos.lang.syntax import suggest
 from checkers.run import METHODS
+from checkers.audit import PROVER_BUG
 from nimjos.verdict import VERDICTS, agreement
 from nimjos.app.progress import ShardProgress
 import nimjos.app.explain as explain
@@ -33,7 +34,7 @@ import nimjos.app.scaffold as scaffold
 from nimjos.app.pins import parse_at
 from nimjos.report import add_report_arguments, run_report_command
 
-EXIT_OK, EXIT_DISAGREE, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_DISAGREE, EXIT_BAD_INPUT, EXIT_PROVER_BUG = 0, 1, 2, 3
 
 #: the modules that add subcommands beyond check / list / report, each with a ``register(subparsers)``
 SUBCOMMANDS = (josephus_cli, grundy_cli, scaffold, explain)
@@ -203,6 +204,9 @@ def _check(args: argparse.Namespace) -> int:
                 agrees, why = agreement(final, claim.expect, claim.expect_counterexample)
                 if not agrees:
                     status = max(status, EXIT_DISAGREE)
+                for bug in (v.evidence[PROVER_BUG] for v in result.verdicts if PROVER_BUG in v.evidence):
+                    status = max(status, EXIT_PROVER_BUG)
+                    print(f"nimjos: {claim.spec.path}: claim {claim.id!r}: {bug}", file=sys.stderr, flush=True)
                 if store:
                     meta = _claim_meta(claim, agrees)
                     for v in result.verdicts:

@@ -1,0 +1,225 @@
+"""The audit of a proof: before ``proved`` or ``proved-bounded`` is printed, the claim is evaluated by the
+expression language, with ground truth from the engines (the path of ``nimjos check --at``), at probe points of
+its domain that the window did not cover.
+
+A translation (Walnut, Z3, periodicity, the heap reduction) is trusted only as far as it agrees with the
+language it translates. The probes are chosen where translations go wrong: the domain's edges and the values
+just past them, negative values the domain allows, points the window's filters left out, powers of two and
+their neighbours, points just beyond the window and random far points. Each probe lies inside the claim's
+domain and outside its window; one where the assumption is false says nothing and is not counted.
+
+A probe where the claim fails (or cannot be evaluated) is a concrete instance of the domain, evaluated
+exactly: the audit's verdict is ``refuted`` (or ``ill-defined``) with it as the counterexample, and the proof
+is a prover bug, which the run reports loudly (:data:`PROVER_BUG`, a note naming the backend, exit status 3
+from ``nimjos check``). The proof's own verdict becomes ``inconclusive``: what the other methods earned stands.
+
+The probes are counted, not timed: at most :data:`PROBES` points, each evaluated under the language's step
+budget and the engines' position limits; a point over a limit is skipped.
+
+>>> from nimjos.spec.loader import load_spec
+>>> import pathlib
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
+>>> claim = spec.claims[0]
+>>> points = probe_points(claim, claim.plan("default"))
+>>> all(p["x"] > 20 for p in points), len(points) > 10
+(True, True)
+"""
+from __future__ import annotations
+
+import random
+import zlib
+from typing import Any
+
+from nimjos.lang.errors import EvalError, NimjosError, ResourceError, SpecError
+from nimjos.lang.values import format_value
+from nimjos.spec.plan import ClaimPlan
+from nimjos.verdict import Counterexample, Verdict
+from checkers.exhaustive import check_exhaustive, pinned_place, rerun_command
+
+METHOD = "audit"
+#: the evidence key of a proof that failed its audit (the CLI exits with status 3 when a claim has one)
+PROVER_BUG = "prover_bug"
+#: at most this many probe points are evaluated per proof, drawn from at most ATTEMPTS candidates
+PROBES, ATTEMPTS = 40, 4000
+#: the claim kinds a single point can be judged for (the path of ``--at``)
+KINDS = ("holds", "grundy", "p_positions", "level_set")
+#: the largest coordinate a probe of a game claim takes, beyond the window's own values: positions are solved
+#: by the engines from the moves, so a probe stays near the window
+GAME_REACH = 40
+
+_NEGATIVE = [-1, -2, -3, -5, -8, -16, -17, -(2 ** 31), -(2 ** 32) - 1, -(2 ** 35), -(2 ** 63) - 1, -(2 ** 64)]
+_SMALL = list(range(0, 13))
+_POWERS = sorted({v for k in (3, 4, 5, 6, 7, 8, 10, 16, 31, 32, 35, 63, 64, 70) for v in (2 ** k - 1, 2 ** k, 2 ** k + 1)})
+
+
+def _int_values(values: list) -> list[int]:
+    return [v for v in values if type(v) is int]
+
+
+def _candidates(name: str, window_values: list, game: bool, rng: random.Random) -> list:
+    """The values a probe may give one name: structured integers (for an integer name), or variations of the
+    window's values (tuples of integers, other values as they are)."""
+    ints = _int_values(window_values)
+    if window_values and not ints:
+        tuples = [v for v in window_values if isinstance(v, tuple) and all(type(x) is int for x in v)]
+        if not tuples:
+            return list(window_values)
+        sizes = sorted({len(t) for t in tuples})
+        top = max((x for t in tuples for x in t), default=0)
+        entries = [*_SMALL, top + 1, top + 2, *(v for v in _POWERS if v <= max(top + 2, GAME_REACH))]
+        out = []
+        for _ in range(200):
+            n = rng.choice([*sizes, sizes[-1] + 1, sizes[-1] + 2])
+            out.append(tuple(sorted(rng.choice(entries) for _ in range(n))))
+        return out
+    lo, hi = (min(ints), max(ints)) if ints else (0, 0)
+    near = [hi + 1, hi + 2, hi + 3, lo - 1, lo - 2, *_NEGATIVE[:6], *_SMALL]
+    if game:
+        reach = max(hi + 2, GAME_REACH) if hi < GAME_REACH else 2 * hi + 2
+        far = [v for v in _POWERS if -reach <= v <= reach]
+        far += [rng.randint(hi + 1, max(hi + 1, reach)) for _ in range(8)]
+        return near + far
+    far = [*_POWERS, *_NEGATIVE, *(rng.randint(-10 ** 18, 10 ** 18) for _ in range(4)),
+           *(rng.randint(hi + 1, hi + 1000) for _ in range(6)), *(rng.randint(0, 10 ** 30) for _ in range(2))]
+    return near + far
+
+
+def _window_values(plan: ClaimPlan, limit: int = 400) -> dict[str, list]:
+    """Values each name takes in the first bindings of the window (the window's shape: integers, tuples...)."""
+    seen: dict[str, list] = {n: [] for n in plan.window.names}
+    try:
+        for i, env in enumerate(plan.window.bindings({})):
+            if i >= limit:
+                break
+            for n in seen:
+                v = env.get(n)
+                if v is not None and v not in seen[n]:
+                    seen[n].append(v)
+    except (NimjosError, TypeError):
+        pass
+    return seen
+
+
+def _assumed(plan: ClaimPlan, env: dict) -> bool:
+    if plan.assume is None:
+        return True
+    try:
+        return bool(plan.assume(env))
+    except (NimjosError, ArithmeticError, TypeError):
+        return True   # the check itself says what an assumption that cannot be evaluated means
+
+
+def probe_points(claim: Any, plan: ClaimPlan) -> list[dict]:
+    """The probe points of a claim's audit: inside its domain, under its assumption, outside its window, the
+    same in every run (seeded by the claim's id). Empty when the claim's kind is not judged at one point or the
+    domain has no point beyond the window among the candidates."""
+    if claim.kind not in KINDS or plan.window is None or plan.domain is None:
+        return []
+    rng = random.Random(zlib.crc32(claim.id.encode()))
+    names = list(plan.window.names)
+    values = _window_values(plan)
+    game = claim.kind != "holds" or bool(claim.game_text) or "G(" in claim.statement_text + (claim.assume_text or "")
+    cands = {n: _candidates(n, values[n], game, rng) for n in names}
+    points: list[dict] = []
+    seen: set = set()
+    for attempt in range(ATTEMPTS):
+        if len(points) >= PROBES:
+            break
+        # one name at a time moves off the window's values, then any number of them
+        env = {n: rng.choice(values[n]) if values[n] and rng.random() < 0.5 else rng.choice(cands[n])
+               for n in names}
+        key = tuple(repr(env[n]) for n in names)
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            if not plan.domain.contains(env) or pinned_place(plan, env) != "domain":
+                continue
+        except (NimjosError, ArithmeticError, TypeError):
+            continue
+        if _assumed(plan, env):
+            points.append(env)
+    return sorted(points, key=_nearest)
+
+
+def _nearest(env: dict) -> tuple:
+    """Probes nearest the origin first (least sum of magnitudes), so the first failure is a small one.
+
+    >>> sorted([{"x": -2 ** 64}, {"x": 3}, {"x": -1}], key=_nearest)
+    [{'x': -1}, {'x': 3}, {'x': -18446744073709551616}]
+    """
+    ints = [abs(v) for v in env.values() if type(v) is int]
+    return (sum(ints), Counterexample(env).key())
+
+
+def backend(proof: Verdict) -> str:
+    """The backend a proof came from, read from its scope, for the note of a failed audit.
+
+    >>> backend(Verdict("c", "proved", "prove", "all x >= 0; Walnut 6.2 (msd_2): the statement"))
+    'Walnut'
+    >>> backend(Verdict("c", "proved", "periodicity", "G has period 3"))
+    'periodicity'
+    """
+    for word in ("Walnut", "Sprague-Grundy", "periodic", "induction", "Z3"):
+        if word.lower() in proof.scope.lower():
+            return {"periodic": "periodicity"}.get(word, word)
+    return proof.method
+
+
+def audit_proof(claim: Any, proof: Verdict, profile: str = "default") -> Verdict | None:
+    """Evaluate `claim` at its probe points (:func:`probe_points`) after `proof` said ``proved`` or
+    ``proved-bounded``. Returns the audit's verdict: ``refuted`` / ``ill-defined`` at the smallest failing probe
+    (the proof then becomes ``inconclusive`` with a note naming its backend, and its evidence holds
+    :data:`PROVER_BUG`), ``checked`` when every probe held, None when no probe applied.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
+    >>> claim = spec.claims[0]
+    >>> proof = Verdict(claim.id, "proved", "prove", "all x >= 0")
+    >>> v = audit_proof(claim, proof); v.verdict, proof.verdict, v.instances > 10
+    ('checked', 'proved', True)
+    """
+    if proof.verdict not in ("proved", "proved-bounded"):
+        return None
+    plan = claim.plan(profile)
+    points = probe_points(claim, plan)
+    if not points:
+        return None
+    held = evaluated = skipped = 0
+    failing: list[Counterexample] = []
+    undefined: list[Counterexample] = []
+    for env in points:
+        try:
+            v = check_exhaustive(claim, profile, max_counterexamples=1, pins=env)
+        except (ResourceError, SpecError, EvalError, RecursionError, MemoryError, OverflowError):
+            skipped += 1
+            continue
+        evaluated += 1
+        held += v.assumption_held or 0
+        failing += v.counterexamples[:1]
+        undefined += v.undefined[:1]
+        if failing:
+            break
+    if not evaluated:
+        return None
+    where = f"{evaluated} probe point(s) of the domain beyond the window" + (f", {skipped} over a limit (skipped)"
+                                                                         if skipped else "")
+    if not failing and not undefined:
+        return Verdict(claim.id, "checked" if held else "vacuous", METHOD, f"{where}: the claim held at each",
+                       instances=evaluated, assumption_held=held)
+    first = sorted(failing or undefined, key=Counterexample.key)[0]
+    at = ", ".join(f"{k}={format_value(x)}" for k, x in first.bindings.items())
+    bug = (f"PROVER BUG: {proof.method} ({backend(proof)}) said {proof.verdict}, but the claim "
+           f"{'fails' if failing else 'cannot be evaluated'} at {at}, inside its domain (evaluated by the "
+           f"expression language with ground truth from the engines)")
+    word = "refuted" if failing else "ill-defined"
+    audit = Verdict(claim.id, word, METHOD, f"{where}: {'fails' if failing else 'undefined'} at {at}",
+                    instances=evaluated, assumption_held=held, counterexamples=failing[:1], failures=len(failing),
+                    undefined=undefined[:1])
+    audit.evidence["rerun"] = rerun_command(claim, profile, first.bindings)
+    audit.notes.append(bug)
+    proof.notes.append(bug + f"; was: {proof.verdict} [{proof.scope}]")
+    proof.evidence[PROVER_BUG] = bug
+    proof.verdict = "inconclusive"
+    return audit
