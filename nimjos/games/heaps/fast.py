@@ -56,10 +56,15 @@ def _parity(v: int) -> int:
 
 
 @numba.njit(cache=True)
-def _plain_kernel(digits, tail, unequal, g, start, stop, cap):  # pragma: no cover - compiled
-    """g[start..stop] by the plain mex; returns the next index to compute (< stop + 1 when a value reached
-    cap // 2: the caller doubles cap and resumes)."""
-    seen = np.full(cap, -1, np.int64)
+def _plain_kernel(digits, tail, unequal, g, start, stop):  # pragma: no cover - compiled
+    """g[start..stop] by the plain mex, g[:start] given. The marks cover the values 0..top, top the least power
+    of two above every value so far (those given included): a value, and the nim-sum of two, is below top, so
+    a mex is at most top; top doubles (new marks) when a value reaches it."""
+    top = 64
+    for i in range(start):
+        while g[i] >= top:
+            top *= 2
+    seen = np.full(top + 1, -1, np.int64)
     L = digits.shape[0]
     for m in range(start, stop + 1):
         for k in range(m + 1):
@@ -80,9 +85,9 @@ def _plain_kernel(digits, tail, unequal, g, start, stop, cap):  # pragma: no cov
         while seen[v] == m:
             v += 1
         g[m] = v
-        if 2 * v >= cap:
-            return m + 1
-    return stop + 1
+        if v >= top:
+            top *= 2
+            seen = np.full(top + 1, -1, np.int64)
 
 
 @numba.njit(cache=True)
@@ -98,7 +103,8 @@ def _matches(x, y, v):  # pragma: no cover - compiled
 def _rare_kernel(digits, unequal, g, h, start, stop, limit, mask, shift, kpar):  # pragma: no cover - compiled
     """g[start..stop] by the rare-value method (finite code, at most two parts); h is a copy of g in the
     narrowest integer type that holds every value below `limit` (a power of two), read by the loops. Returns
-    the next index to compute: < stop + 1 when a value reached `limit` (not stored: the caller widens h).
+    the next index to compute: < stop + 1 when a value reached `limit` (not stored: the caller widens h), start
+    when a value given (g[:start]) is not below `limit` (the marks and h are sized from it)
     A heap x is rare when parity(g(x) & mask) == shift * (x & 1); every split takes k = kpar (mod 2) tokens
     when shift is 1."""
     seen = np.full(limit + 1, -1, np.int64)
@@ -112,6 +118,9 @@ def _rare_kernel(digits, unequal, g, h, start, stop, limit, mask, shift, kpar): 
     for v in range(limit + 1):
         par[v] = _parity(v & mask)
     nr = 0
+    for i in range(start):
+        if g[i] >= limit:
+            return start  # a value given is not below limit: the caller widens h first
     for i in range(1, start):
         if _parity(g[i] & mask) == shift * (i & 1):
             rare[nr] = i
@@ -232,11 +241,8 @@ def rare_applies(rules: HeapRules) -> bool:
 
 
 def _plain(rules: HeapRules, g: np.ndarray, start: int, n: int) -> None:
-    digits = np.array(rules.digits, dtype=np.int64)
-    cap = 1024
-    while start <= n:
-        start = _plain_kernel(digits, rules.tail, rules.unequal, g, start, n, cap)
-        cap *= 2
+    if start <= n:
+        _plain_kernel(np.array(rules.digits, dtype=np.int64), rules.tail, rules.unequal, g, start, n)
 
 
 def split_parity(rules: HeapRules) -> int | None:
