@@ -15,8 +15,10 @@ with ``h in multisets(n, LO, HI)`` (:mod:`nimjos.games.heaps.positions`); its ga
   ``nimsum(F for x in h)`` (grundy) or ``nimsum(F for x in h) == 0`` (p_positions), ``nimsum(h)`` for
   F = x, is then the claim about one heap "g(x) = F for every x >= 0", which the spec states as a `holds`
   claim ``G(GAME, x) == F`` named in ``prove = { using = [...] }``. The verdict is ``proved`` when that claim
-  is proved for every x >= 0, and its scope says that the reduction was used. Other games or statements: the
-  method says it does not apply.
+  is proved and its domain is every x >= 0, and its scope says that the reduction was used; a one-heap claim
+  proved on a smaller class (a window filter ``x % 2 == 0`` read into its domain, ``x >= 1``, ``x <= 5``)
+  proves only the positions whose every heap lies in that class: ``proved-bounded``, naming it. Other games or
+  statements: the method says it does not apply.
 
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
@@ -40,7 +42,8 @@ from checkers.sample.driver import db_key
 from checkers.sample.method import MIN_BEYOND
 from nimjos.games.declared import as_instance
 from nimjos.games.heaps.game import Copies, HeapGame, MooreNim
-from nimjos.lang.errors import EvalError, ResourceError
+from nimjos.lang.binders import Binder
+from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.runtime import BUDGET
 from nimjos.lang.syntax import parse
 from nimjos.verdict import Counterexample, Verdict
@@ -331,6 +334,15 @@ class _Rename(ast.NodeTransformer):
         return ast.Name(id=self.new, ctx=node.ctx) if node.id == self.old else node
 
 
+def _renamed(text: str, old: str, new: str) -> str:
+    """A condition on one name written with another name.
+
+    >>> _renamed("0 <= y and y % 2 == 0", "y", "x")
+    '0 <= x and x % 2 == 0'
+    """
+    return ast.unparse(_Rename(old, new).visit(parse(text)))
+
+
 def _same(a: ast.expr, a_var: str, b: ast.expr, b_var: str) -> bool:
     """Whether two one-heap formulas are the same text up to the name of the heap."""
     fresh = "_heap"
@@ -339,8 +351,8 @@ def _same(a: ast.expr, a_var: str, b: ast.expr, b_var: str) -> bool:
 
 
 def _lemma(claim: Any, base_text: str, var: str, formula: ast.expr) -> tuple[Any, str] | None:
-    """The claim of prove.using that states g(x) = F for the one-heap game: ``G(BASE, y) == F`` over one name y
-    whose domain is every y >= 0."""
+    """The claim of prove.using that states g(x) = F for the one-heap game: ``G(BASE, y) == F`` over one name y,
+    with no assumption (its domain may be smaller than every y >= 0: see :func:`every_heap_size`)."""
     for uid in claim.prove.using:
         used = claim.spec.claim(uid)
         tree = parse(used.statement)
@@ -354,12 +366,38 @@ def _lemma(claim: Any, base_text: str, var: str, formula: ast.expr) -> tuple[Any
         if ast.unparse(call.args[0]) != base_text or used.assume_text is not None:
             continue
         plan = used.plan()
-        if plan.window.names != (y,) or plan.domain is None or plan.domain.unbounded != (y,) \
-                or not plan.domain.contains({y: 0}):
+        if plan.window.names != (y,) or plan.domain is None:
             continue
         if _same(rhs, y, formula, var):
             return used, y
     return None
+
+
+def every_heap_size(domain: Any, y: str, ns: Any) -> bool:
+    """Whether a one-heap claim's domain contains every heap size y >= 0: it is a conjunction of lower bounds on y
+    by constants <= 0 and nothing else (a filter such as ``y % 2 == 0``, an upper bound or a set is a smaller class).
+
+    >>> from nimjos.spec.names import spec_namespace
+    >>> from nimjos.spec.domain import claim_domain
+    >>> ns = spec_namespace()
+    >>> every_heap_size(claim_domain(None, "0 <= x <= 100", ns, ("x",)), "x", ns)
+    True
+    >>> every_heap_size(claim_domain(None, "0 <= x <= 100 and x % 2 == 0", ns, ("x",)), "x", ns)
+    False
+    >>> every_heap_size(claim_domain("x >= 1", "1 <= x <= 100", ns, ("x",)), "x", ns)
+    False
+    """
+    if domain is None or not domain.text:
+        return True
+    try:
+        binder = Binder(parse(domain.text), ns, allow_unbounded=True, text=domain.text)
+    except SpecError:
+        return False
+    if binder.pre_filters or binder.filter_texts or [lv.name for lv in binder.levels] != [y]:
+        return False
+    level = binder.levels[0]
+    # lower bounds only (constants: no other name is bound), so it contains every y >= 0 when it contains 0
+    return level.members is None and not level.highs and not level.filters and domain.contains({y: 0})
 
 
 def heap_prove(claim: Any, opts: RunOptions) -> Verdict | None:
@@ -396,13 +434,23 @@ def heap_prove(claim: Any, opts: RunOptions) -> Verdict | None:
     if found is None:
         return not_applicable(f"{step}; no claim of prove.using states G({base_text}, {var}) == "
                               f"{ast.unparse(formula)} for every {var} >= 0")
-    used, _ = found
+    used, y = found
     lemma = prove_claim(used, opts)
     seconds = time.perf_counter() - started
-    if lemma.verdict == "proved":
+    if lemma.verdict == "proved" and every_heap_size(used.plan().domain, y, claim.spec.namespace):
         return Verdict(claim.id, "proved", "prove",
                        f"every n and all heaps, by {step}; that one-heap claim is {used.id}, proved ({lemma.scope})",
                        instances=1, assumption_held=1, seconds=seconds)
+    if lemma.verdict == "proved":
+        # the lemma speaks of the heap sizes of its domain only: the reduction proves the positions of those heaps
+        where = used.plan().domain.text
+        v = Verdict(claim.id, "proved-bounded", "prove",
+                    f"for positions whose every heap {var} satisfies {_renamed(where, y, var)} only (the domain of "
+                    f"{used.id}; {plan.domain.describe() if plan.domain is not None else 'the claim: every heap'}), "
+                    f"by {step}; that one-heap claim is {used.id}, proved ({lemma.scope})"[:900],
+                    instances=1, assumption_held=1, seconds=seconds)
+        v.evidence["proved_class"] = {"heaps": _renamed(where, y, var), "lemma": used.id, "width": None}
+        return v
     return Verdict(claim.id, "inconclusive", "prove",
                    f"reduced by {step} (claim {used.id}), which is {lemma.verdict}: {lemma.scope}"[:600],
                    seconds=seconds)

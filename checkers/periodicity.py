@@ -4,8 +4,12 @@ A ``periodic`` claim (``periodic = { period = p, preperiod = n0 }``) about a hea
 (``octal("0.77")``, a take-and-break game) or a subtraction game with a finite set is decided for every
 n >= n0 by a theorem that needs only a finite computation (:mod:`nimjos.games.heaps.periodicity`: Guy-Smith;
 the repeating state of a finite subtraction game): the verdict is ``proved`` (the scope names the theorem and
-the range computed) or ``refuted`` at the least n >= n0 with g(n + p) != g(n). Any other claim, game or an
-arithmetic-periodic claim (saltus != 0): the method does not apply (None).
+the range computed) or ``refuted`` at the least n >= n0 with g(n + p) != g(n) where the claim speaks (n and
+n + p in its domain and assumption). The theorem is applied to the window's values of the other names (a
+parameter k of the game): when the domain allows more values than those, the verdict is ``proved-bounded`` and
+says which were proved ("for k = 1, 2 only (domain k >= 1 and n >= 0)"). Any other claim, game or an
+arithmetic-periodic claim (saltus != 0), or a theorem whose premise fails only where the claim says nothing: the
+method does not apply (None).
 
 The ``sample`` method of a periodic claim is :func:`periodic_sample`: g(n + p) = g(n) + s at heap sizes n drawn
 beyond the window within the domain (powers of two and their neighbours, multiples of the period, uniform
@@ -22,9 +26,12 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import Any, Callable
 
 from checkers.options import RunOptions
+from checkers.prove.bounded import covers
+from checkers.prove.domain import ProofDomain
+from checkers.prove.scope import instances_text
 from checkers.sample.driver import db_key
 from checkers.sample.method import MIN_BEYOND
 from nimjos.games.declared import PythonGame, as_instance
@@ -44,12 +51,35 @@ SAMPLE_COUNT = 100
 FAR_FACTOR, FAR_MIN, FAR_MAX = 100, 10_000, 60_000
 
 
-def _proof(inst: Any, period: Any, preperiod: Any) -> PeriodicityProof | None:
+def _proof(inst: Any, period: Any, preperiod: Any, speaks: Callable[[int], bool]) -> PeriodicityProof | None:
     if isinstance(inst, HeapGame):
-        return octal_proof(inst.rules, period, preperiod)
+        return octal_proof(inst.rules, period, preperiod, speaks=speaks)
     if isinstance(inst, PythonGame) and inst.name == "subtraction":
-        return subtraction_proof(inst.params.get("S"), period, preperiod)
+        return subtraction_proof(inst.params.get("S"), period, preperiod, speaks)
     return None
+
+
+def speaks_at(plan: Any, env: dict, coord: str, period: int) -> Callable[[int], bool]:
+    """Whether the periodic claim states anything at heap size n for the other names' values `env`: n and n + p
+    both in the claim's domain and its assumption (the window's reading: G(n + p) = G(n) + s for n >= n0 with n and
+    n + p in the window). A claim is judged only where it speaks: a statement about n <= 90 is not refuted at 96.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    >>> speaks = speaks_at(spec.claim("kayles-period-12").plan(), {}, "n", 12)
+    >>> speaks(5), speaks(-1)
+    (True, False)
+    """
+    def inside(n: int) -> bool:
+        point = {**env, coord: n}
+        if plan.domain is not None and not plan.domain.contains(point):
+            return False
+        try:
+            return plan.assume is None or bool(plan.assume(point))
+        except EvalError:
+            return False   # an assumption that cannot be evaluated there: nothing is judged there
+    return lambda n: inside(n) and inside(n + period)
 
 
 def _parameter_bindings(plan: Any) -> dict[tuple, dict] | None:
@@ -69,6 +99,28 @@ def _parameter_bindings(plan: Any) -> dict[tuple, dict] | None:
     return seen
 
 
+def proved_class(claim: Any, plan: Any, params: list[str], bindings: list[dict]) -> str | None:
+    """None when the parameter values proved (`bindings`, the window's) are every value the claim's domain
+    allows (under its assumption), else the class proved, as a scope's words: "for k = 1, 2 only (domain k >= 1
+    and n >= 0)". The question is asked of Z3 (:func:`checkers.prove.bounded.covers`); a parameter whose values
+    are not integers, or a domain Z3 cannot read, counts as not covered.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    >>> c = spec.claim("kayles-period-12"); proved_class(c, c.plan(), [], [{}]) is None
+    True
+    """
+    if not params or plan.domain is None or not plan.domain.text:
+        return None
+    instances = [{n: b[n] for n in params} for b in bindings]
+    if all(type(v) is int for i in instances for v in i.values()):
+        dom = ProofDomain(plan.window, enumerated=list(params), symbolic=[plan.coords[0]])
+        if covers(claim, plan, dom, "int", None, instances):
+            return None
+    return f"for {instances_text(list(params), instances)} only ({plan.domain.describe()})"
+
+
 def _applies(claim: Any, opts: RunOptions) -> Any:
     if claim.kind != "periodic":
         return None
@@ -79,7 +131,11 @@ def _applies(claim: Any, opts: RunOptions) -> Any:
 
 
 def periodic_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
-    """``proved`` / ``refuted`` for a periodic claim a periodicity theorem decides; None otherwise."""
+    """``proved`` / ``proved-bounded`` / ``refuted`` for a periodic claim a periodicity theorem decides; None
+    otherwise. The statement is read where it speaks (:func:`speaks_at`): a refutation is the least n >= n0 of the
+    theorem's range with n and n + p in the domain and the assumption (when the theorem's premise fails only where
+    the claim says nothing, the method does not decide); ``proved`` needs the window's parameter values to be all
+    the domain's, else the verdict is ``proved-bounded`` with the values proved (:func:`proved_class`)."""
     started = time.perf_counter()
     plan = _applies(claim, opts)
     if plan is None:
@@ -91,32 +147,44 @@ def periodic_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
         return None
     proofs = []
     for key, env in seen.items():
+        binding = dict(zip(params, key))
         try:
             pat = {k: fn(dict(env)) for k, fn in plan.pattern.items()}
             if pat.get("saltus", 0) != 0:
                 return None
-            proof = _proof(as_instance(plan.game(env)), pat["period"], pat.get("preperiod", 0))
+            speaks = speaks_at(plan, binding, coord, pat["period"]) if type(pat["period"]) is int else None
+            proof = _proof(as_instance(plan.game(env)), pat["period"], pat.get("preperiod", 0), speaks)
         except EvalError:
             return None  # the window method reports it where it happens
         if proof is None:
             return None
-        proofs.append((dict(zip(params, key)), proof))
+        proofs.append((binding, proof))
     seconds = time.perf_counter() - started
-    failed = [(b, p) for b, p in proofs if not p.holds]
+    failed = [(b, p) for b, p in proofs if p.counterexample is not None]
     if failed:
-        bindings, proof = min(failed, key=lambda bp: bp[1].first_failure)
-        cx = Counterexample({**bindings, coord: proof.first_failure}, proof.values[0], proof.values[1],
-                            detail={"statement": f"G({proof.first_failure} + {proof.period}) = "
-                                                 f"G({proof.first_failure})"})
+        bindings, proof = min(failed, key=lambda bp: bp[1].counterexample)
+        n = proof.counterexample
+        cx = Counterexample({**bindings, coord: n}, proof.counter_values[0], proof.counter_values[1],
+                            detail={"statement": f"G({n} + {proof.period}) = G({n})"})
         return Verdict(claim.id, "refuted", METHOD, f"{proof.theorem}; checked {proof.checked[0]} <= n < "
                        f"{proof.checked[1]}", instances=len(proofs), assumption_held=len(proofs),
-                       counterexamples=[cx], failures=len(failed), seconds=seconds, notes=[proof.describe()])
+                       counterexamples=[cx], failures=len(failed), seconds=seconds,
+                       notes=[f"refuted: g({n} + {proof.period}) = {proof.counter_values[0]} != g({n}) = "
+                              f"{proof.counter_values[1]}"])
+    if any(not p.holds for _, p in proofs):
+        return None  # the premise fails only where the claim says nothing: the theorem does not decide it
     scopes = sorted({f"every {coord} >= {p.preperiod}: {p.theorem}; computed g(n + {p.period}) = g(n) for "
                      f"{p.checked[0]} <= n < {p.checked[1]}" for _, p in proofs})
-    return Verdict(claim.id, "proved", METHOD, "; ".join(scopes), instances=len(proofs),
-                   assumption_held=len(proofs), seconds=seconds,
-                   largest=max(p.checked[1] + p.period for _, p in proofs),
-                   notes=[p.describe() for _, p in proofs][:4])
+    bounded = proved_class(claim, plan, params, [b for b, _ in proofs])
+    scope = "; ".join(scopes) if bounded is None else f"{bounded}; " + "; ".join(scopes)
+    v = Verdict(claim.id, "proved" if bounded is None else "proved-bounded", METHOD, scope, instances=len(proofs),
+                assumption_held=len(proofs), seconds=seconds,
+                largest=max(p.checked[1] + p.period for _, p in proofs),
+                notes=[p.describe() for _, p in proofs][:4])
+    if bounded is not None:
+        v.evidence["proved_class"] = {"enumerated": {n: list(dict.fromkeys(b[n] for b, _ in proofs)) for n in params},
+                                      "width": None}
+    return v
 
 
 def _draws(rng: random.Random, lo: int, hi: int, period: int, count: int) -> list[int]:
@@ -175,8 +243,8 @@ def periodic_sample(claim: Any, opts: RunOptions) -> Verdict | None:
         if type(p) is not int or p < 1:
             continue  # the window method reports it
         far = min(FAR_MAX, max(FAR_MIN, FAR_FACTOR * top))
-        drawn = [n for n in _draws(rng, max(top + 1, n0), far, p, count)
-                 if plan.domain is None or plan.domain.contains({**env, coord: n})]
+        speaks = speaks_at(plan, env, coord, p)
+        drawn = [n for n in _draws(rng, max(top + 1, n0), far, p, count) if speaks(n)]
         inst = as_instance(plan.game(dict(env)))
         engine.solve(inst, [inst.normalise(n) for n in drawn] + [inst.normalise(n + p) for n in drawn])
         for n in drawn:

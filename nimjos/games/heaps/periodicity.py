@@ -21,7 +21,7 @@ every heap size.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from nimjos.games.heaps.fast import sequence
 from nimjos.games.heaps.rules import HeapRules, plain_sequence
@@ -43,6 +43,10 @@ class PeriodicityProof:
     holds: bool
     first_failure: int | None = None
     values: tuple[int, int] | None = None  # (g(n + p), g(n)) at the first failure
+    #: the least n of the range checked where the statement speaks (see :func:`_record`) and g(n + p) != g(n), with
+    #: (g(n + p), g(n)) there; None when there is none in the range (the statement may still fail beyond it)
+    counterexample: int | None = None
+    counter_values: tuple[int, int] | None = None
 
     def describe(self) -> str:
         lo, hi = self.checked
@@ -53,19 +57,31 @@ class PeriodicityProof:
         return (f"refuted: g({self.first_failure} + {self.period}) = {a} != g({self.first_failure}) = {b}")
 
 
-def _check(seq: Sequence[int], period: int, lo: int, hi: int) -> int | None:
+def _check(seq: Sequence[int], period: int, lo: int, hi: int,
+           speaks: Callable[[int], bool] | None = None) -> int | None:
     for n in range(lo, hi):
-        if seq[n + period] != seq[n]:
+        if seq[n + period] != seq[n] and (speaks is None or speaks(n)):
             return n
     return None
 
 
-def _record(theorem: str, seq: Sequence[int], period: int, preperiod: int, hi: int) -> PeriodicityProof:
+def _record(theorem: str, seq: Sequence[int], period: int, preperiod: int, hi: int,
+            speaks: Callable[[int], bool] | None = None) -> PeriodicityProof:
+    """The proof record of checking g(n + period) = g(n) for preperiod <= n < hi. `speaks(n)`: whether the claim
+    states anything at n (n and n + period in its domain and assumption); a counterexample is a failure where it
+    does, the least in the range (every failure when `speaks` is None).
+
+    >>> r = _record("t", [0, 1, 0, 2, 0, 1], 2, 0, 4, speaks=lambda n: n != 1)
+    >>> r.holds, r.first_failure, r.counterexample, r.counter_values
+    (False, 1, 3, (1, 2))
+    """
     bad = _check(seq, period, preperiod, hi)
     if bad is None:
         return PeriodicityProof(theorem, period, preperiod, (preperiod, hi), True)
+    cx = bad if speaks is None or speaks(bad) else _check(seq, period, bad + 1, hi, speaks)
     return PeriodicityProof(theorem, period, preperiod, (preperiod, hi), False, bad,
-                            (int(seq[bad + period]), int(seq[bad])))
+                            (int(seq[bad + period]), int(seq[bad])), cx,
+                            None if cx is None else (int(seq[cx + period]), int(seq[cx])))
 
 
 def _pattern(period: int, preperiod: int) -> None:
@@ -91,9 +107,10 @@ def guy_smith_range(rules: HeapRules, period: int, preperiod: int) -> int | None
     return parts * n1 + (parts - 1) * period + t
 
 
-def octal_proof(rules: HeapRules, period: int, preperiod: int, seq: Sequence[int] | None = None) -> PeriodicityProof | None:
+def octal_proof(rules: HeapRules, period: int, preperiod: int, seq: Sequence[int] | None = None,
+                speaks: Callable[[int], bool] | None = None) -> PeriodicityProof | None:
     """Prove or refute "g(n + period) = g(n) for every n >= preperiod" for a heap game with a finite code
-    (the Guy-Smith theorem); None when the theorem does not apply."""
+    (the Guy-Smith theorem); None when the theorem does not apply. `speaks`: as for :func:`_record`."""
     _pattern(period, preperiod)
     hi = guy_smith_range(rules, period, preperiod)
     if hi is None:
@@ -105,7 +122,7 @@ def octal_proof(rules: HeapRules, period: int, preperiod: int, seq: Sequence[int
     t, parts = rules.max_take, max(rules.max_parts, 1)
     theorem = (f"Guy-Smith periodicity theorem for the finite code {rules.code()}: a move takes at most t = {t} "
                f"tokens and leaves at most {parts} heap{'s' if parts > 1 else ''}")
-    return _record(theorem, seq, period, preperiod, hi)
+    return _record(theorem, seq, period, preperiod, hi, speaks)
 
 
 def subtraction_sequence(S: frozenset, n: int) -> list[int]:
@@ -125,9 +142,10 @@ def subtraction_sequence(S: frozenset, n: int) -> list[int]:
     return g
 
 
-def subtraction_proof(S: frozenset, period: int, preperiod: int) -> PeriodicityProof | None:
+def subtraction_proof(S: frozenset, period: int, preperiod: int,
+                      speaks: Callable[[int], bool] | None = None) -> PeriodicityProof | None:
     """Prove or refute "g(n + period) = g(n) for every n >= preperiod" for the subtraction game of a finite set
-    S of positive integers; None when S is not such a set."""
+    S of positive integers; None when S is not such a set. `speaks`: as for :func:`_record`."""
     _pattern(period, preperiod)
     if not isinstance(S, (frozenset, set, tuple)) or not S or any(type(s) is not int or s < 1 for s in S):
         return None
@@ -137,4 +155,4 @@ def subtraction_proof(S: frozenset, period: int, preperiod: int) -> PeriodicityP
         raise EvalError(f"the theorem's range reaches {hi + period:,}, beyond {MAX_RANGE:,} heap sizes")
     seq = subtraction_sequence(frozenset(S), hi + period)
     theorem = f"finite subtraction set, max(S) = {top}: the state of the last {top} values repeats"
-    return _record(theorem, seq, period, preperiod, hi)
+    return _record(theorem, seq, period, preperiod, hi, speaks)

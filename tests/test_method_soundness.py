@@ -1,0 +1,143 @@
+"""Soundness of the periodicity method, the Sprague-Grundy reduction and the sampler (issue 24): each method
+judges a claim only where it speaks (its domain and its assumption), and says the class it proved.
+
+Each test states a claim that is false somewhere a method used to over-reach (a parameter value beyond the
+window, heap sizes a lemma does not cover, points outside a printed range or an assumption, odd values a window
+filter left out) and checks the method's word against a brute-force computation of the truth."""
+from __future__ import annotations
+
+from checkers.heaps import heap_prove
+from checkers.options import RunOptions
+from checkers.periodicity import periodic_sample, periodic_verdict
+from nimjos.games.heaps.periodicity import subtraction_sequence
+from nimjos.spec.loader import load_spec
+
+
+def _periods(S: set, p: int, n0: int = 0, upto: int = 400) -> bool:
+    """Brute force: g(n + p) = g(n) for n0 <= n < upto in the subtraction game of S."""
+    g = subtraction_sequence(frozenset(S), upto + p)
+    return all(g[n + p] == g[n] for n in range(n0, upto))
+
+
+PARAM = '''[source]
+id = "param"
+[[claim]]
+id = "beyond-k"
+game = "subtraction({1, k, k + 1})"
+position = ["n"]
+domain = "k >= 1 and n >= 0"
+for_all = "1 <= k <= 2 and 0 <= n <= 60"
+periodic = { period = "k + 2" }
+[[claim]]
+id = "exact-k"
+game = "subtraction({1, k, k + 1})"
+position = ["n"]
+domain = "1 <= k <= 2 and n >= 0"
+for_all = "1 <= k <= 2 and 0 <= n <= 60"
+periodic = { period = "k + 2" }
+'''
+
+
+def test_periodicity_over_a_parameter_proves_only_the_windows_values(write_spec):
+    """Case 10: the period k + 2 holds for k = 1, 2 and fails at k = 3; with the domain k >= 1 the method proves
+    the window's values of k only and says so (proved-bounded), never proved."""
+    assert _periods({1, 1, 2}, 3) and _periods({1, 2, 3}, 4) and not _periods({1, 3, 4}, 5)
+    spec = load_spec(write_spec(PARAM))
+    v = periodic_verdict(spec.claim("beyond-k"), RunOptions())
+    assert v.verdict == "proved-bounded"
+    assert "for k = 1, 2 only (domain k >= 1 and n >= 0)" in v.scope
+    assert v.evidence["proved_class"]["enumerated"] == {"k": [1, 2]}
+    # the domain's values of k are the window's: proved
+    assert periodic_verdict(spec.claim("exact-k"), RunOptions()).verdict == "proved"
+
+
+WHERE = '''[source]
+id = "where"
+[[claim]]
+id = "below-60"
+game = "subtraction({1, 2, 60})"
+position = ["n"]
+domain = "0 <= n <= 59"
+for_all = "0 <= n <= 59"
+periodic = { period = 3 }
+[[claim]]
+id = "assumed"
+game = "subtraction({1, 2, 60})"
+position = ["n"]
+for_all = "0 <= n <= 200"
+assume = "n <= 59"
+periodic = { period = 3 }
+[[claim]]
+id = "wrong-inside"
+game = "subtraction({1, 2, 60})"
+position = ["n"]
+domain = "0 <= n <= 70"
+for_all = "0 <= n <= 70"
+periodic = { period = 3 }
+'''
+
+
+def test_periodicity_judges_a_claim_only_where_it_speaks(write_spec):
+    """Case 13: g(n + 3) = g(n) holds while n + 3 <= 59 and first fails at n = 57 (g(60) = 3); a claim whose domain
+    (or assumption) stops at 59 is not refuted at 57, where n + 3 lies outside it; one that reaches 70 is refuted
+    at its least failure where it speaks, n = 57 (57 + 3 = 60 <= 70)."""
+    g = subtraction_sequence(frozenset({1, 2, 60}), 80)
+    fails = [n for n in range(70) if g[n + 3] != g[n]]
+    assert fails[0] == 57 and all(n + 3 > 59 for n in fails)
+    spec = load_spec(write_spec(WHERE))
+    for cid in ("below-60", "assumed"):
+        v = periodic_verdict(spec.claim(cid), RunOptions())
+        assert v is None or v.verdict not in ("refuted", "ill-defined"), (cid, v)
+        s = periodic_sample(spec.claim(cid), RunOptions())
+        assert s.verdict not in ("refuted", "ill-defined"), (cid, s.scope)
+    v = periodic_verdict(spec.claim("wrong-inside"), RunOptions())
+    assert v.verdict == "refuted" and v.counterexamples[0].bindings == {"n": 57}
+
+
+LEMMA = '''[source]
+id = "lemma"
+[game.nim1]
+position = ["x"]
+moves = [ { to = "x - t", where = "1 <= t <= x" } ]
+[[claim]]
+id = "even-heaps"
+game = "nim1"
+for_all = "0 <= x <= 60 and x % 2 == 0"
+holds = "G(nim1, x) == (x if x % 2 == 0 else 0)"
+prove = { induction = "x" }
+[[claim]]
+id = "every-heap"
+game = "nim1"
+for_all = "0 <= x <= 60"
+holds = "G(nim1, x) == x"
+prove = { induction = "x" }
+[[claim]]
+id = "many-even"
+game = "heaps(nim1)"
+position = ["h"]
+for_all = "1 <= n <= 3 and h in multisets(n, 0, 6)"
+domain = "n >= 1"
+grundy = "xor((x if x % 2 == 0 else 0) for x in h)"
+prove = { using = ["even-heaps"] }
+[[claim]]
+id = "bouton"
+game = "heaps(nim1)"
+position = ["h"]
+for_all = "1 <= n <= 3 and h in multisets(n, 0, 6)"
+domain = "n >= 1"
+p_positions = "xor(x for x in h) == 0"
+prove = { using = ["every-heap"] }
+'''
+
+
+def test_the_heap_reduction_proves_only_what_its_lemma_covers(write_spec):
+    """Case 11: a one-heap lemma proved for even heap sizes (a window filter read into its domain) proves the
+    claim only for positions of even heaps (proved-bounded, naming the class); the claim is false at h = (3,).
+    A lemma for every heap size still proves Bouton's theorem."""
+    spec = load_spec(write_spec(LEMMA))
+    v = heap_prove(spec.claim("many-even"), RunOptions())
+    assert v.verdict == "proved-bounded", v.scope
+    assert "every heap x satisfies 0 <= x and x % 2 == 0 only" in v.scope
+    plan = spec.claim("many-even").plan()
+    assert plan.formula({"n": 1, "h": (3,)}) != 3   # G((3,)) = 3 in Nim: the claim is false there
+    assert heap_prove(spec.claim("bouton"), RunOptions()).verdict == "proved"
