@@ -35,6 +35,7 @@ from nimjos.lang.values import format_value
 from nimjos.spec.plan import ClaimPlan
 from nimjos.verdict import Counterexample, Verdict
 from checkers.exhaustive import check_exhaustive, pinned_place, rerun_command
+from checkers.sample.evaluate import RESOURCE_WORDS
 
 METHOD = "audit"
 #: the evidence key of a proof that failed its audit (the CLI exits with status 3 when a claim has one)
@@ -194,6 +195,9 @@ def audit_proof(claim: Any, proof: Verdict, profile: str = "default") -> Verdict
             v = check_exhaustive(claim, profile, max_counterexamples=1, pins=env)
         except (ResourceError, SpecError, EvalError, RecursionError, MemoryError, OverflowError):
             skipped += 1
+            continue
+        if v.undefined and any(w in (v.undefined[0].reason or "") for w in RESOURCE_WORDS):
+            skipped += 1    # too large for the machine there, not undefined mathematics
             continue
         evaluated += 1
         held += v.assumption_held or 0

@@ -261,7 +261,13 @@ class _Compiler:
                 raise
             except RecursionError:
                 raise DepthError("recursion too deep while evaluating") from None
-            except (TypeError, ValueError, ZeroDivisionError, OverflowError, IndexError, KeyError) as exc:
+            except (OverflowError, MemoryError) as exc:
+                # a number too large for the machine (a C long, an array's size) is a limit, not mathematics
+                raise ResourceError(f"{fname}({', '.join(format_value(v) for v in vals)}): too large for the "
+                                    f"machine: {exc}") from None
+            except (TypeError, ValueError, ZeroDivisionError, IndexError, KeyError) as exc:
+                if "exceeds the limit" in str(exc):   # Python's cap on the digits of an int turned to text
+                    raise ResourceError(f"{fname}: too large for the machine: {exc}") from None
                 raise EvalError(f"{fname}({', '.join(format_value(v) for v in vals)}): {exc}") from None
         return call
 
