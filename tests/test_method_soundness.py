@@ -141,3 +141,42 @@ def test_the_heap_reduction_proves_only_what_its_lemma_covers(write_spec):
     plan = spec.claim("many-even").plan()
     assert plan.formula({"n": 1, "h": (3,)}) != 3   # G((3,)) = 3 in Nim: the claim is false there
     assert heap_prove(spec.claim("bouton"), RunOptions()).verdict == "proved"
+
+
+ASSUMED = '''[source]
+id = "assumed"
+[game.sub12]
+position = ["x"]
+moves = [ { to = "x - s", where = "s in {1, 2} and s <= x" } ]
+[[claim]]
+id = "even"
+game = "sub12"
+for_all = "0 <= x <= 60"
+assume = "x % 2 == 0"
+grundy = "x % 3 if x % 2 == 0 else 7"
+sample = { scale = 5000, count = 60 }
+[[claim]]
+id = "even-wrong"
+game = "sub12"
+for_all = "0 <= x <= 60"
+assume = "x % 2 == 0"
+grundy = "(x % 3 if x < 1000 else 5) if x % 2 == 0 else 7"
+sample = { scale = 5000, count = 60 }
+'''
+
+
+def test_sampling_a_game_claim_never_judges_it_where_its_assumption_is_false(write_spec):
+    """Case 14: the formula is right at every even x (the assumption) and says 7 at odd x, where the claim states
+    nothing. The certificate at an even x used to take the formula at its odd options and the failure was reported
+    at an odd x; the options there are now labelled by the engine. A claim false at even x >= 1000 is still
+    refuted, at an x where the assumption holds."""
+    from checkers.sample.method import sample_claim
+
+    spec = load_spec(write_spec(ASSUMED))
+    right = sample_claim(spec.claim("even"), RunOptions())
+    assert right.verdict not in ("refuted", "ill-defined"), (right.scope, right.counterexamples)
+    assert right.verdict == "sampled"
+    wrong = sample_claim(spec.claim("even-wrong"), RunOptions())
+    assert wrong.verdict == "refuted"
+    x = wrong.counterexamples[0].bindings["x"]
+    assert x % 2 == 0 and x >= 1000

@@ -26,7 +26,8 @@ from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.values import format_value
 from nimjos.spec.plan import ClaimPlan
 from nimjos.verdict import Counterexample
-from checkers.prove.certificate import MAX_OPTIONS, Certificate, PointSolver, TooManyOptions, Undecided, count_options, game_kind
+from checkers.prove.certificate import (MAX_OPTIONS, Certificate, OutsideDomain, PointSolver, TooManyOptions, Undecided,
+                                        count_options, game_kind)
 from checkers.prove.terms import Untranslatable
 
 #: seconds one evaluation may take: a wall-clock safety net only, far above what the counted limits allow (steps
@@ -162,8 +163,45 @@ class HoldsEvaluator:
         return Outcome(Outcome.FAIL, Counterexample(bindings, lhs, rhs))
 
 
+class AssumedCertificate(Certificate):
+    """The local certificate of a claim with an assumption. The claim states nothing where its assumption is false
+    (nor where it cannot be evaluated), so the formula labels only options where it holds, like options outside
+    the domain: an option elsewhere is labelled by the engine, and when it is too large for the engine the
+    certificate does not apply at that position (:class:`OutsideDomain`, the instance is skipped). A failure's
+    re-evaluation looks only at positions where the claim speaks, so a counterexample always satisfies the
+    assumption.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> claim = spec.claims[0]; plan = claim.plan()
+    >>> cert = AssumedCertificate(claim, plan, {}, game_kind(claim, plan))
+    >>> cert.inside(3), cert.check(10) is None
+    (True, True)
+    """
+
+    def inside(self, pos: Any) -> bool:
+        if not super().inside(pos):
+            return False
+        if self.plan.assume is None:
+            return True
+        try:
+            return bool(self.plan.assume(self.env_at(pos)))
+        except EvalError:
+            return False
+
+    def engine_labels(self, positions: list) -> dict:
+        try:
+            return super().engine_labels(positions)
+        except OutsideDomain:
+            raise OutsideDomain("an option lies outside the claim's domain or its assumption "
+                                f"({self.claim.assume_text}) and is too large for the engine: the formula may not "
+                                "judge it, and the certificate does not apply there") from None
+
+
 class GameEvaluator:
-    """Judges a game claim at one position by the local certificate."""
+    """Judges a game claim at one position by the local certificate (:class:`AssumedCertificate`: the formula is
+    taken only where the claim speaks)."""
 
     def __init__(self, claim: Any, plan: ClaimPlan, profile: str):
         self.claim = claim
@@ -191,7 +229,7 @@ class GameEvaluator:
         except TypeError:
             key, cert = None, None
         if cert is None:
-            cert = Certificate(self.claim, self.plan, params, game_kind(self.claim, self.plan))
+            cert = AssumedCertificate(self.claim, self.plan, params, game_kind(self.claim, self.plan))
             if key is not None:
                 self._certs[key] = cert
         return cert
@@ -231,6 +269,12 @@ class GameEvaluator:
 
     def solver(self, cert: Certificate) -> PointSolver | None:
         key = id(cert)
+        if key not in self._solvers and self.plan.assume is not None:
+            # Z3's search of the options shows that they lie in the domain, not that they satisfy the assumption:
+            # the formula would judge options where the claim says nothing
+            self.why_not_symbolic = ("too many options to list, and the point search cannot show that each "
+                                     "satisfies the assumption")
+            self._solvers[key] = None
         if key not in self._solvers:
             try:
                 self._solvers[key] = PointSolver(cert)
@@ -264,7 +308,9 @@ class GameEvaluator:
             except TooManyOptions:
                 ps = self.solver(cert)
                 if ps is None:
-                    return Outcome(Outcome.SKIP, note="too many options")
+                    return Outcome(Outcome.SKIP, note="too many options" + (
+                        " (the claim has an assumption the point search does not check at the options)"
+                        if self.plan.assume is not None else ""))
                 try:
                     failure = ps.check(pos)
                 except Undecided as exc:   # neither held nor failed: skipped, with the reason
