@@ -28,7 +28,16 @@ class Arithmetic:
     """The terms of :class:`checkers.prove.walnut.translate.Translator` (see the module docstring)."""
 
     def _nat(self, value: Any, node: ast.AST) -> str:
-        if type(value) is bool or type(value) is not int:
+        """A constant as a Walnut natural; a boolean is the integer 0 or 1, as in the language (True == 1).
+
+        >>> from nimjos.lang.syntax import parse
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> Translator(None)._nat(True, parse("True")), Translator(None)._nat(7, parse("7"))
+        ('1', '7')
+        """
+        if type(value) is bool:
+            value = int(value)
+        if type(value) is not int:
             raise NotAutomatic(f"{ast.unparse(node)} = {value!r} is not a natural number")
         if value < 0:
             raise NotAutomatic(f"negative value {value} in {ast.unparse(node)}: Walnut's numbers are the naturals")
@@ -49,6 +58,11 @@ class Arithmetic:
         c = self.const(node, env)
         if c is not None:
             return self._nat(c, node)
+        if is_condition(node):        # a condition used as a number is 0 or 1, as in the language (True == 1)
+            f = self.formula(node, env, unit)
+            v = self.fresh()
+            acc.append((v, f"((({f}) & {v} = 1) | (~({f}) & {v} = 0))"))
+            return v
         if isinstance(node, ast.Name):
             if node.id in env:
                 return env[node.id]
@@ -254,6 +268,13 @@ class Arithmetic:
                 raise NotAutomatic(f"{ast.unparse(node)}: the Josephus survivor is automatic in base 2 only for k = 2 "
                                    "(J(n) = 2(n - 2^floor(log2 n)) + 1)")
             n = self.int_term(args[0], env, unit, acc)
+            # the automaton of survivor(n, 2) rests on the Josephus recursion (logic.JOSEPHUS_LEMMA), which relates
+            # survivor at n, 2n and 2n + 1: a statement about survivor at two arguments may restate it
+            self.jos_args.add(n)
+            if len(self.jos_args) > 1:
+                raise NotAutomatic(f"{ast.unparse(node)}: survivor(., 2) at more than one argument ("
+                                   f"{', '.join(sorted(self.jos_args))}) may restate the Josephus recursion, the "
+                                   "lemma its automaton rests on; such a statement is not proved with it")
             j = self.fresh()
             acc.append((j, f"$jos({j},{n})"))
             return j
@@ -272,3 +293,15 @@ class Arithmetic:
             acc.append((v, step(cur, t, v)))
             cur = v
         return cur
+
+
+def is_condition(node: ast.AST) -> bool:
+    """Is the node a condition by its form (a comparison, and/or/not, all/any), whose value is a boolean?
+
+    >>> from nimjos.lang.syntax import parse
+    >>> is_condition(parse("x < y")), is_condition(parse("x + y")), is_condition(parse("any(i > 2 for i in range(x))"))
+    (True, False, True)
+    """
+    if isinstance(node, (ast.Compare, ast.BoolOp)) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+        return True
+    return isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("all", "any")

@@ -74,7 +74,9 @@ def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: st
     n = len(coords)
     if n > MAX_COORDS:
         raise NotAutomatic(f"{n} coordinates (at most {MAX_COORDS})")
-    tr = Translator(ns, {**consts, **game_params})
+    # the claim's names (consts) and the game's parameters are different scopes, even under one name: the game
+    # sub(m) with parameter k, in a claim that binds k too, moves by its k = m, while the formula reads the claim's k
+    tr = Translator(ns, consts)
     Z = _names("z", 2 * n + 1)
     P, O = _names("x", n), _names("y", n)
     job = Job(commands=[], names=list(coords))
@@ -87,7 +89,11 @@ def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: st
     # the moves, mv<i>(option z00.., position z(n)..), where fam.binder's names are existential
     for i, fam in enumerate(decl.moves):
         unit = Unit(params=Z[:2 * n], path=[f"$dm({','.join(Z[n:2 * n])})"])
-        body = tr.move(decl, i, Z[:n], Z[n:2 * n], unit)
+        tr.consts = dict(game_params)
+        try:
+            body = tr.move(decl, i, Z[:n], Z[n:2 * n], unit)
+        finally:
+            tr.consts = dict(consts)
         job.commands.append(f'def mv{i} "{pad(Z[:2 * n], body)}";')
         units.append((unit, f"move {i + 1}"))
     move = "(" + " | ".join(f"$mv{i}({','.join(O + P)})" for i in range(len(decl.moves))) + ")"

@@ -21,6 +21,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
+from checkers.prove.walnut.arith import is_condition
 from checkers.prove.walnut.logic import LOG_AUTOMATA, MAX_CONSTANT, MAX_EXPONENT, MAX_MEMBERS, Exp, NotAutomatic, Unit
 
 _CMP = {ast.Eq: "=", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
@@ -44,7 +45,7 @@ class Comparisons:
             return f if isinstance(op, ast.In) else f"~({f})"
         if type(op) not in _CMP:
             raise NotAutomatic(f"the comparison {type(op).__name__} in {ast.unparse(left)} ... {ast.unparse(right)}")
-        if isinstance(op, (ast.Eq, ast.NotEq)) and (_boolean(left) or _boolean(right)):
+        if isinstance(op, (ast.Eq, ast.NotEq)) and _boolean(left) and _boolean(right):
             a, b = self.formula(left, env, unit), self.formula(right, env, unit)
             same = f"((({a}) & ({b})) | (~({a}) & ~({b})))"
             return same if isinstance(op, ast.Eq) else f"~{same}"
@@ -153,7 +154,7 @@ class Comparisons:
             if not isinstance(s, (set, frozenset, tuple, range)):
                 raise NotAutomatic(f"membership in {ast.unparse(right)} (a predicate or {type(s).__name__}) is not "
                                    "translated")
-            vals = sorted({v for v in s if type(v) is int and v >= 0})
+            vals = sorted(_naturals(s, right))
             if len(vals) > MAX_MEMBERS:
                 raise NotAutomatic(f"{ast.unparse(right)} has more than {MAX_MEMBERS} members")
             return "(" + " | ".join(f"{x} = {self._nat(v, right)}" for v in vals) + ")" if vals else "0 = 1"
@@ -198,9 +199,9 @@ class Comparisons:
         """
         c = self.const(node, env)
         if c is not None:
-            if type(c) not in (int, Fraction):
+            if type(c) not in (int, Fraction, bool):
                 raise NotAutomatic(f"{ast.unparse(node)} = {c!r} is not a rational number")
-            c = Fraction(c) * k
+            c = Fraction(int(c) if type(c) is bool else c) * k
             return ([(c, None)], []) if c >= 0 else ([], [(-c, None)])
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
             ap, an = self.linear(node.left, env, unit, acc, k)
@@ -332,17 +333,40 @@ def _decided(left: list, op: str, right: list) -> bool | None:
 
 
 def _boolean(node: ast.AST) -> bool:
-    """Is the node a condition by its form (a comparison, and/or/not, all/any, a boolean constant)?
+    """Is the node a condition by its form (a comparison, and/or/not, all/any, a boolean constant)? Two of them
+    compared with == are equivalent conditions; a condition compared with a number is its 0 or 1.
 
     >>> from nimjos.lang.syntax import parse
-    >>> _boolean(parse("x < y")), _boolean(parse("x + y"))
-    (True, False)
+    >>> _boolean(parse("x < y")), _boolean(parse("x + y")), _boolean(parse("True"))
+    (True, False, True)
     """
-    if isinstance(node, (ast.Compare, ast.BoolOp)) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
-        return True
     if isinstance(node, ast.Constant):
         return type(node.value) is bool
-    return isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("all", "any")
+    return is_condition(node)
+
+
+def _naturals(values: Any, node: ast.AST) -> set:
+    """The naturals a (natural) number can equal among the members of a constant set: a boolean is 0 or 1 and a
+    fraction with denominator 1 its integer, as in the language (True == 1); negative numbers, other fractions
+    and tuples equal no natural; any other member is refused.
+
+    >>> from nimjos.lang.syntax import parse
+    >>> sorted(_naturals({True, 3, -2, Fraction(4, 1), Fraction(1, 2), (1, 2)}, parse("S")))
+    [1, 3, 4]
+    """
+    out = set()
+    for v in values:
+        if type(v) is bool:
+            out.add(int(v))
+        elif type(v) is int:
+            if v >= 0:
+                out.add(v)
+        elif type(v) is Fraction:
+            if v.denominator == 1 and v >= 0:
+                out.add(int(v))
+        elif not isinstance(v, tuple):
+            raise NotAutomatic(f"the member {v!r} of {ast.unparse(node)} is not a number")
+    return out
 
 
 def _ratio(node: ast.AST) -> tuple[ast.AST, ast.AST, bool] | None:

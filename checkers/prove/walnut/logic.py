@@ -8,6 +8,8 @@ the reason it stops (:class:`NotAutomatic`).
 """
 from __future__ import annotations
 
+import ast
+import copy
 import re
 from dataclasses import dataclass, field
 
@@ -32,13 +34,34 @@ MAX_EXPONENT = 30
 P2TAB = 'def p2tab "' + " | ".join(f"(e = {i} & w = {2 ** i})" for i in range(MAX_EXPONENT + 1)) + '";'
 
 
+#: the automaton jos is built from the closed form of survivor(n, 2), which a claim may state: it is no lemma.
+#: What makes it survivor(n, 2) is the Josephus recursion, read off the process (one round of the circle of 2n
+#: numbers removes the evens and leaves the n odd ones, 1 to go on; of 2n + 1 numbers, the evens and then 1,
+#: leaving 3, 5, ..., 2n + 1): J(0) = 0 (the convention of survivor), J(1) = 1, J(2n) = 2J(n) - 1 and
+#: J(2n + 1) = 2J(n) + 1 for n >= 1. Every run that uses jos proves, in Walnut, that jos is a function of n
+#: satisfying the recursion, which determines it by induction on n: this query, to be TRUE
+JOSEPHUS_CHECK = "josrec"
+JOSEPHUS_QUERY = (f'eval {JOSEPHUS_CHECK} "(An Ej $jos(j,n)) & (An,j,k ($jos(j,n) & $jos(k,n)) => j = k) & '
+                  '(An,j (n = 0 & $jos(j,n)) => j = 0) & (An,j (n = 1 & $jos(j,n)) => j = 1) & '
+                  '(An,m,j,a (n >= 1 & m = 2*n & $jos(j,n) & $jos(a,m)) => a + 1 = 2*j) & '
+                  '(An,m,j,b (n >= 1 & m = 2*n + 1 & $jos(j,n) & $jos(b,m)) => b = 2*j + 1)";')
+#: the lemmas a proof that uses jos rests on, as its scope names them
+JOSEPHUS_LEMMA = ("using, as a lemma, the Josephus closed form for k = 2, survivor(n, 2) = 2(n - 2^floor(log2 n)) + 1, "
+                  "which Walnut proved in the same run from the Josephus recursion read off the process, J(1) = 1, "
+                  "J(2n) = 2J(n) - 1, J(2n + 1) = 2J(n) + 1 (Graham, Knuth and Patashnik, Concrete Mathematics, (1.8))")
+
+
 def library(commands: list[str]) -> list[str]:
-    """The base-2 automata a run with these commands starts with: LIBRARY, and the table of 2**e if they use it.
+    """The base-2 automata a run with these commands starts with: LIBRARY, the table of 2**e if they use it, and
+    the proof that jos is survivor(n, 2) (:data:`JOSEPHUS_QUERY`) if they use jos.
 
     >>> len(library(['eval t "Ax x = x";'])) == len(LIBRARY), library(['def f "$p2tab(e,w)";'])[-1] == P2TAB
     (True, True)
+    >>> library(['def f "$jos(j,n)";'])[-1] == JOSEPHUS_QUERY
+    True
     """
-    return LIBRARY + ([P2TAB] if any("$p2tab(" in c for c in commands) else [])
+    return (LIBRARY + ([P2TAB] if any("$p2tab(" in c for c in commands) else [])
+            + ([JOSEPHUS_QUERY] if any("$jos(" in c for c in commands) else []))
 
 
 #: c*x and x // c build automata of about c states
@@ -88,3 +111,50 @@ def pad(params: list, body: str) -> str:
     'a < 2 & a = a & b = b'
     """
     return body + "".join(f" & {z} = {z}" for z in params)
+
+
+def substitute(tree: ast.AST, sub: dict, fresh: Any) -> ast.AST:
+    """`tree` with its free names replaced by the trees of `sub`, capture-avoiding: a name the tree binds (a
+    comprehension's target, a lambda's parameter) shadows `sub` in its scope, and is renamed to ``fresh(name)``
+    when a tree of `sub` uses it, so that an argument ``j`` is not captured by a loop ``for j in ...`` of the
+    body. A comprehension's first range is in the scope outside it, as in the language.
+
+    >>> from nimjos.lang.syntax import parse
+    >>> names = iter(["j_1", "j_2"])
+    >>> ast.unparse(substitute(parse("all(j < x for j in range(j))"), {"x": parse("j + 1"), "j": parse("y")},
+    ...                        lambda n: next(names)))
+    'all((j_1 < j + 1 for j_1 in range(y)))'
+    """
+    used = {n.id for t in sub.values() for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+    def rename(name: str) -> str:
+        return fresh(name) if name in used else name
+
+    def visit(node: ast.AST, env: dict) -> ast.AST:
+        if isinstance(node, ast.Name):
+            return copy.deepcopy(env[node.id]) if node.id in env else ast.Name(node.id, node.ctx)
+        if isinstance(node, ast.Lambda):
+            inner, args = dict(env), copy.deepcopy(node.args)
+            for a in args.args:
+                new = rename(a.arg)
+                inner[a.arg] = ast.Name(new, ast.Load())
+                a.arg = new
+            return ast.Lambda(args, visit(node.body, inner))
+        if isinstance(node, (ast.GeneratorExp, ast.ListComp, ast.SetComp)):
+            inner, gens = dict(env), []
+            for g in node.generators:
+                it = visit(g.iter, inner)
+                renamed = {t.id: ast.Name(rename(t.id), ast.Load()) for t in ast.walk(g.target) if isinstance(t, ast.Name)}
+                inner.update(renamed)
+                target = visit(g.target, {k: ast.Name(v.id, ast.Store()) for k, v in renamed.items()})
+                gens.append(ast.comprehension(target, it, [visit(c, inner) for c in g.ifs], g.is_async))
+            return type(node)(visit(node.elt, inner), gens)
+        out = type(node)()
+        for name, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                value = [visit(v, env) if isinstance(v, ast.AST) else v for v in value]
+            elif isinstance(value, ast.AST):
+                value = visit(value, env)
+            setattr(out, name, value)
+        return out
+    return visit(tree, dict(sub))

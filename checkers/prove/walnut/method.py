@@ -43,9 +43,9 @@ from checkers.prove.domain import inside_domain, proof_domain
 from checkers.prove.scope import class_text
 from checkers.prove.terms import Untranslatable
 from checkers.prove.walnut.certificate import Job, decode, game_job, holds_job
-from checkers.prove.walnut.run import (WalnutMissing, find_jar, find_java, jar_version, run, smallest_accepted,
+from checkers.prove.walnut.run import (SearchLimit, WalnutMissing, find_jar, find_java, jar_version, run, smallest_accepted,
                                        state_limit, states_of, work_limit)
-from checkers.prove.walnut.logic import NotAutomatic, library
+from checkers.prove.walnut.logic import JOSEPHUS_CHECK, JOSEPHUS_LEMMA, NotAutomatic, library
 
 METHOD = "prove"
 #: the wall clock of one Walnut run: a generous backstop behind the deterministic limits (the largest automaton,
@@ -108,6 +108,10 @@ def walnut_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
             why = re.sub(r"\(the (work|state) limit\)", rf"(the \1 limit of the {profile} profile); run with --profile deep",
                          why)
         return _inconclusive(claim, why, start, evidence=_evidence(runs, jar, res))
+    if any("$jos(" in c for c in commands) and res.verdicts.get(JOSEPHUS_CHECK) is not True:
+        return _inconclusive(claim, "the automaton of survivor(n, 2) was not proved to satisfy the Josephus recursion "
+                             f"(Walnut answered {res.verdicts.get(JOSEPHUS_CHECK)}): no proof rests on it", start,
+                             evidence=_evidence(runs, jar, res))
     found = []
     for inst, job, ans in runs:
         missing = [r for r in job.queries if r not in ans.verdicts]
@@ -256,9 +260,9 @@ def _covers(claim: Any, plan: Any, names: list[str], instances: list[dict], cfg:
 def _job(claim: Any, plan: Any, setup: dict, inst: dict) -> Job:
     ns = setup["ns"]
     kind = claim.kind
-    # Walnut's numbers are the naturals: every symbolic name (a claim's variable, a game's coordinate) needs a
-    # lower bound >= 0 in the window, or the method does not apply
-    _check_nonneg(claim, plan, setup["symbolic"], inst)
+    # Walnut's numbers are the naturals: the domain must bound every symbolic name (a claim's variable, a game's
+    # coordinate) below by 0, or the method does not apply
+    _check_nonneg(claim, setup, inst)
     if kind == "holds":
         names = setup["symbolic"]
         exp = _exponent_names(claim, names)
@@ -300,17 +304,43 @@ def _levels(plan: Any, inst: dict) -> tuple[str, list[int]]:
     return name, values
 
 
-def _check_nonneg(claim: Any, plan: Any, names: list[str], inst: dict) -> None:
-    """Walnut quantifies over the naturals: each name needs a lower bound >= 0 in the window."""
+def _check_nonneg(claim: Any, setup: dict, inst: dict) -> None:
+    """Walnut quantifies over the naturals: the class of the proof (the claim's domain, or prove.for_all) must
+    imply that every symbolic name is >= 0, each by a lower bound non-negative by its form; the window's bounds
+    do not count (a domain ``x >= -5`` with the window ``0 <= x <= 20`` is about x = -5 too).
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[3] / "tests" / "data" / "tiny.toml")
+    >>> _check_nonneg(spec.claims[0], {"domain": "x >= 0", "symbolic": ["x"]}, {})
+    >>> _check_nonneg(spec.claims[0], {"domain": "x >= -5", "symbolic": ["x"]}, {})
+    Traceback (most recent call last):
+    ...
+    checkers.prove.walnut.logic.NotAutomatic: the domain x >= -5 does not bound x below by 0 (Walnut's numbers are the naturals)
+    """
+    names, text = setup["symbolic"], setup["domain"] or ""
     ok: set = set()
-    for level in plan.window.levels:
+    try:
+        levels = Binder(parse(text), claim.spec.namespace, allow_unbounded=True, text=text).levels if text else []
+    except (NimjosError, KeyError, TypeError, ValueError):
+        levels = []
+    for level in levels:
         if level.name not in names:
             continue
-        if any(_nonneg_expr(parse(t), ok, inst, claim) for t in level.low_text):
+        if level.members is not None:
+            try:
+                vals = list(iter_items(level.members(dict(inst))))
+            except (NimjosError, KeyError, TypeError, ValueError):
+                vals = [-1]
+            if all(type(v) is int and v >= 0 for v in vals):
+                ok.add(level.name)
+        elif any(_nonneg_expr(parse(t), ok, inst, claim) for t in level.low_text):
             ok.add(level.name)
     missing = [n for n in names if n not in ok]
     if missing:
-        raise NotAutomatic(f"{', '.join(missing)} has no lower bound that is >= 0 by its form (Walnut's numbers are the naturals)")
+        where = f"the domain {text}" if text else "the domain (no condition)"
+        raise NotAutomatic(f"{where} does not bound {', '.join(missing)} below by 0 (Walnut's numbers are the "
+                           "naturals)")
 
 
 def _exponent_names(claim: Any, names: list[str]) -> set:
@@ -353,11 +383,6 @@ def _instances_text(names: list[str], instances: list[dict]) -> str:
 def _class(setup: dict) -> str:
     """The class Walnut covered, worded as the prover's other scopes (checkers.prove.scope.class_text)."""
     return class_text(setup["dom"], "int", None, setup["instances"], set())
-
-
-#: the lemma a proof rests on when its statement uses survivor(n, 2) (the library's `jos`): named in the scope
-JOSEPHUS_LEMMA = ("using, as a lemma, the Josephus closed form for k = 2, survivor(n, 2) = 2(n - 2^floor(log2 n)) + 1 "
-                  "for n >= 1 (Graham, Knuth and Patashnik, Concrete Mathematics, (1.9))")
 
 
 def _proved(claim: Any, opts: RunOptions, plan: Any, setup: dict, runs: list, jar: str, res: Any,
@@ -408,7 +433,11 @@ def _refutation(claim: Any, plan: Any, setup: dict, found: list, start: float, e
     """Confirm each instance's least certificate failure with the engine (or the language), keep the least."""
     confirmed, reasons = [], []
     for inst, job, res, failed, answer in found:
-        vals = smallest_accepted(res.automata.get("cex", "")) if res.automata.get("cex") else None
+        try:
+            vals = smallest_accepted(res.automata.get("cex", "")) if res.automata.get("cex") else None
+        except SearchLimit as exc:     # Walnut decided FALSE, but a refutation shows an instance: none in reach
+            reasons.append(f"Walnut decided that the claim fails, but {exc}{_for(inst)}")
+            continue
         if vals is None:
             reasons.append(f"no failing position could be read from Walnut's automaton{_for(inst)}")
             continue

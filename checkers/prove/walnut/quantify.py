@@ -19,7 +19,7 @@ from typing import Any
 from nimjos.games.declared import DeclaredGame, as_instance
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.syntax import parse
-from checkers.prove.walnut.logic import Exp, NotAutomatic, Unit, quant
+from checkers.prove.walnut.logic import Exp, NotAutomatic, Unit, quant, substitute
 
 
 class Quantifiers:
@@ -151,7 +151,7 @@ class Quantifiers:
         '((Eb001 (((((((1) <= (b001)) & ((b001) <= (2)))) & ((b001) <= (n)))) & ((m + b001) = (n)))))'
         """
         saved, params, depth = dict(self.consts), list(unit.params), len(unit.path)
-        self.consts.update(game.params)
+        self.consts = dict(game.params)     # the moves see the game's parameters only, not the claim's names
         unit.params = params + [v for v, _ in acc]
         unit.path += [c for _, c in acc if c is not None]
         try:
@@ -233,22 +233,38 @@ class Quantifiers:
         if not isinstance(g.target, ast.Name):
             raise NotAutomatic(f"range(...) unpacked into {ast.unparse(g.target)}")
         name, v = g.target.id, self.fresh("n")
-        local = {**env, name: Exp(v) if carried else v}
+        value = Exp(v) if carried else v
+        local = {**env, name: value}
+        # the bounds are evaluated before the index is bound (range(1, x) in ``for x in range(1, x)`` is the outer
+        # x): an outer name the index shadows is read in them under a key no spec name can be
+        index = ast.Name(name)
+        outer = {**env, name: value}
+        if name in env:
+            hidden = f"#{name}"
+            outer[hidden] = env[name]
+            lo, hi = (substitute(b, {name: ast.Name(hidden)}, lambda n: f"#{self.fresh(n)}") for b in (lo, hi))
+        # the index is a natural in Walnut: exact only where the range has no negative member
+        negative = self.formula(ast.Compare(lo, [ast.Lt()], [ast.Constant(0)]), outer, unit)
+        if negative != "0 = 1":
+            self.oblige(unit, [], negative, f"range({ast.unparse(lo)}, {ast.unparse(hi)}) in {text[:80]} may start "
+                        "below 0")
         saved = list(unit.params)
         unit.params = saved + [v]
         try:
             if carried:
-                bounds = self.formula(ast.Compare(lo, [ast.LtE(), ast.Lt()], [ast.Name(name), hi]), local, unit)
-                return self._quantified(every, [v], [f"$pow2({v})", bounds], g.ifs, elt, rest, local, unit, text)
-            low = self.formula(ast.Compare(lo, [ast.LtE()], [ast.Name(name)]), local, unit)
+                bounds = self.formula(ast.Compare(lo, [ast.LtE(), ast.Lt()], [index, hi]), outer, unit)
+                return self._quantified(every, [v], [f"$pow2({v})", bounds], g.ifs, elt, rest, local, unit, text,
+                                        bound_env=outer)
+            low = self.formula(ast.Compare(lo, [ast.LtE()], [index]), outer, unit)
             return self._quantified(every, [v], [low], g.ifs, elt, rest, local, unit, text,
-                                    last=ast.Compare(ast.Name(name), [ast.Lt()], [hi]))
+                                    last=ast.Compare(index, [ast.Lt()], [hi]), bound_env=outer)
         finally:
             unit.params = saved
 
     def _quantified(self, every: bool, qvars: list, guards: list, ifs: list, elt: ast.AST, rest: list, local: dict,
-                    unit: Unit, text: str, last: ast.AST | None = None) -> str:
-        """A over qvars (guards & ifs & last) => body, or E over qvars (guards & ifs & last & body)."""
+                    unit: Unit, text: str, last: ast.AST | None = None, bound_env: dict | None = None) -> str:
+        """A over qvars (guards & ifs & last) => body, or E over qvars (guards & ifs & last & body); `last` is
+        translated in `bound_env` (the range's upper bound, in the scope outside the comprehension)."""
         depth = len(unit.path)
         try:
             unit.path += guards
@@ -259,7 +275,7 @@ class Quantifiers:
             body = self._generators(every, elt, rest, local, unit, text)
             if last is not None:
                 unit.path.append(f"~({body})" if every else body)
-                conds.append(self.formula(last, local, unit))
+                conds.append(self.formula(last, local if bound_env is None else bound_env, unit))
         finally:
             del unit.path[depth:]
         guard = " & ".join(f"({c})" for c in conds)

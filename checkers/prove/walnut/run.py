@@ -331,31 +331,99 @@ def accepts(text: str, values: tuple) -> bool:
     return any(st[q][0] != 0 for q in current)
 
 
-def smallest_accepted(text: str, limit_len: int = 200) -> tuple | None:
-    """The accepted tuple of an msd_2 automaton (variables in Walnut's alphabetical order) that is least by
-    (sum, then lexicographic), nimjos' order of counterexamples; None when nothing is accepted.
+#: the witness search in an automaton (:func:`smallest_accepted`) looks at most this many transitions
+MAX_SEARCH_STEPS = 2_000_000
 
-    A best-first search: appending a digit never lowers a value, so the first accepting state popped holds
-    the least tuple (Walnut's own ``test`` lists inputs by length, not by value).
+
+class SearchLimit(Exception):
+    """The witness search reached its count of transitions (:data:`MAX_SEARCH_STEPS`); args[0] says so."""
+
+
+def smallest_accepted(text: str, limit_len: int = 200, max_steps: int = MAX_SEARCH_STEPS) -> tuple | None:
+    """The accepted tuple of an msd_2 automaton (variables in Walnut's alphabetical order) that is least by
+    (sum, then lexicographic), nimjos' order of counterexamples; None when nothing of at most `limit_len`
+    digits is accepted. :class:`SearchLimit` when the search would look at more than `max_steps` transitions.
+
+    A dynamic programme over the digits, from the last: best[r][q] is the least sum of the values that the
+    last r digits add, from state q to acceptance (a digit column d at r places from the end adds
+    sum(d) * 2**r). The least sum is best[r][initial]; since Walnut's msd automata accept a tuple with any
+    number of leading zeros, lengths beyond that of the least sum found need not be tried. Among the tuples of
+    that sum, each variable in turn takes its least digits along the transitions that keep the sum least.
+    The work is at most (digits) * (transitions) * (variables + 1): no search over values, which grow without
+    bound (the least x with v2(x) >= 25 is 2**25).
+
+    >>> smallest_accepted("msd_2\\n0 0\\n0 -> 0\\n1 -> 1\\n1 0\\n1 -> 2\\n2 1\\n")
+    (3,)
+    >>> smallest_accepted("msd_2\\n0 0\\n0 -> 0\\n1 -> 1\\n1 0\\n1 -> 2\\n2 1\\n", max_steps=3)
+    Traceback (most recent call last):
+    ...
+    checkers.prove.walnut.run.SearchLimit: the least accepted tuple was not found within 3 transitions of the automaton
     """
     a = parse_automaton(text)
     st = a["states"]
     if not st:
         return None
     k = len(a["systems"])
-    heap = [(0, (0,) * k, a["initial"], 0)]
-    seen = set()
-    while heap:
-        _, vals, q, ln = heapq.heappop(heap)
-        if (vals, q) in seen:
-            continue
-        seen.add((vals, q))
-        if st[q][0] != 0:
-            return vals
-        if ln >= limit_len:
-            continue
-        for key, targets in st[q][1].items():
-            nv = tuple(2 * v + d for v, d in zip(vals, key))
-            for t in targets:
-                heapq.heappush(heap, (sum(nv), nv, t, ln + 1))
-    return None
+    edges = [(q, key, t) for q, (_, trans) in st.items() for key, targets in trans.items() for t in targets]
+    steps = 0
+
+    def count(n: int) -> None:
+        nonlocal steps
+        steps += n
+        if steps > max_steps:
+            raise SearchLimit(f"the least accepted tuple was not found within {max_steps:,} transitions of the "
+                              "automaton")
+
+    best = [{q: 0 for q, (out, _) in st.items() if out != 0}]
+    least, lengths = None, []
+    r = 0
+    while True:
+        b = best[r].get(a["initial"])
+        if b is not None and (least is None or b <= least):
+            lengths = [r] if least is None or b < least else lengths + [r]
+            least = b
+        if r >= limit_len or (least is not None and r > least.bit_length()):
+            break
+        count(len(edges))
+        nxt: dict = {}
+        for q, key, t in edges:
+            if t in best[r]:
+                c = sum(key) * 2 ** r + best[r][t]
+                if c < nxt.get(q, c + 1):
+                    nxt[q] = c
+        best.append(nxt)
+        r += 1
+    if least is None:
+        return None
+    out = []
+    for r in lengths:
+        out.append(_least_path(st, edges, a["initial"], best, r, k, count))
+    return min(out)
+
+
+def _least_path(st: dict, edges: list, init: int, best: list, r: int, k: int, count) -> tuple:
+    """The lexicographically least tuple among the paths of r digits from init whose sum is best[r][init]."""
+    # a transition q -d-> t, i digits from the start, keeps the sum least iff sum(d)*2**(r-1-i) + best[..][t] is
+    # best[r-i][q]
+    def tight(i: int, q: int, key: tuple, t: int) -> bool:
+        rem = r - i
+        return q in best[rem] and t in best[rem - 1] and sum(key) * 2 ** (rem - 1) + best[rem - 1][t] == best[rem][q]
+    fixed: list = []        # the digits of the variables fixed so far
+    for j in range(k):
+        # which (i, q) still reach acceptance along tight transitions whose fixed digits agree
+        alive = [set() for _ in range(r + 1)]
+        alive[r] = {q for q in best[0]}
+        for i in range(r - 1, -1, -1):
+            count(len(edges))
+            alive[i] = {q for q, key, t in edges if t in alive[i + 1] and tight(i, q, key, t)
+                        and all(key[jj] == fixed[jj][i] for jj in range(j))}
+        digits, front = [], {init}
+        for i in range(r):
+            count(len(edges))
+            ok = [(key, t) for q, key, t in edges if q in front and t in alive[i + 1] and tight(i, q, key, t)
+                  and all(key[jj] == fixed[jj][i] for jj in range(j))]
+            d = min(key[j] for key, _ in ok)
+            digits.append(d)
+            front = {t for key, t in ok if key[j] == d}
+        fixed.append(digits)
+    return tuple(int("".join(map(str, ds)) or "0", 2) for ds in fixed)

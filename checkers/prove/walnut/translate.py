@@ -45,16 +45,8 @@ from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import parse
 from checkers.prove.walnut.arith import Arithmetic
 from checkers.prove.walnut.compare import Comparisons
-from checkers.prove.walnut.logic import NotAutomatic, Unit, quant
+from checkers.prove.walnut.logic import NotAutomatic, Unit, quant, substitute
 from checkers.prove.walnut.quantify import Quantifiers
-
-
-class _Subst(ast.NodeTransformer):
-    def __init__(self, sub: dict):
-        self.sub = sub
-
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        return self.sub.get(node.id, node)
 
 
 class Translator(Arithmetic, Comparisons, Quantifiers):
@@ -64,6 +56,7 @@ class Translator(Arithmetic, Comparisons, Quantifiers):
         self.ns = ns
         self.consts = dict(consts or {})
         self.n = 0
+        self.jos_args: set = set()      # the Walnut terms survivor(., 2) is evaluated at
 
     def fresh(self, stem: str = "v") -> str:
         """A new name: the stem and a number, unique within this translator.
@@ -106,7 +99,15 @@ class Translator(Arithmetic, Comparisons, Quantifiers):
             raise NotAutomatic(f"recursive definition {node.func.id} (Walnut does not unfold recursions)")
         if len(d.params) != len(node.args):
             raise NotAutomatic(f"{node.func.id} takes {len(d.params)} arguments")
-        return _Subst(dict(zip(d.params, node.args))).visit(parse(d.text))
+        body = parse(d.text)
+        taken = {n.id for t in (body, *node.args) for n in ast.walk(t) if isinstance(n, ast.Name)} | set(self.consts)
+
+        def fresh(name: str) -> str:
+            new = self.fresh(f"{name}_")
+            while new in taken:
+                new = self.fresh(f"{name}_")
+            return new
+        return substitute(body, dict(zip(d.params, node.args)), fresh)
 
     # ------------------------------------------------------------------ formulas
     def close(self, acc: list, atom: str) -> str:
