@@ -5,6 +5,11 @@ process runs a fixed sequence of them (balanced by the seconds of a reference ru
 run gives the same verdicts on a quiet and on a loaded machine; only the order in which they finish varies, and the caller puts them back in claim order for printing.
 Each worker process loads a spec file once and keeps it.
 
+A process that dies (a compiled kernel that aborts, a signal) breaks its pool: the claims of that pool that got
+no result are run again, each alone in a process of its own, and a claim that ends its process again gets the
+verdict ``inconclusive`` with the reason ("the engine crashed: the claim's process ended by signal SIGABRT ...");
+every other claim keeps its result.
+
 >>> from nimjos.spec.loader import load_spec
 >>> from checkers.run import RunOptions
 >>> import pathlib
@@ -14,6 +19,7 @@ Each worker process loads a spec file once and keeps it.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
@@ -21,13 +27,15 @@ import statistics
 import signal
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from nimjos.lang.errors import SpecError
 from nimjos.games.engine import set_max_positions
 from nimjos.spec.loader import load_spec
+from nimjos.verdict import Verdict
 from checkers.run import ClaimResult, run_claim
 
 #: the file beside the specs that holds the seconds a reference run spent on each claim (for :func:`assign`)
@@ -83,6 +91,84 @@ def _run_one(path: str, claim_id: str, opts: Any) -> tuple[str, Any, Any]:
     return "ok", result.verdicts, (result.repairs, result.repair_seconds)
 
 
+def how_it_ended(exitcode: int | None) -> str:
+    """How a process ended, in words, from its exit code (negative: the signal that ended it).
+
+    >>> how_it_ended(-6), how_it_ended(1)
+    ('signal SIGABRT (6)', 'exit status 1')
+    """
+    if exitcode is None:
+        return "no exit status"
+    if exitcode < 0:
+        try:
+            return f"signal {signal.Signals(-exitcode).name} ({-exitcode})"
+        except ValueError:
+            return f"signal {-exitcode}"
+    return f"exit status {exitcode}"
+
+
+def crashed(claim: Any, how: str) -> ClaimResult:
+    """The result of a claim whose process died, in the pool and again alone: ``inconclusive``, with the reason.
+
+    >>> v = crashed(type("C", (), {"id": "c"})(), "signal SIGABRT (6)").final
+    >>> v.verdict, v.scope
+    ('inconclusive', "the engine crashed: the claim's process ended by signal SIGABRT (6), in the pool and again when run alone")
+    """
+    why = f"the engine crashed: the claim's process ended by {how}, in the pool and again when run alone"
+    return ClaimResult(claim, [Verdict(claim.id, "inconclusive", "exhaustive", why)])
+
+
+@contextlib.contextmanager
+def _worker_hash_seed() -> Iterator[None]:
+    """PYTHONHASHSEED is :data:`WORKER_HASH_SEED` while processes are started (a spawned process reads it then)."""
+    seed = os.environ.get("PYTHONHASHSEED")
+    os.environ["PYTHONHASHSEED"] = WORKER_HASH_SEED
+    try:
+        yield
+    finally:
+        if seed is None:
+            os.environ.pop("PYTHONHASHSEED", None)
+        else:
+            os.environ["PYTHONHASHSEED"] = seed
+
+
+def _alone_main(conn: Any, worker: Callable, path: str, claim_id: str, opts: Any, max_positions: int,
+                parent: int) -> None:
+    """The body of a process that checks one claim alone: the worker's answer (or the exception it raised) goes
+    back through `conn`."""
+    _init_worker(max_positions, parent)
+    try:
+        answer = worker(path, claim_id, opts)
+    except Exception as exc:  # noqa: BLE001 - given back to the parent, which raises it as the pool would
+        answer = ("raised", exc, None)
+    conn.send(answer)
+    conn.close()
+
+
+def _start_alone(ctx: Any, worker: Callable, claim: Any, opts: Any, max_positions: int) -> tuple[Any, Any]:
+    """Start a process that checks `claim` alone; (process, the end of the pipe its answer comes through)."""
+    receive, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_alone_main, args=(send, worker, str(claim.spec.path), claim.id, opts, max_positions,
+                                                 os.getpid()))
+    with _worker_hash_seed():
+        proc.start()
+    send.close()
+    return proc, receive
+
+
+def _finish_alone(proc: Any, receive: Any) -> tuple[str, Any, Any]:
+    """Wait for a process started by :func:`_start_alone`: its answer, or ("crashed", how it ended, None) when it
+    ended without one."""
+    try:
+        answer = receive.recv()
+    except (EOFError, OSError):
+        answer = None
+    finally:
+        receive.close()
+    proc.join()
+    return answer if answer is not None else ("crashed", how_it_ended(proc.exitcode), None)
+
+
 def assign(costs: list[float], jobs: int) -> list[list[int]]:
     """The claims (by index) each of `jobs` processes runs, in claim order: the longest first to the process
     with the least work so far (costs: the seconds a reference run spent on each claim). The assignment depends
@@ -122,11 +208,16 @@ def load_costs(folders: list[Path]) -> dict[tuple[str, str], float]:
 
 
 def run_claims(claims: list, opts: Any, jobs: int, max_positions: int = 0,
-               costs: dict[tuple[str, str], float] | None = None) -> Iterator[tuple[int, Any, Any]]:
+               costs: dict[tuple[str, str], float] | None = None,
+               worker: Callable[[str, str, Any], tuple] = _run_one) -> Iterator[tuple[int, Any, Any]]:
     """Yield (index, claim, ClaimResult or SpecError) for each claim, in the order they finish.
 
     With `jobs` <= 1 the claims run here, one after another (in order); otherwise on `jobs` spawned
-    processes. Leaving the loop early (an interrupt) cancels the claims not yet started.
+    processes. Leaving the loop early (an interrupt) cancels the claims not yet started. A process that dies
+    takes only its own claim down: the claims of its pool that got no result run again, each alone in a new
+    process, and one that dies again gets :func:`crashed` (``inconclusive``, the reason). `worker` is the
+    function a process runs for one claim, ``worker(spec path, claim id, options)`` (a module-level function, as
+    processes are spawned): :func:`_run_one` unless a test gives one that makes its process die.
     """
     if jobs <= 1 or len(claims) <= 1:
         for i, claim in enumerate(claims):
@@ -147,28 +238,53 @@ def run_claims(claims: list, opts: Any, jobs: int, max_positions: int = 0,
     known = [costs[k] for k in ((Path(c.spec.path).name, c.id) for c in claims) if costs and k in costs]
     typical = statistics.median(known) if known else 1.0
     queues = assign([(costs or {}).get((Path(c.spec.path).name, c.id), typical) for c in claims], jobs)
-    seed = os.environ.get("PYTHONHASHSEED")
-    os.environ["PYTHONHASHSEED"] = WORKER_HASH_SEED
+    left = [len(q) for q in queues]             # per pool, the claims without an answer yet
+    orphans: list[int] = []                     # claims whose pool broke before they had an answer
+    alone: list[Any] = []                       # the processes of claims run alone
+    free = 0                                    # processes that may start: pools done (or broken), alone runs done
+    waiters = ThreadPoolExecutor(max_workers=jobs)
+    pending: dict[Future, tuple[int, int | None]] = {}   # future -> (claim index, its pool; None: run alone)
     try:
-        try:
-            pending = {pools[j].submit(_run_one, str(claims[i].spec.path), claims[i].id, opts): i
-                       for j, queue in enumerate(queues) for i in queue}
-        finally:
-            if seed is None:
-                os.environ.pop("PYTHONHASHSEED", None)
-            else:
-                os.environ["PYTHONHASHSEED"] = seed
+        with _worker_hash_seed():
+            for j, queue in enumerate(queues):
+                for i in queue:
+                    pending[pools[j].submit(worker, str(claims[i].spec.path), claims[i].id, opts)] = (i, j)
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in sorted(done, key=pending.get):
-                i = pending.pop(fut)
-                status, payload, repairs = fut.result()
+            for fut in sorted(done, key=lambda f: pending[f][0]):
+                i, j = pending.pop(fut)
                 claim = claims[i]
+                if j is None:
+                    free += 1
+                else:
+                    left[j] -= 1
+                    if left[j] == 0:
+                        free += 1       # the pool's process is idle (or dead): one alone run may take its place
+                try:
+                    status, payload, repairs = fut.result()
+                except BrokenProcessPool:
+                    orphans.append(i)
+                    continue
                 if status == "ok":
                     yield i, claim, ClaimResult(claim, payload, *repairs)
+                elif status == "crashed":
+                    yield i, claim, crashed(claim, payload)
+                elif status == "raised":
+                    raise payload
                 else:
                     message, fields = payload
                     yield i, claim, SpecError(message, **fields)
+            orphans.sort()
+            while orphans and free:
+                i = orphans.pop(0)
+                free -= 1
+                proc, receive = _start_alone(ctx, worker, claims[i], opts, max_positions)
+                alone.append(proc)
+                pending[waiters.submit(_finish_alone, proc, receive)] = (i, None)
     finally:
         for pool in pools:
             pool.shutdown(wait=False, cancel_futures=True)
+        for proc in alone:
+            if proc.is_alive():
+                proc.terminate()
+        waiters.shutdown(wait=False, cancel_futures=True)
