@@ -100,7 +100,7 @@ def check_vector(table: dict, text: str, points: list[tuple[int, int]]) -> str:
 # ---------------------------------------------------------------------------------------------- Z3
 
 #: the Z3 resources of one point's query (the prover's seconds: Z3 resource units, not the wall clock)
-Z3_SECONDS = 0.5
+Z3_SECONDS = 0.2
 
 
 def _z3_value(b: Builder, v: Any) -> Any:
@@ -225,24 +225,24 @@ def _walnut_items(k: int, ref: Any) -> tuple[list[str], dict] | None:
 def check_walnut(statements: list[tuple[dict, str]]) -> list[str]:
     """Decide a batch of statements with one Walnut run and compare each answer with the language on the window
     x, y < :data:`WALNUT_SIDE` (Walnut's class: the naturals); see the module docstring."""
-    refs, cmds, roles, events = {}, [], {}, []
+    refs, cmds, roles, events = {}, [], {}, {}
     for k, (table, text) in enumerate(statements):
         ref = make(table, text)
         if ref is None:
-            events.append("refused by the language")
+            events[k] = "refused by the language"
             continue
         items = _walnut_items(k, ref)
         if items is None:
-            events.append("refused")
+            events[k] = "refused"
             continue
         refs[k] = ref
         cmds += items[0]
         roles.update(items[1])
     if not cmds:
-        return events
+        return [events[k] for k in sorted(events)]
     res = run(library(cmds) + cmds, timeout=WALNUT_SECONDS, max_states=WALNUT_STATES, max_total=WALNUT_TOTAL)
     if res.state_limit or res.work_limit or res.timed_out:
-        return events + ["a limit stopped the run"] * len(refs)
+        return [events.get(k, "a limit stopped the run") for k in range(len(statements))]
     window = list(itertools.product(range(WALNUT_SIDE), repeat=2))
     for k, ref in refs.items():
         mine = {n: r for n, r in roles.items() if re.fullmatch(rf"[toae]{k}(_\w+)?", n)}
@@ -274,8 +274,8 @@ def check_walnut(statements: list[tuple[dict, str]]) -> list[str]:
                              f"phi = {ref.text!r}, but the language gives {values[bad[0]]!r} at "
                              f"{show({'x': bad[0][0], 'y': bad[0][1]})}\n{spec}")
             judged = True
-        events.append("judged" if judged else "undecided")
-    return events
+        events[k] = "judged" if judged else "undecided"
+    return [events[k] for k in sorted(events)]
 
 
 # ---------------------------------------------------------------------------------------------- fast engines

@@ -65,6 +65,13 @@ def _cases(backend: str):
     raise SystemExit(f"unknown backend {backend!r}")
 
 
+def _found(found: dict, group: str, message: str) -> None:
+    """Record a failure; the first of each kind is printed at once (a long survey shows its progress)."""
+    if group not in found:
+        print(f"[new kind] {group}\n{message}\n", file=sys.stderr, flush=True)
+    found[group].append(message)
+
+
 def survey(backend: str, examples: int, seed_value: int, keep: int = 6) -> dict:
     """Run `examples` examples of one backend's check; return {group: [shortest messages]}."""
     strategy, fn = _cases(backend)
@@ -79,7 +86,13 @@ def survey(backend: str, examples: int, seed_value: int, keep: int = 6) -> dict:
             fn(*args)
         except AssertionError as exc:
             msg = str(exc)
-            found[_group(msg)].append(msg)
+            _found(found, _group(msg), msg)
+        except Exception as exc:    # a crash of the backend (the language's own errors are caught by the checks)
+            tb = exc.__traceback__
+            while tb.tb_next is not None:
+                tb = tb.tb_next
+            where = f"{tb.tb_frame.f_code.co_filename.split('/work/main/')[-1]}:{tb.tb_lineno}"
+            _found(found, f"crash: {type(exc).__name__} at {where}", f"{type(exc).__name__}: {str(exc)[:300]}\n{args!r}")
     each()
     return {g: sorted(set(ms), key=len)[:keep] for g, ms in found.items()}
 
