@@ -30,6 +30,7 @@ import sys
 import numpy as np
 import pytest
 
+import nimjos.games.fast.turns as turns
 import nimjos.games.fast.weights as weights
 from nimjos.games.declared import GameDecl, gcn, subtraction
 from nimjos.games.engine import ReferenceEngine
@@ -272,3 +273,11 @@ def test_weight_band_engine_at_powers_of_two(side):
     engine.use_fast = False
     engine.solve(game, [(x, y) for x in range(side) for y in range(side + 1)])
     assert table.tolist() == [[game.lookup((x, y)) == 0 for y in range(side + 1)] for x in range(side)]
+
+
+def test_turn_engine_sizes_its_marks_from_the_options_in_the_box():
+    # options up to (k + 1) * 10^12 tokens to the left, below x = 0 at every position: every value stays unknown
+    # (the reference engine's to judge); the marks were sized from the intervals' lengths (10^12: MemoryError)
+    game = declared("far", ["x", "k"], [{"to": "(x - t, k + 1)", "where": "1 <= t <= (k + 1) * 10**12"}]).instance(())
+    values = turns.table(game, 21, 25)
+    assert values is not None and (values == -1).all()

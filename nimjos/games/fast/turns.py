@@ -48,7 +48,8 @@ MAX_WORK = 200_000_000
 def _kernel(X, Y, line, lo, hi, how, ptr, ox, oy, max_work):
     """Grundy values of the box [0, X) x [0, Y) (flat, x-major), -1 where unknown; how[i]: 0 pieces (line, lo,
     hi per piece), 1 listed options (ox, oy from ptr[i] to ptr[i + 1]), 2 unknown. An empty array when the work
-    exceeds max_work."""
+    exceeds max_work. The marks are sized from the most options whose values a position reads: an interval that
+    leaves the box (or does not lie to the left) leaves its position unknown and counts for nothing."""
     n = X * Y
     out = np.full(n, -1, dtype=np.int32)
     npieces = line.shape[0]
@@ -56,9 +57,15 @@ def _kernel(X, Y, line, lo, hi, how, ptr, ox, oy, max_work):
     for i in range(n):
         total = 0
         if how[i] == 0:
+            x = i // Y
             for p in range(npieces):
-                if hi[p, i] >= lo[p, i]:
-                    total += hi[p, i] - lo[p, i] + 1
+                a, b, r = lo[p, i], hi[p, i], line[p, i]
+                if b < a:
+                    continue
+                if a < 0 or b >= x or r < 0 or r >= Y:
+                    total = 0
+                    break
+                total += b - a + 1
         elif how[i] == 1:
             total = ptr[i + 1] - ptr[i]
         most = max(most, total + 2)
