@@ -180,3 +180,44 @@ def test_sampling_a_game_claim_never_judges_it_where_its_assumption_is_false(wri
     assert wrong.verdict == "refuted"
     x = wrong.counterexamples[0].bindings["x"]
     assert x % 2 == 0 and x >= 1000
+
+
+FILTERED = '''[source]
+id = "filtered"
+[[claim]]
+id = "odd-missed"
+domain = "x >= 0"
+for_all = "0 <= x <= 40 and x % 2 == 0"
+holds = "x % 2 == 0"
+[[claim]]
+id = "negative"
+domain = "x >= -5"
+for_all = "0 <= x <= 20"
+holds = "x >= 0"
+[[claim]]
+id = "negative-true"
+domain = "x >= -5"
+for_all = "0 <= x <= 20"
+holds = "x >= -5"
+[[claim]]
+id = "read-from-window"
+for_all = "0 <= x <= 40 and x % 2 == 0"
+holds = "x % 2 == 0"
+'''
+
+
+def test_sampling_draws_from_the_domain_not_the_windows_filters_or_lower_bounds(write_spec):
+    """Case 9: a window filtered to even x with the written domain x >= 0 is sampled at odd x too (the claim is
+    false at every odd x); the domain x >= -5 with the window 0 <= x <= 20 is sampled at negative x (refuted at
+    x = -1, the failure nearest 0), and a claim true on it is sampled there without a failure. A domain read from
+    the window keeps the window's filter: it is the domain's."""
+    from checkers.sample.method import sample_claim
+
+    spec = load_spec(write_spec(FILTERED))
+    opts = RunOptions(extra={"sample_examples": 60})
+    v = sample_claim(spec.claim("odd-missed"), opts)
+    assert v.verdict == "refuted" and v.counterexamples[0].bindings["x"] % 2 == 1
+    v = sample_claim(spec.claim("negative"), opts)
+    assert v.verdict == "refuted" and v.counterexamples[0].bindings == {"x": -1}
+    assert sample_claim(spec.claim("negative-true"), opts).verdict == "sampled"
+    assert sample_claim(spec.claim("read-from-window"), opts).verdict == "sampled"

@@ -1,8 +1,11 @@
 """Where the sampler draws: inside the claim's domain (``plan.domain``, :mod:`nimjos.spec.domain`), beyond its
 window. A name the domain leaves unbounded above goes up to a far bound (up to 10^18, as large as one
 evaluation allows, see :mod:`checkers.sample.scale`); a name the domain bounds keeps the domain's bound (a
-statement about ``n < 100`` is drawn up to 99, never at 124); every other bound of the window stays. Every
-drawn instance satisfies ``domain.contains`` (others are rejected). Functions and sets bound by ``functions`` /
+statement about ``n < 100`` is drawn up to 99, never at 124). A domain written in the spec (``domain = ...``)
+also gives the lower bounds and the filters: the window's own filters and lower bounds never narrow the sample
+(a window of even x with the domain ``x >= 0`` draws odd x too; the domain ``x >= -5`` draws negative x, and a
+name it does not bound below is drawn down to minus the far bound); a domain read from ``for_all`` keeps them,
+since they are its own. Every drawn instance satisfies ``domain.contains`` (others are rejected). Functions and sets bound by ``functions`` /
 ``nondecreasing`` / ``subsets`` are drawn from wider families only when the domain leaves them free.
 
 Hypothesis draws the values (:func:`draw_env`): uniform integers, spread over every size and shrunk towards
@@ -40,7 +43,7 @@ from typing import Any
 from hypothesis import reject
 from hypothesis import strategies as st
 
-from nimjos.lang.binders import Binder
+from nimjos.lang.binders import Binder, conjuncts
 from nimjos.lang.builtins import FiniteFunction, iter_items
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, SpecError
@@ -67,6 +70,11 @@ class NameDomain:
     window_hi: int | None = None    # the window's constant upper bound (None: not constant)
     window_lo: int | None = None    # as written: the window's constant lower bound (for the domain's edge)
     dom_highs: list = field(default_factory=list)  # the domain's upper bounds of a name it bounds: (fn, strict)
+    #: a domain written in the spec: its lower bounds of the name, (fn, strict) ([]: unbounded below); None: the
+    #: window's (a domain read from for_all keeps them)
+    dom_lows: list | None = None
+    #: the conditions checked as soon as the name is drawn: the window's filters, or those of a written domain
+    filters: list = field(default_factory=list)
     family: tuple | None = None     # ("functions" | "nondecreasing" | "subsets", args) drawn from a wider family
 
 
@@ -85,6 +93,7 @@ class Domain:
     as_written: bool = False
     keep: tuple = ()                # as written: the claim's names (a drawn binding is cut to them)
     alternatives: list = field(default_factory=list)   # as written: one Domain per condition, drawn in turn
+    pre_filters: list = field(default_factory=list)    # conditions on no drawn name (checked first)
 
     def widened(self) -> list[NameDomain]:
         """The names drawn up to the far bound: widened beyond the window, or (as written) unbounded above."""
@@ -163,15 +172,32 @@ def _predicate(text: str | None, ns: Any, names: tuple) -> Any:
         return None
 
 
-def _domain_highs(cd: ClaimDomain | None, ns: Any) -> dict[str, list]:
-    """The upper bounds (fn, strict) the domain puts on each name it bounds."""
+def _domain_levels(cd: ClaimDomain | None, ns: Any) -> dict[str, Any] | None:
+    """The domain's levels by name (each name's bounds as the domain states them); None when the domain is not
+    a condition a binder reads (a name with no bound on the bare name)."""
     if cd is None or not cd.text:
-        return {}
+        return None
     try:
         binder = Binder(parse(cd.text), ns, allow_unbounded=True, text=cd.text)
     except SpecError:
-        return {}
-    return {lv.name: list(lv.highs) for lv in binder.levels if lv.members is None and lv.highs}
+        return None
+    return {lv.name: lv for lv in binder.levels}
+
+
+def _domain_filters(cd: ClaimDomain, ns: Any, order: list[str]) -> tuple[list, dict[str, list]]:
+    """A written domain's conjuncts as filters: (those on no drawn name, {name: those checked once it and the names
+    before it in `order` are drawn})."""
+    pre: list = []
+    by_name: dict[str, list] = {}
+    position = {n: i for i, n in enumerate(order)}
+    for part in conjuncts(parse(cd.text)):
+        fn = compile_tree(part, ns, set(order))
+        at = [position[n] for n in variables_of(part, ns) if n in position]
+        if at:
+            by_name.setdefault(order[max(at)], []).append(fn)
+        else:
+            pre.append(fn)
+    return pre, by_name
 
 
 def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False,
@@ -193,14 +219,26 @@ def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False
     names = tuple(binder.names)
     claim = plan.claim
     dom = Domain(binder, claim_domain=cd, window=_predicate(plan.window.text, ns, tuple(plan.window.names)),
-                 mods=moduli([claim.statement_text, claim.assume_text, binder.text], ns), members=members)
+                 mods=moduli([claim.statement_text, claim.assume_text, binder.text], ns), members=members,
+                 pre_filters=list(binder.pre_filters))
     free = set(cd.unbounded) if cd is not None else set(names)
-    dhighs = _domain_highs(cd, ns)
+    dlevels = _domain_levels(cd, ns) or {}
+    dhighs = {n: list(lv.highs) for n, lv in dlevels.items() if lv.members is None and lv.highs}
+    # a domain written in the spec gives the filters and the lower bounds, not the window (which adds its own)
+    written = cd is not None and cd.explicit and bool(cd.text) and not as_written
+    if written:
+        dom.pre_filters, dom_filters = _domain_filters(cd, ns, [lv.name for lv in binder.levels])
     if as_written:
         dom.as_written, dom.keep, dom.members, free = True, tuple(plan.window.names), None, set()
         edges = {lv.name: lv for lv in plan.window.levels}
     for level in binder.levels:
-        nd = NameDomain(level.name, level)
+        nd = NameDomain(level.name, level, filters=dom_filters.get(level.name, []) if written else list(level.filters))
+        if written and level.members is None and dlevels:
+            # the domain's lower bounds ([] when it does not bound the name: drawn down to minus the far bound); when
+            # no binder reads the domain, or it gives the name a set, the window's stay (every draw is still checked
+            # against the domain)
+            found = dlevels.get(level.name)
+            nd.dom_lows = [] if found is None else list(found.lows) if found.members is None else None
         if as_written:
             edge = edges.get(level.name)
             if edge is not None and edge.members is None:
@@ -212,8 +250,9 @@ def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False
                 nd.family = call
         else:
             nd.window_hi = _constant_bound(level, ns)
-            if level.name in free:
+            if level.name in free or (nd.dom_lows is not None and _below(nd, level)):
                 nd.extended = True
+                nd.dom_highs = dhighs.get(level.name, [])
             elif nd.window_hi is not None and level.name in dhighs:
                 nd.dom_highs = dhighs[level.name]
                 nd.extended = _above(nd.dom_highs, nd.window_hi)
@@ -255,6 +294,16 @@ def _constant_bound(level: Any, ns: Any, upper: bool = True) -> int | None:
         return None
 
 
+def _below(nd: NameDomain, level: Any) -> bool:
+    """Whether a written domain's lower bounds of a name may lie below the window's (a bound depending on names
+    may, and so does no bound at all)."""
+    try:
+        window_lo = max(_round_low(fn({}), strict) for fn, strict in level.lows)
+        return not nd.dom_lows or max(_round_low(fn({}), strict) for fn, strict in nd.dom_lows) < window_lo
+    except _ERRORS:
+        return True
+
+
 def _above(highs: list, window_hi: int) -> bool:
     """Whether the domain's bounds may exceed the window's constant one (a bound depending on names may)."""
     try:
@@ -287,7 +336,7 @@ def _family_call(text: str | None, ns: Any) -> tuple | None:
 def value_range(nd: NameDomain, dom: Domain, env: dict) -> tuple[int, int]:
     """The range a name is drawn from, given the names drawn before it."""
     level = nd.level
-    lo = max(_round_low(fn(env), strict) for fn, strict in level.lows) if level.lows else 0
+    lo = _low(nd, dom, env)
     if nd.extended:
         hi = max(lo, dom.far)
         for fn, strict in nd.dom_highs:
@@ -302,6 +351,24 @@ def value_range(nd: NameDomain, dom: Domain, env: dict) -> tuple[int, int]:
         if dom.as_written:
             hi = min(hi, max(lo, dom.far))
     return lo, hi
+
+
+def _low(nd: NameDomain, dom: Domain, env: dict) -> int:
+    """The least value a name is drawn at: the written domain's lower bound (those it can evaluate with the names
+    drawn before it; minus the far bound when it states none), else the window's."""
+    if nd.dom_lows is not None:
+        if not nd.dom_lows:
+            return -dom.far
+        lows = []
+        for fn, strict in nd.dom_lows:
+            try:
+                lows.append(_round_low(fn(env), strict))
+            except _ERRORS:
+                continue   # names drawn later: the domain's check of the whole draw keeps it
+        if lows:
+            return max(lows)
+    level = nd.level
+    return max(_round_low(fn(env), strict) for fn, strict in level.lows) if level.lows else 0
 
 
 def draw_int(data: Any, lo: int, hi: int, label: str, special: list[int] | None = None, above: int | None = None) -> int:
@@ -384,8 +451,8 @@ def draw_env(data: Any, dom: Domain, base: dict | None = None) -> Drawn:
         return draw_env(data, _alternative(dom, data.draw(st.integers(0, len(dom.alternatives) - 1),
                                                           label="alternative") if len(dom.alternatives) > 1 else 0), base)
     env = dict(base or {})
-    for f in dom.binder.pre_filters:
-        if not f(env):
+    for f in dom.pre_filters:
+        if not _holds(f, env):
             reject()
     lows: dict[str, int] = {}
     for nd in dom.names:
@@ -393,14 +460,17 @@ def draw_env(data: Any, dom: Domain, base: dict | None = None) -> Drawn:
         if level.members is not None:
             env[nd.name] = draw_member(data, nd, env)
         else:
-            lo, hi = value_range(nd, dom, env)
+            try:
+                lo, hi = value_range(nd, dom, env)
+            except _ERRORS:
+                reject()   # a bound that cannot be evaluated at these values: no such instance
             if hi < lo:
                 reject()
             special = structured(lo, hi, dom.mods, nd.window_hi) if hi - lo > FEW else None
             env[nd.name] = draw_int(data, lo, hi, nd.name, special, nd.window_hi if nd.extended or dom.as_written else None)
             lows[nd.name] = lo
-        for f in level.filters:
-            if not f(env):
+        for f in nd.filters:
+            if not _holds(f, env):
                 reject()
     if dom.as_written:
         if any(abs(i) > dom.far for v in env.values() for i in _ints(v)):
@@ -421,6 +491,14 @@ def draw_env(data: Any, dom: Domain, base: dict | None = None) -> Drawn:
     return describe_draw(dom, env, lows)
 
 
+def _holds(f: Any, env: dict) -> bool:
+    """A filter at a drawn binding; one that cannot be evaluated there rejects it (the domain's check would)."""
+    try:
+        return bool(f(env))
+    except _ERRORS:
+        return False
+
+
 def _alternative(dom: Domain, i: int) -> Domain:
     """The i-th alternative of a domain of ``sample.for_all``, drawing up to the domain's far bound."""
     sub = dom.alternatives[i]
@@ -436,7 +514,7 @@ def fits(dom: Domain, env: dict) -> bool:
                 lo, hi = value_range(nd, dom, env)
                 if not lo <= env[nd.name] <= hi:
                     return False
-            if not all(f(env) for f in nd.level.filters):
+            if not all(f(env) for f in nd.filters):
                 return False
     except _ERRORS:
         return False

@@ -158,9 +158,9 @@ def search(claim: Any, profile: str, dom: Domain, run_one: Callable, count: int,
 
 
 def tighten(dom: Domain, env: dict, fails: Callable[[dict], bool], budget: int = 200) -> dict:
-    """A failing instance with each integer name made as small as bisection finds (hypothesis's shrink can stop
-    at a structured value such as 2^10 - 1): every step is re-evaluated, so the result fails too; `budget` caps
-    the evaluations.
+    """A failing instance with each integer name made as small in magnitude as bisection finds (hypothesis's shrink
+    can stop at a structured value such as 2^10 - 1; a negative value moves towards 0, a non-negative one towards
+    its least value >= 0): every step is re-evaluated, so the result fails too; `budget` caps the evaluations.
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
@@ -171,6 +171,11 @@ def tighten(dom: Domain, env: dict, fails: Callable[[dict], bool], budget: int =
     {'x': 1000}
     """
     env = dict(env)
+
+    def ok(name: str, value: int) -> bool:
+        trial = dict(env, **{name: value})
+        return fits(dom, trial) and dom.in_domain(trial) and fails(trial)
+
     for nd in dom.names:
         v = env.get(nd.name)
         if nd.level.members is not None or isinstance(v, bool) or not isinstance(v, int):
@@ -179,12 +184,22 @@ def tighten(dom: Domain, env: dict, fails: Callable[[dict], bool], budget: int =
             lo = value_range(nd, dom, env)[0]
         except (EvalError, SpecError, TypeError, KeyError, ZeroDivisionError):   # leave the name as it is
             continue
-        hi = v
+        if v < 0:   # a negative value is made small in magnitude: towards 0 (or the least value drawn above it)
+            lo, hi = v, -1
+            while lo < hi and budget > 0:
+                mid = (lo + hi + 1) // 2
+                budget -= 1
+                if ok(nd.name, mid):
+                    lo = mid
+                else:
+                    hi = mid - 1
+            env[nd.name] = lo
+            continue
+        lo, hi = max(lo, 0), v
         while lo < hi and budget > 0:
             mid = (lo + hi) // 2
-            trial = dict(env, **{nd.name: mid})
             budget -= 1
-            if fits(dom, trial) and dom.in_domain(trial) and fails(trial):
+            if ok(nd.name, mid):
                 hi = mid
             else:
                 lo = mid + 1
