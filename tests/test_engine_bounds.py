@@ -281,3 +281,21 @@ def test_turn_engine_sizes_its_marks_from_the_options_in_the_box():
     game = declared("far", ["x", "k"], [{"to": "(x - t, k + 1)", "where": "1 <= t <= (k + 1) * 10**12"}]).instance(())
     values = turns.table(game, 21, 25)
     assert values is not None and (values == -1).all()
+
+
+def test_weight_engine_sizes_its_arrays_from_the_positions_not_the_weights():
+    # a weight 10^9 t + u: the kernels kept an array entry per weight up to 10^9 (X - 1) + (Y - 1) (MemoryError)
+    game = declared("heavy", ["x", "y"], [{"to": "(x - t, y - u)", "where":
+                                           "0 <= t <= x and 0 <= u <= y and 1 <= 10**9*t + u <= 10**9*(x // 2) + y"}]
+                    ).instance(())
+    assert weights.shape_of(game).weight == (10 ** 9, 1)
+    table = weights.p_table(game, 12, 13)
+    assert table is not None
+    engine = ReferenceEngine()
+    engine.use_fast = False
+    engine.solve(game, [(x, y) for x in range(12) for y in range(13)])
+    want = [[game.lookup((x, y)) == 0 for y in range(13)] for x in range(12)]
+    assert table.tolist() == want and 1 < table.sum() < 12 * 13
+    xs, ys = np.nonzero(np.ones((12, 13), dtype=bool))
+    reach = weights.any_option_in(game, table, xs, ys)
+    assert reach is not None and reach.tolist() == [not p for p in table.ravel().tolist()]

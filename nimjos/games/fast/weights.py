@@ -43,8 +43,8 @@ NAME = "fast engine (P-positions of weight-band options, numba)"
 MIN_POSITIONS = 2_000
 #: most positions of one table (the box is computed whole)
 MAX_POSITIONS = 16_000_000
-#: bytes a position of the box costs (its six interval ends, the table, the work arrays)
-BYTES_PER_POSITION = 80
+#: bytes a position of the box costs (its six interval ends, the table, the work arrays, the visiting order)
+BYTES_PER_POSITION = 96
 #: most (position, weight of the band holding a P-position) pairs one table may visit; over it the game is left
 #: to the reference engine (a count, so the answer never depends on the machine's load)
 MAX_WORK = 400_000_000
@@ -259,76 +259,104 @@ def _search(px, start, end, lo):
 
 
 @numba.njit(cache=True)
-def _region(nz, nnz, px, wstart, a, b, xl, xh, yl, yh, wl, wh):
+def _first_weight(nz, nnz, wval, lo):
+    """The first j < nnz with wval[nz[j]] >= lo (increasing there), or nnz."""
+    start, end = 0, nnz
+    while start < end:
+        mid = (start + end) >> 1
+        if wval[nz[mid]] < lo:
+            start = mid + 1
+        else:
+            end = mid
+    return start
+
+
+@numba.njit(cache=True)
+def _region(nz, nnz, wval, px, wstart, a, b, xl, xh, yl, yh, wl, wh):
     """(whether a kept position lies in the region x in [xl, xh], y in [yl, yh], weight in [wl, wh], the weights
-    scanned). The kept positions: px[wstart[w]:wstart[w + 1]] the sorted x of those of weight w; nz[:nnz] the
-    weights holding one, increasing."""
-    j = _search(nz, 0, nnz, wl)
+    scanned). The kept positions, by weight: the weight of rank r is wval[r], the sorted x of its kept positions
+    px[wstart[r]:wstart[r + 1]]; nz[:nnz] the ranks holding one, increasing. Arrays are indexed by rank, never
+    by weight: their sizes are the positions', whatever the weights' coefficients."""
+    j = _first_weight(nz, nnz, wval, wl)
     first = j
-    while j < nnz and nz[j] <= wh:
-        wp = nz[j]
+    while j < nnz and wval[nz[j]] <= wh:
+        r = nz[j]
+        wp = wval[r]
         lo = max(xl, -((b * yh - wp) // a))
         hi = min(xh, (wp - b * yl) // a)
         if lo <= hi:
-            k = _search(px, wstart[wp], wstart[wp + 1], lo)
-            if k < wstart[wp + 1] and px[k] <= hi:
+            k = _search(px, wstart[r], wstart[r + 1], lo)
+            if k < wstart[r + 1] and px[k] <= hi:
                 return True, j - first + 1
         j += 1
     return False, j - first + 1
 
 
 @numba.njit(cache=True)
-def _kernel(X, Y, a, b, tlo, thi, ulo, uhi, wlo, whi, max_work):
+def _kernel(X, Y, a, b, order, tlo, thi, ulo, uhi, wlo, whi, max_work):
     """The P-positions of the box [0, X) x [0, Y) (flat, x-major), or an empty array when the work exceeds
-    max_work. Positions are visited by increasing weight a*x + b*y, each weight by increasing x."""
-    top = a * (X - 1) + b * (Y - 1)
-    isp = np.zeros(X * Y, dtype=np.bool_)
-    px = np.empty(X * Y, dtype=np.int64)      # x of the P-positions, by weight, then by x
-    wstart = np.zeros(top + 2, dtype=np.int64)
-    nz = np.empty(top + 1, dtype=np.int64)     # the weights that hold a P-position, increasing
+    max_work. Positions are visited in `order`: by increasing weight a*x + b*y, each weight by increasing x."""
+    n = X * Y
+    isp = np.zeros(n, dtype=np.bool_)
+    ranks = 0      # the distinct weights of the box
+    for j in range(n):
+        i = order[j]
+        if j == 0 or a * (i // Y) + b * (i % Y) != a * (order[j - 1] // Y) + b * (order[j - 1] % Y):
+            ranks += 1
+    px = np.empty(n, dtype=np.int64)              # x of the P-positions, by weight, then by x
+    wval = np.empty(ranks, dtype=np.int64)        # the weight of each rank, increasing
+    wstart = np.zeros(ranks + 1, dtype=np.int64)  # where the P-positions of each rank start in px
+    nz = np.empty(ranks, dtype=np.int64)          # the ranks that hold a P-position, increasing
     nnz = 0
     count = 0
     work = 0
-    for w in range(top + 1):
-        wstart[w] = count
-        xmin = max(0, -((b * (Y - 1) - w) // a))
-        xmax = min(X - 1, w // a)
-        for x in range(xmin, xmax + 1):
-            r = w - a * x
-            if r % b != 0:
-                continue
-            y = r // b
-            i = x * Y + y
-            found = False
-            if tlo[i] <= thi[i] and ulo[i] <= uhi[i] and wlo[i] <= whi[i]:
-                found, steps = _region(nz, nnz, px, wstart, a, b, x - thi[i], x - tlo[i], y - uhi[i], y - ulo[i],
-                                       w - whi[i], w - wlo[i])
-                work += steps
-            if not found:
-                isp[i] = True
-                px[count] = x
-                count += 1
-        wstart[w + 1] = count
-        if count > wstart[w]:
-            nz[nnz] = w
-            nnz += 1
-        if work > max_work:
-            return np.zeros(0, dtype=np.bool_)
+    r = -1
+    for j in range(n):
+        i = order[j]
+        x = i // Y
+        y = i - x * Y
+        w = a * x + b * y
+        if r < 0 or w != wval[r]:
+            if r >= 0:
+                wstart[r + 1] = count
+                if count > wstart[r]:
+                    nz[nnz] = r
+                    nnz += 1
+                if work > max_work:
+                    return np.zeros(0, dtype=np.bool_)
+            r += 1
+            wval[r] = w
+            wstart[r] = count
+        found = False
+        if tlo[i] <= thi[i] and ulo[i] <= uhi[i] and wlo[i] <= whi[i]:
+            found, steps = _region(nz, nnz, wval, px, wstart, a, b, x - thi[i], x - tlo[i], y - uhi[i], y - ulo[i],
+                                   w - whi[i], w - wlo[i])
+            work += steps
+        if not found:
+            isp[i] = True
+            px[count] = x
+            count += 1
+    if work > max_work:
+        return np.zeros(0, dtype=np.bool_)
     return isp
 
 
 @numba.njit(cache=True)
-def _query(px, wsorted, a, b, top, x, y, tlo, thi, ulo, uhi, wlo, whi, max_work):
+def _query(px, wsorted, a, b, x, y, tlo, thi, ulo, uhi, wlo, whi, max_work):
     """At each position (x[i], y[i]): whether one of the kept positions (x px, weight wsorted, sorted by weight
     then x) is among its options; an empty array when the work exceeds max_work."""
-    wstart = np.searchsorted(wsorted, np.arange(top + 2))
-    nz = np.unique(wsorted)
+    wval = np.unique(wsorted)
+    ranks = len(wval)
+    wstart = np.empty(ranks + 1, dtype=np.int64)
+    wstart[:ranks] = np.searchsorted(wsorted, wval)
+    wstart[ranks] = len(wsorted)
+    nz = np.arange(ranks)
     out = np.zeros(len(x), dtype=np.bool_)
     work = 0
     for i in range(len(x)):
         if tlo[i] <= thi[i] and ulo[i] <= uhi[i] and wlo[i] <= whi[i]:
             w = a * x[i] + b * y[i]
-            found, steps = _region(nz, len(nz), px, wstart, a, b, x[i] - thi[i], x[i] - tlo[i], y[i] - uhi[i],
+            found, steps = _region(nz, ranks, wval, px, wstart, a, b, x[i] - thi[i], x[i] - tlo[i], y[i] - uhi[i],
                                    y[i] - ulo[i], w - whi[i], w - wlo[i])
             out[i] = found
             work += steps
@@ -380,9 +408,7 @@ def any_option_in(game: Any, marked: np.ndarray, x: np.ndarray, y: np.ndarray,
     mx, my = np.nonzero(marked)
     mw = shape.a * mx + shape.b * my
     order = np.lexsort((mx, mw))
-    top = shape.a * (X - 1) + shape.b * (Y - 1)
-    out = _query(mx[order].astype(np.int64), mw[order].astype(np.int64), shape.a, shape.b, top, x, y, *found,
-                 max_work)
+    out = _query(mx[order].astype(np.int64), mw[order].astype(np.int64), shape.a, shape.b, x, y, *found, max_work)
     return out if out.size == n else None
 
 
@@ -407,7 +433,8 @@ def p_table(game: Any, X: int, Y: int, max_work: int = MAX_WORK) -> np.ndarray |
     if found is None:
         return None
     tlo, thi, ulo, uhi, wlo, whi = found
-    isp = _kernel(X, Y, shape.a, shape.b, tlo, thi, ulo, uhi, wlo, whi, max_work)
+    order = np.argsort(shape.a * xs + shape.b * ys, kind="stable")    # by weight, then x (x-major flat order)
+    isp = _kernel(X, Y, shape.a, shape.b, order, tlo, thi, ulo, uhi, wlo, whi, max_work)
     if isp.size != X * Y:
         return None
     return isp.reshape(X, Y)
