@@ -97,7 +97,7 @@ class Arithmetic:
             items = [self.const(e, env) for e in node.value.elts]
             if any(type(i) is not int or i < 0 for i in items):
                 raise NotAutomatic(f"indexing a tuple of non-constant values in {ast.unparse(node)}")
-            i = self.int_term(node.slice, env, unit, acc)
+            i = self.int_term(self.strict(node.slice, env, "an index"), env, unit, acc)
             self.oblige(unit, acc, f"{i} >= {len(items)}", f"the index of {ast.unparse(node)} may be out of range")
             v = self.fresh()
             acc.append((v, "(" + " | ".join(f"({i} = {k} & {v} = {x})" for k, x in enumerate(items)) + ")"))
@@ -135,7 +135,7 @@ class Arithmetic:
         cl, cr = self.const(L, env), self.const(R, env)
         if isinstance(op, ast.Pow):
             if cl == 2:
-                e = self.term(R, env, unit, acc)
+                e = self.term(self.strict(R, env, "the exponent of a power"), env, unit, acc)
                 if isinstance(e, Exp):
                     return e.t
                 # n -> 2**n is not automatic; for a bounded n it is a finite table, exact where n <= MAX_EXPONENT
@@ -205,6 +205,7 @@ class Arithmetic:
             acc.append((v, f"${'bitor' if isinstance(op, ast.BitOr) else 'bitand'}({a},{b},{v})"))
             return v
         if isinstance(op, (ast.LShift, ast.RShift)):
+            self.strict(L, env, "a shift")
             if type(cr) is not int or cr < 0:
                 raise NotAutomatic(f"a shift by a symbolic amount in {ast.unparse(node)} is not automatic")
             if isinstance(op, ast.LShift):
@@ -212,6 +213,48 @@ class Arithmetic:
                 return f"{2 ** cr}*{self.int_term(L, env, unit, acc)}"
             return self.binop(ast.BinOp(L, ast.FloorDiv(), ast.Constant(2 ** cr)), env, unit, acc)
         raise NotAutomatic(f"{ast.unparse(node)} is not automatic in msd_2")
+
+    def maybe_bool(self, node: ast.AST, env: dict) -> bool:
+        """May the value of this integer expression be a boolean (a condition, True, or min, max or a conditional
+        expression that may pick one)? The language takes a boolean as 0 or 1 in arithmetic, but refuses it in
+        xor, v2, ilog2, survivor, shifts, indices, range bounds and exponents.
+
+        >>> from nimjos.lang.syntax import parse
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> tr = Translator(spec_namespace())
+        >>> [tr.maybe_bool(parse(t), {"x": "x"}) for t in ("min(x < 3, 2)", "(x < 3) + 0", "x if x > 2 else True")]
+        [True, False, True]
+        """
+        c = self.const(node, env)
+        if c is not None:
+            return type(c) is bool
+        if is_condition(node):
+            return True
+        if isinstance(node, ast.IfExp):
+            return self.maybe_bool(node.body, env) or self.maybe_bool(node.orelse, env)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in ("min", "max"):
+                return any(self.maybe_bool(a, env) for a in node.args)
+            body = self._inline(node)
+            return body is not None and self.maybe_bool(body, env)
+        return False
+
+    def strict(self, node: ast.AST, env: dict, what: str) -> ast.AST:
+        """The node, when its value is an integer and never a boolean (:meth:`maybe_bool`), which `what` needs.
+
+        >>> from nimjos.lang.syntax import parse
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> Translator(spec_namespace()).strict(parse("x < 1"), {"x": "x"}, "xor")
+        Traceback (most recent call last):
+        ...
+        checkers.prove.walnut.logic.NotAutomatic: x < 1 may be a boolean, which xor refuses (the language takes a boolean as 0 or 1 only in arithmetic)
+        """
+        if self.maybe_bool(node, env):
+            raise NotAutomatic(f"{ast.unparse(node)} may be a boolean, which {what} refuses (the language takes a "
+                               "boolean as 0 or 1 only in arithmetic)")
+        return node
 
     def _factor(self, k: Any, node: ast.AST) -> None:
         if type(k) is not int or k < 0:
@@ -237,7 +280,8 @@ class Arithmetic:
         if body is not None:
             return self.term(body, env, unit, acc)
         if f == "xor" and args:
-            return self._fold(args, env, unit, acc, lambda cur, t, v: f"$xor({cur},{t},{v})")
+            return self._fold([self.strict(a, env, "xor") for a in args], env, unit, acc,
+                              lambda cur, t, v: f"$xor({cur},{t},{v})")
         if f in ("min", "max") and len(args) >= 2:
             lt = "<=" if f == "min" else ">="
             return self._fold(args, env, unit, acc,
@@ -257,7 +301,7 @@ class Arithmetic:
                 num = ast.BinOp(num, ast.Add(), ast.BinOp(den, ast.Sub(), ast.Constant(1)))
             return self.binop(ast.BinOp(num, ast.FloorDiv(), den), env, unit, acc)
         if f in LOG_AUTOMATA and len(args) == 1:
-            a = self.int_term(args[0], env, unit, acc)
+            a = self.int_term(self.strict(args[0], env, f), env, unit, acc)
             self.oblige(unit, acc, f"{a} = 0", f"{f}({ast.unparse(args[0])}) may be undefined (argument 0)")
             t = self.fresh()
             acc.append((t, f"${LOG_AUTOMATA[f]}({a},{t})"))
@@ -267,7 +311,7 @@ class Arithmetic:
             if k != 2:
                 raise NotAutomatic(f"{ast.unparse(node)}: the Josephus survivor is automatic in base 2 only for k = 2 "
                                    "(J(n) = 2(n - 2^floor(log2 n)) + 1)")
-            n = self.int_term(args[0], env, unit, acc)
+            n = self.int_term(self.strict(args[0], env, "survivor"), env, unit, acc)
             # the automaton of survivor(n, 2) rests on the Josephus recursion (logic.JOSEPHUS_LEMMA), which relates
             # survivor at n, 2n and 2n + 1: a statement about survivor at two arguments may restate it
             self.jos_args.add(n)

@@ -162,7 +162,7 @@ class Comparisons:
             alts = [f"{x} = {self.int_term(e, env, unit, acc)}" for e in right.elts]
             return "(" + " | ".join(alts) + ")" if alts else "0 = 1"
         if isinstance(right, ast.Call) and getattr(right.func, "id", "") == "range" and len(right.args) == 2:
-            a, b = (self.int_term(e, env, unit, acc) for e in right.args)
+            a, b = (self.int_term(self.strict(e, env, "range"), env, unit, acc) for e in right.args)
             return f"({a} <= {x} & {x} < {b})"
         raise NotAutomatic(f"membership in {ast.unparse(right)} (only constant sets, set literals and range(a, b))")
 

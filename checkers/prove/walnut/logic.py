@@ -144,7 +144,8 @@ def substitute(tree: ast.AST, sub: dict, fresh: Any) -> ast.AST:
             inner, gens = dict(env), []
             for g in node.generators:
                 it = visit(g.iter, inner)
-                renamed = {t.id: ast.Name(rename(t.id), ast.Load()) for t in ast.walk(g.target) if isinstance(t, ast.Name)}
+                renamed = {t.id: ast.Name(rename(t.id), ast.Load())
+                           for t in ast.walk(g.target) if isinstance(t, ast.Name)}
                 inner.update(renamed)
                 target = visit(g.target, {k: ast.Name(v.id, ast.Store()) for k, v in renamed.items()})
                 gens.append(ast.comprehension(target, it, [visit(c, inner) for c in g.ifs], g.is_async))

@@ -43,8 +43,8 @@ from checkers.prove.domain import inside_domain, proof_domain
 from checkers.prove.scope import class_text
 from checkers.prove.terms import Untranslatable
 from checkers.prove.walnut.certificate import Job, decode, game_job, holds_job
-from checkers.prove.walnut.run import (SearchLimit, WalnutMissing, find_jar, find_java, jar_version, run, smallest_accepted,
-                                       state_limit, states_of, work_limit)
+from checkers.prove.walnut.run import (SearchLimit, WalnutMissing, find_jar, find_java, jar_version, run,
+                                       smallest_accepted, state_limit, states_of, work_limit)
 from checkers.prove.walnut.logic import JOSEPHUS_CHECK, JOSEPHUS_LEMMA, NotAutomatic, library
 
 METHOD = "prove"
@@ -305,20 +305,23 @@ def _levels(plan: Any, inst: dict) -> tuple[str, list[int]]:
 
 
 def _check_nonneg(claim: Any, setup: dict, inst: dict) -> None:
-    """Walnut quantifies over the naturals: the class of the proof (the claim's domain, or prove.for_all) must
-    imply that every symbolic name is >= 0, each by a lower bound non-negative by its form; the window's bounds
-    do not count (a domain ``x >= -5`` with the window ``0 <= x <= 20`` is about x = -5 too).
+    """Walnut quantifies over the naturals: the class of the proof (the claim's domain, or prove.for_all, with
+    a holds claim's assumption) must imply that every symbolic name is >= 0, each by a lower bound non-negative
+    by its form; the window's bounds do not count (a domain ``x >= -5`` with the window ``0 <= x <= 20`` is
+    about x = -5 too).
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[3] / "tests" / "data" / "tiny.toml")
-    >>> _check_nonneg(spec.claims[0], {"domain": "x >= 0", "symbolic": ["x"]}, {})
+    >>> _check_nonneg(spec.claims[0], {"domain": "0 <= x", "symbolic": ["x"]}, {})
     >>> _check_nonneg(spec.claims[0], {"domain": "x >= -5", "symbolic": ["x"]}, {})
     Traceback (most recent call last):
     ...
     checkers.prove.walnut.logic.NotAutomatic: the domain x >= -5 does not bound x below by 0 (Walnut's numbers are the naturals)
     """
     names, text = setup["symbolic"], setup["domain"] or ""
+    if claim.kind == "holds" and claim.assume_text:     # where the assumption fails, the claim holds
+        text = f"({text}) and ({claim.assume_text})" if text else claim.assume_text
     ok: set = set()
     try:
         levels = Binder(parse(text), claim.spec.namespace, allow_unbounded=True, text=text).levels if text else []

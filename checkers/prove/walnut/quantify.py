@@ -233,6 +233,8 @@ class Quantifiers:
         if not isinstance(g.target, ast.Name):
             raise NotAutomatic(f"range(...) unpacked into {ast.unparse(g.target)}")
         name, v = g.target.id, self.fresh("n")
+        for b in (lo, hi):
+            self.strict(b, env, "range")
         value = Exp(v) if carried else v
         local = {**env, name: value}
         # the bounds are evaluated before the index is bound (range(1, x) in ``for x in range(1, x)`` is the outer
