@@ -43,6 +43,7 @@ from checkers.sample.method import MIN_BEYOND
 from nimjos.games.declared import as_instance
 from nimjos.games.heaps.game import Copies, HeapGame, MooreNim
 from nimjos.lang.binders import Binder
+from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.runtime import BUDGET
 from nimjos.lang.syntax import parse
@@ -422,6 +423,13 @@ def heap_prove(claim: Any, opts: RunOptions) -> Verdict | None:
             and len(gtree.args) == 1):
         return not_applicable(f"{plan.game_text} is not written heaps(GAME), a sum of one-heap games (the "
                               "Sprague-Grundy reduction needs the one-heap game by name)")
+    try:
+        lowest = compile_tree(parse(hw.lo), claim.spec.namespace, set())({})
+    except (EvalError, SpecError):
+        lowest = None
+    if type(lowest) is not int or lowest < 0:
+        return not_applicable(f"the window's heap sizes start at {hw.lo}, not at a constant >= 0: the reduction "
+                              "speaks of positions of heaps of 0 tokens or more")
     one = _one_heap(claim, hw.coord)
     if one is None:
         return not_applicable("the statement is not nimsum(F for x in h) (grundy) or nimsum(F for x in h) == 0 "

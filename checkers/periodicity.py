@@ -38,7 +38,9 @@ from nimjos.games.declared import PythonGame, as_instance
 from nimjos.games.engine import default_engine
 from nimjos.games.heaps.game import HeapGame
 from nimjos.games.heaps.periodicity import PeriodicityProof, octal_proof, subtraction_proof
-from nimjos.lang.errors import EvalError
+from nimjos.lang.binders import Binder
+from nimjos.lang.errors import EvalError, SpecError
+from nimjos.lang.syntax import parse
 from nimjos.verdict import Counterexample, Verdict
 
 METHOD = "periodicity"
@@ -114,11 +116,31 @@ def proved_class(claim: Any, plan: Any, params: list[str], bindings: list[dict])
     if not params or plan.domain is None or not plan.domain.text:
         return None
     instances = [{n: b[n] for n in params} for b in bindings]
+    if _domain_values(claim, plan, params) == {tuple(repr(i[n]) for n in params) for i in instances}:
+        return None
     if all(type(v) is int for i in instances for v in i.values()):
         dom = ProofDomain(plan.window, enumerated=list(params), symbolic=[plan.coords[0]])
         if covers(claim, plan, dom, "int", None, instances):
             return None
     return f"for {instances_text(list(params), instances)} only ({plan.domain.describe()})"
+
+
+def _domain_values(claim: Any, plan: Any, params: list[str]) -> set | None:
+    """The values of the parameters the domain allows, when its binder lists them first, each finite and free of
+    the heap size (``c in {"0.77", "0.07"}``, ``2 <= k <= 4``); None otherwise (or over MAX_INSTANCES)."""
+    try:
+        binder = Binder(parse(plan.domain.text), claim.spec.namespace, allow_unbounded=True, text=plan.domain.text)
+        levels = binder.levels[:len(params)]
+        if sorted(lv.name for lv in levels) != sorted(params) or any(lv.unbounded for lv in levels):
+            return None
+        out = set()
+        for env in binder.bindings({}, depth=len(params)):
+            out.add(tuple(repr(env[n]) for n in params))
+            if len(out) > MAX_INSTANCES:
+                return None
+        return out
+    except (EvalError, SpecError, KeyError, TypeError):
+        return None
 
 
 def _applies(claim: Any, opts: RunOptions) -> Any:

@@ -221,3 +221,40 @@ def test_sampling_draws_from_the_domain_not_the_windows_filters_or_lower_bounds(
     assert v.verdict == "refuted" and v.counterexamples[0].bindings == {"x": -1}
     assert sample_claim(spec.claim("negative-true"), opts).verdict == "sampled"
     assert sample_claim(spec.claim("read-from-window"), opts).verdict == "sampled"
+
+
+SETS = '''[source]
+id = "sets"
+[[claim]]
+id = "all-sets"
+game = "subtraction(S | {3})"
+position = ["n"]
+for_all = "S in subsets(1, 2) and 0 <= n <= 300"
+periodic = { period = 60 }
+[[claim]]
+id = "more-sets"
+game = "subtraction(S | {3})"
+position = ["n"]
+domain = "S in subsets(1, 4) and n >= 0"
+for_all = "S in subsets(1, 2) and 0 <= n <= 300"
+periodic = { period = 60 }
+'''
+
+
+def test_periodicity_over_set_parameters_says_which_sets_it_proved(write_spec):
+    """A parameter that is a set: proved when the window's sets are the domain's, proved-bounded naming them when
+    the domain has more (S = {4} gives {3, 4}, whose period 7 does not divide 60)."""
+    assert not _periods({3, 4}, 60)
+    spec = load_spec(write_spec(SETS))
+    assert periodic_verdict(spec.claim("all-sets"), RunOptions()).verdict == "proved"
+    v = periodic_verdict(spec.claim("more-sets"), RunOptions())
+    assert v.verdict == "proved-bounded" and "only (domain S in subsets(1, 4)" in v.scope
+
+
+def test_the_heap_reduction_does_not_apply_to_negative_heap_sizes(write_spec):
+    """A window of heap sizes from -2: the claim is ill-defined at (-2,), so the reduction (a statement about
+    heaps of 0 tokens or more) must not prove it."""
+    text = LEMMA.replace('id = "bouton"', 'id = "bouton-negative"').replace("multisets(n, 0, 6)", "multisets(n, -2, 6)")
+    spec = load_spec(write_spec(text))
+    v = heap_prove(spec.claim("bouton-negative"), RunOptions())
+    assert v.verdict == "inconclusive" and "not applicable" in v.scope
