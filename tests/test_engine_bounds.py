@@ -72,7 +72,8 @@ def test_every_kernel_runs_bounds_checked():
     env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(CHECKED_CACHE)}
     me = str(pathlib.Path(__file__).relative_to(ROOT))
     r = subprocess.run([sys.executable, "-m", "pytest", me, *KERNEL_MODULES, "-o", "addopts=", "--doctest-modules",
-                        "-x", "-q", "-p", "no:cacheprovider", "--deselect", f"{me}::{test_every_kernel_runs_bounds_checked.__name__}"],
+                        "-x", "-q", "-p", "no:cacheprovider",
+                        "--deselect", f"{me}::test_every_kernel_runs_bounds_checked"],
                        cwd=ROOT, env=env, capture_output=True, text=True)
     tail = (r.stdout + r.stderr)[-4000:]
     assert r.returncode == 0, tail       # a kernel that wrote outside an array: IndexError, or the child's abort
@@ -197,7 +198,8 @@ DECLARED = {
         {"to": "(x - t, y, z)", "where": "1 <= t <= x"}, {"to": "(x, y - t, z)", "where": "1 <= t <= y"},
         {"to": "(x, y, z - t)", "where": "1 <= t <= z"},
         {"to": "(x - s, y - t, z - u)", "where":
-         "0 <= s <= min(x, h - 1) and 0 <= t <= min(y, h - 1 - s) and 0 <= u <= min(z, h - 1 - s - t) and 0 < s + t + u"}],
+         "0 <= s <= min(x, h - 1) and 0 <= t <= min(y, h - 1 - s) and 0 <= u <= min(z, h - 1 - s - t) "
+         "and 0 < s + t + u"}],
         ["h"]), (2,)),
     "turn_nim": (("turn", ["x", "k"], [{"to": "(x - t, k + 1)", "where": "1 <= t <= min(x, k + 1)"}]), ()),
 }
