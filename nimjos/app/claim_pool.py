@@ -111,7 +111,7 @@ def crashed(claim: Any, how: str) -> ClaimResult:
     """The result of a claim whose process died, in the pool and again alone: ``inconclusive``, with the reason.
 
     >>> v = crashed(type("C", (), {"id": "c"})(), "signal SIGABRT (6)").final
-    >>> v.verdict, v.scope[:66]
+    >>> v.verdict, v.scope[:67]
     ('inconclusive', "the engine crashed: the claim's process ended by signal SIGABRT (6)")
     """
     why = f"the engine crashed: the claim's process ended by {how}, in the pool and again when run alone"
