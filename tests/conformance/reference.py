@@ -126,7 +126,7 @@ class Reference:
 def make(table: dict, text: str, names: tuple[str, ...] = ("x", "y")) -> Reference | None:
     """A :class:`Reference`, or None when the language refuses the generated text (a name it forbids here).
 
-    >>> make({}, "range + 1") is None
+    >>> make({}, "range < 1") is None
     True
     """
     try:

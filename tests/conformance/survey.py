@@ -6,7 +6,7 @@ this finds the others behind it.
 
     cd tests && python -m conformance.survey z3 --examples 3000 --seed 1
 
->>> _group("Z3 int world: 'x' at x=0, y=0: the language has no value, the translation ...")
+>>> _group("Z3 int world: 'x' at x=0, y=0: the language has no value, the translation excludes it and no obligation fails there")
 'Z3 int world: the language has no value'
 """
 from __future__ import annotations
