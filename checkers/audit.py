@@ -26,11 +26,15 @@ budget and the engines' position limits; a point over a limit is skipped.
 """
 from __future__ import annotations
 
+import ast
 import random
 import zlib
 from typing import Any
 
+from nimjos.lang.binders import conjuncts
 from nimjos.lang.errors import EvalError, NimjosError, ResourceError, SpecError
+from nimjos.lang.syntax import parse
+from nimjos.spec.domain import heap_count
 from nimjos.lang.values import format_value
 from nimjos.spec.plan import ClaimPlan
 from nimjos.verdict import Counterexample, Verdict
@@ -101,6 +105,50 @@ def _window_values(plan: ClaimPlan, limit: int = 400) -> dict[str, list]:
     return seen
 
 
+def _heap_counts(plan: ClaimPlan) -> dict[str, str]:
+    """The names that count heaps in the window (``h in multisets(n, 0, 15)``), each with its tuple's name.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    >>> [_heap_counts(c.plan()) for c in spec.claims if _heap_counts(c.plan())][0]
+    {'n': 'h'}
+    """
+    out = {}
+    for part in conjuncts(parse(plan.window_text)) if plan.window_text else []:
+        count = heap_count(part)
+        if isinstance(count, ast.Name):
+            out[count.id] = part.left.id
+    return out
+
+
+def in_class(proof: Verdict, env: dict) -> bool | None:
+    """Whether a point lies in the class a proof says it proved: True for ``proved`` (the whole domain), for a
+    ``proved-bounded`` the class it recorded (``evidence["proved_class"]``: values of the enumerated names, a
+    bit width), None when the class is not known as data.
+
+    >>> ev = {"proved_class": {"enumerated": {"k": [2, 3]}, "width": None}}
+    >>> v = Verdict("c", "proved-bounded", "prove", "for k = 2..3 only", evidence=ev)
+    >>> in_class(v, {"k": 3, "x": 10 ** 9}), in_class(v, {"k": 4, "x": 1})
+    (True, False)
+    >>> in_class(Verdict("c", "proved-bounded", "prove", "for x < 2^32 only"), {"x": 1}) is None
+    True
+    """
+    if proof.verdict == "proved":
+        return True
+    cls = proof.evidence.get("proved_class") or {}
+    enumerated, width = cls.get("enumerated"), cls.get("width")
+    if enumerated is None or set(cls) - {"enumerated", "width"}:
+        return None
+    for name, vals in enumerated.items():
+        v = env.get(name)
+        if name in env and v not in vals and repr(v) not in vals:
+            return False
+    if width:
+        return all(-(1 << width) <= v < (1 << width) for v in env.values() if type(v) is int)
+    return True
+
+
 def _assumed(plan: ClaimPlan, env: dict) -> bool:
     if plan.assume is None:
         return True
@@ -121,6 +169,7 @@ def probe_points(claim: Any, plan: ClaimPlan) -> list[dict]:
     values = _window_values(plan)
     game = claim.kind != "holds" or bool(claim.game_text) or "G(" in claim.statement_text + (claim.assume_text or "")
     cands = {n: _candidates(n, values[n], game, rng) for n in names}
+    counts = _heap_counts(plan)
     points: list[dict] = []
     seen: set = set()
     for attempt in range(ATTEMPTS):
@@ -129,6 +178,9 @@ def probe_points(claim: Any, plan: ClaimPlan) -> list[dict]:
         # one name at a time moves off the window's values, then any number of them
         env = {n: rng.choice(values[n]) if values[n] and rng.random() < 0.5 else rng.choice(cands[n])
                for n in names}
+        for count, heaps in counts.items():   # a count of heaps is the length of its tuple, as in the window
+            if isinstance(env.get(heaps), tuple):
+                env[count] = len(env[heaps])
         key = tuple(repr(env[n]) for n in names)
         if key in seen:
             continue
@@ -184,7 +236,7 @@ def audit_proof(claim: Any, proof: Verdict, profile: str = "default") -> Verdict
     if proof.verdict not in ("proved", "proved-bounded"):
         return None
     plan = claim.plan(profile)
-    points = probe_points(claim, plan)
+    points = [p for p in probe_points(claim, plan) if in_class(proof, p) is not False]
     if not points:
         return None
     held = evaluated = skipped = 0
@@ -214,14 +266,20 @@ def audit_proof(claim: Any, proof: Verdict, profile: str = "default") -> Verdict
                        instances=evaluated, assumption_held=held)
     first = sorted(failing or undefined, key=Counterexample.key)[0]
     at = ", ".join(f"{k}={format_value(x)}" for k, x in first.bindings.items())
-    bug = (f"PROVER BUG: {proof.method} ({backend(proof)}) said {proof.verdict}, but the claim "
-           f"{'fails' if failing else 'cannot be evaluated'} at {at}, inside its domain (evaluated by the "
-           f"expression language with ground truth from the engines)")
     word = "refuted" if failing else "ill-defined"
     audit = Verdict(claim.id, word, METHOD, f"{where}: {'fails' if failing else 'undefined'} at {at}",
                     instances=evaluated, assumption_held=held, counterexamples=failing[:1], failures=len(failing),
                     undefined=undefined[:1])
     audit.evidence["rerun"] = rerun_command(claim, profile, first.bindings)
+    what = (f"{proof.method} ({backend(proof)}) said {proof.verdict}, but the claim "
+            f"{'fails' if failing else 'cannot be evaluated'} at {at}, inside its domain (evaluated by the "
+            f"expression language with ground truth from the engines)")
+    if in_class(proof, first.bindings) is None:
+        # a bounded proof whose class is known only as words: the point may lie outside it
+        audit.notes.append(f"{what}; the proof's class is known only as its scope ({proof.scope[:200]}): the point "
+                           "lies outside it, or the proof is wrong")
+        return audit
+    bug = f"PROVER BUG: {what}"
     audit.notes.append(bug)
     proof.notes.append(bug + f"; was: {proof.verdict} [{proof.scope}]")
     proof.evidence[PROVER_BUG] = bug

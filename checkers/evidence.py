@@ -127,6 +127,8 @@ def window_evidence(rows: list, claimed_map: dict, label: str) -> dict:
         return {}
     inst0 = rows[0][1]
     first = [(pos, inst) for _, inst, pos in rows if inst is inst0]
+    if inst0.dim == 1 and any(type(p) is not int for p, _ in first):
+        return {}   # positions of several heaps (a heap game over tuples): no one sequence to plot
     if inst0.dim == 1:
         allx = sorted({p for p, _ in first})
         xs = allx[:EVIDENCE_1D]

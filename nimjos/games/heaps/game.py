@@ -31,6 +31,7 @@ from nimjos.games.declared import GameInstance, as_instance
 from nimjos.games.engine import default_engine
 from nimjos.games.heaps.fast import sequence
 from nimjos.games.heaps.rules import HeapRules, octal_rules, plain_sequence
+from nimjos.lang.builtins import xor
 from nimjos.lang.errors import EvalError
 
 #: the largest heap whose value one call may ask for (the resource guard of heap games)
@@ -48,19 +49,13 @@ def _heaps(game: GameInstance, position: Any) -> tuple[int, ...]:
 
 
 def nimsum(*values: Any) -> int:
-    """The nim-sum (xor) of integers >= 0, or of one collection of them.
+    """The nim-sum of integers >= 0, or of one collection or generator of them: the language's ``xor`` under
+    the name the literature uses (one function, so that ``nimsum(x for x in h)`` reads as ``xor`` does).
 
     >>> nimsum(1, 2, 3), nimsum([5, 6]), nimsum()
     (0, 3, 0)
     """
-    if len(values) == 1 and isinstance(values[0], (tuple, list, frozenset, set)):
-        values = tuple(values[0])
-    out = 0
-    for v in values:
-        if type(v) is not int or v < 0:
-            raise EvalError(f"nimsum takes integers >= 0, got {v!r}")
-        out ^= v
-    return out
+    return xor(*values)
 
 
 def one_heap_moves(position: Any, moves: Any) -> list:
