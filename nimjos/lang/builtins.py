@@ -18,7 +18,15 @@ MAX_FAMILY = 200_000
 
 
 def int_arg(name: str, v: Any) -> int:
+    """An argument that must be an integer; a truth value is 0 or 1, as everywhere in the language
+    (``True == 1``), so that every backend reads ``xor(False, x)`` alike.
+
+    >>> int_arg("xor", True), int_arg("xor", 7)
+    (1, 7)
+    """
     v = norm(v)
+    if type(v) is bool:
+        return int(v)
     if type(v) is not int:
         raise EvalError(f"{name} needs an integer, got {v!r}")
     return v

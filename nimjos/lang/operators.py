@@ -49,15 +49,15 @@ def _mod(a: Any, b: Any) -> Any:
 def _pow(a: Any, b: Any) -> Any:
     if type(b) is not int:
         raise EvalError(f"non-integer exponent {format_value(b)} (only integer powers are exact)")
-    if b < 0:
-        if a == 0:
-            raise EvalError("0 raised to a negative power")
-        return norm(Fraction(a) ** b)
-    if a not in (0, 1, -1) and b > 1:
-        size = abs(b) * max(1, (abs(a.numerator if type(a) is Fraction else a)).bit_length())
+    if b < 0 and a == 0:
+        raise EvalError("0 raised to a negative power")
+    if a not in (0, 1, -1) and abs(b) > 1:
+        # a negative power is as large as a positive one: its denominator (2 ** -(2 ** 35) has 2^35 bits)
+        q = Fraction(a)
+        size = abs(b) * max(1, abs(q.numerator).bit_length(), q.denominator.bit_length())
         if size > MAX_BITS:
             raise ResourceError(f"{format_value(a)} ** {b} would have about {size:,} bits (limit {MAX_BITS:,})")
-    return a ** b
+    return norm(Fraction(a) ** b) if b < 0 else a ** b
 
 
 def _lshift(a: Any, b: Any) -> Any:

@@ -279,3 +279,6 @@ class _Stream:
 
     def __iter__(self):
         return self.gen
+
+    def __repr__(self) -> str:
+        return "(the values of a generator)"   # an error message names the argument, not a Python object
