@@ -117,8 +117,15 @@ def extreme(texts: list[str], box: Box, pin: dict, lowest: bool) -> int:
 
     >>> extreme(["min(x, h - 1)", "y"], Box(("x", "y"), [5, 9], {"h": 3}), {}, False)
     2
+    >>> extreme(["True"], Box(("x",), [5], {}), {}, True)    # the language refuses a truth value as a bound
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.vector.NotVectorisable: a bound that is a truth value
     """
-    values = [v.astype(np.int64) for v in box.values(texts, pin)]
+    found = box.values(texts, pin)
+    if any(v.dtype == np.bool_ for v in found):
+        raise NotVectorisable("a bound that is a truth value")
+    values = [v.astype(np.int64) for v in found]
     if not values:
         raise NotVectorisable("no bound")
     bound = np.maximum.reduce(values) if lowest else np.minimum.reduce(values)
