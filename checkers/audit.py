@@ -133,13 +133,16 @@ def in_class(proof: Verdict, env: dict) -> bool | None:
     (True, False)
     >>> in_class(Verdict("c", "proved-bounded", "prove", "for x < 2^32 only"), {"x": 1}) is None
     True
+    >>> empty = {"proved_class": {"enumerated": {}, "width": None}}
+    >>> in_class(Verdict("c", "proved-bounded", "prove", "for x >= 0 only", evidence=empty), {"x": -1}) is None
+    True
     """
     if proof.verdict == "proved":
         return True
     cls = proof.evidence.get("proved_class") or {}
     enumerated, width = cls.get("enumerated"), cls.get("width")
-    if enumerated is None or set(cls) - {"enumerated", "width"}:
-        return None
+    if enumerated is None or set(cls) - {"enumerated", "width"} or not (enumerated or width):
+        return None   # no data that narrows the domain: the class is in the scope's words only
     for name, vals in enumerated.items():
         v = env.get(name)
         if name in env and v not in vals and repr(v) not in vals:
