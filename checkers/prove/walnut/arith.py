@@ -40,9 +40,11 @@ class Arithmetic:
         if type(value) is not int:
             raise NotAutomatic(f"{ast.unparse(node)} = {value!r} is not a natural number")
         if value < 0:
-            raise NotAutomatic(f"negative value {value} in {ast.unparse(node)}: Walnut's numbers are the naturals")
+            raise NotAutomatic(f"negative value {_short(value)} in {ast.unparse(node)[:200]}: Walnut's numbers are "
+                               "the naturals")
         if value > MAX_CONSTANT:
-            raise NotAutomatic(f"constant {value} in {ast.unparse(node)} exceeds Walnut's 32-bit constants")
+            raise NotAutomatic(f"constant {_short(value)} in {ast.unparse(node)[:200]} exceeds Walnut's 32-bit "
+                               "constants")
         return str(value)
 
     def term(self, node: ast.AST, env: dict, unit: Unit, acc: list) -> Any:
@@ -349,3 +351,15 @@ def is_condition(node: ast.AST) -> bool:
     if isinstance(node, (ast.Compare, ast.BoolOp)) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
         return True
     return isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("all", "any")
+
+
+def _short(value: int) -> str:
+    """An integer for a message: its digits when short, else its size (Python refuses to print an int of more
+    than 4,300 digits, and a message need not carry one).
+
+    >>> _short(12345), _short(-10 ** 5000)
+    ('12345', '-(an integer of 16610 bits)')
+    """
+    if value.bit_length() <= 64:
+        return str(value)
+    return f"{'-' if value < 0 else ''}(an integer of {value.bit_length()} bits)"

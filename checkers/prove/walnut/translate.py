@@ -37,6 +37,7 @@ checkers.prove.walnut.logic.NotAutomatic: multiplication of two variables in x *
 from __future__ import annotations
 
 import ast
+from fractions import Fraction
 from typing import Any
 
 from nimjos.lang.compiler import Namespace, compile_tree
@@ -47,6 +48,10 @@ from checkers.prove.walnut.arith import Arithmetic
 from checkers.prove.walnut.compare import Comparisons
 from checkers.prove.walnut.logic import NotAutomatic, Unit, quant, substitute
 from checkers.prove.walnut.quantify import Quantifiers
+
+#: a constant of more bits than this is refused at once (Walnut's constants have 32 bits; Python will not print
+#: an integer of more than 4,300 digits, so a message naming it would fail)
+BIG_CONSTANT = 4096
 
 
 class Translator(Arithmetic, Comparisons, Quantifiers):
@@ -86,9 +91,14 @@ class Translator(Arithmetic, Comparisons, Quantifiers):
         if any(isinstance(n, ast.Name) and n.id in env for n in ast.walk(node)):
             return None
         try:
-            return compile_tree(node, self.ns, set(self.consts))(dict(self.consts))
+            value = compile_tree(node, self.ns, set(self.consts))(dict(self.consts))
         except (NimjosError, ZeroDivisionError, TypeError, ValueError) as exc:
-            raise NotAutomatic(f"{ast.unparse(node)} cannot be evaluated: {exc}") from None
+            raise NotAutomatic(f"{ast.unparse(node)[:200]} cannot be evaluated: {exc}") from None
+        if isinstance(value, (int, Fraction)) and max(Fraction(value).numerator.bit_length(),
+                                                      Fraction(value).denominator.bit_length()) > BIG_CONSTANT:
+            # far beyond Walnut's 32-bit constants, and too long for any message to print
+            raise NotAutomatic(f"{ast.unparse(node)[:200]} is a constant of more than {BIG_CONSTANT:,} bits")
+        return value
 
     def _inline(self, node: ast.Call) -> ast.AST | None:
         """The body of a [define] function with the call's arguments substituted, None for other calls."""
