@@ -96,15 +96,31 @@ class Arithmetic:
                 return ta / c if c > 0 else (-ta) / (-c)
             if c > 0 and c & (c - 1) == 0:
                 return ta >> (c.bit_length() - 1)
-            tb = self.const(c)
-            return (ta - (ta % tb)) / tb
+            return self._bv_floordiv(ta, self.const(c))
         tb = self.to_term(b)
         if self.mode == "int" and z3.is_real(tb):
             return self.floor(self.truediv(a, b))
         self.oblige(tb != 0, "division by zero")
         if self.mode == "int":
             return z3.If(tb > 0, ta / tb, (-ta) / (-tb))
-        return (ta - (ta % tb)) / tb
+        return self._bv_floordiv(ta, tb)
+
+    def _bv_floordiv(self, ta: Any, tb: Any) -> Any:
+        """Floor division of bit-vectors: the truncated quotient, one less when the remainder's sign differs
+        from the divisor's. It overflows only for the least value divided by -1 (an obligation).
+
+        >>> from nimjos.lang.compiler import Namespace
+        >>> from checkers.prove.translate import Builder
+        >>> bv = Builder(Namespace(), mode="bv", bits=8)
+        >>> z3.simplify(bv._bv_floordiv(bv.const(-7), bv.const(2))).as_signed_long(), z3.simplify(bv.obligation()[0])
+        (-4, True)
+        >>> _ = bv._bv_floordiv(bv.const(-128), bv.const(-1)); z3.simplify(bv.obligation()[0]), bv.obligation()[1]
+        (False, ['no overflow in 8 bits'])
+        """
+        self.oblige(z3.BVSDivNoOverflow(ta, tb), f"no overflow in {self.bits} bits")
+        q, r = ta / tb, z3.SRem(ta, tb)
+        zero = self.const(0)
+        return z3.If(z3.And(r != zero, (r < zero) != (tb < zero)), q - 1, q)
 
     def mod(self, a: Any, b: Any) -> Any:
         """Python's a % b (the remainder has the sign of b)."""
@@ -178,7 +194,7 @@ class Arithmetic:
                 out = self.binop(ast.Mult, out, a)
             return out
         if not is_term(a) and norm(a) == 2:
-            te = self.to_term(b)
+            te = self.integer(b, "an exponent")
             if self.mode == "bv":
                 self.oblige(z3.And(te >= 0, te <= self.bits - 2), f"2**e with 0 <= e <= {self.bits - 2}")
                 return self.const(1) << te
@@ -243,7 +259,7 @@ class Arithmetic:
             except EvalError as exc:
                 self.oblige(False, str(exc))
                 return 0
-        ta, tb = self.to_term(a), self.to_term(b)
+        ta, tb = self.integer(a, "xor"), self.integer(b, "xor")
         self.oblige(z3.And(ta >= self._zero(), tb >= self._zero()), "the nim-sum needs non-negative integers")
         if self.mode == "bv":
             return ta ^ tb
@@ -268,6 +284,12 @@ class Arithmetic:
         return (ta | tb) if op is ast.BitOr else (ta & tb)
 
     def shift(self, a: Any, b: Any, left: bool) -> Any:
+        for v in (a, b):   # the language shifts integers only (not True, not a fraction)
+            if not is_term(v) and type(v) is not int:
+                self.oblige(False, "<< and >> need integers")
+                return 0
+            if is_term(v):
+                self.integer(v, "<< or >>")
         if not is_term(b):
             c = norm(b)
             if type(c) is not int or c < 0:

@@ -20,6 +20,7 @@ True
 """
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 import z3
@@ -29,7 +30,7 @@ from nimjos.lang.syntax import parse
 from nimjos.spec.plan import ClaimPlan
 from checkers.prove.budget import Budget, check
 from checkers.prove.domain import ProofDomain
-from checkers.prove.scope import instances_text
+from checkers.prove.scope import clean, instances_text
 from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder
 
@@ -45,23 +46,65 @@ def bounded_class(claim: Any, plan: ClaimPlan, dom: ProofDomain, mode: str, widt
         return None
     if covers(claim, plan, dom, mode, width, instances):
         return None
+    # every condition of the proved class the domain does not imply is printed (a bound, a filter the window
+    # kept, the enumerated values, the width): a class that left one out would read as the whole domain
     parts = []
     if dom.enumerated and instances and instances != [{}]:
         parts.append(instances_text(dom.enumerated, instances))
+    narrower = narrowing(claim, plan, dom)
+    if narrower:
+        parts.append(", ".join(narrower))
     names = [n for n in dom.symbolic if n not in dom.substituted]
     if mode == "bv" and width and names:
         parts.append(f"{', '.join(names)} < 2^{width}")
     if not parts:
-        parts.append(", ".join(_bounds(dom, names)) or "the proof's class")
+        parts.append("the proof's class")
     return "for " + " and ".join(parts) + f" only ({domain.describe()})"
 
 
-def _bounds(dom: ProofDomain, names: list[str]) -> list[str]:
-    out = []
-    for n in names:
-        lo, hi = dom.lower.get(n), dom.upper.get(n)
-        out.append(f"{lo} <= {n} <= {hi}" if lo is not None and hi is not None else
-                   f"{n} >= {lo}" if lo is not None else f"{n} <= {hi}" if hi is not None else n)
+def narrowing(claim: Any, plan: ClaimPlan, dom: ProofDomain) -> list[str]:
+    """The conditions of the proof on its symbolic names that the claim's domain (with its assumption) does not
+    imply, in clean form: what makes the proved class smaller than the domain. A condition Z3 cannot show to
+    follow from the domain counts as narrowing.
+
+    >>> from nimjos.spec.loader import load_spec, ProveOptions
+    >>> import pathlib
+    >>> from checkers.prove.domain import proof_domain
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> c = spec.claims[0]; plan = c.plan()
+    >>> narrowing(c, plan, proof_domain(c, plan, ProveOptions(for_all="3 <= x <= 10**9 and x % 2 == 1"), spec.namespace))
+    ['x >= 3', 'x <= 10 ** 9', 'x % 2 == 1']
+    >>> narrowing(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace))
+    []
+    """
+    domain = plan.domain
+    b = Builder(claim.spec.namespace, "int", 0)
+    env: dict = {n: b.var(n) for n in plan.window.names}
+    try:
+        where = [_bool(b, b.formula(parse(domain.text), env))] if domain.text else []
+    except (Untranslatable, EvalError, SpecError, z3.Z3Exception):
+        where = []
+    if claim.assume_text:
+        try:
+            where.append(_bool(b, b.formula(parse(claim.assume_text), env)))
+        except (Untranslatable, EvalError, SpecError, z3.Z3Exception):
+            pass
+    out: list[str] = []
+    for tree, names in dom.conditions:
+        if not names & set(dom.symbolic):
+            continue
+        text = clean(ast.unparse(tree))
+        if text in out:
+            continue
+        try:
+            cond = _bool(b, b.formula(tree, env))
+        except (Untranslatable, EvalError, SpecError, z3.Z3Exception):
+            out.append(text)
+            continue
+        s = z3.Solver()
+        s.add(*b.assertions(), *where, z3.Not(cond))
+        if check(Budget.seconds(COVER_SECONDS / 4), s) != z3.unsat:
+            out.append(text)
     return out
 
 

@@ -101,6 +101,8 @@ class BuiltinCalls:
         if not is_term(v):
             return abs(v)
         t = self.to_term(v)
+        if self.mode == "bv":
+            self.oblige(z3.BVSNegNoOverflow(t), f"no overflow in {self.bits} bits")
         return z3.If(t >= self._unify(t, self.to_term(0))[1], t, -t)
 
     def _call_xor(self, node: ast.Call, env: dict) -> Any:
@@ -120,7 +122,7 @@ class BuiltinCalls:
             return self._exact(self.ns.builtins["v2"], (n,))
         if self.mode != "bv":
             raise Untranslatable("v2 needs the bit-vector world")
-        t = self.to_term(n)
+        t = self.integer(n, "v2")
         self.oblige(t != 0, "v2(0) is undefined")
         out = self.const(self.bits - 1)
         for i in range(self.bits - 2, -1, -1):
@@ -131,7 +133,7 @@ class BuiltinCalls:
         (n,) = self._args(node, env)
         if not is_term(n):
             return self._exact(self.ns.builtins["ilog2"], (n,))
-        t = self.to_term(n)
+        t = self.integer(n, "ilog2")
         self.oblige(t >= self.const(1), "ilog2 needs n >= 1")
         if self.mode == "bv":
             out = self.const(0)
@@ -149,7 +151,7 @@ class BuiltinCalls:
             return self._exact(self.ns.builtins["popcount"], (n,))
         if self.mode != "bv":
             raise Untranslatable("popcount needs the bit-vector world")
-        t = self.to_term(n)
+        t = self.integer(n, "popcount")
         self.oblige(t >= 0, "popcount of a negative number")
         return z3.Sum([z3.ZeroExt(self.bits - 1, z3.Extract(i, i, t)) for i in range(self.bits)])
 
@@ -159,7 +161,7 @@ class BuiltinCalls:
             return self._exact(self.ns.builtins["isqrt"], (n,))
         if self.mode != "int":
             raise Untranslatable("isqrt of a symbolic value needs the integer world")
-        t = self.to_term(n)
+        t = self.integer(n, "isqrt")
         self.oblige(t >= 0, "isqrt of a negative number")
         r = self.fresh("isqrt")
         self.define(z3.Implies(t >= 0, z3.And(r >= 0, r * r <= t, t < (r + 1) * (r + 1))))

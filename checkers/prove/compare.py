@@ -1,5 +1,5 @@
 """Comparisons and membership for :class:`checkers.prove.translate.Builder` (a mixin): chained comparisons,
-tuples compared componentwise, truth values compared for equality only, and ``x in c`` for a set, a tuple,
+tuples compared componentwise, truth values as the integers 1 and 0 (``(x < 3) == 2`` is always false), and ``x in c`` for a set, a tuple,
 a range (constant or symbolic), the options of a position, or a predicate.
 
 >>> import ast
@@ -58,11 +58,11 @@ class Comparisons:
             if op is ast.Eq:
                 return eq
             return (not eq) if not is_term(eq) else z3.Not(eq)
-        if (is_term(a) and z3.is_bool(a)) or (is_term(b) and z3.is_bool(b)) or isinstance(a, bool) or isinstance(b, bool):
-            if op not in (ast.Eq, ast.NotEq):
-                raise Untranslatable("ordering of truth values")
+        truth = [isinstance(v, bool) or (is_term(v) and z3.is_bool(v)) for v in (a, b)]
+        if all(truth) and op in (ast.Eq, ast.NotEq):
             ba, bb = self.to_bool(a), self.to_bool(b)
             return ba == bb if op is ast.Eq else ba != bb
+        # a truth value beside a number (or ordered) is the integer 1 or 0: (x < 3) == 2 is always false
         ta, tb = self._unify(self.to_term(a), self.to_term(b))
         return {ast.Eq: lambda: ta == tb, ast.NotEq: lambda: ta != tb, ast.Lt: lambda: ta < tb,
                 ast.LtE: lambda: ta <= tb, ast.Gt: lambda: ta > tb, ast.GtE: lambda: ta >= tb}[op]()

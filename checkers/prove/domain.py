@@ -146,6 +146,11 @@ def proof_domain(claim: Any, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> Pro
     """
     explicit = cfg.for_all
     binder = Binder(parse(explicit), ns, set(), text=explicit) if explicit else plan.window
+    domain = getattr(plan, "domain", None)
+    # with a domain the spec states, the window is only the part of it the exhaustive method enumerates: its
+    # constant upper edges and its filters (x % 2 == 0) are not the statement's, and a proof that kept them
+    # would prove a smaller class than the domain (the domain's own conditions are added below)
+    window_only = not explicit and domain is not None and domain.explicit and bool(domain.text)
     coords = set(plan.coords)
     if cfg.each is not None:
         params = set(cfg.each)
@@ -192,7 +197,7 @@ def proof_domain(claim: Any, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> Pro
                 small = hi - lo + 1 <= SMALL_RANGE and name not in sizes
             except (EvalError, SpecError, TypeError, ValueError):
                 small = False
-        kept = [t for t in level.high_text if explicit or small or not _constant(t, ns)]
+        kept = [t for t in level.high_text if not _constant(t, ns) or (explicit or small) and not window_only]
         if len(kept) < len(level.high_text):
             dom.dropped.append(name)
         for t in kept:
@@ -201,8 +206,10 @@ def proof_domain(claim: Any, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> Pro
             dom.upper[name] = kept[0] if len(kept) == 1 else f"min({', '.join(kept)})"
     for text in binder.filter_texts:
         tree = parse(text)
-        dom.conditions.append((tree, set(variables_of(tree, ns))))
-    domain = getattr(plan, "domain", None)
+        names = set(variables_of(tree, ns))
+        if window_only and names & set(dom.symbolic):
+            continue
+        dom.conditions.append((tree, names))
     if domain is not None and domain.text:
         for part in conjuncts(parse(domain.text)):
             dom.domain_conditions.append((part, set(variables_of(part, ns))))

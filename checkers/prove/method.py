@@ -32,12 +32,14 @@ This module runs them on a claim, in one world or two, and decides the verdict.
 """
 from __future__ import annotations
 
+import ast
 import time
 from dataclasses import replace
 from typing import Any
 
 from nimjos.lang.errors import EvalError, NimjosError, SpecError
 from nimjos.lang.analysis import window_constants
+from nimjos.lang.syntax import parse
 from nimjos.spec.plan import ClaimPlan
 from nimjos.verdict import Verdict
 from checkers.exhaustive import check_exhaustive
@@ -200,6 +202,9 @@ def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDom
 
 def prove_used(claim: Any, opts: RunOptions, seconds: float) -> list[tuple[str, Verdict]]:
     """Try to prove each claim named in prove.using (their verdicts decide what a proof from them is worth).
+    The lemmas form an acyclic graph: a used claim may use others in turn, but never one on the path that led
+    to it (a cycle: A from B from A), nor a claim that states what a claim on that path states (the claim
+    proved by itself under another id); such a lemma is not proved, so the proof that needs it is not either.
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
@@ -208,15 +213,56 @@ def prove_used(claim: Any, opts: RunOptions, seconds: float) -> list[tuple[str, 
     [('half', 'proved')]
     """
     using = claim.prove.using
-    sub = replace(opts, timeout=seconds / len(using), extra={k: v for k, v in opts.extra.items() if k != "verdicts"})
+    path = tuple(opts.extra.get("using_path", ())) + (claim.id,)
+    extra = {k: v for k, v in opts.extra.items() if k != "verdicts"}
+    extra["using_path"] = path
+    sub = replace(opts, timeout=seconds / len(using), extra=extra)
     out = []
     for uid in using:
         used = claim.spec.claim(uid)
-        if used.prove.using:
-            out.append((uid, not_applicable(used, "it uses other claims itself (one level of prove.using only)")))
-        else:
-            out.append((uid, prove_claim(used, sub)))
+        if uid in path:
+            out.append((uid, not_applicable(used, "a cycle of prove.using: " + " -> ".join(path + (uid,)))))
+            continue
+        same = next((c for c in path if same_statement(claim.spec.claim(c), used)), None)
+        if same is not None:
+            out.append((uid, not_applicable(used, f"it states what {same!r} states: a lemma may not restate the "
+                                                  "claim it proves")))
+            continue
+        out.append((uid, prove_claim(used, sub)))
     return out
+
+
+def same_statement(a: Any, b: Any) -> bool:
+    """Do two holds claims state the same thing (statement and assumption alike, up to the names of their
+    variables)?
+
+    >>> C = lambda s, a=None: type("C", (), {"statement": s, "assume_text": a, "spec": None})()
+    >>> same_statement(C("G(g, x) == x"), C("G(g, y) == y")), same_statement(C("x + 1 > x"), C("x + 2 > x"))
+    (True, False)
+    """
+    def shape(c: Any) -> str | None:
+        texts = [c.statement if isinstance(c.statement, str) else None, c.assume_text or "True"]
+        if texts[0] is None:
+            return None
+        names: dict[str, str] = {}
+        out = []
+        for text in texts:
+            tree = parse(text)
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Name) and not _known(c, node.id):
+                    node.id = names.setdefault(node.id, f"v{len(names)}")
+            out.append(ast.dump(tree))
+        return "|".join(out)
+    sa, sb = shape(a), shape(b)
+    return sa is not None and sa == sb
+
+
+def _known(c: Any, name: str) -> bool:
+    """A name the spec's namespace defines (a game, a definition, a built-in), which renaming keeps."""
+    ns = getattr(getattr(c, "spec", None), "namespace", None)
+    if ns is None:
+        return name in ("True", "False")
+    return name in ns.definitions or name in ns.games or name in ns.builtins or name in ("True", "False")
 
 
 def from_lemmas(v: Verdict, lemmas: list[tuple[str, Verdict]]) -> Verdict:
@@ -234,7 +280,12 @@ def from_lemmas(v: Verdict, lemmas: list[tuple[str, Verdict]]) -> Verdict:
         v.notes.append("assuming " + ", ".join(uid for uid, _ in lemmas))
         return v
     if all(lv.verdict == "proved" or _covered_by(v, lv) for _, lv in lemmas):
-        v.scope += "; from " + ", ".join(f"{uid} ({lv.verdict}: {lv.scope.split(';')[0]})" for uid, lv in lemmas)
+        # every lemma is named, those the lemmas rest on included (the graph of the proof)
+        v.scope += "; from " + ", ".join(
+            f"{uid} ({lv.verdict}: {lv.scope.split(';')[0]}"
+            + (f"; from {', '.join(lv.evidence['lemmas'])}" if lv.evidence.get("lemmas") else "") + ")"
+            for uid, lv in lemmas)
+        v.evidence["lemmas"] = list(dict.fromkeys(u for uid, lv in lemmas for u in [uid, *lv.evidence.get("lemmas", [])]))
         return v
     open_ = [uid for uid, lv in lemmas if not (lv.verdict == "proved" or _covered_by(v, lv))]
     v.verdict = "inconclusive"
@@ -294,6 +345,10 @@ def _verdict(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDomain, mo
             notes.append(f"the window's upper edge dropped for {', '.join(dom.dropped)}")
         # proved only for the whole domain; a smaller class (k = 3..10, values below 2^32) is proved-bounded
         bounded = bounded_class(claim, plan, dom, mode, width, instances)
+        if bounded is not None and dom.domain_text:
+            # the scope names the proof's own bounds, not the domain it does not cover ("all x >= 0")
+            scope = class_text(replace(dom, domain_text=""), mode, width, instances, abstractions) + \
+                (f"; {what}" if what else "")
         v = Verdict(claim.id, "proved" if bounded is None else "proved-bounded", METHOD,
                     scope if bounded is None else f"{bounded}; {scope}", instances=len(done),
                     assumption_held=len(done), seconds=seconds, notes=notes)

@@ -138,6 +138,18 @@ class Context:
             return QueryResult(name, "unknown", text=why)
         m = s.model()
         if z3.is_true(m.eval(goal_b, model_completion=True)):
+            # a point where only an obligation breaks (an overflow, a zero divisor) decides nothing; a point
+            # where every obligation holds and the goal fails is a counterexample
+            s.push()
+            s.add(ob, z3.Not(goal_b))
+            if self.check(s, cap_seconds=3) == z3.sat:
+                real = s.model()
+                s.pop()
+                s.add(ob, z3.Not(goal_b))
+                if minimise:
+                    real = self._shrink(s, real, minimise)
+                return QueryResult(name, "fails", _read(real, watch))
+            s.pop()
             broken = [t for c, t in b.scopes[0].obligations if z3.is_false(m.eval(c, model_completion=True))]
             return QueryResult(name, "obligation", _read(m, watch), "; ".join(sorted(set(broken))) or "an obligation")
         if minimise:

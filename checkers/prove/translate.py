@@ -163,10 +163,8 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
     def to_term(self, v: Any) -> Any:
         """A Z3 term for an integer-like value (constants become numerals)."""
         if is_term(v):
-            if self.mode == "bv" and z3.is_bool(v):
-                raise Untranslatable("a truth value used as a number")
-            if z3.is_bool(v):
-                return z3.If(v, z3.IntVal(1), z3.IntVal(0))
+            if z3.is_bool(v):   # the language's True and False are the integers 1 and 0
+                return z3.If(v, self.const(1), self.const(0))
             return v
         if isinstance(v, bool):
             return self.const(int(v))
@@ -181,15 +179,37 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
         raise Untranslatable(f"{show(v)} is not a number")
 
     def to_bool(self, v: Any) -> Any:
+        """A Z3 Boolean for a value used as a truth value: a number is true when it is not 0 (the language's
+        ``and``, ``or``, ``not`` and ``if``)."""
         if isinstance(v, bool):
             return z3.BoolVal(v)
         if is_term(v):
             if z3.is_bool(v):
                 return v
-            raise Untranslatable("a number used as a truth value")
+            t, zero = self._unify(v, self.const(0))
+            return t != zero
         if isinstance(v, (int, Fraction)):
             return z3.BoolVal(v != 0)
         raise Untranslatable(f"{show(v)} used as a truth value")
+
+    def integer(self, v: Any, what: str) -> Any:
+        """The term of a value an operation takes only as an integer (``<<``, ``~``, an exponent, xor, v2...):
+        the language refuses a truth value or a fraction there, so the translation does too.
+
+        >>> from nimjos.spec.names import spec_namespace
+        >>> b = Builder(spec_namespace(), mode="bv", bits=8)
+        >>> b.integer(b.var("x"), "~")
+        x
+        >>> b.integer(b.var("x") < 3, "~")
+        Traceback (most recent call last):
+        ...
+        checkers.prove.terms.Untranslatable: ~ of a truth value (the language needs an integer)
+        """
+        if isinstance(v, bool) or (is_term(v) and z3.is_bool(v)):
+            raise Untranslatable(f"{what} of a truth value (the language needs an integer)")
+        if isinstance(v, Fraction) or (is_term(v) and z3.is_real(v)):
+            raise Untranslatable(f"{what} of a value that need not be an integer")
+        return self.to_term(v)
 
     # ------------------------------------------------------------------ entry points
     def term(self, tree: ast.expr, env: dict) -> Any:
@@ -289,8 +309,11 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
             if not (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)):
                 raise Untranslatable("branches of different shapes")
             return tuple(self.ite(c, x, y) for x, y in zip(a, b))
-        if isinstance(a, bool) or isinstance(b, bool) or (is_term(a) and z3.is_bool(a)) or (is_term(b) and z3.is_bool(b)):
+        truth = [isinstance(v, bool) or (is_term(v) and z3.is_bool(v)) for v in (a, b)]
+        if all(truth):
             return z3.If(c, self.to_bool(a), self.to_bool(b))
+        if any(truth):   # the value is a truth value on one branch and a number on the other
+            raise Untranslatable("a conditional whose branches are a truth value and a number")
         ta, tb = self._unify(self.to_term(a), self.to_term(b))
         return z3.If(c, ta, tb)
 
@@ -336,7 +359,7 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
             if type(v) is not int:
                 raise Untranslatable("~ needs an integer")
             return ~v
-        t = self.to_term(v)
+        t = self.to_term(v) if isinstance(node.op, ast.USub) else self.integer(v, "~")
         if isinstance(node.op, ast.USub):
             if self.mode == "bv":
                 self.oblige(z3.BVSNegNoOverflow(t), f"no overflow in {self.bits} bits")

@@ -30,24 +30,46 @@ _ALLOWED = (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Name, ast.Constant, ast.Ca
 
 
 def about_xor_alone(texts: list[str], ns: Any) -> bool:
-    """Are these expressions an identity of the nim-sum alone (module docstring)?"""
-    used = False
-    for text in texts:
-        try:
-            tree = parse(text)
-        except SpecError:
-            return False
+    """Are these expressions an identity of the nim-sum alone (module docstring)? A definition they call counts
+    as its body (``nx(a, b) = xor(a, b)`` makes ``nx(a, b) == nx(b, a)`` the commutative law).
+
+    >>> from nimjos.lang.compiler import Namespace
+    >>> about_xor_alone(["xor(xor(a, b), b) == a"], Namespace())
+    True
+    """
+    try:
+        return _xor_alone([parse(t) for t in texts], ns, set()) is True
+    except SpecError:
+        return False
+
+
+def _xor_alone(trees: list, ns: Any, seen: set) -> bool | None:
+    """True when the trees are built from the allowed forms and use xor, None when allowed but xor-free,
+    False otherwise (definitions looked through, each once)."""
+    used: bool | None = None
+    for tree in trees:
         for node in ast.walk(tree):
             if not isinstance(node, _ALLOWED):
                 return False
             if isinstance(node, ast.Constant) and not isinstance(node.value, int):
                 return False
             if isinstance(node, ast.Call):
-                if not (isinstance(node.func, ast.Name) and node.func.id == "xor") or node.keywords:
+                if not isinstance(node.func, ast.Name) or node.keywords:
                     return False
-                used = True
-            elif isinstance(node, ast.Name) and node.id != "xor" and (node.id in ns.definitions or node.id in ns.games):
-                return False
+                if node.func.id == "xor":
+                    used = True
+                elif node.func.id not in (ns.definitions if ns is not None else {}):
+                    return False
+            elif isinstance(node, ast.Name) and node.id != "xor" and ns is not None:
+                if node.id in ns.games:
+                    return False
+                d = ns.definitions.get(node.id)
+                if d is not None and node.id not in seen:
+                    seen.add(node.id)
+                    inner = _xor_alone([d.tree], ns, seen)
+                    if inner is False:
+                        return False
+                    used = used or inner
     return used
 
 
