@@ -116,7 +116,7 @@ expect = "holds"
     r = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "check", str(p), "--json", "--no-store"],
                        capture_output=True, text=True, timeout=600)
     claim = json.loads(r.stdout)["claims"][0]
-    assert [m["method"] for m in claim["methods"]] == ["exhaustive", "prove"]
+    assert [m["method"] for m in claim["methods"]] == ["exhaustive", "prove", "audit"]   # the proof, then its audit
     assert claim["verdict"] == "proved"
     assert "sampling not run: the proof covers the whole domain" in claim["methods"][1]["notes"]
 
