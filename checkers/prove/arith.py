@@ -29,7 +29,7 @@ from nimjos.lang.builtins import ceil, floor, xor
 from nimjos.lang.errors import EvalError
 from nimjos.lang.operators import BINOPS
 from nimjos.lang.runtime import norm
-from checkers.prove.terms import GameRef, Untranslatable, is_term
+from checkers.prove.terms import BIG_CONSTANT, GameRef, Untranslatable, is_term
 
 
 class Arithmetic:
@@ -295,6 +295,8 @@ class Arithmetic:
             if type(c) is not int or c < 0:
                 self.oblige(False, "negative shift count")
                 return self.to_term(a)
+            if c > BIG_CONSTANT:
+                raise Untranslatable(f"a shift by {c:,} bits (more than {BIG_CONSTANT:,})")
             if left:
                 return self.binop(ast.Mult, a, 1 << c)
             return self.floordiv(a, 1 << c)

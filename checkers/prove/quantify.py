@@ -129,6 +129,9 @@ class Comprehensions:
             bb = self.to_bool(b) if is_term(b) else z3.BoolVal(bool(b))
             return z3.And(g, bb) if exists else z3.Implies(g, bb)
 
+        if isinstance(it, range) and it.step == 1 and (it.stop - it.start > UNROLL):
+            # a long constant range is quantified over, never listed (range(0, 2 ** 70) has no len())
+            it = RangeVal(it.start, it.stop)
         if isinstance(it, (range, frozenset, tuple)):
             items = sorted(it) if isinstance(it, frozenset) else list(it)
             if len(items) <= UNROLL:

@@ -19,6 +19,10 @@ from typing import Any
 
 import z3
 
+#: a constant (or shift count) of more bits than this is refused: far beyond any class a proof could cover, and
+#: Python will not print an integer of more than 4,300 digits, which Z3's IntVal and every message would do
+BIG_CONSTANT = 4096
+
 
 class Untranslatable(Exception):
     """The expression uses something without a Z3 model (the reason says what)."""

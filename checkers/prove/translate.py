@@ -52,7 +52,7 @@ from checkers.prove.compare import Comparisons
 from checkers.prove.facts import AbstractionFacts
 from checkers.prove.moves import MoveEncoding
 from checkers.prove.quantify import Comprehensions
-from checkers.prove.terms import Closure, GameRef, Scope, SymSet, Untranslatable, is_const, is_term, show
+from checkers.prove.terms import BIG_CONSTANT, Closure, GameRef, Scope, SymSet, Untranslatable, is_const, is_term, show
 
 #: deepest nesting of definition calls while translating
 MAX_INLINE = 60
@@ -119,6 +119,17 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
         return z3.Int(name)
 
     def const(self, v: int) -> z3.ExprRef:
+        """A constant of this world; one of more than BIG_CONSTANT bits is refused (Python will not even print it).
+
+        >>> Builder(None, "int", 0).const(7), Builder(None, "bv", 8).const(-3)
+        (7, 253)
+        >>> Builder(None, "int", 0).const(2 ** 5000)
+        Traceback (most recent call last):
+        ...
+        checkers.prove.terms.Untranslatable: a constant of 5,001 bits (more than 4,096)
+        """
+        if abs(v).bit_length() > BIG_CONSTANT:
+            raise Untranslatable(f"a constant of {abs(v).bit_length():,} bits (more than {BIG_CONSTANT:,})")
         if self.mode == "bv":
             if not -(1 << (self.bits - 1)) <= v < (1 << (self.bits - 1)):
                 raise Untranslatable(f"the constant {v} does not fit in {self.bits} bits")
