@@ -40,6 +40,7 @@ from nimjos.spec.plan import ClaimPlan
 from nimjos.verdict import Counterexample, Verdict
 from checkers.exhaustive import check_exhaustive, pinned_place, rerun_command
 from checkers.sample.evaluate import RESOURCE_WORDS
+from checkers.sample.scale import uses_table
 
 METHOD = "audit"
 #: the evidence key of a proof that failed its audit (the CLI exits with status 3 when a claim has one)
@@ -157,6 +158,8 @@ def _assumed(plan: ClaimPlan, env: dict) -> bool:
         return True
     try:
         return bool(plan.assume(env))
+    except ResourceError:
+        return False  # too large to evaluate there: not a probe
     except (NimjosError, ArithmeticError, TypeError):
         return True   # the check itself says what an assumption that cannot be evaluated means
 
@@ -170,7 +173,7 @@ def probe_points(claim: Any, plan: ClaimPlan) -> list[dict]:
     rng = random.Random(zlib.crc32(claim.id.encode()))
     names = list(plan.window.names)
     values = _window_values(plan)
-    game = claim.kind != "holds" or bool(claim.game_text) or "G(" in claim.statement_text + (claim.assume_text or "")
+    game = claim.kind != "holds" or bool(claim.game_text) or uses_table(claim, claim.spec.namespace)
     cands = {n: _candidates(n, values[n], game, rng) for n in names}
     counts = _heap_counts(plan)
     points: list[dict] = []

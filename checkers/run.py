@@ -134,7 +134,10 @@ def _audit(claim: Any, opts: RunOptions, v: Verdict) -> Verdict | None:
     if v.verdict not in ("proved", "proved-bounded") or opts.pins:
         return None
     started = time.perf_counter()
-    audit = audit_proof(claim, v, opts.profile)
+    try:
+        audit = audit_proof(claim, v, opts.profile)
+    except Exception as exc:  # noqa: BLE001  (a failure of the audit must not lose the claim's other verdicts)
+        audit = Verdict(claim.id, "inconclusive", "audit", f"the audit failed: {type(exc).__name__}: {exc}"[:300])
     if audit is not None:
         audit.seconds = time.perf_counter() - started
         opts.extra["verdicts"]["audit"] = audit

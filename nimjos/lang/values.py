@@ -26,14 +26,26 @@ def json_value(value: Any) -> Any:
     return format_value(value)
 
 
+#: an integer of more bits than this is named by its size in text (Python refuses to print one of more than
+#: 4,300 digits, and no message needs its digits)
+LONG_INT = 4096
+
+
 def format_value(value: Any) -> str:
     """Human-readable text of a value of the expression language.
 
     >>> format_value((1, Fraction(3, 2))), format_value(frozenset({3, 1}))
     ('(1, 3/2)', '{1, 3}')
+    >>> format_value(-2 ** 20000)
+    '-(an integer of 20,001 bits)'
+
     """
     if isinstance(value, bool):
         return "true" if value else "false"
+    if type(value) is int and value.bit_length() > LONG_INT:
+        return f"{'-' if value < 0 else ''}(an integer of {abs(value).bit_length():,} bits)"
+    if isinstance(value, Fraction) and max(value.numerator.bit_length(), value.denominator.bit_length()) > LONG_INT:
+        return f"(a fraction of {value.numerator.bit_length():,} / {value.denominator.bit_length():,} bits)"
     if isinstance(value, Fraction):
         return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
     if isinstance(value, tuple):
