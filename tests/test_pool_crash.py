@@ -68,3 +68,35 @@ def test_a_claim_that_kills_its_process_is_inconclusive_and_the_others_keep_thei
 def test_how_a_process_ended():
     assert claim_pool.how_it_ended(-9) == "signal SIGKILL (9)"
     assert claim_pool.how_it_ended(3) == "exit status 3"
+
+
+def _broken_check(claim, opts):
+    raise ValueError("a bug met by this claim only")
+
+
+def raise_on_request(path: str, claim_id: str, opts):
+    """The pool's worker, except that the check of the claim `boom` raises an internal error (a bug of nimjos)."""
+    real = claim_pool.run_claim
+    if claim_id == "boom":
+        claim_pool.run_claim = _broken_check     # in this worker process, for this claim only
+    try:
+        return claim_pool._run_one(path, claim_id, opts)
+    finally:
+        claim_pool.run_claim = real
+
+
+def test_an_internal_error_of_one_claim_leaves_the_others_their_verdicts(write_spec):
+    spec = load_spec(write_spec(SPEC))
+    opts = RunOptions(methods=("exhaustive",))
+    results = list(claim_pool.run_claims(spec.claims, opts, jobs=2, worker=raise_on_request))
+    boom = next(r for _, c, r in results if c.id == "boom").final
+    assert boom.verdict == "inconclusive" and "internal error: ValueError: a bug met by this claim only" in boom.scope
+    assert {k: v for k, v in words(results).items() if k != "boom"} == {"once": ("checked", 21), "ceil": ("refuted", 279)}
+
+
+def test_an_internal_error_run_here_leaves_the_others_their_verdicts(write_spec, monkeypatch):
+    spec = load_spec(write_spec(SPEC))
+    real = claim_pool.run_claim
+    monkeypatch.setattr(claim_pool, "run_claim", lambda c, o: _broken_check(c, o) if c.id == "boom" else real(c, o))
+    results = list(claim_pool.run_claims(spec.claims, RunOptions(methods=("exhaustive",)), jobs=1))
+    assert words(results) == {"boom": ("inconclusive", 0), "once": ("checked", 21), "ceil": ("refuted", 279)}

@@ -27,6 +27,7 @@ import statistics
 import signal
 import threading
 import time
+import traceback
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -88,6 +89,8 @@ def _run_one(path: str, claim_id: str, opts: Any) -> tuple[str, Any, Any]:
         exc.located(file=path, item=f"claim {claim_id!r}")
         fields = {k: getattr(exc, k) for k in ("file", "item", "field", "line", "hint")}
         return "spec-error", (exc.message, fields), None
+    except Exception as exc:  # noqa: BLE001  (a bug met by one claim must not take the others' verdicts down)
+        return "failed", internal_error(exc), None
     return "ok", result.verdicts, (result.repairs, result.repair_seconds)
 
 
@@ -105,6 +108,31 @@ def how_it_ended(exitcode: int | None) -> str:
         except ValueError:
             return f"signal {-exitcode}"
     return f"exit status {exitcode}"
+
+
+def internal_error(exc: BaseException) -> str:
+    """An exception that is a bug of nimjos, in words: its type, message and the line that raised it.
+
+    >>> try:
+    ...     {}["k"]
+    ... except KeyError as exc:
+    ...     internal_error(exc)[:16]
+    "KeyError: 'k' (a"
+    """
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""
+    return f"{type(exc).__name__}: {exc}{where}"[:500]
+
+
+def failed(claim: Any, error: str) -> ClaimResult:
+    """The result of a claim whose check raised an internal error (a bug of nimjos, not of the spec):
+    ``inconclusive``, with the error; the other claims keep their verdicts.
+
+    >>> failed(type("C", (), {"id": "c"})(), "ValueError: x (at a.py:3)").final.scope[:48]
+    'the check failed with an internal error: ValueEr'
+    """
+    why = f"the check failed with an internal error: {error}; a bug of nimjos, please report it"
+    return ClaimResult(claim, [Verdict(claim.id, "inconclusive", "exhaustive", why)])
 
 
 def crashed(claim: Any, how: str) -> ClaimResult:
@@ -226,6 +254,8 @@ def run_claims(claims: list, opts: Any, jobs: int, max_positions: int = 0,
             except SpecError as exc:
                 exc.located(file=str(claim.spec.path), item=claim.label)
                 yield i, claim, exc
+            except Exception as exc:  # noqa: BLE001  (as in a worker: the other claims keep their verdicts)
+                yield i, claim, failed(claim, internal_error(exc))
         return
     ctx = multiprocessing.get_context("spawn")
     # Each process runs a fixed sequence of claims (every jobs-th, in order), started with a fixed hash seed: Z3's
@@ -269,6 +299,8 @@ def run_claims(claims: list, opts: Any, jobs: int, max_positions: int = 0,
                     yield i, claim, ClaimResult(claim, payload, *repairs)
                 elif status == "crashed":
                     yield i, claim, crashed(claim, payload)
+                elif status == "failed":
+                    yield i, claim, failed(claim, payload)
                 elif status == "raised":
                     raise payload
                 else:
