@@ -10,8 +10,11 @@ domain and outside its window; one where the assumption is false says nothing an
 
 A probe where the claim fails (or cannot be evaluated) is a concrete instance of the domain, evaluated
 exactly: the audit's verdict is ``refuted`` (or ``ill-defined``) with it as the counterexample, and the proof
-is a prover bug, which the run reports loudly (:data:`PROVER_BUG`, a note naming the backend, exit status 3
-from ``nimjos check``). The proof's own verdict becomes ``inconclusive``: what the other methods earned stands.
+is a prover bug when the proof said ``proved`` (the whole domain), which the run reports loudly
+(:data:`PROVER_BUG`, a note naming the backend, exit status 3 from ``nimjos check``), and the proof's own verdict
+becomes ``inconclusive``: what the other methods earned stands. A ``proved-bounded`` proof is probed only inside
+the part of its class it records as data (the values of its enumerated names, a bit width); since that record
+does not hold every bound of the class, a failure there refutes the claim with a note, not a bug report.
 
 The probes are counted, not timed: at most :data:`PROBES` points, each evaluated under the language's step
 budget and the engines' position limits; a point over a limit is skipped.
@@ -280,10 +283,11 @@ def audit_proof(claim: Any, proof: Verdict, profile: str = "default") -> Verdict
     what = (f"{proof.method} ({backend(proof)}) said {proof.verdict}, but the claim "
             f"{'fails' if failing else 'cannot be evaluated'} at {at}, inside its domain (evaluated by the "
             f"expression language with ground truth from the engines)")
-    if in_class(proof, first.bindings) is None:
-        # a bounded proof whose class is known only as words: the point may lie outside it
-        audit.notes.append(f"{what}; the proof's class is known only as its scope ({proof.scope[:200]}): the point "
-                           "lies outside it, or the proof is wrong")
+    if proof.verdict != "proved":
+        # a bounded proof's class is recorded only in part (the values of its enumerated names, a bit width; not
+        # the lower bounds it kept): the point may lie outside it, so this is a refutation, not a prover bug
+        audit.notes.append(f"{what}; the proof covers only its class ({proof.scope[:200]}): the point lies outside "
+                           "it, or the proof is wrong")
         return audit
     bug = f"PROVER BUG: {what}"
     audit.notes.append(bug)

@@ -100,7 +100,13 @@ def test_a_lying_proof_is_caught(spec, cid, at):
 def test_proved_bounded_is_audited_too(spec):
     claim = spec.claim("far")
     proof = _lie(claim, "proved-bounded")
-    assert audit_proof(claim, proof).verdict == "refuted"
+    audit = audit_proof(claim, proof)
+    # a refutation; not a prover bug, since the point may lie outside the class (recorded only in part)
+    assert audit.verdict == "refuted" and proof.verdict == "proved-bounded" and PROVER_BUG not in proof.evidence
+    # a class recorded as values of an enumerated name is probed only there
+    proof = Verdict(claim.id, "proved-bounded", "prove", "for x = 0..20 only",
+                    evidence={"proved_class": {"enumerated": {"x": list(range(21))}, "width": None}})
+    assert audit_proof(claim, proof) is None
 
 
 def test_probes_respect_the_domain_and_the_assumption(spec):
