@@ -258,3 +258,25 @@ def test_the_heap_reduction_does_not_apply_to_negative_heap_sizes(write_spec):
     spec = load_spec(write_spec(text))
     v = heap_prove(spec.claim("bouton-negative"), RunOptions())
     assert v.verdict == "inconclusive" and "not applicable" in v.scope
+
+
+def test_a_truth_value_in_a_subtraction_set_is_the_integer_1(write_spec):
+    """{True, 2} == {1, 2} in the language, so subtraction({True, 2}) is subtraction({1, 2}) in every engine: the
+    built-in family dropped True, and a true claim was refuted (G(1) = 0)."""
+    from nimjos.spec.loader import load_spec
+    from checkers.run import RunOptions, run_claim
+    spec = load_spec(write_spec('''[source]
+id = "bool-set"
+[[claim]]
+id = "g"
+game = "subtraction({True, 2})"
+position = ["n"]
+domain = "n >= 0"
+for_all = "0 <= n <= 60"
+grundy = "n % 3"
+[[claim]]
+id = "gcn"
+holds = "G(gcn(1, ({True, 2},)), 1) == 1"
+'''))
+    for claim in spec.claims:
+        assert run_claim(claim, RunOptions(methods=("exhaustive",), repair=False)).final.verdict == "checked"

@@ -396,6 +396,20 @@ def as_instance(game: Any) -> GameInstance:
 
 # ----------------------------------------------------------------------------- built-in game families
 
+def subtraction_set(S: Any) -> Any:
+    """A subtraction set as every engine reads it: a truth value among its members is the integer 0 or 1, as
+    everywhere in the language (``{True, 2} == {1, 2}``); ranges and predicates as given.
+
+    >>> sorted(subtraction_set(frozenset({True, 2}))), subtraction_set((False, 3))
+    ([1, 2], (0, 3))
+    """
+    if isinstance(S, (frozenset, set)):
+        return frozenset(int(s) if type(s) is bool else s for s in S)
+    if isinstance(S, tuple):
+        return tuple(int(s) if type(s) is bool else s for s in S)
+    return S
+
+
 def _members(S: Any, upto: int) -> Iterable[int]:
     """The elements s of a subtraction set S with 1 <= s <= upto (S: finite set, range or predicate)."""
     if isinstance(S, (frozenset, set, tuple, range)):
@@ -437,6 +451,8 @@ def subtraction(S: Any) -> PythonGame:
     >>> g = subtraction(frozenset({2, 3})); [g.grundy(n) for n in range(6)]
     [0, 0, 1, 1, 2, 0]
     """
+    S = subtraction_set(S)
+
     def opts(n: int) -> list:
         return [n - s for s in _members(S, n)]
     return _shared(("subtraction", S), lambda: PythonGame("subtraction", 1, {"S": S}, f"subtraction({format_value(S)})", opts))
@@ -456,6 +472,7 @@ def gcn(h: Any, sets: Any) -> PythonGame:
         raise EvalError(f"gcn needs a positive integer h, got {h!r}")
     if not isinstance(sets, tuple) or not sets:
         raise EvalError("gcn needs a tuple of subtraction sets (S_1, ..., S_n)")
+    sets = tuple(subtraction_set(S) for S in sets)
     n = len(sets)
 
     def opts(position: Any) -> list:
