@@ -159,6 +159,23 @@ def _method_rank(record: Any) -> tuple:
     return (METHOD_ORDER.index(m) if m in METHOD_ORDER else len(METHOD_ORDER), m)
 
 
+def _witness_rank(record: Any) -> tuple:
+    """How a refutation's first counterexample ranks: one re-evaluated from the game's moves (or not a certificate
+    failure at all) before one the engine could not re-evaluate, then smallest first; a stored record (a dict)
+    keeps the order of the methods.
+
+    >>> far = Counterexample({"x": 10 ** 14}, detail={"engine": "not re-evaluated (position too large)"})
+    >>> near = Verdict("c", "refuted", "prove", "", counterexamples=[Counterexample({"x": 60})])
+    >>> _witness_rank(Verdict("c", "refuted", "sample", "", counterexamples=[far])) > _witness_rank(near)
+    True
+    """
+    if isinstance(record, dict) or not record.counterexamples:
+        return (1, 1, ())
+    first = record.counterexamples[0]
+    unconfirmed = str(first.detail.get("engine", "")).startswith("not re-evaluated")
+    return (int(unconfirmed), 0, first.key())
+
+
 def final_verdict(records: list) -> Any:
     """The verdict a claim earned from its methods' records (:class:`Verdict` objects, or stored records as dicts
     with `verdict` and `method`), never stronger than a method justifies: a refutation, then ill-definedness,
@@ -177,7 +194,7 @@ def final_verdict(records: list) -> Any:
         by_word.setdefault(_word(r), []).append(r)
     for w in ("refuted", "ill-defined"):
         if w in by_word:
-            return by_word[w][0]
+            return min(by_word[w], key=_witness_rank)   # a confirmed instance first, then the smallest
     for w in ("proved", "proved-bounded"):
         if w in by_word:
             return by_word[w][0]
