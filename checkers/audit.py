@@ -37,6 +37,7 @@ from typing import Any
 
 from nimjos.lang.binders import conjuncts
 from nimjos.lang.errors import EvalError, NimjosError, ResourceError, SpecError
+from nimjos.lang.runtime import BUDGET, step_limit
 from nimjos.lang.syntax import parse
 from nimjos.spec.domain import heap_count
 from nimjos.lang.values import format_value
@@ -54,6 +55,9 @@ PROBES, ATTEMPTS = 40, 4000
 #: ... and at most this many for a claim whose ground truth comes from the engines (each probe is a position the
 #: engines solve from the moves, with the box below it: about a second each on a 2-D game)
 GAME_PROBES = 10
+#: the steps (loop iterations, calls, options listed) one probe's evaluation may take, and all of them together:
+#: counts, so that the audit is the same on a quiet and a loaded machine; a probe over them is skipped
+PROBE_STEPS, AUDIT_STEPS = 200_000, 2_000_000
 #: the claim kinds a single point can be judged for (the path of ``--at``)
 KINDS = ("holds", "grundy", "p_positions", "level_set")
 #: the largest coordinate a probe of a game claim takes, beyond the window's own values: positions are solved
@@ -261,9 +265,14 @@ def audit_proof(claim: Any, proof: Verdict, profile: str = "default") -> Verdict
     held = evaluated = skipped = 0
     failing: list[Counterexample] = []
     undefined: list[Counterexample] = []
+    start = BUDGET.spent
     for env in points:
+        if BUDGET.spent - start > AUDIT_STEPS:
+            skipped += 1     # the audit's own budget is spent: the other probes are not evaluated
+            continue
         try:
-            v = check_exhaustive(claim, profile, max_counterexamples=1, pins=env)
+            with step_limit(PROBE_STEPS):
+                v = check_exhaustive(claim, profile, max_counterexamples=1, pins=env)
         except (ResourceError, SpecError, EvalError, RecursionError, MemoryError, OverflowError):
             skipped += 1
             continue
