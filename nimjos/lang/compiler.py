@@ -263,8 +263,8 @@ class _Compiler:
                 raise DepthError("recursion too deep while evaluating") from None
             except (OverflowError, MemoryError) as exc:
                 # a number too large for the machine (a C long, an array's size) is a limit, not mathematics
-                raise ResourceError(f"{fname}({', '.join(format_value(v) for v in vals)}): too large for the "
-                                    f"machine: {exc}") from None
+                why = "ran out of memory" if isinstance(exc, MemoryError) else f"too large for the machine: {exc}"
+                raise ResourceError(f"{fname}({', '.join(format_value(v) for v in vals)}): {why}") from None
             except (TypeError, ValueError, ZeroDivisionError, IndexError, KeyError) as exc:
                 if "exceeds the limit" in str(exc):   # Python's cap on the digits of an int turned to text
                     raise ResourceError(f"{fname}: too large for the machine: {exc}") from None
