@@ -35,6 +35,7 @@ import random
 import zlib
 from typing import Any
 
+from nimjos.lang.analysis import size_names
 from nimjos.lang.binders import conjuncts
 from nimjos.lang.errors import EvalError, NimjosError, ResourceError, SpecError
 from nimjos.lang.runtime import BUDGET, step_limit
@@ -186,6 +187,12 @@ def probe_points(claim: Any, plan: ClaimPlan) -> list[dict]:
     values = _window_values(plan)
     game = claim.kind != "holds" or bool(claim.game_text) or uses_table(claim, claim.spec.namespace)
     cands = {n: _candidates(n, values[n], game, rng) for n in names}
+    if game:
+        # an exponent (2 ** n) of a claim the engines judge: n just past the window, as a table grows with 2 ** n
+        for n in size_names([claim.statement_text, claim.assume_text or "", claim.game_text or ""],
+                            claim.spec.namespace) & set(names):
+            ints = _int_values(values[n])
+            cands[n] = [max(ints) + 1, max(ints) + 2, min(ints) - 1] if ints else cands[n]
     counts = _heap_counts(plan)
     points: list[dict] = []
     seen: set = set()
