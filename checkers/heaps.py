@@ -42,7 +42,6 @@ from checkers.sample.driver import db_key
 from checkers.sample.method import MIN_BEYOND
 from nimjos.games.declared import as_instance
 from nimjos.games.heaps.game import Copies, HeapGame, MooreNim
-from nimjos.lang.binders import Binder
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.runtime import BUDGET
@@ -390,9 +389,8 @@ def every_heap_size(domain: Any, y: str, ns: Any) -> bool:
     """
     if domain is None or not domain.text:
         return True
-    try:
-        binder = Binder(parse(domain.text), ns, allow_unbounded=True, text=domain.text)
-    except SpecError:
+    binder = domain.binder(ns)
+    if binder is None:
         return False
     if binder.pre_filters or binder.filter_texts or [lv.name for lv in binder.levels] != [y]:
         return False

@@ -175,13 +175,8 @@ def _predicate(text: str | None, ns: Any, names: tuple) -> Any:
 def _domain_levels(cd: ClaimDomain | None, ns: Any) -> dict[str, Any] | None:
     """The domain's levels by name (each name's bounds as the domain states them); None when the domain is not
     a condition a binder reads (a name with no bound on the bare name)."""
-    if cd is None or not cd.text:
-        return None
-    try:
-        binder = Binder(parse(cd.text), ns, allow_unbounded=True, text=cd.text)
-    except SpecError:
-        return None
-    return {lv.name: lv for lv in binder.levels}
+    binder = cd.binder(ns) if cd is not None else None
+    return None if binder is None else {lv.name: lv for lv in binder.levels}
 
 
 def _domain_filters(cd: ClaimDomain, ns: Any, order: list[str]) -> tuple[list, dict[str, list]]:

@@ -67,6 +67,22 @@ class Domain:
         except (EvalError, KeyError, TypeError, ZeroDivisionError):
             return False
 
+    def binder(self, ns: Namespace) -> Binder | None:
+        """The domain read by a binder (each name's bounds as the domain states them); None when it has no text or
+        is not a condition a binder reads (a name with no bound on the bare name).
+
+        >>> from nimjos.spec.names import spec_namespace
+        >>> ns = spec_namespace()
+        >>> [lv.name for lv in claim_domain("x >= 1", "1 <= x <= 9", ns, ("x",)).binder(ns).levels]
+        ['x']
+        """
+        if not self.text:
+            return None
+        try:
+            return Binder(parse(self.text), ns, allow_unbounded=True, text=self.text)
+        except SpecError:
+            return None
+
     @property
     def finite(self) -> bool:
         return not self.unbounded
