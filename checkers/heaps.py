@@ -380,11 +380,11 @@ def every_heap_size(domain: Any, y: str, ns: Any) -> bool:
     >>> from nimjos.spec.names import spec_namespace
     >>> from nimjos.spec.domain import claim_domain
     >>> ns = spec_namespace()
-    >>> every_heap_size(claim_domain(None, "0 <= x <= 100", ns, ("x",)), "x", ns)
+    >>> every_heap_size(claim_domain("0 <= x", ns, ("x",), window="x <= 100"), "x", ns)
     True
-    >>> every_heap_size(claim_domain(None, "0 <= x <= 100 and x % 2 == 0", ns, ("x",)), "x", ns)
+    >>> every_heap_size(claim_domain("0 <= x and x % 2 == 0", ns, ("x",), window="x <= 100"), "x", ns)
     False
-    >>> every_heap_size(claim_domain("x >= 1", "1 <= x <= 100", ns, ("x",)), "x", ns)
+    >>> every_heap_size(claim_domain("x >= 1", ns, ("x",), window="x <= 100"), "x", ns)
     False
     """
     if domain is None or not domain.text:

@@ -23,37 +23,37 @@ id = "audit"
 [[claim]]
 id = "negative-part"
 text = "x >= 0, for x >= -5 (false at -5..-1, which the window leaves out)"
-domain = "x >= -5"
-for_all = "0 <= x <= 20"
+window = "0 <= x <= 20"
+for_all = "x >= -5"
 holds = "x >= 0"
 
 [[claim]]
 id = "filtered"
 text = "x is even (the window keeps even x only)"
-domain = "x >= 0"
-for_all = "0 <= x <= 40 and x % 2 == 0"
+window = "0 <= x <= 40 and x % 2 == 0"
+for_all = "x >= 0"
 holds = "x % 2 == 0"
 
 [[claim]]
 id = "far"
 text = "x < 2^40 (false far beyond the window)"
-domain = "x >= 0"
-for_all = "0 <= x <= 20"
+window = "0 <= x <= 20"
+for_all = "x >= 0"
 holds = "x < 2 ** 40"
 
 [[claim]]
 id = "assumed"
 text = "odd x is odd; even x say nothing"
-domain = "x >= 0"
-for_all = "0 <= x <= 20"
+window = "0 <= x <= 20"
+for_all = "x >= 0"
 assume = "x % 2 == 1"
 holds = "x % 2 == 1"
 
 [[claim]]
 id = "true"
 text = "x * x >= x"
-domain = "x >= -3"
-for_all = "0 <= x <= 20"
+window = "0 <= x <= 20"
+for_all = "x >= -3"
 holds = "x * x >= x"
 
 [game.sub12]
@@ -64,8 +64,8 @@ moves = [ { to = "n - s", where = "s in {1, 2} and s <= n" } ]
 id = "game-beyond"
 text = "G(n) = n mod 3 only up to 30 (false at 31)"
 game = "sub12"
-domain = "n >= 0"
-for_all = "0 <= n <= 20"
+window = "0 <= n <= 20"
+for_all = "n >= 0"
 grundy = "n % 3 if n <= 30 else 0"
 """
 

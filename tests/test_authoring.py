@@ -50,12 +50,14 @@ moves = [ { to = "n - s", where = "s in {2, 3} and s <= n" } ]
 [[claim]]
 id = "p4"
 game = "sub23"
-for_all = "0 <= n <= 40"
+for_all = "0 <= n"
+window = "n <= 40"
 periodic = { period = 4 }
 [[claim]]
 id = "st"
 game = "sub23"
-for_all = "0 <= n <= 40"
+for_all = "0 <= n"
+window = "n <= 40"
 stair = { h = 2 }
 [[claim]]
 id = "table"

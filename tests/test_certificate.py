@@ -34,38 +34,44 @@ CLAIMS = """
 [[claim]]
 id = "dn"
 game = "delete_nim"
-for_all = "0 <= x <= 20 and 0 <= y <= 20"
+for_all = "0 <= x and 0 <= y"
+window = "x <= 20 and y <= 20"
 grundy = "v2((x | y) + 1)"
 
 [[claim]]
 id = "dn-wrong"
 game = "delete_nim"
-for_all = "0 <= x <= 20 and 0 <= y <= 20"
+for_all = "0 <= x and 0 <= y"
+window = "x <= 20 and y <= 20"
 grundy = "v2((x | y) + 2)"
 
 [[claim]]
 id = "vdn"
 game = "vdn"
-for_all = "1 <= x <= 20 and 1 <= y <= 20"
+for_all = "1 <= x and 1 <= y"
+window = "x <= 20 and y <= 20"
 p_positions = "x % 2 == 1 and y % 2 == 1"
 
 [[claim]]
 id = "vdn-wrong"
 game = "vdn"
-for_all = "1 <= x <= 20 and 1 <= y <= 20"
+for_all = "1 <= x and 1 <= y"
+window = "x <= 20 and y <= 20"
 p_positions = "x % 2 == 1"
 
 [[claim]]
 id = "sub23-levels"
 game = "sub23"
-for_all = "0 <= n <= 30"
+for_all = "0 <= n"
+window = "n <= 30"
 levels = "0 <= s <= 2"
 level_set = "(0, 0, 1, 1, 2)[n % 5] == s"
 
 [[claim]]
 id = "sub23-families"
 game = "sub23"
-for_all = "0 <= n <= 30"
+for_all = "0 <= n"
+window = "n <= 30"
 p_positions = [ { point = "5 * j", where = "j >= 0" }, { point = "5 * j + 1", where = "j >= 0" } ]
 """
 

@@ -29,9 +29,9 @@ def check(write_spec, body, claim_id=None, **kw):
 
 
 def test_grundy_checked_and_refuted(write_spec):
-    v = check(write_spec, '[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x <= 9 and 0 <= y <= 9"\ngrundy = "xor(x, y)"\n')
+    v = check(write_spec, '[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x and 0 <= y"\nwindow = "x <= 9 and y <= 9"\ngrundy = "xor(x, y)"\n')
     assert (v.verdict, v.instances) == ("checked", 100)
-    v = check(write_spec, '[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x <= 9 and 0 <= y <= 9"\ngrundy = "x + y"\n')
+    v = check(write_spec, '[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x and 0 <= y"\nwindow = "x <= 9 and y <= 9"\ngrundy = "x + y"\n')
     assert v.verdict == "refuted"
     assert v.counterexamples[0].bindings == {"x": 1, "y": 1}
     assert (v.counterexamples[0].lhs, v.counterexamples[0].rhs) == (0, 2)
@@ -41,30 +41,30 @@ def test_grundy_checked_and_refuted(write_spec):
 
 def test_params_from_for_all(write_spec):
     # Maximum Nim, f(x) = floor(x / k): G(x) = x // k when x % k == 0 is the rule (i) of 001 Lemma 2.2
-    v = check(write_spec, '[[claim]]\nid = "a"\ngame = "maxnim(k)"\nfor_all = "2 <= k <= 4 and 0 <= x <= 60"\n'
+    v = check(write_spec, '[[claim]]\nid = "a"\ngame = "maxnim(k)"\nfor_all = "2 <= k <= 4 and 0 <= x"\nwindow = "x <= 60"\n'
                           'assume = "x % k == 0"\ngrundy = "x // k"\n')
     assert v.verdict == "checked" and v.instances == 3 * 61 and v.assumption_held == 31 + 21 + 16
 
 
 def test_p_position_families_with_unbounded_index(write_spec):
-    body = ('[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x <= 20 and 0 <= y <= 20"\n'
+    body = ('[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x and 0 <= y"\nwindow = "x <= 20 and y <= 20"\n'
             'p_positions = [ { point = "(n, n)", where = "n >= 0" } ]\n')
     assert check(write_spec, body).verdict == "checked"
-    body = ('[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x <= 20 and 0 <= y <= 20"\n'
+    body = ('[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x and 0 <= y"\nwindow = "x <= 20 and y <= 20"\n'
             'p_positions = [ { point = "(n, n)", where = "n >= 1" } ]\n')
     v = check(write_spec, body)
     assert v.verdict == "refuted" and v.counterexamples[0].bindings == {"x": 0, "y": 0}
 
 
 def test_unjustified_family_index_is_refused(write_spec):
-    body = ('[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x <= 20 and 0 <= y <= 20"\n'
+    body = ('[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x and 0 <= y"\nwindow = "x <= 20 and y <= 20"\n'
             'p_positions = [ { point = "(n % 5, n % 5)", where = "n >= 0" } ]\n')
     with pytest.raises(SpecError, match="only a lower bound"):
         check(write_spec, body)
 
 
 def test_level_sets(write_spec):
-    body = ('[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x <= 15 and 0 <= y <= 15"\n'
+    body = ('[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x and 0 <= y"\nwindow = "x <= 15 and y <= 15"\n'
             'levels = "0 <= s <= 15"\nlevel_set = [ { point = "(x, xor(x, s))", where = "0 <= x <= 15" } ]\n')
     assert check(write_spec, body).verdict == "checked"
     body = body.replace("xor(x, s)", "x + s")
@@ -72,10 +72,10 @@ def test_level_sets(write_spec):
 
 
 def test_holds_sides_assume_vacuous_and_ill_defined(write_spec):
-    v = check(write_spec, '[[claim]]\nid = "a"\nfor_all = "1 <= n <= 50"\nholds = "survivor(n, 2) == 2 * n - 1"\n')
+    v = check(write_spec, '[[claim]]\nid = "a"\nfor_all = "1 <= n"\nwindow = "n <= 50"\nholds = "survivor(n, 2) == 2 * n - 1"\n')
     assert v.verdict == "refuted" and v.counterexamples[0].bindings == {"n": 2}
     assert (v.counterexamples[0].lhs, v.counterexamples[0].rhs) == (1, 3)
-    v = check(write_spec, '[[claim]]\nid = "a"\nfor_all = "1 <= n <= 50"\nassume = "n > 60"\nholds = "n < 0"\n')
+    v = check(write_spec, '[[claim]]\nid = "a"\nfor_all = "1 <= n"\nwindow = "n <= 50"\nassume = "n > 60"\nholds = "n < 0"\n')
     assert v.verdict == "vacuous" and v.assumption_held == 0
     v = check(write_spec, '[[claim]]\nid = "a"\nfor_all = "0 <= n <= 5"\nholds = "v2(n) >= 0"\n')
     assert v.verdict == "ill-defined" and v.undefined[0].bindings == {"n": 0}
@@ -91,7 +91,7 @@ def test_values_tables(write_spec):
 
 
 def test_pins_recheck_one_instance(write_spec):
-    body = '[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x <= 9 and 0 <= y <= 9"\ngrundy = "x + y"\n'
+    body = '[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x and 0 <= y"\nwindow = "x <= 9 and y <= 9"\ngrundy = "x + y"\n'
     v = check(write_spec, body, pins={"x": 1, "y": 1})
     assert v.instances == 1 and v.verdict == "refuted"
 
@@ -103,13 +103,13 @@ def test_dependent_strict_and_fractional_bounds(write_spec):
 
 
 def test_deep_profile_widens(write_spec):
-    body = ('[[claim]]\nid = "a"\ngame = "nim1"\nfor_all = "0 <= x <= 10"\ndeep = { for_all = "0 <= x <= 100" }\n'
+    body = ('[[claim]]\nid = "a"\ngame = "nim1"\nfor_all = "0 <= x"\nwindow = "x <= 10"\ndeep = { for_all = "0 <= x <= 100" }\n'
             'grundy = "x"\n')
     assert check(write_spec, body, profile="deep").instances == 101
 
 
 def test_error_names_file_claim_field_and_line(write_spec):
-    body = '[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x <= 9 and 0 <= y <= 9"\ngrundy = "xor(x, yy)"\n'
+    body = '[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x and 0 <= y"\nwindow = "x <= 9 and y <= 9"\ngrundy = "xor(x, yy)"\n'
     with pytest.raises(SpecError) as info:
         check(write_spec, body)
     msg = str(info.value)
@@ -124,7 +124,7 @@ def test_unknown_field_suggests(write_spec):
 
 
 def test_pins_must_name_window_variables(write_spec):
-    body = '[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x <= 9 and 0 <= y <= 9"\ngrundy = "x + y"\n'
+    body = '[[claim]]\nid = "a"\ngame = "nim2"\nfor_all = "0 <= x and 0 <= y"\nwindow = "x <= 9 and y <= 9"\ngrundy = "x + y"\n'
     with pytest.raises(SpecError, match="does not bind"):
         check(write_spec, body, pins={"z": 1})
     v = check(write_spec, body, pins={"x": 100, "y": 100})  # beyond the window, in the domain: evaluated

@@ -20,23 +20,27 @@ moves = [ { to = "(x - t, y)", where = "1 <= t <= x" }, { to = "(x, y - t)", whe
 [[claim]]
 id = "bouton"
 game = "nim2"
-for_all = "0 <= x <= 20 and 0 <= y <= 20"
+for_all = "0 <= x and 0 <= y"
+window = "x <= 20 and y <= 20"
 p_positions = "x == y"
 expect = "holds"
 [[claim]]
 id = "parity"
 game = "nim2"
-for_all = "0 <= x <= 20 and 0 <= y <= 20"
+for_all = "0 <= x and 0 <= y"
+window = "x <= 20 and y <= 20"
 p_positions = "(x + y) % 2 == 0"
 expect = "refuted"
 [[claim]]
 id = "floor"
-for_all = "0 <= p <= 30 and 1 <= q <= 9"
+for_all = "0 <= p and 1 <= q"
+window = "p <= 30 and q <= 9"
 holds = "p // q == floor(p / q)"
 expect = "holds"
 [[claim]]
 id = "ceil"
-for_all = "0 <= p <= 30 and 1 <= q <= 9"
+for_all = "0 <= p and 1 <= q"
+window = "p <= 30 and q <= 9"
 holds = "p // q == ceil(p / q)"
 expect = "refuted"
 '''
@@ -71,7 +75,8 @@ def test_a_claim_past_the_resource_limit_on_a_worker_names_its_file_and_exits_2(
     p = write_spec(SPEC + '''[[claim]]
 id = "big"
 game = "nim2"
-for_all = "0 <= x <= 60 and 0 <= y <= 60"
+for_all = "0 <= x and 0 <= y"
+window = "x <= 60 and y <= 60"
 grundy = "xor(x, y)"
 ''')
     r = check(p, "--jobs", "2", "--max-positions", "1000")
@@ -92,7 +97,8 @@ moves = [ { to = "(x - t, y)", where = "1 <= t <= x" }, { to = "(x, y - t)", whe
 [[claim]]
 id = "bouton"
 game = "nim2"
-for_all = "0 <= x <= 200 and 0 <= y <= 200"
+for_all = "0 <= x and 0 <= y"
+window = "x <= 200 and y <= 200"
 p_positions = "x == y"
 sample = { count = 20 }
 expect = "holds"
@@ -135,12 +141,14 @@ moves = [ { to = "n - s", where = "s in {2, 3} and s <= n" } ]
 [[claim]]
 id = "big-graph"
 game = "maxnim(k)"
-for_all = "2 <= k <= 3 and 0 <= x <= 3000"
+for_all = "2 <= k <= 3 and 0 <= x"
+window = "x <= 3000"
 assume = "x % k == 0"
 grundy = "x // k"
 [[claim]]
 id = "small-graph"
-for_all = "0 <= n <= 50"
+for_all = "0 <= n"
+window = "n <= 50"
 holds = "all(G(sub23, m) >= 0 for m in range(n))"
 [[claim]]
 id = "no-game"
@@ -169,11 +177,13 @@ def test_timeout_is_the_budget_of_each_claims_own_proof(write_spec, monkeypatch,
 id = "budget"
 [[claim]]
 id = "lemma"
-for_all = "0 <= n <= 30"
+for_all = "0 <= n"
+window = "n <= 30"
 holds = "n * n >= n"
 [[claim]]
 id = "uses-it"
-for_all = "0 <= n <= 30"
+for_all = "0 <= n"
+window = "n <= 30"
 holds = "n * n + 1 > n"
 prove = { using = ["lemma"] }
 ''')

@@ -22,14 +22,16 @@ moves = [ { to = "(x - t, y)", where = "1 <= t <= x" }, { to = "(x, y - t)", whe
 [[claim]]
 id = "many-counterexamples"
 game = "nim2"
-for_all = "0 <= x <= 12 and 0 <= y <= 12"
+for_all = "0 <= x and 0 <= y"
+window = "x <= 12 and y <= 12"
 p_positions = "(x + y) % 3 == 0"
 expect = "refuted"
 
 [[claim]]
 id = "families"
 game = "nim2"
-for_all = "0 <= x <= 12 and 0 <= y <= 12"
+for_all = "0 <= x and 0 <= y"
+window = "x <= 12 and y <= 12"
 p_positions = [ { point = "(n, n + 1)", where = "n >= 0" }, { point = "(2 * n, n)", where = "n >= 0" } ]
 expect = "refuted"
 
@@ -47,14 +49,16 @@ expect = "refuted"
 
 [[claim]]
 id = "undefined-here-and-there"
-for_all = "0 <= n <= 30"
+for_all = "0 <= n"
+window = "n <= 30"
 holds = "12 % (n % 5) >= 0"
 expect = "ill-defined"
 
 [[claim]]
 id = "holds"
 game = "nim2"
-for_all = "0 <= x <= 12 and 0 <= y <= 12"
+for_all = "0 <= x and 0 <= y"
+window = "x <= 12 and y <= 12"
 grundy = "xor(x, y)"
 '''
 
@@ -127,22 +131,26 @@ moves = [ { to = "x - t", where = "1 <= t <= floor(x / k)" } ]
 [[claim]]
 id = "delete-nim"
 game = "delete_nim"
-for_all = "0 <= x <= 20 and 0 <= y <= 20"
+for_all = "0 <= x and 0 <= y"
+window = "x <= 20 and y <= 20"
 grundy = "v2((x | y) + 1)"
 
 [[claim]]
 id = "maxnim-table"
-for_all = "2 <= k <= 4 and 0 <= x <= 200"
+for_all = "2 <= k <= 4 and 0 <= x"
+window = "x <= 200"
 holds = "G(maxnim(k), k * x) == x or G(maxnim(k), k * x) != x"
 
 [[claim]]
 id = "maxnim-floor"
-for_all = "2 <= k <= 4 and 0 <= x <= 300"
+for_all = "2 <= k <= 4 and 0 <= x"
+window = "x <= 300"
 holds = "G(maxnim(k), x) >= 0 and floor(x / k) >= 0"
 
 [[claim]]
 id = "iterated"
-for_all = "0 <= p <= 40"
+for_all = "0 <= p"
+window = "p <= 40"
 holds = "iterate(twice, p, 0) == 2 ** p - 1"
 '''
 

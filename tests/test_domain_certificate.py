@@ -32,7 +32,8 @@ moves = [ { to = "(x - t, p)", where = "1 <= t <= x // 2" },
 [[claim]]
 id = "pass-grundy"
 game = "half_pass"
-for_all = "1 <= x <= 2000 and 1 <= p <= 1"
+for_all = "1 <= x and 1 <= p <= 1"
+window = "x <= 2000"
 grundy = "xor((x + 1) // 2 ** v2(x + 1) // 2, 1)"
 expect = "holds"
 """
@@ -49,20 +50,22 @@ moves = [ { to = "x - t", where = "1 <= t <= k and t <= x" } ]
 [[claim]]
 id = "whole"
 game = "sub(k)"
-for_all = "1 <= k <= 5 and 0 <= x <= 60"
+for_all = "1 <= k <= 5 and 0 <= x"
+window = "x <= 60"
 grundy = "x % (k + 1)"
 
 [[claim]]
 id = "some-k"
 game = "sub(k)"
-for_all = "1 <= k <= 12 and 0 <= x <= 60"
+for_all = "1 <= k and 0 <= x"
+window = "k <= 12 and x <= 60"
 grundy = "x % (k + 1)"
 
 [[claim]]
 id = "stated"
 game = "sub(k)"
-for_all = "1 <= k <= 5 and 0 <= x <= 60"
-domain = "k >= 1 and x >= 0"
+for_all = "k >= 1 and x >= 0"
+window = "1 <= k <= 5 and 0 <= x <= 60"
 grundy = "x % (k + 1)"
 """
 
@@ -72,12 +75,14 @@ id = "xor"
 
 [[claim]]
 id = "identity"
-for_all = "0 <= a <= 1000"
+for_all = "0 <= a"
+window = "a <= 1000"
 holds = "xor(a, 0) == a"
 
 [[claim]]
 id = "inverse"
-for_all = "0 <= a <= 1000"
+for_all = "0 <= a"
+window = "a <= 1000"
 holds = "xor(a, a) == 0"
 """
 

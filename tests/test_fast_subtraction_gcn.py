@@ -233,13 +233,15 @@ moves = [
 [[claim]]
 id = "declared"
 game = "cn(h)"
-for_all = "2 <= h <= 3 and 0 <= x <= 999 and 0 <= y <= 999"
+for_all = "2 <= h <= 3 and 0 <= x and 0 <= y"
+window = "x <= 999 and y <= 999"
 grundy = "xor(x // h, y // h) * h + (x + y) % h"
 [[claim]]
 id = "builtin"
 game = "gcn(2, ({1, 2}, {1, 3}))"
 position = ["x1", "x2"]
-for_all = "0 <= x1 <= 999 and 0 <= x2 <= 999"
+for_all = "0 <= x1 and 0 <= x2"
+window = "x1 <= 999 and x2 <= 999"
 grundy = "x1 + x2"
 '''
 

@@ -32,13 +32,15 @@ holds = "6 * sum(j * j for j in range(r(150, n))) == (n - 1) * n * (2 * n - 1)"
 """ for i in range(6)) + """
 [[claim]]
 id = "wrong-sum"
-for_all = "1 <= n <= 1500"
+for_all = "1 <= n"
+window = "n <= 1500"
 holds = "2 * sum(j for j in range(r(150, n))) == n * n"
 expect = "refuted"
 
 [[claim]]
 id = "undefined-quotient"
-for_all = "0 <= n <= 1500"
+for_all = "0 <= n"
+window = "n <= 1500"
 holds = "sum(j for j in range(r(150, n))) / (n - 7) != 1 / 3"
 expect = "ill-defined"
 """

@@ -47,13 +47,15 @@ def test_zeckendorf_example(write_spec):
 
 [[claim]]
 id = "zeckendorf-terms"
-for_all = "1 <= n <= 3000"
+for_all = "1 <= n"
+window = "n <= 3000"
 holds = "zeck(n) <= ilog2(n) + 1"
 expect = "holds"
 
 [[claim]]
 id = "one-term-at-fibonacci-numbers"
-for_all = "2 <= k <= 80"
+for_all = "2 <= k"
+window = "k <= 80"
 holds = "zeck(fib(k)) == 1"
 expect = "holds"
 ''')
@@ -95,7 +97,8 @@ def test_the_prover_says_it_does_not_unfold_a_recursive_definition(write_spec):
     spec = load_spec(write_spec(HEAD + FIB + '''
 [[claim]]
 id = "fib-parity"
-for_all = "0 <= n <= 60"
+for_all = "0 <= n"
+window = "n <= 60"
 holds = "fib(n) % 2 == n % 2"
 expect = "refuted"
 '''))
@@ -208,7 +211,8 @@ moves = [ { to = "x - t", where = "1 <= t <= 3 and t <= x" } ]
 
 [[claim]]
 id = "as-holds"
-for_all = "0 <= x <= 20000"
+for_all = "0 <= x"
+window = "x <= 20000"
 holds = "G(g, x) == x % 4"
 expect = "holds"
 '''))
@@ -226,17 +230,20 @@ moves = [ { to = "x - t", where = "1 <= t <= 3 and t <= x" } ]
 
 [[claim]]
 id = "at-window-positions"
-for_all = "0 <= x <= 200"
+for_all = "0 <= x"
+window = "x <= 200"
 holds = "G(g, x) == x % 4"
 
 [[claim]]
 id = "inside-a-comprehension"
-for_all = "0 <= x <= 200"
+for_all = "0 <= x"
+window = "x <= 200"
 holds = "all(G(g, y) == y % 4 for y in range(x))"
 
 [[claim]]
 id = "no-G"
-for_all = "0 <= x <= 200"
+for_all = "0 <= x"
+window = "x <= 200"
 holds = "x % 4 < 4"
 '''))
     notes = {c.id: " ".join(check_exhaustive(c).notes) for c in spec.claims}

@@ -73,7 +73,8 @@ moves = [
 [[claim]]
 id = "nim-sorted"
 game = "two_heaps"
-for_all = "0 <= a <= 12 and a <= b <= 12"
+for_all = "0 <= a <= b"
+window = "a <= 12 and b <= 12"
 grundy = "xor(a, b)"
 expect = "holds"
 ''')
@@ -89,7 +90,8 @@ def test_an_unknown_function_is_not_a_variable(write_spec, call, hint):
     name = call.split("(")[0]
     got = message(write_spec, f'''[[claim]]
 id = "c"
-for_all = "0 <= n <= 10"
+for_all = "0 <= n"
+window = "n <= 10"
 holds = "{call} >= 0"
 expect = "holds"
 ''')
@@ -111,7 +113,8 @@ moves = [ { to = "n - s", where = "1 <= s <= sqrt(n)" } ]
 def test_an_unknown_variable_is_still_a_variable(write_spec):
     got = message(write_spec, '''[[claim]]
 id = "c"
-for_all = "0 <= n <= 10"
+for_all = "0 <= n"
+window = "n <= 10"
 holds = "zz >= 0"
 expect = "holds"
 ''')
@@ -151,7 +154,8 @@ def test_a_builtin_1d_family_needs_its_coordinate_named(write_spec):
     got = message(write_spec, '''[[claim]]
 id = "c"
 game = "subtraction({1, 2})"
-for_all = "0 <= n <= 10"
+for_all = "0 <= n"
+window = "n <= 10"
 grundy = "n % 3"
 expect = "holds"
 ''')
@@ -198,7 +202,8 @@ moves = [ { to = "(x - t, y)", where = "1 <= t <= x" }, { to = "(x, y - t)", whe
 [[claim]]
 id = "small-sum"
 game = "nim2"
-for_all = "0 <= x <= 3000 and 0 <= y <= 3000"
+for_all = "0 <= x and 0 <= y"
+window = "x <= 3000 and y <= 3000"
 assume = "x + y <= 20"
 grundy = "xor(x, y)"
 ''')
@@ -221,7 +226,8 @@ moves = [ { to = "n - s", where = "s in {1, 2} and s <= n" } ]
 
 [[claim]]
 id = "far"
-for_all = "0 <= n <= 100"
+for_all = "0 <= n"
+window = "n <= 100"
 holds = "G(sub12, n) == n % 3"
 sample = { scale = 1000000, count = 30 }
 ''')

@@ -25,15 +25,15 @@ id = "param"
 id = "beyond-k"
 game = "subtraction({1, k, k + 1})"
 position = ["n"]
-domain = "k >= 1 and n >= 0"
-for_all = "1 <= k <= 2 and 0 <= n <= 60"
+window = "1 <= k <= 2 and 0 <= n <= 60"
+for_all = "k >= 1 and n >= 0"
 periodic = { period = "k + 2" }
 [[claim]]
 id = "exact-k"
 game = "subtraction({1, k, k + 1})"
 position = ["n"]
-domain = "1 <= k <= 2 and n >= 0"
-for_all = "1 <= k <= 2 and 0 <= n <= 60"
+window = "1 <= k <= 2 and 0 <= n <= 60"
+for_all = "1 <= k <= 2 and n >= 0"
 periodic = { period = "k + 2" }
 '''
 
@@ -57,21 +57,22 @@ id = "where"
 id = "below-60"
 game = "subtraction({1, 2, 60})"
 position = ["n"]
-domain = "0 <= n <= 59"
+window = "0 <= n <= 59"
 for_all = "0 <= n <= 59"
 periodic = { period = 3 }
 [[claim]]
 id = "assumed"
 game = "subtraction({1, 2, 60})"
 position = ["n"]
-for_all = "0 <= n <= 200"
+for_all = "0 <= n"
+window = "n <= 200"
 assume = "n <= 59"
 periodic = { period = 3 }
 [[claim]]
 id = "wrong-inside"
 game = "subtraction({1, 2, 60})"
 position = ["n"]
-domain = "0 <= n <= 70"
+window = "0 <= n <= 70"
 for_all = "0 <= n <= 70"
 periodic = { period = 3 }
 '''
@@ -102,29 +103,31 @@ moves = [ { to = "x - t", where = "1 <= t <= x" } ]
 [[claim]]
 id = "even-heaps"
 game = "nim1"
-for_all = "0 <= x <= 60 and x % 2 == 0"
+for_all = "0 <= x and x % 2 == 0"
+window = "x <= 60"
 holds = "G(nim1, x) == (x if x % 2 == 0 else 0)"
 prove = { induction = "x" }
 [[claim]]
 id = "every-heap"
 game = "nim1"
-for_all = "0 <= x <= 60"
+for_all = "0 <= x"
+window = "x <= 60"
 holds = "G(nim1, x) == x"
 prove = { induction = "x" }
 [[claim]]
 id = "many-even"
 game = "heaps(nim1)"
 position = ["h"]
-for_all = "1 <= n <= 3 and h in multisets(n, 0, 6)"
-domain = "n >= 1"
+for_all = "n >= 1"
+window = "1 <= n <= 3 and h in multisets(n, 0, 6)"
 grundy = "xor((x if x % 2 == 0 else 0) for x in h)"
 prove = { using = ["even-heaps"] }
 [[claim]]
 id = "bouton"
 game = "heaps(nim1)"
 position = ["h"]
-for_all = "1 <= n <= 3 and h in multisets(n, 0, 6)"
-domain = "n >= 1"
+for_all = "n >= 1"
+window = "1 <= n <= 3 and h in multisets(n, 0, 6)"
 p_positions = "xor(x for x in h) == 0"
 prove = { using = ["every-heap"] }
 '''
@@ -151,14 +154,16 @@ moves = [ { to = "x - s", where = "s in {1, 2} and s <= x" } ]
 [[claim]]
 id = "even"
 game = "sub12"
-for_all = "0 <= x <= 60"
+for_all = "0 <= x"
+window = "x <= 60"
 assume = "x % 2 == 0"
 grundy = "x % 3 if x % 2 == 0 else 7"
 sample = { scale = 5000, count = 60 }
 [[claim]]
 id = "even-wrong"
 game = "sub12"
-for_all = "0 <= x <= 60"
+for_all = "0 <= x"
+window = "x <= 60"
 assume = "x % 2 == 0"
 grundy = "(x % 3 if x < 1000 else 5) if x % 2 == 0 else 7"
 sample = { scale = 5000, count = 60 }
@@ -186,22 +191,23 @@ FILTERED = '''[source]
 id = "filtered"
 [[claim]]
 id = "odd-missed"
-domain = "x >= 0"
-for_all = "0 <= x <= 40 and x % 2 == 0"
+window = "0 <= x <= 40 and x % 2 == 0"
+for_all = "x >= 0"
 holds = "x % 2 == 0"
 [[claim]]
 id = "negative"
-domain = "x >= -5"
-for_all = "0 <= x <= 20"
+window = "0 <= x <= 20"
+for_all = "x >= -5"
 holds = "x >= 0"
 [[claim]]
 id = "negative-true"
-domain = "x >= -5"
-for_all = "0 <= x <= 20"
+window = "0 <= x <= 20"
+for_all = "x >= -5"
 holds = "x >= -5"
 [[claim]]
 id = "read-from-window"
-for_all = "0 <= x <= 40 and x % 2 == 0"
+for_all = "0 <= x and x % 2 == 0"
+window = "x <= 40"
 holds = "x % 2 == 0"
 '''
 
@@ -229,14 +235,15 @@ id = "sets"
 id = "all-sets"
 game = "subtraction(S | {3})"
 position = ["n"]
-for_all = "S in subsets(1, 2) and 0 <= n <= 300"
+for_all = "S in subsets(1, 2) and 0 <= n"
+window = "n <= 300"
 periodic = { period = 60 }
 [[claim]]
 id = "more-sets"
 game = "subtraction(S | {3})"
 position = ["n"]
-domain = "S in subsets(1, 4) and n >= 0"
-for_all = "S in subsets(1, 2) and 0 <= n <= 300"
+window = "S in subsets(1, 2) and 0 <= n <= 300"
+for_all = "S in subsets(1, 4) and n >= 0"
 periodic = { period = 60 }
 '''
 
@@ -271,8 +278,8 @@ id = "bool-set"
 id = "g"
 game = "subtraction({True, 2})"
 position = ["n"]
-domain = "n >= 0"
-for_all = "0 <= n <= 60"
+window = "0 <= n <= 60"
+for_all = "n >= 0"
 grundy = "n % 3"
 [[claim]]
 id = "gcn"

@@ -45,15 +45,18 @@ SMALL = '''[source]
 id = "m"
 [[claim]]
 id = "equiv"
-for_all = "0 <= n <= 9"
+for_all = "0 <= n"
+window = "n <= 9"
 holds = "floor(n / 1) == n"
 [[claim]]
 id = "edge"
-for_all = "0 <= n <= 10"
+for_all = "0 <= n"
+window = "n <= 10"
 holds = "n <= 10"
 [[claim]]
 id = "weaker"
-for_all = "0 <= n <= 10"
+for_all = "0 <= n"
+window = "n <= 10"
 assume = "n >= 3"
 holds = "n >= 2"
 [[claim]]

@@ -36,12 +36,14 @@ moves = [ { to = "n - s", where = "s in {2, 3} and s <= n" } ]
 [[claim]]
 id = "per"
 game = "sub23"
-for_all = "0 <= n <= 200"
+for_all = "0 <= n"
+window = "n <= 200"
 periodic = { period = 5 }
 [[claim]]
 id = "per-wrong"
 game = "sub23"
-for_all = "0 <= n <= 200"
+for_all = "0 <= n"
+window = "n <= 200"
 periodic = { period = 4, preperiod = 0 }
 '''))
     v = check_exhaustive(spec.claim("per"))

@@ -58,37 +58,43 @@ id = "per"
 id = "kayles"
 game = 'octal("0.77")'
 position = ["n"]
-for_all = "0 <= n <= 200"
+for_all = "0 <= n"
+window = "n <= 200"
 periodic = { period = 12, preperiod = 71 }
 [[claim]]
 id = "kayles-late"
 game = 'octal("0.77")'
 position = ["n"]
-for_all = "0 <= n <= 200"
+for_all = "0 <= n"
+window = "n <= 200"
 periodic = { period = 12, preperiod = 69 }
 [[claim]]
 id = "dawson"
 game = 'octal("0.07")'
 position = ["n"]
-for_all = "0 <= n <= 200"
+for_all = "0 <= n"
+window = "n <= 200"
 periodic = { period = 34, preperiod = 53 }
 [[claim]]
 id = "dawson-period"
 game = 'octal("0.07")'
 position = ["n"]
-for_all = "0 <= n <= 200"
+for_all = "0 <= n"
+window = "n <= 200"
 periodic = { period = 17, preperiod = 53 }
 [[claim]]
 id = "sub"
 game = "subtraction({1, 2, k})"
 position = ["n"]
-for_all = "0 <= n <= 100 and 3 <= k <= 5"
+for_all = "0 <= n and 3 <= k <= 5"
+window = "n <= 100"
 periodic = { period = "k + 1" }
 [[claim]]
 id = "grundy"
 game = "grundys_game()"
 position = ["n"]
-for_all = "0 <= n <= 100"
+for_all = "0 <= n"
+window = "n <= 100"
 periodic = { period = 3 }
 '''
 

@@ -21,15 +21,18 @@ SPEC = '''[source]
 id = "crash"
 [[claim]]
 id = "boom"
-for_all = "0 <= p <= 30"
+for_all = "0 <= p"
+window = "p <= 30"
 holds = "p >= 0"
 [[claim]]
 id = "once"
-for_all = "0 <= p <= 20"
+for_all = "0 <= p"
+window = "p <= 20"
 holds = "p * p >= p"
 [[claim]]
 id = "ceil"
-for_all = "0 <= p <= 30 and 1 <= q <= 9"
+for_all = "0 <= p and 1 <= q"
+window = "p <= 30 and q <= 9"
 holds = "p // q == ceil(p / q)"
 '''
 

@@ -66,7 +66,7 @@ def prove(spec, cid, timeout=20.0):
 
 
 def test_delete_nim_is_proved_below_2_32(write_spec):
-    spec = load_spec(write_spec(GAMES + claim_text("dn", 'game = "delete_nim"\nfor_all = "0 <= x <= 20 and 0 <= y <= 20"\n'
+    spec = load_spec(write_spec(GAMES + claim_text("dn", 'game = "delete_nim"\nfor_all = "0 <= x and 0 <= y"\nwindow = "x <= 20 and y <= 20"\n'
                                                          f'grundy = "v2((x | y) + 1)"\n{DELETE_NIM_STRATEGY}')))
     v = prove(spec, "dn")
     # proved for the class below 2^32, which is smaller than the domain (x, y >= 0): proved-bounded, class printed
@@ -76,7 +76,7 @@ def test_delete_nim_is_proved_below_2_32(write_spec):
 
 
 def test_vdn_p_positions_are_proved_for_all_positions(write_spec):
-    spec = load_spec(write_spec(GAMES + claim_text("vdn", 'game = "vdn"\nfor_all = "1 <= x <= 20 and 1 <= y <= 20"\n'
+    spec = load_spec(write_spec(GAMES + claim_text("vdn", 'game = "vdn"\nfor_all = "1 <= x and 1 <= y"\nwindow = "x <= 20 and y <= 20"\n'
                                                           'p_positions = "x % 2 == 1 and y % 2 == 1"')))
     v = prove(spec, "vdn")
     assert v.verdict == "proved" and v.scope.startswith("all x >= 1, y >= 1") and "2^" not in v.scope
@@ -84,7 +84,7 @@ def test_vdn_p_positions_are_proved_for_all_positions(write_spec):
 
 def test_cyclic_nimhoff_is_proved_for_each_h_with_xor_by_its_laws(write_spec):
     spec = load_spec(write_spec(GAMES + claim_text(
-        "cn", 'game = "cyclic_nimhoff2(h)"\nfor_all = "1 <= h <= 2 and 0 <= x <= 12 and 0 <= y <= 12"\n'
+        "cn", 'game = "cyclic_nimhoff2(h)"\nfor_all = "1 <= h <= 2 and 0 <= x and 0 <= y"\nwindow = "x <= 12 and y <= 12"\n'
               f'grundy = "xor(x // h, y // h) * h + (x + y) % h"\n{NIMHOFF_STRATEGY}\nprove = {{ timeout = 40 }}')))
     v = prove(spec, "cn")
     assert v.verdict == "proved"
@@ -93,10 +93,10 @@ def test_cyclic_nimhoff_is_proved_for_each_h_with_xor_by_its_laws(write_spec):
 
 def test_floor_identities_symbolic_and_per_parameter(write_spec):
     spec = load_spec(write_spec("[source]\nid = 'f'\n" + claim_text(
-        "eq-1", 'for_all = "2 <= k <= 10 and 0 <= x <= 300"\nassume = "x % k != 0"\n'
+        "eq-1", 'for_all = "2 <= k and 0 <= x"\nwindow = "k <= 10 and x <= 300"\nassume = "x % k != 0"\n'
                 'holds = "x - floor(x / k) - 1 == floor((k - 1) * x / k)"') + claim_text(
-        "eq-1-printed", 'for_all = "2 <= k <= 10 and 0 <= x <= 300"\nholds = "x - floor(x / k) - 1 == floor((k - 1) * x / k)"') + claim_text(
-        "ceil", 'for_all = "2 <= k <= 10 and 0 <= n <= 300"\nassume = "n % k >= 2"\nholds = "floor((n + k - 1) / k) == n // k + 1 == ceil(n / k)"')))
+        "eq-1-printed", 'for_all = "2 <= k and 0 <= x"\nwindow = "k <= 10 and x <= 300"\nholds = "x - floor(x / k) - 1 == floor((k - 1) * x / k)"') + claim_text(
+        "ceil", 'for_all = "2 <= k and 0 <= n"\nwindow = "k <= 10 and n <= 300"\nassume = "n % k >= 2"\nholds = "floor((n + k - 1) / k) == n // k + 1 == ceil(n / k)"')))
     v = prove(spec, "eq-1")
     assert v.verdict == "proved"
     assert "k >= 2" in v.scope or "k = 2..10" in v.scope
@@ -108,10 +108,10 @@ def test_floor_identities_symbolic_and_per_parameter(write_spec):
 
 def test_power_of_two_is_abstracted_soundly(write_spec):
     spec = load_spec(write_spec("[source]\nid = 'w'\n" + claim_text(
-        "weights", 'for_all = "1 <= m <= 12 and 1 <= i <= 2**m"\n'
+        "weights", 'for_all = "1 <= m and 1 <= i <= 2 ** m"\nwindow = "m <= 12"\n'
                    'holds = "2*(2**m - i - 1) + 2*i - 1 == 2**(m + 1) - 3"') + claim_text(
-        "spurious", 'for_all = "0 <= n <= 12"\nholds = "2**n != 3"') + claim_text(
-        "false", 'for_all = "0 <= n <= 12"\nholds = "2**n <= 1000"')))
+        "spurious", 'for_all = "0 <= n"\nwindow = "n <= 12"\nholds = "2**n != 3"') + claim_text(
+        "false", 'for_all = "0 <= n"\nwindow = "n <= 12"\nholds = "2**n <= 1000"')))
     v = prove(spec, "weights", timeout=10)
     assert v.verdict == "proved" and "abstracting 2^n" in v.scope and "m >= 1" in v.scope
     # 2^n = 3 is consistent with the facts Z3 knows; the exact re-evaluation refuses to call it a counterexample
@@ -122,7 +122,7 @@ def test_power_of_two_is_abstracted_soundly(write_spec):
 
 def test_unknown_and_not_applicable_are_inconclusive(write_spec):
     spec = load_spec(write_spec("[source]\nid = 'u'\n" + claim_text(
-        "josephus", 'for_all = "1 <= n <= 50"\nholds = "survivor(2 * n, 2) == 2 * survivor(n, 2) - 1"') + claim_text(
+        "josephus", 'for_all = "1 <= n"\nwindow = "n <= 50"\nholds = "survivor(2 * n, 2) == 2 * survivor(n, 2) - 1"') + claim_text(
         "table", 'for_all = "True"\nholds = "1 == 1"')))
     v = prove(spec, "josephus", timeout=5)
     assert v.verdict == "inconclusive"
@@ -139,7 +139,7 @@ def test_strategy_cases_split_an_if_else_chain(write_spec):
 
 def test_window_edges_are_dropped_but_stated_bounds_kept(write_spec):
     spec = load_spec(write_spec("[source]\nid = 'd'\n" + claim_text(
-        "c", 'for_all = "0 <= s <= 300 and 0 <= m <= 2*s and 0 <= e <= 1"\nholds = "s - m + e <= s + 1"')))
+        "c", 'for_all = "0 <= s and 0 <= m <= 2 * s and 0 <= e <= 1"\nwindow = "s <= 300"\nholds = "s - m + e <= s + 1"')))
     c = spec.claim("c")
     dom = proof_domain(c, c.plan(), ProveOptions(), spec.namespace)
     assert dom.dropped == ["s"]
@@ -246,11 +246,13 @@ position = ["x"]
 moves = [ { to = "x - t", where = "1 <= t <= x" } ]
 [[claim]]
 id = "zero"
-for_all = "0 <= x <= 20"
+for_all = "0 <= x"
+window = "x <= 20"
 holds = "G(nim1, x) == 0"
 [[claim]]
 id = "twice"
-for_all = "0 <= n <= 20"
+for_all = "0 <= n"
+window = "n <= 20"
 holds = "G(nim1, 2*n + 1) == G(nim1, 2*n)"
 prove = { using = ["zero"] }
 '''))
@@ -278,7 +280,8 @@ for_all = "0 <= x <= 5"
 grundy = "x"
 [[claim]]
 id = "twice"
-for_all = "0 <= n <= 20"
+for_all = "0 <= n"
+window = "n <= 20"
 holds = "n == n"
 prove = {{ using = {using} }}
 ''')
@@ -295,7 +298,8 @@ def test_a_nim_sum_the_laws_cannot_settle_is_proved_with_bit_vectors(write_spec)
 id = "assoc"
 [[claim]]
 id = "assoc"
-for_all = "0 <= a <= 15 and 0 <= b <= 15 and 0 <= c <= 15"
+for_all = "0 <= a and 0 <= b and 0 <= c"
+window = "a <= 15 and b <= 15 and c <= 15"
 holds = "xor(xor(a, b), c) == xor(a, xor(b, c))"
 '''))
     v = prove(spec, "assoc", timeout=6)
@@ -339,7 +343,8 @@ position = ["x"]
 moves = [ { to = "x - t", where = "1 <= t <= 1 and t <= x" } ]
 [[claim]]
 id = "c"
-for_all = "-5 <= x <= 5"
+for_all = "-5 <= x"
+window = "x <= 5"
 holds = "G(sub1, x) >= 0"
 prove = { induction = "x" }
 expect = "ill-defined"
@@ -352,8 +357,8 @@ expect = "ill-defined"
 def test_a_proof_scope_prints_the_domain_in_clean_form(write_spec):
     # the window's raw bounds printed "all n >= max(0, 0), 0 + 1 <= d <= n" and "1 <= d <= n - 1 - 0"
     spec = load_spec(write_spec("[source]\nid = 'd'\n" + claim_text(
-        "two-lows", 'for_all = "0 <= n <= 100 and n >= 0 and 0 + 1 <= d <= n"\nholds = "n - d < n"') + claim_text(
-        "stated", 'domain = "n >= 1 and 1 <= d <= n - 1 - 0"\nfor_all = "1 <= n <= 60 and 1 <= d <= n - 1 - 0"\n'
+        "two-lows", 'for_all = "n >= 1 and 1 <= d <= n - 1 - 0"\nholds = "n - d < n"') + claim_text(
+        "stated", 'window = "0 <= n <= 100 and n >= 0 and 0 + 1 <= d <= n"\nfor_all = "1 <= n <= 60 and 1 <= d <= n - 1 - 0"\n'
                   'holds = "n - d >= 1"')))
     for cid, want in [("two-lows", "all n >= 0, 1 <= d <= n"), ("stated", "all n >= 1, 1 <= d <= n - 1")]:
         v = prove(spec, cid)

@@ -22,7 +22,8 @@ def test_a_holds_model_that_holds_exactly_names_the_abstraction_and_what_to_do(t
 id = "s"
 [[claim]]
 id = "pow"
-for_all = "0 <= n <= 30"
+for_all = "0 <= n"
+window = "n <= 30"
 holds = "2**n != 3 * n + 7"
 expect = "holds"
 ''')
@@ -57,8 +58,8 @@ def test_walnuts_class_beside_a_z3_proof_says_it_is_walnuts(tmp_path):
 id = "s"
 [[claim]]
 id = "cases"
-domain = "h >= 1 and Q >= 0 and 0 <= R < h and 0 <= k < Q*h + R"
-for_all = "1 <= h <= 10 and 0 <= Q <= 40 and 0 <= R < h and 0 <= k < Q*h + R"
+window = "1 <= h <= 10 and 0 <= Q <= 40 and 0 <= R < h and 0 <= k < Q*h + R"
+for_all = "h >= 1 and Q >= 0 and 0 <= R < h and 0 <= k < Q*h + R"
 holds = "(Q*h <= k < Q*h + R and 0 <= k - Q*h < R) or (k < Q*h and k // h < Q and 0 <= k % h < h)"
 ''')
     v = prove_claim(spec.claims[0], RunOptions())

@@ -12,19 +12,22 @@ position = ["n"]
 moves = [ { to = "n - s", where = "s in {1, 2} and s <= n" } ]
 [[claim]]
 id = "jos"
-for_all = "1 <= n <= 200"
+for_all = "1 <= n"
+window = "n <= 200"
 holds = "survivor(n, 2) == 2 * (n - 2 ** ilog2(n + 1)) + 1"
 expect = "refuted"
 [[claim]]
 id = "p-from-1"
 game = "sub12"
-for_all = "0 <= n <= 100"
+for_all = "0 <= n"
+window = "n <= 100"
 p_positions = [ { point = "3 * j", where = "j >= 1" } ]
 expect = "refuted"
 [[claim]]
 id = "hopeless"
 game = "sub12"
-for_all = "0 <= n <= 100"
+for_all = "0 <= n"
+window = "n <= 100"
 grundy = "n % 7"
 expect = "refuted"
 '''

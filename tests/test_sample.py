@@ -21,25 +21,29 @@ moves = [
 
 [[claim]]
 id = "floor-identity"
-for_all = "2 <= k <= 9 and 0 <= x <= 50"
+for_all = "2 <= k <= 9 and 0 <= x"
+window = "x <= 50"
 assume = "x % k != 0"
 holds = "x - floor(x / k) - 1 == floor((k - 1) * x / k)"
 
 [[claim]]
 id = "true-in-window-only"
-for_all = "0 <= n <= 100"
+for_all = "0 <= n"
+window = "n <= 100"
 holds = "n * n < 1000000"
 
 [[claim]]
 id = "dn"
 game = "delete_nim"
-for_all = "0 <= x <= 20 and 0 <= y <= 20"
+for_all = "0 <= x and 0 <= y"
+window = "x <= 20 and y <= 20"
 grundy = "v2((x | y) + 1)"
 
 [[claim]]
 id = "dn-beyond"
 game = "delete_nim"
-for_all = "0 <= x <= 20 and 0 <= y <= 20"
+for_all = "0 <= x and 0 <= y"
+window = "x <= 20 and y <= 20"
 grundy = "v2((x | y) + 1) if x < 1000 else 0"
 
 [[claim]]
@@ -54,12 +58,14 @@ values = { from = [0, 0], grundy = [[0, 1], [1, 1]] }
 
 [[claim]]
 id = "window-constant"
-for_all = "P in {50} and 1 <= n <= 100"
+for_all = "P in {50} and 1 <= n"
+window = "n <= 100"
 holds = "any(2 ** p >= n for p in range(0, P))"
 
 [[claim]]
 id = "pinned"
-for_all = "0 <= n <= 100"
+for_all = "0 <= n"
+window = "n <= 100"
 holds = "n != 123456789"
 sample = { pins = ["n=123456789"] }
 """

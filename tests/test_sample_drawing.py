@@ -24,47 +24,47 @@ id = "d"
 
 [[claim]]
 id = "thin"
-for_all = "0 <= x <= 3000"
-domain = "x >= 0"
+for_all = "x >= 0"
+window = "0 <= x <= 3000"
 assume = "x % 1000 == 7"
 holds = "x % 10 == 7"
 
 [[claim]]
 id = "thin-drawn"
-for_all = "0 <= x <= 3000"
-domain = "x >= 0"
+for_all = "x >= 0"
+window = "0 <= x <= 3000"
 assume = "x % 1000 == 7"
 holds = "x % 10 == 7"
 sample = { for_all = "0 <= j and x in {1000 * j + 7}" }
 
 [[claim]]
 id = "thin-false-far"
-for_all = "0 <= x <= 3000"
-domain = "x >= 0"
+for_all = "x >= 0"
+window = "0 <= x <= 3000"
 assume = "x % 1000 == 7"
 holds = "x < 5000"
 sample = { for_all = "0 <= j and x in {1000 * j + 7}" }
 
 [[claim]]
 id = "hint-off-the-set"
-for_all = "0 <= x <= 3000"
-domain = "x >= 0"
+for_all = "x >= 0"
+window = "0 <= x <= 3000"
 assume = "x % 1000 == 7"
 holds = "x % 10 == 7"
 sample = { for_all = "0 <= j and x in {1000 * j + 8}" }
 
 [[claim]]
 id = "alternatives"
-for_all = "0 <= x <= 100 and 0 <= y <= 100"
-domain = "x >= 0 and y >= 0"
+for_all = "x >= 0 and y >= 0"
+window = "0 <= x <= 100 and 0 <= y <= 100"
 assume = "x == 2 * y or x == 3 * y + 1"
 holds = "x % 2 == 0 or x % 3 == 1"
 sample = { for_all = ["0 <= y and x in {2 * y}", "0 <= y and x in {3 * y + 1}"] }
 
 [[claim]]
 id = "outside-the-domain"
-for_all = "1 <= x <= 3000"
-domain = "x >= 1"
+for_all = "x >= 1"
+window = "1 <= x <= 3000"
 assume = "x % 1000 == 7 or x == 0"
 holds = "x != 0"
 sample = { for_all = "0 <= j and x in {1000 * j + 7, 0}" }
@@ -129,7 +129,8 @@ def _weighted(tmp_path, p_positions: str):
 [[claim]]
 id = "probe"
 game = "weighted_nim"
-for_all = "0 <= x <= 999 and 0 <= y <= 999"
+for_all = "0 <= x and 0 <= y"
+window = "x <= 999 and y <= 999"
 p_positions = "{p_positions}"
 '''
     path = tmp_path / "w.toml"

@@ -42,8 +42,8 @@ moves = [
 [[claim]]
 id = "moore-8-bits"
 game = "moore2"
-for_all = "0 <= x <= 7 and 0 <= y <= 7 and 0 <= z <= 7 and 0 <= w <= 7"
-domain = "x >= 0 and y >= 0 and z >= 0 and w >= 0"
+for_all = "x >= 0 and y >= 0 and z >= 0 and w >= 0"
+window = "0 <= x <= 7 and 0 <= y <= 7 and 0 <= z <= 7 and 0 <= w <= 7"
 p_positions = "all((x // 2**i % 2 + y // 2**i % 2 + z // 2**i % 2 + w // 2**i % 2) % 3 == 0 for i in range(8))"
 """
 
@@ -53,32 +53,33 @@ id = "h"
 
 [[claim]]
 id = "below-100"
-for_all = "0 <= n <= 60"
-domain = "0 <= n < 100"
+for_all = "0 <= n < 100"
+window = "0 <= n <= 60"
 holds = "n < 100"
 
 [[claim]]
 id = "domain-is-window"
 for_all = "0 <= n <= 99"
-domain = "0 <= n <= 99"
+window = "0 <= n <= 99"
 holds = "n * n < 10 ** 4"
 
 [[claim]]
 id = "terminal-only"
 # 003 thm-2.1 as it was sampled: the parameter k goes far, but beyond the window the position x is always 0
-for_all = "1 <= k <= 7 and 0 <= x <= 8 - k"
-domain = "k >= 1 and 0 <= x <= max(0, 8 - k)"
+for_all = "k >= 1 and 0 <= x <= max(0, 8 - k)"
+window = "1 <= k <= 7 and 0 <= x <= 8 - k"
 holds = "x <= 7"
 
 [[claim]]
 id = "spread"
-for_all = "1 <= k <= 20 and 0 <= x <= 20"
-domain = "k >= 1 and x >= 0"
+for_all = "k >= 1 and x >= 0"
+window = "1 <= k <= 20 and 0 <= x <= 20"
 holds = "(x + k) ** 2 == x * x + 2 * x * k + k * k"
 
 [[claim]]
 id = "mod-7"
-for_all = "0 <= n <= 30"
+for_all = "0 <= n"
+window = "n <= 30"
 holds = "n % 7 != 0 or n < 10 ** 6 or n % 2 == 1"
 """
 

@@ -18,7 +18,8 @@ moves = [ { to = "n - s", where = "s in {2, 5, 7} and s <= n" } ]
 [[claim]]
 id = "c"
 game = "s"
-for_all = "0 <= n <= 20"
+for_all = "0 <= n"
+window = "n <= 20"
 grundy = "0"
 """
 

@@ -24,12 +24,14 @@ moves = [ { to = "x - t", where = "1 <= t <= floor(x / k)" } ]
 [[claim]]
 id = "parity"
 game = "nim2"
-for_all = "0 <= x <= 40 and 0 <= y <= 40"
+for_all = "0 <= x and 0 <= y"
+window = "x <= 40 and y <= 40"
 p_positions = "(x + y) % 2 == 0"
 expect = "refuted"
 [[claim]]
 id = "josephus"
-for_all = "2 <= k <= 4 and 1 <= n <= 50 and 1 <= m <= n"
+for_all = "2 <= k <= 4 and 1 <= n and 1 <= m <= n"
+window = "n <= 50"
 holds = "JJ(k, n, m) == G(maxnim(k), n * k - m)"
 expect = "holds"
 '''

@@ -194,41 +194,49 @@ MUTANTS = '''
 [[claim]]
 id = "wythoff-mutant"
 game = "wyt"
-for_all = "0 <= m <= 60 and 0 <= n <= 60"
+for_all = "0 <= m and 0 <= n"
+window = "m <= 60 and n <= 60"
 position = ["m", "n"]
 p_positions = "(m, n) == (phif(abs(n - m)), phif(abs(n - m)) + abs(n - m)) or (m, n) == (phif(abs(n - m)) + abs(n - m) + (1 if abs(n - m) == 7 else 0), phif(abs(n - m)))"
 [[claim]]
 id = "nim-mutant"
 game = "nim2"
-for_all = "0 <= x <= 70 and 0 <= y <= x"
+for_all = "0 <= x and 0 <= y <= x"
+window = "x <= 70"
 grundy = "xor(x, y) + (1 if x % 17 == 3 and y > 2 else 0)"
 [[claim]]
 id = "level-mutant"
 game = "nim2"
-for_all = "0 <= x <= 50 and 0 <= y <= 50"
+for_all = "0 <= x and 0 <= y"
+window = "x <= 50 and y <= 50"
 levels = "0 <= s <= 3"
 level_set = "xor(x, y) == s or (x == 9 and y == 40 and s == 1)"
 [[claim]]
 id = "holds-mutant"
-for_all = "0 <= s <= 6 and 0 <= n <= 4 and 0 <= m <= (2*s + 1) * 2**n - 1"
+for_all = "0 <= s <= 6 and 0 <= n and 0 <= m <= (2 * s + 1) * 2 ** n - 1"
+window = "n <= 4"
 holds = "F(s, (2*s + 1) * 2**n + m) == 2*m + 1 + (1 if m == 5 and n >= 2 else 0)"
 [[claim]]
 id = "holds-assumed"
-for_all = "1 <= x <= 40 and 1 <= y <= 40"
+for_all = "1 <= x and 1 <= y"
+window = "x <= 40 and y <= 40"
 assume = "x % 3 == 0 and y > x"
 holds = "(y - x) % 3 != 1 or y // x < 5"
 [[claim]]
 id = "g-mutant"
-for_all = "2 <= k <= 4 and 0 <= x <= 300"
+for_all = "2 <= k <= 4 and 0 <= x"
+window = "x <= 300"
 holds = "G(maxn(k), x) == x // k + (1 if x == 250 and k == 3 else 0)"
 [[claim]]
 id = "g2-mutant"
-for_all = "0 <= a <= 30 and 0 <= b <= 30"
+for_all = "0 <= a and 0 <= b"
+window = "a <= 30 and b <= 30"
 assume = "a != 7"
 holds = "G(wyt, (a, b)) != 0 or (a, b) == (0, 0) or (a, b) == (1, 2) or (a, b) == (2, 1) or (a, b) == (3, 5)"
 [[claim]]
 id = "holds-overflow"
-for_all = "0 <= x <= 80 and 0 <= y <= 3"
+for_all = "0 <= x and 0 <= y <= 3"
+window = "x <= 80"
 holds = "x ** 10 + y >= 0"
 '''
 
@@ -245,7 +253,7 @@ def test_mutants_refuted_alike(cid, tmp_path):
 
 def test_many_failures_keep_the_smallest_and_the_count(tmp_path):
     path = tmp_path / "m.toml"
-    path.write_text(DEFINE + '[[claim]]\nid = "c"\ngame = "nim2"\nfor_all = "0 <= x <= 40 and 0 <= y <= 40"\n'
+    path.write_text(DEFINE + '[[claim]]\nid = "c"\ngame = "nim2"\nfor_all = "0 <= x and 0 <= y"\nwindow = "x <= 40 and y <= 40"\n'
                     'grundy = "x + y"\n')
     scalar, vector = _both(load_spec(path).claim("c"))
     assert scalar.failures > 1000
@@ -319,7 +327,7 @@ def test_smaller_main_theorem_windows_say_why(stem, cid):
 def test_assumption_vectorised_statement_one_at_a_time_keeps_the_g_note(tmp_path):
     path = tmp_path / "m.toml"
     path.write_text(DEFINE + '"GN(x, y)" = "G(nim2, (x, y))"\n[[claim]]\nid = "c"\n'
-                    'for_all = "0 <= x <= 30 and 0 <= y <= 30"\nassume = "x % 3 == 0"\n'
+                    'for_all = "0 <= x and 0 <= y"\nwindow = "x <= 30 and y <= 30"\nassume = "x % 3 == 0"\n'
                     'holds = "GN(x, y) == xor(x, y) and len({x, y}) >= 1"\n')
     scalar, vector = _both(load_spec(path).claim("c"))
     assert scalar.verdict == vector.verdict == "checked"

@@ -164,20 +164,20 @@ def test_bouton_three_heaps_proved_and_a_mutant_refuted(spec004):
 
 def test_cyclic_nimhoff_two_heaps_h3(spec004):
     c = spec004.claim("thm-1.17-cyclic-nimhoff-2")
-    c3 = _without(c, "strategy", "deep", for_all="h in {3} and 0 <= x <= 30 and 0 <= y <= 30",
-                  domain="h in {3} and x >= 0 and y >= 0")
+    c3 = _without(c, "strategy", "deep", for_all="h in {3} and x >= 0 and y >= 0",
+                  window="h in {3} and 0 <= x <= 30 and 0 <= y <= 30")
     v = walnut_verdict(c3, RunOptions())
     assert v.verdict == "proved" and "h = 3" in v.scope, v.scope
     # the domain leaves h unbounded, the window has h = 2..4: proved for those values only
-    open_h = _without(c, "strategy", "deep", for_all="2 <= h <= 4 and 0 <= x <= 20 and 0 <= y <= 20",
-                      domain="h >= 1 and x >= 0 and y >= 0")
+    open_h = _without(c, "strategy", "deep", for_all="h >= 1 and x >= 0 and y >= 0",
+                      window="2 <= h <= 4 and 0 <= x <= 20 and 0 <= y <= 20")
     v = walnut_verdict(open_h, RunOptions())
     assert v.verdict == "proved-bounded" and "h = 2..4" in v.scope and "unbounded" in v.scope, v.scope
 
 
 def test_a_non_automatic_claim_falls_back_to_z3_with_the_reason(tmp_path):
     p = tmp_path / "s.toml"
-    p.write_text('[source]\nid = "s"\n[[claim]]\nid = "odd-times-power"\nfor_all = "0 <= s <= 20 and 0 <= n <= 40"\n'
+    p.write_text('[source]\nid = "s"\n[[claim]]\nid = "odd-times-power"\nfor_all = "0 <= s and 0 <= n"\nwindow = "s <= 20 and n <= 40"\n'
                  'holds = "v2((2 * s + 1) * 2 ** n) == n"\n')
     c = load_spec(p).claims[0]
     v = walnut_verdict(c, RunOptions())
@@ -190,12 +190,12 @@ def test_a_non_automatic_claim_falls_back_to_z3_with_the_reason(tmp_path):
 def test_holds_claims_proved_and_refuted(tmp_path):
     p = tmp_path / "s.toml"
     p.write_text('[source]\nid = "s"\n'
-                 '[[claim]]\nid = "assoc"\nfor_all = "0 <= a <= 9 and 0 <= b <= 9 and 0 <= c <= 9"\n'
+                 '[[claim]]\nid = "assoc"\nfor_all = "0 <= a and 0 <= b and 0 <= c"\nwindow = "a <= 9 and b <= 9 and c <= 9"\n'
                  'holds = "xor(a, xor(b, c)) == xor(xor(a, b), c)"\n'
-                 '[[claim]]\nid = "jos"\nfor_all = "1 <= n <= 100"\nholds = "survivor(2 * n, 2) == 2 * survivor(n, 2) - 1"\n'
-                 '[[claim]]\nid = "pow"\nfor_all = "1 <= n <= 60"\nholds = "xor(2 ** n, 2 ** n + 1) == 1"\n'
-                 '[[claim]]\nid = "pow0"\nfor_all = "0 <= n <= 60"\nholds = "xor(2 ** n, 2 ** n + 1) == 1"\n'
-                 '[[claim]]\nid = "wrong"\nfor_all = "0 <= x <= 9 and 0 <= y <= 9"\nholds = "(x | y) <= x + y - 1"\n')
+                 '[[claim]]\nid = "jos"\nfor_all = "1 <= n"\nwindow = "n <= 100"\nholds = "survivor(2 * n, 2) == 2 * survivor(n, 2) - 1"\n'
+                 '[[claim]]\nid = "pow"\nfor_all = "1 <= n"\nwindow = "n <= 60"\nholds = "xor(2 ** n, 2 ** n + 1) == 1"\n'
+                 '[[claim]]\nid = "pow0"\nfor_all = "0 <= n"\nwindow = "n <= 60"\nholds = "xor(2 ** n, 2 ** n + 1) == 1"\n'
+                 '[[claim]]\nid = "wrong"\nfor_all = "0 <= x and 0 <= y"\nwindow = "x <= 9 and y <= 9"\nholds = "(x | y) <= x + y - 1"\n')
     spec = load_spec(p)
     assert [walnut_verdict(spec.claim(i), RunOptions()).verdict for i in ("assoc", "pow")] == ["proved"] * 2
     # the Josephus recursion is what the survivor(n, 2) automaton is proved from: a claim that may restate it
@@ -318,26 +318,26 @@ CLAIMS = [
                'level_set = "xor(x, y) == s"', "proved-bounded", None),
     ("levels-mutant", 'game = "nim2"\nfor_all = "0 <= x <= 9 and 0 <= y <= 9"\nlevels = "0 <= s <= 3"\n'
                       'level_set = "x + y == s"', "refuted", {"x": 1, "y": 1, "s": 0}),
-    ("all-options", 'for_all = "0 <= x <= 9 and 0 <= y <= 9"\n'
+    ("all-options", 'for_all = "0 <= x and 0 <= y"\nwindow = "x <= 9 and y <= 9"\n'
                     'holds = "(xor(x, y) == 0) == all(xor(h[0], h[1]) != 0 for h in options(nim2, (x, y)))"',
      "proved", None),
-    ("all-options-mutant", 'for_all = "0 <= x <= 9 and 0 <= y <= 9"\n'
+    ("all-options-mutant", 'for_all = "0 <= x and 0 <= y"\nwindow = "x <= 9 and y <= 9"\n'
                            'holds = "((x + y) % 2 == 0) == all((h[0] + h[1]) % 2 != 0 for h in options(nim2, (x, y)))"',
      "refuted", {"x": 0, "y": 2}),
-    ("signed-floor-moves", 'for_all = "0 <= x <= 9 and 0 <= y <= 9"\n'
+    ("signed-floor-moves", 'for_all = "0 <= x and 0 <= y"\nwindow = "x <= 9 and y <= 9"\n'
                            'holds = "all(h[0] + h[1] < x + y for h in options(jnim, (x, y)))"', "proved", None),
-    ("signed-floor-mutant", 'for_all = "0 <= x <= 9 and 0 <= y <= 9"\n'
+    ("signed-floor-mutant", 'for_all = "0 <= x and 0 <= y"\nwindow = "x <= 9 and y <= 9"\n'
                             'holds = "all(h[1] < y for h in options(jnim, (x, y)))"', "refuted", {"x": 2, "y": 0}),
-    ("in-options", 'for_all = "0 <= x <= 9 and 0 <= y <= 9"\nassume = "2*x + y >= 2 and y >= 1"\n'
+    ("in-options", 'for_all = "0 <= x and 0 <= y"\nwindow = "x <= 9 and y <= 9"\nassume = "2*x + y >= 2 and y >= 1"\n'
                    'holds = "(x, y - 1) in options(wnim, (x, y))"', "proved", None),
-    ("in-options-mutant", 'for_all = "0 <= x <= 9 and 0 <= y <= 9"\nassume = "y >= 1"\n'
+    ("in-options-mutant", 'for_all = "0 <= x and 0 <= y"\nwindow = "x <= 9 and y <= 9"\nassume = "y >= 1"\n'
                           'holds = "(x, y - 1) in options(wnim, (x, y))"', "refuted", {"x": 0, "y": 1}),
-    ("log-range", 'for_all = "0 <= x <= 60"\nholds = "any(x < 2 ** n for n in range(0, ilog2(x + 1) + 2))"',
+    ("log-range", 'for_all = "0 <= x"\nwindow = "x <= 60"\nholds = "any(x < 2 ** n for n in range(0, ilog2(x + 1) + 2))"',
      "proved", None),
-    ("log-range-mutant", 'for_all = "0 <= x <= 60"\nholds = "any(x < 2 ** n for n in range(0, ilog2(x + 1) + 1))"',
+    ("log-range-mutant", 'for_all = "0 <= x"\nwindow = "x <= 60"\nholds = "any(x < 2 ** n for n in range(0, ilog2(x + 1) + 1))"',
      "refuted", {"x": 2}),
-    ("division", 'for_all = "0 <= x <= 60"\nholds = "x / 2 + x / 2 == x"', "proved", None),
-    ("division-mutant", 'for_all = "0 <= x <= 60"\nholds = "x // 2 + x // 2 == x"', "refuted", {"x": 1}),
+    ("division", 'for_all = "0 <= x"\nwindow = "x <= 60"\nholds = "x / 2 + x / 2 == x"', "proved", None),
+    ("division-mutant", 'for_all = "0 <= x"\nwindow = "x <= 60"\nholds = "x // 2 + x // 2 == x"', "refuted", {"x": 1}),
 ]
 
 
@@ -384,9 +384,9 @@ def test_a_parameter_is_fixed_when_the_statement_is_automatic_only_so(tmp_path):
     and the domain leaves s unbounded."""
     p = tmp_path / "s.toml"
     p.write_text('[source]\nid = "s"\n'
-                 '[[claim]]\nid = "odd-part"\nfor_all = "0 <= s <= 12 and 1 <= x <= 50"\n'
+                 '[[claim]]\nid = "odd-part"\nfor_all = "0 <= s and 1 <= x"\nwindow = "s <= 12 and x <= 50"\n'
                  'assume = "x // 2 ** v2(x) == 2 * s + 1"\nholds = "x >= 2 * s + 1"\n'
-                 '[[claim]]\nid = "odd-part-mutant"\nfor_all = "0 <= s <= 12 and 1 <= x <= 50"\n'
+                 '[[claim]]\nid = "odd-part-mutant"\nfor_all = "0 <= s and 1 <= x"\nwindow = "s <= 12 and x <= 50"\n'
                  'assume = "x // 2 ** v2(x) == 2 * s + 1"\nholds = "x >= 2 * s + 2"\n')
     spec = load_spec(p)
     v = walnut_verdict(spec.claim("odd-part"), RunOptions())
@@ -398,7 +398,7 @@ def test_a_parameter_is_fixed_when_the_statement_is_automatic_only_so(tmp_path):
 
 def test_a_window_refutation_outside_the_proved_class_is_no_disagreement(tmp_path):
     p = tmp_path / "s.toml"
-    p.write_text('[source]\nid = "s"\n[[claim]]\nid = "small"\nfor_all = "0 <= x <= 120"\nholds = "x < 100"\n'
+    p.write_text('[source]\nid = "s"\n[[claim]]\nid = "small"\nfor_all = "0 <= x"\nwindow = "x <= 120"\nholds = "x < 100"\n'
                  'prove = { for_all = "0 <= x <= 50" }\n')
     v = walnut_verdict(load_spec(p).claim("small"), RunOptions())
     assert v.verdict == "proved-bounded" and "0 <= x <= 50" in v.scope, v.scope
@@ -408,7 +408,7 @@ def test_the_evidence_is_json_with_any_parameter_value(tmp_path):
     """A parameter that is a function (003's turn Nim takes f) is written as text in the evidence."""
     import json
     p = tmp_path / "s.toml"
-    p.write_text('[source]\nid = "s"\n[[claim]]\nid = "f"\nfor_all = "f in functions(2, 0, 1) and 0 <= x <= 40"\n'
+    p.write_text('[source]\nid = "s"\n[[claim]]\nid = "f"\nfor_all = "f in functions(2, 0, 1) and 0 <= x"\nwindow = "x <= 40"\n'
                  'holds = "x + f(1) >= x"\n')
     v = walnut_verdict(load_spec(p).claim("f"), RunOptions())
     assert v.verdict in ("proved", "proved-bounded"), v.scope
@@ -420,10 +420,10 @@ def test_a_proof_through_the_josephus_survivor_names_its_lemma(tmp_path):
     """survivor(n, 2) reaches Walnut as the classical closed form: the proof rests on it, and the scope says so
     (an unnamed closed form would be an axiom that may restate the claim)."""
     p = tmp_path / "jos.toml"
-    p.write_text('[source]\nid = "jos"\n[[claim]]\nid = "odd"\nfor_all = "1 <= n <= 200"\n'
+    p.write_text('[source]\nid = "jos"\n[[claim]]\nid = "odd"\nfor_all = "1 <= n"\nwindow = "n <= 200"\n'
                  'holds = "survivor(n, 2) % 2 == 1"\n')
     v = walnut_verdict(load_spec(p).claim("odd"), RunOptions())
     assert v.verdict == "proved", v.scope
     assert "using, as a lemma, the Josephus closed form for k = 2" in v.scope and "Concrete Mathematics" in v.scope
-    p.write_text('[source]\nid = "jos"\n[[claim]]\nid = "odd"\nfor_all = "1 <= n <= 200"\nholds = "n % 2 == 1 or n >= 0"\n')
+    p.write_text('[source]\nid = "jos"\n[[claim]]\nid = "odd"\nfor_all = "1 <= n"\nwindow = "n <= 200"\nholds = "n % 2 == 1 or n >= 0"\n')
     assert "Josephus" not in walnut_verdict(load_spec(p).claim("odd"), RunOptions()).scope

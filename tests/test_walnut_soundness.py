@@ -46,11 +46,11 @@ def _false_at(spec, i: int, env: dict) -> bool:
 def test_the_domain_not_the_window_must_keep_names_natural(tmp_path):
     """Case 1: Walnut's numbers are the naturals; a domain that allows x = -1 (x >= -5, or no lower bound at all)
     is not proved from a window that starts at 0. A domain whose assumption or bounds keep x >= 0 is."""
-    claims = [dict(domain="x >= -5", for_all="0 <= x <= 20", holds="x >= 0"),
-              dict(domain="x <= 10", for_all="0 <= x <= 10", holds="x + 3 >= 0"),
-              dict(domain="x >= -5 and y >= 0", for_all="0 <= x <= 20 and 0 <= y <= 5", holds="x + y >= 0"),
-              dict(domain="x >= -3", for_all="0 <= x <= 20", assume="x >= 0", holds="x >= 0"),
-              dict(domain="0 <= y and y <= x", for_all="0 <= x <= 20 and 0 <= y <= x", holds="x >= y")]
+    claims = [dict(window="0 <= x <= 20", for_all="x >= -5", holds="x >= 0"),
+              dict(window="0 <= x <= 10", for_all="x <= 10", holds="x + 3 >= 0"),
+              dict(window="0 <= x <= 20 and 0 <= y <= 5", for_all="x >= -5 and y >= 0", holds="x + y >= 0"),
+              dict(window="0 <= x <= 20", for_all="x >= -3", assume="x >= 0", holds="x >= 0"),
+              dict(window="0 <= x <= 20 and 0 <= y <= x", for_all="0 <= y and y <= x", holds="x >= y")]
     spec = _spec(tmp_path, claims)
     v = _verdicts(spec, len(claims))
     assert _false_at(spec, 0, {"x": -1}) and _false_at(spec, 1, {"x": -5}) and _false_at(spec, 2, {"x": -1, "y": 0})
@@ -63,12 +63,12 @@ def test_booleans_are_zero_or_one_as_numbers(tmp_path):
     """Cases 2 and 7: True == 1 in the language, so `x not in {True}` fails at 1, and a condition compared with
     2 is always False; a condition in arithmetic is 0 or 1; where the language refuses a boolean (xor), Walnut
     does not translate it."""
-    claims = [dict(domain="x >= 0", for_all="2 <= x <= 20", holds="x not in {True}"),
-              dict(domain="x >= 0", for_all="3 <= x <= 20", holds="(x < 3) == 2 or x >= 3"),
-              dict(domain="x >= 0", for_all="0 <= x <= 20", holds="(x < 3) + (x < 5) <= 1"),
-              dict(domain="x >= 0 and y >= 0", for_all="0 <= x <= 20 and 0 <= y <= 20",
+    claims = [dict(window="2 <= x <= 20", for_all="x >= 0", holds="x not in {True}"),
+              dict(window="3 <= x <= 20", for_all="x >= 0", holds="(x < 3) == 2 or x >= 3"),
+              dict(window="0 <= x <= 20", for_all="x >= 0", holds="(x < 3) + (x < 5) <= 1"),
+              dict(window="0 <= x <= 20 and 0 <= y <= 20", for_all="x >= 0 and y >= 0",
                    holds="(x < y) + (y < x) + (x == y) == 1"),
-              dict(domain="x >= 0", for_all="1 <= x <= 20", holds="xor(x < 1, x) == x + 1 or x >= 1")]
+              dict(window="1 <= x <= 20", for_all="x >= 0", holds="xor(x < 1, x) == x + 1 or x >= 1")]
     spec = _spec(tmp_path, claims)
     v = _verdicts(spec, len(claims))
     for i, x in ((0, 1), (1, 0), (2, 0)):
@@ -81,9 +81,9 @@ def test_booleans_are_zero_or_one_as_numbers(tmp_path):
 def test_range_bounds_are_read_outside_the_loop_and_start_at_zero(tmp_path):
     """Cases 3 and 5: in `for x in range(1, x)` the bound is the outer x (the window 0..1 holds vacuously, the
     claim fails at x = 2); a range that starts below 0 is not a range of naturals."""
-    claims = [dict(domain="x >= 0", for_all="0 <= x <= 1", holds="all(x > 5 for x in range(1, x))"),
-              dict(domain="x >= 0", for_all="0 <= x <= 1", holds="all(x >= 1 for x in range(1, x + 1))"),
-              dict(domain="x >= 0", for_all="3 <= x <= 20", holds="all(i >= 0 for i in range(x - 3, x))")]
+    claims = [dict(window="0 <= x <= 1", for_all="x >= 0", holds="all(x > 5 for x in range(1, x))"),
+              dict(window="0 <= x <= 1", for_all="x >= 0", holds="all(x >= 1 for x in range(1, x + 1))"),
+              dict(window="3 <= x <= 20", for_all="x >= 0", holds="all(i >= 0 for i in range(x - 3, x))")]
     spec = _spec(tmp_path, claims)
     v = _verdicts(spec, len(claims))
     assert _false_at(spec, 0, {"x": 2}) and _false_at(spec, 2, {"x": 0})
@@ -94,8 +94,8 @@ def test_range_bounds_are_read_outside_the_loop_and_start_at_zero(tmp_path):
 
 def test_inlining_a_definition_does_not_capture_its_arguments(tmp_path):
     """Case 4: g(x) = all(j < x for j in range(50)) called as g(j) compares the loop's j with the claim's j."""
-    claims = [dict(domain="j >= 0", for_all="0 <= j <= 20", holds="not g(j)"),
-              dict(domain="x >= 0", for_all="0 <= x <= 20", holds="r(x)")]
+    claims = [dict(window="0 <= j <= 20", for_all="j >= 0", holds="not g(j)"),
+              dict(window="0 <= x <= 20", for_all="x >= 0", holds="r(x)")]
     extra = '[define]\n"g(x)" = "all(j < x for j in range(50))"\n"r(j)" = "all(j + 1 > x for x in range(j))"\n'
     spec = _spec(tmp_path, claims, extra)
     v = _verdicts(spec, len(claims))
@@ -118,10 +118,10 @@ def test_a_games_parameter_does_not_replace_the_claims_name(tmp_path):
     wrong at m = 1, k = 2, x = 1001: Walnut must not prove it (the window, x <= 40, does not see it)."""
     extra = ('[game.sub]\nparams = ["k"]\nposition = ["x"]\n'
              'moves = [ { to = "x - t", where = "1 <= t <= k and t <= x" } ]\n')
-    claims = [dict(game="sub(m)", domain="1 <= m <= 2 and 1 <= k <= 2 and x >= 0",
-                   for_all="1 <= m <= 2 and 1 <= k <= 2 and 0 <= x <= 40",
+    claims = [dict(game="sub(m)", window="1 <= m <= 2 and 1 <= k <= 2 and 0 <= x <= 40",
+                   for_all="1 <= m <= 2 and 1 <= k <= 2 and x >= 0",
                    grundy="x % (m + 1) if x <= 100 else x % (k + 1)"),
-              dict(game="sub(k)", domain="1 <= k <= 3 and x >= 0", for_all="1 <= k <= 3 and 0 <= x <= 40",
+              dict(game="sub(k)", window="1 <= k <= 3 and 0 <= x <= 40", for_all="1 <= k <= 3 and x >= 0",
                    grundy="x % (k + 1)")]
     spec = _spec(tmp_path, claims, extra)
     v = _verdicts(spec, len(claims))
@@ -135,8 +135,8 @@ def test_the_josephus_closed_form_is_proved_from_the_recursion(tmp_path):
     run that uses it proves, in Walnut, that it satisfies the Josephus recursion (so the closed form claim is
     proved from the recursion, and the scope names it); the recursion itself, survivor at two arguments, is not
     proved with it; and the check is not vacuous: a wrong automaton fails it."""
-    claims = [dict(domain="n >= 1", for_all="1 <= n <= 100", holds="survivor(n, 2) == 2*(n - 2**ilog2(n)) + 1"),
-              dict(domain="n >= 1", for_all="1 <= n <= 100", holds="survivor(2*n, 2) == 2*survivor(n, 2) - 1")]
+    claims = [dict(window="1 <= n <= 100", for_all="n >= 1", holds="survivor(n, 2) == 2*(n - 2**ilog2(n)) + 1"),
+              dict(window="1 <= n <= 100", for_all="n >= 1", holds="survivor(2*n, 2) == 2*survivor(n, 2) - 1")]
     spec = _spec(tmp_path, claims)
     v = _verdicts(spec, len(claims))
     assert v[0].verdict == "proved" and "Josephus recursion" in v[0].scope and "J(2n) = 2J(n) - 1" in v[0].scope
@@ -164,7 +164,7 @@ def test_the_witness_search_is_bounded_by_a_count(tmp_path):
     assert smallest_accepted(auto) == (2 ** 25,)
     with pytest.raises(SearchLimit):
         smallest_accepted(auto, max_steps=100)
-    spec = _spec(tmp_path, [dict(domain="x >= 1", for_all="1 <= x <= 100", holds="v2(x) < 25")])
+    spec = _spec(tmp_path, [dict(window="1 <= x <= 100", for_all="x >= 1", holds="v2(x) < 25")])
     v = walnut_verdict(spec.claim("c0"), RunOptions())
     assert v.verdict == "refuted" and v.counterexamples[0].bindings == {"x": 2 ** 25}, v.scope
 

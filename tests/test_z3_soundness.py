@@ -72,7 +72,7 @@ def test_a_truth_value_where_the_language_wants_an_integer_is_refused(mode, text
 
 
 def test_a_claim_comparing_a_truth_value_with_2_is_refuted(write_spec):
-    spec = one_claim(write_spec, 'domain = "x >= 0"\nfor_all = "0 <= x <= 20"\nholds = "(x < 3) == 2 or x >= 3"')
+    spec = one_claim(write_spec, 'window = "0 <= x <= 20"\nfor_all = "x >= 0"\nholds = "(x < 3) == 2 or x >= 3"')
     v = z3_alone(spec, "c")
     assert v.verdict == "refuted", v.scope
     assert v.counterexamples[0].bindings == {"x": 0}
@@ -96,7 +96,7 @@ def test_bit_vector_operations_that_overflow_carry_an_obligation(text):
 ])
 def test_an_overflow_does_not_prove_a_claim_false_at_10(write_spec, holds):
     # the bit-vector world (x | 0); the window 0..5 misses x = 10, the stated class does not
-    spec = one_claim(write_spec, f'domain = "x >= 0 and y >= -1"\nfor_all = "0 <= x <= 5 and -1 <= y <= 1"\n'
+    spec = one_claim(write_spec, f'window = "0 <= x <= 5 and -1 <= y <= 1"\nfor_all = "x >= 0 and y >= -1"\n'
                                  f'holds = "{holds}"\nprove = {{ for_all = "0 <= x <= 1000 and -1 <= y <= 1" }}')
     v = z3_alone(spec, "c")
     assert v.verdict not in PROVED, v.scope
@@ -108,7 +108,7 @@ def test_an_overflow_does_not_prove_a_claim_false_at_10(write_spec, holds):
 
 def test_a_window_filter_does_not_narrow_a_proof_over_a_stated_domain(write_spec):
     # issue 24 case 9: the window enumerates even x only; the domain is every x >= 0
-    spec = one_claim(write_spec, 'domain = "x >= 0"\nfor_all = "0 <= x <= 40 and x % 2 == 0"\nholds = "x % 2 == 0"')
+    spec = one_claim(write_spec, 'window = "0 <= x <= 40 and x % 2 == 0"\nfor_all = "x >= 0"\nholds = "x % 2 == 0"')
     v = z3_alone(spec, "c")
     assert v.verdict == "refuted", v.scope
     assert v.counterexamples[0].bindings == {"x": 1}
@@ -116,14 +116,14 @@ def test_a_window_filter_does_not_narrow_a_proof_over_a_stated_domain(write_spec
 
 def test_a_small_window_edge_does_not_narrow_a_proof_over_a_stated_domain(write_spec):
     # 0 <= x <= 5 is the window of a claim whose domain says x >= 0 (not a stated case split)
-    spec = one_claim(write_spec, 'domain = "x >= 0"\nfor_all = "0 <= x <= 5"\nholds = "x < 10"')
+    spec = one_claim(write_spec, 'window = "0 <= x <= 5"\nfor_all = "x >= 0"\nholds = "x < 10"')
     v = z3_alone(spec, "c")
     assert v.verdict == "refuted", v.scope
 
 
 def test_a_proved_bounded_scope_prints_every_condition_that_narrows_it(write_spec):
     # the prover's own class keeps the filter: the verdict is bounded, and says by what
-    spec = one_claim(write_spec, 'domain = "x >= 0"\nfor_all = "0 <= x <= 40"\nholds = "x % 2 == 0"\n'
+    spec = one_claim(write_spec, 'window = "0 <= x <= 40"\nfor_all = "x >= 0"\nholds = "x % 2 == 0"\n'
                                  'prove = { for_all = "3 <= x <= 10**6 and x % 2 == 0" }')
     v = z3_alone(spec, "c")
     assert v.verdict == "proved-bounded"
@@ -132,7 +132,7 @@ def test_a_proved_bounded_scope_prints_every_condition_that_narrows_it(write_spe
 
 
 def test_a_window_lower_bound_gives_a_bounded_scope_without_the_whole_domain(write_spec):
-    spec = one_claim(write_spec, 'domain = "x >= 0"\nfor_all = "3 <= x <= 20"\nholds = "x >= 3"')
+    spec = one_claim(write_spec, 'window = "3 <= x <= 20"\nfor_all = "x >= 0"\nholds = "x >= 3"')
     v = z3_alone(spec, "c")
     assert v.verdict == "proved-bounded"
     assert v.scope.startswith("for x >= 3 only (domain x >= 0)") and "all x >= 0" not in v.scope, v.scope
@@ -150,12 +150,14 @@ id = "z3s"
 {NIM1}
 [[claim]]
 id = "d"
-for_all = "0 <= x <= 20"
+for_all = "0 <= x"
+window = "x <= 20"
 holds = "G(nim1, x) == x + (1 if x == 25 else 0)"
 prove = {{ using = ["e"] }}
 [[claim]]
 id = "e"
-for_all = "0 <= z <= 20"
+for_all = "0 <= z"
+window = "z <= 20"
 holds = "G(nim1, z) == z + (1 if z == 25 else 0)"
 prove = {{ using = ["d"] }}
 '''))
@@ -169,12 +171,14 @@ def test_a_cycle_of_lemmas_proves_nothing(write_spec):
 id = "z3s"
 [[claim]]
 id = "a"
-for_all = "0 <= x <= 20"
+for_all = "0 <= x"
+window = "x <= 20"
 holds = "x != 25"
 prove = { using = ["b"] }
 [[claim]]
 id = "b"
-for_all = "0 <= x <= 20"
+for_all = "0 <= x"
+window = "x <= 20"
 holds = "x + 1 != 26"
 prove = { using = ["a"] }
 '''))
@@ -189,17 +193,20 @@ def test_lemmas_form_a_chain_each_proved_and_named(write_spec):
 id = "z3s"
 [[claim]]
 id = "f"
-for_all = "0 <= x <= 20"
+for_all = "0 <= x"
+window = "x <= 20"
 holds = "x + 1 > x"
 prove = { using = ["g"] }
 [[claim]]
 id = "g"
-for_all = "0 <= x <= 20"
+for_all = "0 <= x"
+window = "x <= 20"
 holds = "2*x >= x"
 prove = { using = ["h"] }
 [[claim]]
 id = "h"
-for_all = "0 <= x <= 20"
+for_all = "0 <= x"
+window = "x <= 20"
 holds = "x >= 0"
 '''))
     v = z3_alone(spec, "f")
@@ -262,7 +269,7 @@ def test_the_bit_vector_translation_never_proves_a_false_point(c, points):
 def test_a_law_of_xor_through_a_definition_is_not_proved_by_the_law(write_spec):
     # in the int world xor is an unknown function with its laws as axioms: the commutative law, written through a
     # definition, would be "proved" by the axiom that states it (DESIGN.md principle 8); bit-vectors decide it
-    spec = one_claim(write_spec, 'for_all = "0 <= a <= 9 and 0 <= b <= 9"\nholds = "nx(a, b) == nx(b, a)"',
+    spec = one_claim(write_spec, 'for_all = "0 <= a and 0 <= b"\nwindow = "a <= 9 and b <= 9"\nholds = "nx(a, b) == nx(b, a)"',
                      extra='[define]\n"nx(a, b)" = "xor(a, b)"\n')
     v = z3_alone(spec, "c")
     assert v.verdict != "proved" and "xor by its laws" not in v.scope.split(";")[-1], v.scope

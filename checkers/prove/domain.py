@@ -1,13 +1,13 @@
 """The domain of a proof: which names of a claim are proved one value at a time (enumerated) and which stay
 symbolic, and the conditions the symbolic names satisfy.
 
-The domain is the window with its constant upper edges dropped (the window is a sample of a statement
-about every position), or ``prove = { for_all = "..." }``; either way the claim's own domain
-(``plan.domain``, what the paper states) is added to its conditions (:attr:`ProofDomain.domain_conditions`),
-so that a proof never ranges outside the statement (a claim about p = 1 is not proved, nor refuted, at p = 0). Names in a parameter's role (a divisor, a
-modulus, in a power, a factor of another name, a game's argument) with at most :data:`MAX_EACH` values are
-enumerated, which keeps the arithmetic linear; a constant range of at most :data:`SMALL_RANGE` values is a
-stated case split and keeps its upper bound.
+The domain is the claim's ``for_all`` (what the paper states: :attr:`ProofDomain.domain_conditions`), read
+through the window's binder with the window's constant upper edges and filters dropped, or ``prove = { for_all =
+"..." }`` (a class of its own, kept as written, with the claim's domain added), so that a proof never ranges
+outside the statement (a claim about p = 1 is not proved, nor refuted, at p = 0). Names in a parameter's role (a
+divisor, a modulus, in a power, a factor of another name, a game's argument) with at most :data:`MAX_EACH` values
+in the window are enumerated, which keeps the arithmetic linear (the proof then covers those values:
+``proved-bounded`` when the domain has more).
 
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
@@ -30,7 +30,6 @@ from nimjos.lang.builtins import iter_items
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import parse
-from nimjos.lang.analysis import size_names
 from nimjos.spec.loader import ProveOptions
 from nimjos.spec.plan import ClaimPlan
 from checkers.prove.terms import Untranslatable
@@ -38,8 +37,6 @@ from nimjos.lang.analysis import parsed
 
 #: a parameter with at most this many values is proved one value at a time
 MAX_EACH = 16
-#: a constant range of at most this many values is a stated case split (0 <= e <= 1), not a window edge
-SMALL_RANGE = 8
 
 
 @dataclass
@@ -150,7 +147,7 @@ def proof_domain(claim: Any, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> Pro
     # with a domain the spec states, the window is only the part of it the exhaustive method enumerates: its
     # constant upper edges and its filters (x % 2 == 0) are not the statement's, and a proof that kept them
     # would prove a smaller class than the domain (the domain's own conditions are added below)
-    window_only = not explicit and domain is not None and domain.explicit and bool(domain.text)
+    window_only = not explicit and domain is not None and bool(domain.text)
     coords = set(plan.coords)
     if cfg.each is not None:
         params = set(cfg.each)
@@ -159,8 +156,6 @@ def proof_domain(claim: Any, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> Pro
         params |= {n for n in binder.names if n not in coords} if plan.game_text else set()
         params -= coords
     dom = ProofDomain(binder)
-    texts = [claim.statement_text, claim.assume_text or "", binder.text]
-    sizes = size_names(texts, ns) | coords
     for level in binder.levels:
         name = level.name
         if level.members is not None:
@@ -189,15 +184,7 @@ def proof_domain(claim: Any, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> Pro
         for t in level.low_text:
             dom.conditions.append((parse(f"{name} >= ({t})"), {name} | set(variables_of(parse(t), ns))))
         dom.lower[name] = level.low_text[0] if len(level.low_text) == 1 else f"max({', '.join(level.low_text)})"
-        small = False
-        if low_const and high_const:
-            try:
-                lo = max(_round(fn({}), st, True) for fn, st in level.lows)
-                hi = min(_round(fn({}), st, False) for fn, st in level.highs)
-                small = hi - lo + 1 <= SMALL_RANGE and name not in sizes
-            except (EvalError, SpecError, TypeError, ValueError):
-                small = False
-        kept = [t for t in level.high_text if not _constant(t, ns) or (explicit or small) and not window_only]
+        kept = [t for t in level.high_text if not _constant(t, ns) or not window_only]
         if len(kept) < len(level.high_text):
             dom.dropped.append(name)
         for t in kept:

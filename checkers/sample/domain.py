@@ -220,7 +220,7 @@ def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False
     dlevels = _domain_levels(cd, ns) or {}
     dhighs = {n: list(lv.highs) for n, lv in dlevels.items() if lv.members is None and lv.highs}
     # a domain written in the spec gives the filters and the lower bounds, not the window (which adds its own)
-    written = cd is not None and cd.explicit and bool(cd.text) and not as_written
+    written = cd is not None and bool(cd.text) and not as_written
     if written:
         dom.pre_filters, dom_filters = _domain_filters(cd, ns, [lv.name for lv in binder.levels])
     if as_written:

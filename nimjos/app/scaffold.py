@@ -42,8 +42,9 @@ id = "grundy-formula"
 ref = "Theorem 1"
 text = "G(n) = n mod 3"
 game = "{game}"
-for_all = "0 <= n <= 200"                    # the window checked exhaustively
-deep = {{ for_all = "0 <= n <= 20000" }}       # nimjos check --profile deep
+for_all = "n >= 0"                           # the domain, as printed
+window = "n <= 200"                          # how much of it is checked exhaustively
+deep = {{ window = "n <= 20000" }}             # nimjos check --profile deep
 grundy = "period3(n)"
 expect = "holds"
 
@@ -52,7 +53,8 @@ id = "p-positions"
 ref = "Corollary 2"
 text = "The P-positions are the multiples of 3."
 game = "{game}"
-for_all = "0 <= n <= 200"
+for_all = "n >= 0"
+window = "n <= 200"
 p_positions = [ {{ point = "3 * j", where = "j >= 0" }} ]   # a union of families, as printed
 expect = "holds"
 

@@ -118,11 +118,10 @@ class Claim:
     #: shown beside the verdict in the report and the README, and counted
     reading: str = ""
     field_lines: dict[str, int] = field(default_factory=dict)
-    #: the game expression (``game = "..."``), the window, the domain (None: read from the window) and the
-    #: assumption, as written
+    #: the game expression (``game = "..."``), the domain (``for_all``, as printed) and the assumption, as written
+    #: (the window, ``window``, may differ by profile: :meth:`get`)
     game_text: str | None = None
     for_all_text: str | None = None
-    domain_text: str | None = None
     assume_text: str | None = None
     #: the claim's statement: the value of its kind's field (a string, a list of families, or a table)
     statement: Any = None
@@ -142,7 +141,7 @@ class Claim:
         return cls(spec, index, cid, kind, raw, line, ref=raw.get("ref", ""), text=raw.get("text", ""),
                    expect=raw.get("expect"), expect_counterexample=raw.get("expect_counterexample"),
                    corrects=raw.get("corrects"), relaxes=raw.get("relaxes"), note=raw.get("note", ""),
-                   reading=raw.get("reading", ""), field_lines=field_lines, game_text=raw.get("game"), for_all_text=raw.get("for_all"), domain_text=raw.get("domain"),
+                   reading=raw.get("reading", ""), field_lines=field_lines, game_text=raw.get("game"), for_all_text=raw.get("for_all"),
                    assume_text=raw.get("assume"), statement=raw.get(kind),
                    position=tuple(raw["position"]) if raw.get("position") else None, strategy=raw.get("strategy"),
                    sample=_options(SampleOptions, raw.get("sample")), prove=_options(ProveOptions, raw.get("prove")))
@@ -169,7 +168,7 @@ class Claim:
                          line=self.field_lines.get((field_name or "").split("[")[0], self.line), hint=hint)
 
     def get(self, name: str, profile: str = "default") -> Any:
-        """A field's value under a profile (the `deep` table overrides for_all / levels / values)."""
+        """A field's value under a profile (the `deep` table overrides window / levels / values)."""
         if profile != "default":
             override = self.raw.get(profile)
             if isinstance(override, dict) and name in override:
@@ -186,6 +185,29 @@ class Claim:
         if self.kind == "values" and isinstance(v, dict):
             return str(v.get("of") or "G") + " table from " + str(v.get("from"))
         return str(v)
+
+
+def _refuse_retired(raw: Any, where: dict, lines: SpecLines, cline: int | None) -> None:
+    """Refuse the fields of specs written before ``window``: ``domain`` (for_all is the domain now) and a profile's
+    ``for_all`` (a profile widens the window, never the statement), with the rewrite as the hint.
+
+    >>> _refuse_retired({"domain": "x >= 1", "for_all": "1 <= x <= 9"}, {"file": "s.toml"}, SpecLines(""), None)
+    Traceback (most recent call last):
+    nimjos.lang.errors.SpecError: s.toml: field 'domain': the field 'domain' is retired: for_all is the domain, as printed, and window says how much of it the window check enumerates (write for_all = "x >= 1" and window = "1 <= x <= 9"; scripts/migrate_domains.py rewrites a spec file)
+    """
+    if not isinstance(raw, dict):
+        return
+    if "domain" in raw:
+        raise SpecError("the field 'domain' is retired: for_all is the domain, as printed, and window says how much of it "
+                        "the window check enumerates",
+                        hint=f"write for_all = \"{raw['domain']}\" and window = \"{raw.get('for_all', '...')}\"; "
+                             "scripts/migrate_domains.py rewrites a spec file",
+                        **{**where, "field": "domain", "line": lines.field_in_block(cline, "domain") or cline})
+    deep = raw.get("deep")
+    if isinstance(deep, dict) and "for_all" in deep:
+        raise SpecError("a profile widens the window, not the statement: deep.for_all is retired",
+                        hint=f"write deep = {{ window = \"{deep['for_all']}\" }}; scripts/migrate_domains.py rewrites a spec file",
+                        **{**where, "field": "deep", "line": lines.field_in_block(cline, "deep") or cline})
 
 
 PROFILES = ("default", "deep")
@@ -379,6 +401,7 @@ def load_spec(path: str | Path) -> Spec:
         item = f"claim {raw.get('id', '#' + str(i + 1))!r}" if isinstance(raw, dict) else f"claim #{i + 1}"
         item = item.replace('"', "'")
         where = {"file": fname, "item": item, "line": cline}
+        _refuse_retired(raw, where, lines, cline)
         check_fields(raw, CLAIM_FIELDS, where, "a claim", lambda key, cline=cline: lines.field_in_block(cline, key))
         field_lines = {k: lines.field_in_block(cline, k) for k in raw}
         field_lines = {k: v for k, v in field_lines.items() if v}

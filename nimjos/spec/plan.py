@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from nimjos.lang.binders import Binder
-from nimjos.lang.analysis import size_names
-from nimjos.spec.domain import Domain, claim_domain, heap_counts
+from nimjos.spec.domain import Domain, claim_domain
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.expr import evaluate, variables_of
@@ -227,24 +226,7 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
     if kind == "values":
         _plan_values(plan, claim, ns, profile)
         return plan
-    for_all = claim.get("for_all", profile)
-    if for_all is None and kind == "holds" and _closed(claim, ns):
-        for_all = "True"  # a statement with no free name: the window is the single empty binding
-    if for_all is None:
-        raise claim.error("missing field 'for_all' (the window to check)", "for_all",
-                          hint="e.g. for_all = \"0 <= x <= 100\"")
-    plan.window_text = for_all
-    plan.window = _binder(claim, _profile_field(claim, "for_all", profile), for_all, ns, set(), total=True)
-    try:
-        sizes = size_names([claim.statement_text, claim.assume_text or "", for_all, claim.game_text or ""], ns)
-        sizes |= heap_counts(for_all)  # "for every number of heaps": the window's range of n is its edge
-        plan.domain = claim_domain(claim.domain_text, claim.for_all_text or for_all, ns, plan.window.names, sizes)
-    except SpecError as exc:
-        raise locate_error(claim, exc, "domain" if claim.domain_text is not None else "for_all") from None
-    if plan.domain.explicit and plan.domain.text:
-        # the window enumerates only instances of the domain: a claim is never judged outside it
-        plan.window_text = f"({for_all}) and ({plan.domain.text})"
-        plan.window = _binder(claim, _profile_field(claim, "for_all", profile), plan.window_text, ns, set(), total=True)
+    _plan_window(plan, claim, ns, profile)
     window_names = set(plan.window.names)
     if claim.game_text is not None:
         plan.game_text = claim.game_text
@@ -294,6 +276,40 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
         if not plan.families:
             raise claim.error("an empty list of families", kind)
     return plan
+
+
+def _plan_window(plan: ClaimPlan, claim: Any, ns: Namespace, profile: str) -> None:
+    """The claim's domain (``for_all``, as printed) and its window (``(for_all) and (window)``, finite): a domain
+    that leaves a name unbounded needs a window, and nothing is inferred from the width of a range."""
+    for_all = claim.for_all_text
+    window = claim.get("window", profile)
+    if for_all is None and window is None and claim.kind == "holds" and _closed(claim, ns):
+        for_all = "True"  # a statement with no free name: the window is the single empty binding
+    if for_all is None:
+        raise claim.error("missing field 'for_all' (the domain, as printed)", "for_all",
+                          hint="e.g. for_all = \"x >= 0\" with window = \"x <= 100\" (how much of it to enumerate), or "
+                               "for_all = \"0 <= x < 100\" for a finite statement")
+    try:
+        names = Binder(parse(for_all), ns, allow_unbounded=True, text=for_all)
+    except SpecError:
+        names = None   # a domain no binder reads alone (a heap count): the window must bind its names
+    if window is None and names is not None and any(level.unbounded for level in names.levels):
+        open_names = [level.name for level in names.levels if level.unbounded]
+        raise claim.error(f"for_all states an infinite domain ({', '.join(open_names)} unbounded above) and the "
+                          "claim gives no window: how much of it should be enumerated?", "for_all",
+                          hint="add window = \"" + " and ".join(f"{n} <= 100" for n in open_names) + "\"")
+    plan.window_text = for_all if window is None else f"({for_all}) and ({window})"
+    field_name = _profile_field(claim, "window", profile) if window is not None else "for_all"
+    plan.window = _binder(claim, field_name, plan.window_text, ns, set(), total=True)
+    try:
+        plan.domain = claim_domain(for_all if for_all != "True" else "", ns, plan.window.names, window=window)
+    except SpecError as exc:
+        raise locate_error(claim, exc, "for_all") from None
+    if window is not None:
+        extra = [n for n in plan.window.names if n not in plan.domain.names_bound]
+        if extra:
+            raise claim.error(f"the window binds {extra[0]!r}, which for_all (the domain) does not name", field_name,
+                              hint=f"state its range in for_all, e.g. '0 <= {extra[0]}', and bound it in the window")
 
 
 def _closed(claim: Any, ns: Namespace) -> bool:

@@ -21,7 +21,7 @@ GAME_FIELDS = {"title": str, "params": list, "position": list, "moves": list, "n
 MOVE_FIELDS = {"to": str, "where": str}
 KIND_FIELDS = ("grundy", "p_positions", "holds", "values", "level_set", "periodic", "stair")
 CLAIM_FIELDS: dict[str, Any] = {
-    "id": str, "ref": str, "text": str, "game": str, "for_all": str, "domain": str, "assume": str, "expect": str,
+    "id": str, "ref": str, "text": str, "game": str, "for_all": str, "window": str, "assume": str, "expect": str,
     "expect_counterexample": str, "corrects": str, "relaxes": str, "note": str, "reading": str, "deep": dict,
     "grundy": str, "p_positions": (str, list), "holds": str, "values": dict, "level_set": (str, list),
     "levels": str, "position": list, "periodic": dict, "stair": dict, "strategy": (str, dict), "sample": dict, "prove": dict,
@@ -32,7 +32,7 @@ SAMPLE_FIELDS = {"count": int, "seconds": (int, float), "for_all": (str, list), 
 #: options of the proving method (checkers/prove reads them)
 PROVE_FIELDS = {"for_all": str, "width": int, "bits": int, "timeout": (int, float), "each": list, "skip": str,
                 "using": list, "induction": str, "invariant": str}
-PROFILE_FIELDS = {"for_all": str, "levels": str, "values": dict}
+PROFILE_FIELDS = {"window": str, "levels": str, "values": dict}
 FAMILY_FIELDS = {"point": str, "where": str}
 VALUES_FIELDS = {"from": (int, list), "grundy": list, "of": str, "var": str, "equal": list}
 EXPECT_WORDS = ("holds", "refuted", "ill-defined", "vacuous", "proved", "proved-bounded", "sampled", "checked",

@@ -349,7 +349,7 @@ def _check_nonneg(claim: Any, setup: dict, inst: dict) -> None:
 def _exponent_names(claim: Any, names: list[str]) -> set:
     """Names used as the exponent of 2 (``2 ** n``): tried first as 2**n, the automatic view of them."""
     out = set()
-    for text in (claim.statement, claim.assume_text, claim.domain_text):
+    for text in (claim.statement, claim.assume_text, claim.for_all_text):
         if not isinstance(text, str):
             continue
         for node in ast.walk(parse(text)):
