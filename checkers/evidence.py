@@ -151,7 +151,8 @@ def window_evidence(rows: list, claimed_map: dict, label: str) -> dict:
         grid = [row[:height] for row in grid[:width]]
         claimed = None
         if claimed_map:
-            claimed = [[_as_cell(claimed_map.get((inst0, (x0 + i, y0 + j)))) for j in range(height)] for i in range(width)]
+            claimed = [[_as_cell(claimed_map.get((inst0, (x0 + i, y0 + j)))) for j in range(height)]
+                       for i in range(width)]
         return {"grid": {"x0": x0, "y0": y0, "coords": list(inst0.coords), "grundy": grid, "claimed": claimed, "label": label,
                          "game": inst0.label}}
     return {}

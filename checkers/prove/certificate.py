@@ -205,7 +205,8 @@ class Certificate:
         """The engine's labels of positions (OutsideDomain when one is too large for it)."""
         for p in positions:
             if not _small(p, 2_000_000):
-                raise OutsideDomain(f"the option {_fmt(p)} lies outside the domain ({getattr(self.domain, 'text', '')}) and is too "
+                domain = getattr(self.domain, "text", "")
+                raise OutsideDomain(f"the option {_fmt(p)} lies outside the domain ({domain}) and is too "
                                     "large for the engine: the formula may not judge it")
         default_engine().solve(self.inst, list(positions))
         out: dict[Any, int | None] = {}

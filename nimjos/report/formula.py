@@ -203,7 +203,8 @@ class Translator:
         """``{point : condition}`` (a family of points, as a set-builder); several entries are a union."""
         if not node.keys or any(k is None for k in node.keys):
             raise _Untranslatable("dict")
-        sets = [mp.SetBuilder(self._sub(k, 0), self._sub(v, 0)) for k, v in zip(node.keys, node.values) if k is not None]
+        sets = [mp.SetBuilder(self._sub(k, 0), self._sub(v, 0))
+                for k, v in zip(node.keys, node.values) if k is not None]
         return sets[0] if len(sets) == 1 else mp.Infix(mp.Op("union"), *sets)
 
     def _Subscript(self, node: ast.Subscript):
