@@ -146,12 +146,13 @@ def window_evidence(rows: list, claimed_map: dict, label: str) -> dict:
         y0 = min(p[1] for p, _ in first)
         n = EVIDENCE_2D
         grid = [[inst0.lookup((x0 + i, y0 + j)) if inst0.has((x0 + i, y0 + j)) else -1 for j in range(n)] for i in range(n)]
-        xs = max(i for i in range(n) if any(c >= 0 for c in grid[i])) + 1
-        ys = max(j for j in range(n) if any(grid[i][j] >= 0 for i in range(n))) + 1
-        grid = [row[:ys] for row in grid[:xs]]
+        width = max(i for i in range(n) if any(c >= 0 for c in grid[i])) + 1
+        height = max(j for j in range(n) if any(grid[i][j] >= 0 for i in range(n))) + 1
+        grid = [row[:height] for row in grid[:width]]
         claimed = None
         if claimed_map:
-            claimed = [[_as_cell(claimed_map.get((inst0, (x0 + i, y0 + j)))) for j in range(ys)] for i in range(xs)]
+            claimed = [[_as_cell(claimed_map.get((inst0, (x0 + i, y0 + j)))) for j in range(height)]
+                       for i in range(width)]
         return {"grid": {"x0": x0, "y0": y0, "coords": list(inst0.coords), "grundy": grid, "claimed": claimed, "label": label,
                          "game": inst0.label}}
     return {}
@@ -224,8 +225,9 @@ def josephus_evidence(claim: Any, cx: Counterexample | None, evidence: dict) -> 
     if not any(w in text for w in _JOSEPHUS_WORDS):
         return
     b = cx.bindings if cx is not None else {}
-    n = b.get("n") if isinstance(b.get("n"), int) else 12
-    k = b.get("k") if isinstance(b.get("k"), int) else None
+    n_at, k_at = b.get("n"), b.get("k")
+    n = n_at if isinstance(n_at, int) else 12
+    k = k_at if isinstance(k_at, int) else None
     if k is None:
         # a k written as a number: survivor(n, 2), removed(n, 3, i), removal_index(n, 3, m), JJ(3, n, m)
         m = (re.search(r"(?:survivor|removed|removal_index)\(\s*[^,()]+,\s*(\d+)\s*[,)]", text)

@@ -116,7 +116,7 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
     if profile != "default":
         v.notes.append(f"profile {profile}")
     v.notes.extend(v.evidence.pop("observations", []))
-    first = (failures or undefined or [None])[0]
+    first = next(iter(failures or undefined), None)
     if first is not None:
         v.evidence["rerun"] = rerun_command(claim, profile, first.bindings)
         options_evidence(plan, first, v.evidence)
@@ -175,6 +175,7 @@ def _window_bindings(plan: ClaimPlan, pins: dict | None, shard: tuple | None) ->
     inside the domain."""
     if pins and pinned_place(plan, pins) == "domain":
         return [dict(pins)]
+    assert plan.window is not None, "a checked claim has a window"
     return plan.window.bindings({}, pins, shard=shard)
 
 
@@ -194,6 +195,7 @@ def _prefetch_grundy(plan: ClaimPlan, pins: dict | None, shard: tuple | None) ->
     window's bindings (``G(g, x)`` with x bound by the window), so that the check itself only looks values up.
     False when the statement has no such call."""
     ns = plan.claim.spec.namespace
+    assert plan.window is not None, "a holds plan has a window"
     names = set(plan.window.names)
     calls = grundy_calls([plan.claim.statement, plan.claim.assume_text], names, ns)
     if not calls:
@@ -246,6 +248,7 @@ def _outcomes(by_inst: dict) -> dict | None:
 
 def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard: tuple | None = None) -> tuple[int, int, dict]:
     claim = plan.claim
+    assert plan.window is not None and plan.game is not None, "a game claim's plan has a window and a game"
     names = plan.window.names
     coords = plan.coords
     param_names = tuple(n for n in names if n not in coords)
@@ -282,7 +285,7 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
                 claimed_map[(inst, pos)] = (1 if claimed[0] else 0) if predicate else claimed[0]
         if outcomes is None:   # no Grundy values to plot from an engine of P-positions only
             evidence = window_evidence(rows, claimed_map, "claimed P-positions" if predicate else "claimed value")
-    elif kind == "p_positions":
+    elif kind == "p_positions" and plan.families is not None:
         groups = _group(rows, names, param_names)
         claimed_map = {}
         for key, grows in groups.items():
@@ -290,16 +293,17 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
             claimed_set = _family_points(plan, plan.families, env0, [p for _, _, p in grows], col, names)
             for values, inst, pos in grows:
                 actual = inst.lookup(pos)
-                claimed = pos in claimed_set
-                claimed_map[(inst, pos)] = 1 if claimed else 0
-                if claimed != (actual == 0):
+                in_set = pos in claimed_set
+                claimed_map[(inst, pos)] = 1 if in_set else 0
+                if in_set != (actual == 0):
                     col.fail(Counterexample(dict(zip(names, values)), "P" if actual == 0 else "N",
-                                            "P" if claimed else "N", detail={"grundy": actual}))
+                                            "P" if in_set else "N", detail={"grundy": actual}))
         evidence = window_evidence(rows, claimed_map, "claimed P-positions")
     elif kind in ("periodic", "stair"):
         _check_pattern(plan, rows, names, param_names, col)
         evidence = window_evidence(rows, {}, "")
     elif kind == "level_set":
+        assert plan.levels is not None, "a level set's plan has its levels"
         groups = _group(rows, names, param_names)
         level_names = plan.level_names
         for key, grows in groups.items():
@@ -329,6 +333,7 @@ def _check_pattern(plan: ClaimPlan, rows: list, names: tuple, param_names: tuple
     """periodic: G(n + p) = G(n) + s for n >= n0 with n + p in the window; stair: G(xh + r) = G(xh) + r,
     h | G(xh), for every whole block of h positions in the window."""
     coord = plan.coords[0]
+    assert plan.pattern is not None, "a periodic or stair plan has its pattern"
     for key, grows in _group(rows, names, param_names).items():
         env0 = dict(zip(param_names, key))
         inst = grows[0][1]
@@ -467,8 +472,10 @@ def printed_cells(values: dict) -> list[tuple[Any, Any]]:
 
 def _check_values(plan: ClaimPlan, col: Collector) -> tuple[int, int, dict]:
     v = plan.values
+    assert v is not None, "a values plan has its printed values"
     instances = 0
     if "grundy" in v:
+        assert plan.game is not None, "a printed table has its game"
         inst = as_instance(plan.game({}))
         cells = printed_cells(v)
         positions = [inst.normalise(p) for p, _ in cells]
@@ -482,6 +489,7 @@ def _check_values(plan: ClaimPlan, col: Collector) -> tuple[int, int, dict]:
                 col.fail(Counterexample(b, actual, printed))
         return instances, instances, {"engines": sorted(inst.solved_by)}
     var, start, printed_seq = v["var"], v.get("from", 0), v["equal"]
+    assert plan.values_expr is not None, "a printed sequence has its expression"
     for i, printed in enumerate(printed_seq):
         instances += 1
         env = {var: start + i}

@@ -53,7 +53,7 @@ SAMPLE_COUNT = 100
 FAR_FACTOR, FAR_MIN, FAR_MAX = 100, 10_000, 60_000
 
 
-def _proof(inst: Any, period: Any, preperiod: Any, speaks: Callable[[int], bool]) -> PeriodicityProof | None:
+def _proof(inst: Any, period: Any, preperiod: Any, speaks: Callable[[int], bool] | None) -> PeriodicityProof | None:
     if isinstance(inst, HeapGame):
         return octal_proof(inst.rules, period, preperiod, speaks=speaks)
     if isinstance(inst, PythonGame) and inst.name == "subtraction":
@@ -182,17 +182,17 @@ def periodic_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
             return None
         proofs.append((binding, proof))
     seconds = time.perf_counter() - started
-    failed = [(b, p) for b, p in proofs if p.counterexample is not None]
+    # (binding, proof, n, (g(n + p), g(n))) of each proof refuted at n
+    failed = [(b, p, p.counterexample, p.counter_values) for b, p in proofs
+              if p.counterexample is not None and p.counter_values is not None]
     if failed:
-        bindings, proof = min(failed, key=lambda bp: bp[1].counterexample)
-        n = proof.counterexample
-        cx = Counterexample({**bindings, coord: n}, proof.counter_values[0], proof.counter_values[1],
+        bindings, proof, n, (shifted, value) = min(failed, key=lambda f: f[2])
+        cx = Counterexample({**bindings, coord: n}, shifted, value,
                             detail={"statement": f"G({n} + {proof.period}) = G({n})"})
         return Verdict(claim.id, "refuted", METHOD, f"{proof.theorem}; checked {proof.checked[0]} <= n < "
                        f"{proof.checked[1]}", instances=len(proofs), assumption_held=len(proofs),
                        counterexamples=[cx], failures=len(failed), seconds=seconds,
-                       notes=[f"refuted: g({n} + {proof.period}) = {proof.counter_values[0]} != g({n}) = "
-                              f"{proof.counter_values[1]}"])
+                       notes=[f"refuted: g({n} + {proof.period}) = {shifted} != g({n}) = {value}"])
     if any(not p.holds for _, p in proofs):
         return None  # the premise fails only where the claim says nothing: the theorem does not decide it
     scopes = sorted({f"every {coord} >= {p.preperiod}: {p.theorem}; computed g(n + {p.period}) = g(n) for "

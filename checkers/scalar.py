@@ -43,6 +43,7 @@ def holds_instance(plan: ClaimPlan, env: dict, col: Collector, assumed: bool = F
     """
     BUDGET.steps = 0  # the step budget is per evaluation, not per window
     BUDGET.depth = 0
+    assert plan.window is not None and plan.formula is not None, "a holds plan has a window and a statement"
     names = plan.window.names
     try:
         if not assumed and plan.assume is not None and not plan.assume(env):
@@ -70,6 +71,7 @@ def formula_row(plan: ClaimPlan, env: dict, actual: int, col: Collector) -> tupl
     >>> formula_row(plan, {"x": 4}, 4, col), formula_row(plan, {"x": 4}, 0, col), col.n_fail
     ((4,), (4,), 1)
     """
+    assert plan.formula is not None, "a grundy or predicate plan has its formula"
     try:
         claimed = plan.formula(env)
     except EvalError as exc:
@@ -97,7 +99,11 @@ def level_row(plan: ClaimPlan, env: dict, pos: Any, actual: int, s_value: Any, c
     0
     """
     try:
-        claimed = member(env, pos) if member else bool(plan.formula(env))
+        if member is not None:
+            claimed = member(env, pos)
+        else:
+            assert plan.formula is not None, "a level set is given by families or a formula"
+            claimed = bool(plan.formula(env))
     except EvalError as exc:
         col.undef(Counterexample(env, actual, None, reason=str(exc)))
         return

@@ -140,7 +140,7 @@ def _g_array(game: Any, position: Any) -> Any:
     if len(lengths) > 1:
         raise NotVectorisable("arrays of different lengths")
     if not lengths:
-        return G(game.game(*game.args) if game.args or getattr(game.game, "params", ()) else game.game,
+        return G(game.game(*game.args) if game.args or getattr(game.game, "params", None) else game.game,
                  tuple(coords) if isinstance(position, tuple) else position)
     n = lengths.pop()
     full = [v if isinstance(v, np.ndarray) else np.full(n, v, dtype=np.int64) for v in values]
@@ -156,7 +156,7 @@ def _g_array(game: Any, position: Any) -> Any:
     members = groups_of(which, len(uniq))
     for g, row in enumerate(uniq.tolist()):
         try:
-            inst = as_instance(game.game(*row) if row or getattr(game.game, "params", ()) else game.game)
+            inst = as_instance(game.game(*row) if row or getattr(game.game, "params", None) else game.game)
         except (EvalError, SpecError, TypeError):
             raise NotVectorisable("a game that cannot be built here") from None
         if not isinstance(inst, DeclaredGame) or inst.dim != len(coords) or isinstance(position, tuple) != (inst.dim > 1):
@@ -186,7 +186,7 @@ def _options_array(game: Any, position: Any) -> OptionSets:
     >>> sets.search(marked).tolist()
     [True, False]
     """
-    if not isinstance(game, GameCall) or game.args or getattr(game.game, "params", ()):
+    if not isinstance(game, GameCall) or game.args or getattr(game.game, "params", None):
         raise NotVectorisable("the options of something other than a declared game without params")
     coords = list(position) if isinstance(position, tuple) else [position]
     if any(not (type(v) is int or (isinstance(v, np.ndarray) and v.dtype == np.int64)) for v in coords):
@@ -205,7 +205,7 @@ def _options_array(game: Any, position: Any) -> OptionSets:
         raise NotVectorisable("the options of a game whose options no engine searches")
 
     def search(marked: np.ndarray) -> np.ndarray:
-        found = weights.any_option_in(inst, marked, *full)
+        found = weights.any_option_in(inst, marked, full[0], full[1])
         if found is None:
             raise NotVectorisable("options the engine of weight-band options does not search")
         return found
@@ -227,7 +227,7 @@ def _smallest_first(columns: dict, limit: int) -> np.ndarray:
     return order[:limit]
 
 
-def _report(vc: Collector, columns: dict, bad: int, recheck: Callable[[int], None]) -> None:
+def _report(vc: Collector, columns: dict, bad: int, recheck: Callable[[int], object]) -> None:
     """Re-evaluate by the scalar path the smallest failing rows (`columns`: one array per name, `bad` rows) and
     count the rest; a row the scalar path does not find failing means the vectorised path is wrong there."""
     for j in _smallest_first(columns, vc.limit).tolist():
@@ -243,6 +243,7 @@ def _env_at(columns: dict, j: int) -> dict:
 
 
 def _vector_holds(plan: ClaimPlan, vc: Collector, held: dict, statement: Callable) -> dict | None:
+    assert plan.window is not None, "a holds plan has a window"
     n = len(next(iter(held.values())))
     try:
         ok = as_truth(statement(held), n)
@@ -264,6 +265,7 @@ def _vector_holds(plan: ClaimPlan, vc: Collector, held: dict, statement: Callabl
 
 
 def _vector_game(plan: ClaimPlan, vc: Collector, held: dict, statement: Callable) -> dict | None:
+    assert plan.window is not None and plan.game is not None, "a game claim's plan has a window and a game"
     claim, coords, names = plan.claim, plan.coords, plan.window.names
     n = len(next(iter(held.values())))
     if any(c not in held for c in coords) or set(free_names(parse(claim.game_text))) & set(coords):
@@ -324,6 +326,7 @@ def _vector_game(plan: ClaimPlan, vc: Collector, held: dict, statement: Callable
             evidence = window_evidence(rows, claimed_map, "claimed P-positions" if kind == "p_positions"
                                        else "claimed value")
     else:
+        assert plan.levels is not None, "a level set's plan has its levels"
         if set(free_names(plan.levels.tree)) & set(names) or len(plan.level_names) != 1:
             return None
         level = plan.level_names[0]

@@ -1,10 +1,12 @@
 """The architecture as tests: the layers contract (import-linter), no import cycle, no import hidden inside a
-function, methods that read compiled claims only. docs/architecture.md describes the layers.
+function, methods that read compiled claims only. docs/architecture.md describes the layers; its module list
+is generated from the tree by scripts/architecture.py and checked here.
 """
 from __future__ import annotations
 
 import ast
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -14,6 +16,9 @@ import networkx as nx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+import architecture  # noqa: E402  (scripts/architecture.py: the module list of docs/architecture.md)
+
 PACKAGES = ("nimjos", "checkers")
 
 #: third-party modules that are optional dependencies (extras): the only imports allowed inside a function
@@ -124,3 +129,31 @@ def test_a_claim_is_compiled_once_at_load(tmp_path):
 def test_every_layer_is_documented(layer):
     text = (ROOT / "docs" / "architecture.md").read_text()
     assert f"nimjos/{layer}/" in text
+
+
+def test_the_module_list_of_the_architecture_doc_is_generated_from_the_tree():
+    """docs/architecture.md lists every module with its line count and its job as scripts/architecture.py
+    generates them from the tree; the failure says how to regenerate it."""
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    assert doc == architecture.rewrite(doc, architecture.module_list()), (
+        f"docs/architecture.md: the module list is out of date; run `{architecture.COMMAND}`")
+
+
+def test_the_module_list_names_every_module_and_only_modules_of_the_tree():
+    listed = set(re.findall(r"^- `([\w/]+\.py)` \(\d+ lines\): \S", (ROOT / "docs" / "architecture.md").read_text(),
+                            re.M))
+    in_tree = {path.relative_to(ROOT).as_posix() for path in _modules().values()}
+    assert listed == in_tree, (sorted(in_tree - listed), sorted(listed - in_tree))
+
+
+def test_a_new_module_changes_the_generated_list(tmp_path):
+    for item in (*PACKAGES, "pyproject.toml"):
+        src = ROOT / item
+        if src.is_dir():
+            shutil.copytree(src, tmp_path / item, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(src, tmp_path / item)
+    (tmp_path / "nimjos" / "lang" / "newcomer.py").write_text('"""A module added after the list was made."""\n')
+    listing = architecture.module_list(tmp_path)
+    assert listing != architecture.module_list()
+    assert "- `nimjos/lang/newcomer.py` (1 lines): A module added after the list was made" in listing

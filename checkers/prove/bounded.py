@@ -78,6 +78,7 @@ def narrowing(claim: Any, plan: ClaimPlan, dom: ProofDomain) -> list[str]:
     []
     """
     domain = plan.domain
+    assert plan.window is not None and domain is not None, "a claim the prover reads has a window and a domain"
     b = Builder(claim.spec.namespace, "int", 0)
     env: dict = {n: b.var(n) for n in plan.window.names}
     try:
@@ -117,6 +118,7 @@ def covers(claim: Any, plan: ClaimPlan, dom: ProofDomain, mode: str, width: int 
     """Does the proved class contain every point of the domain that satisfies the assumption? (Z3; False
     when it cannot tell.)"""
     domain = plan.domain
+    assert plan.window is not None and domain is not None, "a claim the prover reads has a window and a domain"
     ns = claim.spec.namespace
     names = list(plan.window.names)
     # names enumerated over values Z3 has no sort for (functions, tuples) are fixed, one question per value

@@ -18,7 +18,7 @@ RangeVal(lo=0, hi=x)
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import z3
 
@@ -26,7 +26,13 @@ from checkers.prove.quantify import UNROLL
 from checkers.prove.terms import GameRef, OptionsVal, RangeVal, Untranslatable, is_term, show
 
 
-class BuiltinCalls:
+if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.prove.host)
+    from checkers.prove.host import BuilderHost as _Host
+else:
+    _Host = object
+
+
+class BuiltinCalls(_Host):
     """The ``_call_<name>`` translations of :class:`checkers.prove.translate.Builder` (see the module
     docstring); :meth:`checkers.prove.translate.Builder._Call` dispatches to them by name."""
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 import random
 
@@ -148,11 +148,13 @@ class Certificate:
         self.params = dict(params)
         self.kind = kind
         self.coords = plan.coords
+        assert plan.game is not None, "a game claim's plan has its game"
         self.inst = as_instance(plan.game(dict(params, **{c: 0 for c in plan.coords})))
         self.levels: list[int] | None = None
         self._family_cache: dict = {}
         self.domain = getattr(plan, "domain", None)
         if kind == "level":
+            assert plan.levels is not None, "a level set's plan has its levels"
             lv = [e[plan.level_names[0]] for e in plan.levels.bindings(dict(params, **{c: 0 for c in plan.coords}))]
             self.levels = sorted(lv)
             if self.levels != list(range(len(self.levels))):
@@ -203,10 +205,11 @@ class Certificate:
         """The engine's labels of positions (OutsideDomain when one is too large for it)."""
         for p in positions:
             if not _small(p, 2_000_000):
-                raise OutsideDomain(f"the option {_fmt(p)} lies outside the domain ({self.domain.text}) and is too "
+                domain = getattr(self.domain, "text", "")
+                raise OutsideDomain(f"the option {_fmt(p)} lies outside the domain ({domain}) and is too "
                                     "large for the engine: the formula may not judge it")
         default_engine().solve(self.inst, list(positions))
-        out = {}
+        out: dict[Any, int | None] = {}
         for p in positions:
             g = self.inst.lookup(p)
             if self.kind == "grundy":
@@ -219,18 +222,22 @@ class Certificate:
 
     def _formula_labels(self, positions: list, context: list | None = None) -> list:
         plan = self.plan
+        formula = plan.formula
         if self.kind == "grundy":
-            return [plan.formula(self.env_at(p)) for p in positions]
+            assert formula is not None, "a grundy claim's plan has its formula"
+            return [formula(self.env_at(p)) for p in positions]
         if self.kind == "p":
             if plan.families is None:
-                return [0 if plan.formula(self.env_at(p)) else None for p in positions]
+                assert formula is not None, "a P-position claim without families has its predicate"
+                return [0 if formula(self.env_at(p)) else None for p in positions]
             pts = self._family_points(plan.families, dict(self.params), positions + (context or []))
             return [0 if p in pts else None for p in positions]
         out: list = [None] * len(positions)
         lname = plan.level_names[0]
         for s in self.levels or []:
             if plan.families is None:
-                hits = [bool(plan.formula({**self.env_at(p), lname: s})) for p in positions]
+                assert formula is not None, "a level set without families has its predicate"
+                hits = [bool(formula({**self.env_at(p), lname: s})) for p in positions]
             else:
                 pts = self._family_points(plan.families, {**self.params, lname: s}, positions + (context or []))
                 hits = [p in pts for p in positions]
@@ -288,6 +295,7 @@ class Certificate:
                 return Failure(pos, "b", "not a claimed P-position, but no option is one", label=None)
             return None
         seen = {lq for _, lq in option_labels}
+        below: Sequence[int]
         if lp is not None:
             for q, lq in option_labels:
                 if lq == lp:

@@ -16,7 +16,7 @@ And(0 <= x, 5 > x)
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import z3
 
@@ -25,7 +25,13 @@ from nimjos.lang.runtime import Definition, Lambda
 from checkers.prove.terms import Closure, OptionsVal, RangeVal, SymSet, Untranslatable, has_term, is_const, is_term, show
 
 
-class Comparisons:
+if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.prove.host)
+    from checkers.prove.host import BuilderHost as _Host
+else:
+    _Host = object
+
+
+class Comparisons(_Host):
     """Comparisons of :class:`checkers.prove.translate.Builder` (see the module docstring)."""
 
     # ------------------------------------------------------------------ comparisons
@@ -64,8 +70,10 @@ class Comparisons:
             return ba == bb if op is ast.Eq else ba != bb
         # a truth value beside a number (or ordered) is the integer 1 or 0: (x < 3) == 2 is always false
         ta, tb = self._unify(self.to_term(a), self.to_term(b))
-        return {ast.Eq: lambda: ta == tb, ast.NotEq: lambda: ta != tb, ast.Lt: lambda: ta < tb,
-                ast.LtE: lambda: ta <= tb, ast.Gt: lambda: ta > tb, ast.GtE: lambda: ta >= tb}[op]()
+        compared: dict[type, Callable[[], Any]] = {
+            ast.Eq: lambda: ta == tb, ast.NotEq: lambda: ta != tb, ast.Lt: lambda: ta < tb,
+            ast.LtE: lambda: ta <= tb, ast.Gt: lambda: ta > tb, ast.GtE: lambda: ta >= tb}
+        return compared[op]()
 
     def _all(self, parts: list) -> Any:
         if any(p is False for p in parts):

@@ -143,6 +143,7 @@ def proof_domain(claim: Any, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> Pro
     """
     explicit = cfg.for_all
     binder = Binder(parse(explicit), ns, set(), text=explicit) if explicit else plan.window
+    assert binder is not None, "a claim the prover reads has a window"
     domain = getattr(plan, "domain", None)
     # with a domain the spec states, the window is only the part of it the exhaustive method enumerates: its
     # constant upper edges and its filters (x % 2 == 0) are not the statement's, and a proof that kept them

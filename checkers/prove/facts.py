@@ -15,12 +15,18 @@ only add models, so these facts (all true) are what lets an ``unsat`` answer be 
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import z3
 
 
-class AbstractionFacts:
+if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.prove.host)
+    from checkers.prove.host import BuilderHost as _Host
+else:
+    _Host = object
+
+
+class AbstractionFacts(_Host):
     """The facts of :class:`checkers.prove.translate.Builder` (see the module docstring)."""
 
     def grundy_facts(self, formulas: list, lemma: Callable[[Any, Any, Any], tuple[Any, str]]) -> list:

@@ -126,6 +126,7 @@ def window_witness(ctx: Context, limit: int = 20_000, seconds: float = 0.5) -> d
     plan, claim, dom = ctx.plan, ctx.claim, ctx.dom
     explicit = bool(claim.prove.for_all)
     stop = time.perf_counter() + seconds
+    assert plan.window is not None, "a holds plan has a window"
     try:
         for i, env in enumerate(plan.window.bindings({}, pins=dict(ctx.params))):
             if i >= limit or time.perf_counter() > stop:

@@ -89,8 +89,10 @@ def _confirm(claim: Any, plan: ClaimPlan, kind: str | None, params: dict, r: Que
     """Re-evaluate a Z3 model exactly (holds) or by the engine (game claims)."""
     values = dict(params)
     values.update(r.values)
+    assert plan.window is not None, "a claim the prover reads has a window"
     names = plan.window.names
     if kind is None:
+        assert plan.formula is not None, "a holds plan has its statement"
         env = {n: values[n] for n in values}
         bindings = {n: values[n] for n in names if n in values}
         if not _in_domain(plan, bindings):

@@ -19,7 +19,7 @@ False
 from __future__ import annotations
 
 import ast
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import z3
 
@@ -28,7 +28,13 @@ from nimjos.lang.syntax import free_names
 from checkers.prove.terms import GameRef, Untranslatable, is_term
 
 
-class MoveEncoding:
+if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.prove.host)
+    from checkers.prove.host import BuilderHost as _Host
+else:
+    _Host = object
+
+
+class MoveEncoding(_Host):
     """The move families of :class:`checkers.prove.translate.Builder` (see the module docstring)."""
 
     def families(self, game: GameRef) -> list:

@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 import ast
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import z3
 
@@ -27,8 +27,18 @@ from checkers.prove.terms import OptionsVal, RangeVal, Scope, SymSet, Untranslat
 UNROLL = 64
 
 
-class Comprehensions:
+if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.prove.host)
+    from checkers.prove.host import BuilderHost as _Host
+else:
+    _Host = object
+
+
+class Comprehensions(_Host):
     """Aggregates and quantifiers of :class:`checkers.prove.translate.Builder` (see the module docstring)."""
+
+    #: the guards of the quantifiers and conditions being built, outermost first (set by the Builder; declared
+    #: here because :meth:`quantifier` assigns it)
+    path: list
 
     # -- aggregates over comprehensions
     def _call_any(self, node: ast.Call, env: dict) -> Any:

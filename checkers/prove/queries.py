@@ -59,10 +59,9 @@ class GameQueries:
         """g(q) for grundy claims; the Boolean 'q is a claimed P-position' for p_positions claims."""
         e = dict(env)
         e.update(zip(self.coords, q if isinstance(q, tuple) else (q,)))
-        if self.kind == "grundy":
-            return b.term(self.formula, e)
-        if self.families is None:
-            return b.formula(self.formula, e)
+        if self.kind == "grundy" or self.families is None:
+            assert self.formula is not None, "a grundy claim, or a P-position claim without families, has a formula"
+            return b.term(self.formula, e) if self.kind == "grundy" else b.formula(self.formula, e)
         parts = []
         for where, point in self.families:
             names = [n for n in variables_of(where, self.ctx.ns) if n not in e] + \
@@ -124,7 +123,7 @@ class GameQueries:
         """Every move keeps the coordinates >= 0 and decreases one measure: the coordinate sum, or else one
         coordinate (so every play ends and induction applies)."""
         measures = [None] + list(range(len(self.coords))) if len(self.coords) > 1 else [None]
-        first = None
+        first: QueryResult | None = None
         n_moves = len(self.setup()[3].decl.moves)
         for m in measures:
             what = "the coordinate sum" if m is None else f"coordinate {self.coords[m]}"
@@ -138,6 +137,8 @@ class GameQueries:
             first = first or res
             if res is not None and res.status == "unknown":
                 break
+        if first is None:   # no move family (a spec's game has at least one): every play ends at once
+            return QueryResult("there is no move", "holds")
         return first
 
     def q_descent(self, i: int, measure: int | None, what: str) -> QueryResult:
@@ -206,6 +207,7 @@ class GameQueries:
                             self.coords_terms(env))
 
     def _strategy_env(self, b: Builder, env: dict, v: Any) -> dict:
+        assert self.strategy is not None, "the strategy's queries are asked of a claim with a strategy"
         e = dict(env)
         if v is not None:
             e[self.strategy.value] = v
@@ -217,6 +219,7 @@ class GameQueries:
         b, env, hyps, game, pos = self.setup()
         v, extra = self._target(b, env, hyps, pos)
         e = self._strategy_env(b, env, v)
+        assert self.strategy is not None, "the strategy's queries are asked of a claim with a strategy"
         whens, move = self.strategy.cases[j]
         conds = [b.formula(w, e) if not isinstance(w, tuple) else z3.Not(b.formula(w[1], e)) for w in whens]
         q = b.term(move, e)
@@ -229,6 +232,7 @@ class GameQueries:
         b, env, hyps, game, pos = self.setup()
         v, extra = self._target(b, env, hyps, pos)
         e = self._strategy_env(b, env, v)
+        assert self.strategy is not None, "the strategy's queries are asked of a claim with a strategy"
         goal = b._any([b.formula(w[0], e) for w, _ in self.strategy.cases if w])
         return self.ctx.run("(b) the strategy's cases cover every position", b, hyps + extra, goal, self.watch(env),
                             self.coords_terms(env))

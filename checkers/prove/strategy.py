@@ -48,7 +48,7 @@ def read_strategy(claim: Any) -> Strategy | None:
         let = [(k, parse(v)) for k, v in (raw.get("let") or {}).items()]
         value = raw.get("value", "v")
         if "cases" in raw:
-            cases = []
+            cases: list[tuple[list[ast.expr], ast.expr]] = []
             for c in raw["cases"]:
                 whens = [parse(c["when"])] if c.get("when") else []
                 cases.extend((whens + w, m) for w, m in _split(parse(c["move"])))

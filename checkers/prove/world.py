@@ -11,7 +11,7 @@ that the int world cannot abstract, else ``int``; for a proof, its width and the
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import Any, Sequence
 
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.syntax import parse
@@ -55,7 +55,7 @@ def uses(tree: ast.AST, ns: Namespace, names: set[str], seen: set[str] | None = 
 BV_ONLY = {"|", "&", "~", "v2", "popcount"}
 
 
-def choose_mode(trees: list[ast.AST], ns: Namespace, exact: bool = False) -> str:
+def choose_mode(trees: Sequence[ast.AST], ns: Namespace, exact: bool = False) -> str:
     """'bv' when an expression needs bit-level operations the int world cannot abstract (with `exact`:
     any bit-level operation, the nim-sum included), else 'int'.
 
@@ -101,6 +101,7 @@ def world_trees(claim: Any, plan: ClaimPlan) -> list:
             trees += [parse(t) for t in _strings(v)]
     if plan.game_text:
         trees.append(parse(plan.game_text))
+    assert plan.window is not None, "a claim the prover reads has a window"
     trees.append(plan.window.tree)
     return trees
 

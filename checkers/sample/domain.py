@@ -213,6 +213,7 @@ def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False
     cd = plan.domain
     names = tuple(binder.names)
     claim = plan.claim
+    assert plan.window is not None, "a sampled claim has a window"
     dom = Domain(binder, claim_domain=cd, window=_predicate(plan.window.text, ns, tuple(plan.window.names)),
                  mods=moduli([claim.statement_text, claim.assume_text, binder.text], ns), members=members,
                  pre_filters=list(binder.pre_filters))
@@ -221,7 +222,7 @@ def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False
     dhighs = {n: list(lv.highs) for n, lv in dlevels.items() if lv.members is None and lv.highs}
     # a domain written in the spec gives the filters and the lower bounds, not the window (which adds its own)
     written = cd is not None and bool(cd.text) and not as_written
-    if written:
+    if written and cd is not None:
         dom.pre_filters, dom_filters = _domain_filters(cd, ns, [lv.name for lv in binder.levels])
     if as_written:
         dom.as_written, dom.keep, dom.members, free = True, tuple(plan.window.names), None, set()
@@ -324,7 +325,7 @@ def _family_call(text: str | None, ns: Any) -> tuple | None:
         return None
     if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ("functions", "nondecreasing", "subsets") \
             and all(isinstance(a, ast.Constant) and type(a.value) is int for a in tree.args):
-        return (tree.func.id, tuple(a.value for a in tree.args))
+        return (tree.func.id, tuple(a.value for a in tree.args if isinstance(a, ast.Constant)))
     return None
 
 
@@ -543,6 +544,7 @@ def random_env(dom: Domain, rng: random.Random) -> dict | None:
 
 
 def _family_sample(nd: NameDomain, rng: random.Random, env: dict) -> None:
+    assert nd.family is not None, "drawn from a family only when the name has one"
     kind, args = nd.family
     if kind in ("functions", "nondecreasing"):
         K, lo, hi = args

@@ -143,6 +143,7 @@ class HoldsEvaluator:
     """
 
     def __init__(self, plan: ClaimPlan):
+        assert plan.window is not None, "a sampled claim has a window"
         self.plan = plan
         self.names = plan.window.names
 
@@ -152,6 +153,7 @@ class HoldsEvaluator:
         try:
             if plan.assume is not None and not plan.assume(env):
                 return Outcome(Outcome.ASSUME)
+            assert plan.formula is not None, "a holds plan has its statement"
             ok = plan.formula(env)
         except ResourceError as exc:
             return Outcome(Outcome.SKIP, note=too_large(exc))
@@ -207,6 +209,7 @@ class GameEvaluator:
         self.claim = claim
         self.plan = plan
         self.profile = profile
+        assert plan.window is not None, "a sampled claim has a window"
         self.names = plan.window.names
         self.coords = plan.coords
         self._certs: dict = {}
@@ -223,13 +226,15 @@ class GameEvaluator:
         return sum(ps.units for ps in self._solvers.values() if ps is not None)
 
     def certificate(self, params: dict) -> Certificate:
-        key = tuple(sorted(params.items(), key=lambda kv: kv[0]))
+        key: tuple | None = tuple(sorted(params.items(), key=lambda kv: kv[0]))
         try:
             cert = self._certs.get(key)
         except TypeError:
             key, cert = None, None
         if cert is None:
-            cert = AssumedCertificate(self.claim, self.plan, params, game_kind(self.claim, self.plan))
+            kind = game_kind(self.claim, self.plan)
+            assert kind is not None, "a game claim is judged by its local certificate"
+            cert = AssumedCertificate(self.claim, self.plan, params, kind)
             if key is not None:
                 self._certs[key] = cert
         return cert

@@ -97,6 +97,7 @@ def choose_far(claim: Any, plan: ClaimPlan, dom: Domain, evaluate: Callable, kin
 
 
 def _symbolic_ok(evaluator: Any, plan: ClaimPlan) -> bool:
+    assert plan.window is not None, "a sampled claim has a window"
     try:
         env = next(iter(plan.window.bindings({})), None)
     except (EvalError, SpecError):

@@ -154,6 +154,9 @@ class Members:
         except (KeyError, TypeError, ValueError):
             return None
         bits = max(32, 2 * big.bit_length() + 16)
+        tree = self.tree
+        if tree is None:   # only when not ok: no condition to search
+            return None
         try:
             b = Builder(self.ns, self.mode, bits)
             vs = [b.var(f"{c}!m") for c in self.coords]
@@ -161,7 +164,7 @@ class Members:
             e.update(zip(self.coords, vs))
             if self.lname is not None:
                 e[self.lname] = level
-            want = b.formula(self.tree, e)
+            want = b.formula(tree, e)
             ob, _ = b.obligation()
             s = z3.Solver()
             s.add(*b.assertions(), want, ob)

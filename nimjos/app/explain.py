@@ -93,15 +93,15 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
     path, cid = _split(target)
     claim = load_spec(path).claim(cid)
     plan = plan_claim(claim, profile)
-    coords = plan.coords or ((plan.values["var"],) if plan.values_expr is not None else ())
+    coords = plan.coords or ((plan.values["var"],) if plan.values_expr is not None and plan.values else ())
     pins = _pins(at, coords)
     lines: list[str] = []
     if pins is None:
         v = check_exhaustive(claim, profile, max_counterexamples=1)
-        first = (v.counterexamples or v.undefined or [None])[0]
+        first = next(iter(v.counterexamples or v.undefined), None)
         if first is None:
             head = f"claim {cid} is {v.verdict} on its window ({v.scope}); give --at to explain a position"
-            if plan.values_expr is None:
+            if plan.values_expr is None or plan.values is None:
                 return head
             # a printed sequence: its terms, computed and printed, side by side
             var, start, n = plan.values["var"], plan.values.get("from", 0), len(plan.values["equal"])
@@ -119,7 +119,8 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
             place = pinned_place(plan, pins) if plan.window is not None else "window"
         except SpecError as exc:
             raise exc.located(file=path, item=f"claim {cid!r}") from None
-        beyond = f" (beyond the window, inside the {plan.domain.describe()})" if place == "domain" else ""
+        beyond = (f" (beyond the window, inside the {plan.domain.describe()})"
+                  if place == "domain" and plan.domain is not None else "")
         lines.append(f"claim {cid} at " + ", ".join(f"{k}={format_value(x)}" for k, x in pins.items()) + beyond)
     env = dict(pins)
     if plan.values_expr is not None:
@@ -156,23 +157,24 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
     lines.append(f"mex of the options = G({format_value(pos)}) = {value}")
     kind = claim.kind
     said = None
+    formula, values, pattern = plan.formula, plan.values or {}, plan.pattern or {}
     try:
-        if kind == "grundy":
-            said = f"{format_value(plan.formula(env))} (grundy = {claim.statement})"
-        elif kind == "p_positions" and plan.families is None:
-            said = ("P-position" if plan.formula(env) else "not a P-position") + f" ({claim.formula_text()})"
+        if kind == "grundy" and formula is not None:
+            said = f"{format_value(formula(env))} (grundy = {claim.statement})"
+        elif kind == "p_positions" and plan.families is None and formula is not None:
+            said = ("P-position" if formula(env) else "not a P-position") + f" ({claim.formula_text()})"
         elif kind == "p_positions":
             said = "see the families: " + claim.formula_text()
         elif kind == "level_set":
             said = "the level sets: " + claim.formula_text()
-        elif kind == "values" and "grundy" in plan.values:
-            printed = dict(printed_cells(plan.values)).get(pos)
+        elif kind == "values" and "grundy" in values:
+            printed = dict(printed_cells(values)).get(pos)
             said = (f"the printed table has no entry at {format_value(pos)}" if printed is None else
                     f"G({format_value(pos)}) = {format_value(printed)} (the printed table)")
         elif kind == "values":
             said = "the printed table"
         elif kind == "periodic":
-            pat = {k: fn(env) for k, fn in plan.pattern.items()}
+            pat = {k: fn(env) for k, fn in pattern.items()}
             p, n0, s = pat["period"], pat.get("preperiod", 0), pat.get("saltus", 0)
             if pos < n0:
                 said = f"nothing here: periodic from {n0}"
@@ -180,7 +182,7 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
                 said = (f"G({pos} + {p}) = G({pos}) + {s}; here G({pos + p}) = {inst.grundy(pos + p)} "
                         f"and G({pos}) + {s} = {value + s}")
         elif kind == "stair":
-            h = plan.pattern["h"](env)
+            h = pattern["h"](env)
             base = (pos // h) * h
             said = (f"a {h}-stair: G({pos}) = G({base}) + {pos - base} = {inst.grundy(base) + pos - base}, "
                     f"and {h} divides G({base}) = {inst.grundy(base)}")

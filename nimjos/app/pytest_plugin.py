@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from nimjos.lang.errors import SpecError
@@ -20,6 +20,9 @@ from nimjos.spec.loader import load_spec
 from checkers.run import RunOptions, run_claim
 from nimjos.verdict import agreement
 from nimjos.lang.values import format_value
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr
 
 
 def _looks_like_spec(text: str) -> bool:
@@ -101,7 +104,7 @@ class ClaimItem(pytest.Item):
             lines.append(f"  re-run: {final.evidence['rerun']}")
         return "\n".join(lines)
 
-    def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+    def repr_failure(self, excinfo: Any, style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, ClaimDisagrees):
             return str(excinfo.value)
         return super().repr_failure(excinfo)

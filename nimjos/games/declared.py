@@ -163,7 +163,7 @@ class DeclaredGame(GameInstance):
         for fam in decl.moves:
             if fam.affine is not None:
                 try:
-                    self._affine_options(fam, env, out, position)
+                    self._affine_options(fam, fam.affine, env, out, position)
                     checked = len(out)
                     ends.append((len(out), fam))
                 except EvalError as exc:
@@ -195,18 +195,19 @@ class DeclaredGame(GameInstance):
                 return fam
         return None
 
-    def _affine_options(self, fam: MoveFamily, env: dict, out: list, position: Any) -> None:
-        """Options of a family whose target is affine in its one range-bound name: a + b * (t - lo)."""
+    def _affine_options(self, fam: MoveFamily, affine: list[Callable], env: dict, out: list, position: Any) -> None:
+        """Options of a family whose target is affine in its one range-bound name: a + b * (t - lo) (`affine`:
+        the family's per-coordinate closures)."""
         level = fam.binder.levels[0]
         lo, hi = fam.binder.range_of(level, env)
         if lo > hi:
             return
         name = level.name
         env[name] = lo
-        a = [f(env) for f in fam.affine]
+        a = [f(env) for f in affine]
         if hi > lo:
             env[name] = lo + 1
-            b = [f(env) - a0 for f, a0 in zip(fam.affine, a)]
+            b = [f(env) - a0 for f, a0 in zip(affine, a)]
         else:
             b = [0] * len(a)
         n = hi - lo + 1

@@ -18,7 +18,7 @@ import ast
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -384,7 +384,7 @@ class Binder:
                 hi = min(_round_high(fn(env), strict) for fn, strict in level.highs)
                 if name in pins:
                     p = pins[name]
-                    rng = [p] if lo <= p <= hi else []
+                    rng: Sequence[int] = [p] if lo <= p <= hi else []
                 else:
                     if shard is not None and i == 0:
                         lo, hi = max(lo, shard[0]), min(hi, shard[1])

@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import Any, Mapping
 
 from nimjos.lang.runtime import Definition
 from nimjos.lang.compiler import Namespace
@@ -44,7 +44,8 @@ def direction(node: ast.AST, var: str, ns: Namespace, nonneg: set[str] | frozens
     return m
 
 
-def _analyse(node: ast.AST, env: dict[str, tuple[str, bool]], ns: Namespace, depth: int) -> tuple[str | None, bool]:
+def _analyse(node: ast.AST, env: Mapping[str, tuple[str | None, bool]], ns: Namespace,
+             depth: int) -> tuple[str | None, bool]:
     if depth > 50:
         return None, False
     rec = lambda n: _analyse(n, env, ns, depth + 1)  # noqa: E731

@@ -179,10 +179,11 @@ class Translator:
 
     def _IfExp(self, node: ast.IfExp):
         pieces = []
-        while isinstance(node, ast.IfExp):
-            pieces.append((self._sub(node.body, 0), self._sub(node.test, 0)))
-            node = node.orelse
-        pieces.append((self._sub(node, 0), sympy.true))
+        branch: ast.expr = node
+        while isinstance(branch, ast.IfExp):
+            pieces.append((self._sub(branch.body, 0), self._sub(branch.test, 0)))
+            branch = branch.orelse
+        pieces.append((self._sub(branch, 0), sympy.true))
         return Piecewise(*pieces, evaluate=False)
 
     def _Lambda(self, node: ast.Lambda):
@@ -202,7 +203,8 @@ class Translator:
         """``{point : condition}`` (a family of points, as a set-builder); several entries are a union."""
         if not node.keys or any(k is None for k in node.keys):
             raise _Untranslatable("dict")
-        sets = [mp.SetBuilder(self._sub(k, 0), self._sub(v, 0)) for k, v in zip(node.keys, node.values)]
+        sets = [mp.SetBuilder(self._sub(k, 0), self._sub(v, 0))
+                for k, v in zip(node.keys, node.values) if k is not None]
         return sets[0] if len(sets) == 1 else mp.Infix(mp.Op("union"), *sets)
 
     def _Subscript(self, node: ast.Subscript):

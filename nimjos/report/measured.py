@@ -56,7 +56,8 @@ def read_measured(folder: str | Path) -> list[Measured]:
         if spec is None:
             continue
         machine = [f"{m.group(1)}: {m.group(2)}" for m in map(_MACHINE_LINE.match, lines) if m]
-        title, body = None, []
+        title: str | None = None
+        body: list[str] = []
         for line in lines + ["## end"]:
             if line.startswith("## "):
                 if title is not None:

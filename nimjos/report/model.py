@@ -270,7 +270,7 @@ class Report:
 
 def _strength(record: dict) -> tuple:
     """Sort key of the records listed under the final one: the strongest word first, then the method name."""
-    return (-STRENGTH.get(record.get("verdict"), -1), str(record.get("method")))
+    return (-STRENGTH.get(str(record.get("verdict")), -1), str(record.get("method")))
 
 
 def _order_key(claim: Claim) -> tuple:
@@ -424,6 +424,7 @@ def marks(claim: Claim, count: int) -> list[tuple[int, ...]]:
         bindings = cx.get("bindings") or {}
         if any(n in bindings and bindings[n] != v for n, v in fixed.items()):
             continue
+        values: list[Any]
         if coords:
             values = [bindings.get(name) for name in coords]
         else:

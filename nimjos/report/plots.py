@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 from matplotlib import colormaps
-from matplotlib.colors import BoundaryNorm, ListedColormap
+from matplotlib.colors import BoundaryNorm, Colormap, ListedColormap
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 from matplotlib.ticker import MaxNLocator
@@ -39,7 +39,7 @@ def _save(fig: Figure, path: Path) -> Path:
     return path
 
 
-def _grundy_colours(top: int) -> tuple[ListedColormap, BoundaryNorm]:
+def _grundy_colours(top: int) -> tuple[Colormap, BoundaryNorm]:
     """A discrete colour map for Grundy values 0..top (0, the P-positions, is white; no value, grey).
 
     >>> cmap, norm = _grundy_colours(3)
@@ -82,7 +82,7 @@ def grid_disagreements(grid: dict) -> np.ndarray:
     return known & (values != filled)
 
 
-def plot_grid(grid: dict, marks: list[tuple[int, int]], path: Path, title: str,
+def plot_grid(grid: dict, marks: list[tuple[int, ...]], path: Path, title: str,
               names: tuple[str, str] = ("x", "y")) -> Path:
     """Heatmap of a 2-D window of Grundy values, the claim drawn over it; write it to `path`.
 
@@ -127,8 +127,8 @@ def plot_grid(grid: dict, marks: list[tuple[int, int]], path: Path, title: str,
                                       facecolors="none", edgecolors=BLUE, linewidths=1.2, label=label))
     wrong = grid_disagreements(grid)
     if wrong.any():
-        xs, ys = np.nonzero(wrong)
-        handles.append(ax.scatter(ys + y0, xs + x0, s=_marker_size(rows, cols, 0.95), marker="s",
+        wrong_x, wrong_y = np.nonzero(wrong)
+        handles.append(ax.scatter(wrong_y + y0, wrong_x + x0, s=_marker_size(rows, cols, 0.95), marker="s",
                                   facecolors="none", edgecolors=RED, linewidths=1.0,
                                   label="claim and game disagree"))
     inside = [(x, y) for x, y in marks if x0 <= x < x0 + rows and y0 <= y < y0 + cols]
@@ -270,6 +270,7 @@ def plot_josephus(n: int, k: int, path: Path, title: str) -> Path:
     """
     steps = removal_rounds(n, k)
     last_round = steps[-1][2]
+    panels: list[int | None]     # the round each panel shows, None: one panel of the whole elimination
     if last_round + 1 <= MAX_PANELS and n <= MAX_PANEL_N:
         panels, size = list(range(0, last_round + 1)), 2.9
     else:

@@ -196,9 +196,7 @@ class ResultsStore:
 
         >>> s = ResultsStore(":memory:"); s.close(); s.close()
         """
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
+        self._conn.close()    # closing a closed connection does nothing
 
     def schema_version(self) -> int:
         """The schema version of the open file.
@@ -218,7 +216,8 @@ class ResultsStore:
         with self._conn:
             cur = self._conn.execute("INSERT INTO runs (argv, profile, started) VALUES (?, ?, ?)",
                                      (json.dumps(list(argv)), profile, now()))
-        return int(cur.lastrowid)
+        assert cur.lastrowid is not None, "an INSERT sets the row id"
+        return cur.lastrowid
 
     def record(self, run_id: int, claim: dict, verdict: Verdict) -> None:
         """Store what `verdict` established about `claim`, committed at once.
@@ -240,7 +239,7 @@ class ResultsStore:
         if not claim.get("file") or not claim.get("claim_id"):
             raise ValueError("a record needs the claim's 'file' and 'claim_id'")
         data = verdict.to_json()
-        row = {name: _text(claim.get(name)) for name in CLAIM_FIELDS}
+        row: dict[str, Any] = {name: _text(claim.get(name)) for name in CLAIM_FIELDS}
         agrees = claim.get("agrees")
         row.update({
             "run_id": run_id,
@@ -345,7 +344,7 @@ def _decode(row: sqlite3.Row) -> dict:
     """A results row as a plain dict, JSON columns decoded, `agrees` as a bool (or None)."""
     out = dict(row)
     for name in JSON_FIELDS:
-        default = {} if name == "evidence" else []
+        default: dict | list = {} if name == "evidence" else []
         out[name] = json.loads(out[name]) if out.get(name) else default
     if out.get("agrees") is not None:
         out["agrees"] = bool(out["agrees"])

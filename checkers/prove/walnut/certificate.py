@@ -26,7 +26,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import AbstractSet, Any
 
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.syntax import parse
@@ -118,6 +118,8 @@ def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: st
         cex = (f"{dmP} & (~(Eg $fG(g,{Ps})) | (E{Os},g $fG(g,{Ps}) & {move} & $fG(g,{Os})) | "
                f"(Eg,w $fG(g,{Ps}) & {val} & ~(E{Os} {move} & $fG(w,{Os}))))")
     elif kind == "level":
+        if levels is None:
+            raise ValueError("the certificate of a level set needs its levels")
         lname, values = levels
         unit = Unit(params=Z[:n + 1], path=[f"$dm({','.join(Z[1:n + 1])})"])
         parts = []
@@ -189,7 +191,7 @@ def _family(tr: Translator, fam: Any, env: dict, unit: Unit, pos: list[str]) -> 
 
 
 def holds_job(ns: Namespace, statement: str, names: list[str], consts: dict, domain: str | None,
-              assume: str | None, exp_names: set = frozenset()) -> Job:
+              assume: str | None, exp_names: AbstractSet[str] = frozenset()) -> Job:
     """The statement of a holds claim over every value of `names` in the domain (and the assumption)."""
     tr = Translator(ns, consts)
     X = _names("x", len(names))

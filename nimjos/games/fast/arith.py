@@ -309,10 +309,10 @@ def shift(a: Vec, b: Vec, left: bool) -> Vec:
     c = b.fraction()
     if c.denominator != 1 or c < 0 or c > 62:
         raise Unsupported("a shift by a count that is not a small non-negative integer")
-    c = int(c)
+    count = int(c)
     if left:
-        return _make(x << c, 1, _guard(a.mag << c))
-    return _make(x >> c, 1, (a.mag >> c) + 1)
+        return _make(x << count, 1, _guard(a.mag << count))
+    return _make(x >> count, 1, (a.mag >> count) + 1)
 
 
 def power(a: Vec, b: Vec) -> Vec:

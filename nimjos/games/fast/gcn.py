@@ -116,8 +116,8 @@ def solve(game: Any, positions: list, engine: Any) -> str | None:
     sides = _shape(game, positions)
     if not fits(game, sides, getattr(engine, "max_positions", None) or MAX_BOX) or too_small(engine, work(game, sides)[1]):
         return None
-    members = [set_members(S, side - 1) for S, side in zip(sets, sides)]
-    if any(m is None for m in members):
+    members = [m for S, side in zip(sets, sides) if (m := set_members(S, side - 1)) is not None]
+    if len(members) != len(sets):
         return None
     flat = mex_box(np.array(sides), *pack_members(members), joint_offsets(game.dim, h))
     game.dense = flat if game.dim == 1 else flat.reshape(sides)

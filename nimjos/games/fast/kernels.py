@@ -307,7 +307,7 @@ class State:
         return cls(np.zeros((windows, universe), dtype=np.int32), np.zeros((windows, int(offs[-1])), dtype=np.uint64),
                    win, np.zeros(int(offs[-1]), dtype=np.uint64), offs)
 
-    def args(self) -> tuple:
+    def args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
         """The state as the trailing arguments of :func:`run_chunk` (before `small`).
 
         >>> len(State.allocate(1, 10).args())

@@ -59,7 +59,7 @@ def _parts(fam: Any, coords: tuple[str, ...]) -> list[tuple[str, Any]] | None:
     parts = to.elts if isinstance(to, ast.Tuple) else [to]
     if len(parts) != len(coords):
         return None
-    out = []
+    out: list[tuple[str, Any]] = []
     for c, part in zip(coords, parts):
         if isinstance(part, ast.Name) and part.id == c:
             out.append(("same", None))
@@ -224,7 +224,10 @@ def solve(game: Any, positions: list, engine: Any) -> str | None:
     sides = _sides(game, positions)
     if math.prod(sides) > (getattr(engine, "max_positions", None) or MAX_BOX) or not fits(game, sides):
         return None
-    sets, offsets = shape_of(game, sides)
+    shape = shape_of(game, sides)
+    if shape is None:
+        return None
+    sets, offsets = shape
     if too_small(engine, math.prod(sides) * (sum(sides) + len(offsets))):   # the reference engine's enumeration
         return None
     flat = mex_box(np.array(sides), *pack_members(sets), offsets)

@@ -105,7 +105,7 @@ class Piece:
         """
         env = param_env(game)
         env.update(coords)
-        if self.pin is not None:
+        if self.pin is not None and self.bound is not None:    # a pin is a member of the bound name's set
             env[self.bound] = Vec.const(self.pin)
             return Translator(namespace_of(game), env, cache=cache)
         return Translator(namespace_of(game), env, bound=self.bound, cache=cache)

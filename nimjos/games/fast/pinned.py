@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import ast
 import weakref
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -90,7 +90,7 @@ class Box:
             raise NotVectorisable("a sub-box too large to hold as arrays")
         return {c: g.reshape(-1) for c, g in zip(names, np.meshgrid(*axes, indexing="ij"))}
 
-    def named(self, trees: list[ast.AST]) -> list[str]:
+    def named(self, trees: Sequence[ast.AST]) -> list[str]:
         """The coordinates the trees name, in the box's order."""
         used = set().union(*(free_names(t) for t in trees)) if trees else set()
         return [c for c in self.coords if c in used]

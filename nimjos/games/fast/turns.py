@@ -43,6 +43,10 @@ MAX_LISTED = 2_000
 #: most options read in one box (a count: the answer never depends on the machine's load)
 MAX_WORK = 200_000_000
 
+#: the box read row by row (:func:`_rows`): the pieces' line, lo and hi, how each position is read, and the
+#: listed options (ptr, ox, oy)
+Rows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
 
 @numba.njit(cache=True)
 def _kernel(X, Y, line, lo, hi, how, ptr, ox, oy, max_work):
@@ -118,7 +122,7 @@ def _kernel(X, Y, line, lo, hi, how, ptr, ox, oy, max_work):
     return out
 
 
-def _rows(game: Any, pieces: list, X: int, Y: int) -> tuple[np.ndarray, ...] | None:
+def _rows(game: Any, pieces: list, X: int, Y: int) -> Rows | None:
     """The pieces' (line, lo, hi) over the box, row by row, and how each position is read; the options listed by
     the language where a row cannot be translated. None when too many positions would be listed."""
     n = X * Y
@@ -144,12 +148,13 @@ def _rows(game: Any, pieces: list, X: int, Y: int) -> tuple[np.ndarray, ...] | N
     for k in range(Y):
         coords = {x_name: Vec.array(xs, max(X - 1, 0)), k_name: Vec.array(np.full(X, k, dtype=np.int64), k)}
         idx = flat + k
+        row: list | None
         try:
-            parts = [p.evaluate(game, coords, Y, cache=caches[j]) for j, p in enumerate(pieces)]
+            row = [p.evaluate(game, coords, Y, cache=caches[j]) for j, p in enumerate(pieces)]
         except (Unsupported, ArithmeticError, ValueError, TypeError):
-            parts = None
-        if parts is not None:
-            for j, c in enumerate(parts):
+            row = None
+        if row is not None:
+            for j, c in enumerate(row):
                 line[j, idx] = c.line
                 lo[j, idx] = c.low
                 hi[j, idx] = c.high

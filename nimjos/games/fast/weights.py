@@ -49,6 +49,9 @@ BYTES_PER_POSITION = 96
 #: to the reference engine (a count, so the answer never depends on the machine's load)
 MAX_WORK = 400_000_000
 
+#: the intervals [tlo, thi], [ulo, uhi], [wlo, whi] of t, u and the weight at each position (:func:`ranges`)
+Ranges = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
 
 @dataclass(frozen=True)
 class Shape:
@@ -149,7 +152,7 @@ def _read(game: Any) -> Shape:
         rest = Translator(ns, probe).value(e)
         if rest.den != 1 or np.asarray(rest.integers()).tolist() not in (want, [want]):
             raise Unsupported("a move target other than (x - t, y - u)")
-    parts = []
+    parts: list[tuple] = []    # (kind, coef, left tree, op, right tree) or ("mask", tree)
     direction: tuple[int, int] | None = None
     for part in conjuncts(fam.binder.tree):
         if not (set(free_names(part)) & {t, u}):
@@ -184,7 +187,7 @@ def _read(game: Any) -> Shape:
     return Shape(fam, t, u, direction[0], direction[1], tuple(parts))
 
 
-def ranges(game: Any, shape: Shape, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, ...]:
+def ranges(game: Any, shape: Shape, x: np.ndarray, y: np.ndarray) -> Ranges:
     """The intervals [tlo, thi], [ulo, uhi], [wlo, whi] of t, u and the weight a*t + b*u at the positions (x, y)
     (empty intervals where a condition free of t and u fails).
 
@@ -239,7 +242,8 @@ def ranges(game: Any, shape: Shape, x: np.ndarray, y: np.ndarray) -> tuple[np.nd
     if mask is not True:
         empty = np.logical_not(np.broadcast_to(mask, (n,)))
         out[1][empty] = out[0][empty] - 1
-    return tuple(out)
+    tlo, thi, ulo, uhi, wlo, whi = out
+    return tlo, thi, ulo, uhi, wlo, whi
 
 
 def _mag(v: np.ndarray) -> int:
@@ -365,7 +369,7 @@ def _query(px, wsorted, a, b, x, y, tlo, thi, ulo, uhi, wlo, whi, max_work):
     return out
 
 
-def _checked_ranges(game: Any, shape: Shape, xs: np.ndarray, ys: np.ndarray, lighter: bool) -> tuple | None:
+def _checked_ranges(game: Any, shape: Shape, xs: np.ndarray, ys: np.ndarray, lighter: bool) -> Ranges | None:
     """:func:`ranges` at the positions, or None when an option could leave the box [0, x] x [0, y] (or, with
     `lighter`, weigh as much as its position) or the ranges cannot be computed exactly."""
     try:

@@ -314,7 +314,7 @@ def sequence(rules: HeapRules, n: int, method: str = "auto", prefix: np.ndarray 
     while start <= n:
         while limit <= int(g[:start].max(initial=0)):
             limit *= 2
-        h = g.astype(narrowest(limit))
+        h: np.ndarray = g.astype(narrowest(limit))
         resumed = _rare_kernel(digits, rules.unequal, g, h, start, n, limit, mask, shift, kpar or 0)
         if resumed <= n:
             limit *= 2

@@ -79,7 +79,7 @@ def one_heap_moves(position: Any, moves: Any) -> list:
 class _Values(dict):
     """A heap game's ``table``: any position's value on demand (readers that index the table directly)."""
 
-    def __init__(self, game: "HeapGame"):
+    def __init__(self, game: GameInstance):
         super().__init__()
         self.game = game
 
@@ -147,7 +147,7 @@ class HeapPositions(GameInstance):
         return _heaps(self, position)
 
     def options(self, position: Any) -> list:
-        return HeapGame.options(self, position)  # type: ignore[arg-type]
+        return one_heap_moves(position, self.rules.moves)
 
 
 class MooreNim(GameInstance):
@@ -185,7 +185,7 @@ class Copies(GameInstance):
     def __init__(self, base: GameInstance):
         super().__init__(f"heaps({base.name})", 0, ("heaps",), {"game": base}, f"heaps({base.label})")
         self.base = base
-        self.table = _Values(self)  # type: ignore[arg-type]
+        self.table = _Values(self)
         self.solved_by.add("sum of one-heap games (nim-sum of the heaps' values)")
 
     def normalise(self, position: Any) -> Any:
@@ -219,9 +219,9 @@ _SHARED: dict[Any, GameInstance] = {}
 def heap_game(rules: HeapRules, label: str | None = None) -> HeapGame:
     """The shared instance of a heap game (one sequence per rule in a process)."""
     inst = _SHARED.get(rules)
-    if inst is None:
+    if not isinstance(inst, HeapGame):
         inst = _SHARED[rules] = HeapGame(rules, label or rules.name or rules.code())
-    return inst  # type: ignore[return-value]
+    return inst
 
 
 def moore_nim(k: Any) -> MooreNim:
@@ -235,9 +235,10 @@ def moore_nim(k: Any) -> MooreNim:
     if type(k) is not int or k < 1:
         raise EvalError(f"moore_nim needs an integer k >= 1, got {k!r}")
     key = ("moore", k)
-    if key not in _SHARED:
-        _SHARED[key] = MooreNim(k)
-    return _SHARED[key]  # type: ignore[return-value]
+    inst = _SHARED.get(key)
+    if not isinstance(inst, MooreNim):
+        inst = _SHARED[key] = MooreNim(k)
+    return inst
 
 
 def octal_game(code: Any) -> HeapGame:

@@ -21,7 +21,7 @@ every heap size.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from nimjos.games.heaps.fast import sequence
 from nimjos.games.heaps.rules import HeapRules, plain_sequence
@@ -142,7 +142,7 @@ def subtraction_sequence(S: frozenset, n: int) -> list[int]:
     return g
 
 
-def subtraction_proof(S: frozenset, period: int, preperiod: int,
+def subtraction_proof(S: Any, period: int, preperiod: int,
                       speaks: Callable[[int], bool] | None = None) -> PeriodicityProof | None:
     """Prove or refute "g(n + period) = g(n) for every n >= preperiod" for the subtraction game of a finite set
     S of positive integers; None when S is not such a set. `speaks`: as for :func:`_record`."""
