@@ -54,7 +54,9 @@ class Estimate:
     limit_source: str = ""
     over: str = ""
     where: str = ""
-    extra: tuple[str, int, str] | None = None
+    #: the largest work beyond the window (what, how many, field), or for a runaway game (name, label, start, far,
+    #: moves)
+    extra: tuple[Any, ...] | None = None
     notes: list[str] = field(default_factory=list)
 
     def describe(self) -> str:
@@ -239,7 +241,7 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
 
 def _window_envs(plan: ClaimPlan, pins: dict, count: int) -> list[dict] | None:
     """Every binding of a window of at most REACH_STARTS instances (copies), else None."""
-    if count > REACH_STARTS:
+    if count > REACH_STARTS or plan.window is None:
         return None
     out = []
     for env in plan.window.bindings({}, pins):
@@ -288,7 +290,7 @@ def _extra_work(plan: ClaimPlan, envs: list[dict], pins: dict) -> tuple[str, int
     """(what, how many, field) of the largest work beyond the window: levels of a level_set, points of a
     family of p_positions or level_set."""
     worst = None
-    if plan.levels is not None:
+    if plan.levels is not None and plan.window is not None:
         n = max((count_bindings(plan.levels, e)[0] for e in envs[:8]), default=0)
         worst = ("levels", n * max(1, survey(plan.window, {}, pins).count), "levels")
     level_envs = envs
@@ -335,6 +337,7 @@ def enforce_limits(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
                 f"{human_seconds(MAX_SECONDS)}",
     }.get(est.over)
     if est.over == "runaway":
+        assert est.extra is not None, "a runaway estimate names the game"
         name, label, start, far, moves = est.extra
         raise locate_error(claim, ResourceError(
             f"the moves of {label} lead from {format_value(start)} to {format_value(far)} in {moves} moves, far "
@@ -342,6 +345,7 @@ def enforce_limits(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
             hint="every move must lead to a smaller position; check 'to' and 'where'",
             item=f"game '{name}'", field="moves"))
     if what is None:
+        assert est.extra is not None, "an estimate over its limit beyond the window says what is over"
         _, n, _ = est.extra
         noun = "level and instance pairs" if est.over == "levels" else "points in the family"
         what = f"about {n:,} {noun}, over {limit}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import Any
 
 from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.errors import SpecError
@@ -32,7 +33,7 @@ def declare_definitions(defines: dict, ns: Namespace, fname: str, lines: SpecLin
     def_line = lines.header("define")
     for head, body in defines.items():
         dline = lines.field_in_block(def_line, head) or def_line
-        where = {"file": fname, "item": f"definition {head!r}", "line": dline}
+        where: dict[str, Any] = {"file": fname, "item": f"definition {head!r}", "line": dline}
         m = re.fullmatch(r"\s*([A-Za-z][A-Za-z0-9_]*)\s*(?:\(\s*([^()]*)\))?\s*", head)
         if not m:
             raise SpecError("a definition's name must look like 'name' or 'name(a, b)'", **where)
@@ -103,7 +104,7 @@ def compile_definitions(ns: Namespace, fname: str, lines: SpecLines) -> None:
             d.recursive = True
     for name, d in ns.definitions.items():
         unknown = [n for n in free_names(d.tree) if n not in d.params and n not in ns.known()]
-        where = {"file": fname, "item": f"definition '{name}'", "line": line_of(name)}
+        where: dict[str, Any] = {"file": fname, "item": f"definition '{name}'", "line": line_of(name)}
         if unknown:
             raise unknown_name_error(d.tree, unknown[0], ns.known() | set(d.params), where=f"the body of {name}",
                                      **where)
@@ -127,7 +128,7 @@ def _check_self_recursion(d: Definition, fname: str, line: int | None) -> None:
     ...
     nimjos.lang.errors.SpecError: s.toml:4: definition 'f': definitions may not be recursive without a base case: f calls itself unconditionally (f -> f), so the recursion never stops (write the base case with if-else, e.g. "n if n < 2 else f(n - 1) + ...")
     """
-    where = {"file": fname, "item": f"definition {d.name!r}", "line": line}
+    where: dict[str, Any] = {"file": fname, "item": f"definition {d.name!r}", "line": line}
     if not d.params:
         raise SpecError(f"the constant {d.name} refers to itself ({d.name} -> {d.name})", **where)
     stack: list[ast.AST] = [d.tree]

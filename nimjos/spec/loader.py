@@ -284,7 +284,7 @@ class Spec:
     sha256: str
     text: str
     #: the line of each game's moves (or header), for faults found in a game while checking
-    game_lines: dict[str, int] = field(default_factory=dict)
+    game_lines: dict[str, int | None] = field(default_factory=dict)
 
     def claim(self, cid: str) -> Claim:
         for c in self.claims:
@@ -352,7 +352,7 @@ def load_spec(path: str | Path) -> Spec:
     games: dict[str, GameDecl] = {}
     for gname, table in games_raw.items():
         gline = lines.header(r"game\." + re.escape(gname))
-        where = {"file": fname, "item": f"game '{gname}'", "line": gline}
+        where: dict[str, Any] = {"file": fname, "item": f"game '{gname}'", "line": gline}
 
         def at(key: str, gline: int | None = gline, where: dict = where) -> dict:
             return {**where, "field": key, "line": lines.field_in_block(gline, key.split("[")[0]) or gline}
@@ -378,7 +378,7 @@ def load_spec(path: str | Path) -> Spec:
             if "to" not in mv:
                 raise SpecError(f"move {i + 1} has no 'to'", **at(f"moves[{i}]"))
         ns.games[gname] = None  # reserve the name while compiling moves
-    game_lines: dict[str, int] = {}
+    game_lines: dict[str, int | None] = {}
     for gname, table in games_raw.items():
         gline = lines.header(r"game\." + re.escape(gname))
         game_lines[gname] = lines.field_in_block(gline, "moves") or gline
@@ -403,8 +403,8 @@ def load_spec(path: str | Path) -> Spec:
         where = {"file": fname, "item": item, "line": cline}
         _refuse_retired(raw, where, lines, cline)
         check_fields(raw, CLAIM_FIELDS, where, "a claim", lambda key, cline=cline: lines.field_in_block(cline, key))
-        field_lines = {k: lines.field_in_block(cline, k) for k in raw}
-        field_lines = {k: v for k, v in field_lines.items() if v}
+        found_lines = {k: lines.field_in_block(cline, k) for k in raw}
+        field_lines = {k: v for k, v in found_lines.items() if v}
         for k in raw:
             if k not in field_lines:
                 continue
@@ -425,7 +425,7 @@ def load_spec(path: str | Path) -> Spec:
         kind = kinds[0]
         expect = raw.get("expect")
         if expect is not None and expect not in EXPECT_WORDS:
-            raise SpecError(f"expect = {expect!r} is not a verdict", hint=suggest(expect, EXPECT_WORDS) or
+            raise SpecError(f"expect = {expect!r} is not a verdict", hint=suggest(expect, list(EXPECT_WORDS)) or
                             "one of " + ", ".join(EXPECT_WORDS),
                             **{**where, "field": "expect", "line": field_lines.get("expect", cline)})
         if "deep" in raw:

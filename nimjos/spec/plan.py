@@ -195,7 +195,7 @@ def _coords_needed(tree: ast.expr, window: tuple[str, ...]) -> tuple[str, str]:
     dim = None
     if head == "subtraction":
         dim = 1
-    elif head == "gcn" and len(tree.args) == 2 and isinstance(tree.args[1], ast.Tuple):
+    elif head == "gcn" and isinstance(tree, ast.Call) and len(tree.args) == 2 and isinstance(tree.args[1], ast.Tuple):
         dim = len(tree.args[1].elts)
     free = [n for n in window if n not in set(free_names(tree))]
     if dim == 1:
@@ -226,12 +226,12 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
     if kind == "values":
         _plan_values(plan, claim, ns, profile)
         return plan
-    _plan_window(plan, claim, ns, profile)
-    window_names = set(plan.window.names)
+    window = _plan_window(plan, claim, ns, profile)
+    window_names = set(window.names)
     if claim.game_text is not None:
         plan.game_text = claim.game_text
         gtree, plan.game = _compile(claim, "game", plan.game_text, ns, window_names)
-        plan.coords = _game_coords(claim, gtree, ns, plan.window.names)
+        plan.coords = _game_coords(claim, gtree, ns, window.names)
         missing = [c for c in plan.coords if c not in window_names]
         if missing:
             raise claim.error(f"for_all does not bind the position coordinate {missing[0]!r}", "for_all",
@@ -278,7 +278,7 @@ def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
     return plan
 
 
-def _plan_window(plan: ClaimPlan, claim: Any, ns: Namespace, profile: str) -> None:
+def _plan_window(plan: ClaimPlan, claim: Any, ns: Namespace, profile: str) -> Binder:
     """The claim's domain (``for_all``, as printed) and its window (``(for_all) and (window)``, finite): a domain
     that leaves a name unbounded needs a window, and nothing is inferred from the width of a range."""
     for_all = claim.for_all_text
@@ -310,6 +310,7 @@ def _plan_window(plan: ClaimPlan, claim: Any, ns: Namespace, profile: str) -> No
         if extra:
             raise claim.error(f"the window binds {extra[0]!r}, which for_all (the domain) does not name", field_name,
                               hint=f"state its range in for_all, e.g. '0 <= {extra[0]}', and bound it in the window")
+    return plan.window
 
 
 def _closed(claim: Any, ns: Namespace) -> bool:

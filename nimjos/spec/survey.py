@@ -59,6 +59,7 @@ class _Surveyor:
             key = None
         if key is not None and key in self.members:
             return self.members[key]
+        assert level.members is not None, "a level read by members is bound by 'in'"
         items = list(iter_items(level.members(env)))
         if key is not None:
             self.members[key] = items
