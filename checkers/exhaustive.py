@@ -108,8 +108,9 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
     else:
         verdict = "checked"
     engines = evidence.pop("engines", None)
-    asked = default_engine().describe_claim()     # the engine's names, joined by ", "
-    ground = tuple(engines) if engines else tuple(asked.split(", ")) if asked else ()
+    asked = default_engine().describe_claim()
+    # the engines by name, or the engine's own description of those it asked (one text: a name may hold ", ")
+    ground = tuple(engines) if engines else (asked,) if asked else ()
     scope = _scope(plan, ground_truth_note(ground))
     if pins:
         at = ", ".join(f"{k}={format_value(x)}" for k, x in pins.items())

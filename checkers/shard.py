@@ -169,12 +169,12 @@ def _engines(head: dict) -> tuple[str, ...]:
     >>> _engines({"engines": ["subtraction"], "scope": ""})
     ('subtraction',)
     >>> _engines({"scope": "0 <= n <= 9; ground truth: reference, subtraction"})
-    ('reference', 'subtraction')
+    ('reference, subtraction',)
     """
     if "engines" in head:
         return tuple(head["engines"])
-    words = head.get("scope", "").split("ground truth: ")   # the legacy record: its scope's last part
-    return tuple(words[-1].split(", ")) if len(words) > 1 else ()
+    words = head.get("scope", "").split("ground truth: ")   # the legacy record: its scope's last part, one text
+    return (words[-1],) if len(words) > 1 else ()
 
 
 def run_sharded(path: str, claim_id: str, profile: str = "default", shards: int = 2, workers: int | None = None,
