@@ -32,8 +32,8 @@ class Sharding:
     """How the window of a claim is cut into shards and where they run (``--workers``, ``--shards``,
     ``--executor``, ``--scheduler``, ``--resume``); the default runs the window unsharded in this process.
 
-    >>> Sharding().wanted(), Sharding(workers=2).wanted(), Sharding(executor="dask").wanted()
-    (False, True, True)
+    >>> Sharding(workers=2, shards=8).shards_for_workers()
+    8
     """
 
     #: processes of the local pool (1: no pool)
@@ -54,7 +54,11 @@ class Sharding:
             raise ValueError(f"unknown executor {self.executor!r} (one of {', '.join(EXECUTORS)})")
 
     def wanted(self) -> bool:
-        """Is the window to be cut at all (more than one worker, or a cluster)?"""
+        """Is the window to be cut at all (more than one worker, or a cluster)?
+
+        >>> Sharding().wanted(), Sharding(workers=2).wanted(), Sharding(executor="dask").wanted()
+        (False, True, True)
+        """
         return self.workers > 1 or self.executor == "dask"
 
     def shards_for_workers(self) -> int:

@@ -66,7 +66,11 @@ class Earlier:
     proof: Verdict | None = None
 
     def after(self, name: str, v: Verdict) -> Earlier:
-        """These verdicts and method `name`'s verdict `v`."""
+        """These verdicts and method `name`'s verdict `v` (a method no later one reads is not kept).
+
+        >>> Earlier().after("prove", Verdict("c", "proved", "prove", "")).proof.verdict
+        'proved'
+        """
         if name == "exhaustive":
             return replace(self, window=v)
         if name == "prove":

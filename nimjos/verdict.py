@@ -121,11 +121,19 @@ class ProvedClass:
 
     def narrows(self) -> bool:
         """Does the data narrow the domain to a set a point can be tested against (enumerated values or a width,
-        and nothing recorded only in words)?"""
+        and nothing recorded only in words)?
+
+        >>> ProvedClass(width=32).narrows(), ProvedClass().narrows()
+        (True, False)
+        """
         return self.heaps is None and self.lemma is None and bool(self.enumerated or self.width)
 
     def to_json(self) -> dict[str, Any]:
-        """The class as the results store keeps it (in the evidence column, key ``proved_class``)."""
+        """The class as the results store keeps it (in the evidence column, key ``proved_class``).
+
+        >>> ProvedClass(heaps="h >= 1", lemma="one-heap").to_json()
+        {'heaps': 'h >= 1', 'lemma': 'one-heap', 'width': None}
+        """
         out: dict[str, Any] = {}
         if self.heaps is not None or self.lemma is not None:
             out.update(heaps=self.heaps, lemma=self.lemma)
