@@ -137,31 +137,30 @@ def _heap_counts(plan: ClaimPlan) -> dict[str, str]:
 
 def in_class(proof: Verdict, env: dict) -> bool | None:
     """Whether a point lies in the class a proof says it proved: True for ``proved`` (the whole domain), for a
-    ``proved-bounded`` the class it recorded (``evidence["proved_class"]``: values of the enumerated names, a
-    bit width), None when the class is not known as data.
+    ``proved-bounded`` the class it recorded (``proved_class``: values of the enumerated names, a bit width),
+    None when the class is not known as data.
 
-    >>> ev = {"proved_class": {"enumerated": {"k": [2, 3]}, "width": None}}
-    >>> v = Verdict("c", "proved-bounded", "prove", "for k = 2..3 only", evidence=ev)
+    >>> from nimjos.verdict import ProvedClass
+    >>> v = Verdict("c", "proved-bounded", "prove", "for k = 2..3 only", proved_class=ProvedClass({"k": (2, 3)}))
     >>> in_class(v, {"k": 3, "x": 10 ** 9}), in_class(v, {"k": 4, "x": 1})
     (True, False)
     >>> in_class(Verdict("c", "proved-bounded", "prove", "for x < 2^32 only"), {"x": 1}) is None
     True
-    >>> empty = {"proved_class": {"enumerated": {}, "width": None}}
-    >>> in_class(Verdict("c", "proved-bounded", "prove", "for x >= 0 only", evidence=empty), {"x": -1}) is None
+    >>> empty = ProvedClass()
+    >>> in_class(Verdict("c", "proved-bounded", "prove", "for x >= 0 only", proved_class=empty), {"x": -1}) is None
     True
     """
     if proof.verdict == "proved":
         return True
-    cls = proof.evidence.get("proved_class") or {}
-    enumerated, width = cls.get("enumerated"), cls.get("width")
-    if enumerated is None or set(cls) - {"enumerated", "width"} or not (enumerated or width):
+    cls = proof.proved_class
+    if cls is None or not cls.narrows():
         return None   # no data that narrows the domain: the class is in the scope's words only
-    for name, vals in enumerated.items():
+    for name, vals in cls.enumerated.items():
         v = env.get(name)
         if name in env and v not in vals and repr(v) not in vals:
             return False
-    if width:
-        return all(-(1 << width) <= v < (1 << width) for v in env.values() if type(v) is int)
+    if cls.width:
+        return all(-(1 << cls.width) <= v < (1 << cls.width) for v in env.values() if type(v) is int)
     return True
 
 
@@ -235,18 +234,22 @@ def _nearest(env: dict) -> tuple:
     return (sum(ints), Counterexample(env).key())
 
 
-def backend(proof: Verdict) -> str:
-    """The backend a proof came from, read from its scope, for the note of a failed audit.
+#: the backends a failed audit names, the first a proof's engines hold (Walnut under a heap reduction, induction
+#: over Z3: the part most likely at fault)
+BACKENDS = ("Walnut", "Sprague-Grundy", "periodicity", "induction", "Z3")
 
-    >>> backend(Verdict("c", "proved", "prove", "all x >= 0; Walnut 6.2 (msd_2): the statement"))
+
+def backend(proof: Verdict) -> str:
+    """The backend a proof came from (its `engines`), for the note of a failed audit; its method when it names none.
+
+    >>> backend(Verdict("c", "proved", "prove", "all x >= 0; Walnut 6.2 (msd_2)", engines=("Walnut",)))
     'Walnut'
+    >>> backend(Verdict("c", "proved", "prove", "", engines=("Sprague-Grundy", "Z3", "induction")))
+    'Sprague-Grundy'
     >>> backend(Verdict("c", "proved", "periodicity", "G has period 3"))
     'periodicity'
     """
-    for word in ("Walnut", "Sprague-Grundy", "periodic", "induction", "Z3"):
-        if word.lower() in proof.scope.lower():
-            return {"periodic": "periodicity"}.get(word, word)
-    return proof.method
+    return next((b for b in BACKENDS if b in proof.engines), proof.method)
 
 
 def audit_proof(claim: Any, proof: Verdict, profile: str = "default") -> Verdict | None:

@@ -56,6 +56,15 @@ def _scope(plan: ClaimPlan, engine_note: str = "") -> str:
     return "; ".join(parts)
 
 
+def ground_truth_note(engines: tuple[str, ...]) -> str:
+    """The words of a window's scope that name the engines its ground truth came from ("" for none).
+
+    >>> ground_truth_note(("reference", "subtraction")), ground_truth_note(())
+    ('ground truth: reference, subtraction', '')
+    """
+    return "ground truth: " + ", ".join(engines) if engines else ""
+
+
 def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: int = 10,
                      pins: dict[str, Any] | None = None, shard: tuple[int, int] | None = None) -> Verdict:
     """Check `claim` at every instance of its window under `profile`; return the verdict.
@@ -100,8 +109,9 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
         verdict = "checked"
     engines = evidence.pop("engines", None)
     asked = default_engine().describe_claim()
-    note = "ground truth: " + (", ".join(engines) if engines else asked) if engines or asked else ""
-    scope = _scope(plan, note)
+    # the engines by name, or the engine's own description of those it asked (one text: a name may hold ", ")
+    ground = tuple(engines) if engines else (asked,) if asked else ()
+    scope = _scope(plan, ground_truth_note(ground))
     if pins:
         at = ", ".join(f"{k}={format_value(x)}" for k, x in pins.items())
         where = f"beyond the window, inside the {plan.domain.describe()}" if place == "domain" else "pinned"
@@ -110,7 +120,7 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
             scope += "; the window has no instance with the pinned values"
     v = Verdict(claim.id, verdict, METHOD, scope, instances=instances,
                 assumption_held=held, counterexamples=failures, failures=col.n_fail, undefined=undefined,
-                seconds=time.perf_counter() - start, evidence=evidence)
+                seconds=time.perf_counter() - start, evidence=evidence, engines=ground)
     if col.n_undef and failures:
         v.notes.append(f"also ill-defined at {col.n_undef} instance(s)")
     if profile != "default":

@@ -46,7 +46,7 @@ from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.runtime import BUDGET
 from nimjos.lang.syntax import parse
-from nimjos.verdict import Counterexample, Verdict
+from nimjos.verdict import Counterexample, ProvedClass, Verdict
 
 #: the largest heap size the sampler draws (a sum's one-heap values are computed up to it)
 FAR_HEAP = 2 ** 14
@@ -170,10 +170,10 @@ def heap_sample(claim: Any, opts: RunOptions) -> Verdict | None:
         return None
     started = time.perf_counter()
     if claim.sample.skip:
-        return Verdict(claim.id, "inconclusive", "sample", f"not applicable: {claim.sample.skip}")
+        return Verdict.not_applicable(claim.id, "sample", str(claim.sample.skip))
     if claim.kind not in ("p_positions", "grundy", "holds") or (claim.kind == "p_positions" and plan.families):
-        return Verdict(claim.id, "inconclusive", "sample",
-                       f"not applicable: a {claim.kind} claim over any number of heaps is checked on its window")
+        return Verdict.not_applicable(claim.id, "sample",
+                                      f"a {claim.kind} claim over any number of heaps is checked on its window")
     top_n, lo, hi, params = _window_edges(plan, hw)
     rng = random.Random(int.from_bytes(db_key(claim, opts.profile)[:4], "big"))  # the sampler's seed
     count = int(claim.sample.count or SAMPLE_COUNT)
@@ -409,8 +409,7 @@ def heap_prove(claim: Any, opts: RunOptions) -> Verdict | None:
     started = time.perf_counter()
 
     def not_applicable(why: str) -> Verdict:
-        return Verdict(claim.id, "inconclusive", "prove", f"not applicable: {why}",
-                       seconds=time.perf_counter() - started)
+        return Verdict.not_applicable(claim.id, "prove", why, seconds=time.perf_counter() - started)
 
     if claim.prove.skip:
         return not_applicable(str(claim.prove.skip))
@@ -441,12 +440,15 @@ def heap_prove(claim: Any, opts: RunOptions) -> Verdict | None:
         return not_applicable(f"{step}; no claim of prove.using states G({base_text}, {var}) == "
                               f"{ast.unparse(formula)} for every {var} >= 0")
     used, y = found
-    lemma = prove_claim(used, opts)
+    # the lemma's proof checks the lemma's own window (the runner's window verdict is this claim's), and a lemma
+    # that would rest on this claim is a cycle
+    lemma = prove_claim(used, opts, using_path=(claim.id,))
     seconds = time.perf_counter() - started
+    engines = tuple(dict.fromkeys(("Sprague-Grundy",) + lemma.engines))
     if lemma.verdict == "proved" and every_heap_size(used.plan().domain, y, claim.spec.namespace):
         return Verdict(claim.id, "proved", "prove",
                        f"every n and all heaps, by {step}; that one-heap claim is {used.id}, proved ({lemma.scope})",
-                       instances=1, assumption_held=1, seconds=seconds)
+                       instances=1, assumption_held=1, seconds=seconds, engines=engines)
     if lemma.verdict == "proved":
         # the lemma speaks of the heap sizes of its domain only: the reduction proves the positions of those heaps
         where = used.plan().domain.text
@@ -454,8 +456,8 @@ def heap_prove(claim: Any, opts: RunOptions) -> Verdict | None:
                     f"for positions whose every heap {var} satisfies {_renamed(where, y, var)} only (the domain of "
                     f"{used.id}; {plan.domain.describe() if plan.domain is not None else 'the claim: every heap'}), "
                     f"by {step}; that one-heap claim is {used.id}, proved ({lemma.scope})"[:900],
-                    instances=1, assumption_held=1, seconds=seconds)
-        v.evidence["proved_class"] = {"heaps": _renamed(where, y, var), "lemma": used.id, "width": None}
+                    instances=1, assumption_held=1, seconds=seconds, engines=engines,
+                    proved_class=ProvedClass(heaps=_renamed(where, y, var), lemma=used.id))
         return v
     return Verdict(claim.id, "inconclusive", "prove",
                    f"reduced by {step} (claim {used.id}), which is {lemma.verdict}: {lemma.scope}"[:600],

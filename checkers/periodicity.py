@@ -41,9 +41,11 @@ from nimjos.games.heaps.periodicity import PeriodicityProof, octal_proof, subtra
 from nimjos.lang.binders import Binder
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.syntax import parse
-from nimjos.verdict import Counterexample, Verdict
+from nimjos.verdict import Counterexample, ProvedClass, Verdict
 
 METHOD = "periodicity"
+#: the engines a periodicity proof names (Verdict.engines)
+ENGINES = ("periodicity",)
 #: the most distinct parameter bindings of a window the method proves one by one
 MAX_INSTANCES = 64
 #: heap sizes drawn per parameter binding by the sampler, unless the spec's sample.count says otherwise
@@ -191,7 +193,7 @@ def periodic_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
                             detail={"statement": f"G({n} + {proof.period}) = G({n})"})
         return Verdict(claim.id, "refuted", METHOD, f"{proof.theorem}; checked {proof.checked[0]} <= n < "
                        f"{proof.checked[1]}", instances=len(proofs), assumption_held=len(proofs),
-                       counterexamples=[cx], failures=len(failed), seconds=seconds,
+                       counterexamples=[cx], failures=len(failed), seconds=seconds, engines=ENGINES,
                        notes=[f"refuted: g({n} + {proof.period}) = {shifted} != g({n}) = {value}"])
     if any(not p.holds for _, p in proofs):
         return None  # the premise fails only where the claim says nothing: the theorem does not decide it
@@ -202,10 +204,9 @@ def periodic_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
     v = Verdict(claim.id, "proved" if bounded is None else "proved-bounded", METHOD, scope, instances=len(proofs),
                 assumption_held=len(proofs), seconds=seconds,
                 largest=max(p.checked[1] + p.period for _, p in proofs),
-                notes=[p.describe() for _, p in proofs][:4])
+                notes=[p.describe() for _, p in proofs][:4], engines=ENGINES)
     if bounded is not None:
-        v.evidence["proved_class"] = {"enumerated": {n: list(dict.fromkeys(b[n] for b, _ in proofs)) for n in params},
-                                      "width": None}
+        v.proved_class = ProvedClass(enumerated={n: tuple(dict.fromkeys(b[n] for b, _ in proofs)) for n in params})
     return v
 
 
@@ -247,12 +248,11 @@ def periodic_sample(claim: Any, opts: RunOptions) -> Verdict | None:
         return None
     started = time.perf_counter()
     if claim.sample.skip:
-        return Verdict(claim.id, "inconclusive", "sample", f"not applicable: {claim.sample.skip}")
+        return Verdict.not_applicable(claim.id, "sample", str(claim.sample.skip))
     coord = plan.coords[0]
     seen = _parameter_bindings(plan)
     if seen is None:
-        return Verdict(claim.id, "inconclusive", "sample",
-                       f"not applicable: more than {MAX_INSTANCES} parameter bindings in the window")
+        return Verdict.not_applicable(claim.id, "sample", f"more than {MAX_INSTANCES} parameter bindings in the window")
     count = int(claim.sample.count or SAMPLE_COUNT)
     rng = random.Random(int.from_bytes(db_key(claim, opts.profile)[:4], "big"))  # the sampler's seed
     held = beyond = largest = 0
@@ -302,11 +302,11 @@ def periodic_prove(claim: Any, opts: RunOptions) -> Verdict | None:
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
-    >>> periodic_prove(spec.claim("kayles-period-12"), RunOptions()).scope[:45]
-    'not applicable: a periodic claim is proved by'
+    >>> v = periodic_prove(spec.claim("kayles-period-12"), RunOptions()); v.applicable, v.scope[:45]
+    (False, 'not applicable: a periodic claim is proved by')
     """
     if claim.kind != "periodic":
         return None
-    return Verdict(claim.id, "inconclusive", "prove",
-                   "not applicable: a periodic claim is proved by the periodicity method (the Guy-Smith theorem for "
-                   "finite codes, the repeating state of a finite subtraction set), where a theorem applies")
+    return Verdict.not_applicable(claim.id, "prove", "a periodic claim is proved by the periodicity method (the "
+                                  "Guy-Smith theorem for finite codes, the repeating state of a finite subtraction "
+                                  "set), where a theorem applies")

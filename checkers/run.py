@@ -17,7 +17,8 @@ from checkers.audit import audit_proof
 from checkers.exhaustive import check_exhaustive
 from nimjos.lang.errors import NimjosError
 
-from checkers.options import PROVE_SECONDS, RunOptions  # noqa: F401  (re-exported: the options of a run)
+# re-exported: the options of a run
+from checkers.options import PROVE_SECONDS, RunOptions, SamplingLimits, Sharding  # noqa: F401
 from checkers.prove import prove_claim
 from checkers.heaps import heap_prove, heap_sample
 from checkers.periodicity import periodic_prove, periodic_sample, periodic_verdict
@@ -50,17 +51,43 @@ class ClaimResult:
         return final_verdict(self.verdicts)
 
 
-def _exhaustive(claim: Any, opts: RunOptions) -> Verdict:
-    workers = opts.extra.get("workers", 1)
-    executor = opts.extra.get("executor", "local")
-    if opts.pins is None and (workers > 1 or executor == "dask"):
-        ranges = shard_plan(claim, opts.profile, opts.extra.get("shards") or max(2, workers))
+@dataclass(frozen=True)
+class Earlier:
+    """The verdicts the methods that ran before gave this claim in this run, as far as a later method needs them:
+    the window's (the prover's soundness check; a window refutation leaves the other methods out) and the
+    prover's (a claim proved on its whole domain is not sampled).
+
+    >>> w = Verdict("c", "checked", "exhaustive", "")
+    >>> e = Earlier().after("exhaustive", w); e.window is w, e.proof
+    (True, None)
+    """
+
+    window: Verdict | None = None
+    proof: Verdict | None = None
+
+    def after(self, name: str, v: Verdict) -> Earlier:
+        """These verdicts and method `name`'s verdict `v` (a method no later one reads is not kept).
+
+        >>> Earlier().after("prove", Verdict("c", "proved", "prove", "")).proof.verdict
+        'proved'
+        """
+        if name == "exhaustive":
+            return replace(self, window=v)
+        if name == "prove":
+            return replace(self, proof=v)
+        return self
+
+
+def _exhaustive(claim: Any, opts: RunOptions, earlier: Earlier) -> Verdict:
+    sharding = opts.sharding
+    if opts.pins is None and sharding.wanted():
+        ranges = shard_plan(claim, opts.profile, sharding.shards_for_workers())
         if ranges is not None:
             path = str(claim.spec.path)
-            log = ShardLog(opts.extra["store"]) if opts.extra.get("store") else None
+            log = ShardLog(opts.store) if opts.store else None
             key = (path, claim.spec.sha256, claim.id, opts.profile, tuple(ranges))
-            done = log.load(key) if (log and opts.extra.get("resume")) else {}
-            progress = opts.extra.get("progress")
+            done = log.load(key) if (log and sharding.resume) else {}
+            progress = sharding.progress
 
             def on_shard(res: Any, total: int) -> None:
                 if log:
@@ -68,8 +95,8 @@ def _exhaustive(claim: Any, opts: RunOptions) -> Verdict:
                 if progress:
                     progress(claim, res, total)
             try:
-                return run_sharded(path, claim.id, opts.profile, shards=len(ranges), workers=workers,
-                                   executor=executor, scheduler=opts.extra.get("scheduler"),
+                return run_sharded(path, claim.id, opts.profile, shards=len(ranges), workers=sharding.workers,
+                                   executor=sharding.executor, scheduler=sharding.scheduler,
                                    max_counterexamples=opts.max_counterexamples, on_shard=on_shard, skip=done,
                                    ranges=ranges)
             finally:
@@ -78,7 +105,7 @@ def _exhaustive(claim: Any, opts: RunOptions) -> Verdict:
     return check_exhaustive(claim, opts.profile, opts.max_counterexamples, opts.pins)
 
 
-def _left_out(opts: RunOptions, name: str) -> tuple[Verdict, str] | None:
+def _left_out(opts: RunOptions, earlier: Earlier, name: str) -> tuple[Verdict, str] | None:
     """Why method `name` is not run on this claim, as (the earlier verdict whose notes say so, the note), or None.
 
     A refutation by the window is the claim's verdict whatever the other methods say (nimjos.verdict.final_verdict),
@@ -87,18 +114,17 @@ def _left_out(opts: RunOptions, name: str) -> tuple[Verdict, str] | None:
     name (``--method``) always runs.
 
     >>> w = Verdict("c", "refuted", "exhaustive", "")
-    >>> _left_out(RunOptions(extra={"verdicts": {"exhaustive": w}}), "prove")[1]
+    >>> _left_out(RunOptions(), Earlier(window=w), "prove")[1]
     'prove not run: the window refutes the claim'
     >>> p = Verdict("c", "proved", "prove", "")
-    >>> _left_out(RunOptions(extra={"verdicts": {"prove": p}}), "sample")[1]
+    >>> _left_out(RunOptions(), Earlier(proof=p), "sample")[1]
     'sampling not run: the proof covers the whole domain'
-    >>> _left_out(RunOptions(methods=("exhaustive", "prove"), extra={"verdicts": {"exhaustive": w}}), "prove") is None
+    >>> _left_out(RunOptions(methods=("exhaustive", "prove")), Earlier(window=w), "prove") is None
     True
     """
     if name == "exhaustive" or name in (opts.methods or ()):
         return None
-    earlier = opts.extra.get("verdicts", {})
-    window, proof = earlier.get("exhaustive"), earlier.get("prove")
+    window, proof = earlier.window, earlier.proof
     if window is not None and window.verdict == "refuted":
         return window, f"{name} not run: the window refutes the claim"
     if name == "sample" and proof is not None and proof.verdict == "proved":
@@ -106,25 +132,31 @@ def _left_out(opts: RunOptions, name: str) -> tuple[Verdict, str] | None:
     return None
 
 
-def _sample(claim: Any, opts: RunOptions) -> Verdict | None:
+def _sample(claim: Any, opts: RunOptions, earlier: Earlier) -> Verdict | None:
     """Sampling: the own samplers of claims over any number of heaps (checkers.heaps) and of periodic claims
     (checkers.periodicity), else the sampler of checkers.sample."""
     return heap_sample(claim, opts) or periodic_sample(claim, opts) or sample_claim(claim, opts)
 
 
-def _prove(claim: Any, opts: RunOptions) -> Verdict | None:
+def _prove(claim: Any, opts: RunOptions, earlier: Earlier) -> Verdict | None:
     """Proving: a claim over any number of heaps by the Sprague-Grundy reduction (checkers.heaps); a periodic
-    claim is proved by the periodicity method (this one says so); else the prover."""
-    return heap_prove(claim, opts) or periodic_prove(claim, opts) or prove_claim(claim, opts)
+    claim is proved by the periodicity method (this one says so); else the prover, which is given the window's
+    verdict (a proof the window refutes is a bug)."""
+    return heap_prove(claim, opts) or periodic_prove(claim, opts) or prove_claim(claim, opts, window=earlier.window)
 
 
-#: the methods, in the order they run and their verdicts are listed: name -> callable(claim, options) ->
-#: Verdict, or None when the method does not apply to the claim
-METHODS: dict[str, Callable[[Any, RunOptions], Verdict | None]] = {
+def _periodicity(claim: Any, opts: RunOptions, earlier: Earlier) -> Verdict | None:
+    """The periodicity method (checkers.periodicity)."""
+    return periodic_verdict(claim, opts)
+
+
+#: the methods, in the order they run and their verdicts are listed: name -> callable(claim, options, the
+#: verdicts of the methods before it) -> Verdict, or None when the method does not apply to the claim
+METHODS: dict[str, Callable[[Any, RunOptions, Earlier], Verdict | None]] = {
     "exhaustive": _exhaustive,
     "prove": _prove,
     "sample": _sample,
-    "periodicity": periodic_verdict,
+    "periodicity": _periodicity,
 }
 
 
@@ -140,7 +172,6 @@ def _audit(claim: Any, opts: RunOptions, v: Verdict) -> Verdict | None:
         audit = Verdict(claim.id, "inconclusive", "audit", f"the audit failed: {type(exc).__name__}: {exc}"[:300])
     if audit is not None:
         audit.seconds = time.perf_counter() - started
-        opts.extra["verdicts"]["audit"] = audit
     return audit
 
 
@@ -149,26 +180,26 @@ def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
     opts = opts or RunOptions()
     names = opts.methods or tuple(METHODS)
     verdicts: list[Verdict] = []
-    # later methods see the earlier verdicts of this claim (the prover's soundness check reads the window's)
-    opts = replace(opts, extra={**opts.extra, "verdicts": {}})
+    # later methods are given the earlier verdicts of this claim (the prover's soundness check reads the window's)
+    earlier = Earlier()
     for name in names:
         fn = METHODS.get(name)
         if fn is None:
             continue
         if opts.pins and name != "exhaustive":
             continue  # a pinned re-run checks exactly that instance
-        skip = _left_out(opts, name)
+        skip = _left_out(opts, earlier, name)
         if skip is not None:
             skip[0].notes.append(skip[1])
             continue
         started = time.perf_counter()
         if name == "exhaustive":
-            v = fn(claim, opts)
+            v = fn(claim, opts, earlier)
         else:
             # a failure inside a method beyond the window must not lose the window's verdict: it is
             # reported as that method's inconclusive answer, with the error, never as a stronger word
             try:
-                v = fn(claim, opts)
+                v = fn(claim, opts, earlier)
             except NimjosError:
                 raise
             except Exception as exc:  # noqa: BLE001
@@ -177,7 +208,7 @@ def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
         if v is not None:
             v.seconds = time.perf_counter() - started  # the method's whole call, its setup included
             verdicts.append(v)
-            opts.extra["verdicts"][name] = v
+            earlier = earlier.after(name, v)
             audit = _audit(claim, opts, v)
             if audit is not None:
                 verdicts.append(audit)

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable
 
 from nimjos.verdict import Counterexample, Verdict
 from nimjos.spec.loader import load_spec
-from checkers.exhaustive import check_exhaustive
+from checkers.exhaustive import check_exhaustive, ground_truth_note
 from checkers.exhaustive import _scope
 from nimjos.lang.errors import SpecError
 import sqlite3
@@ -124,7 +124,8 @@ def check_shard(path: str, claim_id: str, profile: str, rng: tuple[int, int], in
         return [(c.bindings, c.lhs, c.rhs, c.reason, c.detail) for c in cs]
 
     head = {"verdict": v.verdict, "instances": v.instances, "held": v.assumption_held, "failures": v.failures,
-            "undefined_count": len(v.undefined), "scope": v.scope, "evidence": v.evidence if index == 0 else {},
+            "undefined_count": len(v.undefined), "scope": v.scope, "engines": list(v.engines),
+            "evidence": v.evidence if index == 0 else {},
             "notes": v.notes if index == 0 else []}
     return ShardResult(index, rng, head, pack(v.counterexamples), pack(v.undefined),
                        time.perf_counter() - start, os.getpid())
@@ -152,15 +153,28 @@ def merge(claim: Any, parts: Iterable[ShardResult], max_counterexamples: int, ex
     else:
         verdict = "checked"
     first = parts[0].verdict
-    scope = _scope(claim.plan(profile), "")
-    engines = first["scope"].split("ground truth: ")[-1] if "ground truth: " in first["scope"] else ""
-    if engines:
-        scope += f"; ground truth: {engines}"
+    engines = _engines(first)
+    scope = _scope(claim.plan(profile), ground_truth_note(engines))
     scope += f"; {len(parts)} shards on {workers} {executor} worker(s)"
     v = Verdict(claim.id, verdict, "exhaustive", scope, instances=instances, assumption_held=held,
                 counterexamples=failures, failures=n_fail, undefined=undefined, seconds=seconds,
-                evidence=dict(first["evidence"]), notes=list(first["notes"]))
+                evidence=dict(first["evidence"]), notes=list(first["notes"]), engines=engines)
     return v
+
+
+def _engines(head: dict) -> tuple[str, ...]:
+    """The ground-truth engines a shard's verdict names. A shard result recorded before the engines were kept as
+    data (a resumed run's :class:`ShardLog`) has them only in its scope's words, read there.
+
+    >>> _engines({"engines": ["subtraction"], "scope": ""})
+    ('subtraction',)
+    >>> _engines({"scope": "0 <= n <= 9; ground truth: reference, subtraction"})
+    ('reference, subtraction',)
+    """
+    if "engines" in head:
+        return tuple(head["engines"])
+    words = head.get("scope", "").split("ground truth: ")   # the legacy record: its scope's last part, one text
+    return (words[-1],) if len(words) > 1 else ()
 
 
 def run_sharded(path: str, claim_id: str, profile: str = "default", shards: int = 2, workers: int | None = None,

@@ -84,9 +84,78 @@ class Counterexample:
         return out
 
 
+#: the first words of the scope of a method that does not apply to a claim (the reason follows)
+NOT_APPLICABLE = "not applicable"
+
+
+def not_applicable_scope(reason: str) -> str:
+    """The printed scope of a method that does not apply, built from its reason.
+
+    >>> not_applicable_scope("a printed table")
+    'not applicable: a printed table'
+    """
+    return f"{NOT_APPLICABLE}: {reason}"
+
+
+@dataclass(frozen=True)
+class ProvedClass:
+    """The class a ``proved-bounded`` proof covers, as data (the scope says it in words): the values it proved for
+    each enumerated name, the bit width of its numbers, or, for the heap reduction, the one-heap lemma and the
+    heap sizes of its domain. The audit probes a proof only inside it; a proof from a lemma assumes the lemma only
+    where it is proved.
+
+    >>> c = ProvedClass(enumerated={"k": (2, 3)})
+    >>> c.narrows(), ProvedClass(heaps="h >= 1", lemma="one-heap").narrows()
+    (True, False)
+    >>> c.to_json()
+    {'enumerated': {'k': [2, 3]}, 'width': None}
+    """
+
+    #: each enumerated name -> the values proved, in order (a value that is not an int: its repr)
+    enumerated: dict[str, tuple] = field(default_factory=dict)
+    #: the numbers' bit width (a proof with bit-vectors), None: unbounded integers
+    width: int | None = None
+    #: the heap reduction: the heap sizes of the lemma's domain, in words, and the lemma's id
+    heaps: str | None = None
+    lemma: str | None = None
+
+    def narrows(self) -> bool:
+        """Does the data narrow the domain to a set a point can be tested against (enumerated values or a width,
+        and nothing recorded only in words)?
+
+        >>> ProvedClass(width=32).narrows(), ProvedClass().narrows()
+        (True, False)
+        """
+        return self.heaps is None and self.lemma is None and bool(self.enumerated or self.width)
+
+    def to_json(self) -> dict[str, Any]:
+        """The class as the results store keeps it (in the evidence column, key ``proved_class``).
+
+        >>> ProvedClass(heaps="h >= 1", lemma="one-heap").to_json()
+        {'heaps': 'h >= 1', 'lemma': 'one-heap', 'width': None}
+        """
+        out: dict[str, Any] = {}
+        if self.heaps is not None or self.lemma is not None:
+            out.update(heaps=self.heaps, lemma=self.lemma)
+        else:
+            out["enumerated"] = {n: list(v) for n, v in self.enumerated.items()}
+        out["width"] = self.width
+        return out
+
+
 @dataclass
 class Verdict:
-    """What one method established about one claim."""
+    """What one method established about one claim.
+
+    The fields control flow reads are data: whether the method applied (`applicable`, and `reason` when it did
+    not: :meth:`not_applicable` builds such a verdict, its scope derived from the reason), the engines or
+    backends the answer rests on (`engines`), the class a bounded proof covers (`proved_class`). The `scope`
+    is for people: no code decides anything by reading it.
+
+    >>> v = Verdict.not_applicable("c", "prove", "a printed table")
+    >>> v.verdict, v.applicable, v.reason, v.scope
+    ('inconclusive', False, 'a printed table', 'not applicable: a printed table')
+    """
 
     claim_id: str
     verdict: str
@@ -104,10 +173,31 @@ class Verdict:
     largest: int | None = None
     notes: list[str] = field(default_factory=list)
     evidence: dict[str, Any] = field(default_factory=dict)  # small data for reports (plots, option tables)
+    #: False when the method does not apply to the claim (the verdict is then inconclusive), with `reason`
+    applicable: bool = True
+    reason: str = ""
+    #: what the answer rests on: the window's ground-truth engines; a proof's backends, in the order they
+    #: contributed ("Walnut", "Z3", "induction", "periodicity", "Sprague-Grundy")
+    engines: tuple[str, ...] = ()
+    #: the class a proved-bounded proof covers, as data (None: the whole domain, or not known as data)
+    proved_class: ProvedClass | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise ValueError(f"unknown verdict {self.verdict!r}")
+        if not self.applicable and (self.verdict != "inconclusive" or not self.reason):
+            raise ValueError("a method that does not apply answers inconclusive, with its reason")
+
+    @classmethod
+    def not_applicable(cls, claim_id: str, method: str, reason: str, seconds: float = 0.0) -> Verdict:
+        """The verdict of a method that does not apply to a claim: inconclusive, the reason as data, the scope
+        built from it.
+
+        >>> Verdict.not_applicable("c", "sample", "a closed statement").scope
+        'not applicable: a closed statement'
+        """
+        return cls(claim_id, "inconclusive", method, not_applicable_scope(reason), seconds=seconds,
+                   applicable=False, reason=reason)
 
     def holds(self) -> bool:
         return self.verdict in HOLDING
@@ -139,6 +229,24 @@ class Verdict:
             out["notes"] = list(self.notes)
         if self.evidence.get("walnut"):
             out["walnut"] = self.evidence["walnut"]     # the Walnut statement and automata, to re-run the proof
+        if not self.applicable:
+            out["applicable"], out["reason"] = False, self.reason
+        if self.engines:
+            out["engines"] = list(self.engines)
+        if self.proved_class is not None:
+            out["proved_class"] = self.proved_class.to_json()
+        return out
+
+    def stored_evidence(self) -> dict[str, Any]:
+        """The evidence the results store keeps: the reports' data, with the proved class as it was always stored
+        (key ``proved_class``), so stored rows keep one shape.
+
+        >>> Verdict("c", "proved-bounded", "prove", "", proved_class=ProvedClass(width=32)).stored_evidence()
+        {'proved_class': {'enumerated': {}, 'width': 32}}
+        """
+        out = dict(self.evidence)
+        if self.proved_class is not None:
+            out["proved_class"] = self.proved_class.to_json()
         return out
 
 

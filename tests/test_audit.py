@@ -14,7 +14,7 @@ import pytest
 import checkers.run as run
 from checkers.audit import PROVER_BUG, audit_proof, probe_points
 from nimjos.spec.loader import load_spec
-from nimjos.verdict import Verdict
+from nimjos.verdict import ProvedClass, Verdict
 
 SPEC = """
 [source]
@@ -105,7 +105,7 @@ def test_proved_bounded_is_audited_too(spec):
     assert audit.verdict == "refuted" and proof.verdict == "proved-bounded" and PROVER_BUG not in proof.evidence
     # a class recorded as values of an enumerated name is probed only there
     proof = Verdict(claim.id, "proved-bounded", "prove", "for x = 0..20 only",
-                    evidence={"proved_class": {"enumerated": {"x": list(range(21))}, "width": None}})
+                    proved_class=ProvedClass(enumerated={"x": tuple(range(21))}))
     assert audit_proof(claim, proof) is None
 
 
@@ -129,7 +129,7 @@ def test_a_true_claim_keeps_its_proof(spec):
 
 
 def test_run_claim_falls_back_and_says_so(spec, monkeypatch):
-    monkeypatch.setitem(run.METHODS, "prove", lambda claim, opts: _lie(claim))
+    monkeypatch.setitem(run.METHODS, "prove", lambda claim, opts, earlier: _lie(claim))
     result = run.run_claim(spec.claim("negative-part"), run.RunOptions(repair=False))
     assert result.final.verdict == "refuted"
     prove = next(v for v in result.verdicts if v.method == "prove")

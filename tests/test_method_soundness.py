@@ -7,7 +7,7 @@ filter left out) and checks the method's word against a brute-force computation 
 from __future__ import annotations
 
 from checkers.heaps import heap_prove
-from checkers.options import RunOptions
+from checkers.options import RunOptions, SamplingLimits
 from checkers.periodicity import periodic_sample, periodic_verdict
 from nimjos.games.heaps.periodicity import subtraction_sequence
 from nimjos.spec.loader import load_spec
@@ -46,7 +46,7 @@ def test_periodicity_over_a_parameter_proves_only_the_windows_values(write_spec)
     v = periodic_verdict(spec.claim("beyond-k"), RunOptions())
     assert v.verdict == "proved-bounded"
     assert "for k = 1, 2 only (domain k >= 1 and n >= 0)" in v.scope
-    assert v.evidence["proved_class"]["enumerated"] == {"k": [1, 2]}
+    assert v.proved_class.enumerated == {"k": (1, 2)}
     # the domain's values of k are the window's: proved
     assert periodic_verdict(spec.claim("exact-k"), RunOptions()).verdict == "proved"
 
@@ -220,7 +220,7 @@ def test_sampling_draws_from_the_domain_not_the_windows_filters_or_lower_bounds(
     from checkers.sample.method import sample_claim
 
     spec = load_spec(write_spec(FILTERED))
-    opts = RunOptions(extra={"sample_examples": 60})
+    opts = RunOptions(sampling=SamplingLimits(examples=60))
     v = sample_claim(spec.claim("odd-missed"), opts)
     assert v.verdict == "refuted" and v.counterexamples[0].bindings["x"] % 2 == 1
     v = sample_claim(spec.claim("negative"), opts)

@@ -11,7 +11,7 @@ from checkers.prove import ProofDisagreement, prove_claim
 from checkers.prove.domain import proof_domain
 from checkers.prove.method import soundness_check
 from checkers.prove.strategy import read_strategy
-from checkers.run import RunOptions
+from checkers.run import RunOptions, SamplingLimits
 from nimjos.spec.loader import ProveOptions
 from checkers.sample import sample_claim
 from nimjos.verdict import Counterexample, Verdict
@@ -62,7 +62,7 @@ def claim_text(cid: str, body: str) -> str:
 
 def prove(spec, cid, timeout=20.0):
     """The Z3 prover alone (these tests are about it; Walnut, tried first by prove_claim, has its own tests)."""
-    return prove_claim(spec.claim(cid), RunOptions(timeout=timeout, extra={"walnut": False}))
+    return prove_claim(spec.claim(cid), RunOptions(timeout=timeout, walnut=False))
 
 
 def test_delete_nim_is_proved_below_2_32(write_spec):
@@ -153,7 +153,7 @@ def test_a_proof_refuted_on_its_window_fails_loudly(write_spec):
     window = Verdict("c", "refuted", "exhaustive", "0 <= n <= 5", counterexamples=[Counterexample({"n": 3}, False, True)])
     dom = proof_domain(c, c.plan(), ProveOptions(), spec.namespace)
     with pytest.raises(ProofDisagreement):
-        soundness_check(c, RunOptions(extra={"verdicts": {"exhaustive": window}}), proved, dom)
+        soundness_check(c, RunOptions(), proved, dom, window=window)
 
 
 # ----------------------------------------------------------------------------- mutants of the specs' true formulas
@@ -201,7 +201,7 @@ def test_mutants_are_refuted_by_every_method_that_answers(write_spec, cid, old, 
     claim = spec.claim(cid)
     window = check_exhaustive(claim)
     assert window.verdict == "refuted"
-    opts = RunOptions(timeout=8, extra={"sample_examples": 40, "sample_seconds": 8})
+    opts = RunOptions(timeout=8, sampling=SamplingLimits(examples=40, seconds=8))
     for method in (sample_claim, prove_claim):
         v = method(claim, opts)
         assert v.verdict in ("refuted", "inconclusive"), (method.__name__, v.verdict, v.scope)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from checkers.run import RunOptions
+from checkers.run import RunOptions, SamplingLimits
 from checkers.sample import sample_claim
 from checkers.sample.driver import in_ci, pin_line
 from nimjos.spec.loader import load_spec
@@ -77,8 +77,8 @@ def spec(write_spec, tmp_path, monkeypatch):
     return load_spec(write_spec(SPEC))
 
 
-def run(spec, cid, **extra):
-    return sample_claim(spec.claim(cid), RunOptions(extra={"sample_examples": 60, "sample_seconds": 120, **extra}))
+def run(spec, cid, store=None):
+    return sample_claim(spec.claim(cid), RunOptions(sampling=SamplingLimits(examples=60, seconds=120), store=store))
 
 
 def test_true_statements_are_sampled_far_beyond_the_window(spec):

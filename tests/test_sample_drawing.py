@@ -12,7 +12,7 @@ import pathlib
 import subprocess
 import sys
 
-from checkers.run import RunOptions
+from checkers.run import RunOptions, SamplingLimits
 from checkers.sample import sample_claim
 from nimjos.spec.loader import load_spec
 
@@ -72,7 +72,7 @@ sample = { for_all = "0 <= j and x in {1000 * j + 7, 0}" }
 
 
 def run(claim):
-    return sample_claim(claim, RunOptions(extra={"sample_examples": 100, "sample_seconds": 120}))
+    return sample_claim(claim, RunOptions(sampling=SamplingLimits(examples=100, seconds=120)))
 
 
 def test_a_thin_assumption_draws_nothing_beyond_without_a_hint(write_spec):

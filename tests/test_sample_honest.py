@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from checkers.run import RunOptions
+from checkers.run import RunOptions, SamplingLimits
 from checkers.sample import sample_claim
 from checkers.sample.method import MIN_BEYOND
 from checkers.sample.sides import structured
@@ -89,9 +89,9 @@ def spec(write_spec):
     return load_spec(write_spec(SPEC))
 
 
-def run(claim, **extra):
+def run(claim, store=None, examples=100):
     # a generous backstop: these tests are about what is drawn, not about the machine's speed
-    return sample_claim(claim, RunOptions(extra={"sample_examples": 100, "sample_seconds": 120, **extra}))
+    return sample_claim(claim, RunOptions(sampling=SamplingLimits(examples=examples, seconds=120), store=store))
 
 
 @pytest.mark.parametrize("attempt", range(3))
@@ -117,7 +117,7 @@ def test_instances_on_the_domain_edge_do_not_count(spec):
 def test_sampled_needs_twenty_spread_instances_beyond_the_window(spec):
     v = run(spec.claim("spread"))
     assert v.verdict == "sampled" and v.beyond >= MIN_BEYOND and v.largest > 10 ** 9
-    few = run(spec.claim("spread"), sample_examples=10)
+    few = run(spec.claim("spread"), examples=10)
     assert few.verdict == "inconclusive" and few.beyond < MIN_BEYOND
     assert "beyond" in few.notes[0] and "largest value" in few.notes[0]
 

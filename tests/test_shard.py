@@ -8,7 +8,7 @@ import signal
 import pytest
 
 from checkers.exhaustive import check_exhaustive
-from checkers.run import RunOptions, run_claim
+from checkers.run import RunOptions, Sharding, run_claim
 from checkers.shard import ShardLog, balanced_split, run_sharded, shard_plan, split
 from nimjos.spec.loader import load_spec
 
@@ -80,8 +80,7 @@ def test_resume_from_shard_log(write_spec, tmp_path):
 def test_cli_options_reach_the_sharded_runner(write_spec):
     path = write_spec(SPEC)
     claim = load_spec(path).claim("josephus")
-    opts = RunOptions(methods=("exhaustive",), repair=False)
-    opts.extra.update(workers=2, shards=2)
+    opts = RunOptions(methods=("exhaustive",), repair=False, sharding=Sharding(workers=2, shards=2))
     v = run_claim(claim, opts).final
     assert summary(v) == summary(check_exhaustive(claim)) and "local worker" in v.scope
 

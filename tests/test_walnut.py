@@ -212,7 +212,7 @@ def test_a_proof_the_window_refutes_is_a_bug(spec004):
     c = spec004.claim("thm-1.6-bouton-3")
     fake = Verdict(c.id, "refuted", "exhaustive", "", counterexamples=[Counterexample({"a": 1, "b": 1, "c": 0})])
     with pytest.raises(WalnutDisagreement):
-        walnut_verdict(c, RunOptions(extra={"verdicts": {"exhaustive": fake}}))
+        walnut_verdict(c, RunOptions(), window=fake)
 
 
 def test_a_proof_where_the_window_finds_the_claim_ill_defined_is_a_bug(spec004):
@@ -220,7 +220,7 @@ def test_a_proof_where_the_window_finds_the_claim_ill_defined_is_a_bug(spec004):
     fake = Verdict(c.id, "ill-defined", "exhaustive", "",
                    undefined=[Counterexample({"a": 1, "b": 1, "c": 0}, None, None, reason="no value")])
     with pytest.raises(WalnutDisagreement, match="ill-defined"):
-        walnut_verdict(c, RunOptions(extra={"verdicts": {"exhaustive": fake}}))
+        walnut_verdict(c, RunOptions(), window=fake)
 
 
 def test_without_walnut_one_line_and_z3_still_runs(spec004, monkeypatch):

@@ -27,7 +27,7 @@ PROVED = ("proved", "proved-bounded")
 
 def z3_alone(spec, cid, timeout=10.0):
     """The Z3 prover alone (Walnut, tried first by prove_claim, is off: these tests are about Z3)."""
-    return prove_claim(spec.claim(cid), RunOptions(timeout=timeout, extra={"walnut": False}))
+    return prove_claim(spec.claim(cid), RunOptions(timeout=timeout, walnut=False))
 
 
 def one_claim(write_spec, body: str, extra: str = "") -> object:
@@ -183,7 +183,7 @@ holds = "x + 1 != 26"
 prove = { using = ["a"] }
 '''))
     from checkers.prove.method import prove_used
-    (uid, used), = prove_used(spec.claim("a"), RunOptions(timeout=10, extra={"walnut": False}), 10)
+    (uid, used), = prove_used(spec.claim("a"), RunOptions(timeout=10, walnut=False), 10)
     assert uid == "b" and used.verdict != "proved"
     assert z3_alone(spec, "a").verdict not in PROVED
 

@@ -38,6 +38,8 @@ class Attempt:
     counterexample: Counterexample | None = None
     note: str = ""
     abstractions: set = field(default_factory=set)
+    #: why the instance has no Z3 model (the statement or the moves cannot be translated), None when it has one
+    untranslatable: str | None = None
 
 
 def prove_instance(claim: Any, plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
@@ -67,7 +69,7 @@ def prove_instance(claim: Any, plan: ClaimPlan, dom: ProofDomain, params: dict, 
                 if r.status in ("fails", "obligation"):
                     break
     except Untranslatable as exc:
-        return Attempt(params, "inconclusive", note=f"no Z3 model: {exc}")
+        return Attempt(params, "inconclusive", note=f"no Z3 model: {exc}", untranslatable=str(exc))
     att = Attempt(params, "proved", results, abstractions=set(ctx.abstractions))
     for r in results:
         if r.status == "vacuous":

@@ -41,7 +41,7 @@ from nimjos.lang.errors import EvalError, NimjosError, SpecError
 from nimjos.lang.analysis import window_constants
 from nimjos.lang.syntax import parse
 from nimjos.spec.plan import ClaimPlan
-from nimjos.verdict import Verdict
+from nimjos.verdict import ProvedClass, Verdict
 from checkers.exhaustive import check_exhaustive
 from checkers.options import PROVE_SECONDS, RunOptions
 from checkers.prove.budget import Budget
@@ -65,23 +65,35 @@ class ProofDisagreement(NimjosError, AssertionError):
 
 
 def not_applicable(claim: Any, reason: str, seconds: float = 0.0) -> Verdict:
-    """The verdict for a claim this method cannot handle; the reason is in the scope.
+    """The verdict for a claim this method cannot handle, with the reason as data (the scope says it too).
 
-    >>> not_applicable(type("C", (), {"id": "c"})(), "a printed table").verdict
-    'inconclusive'
+    >>> v = not_applicable(type("C", (), {"id": "c"})(), "a printed table"); v.verdict, v.applicable, v.reason
+    ('inconclusive', False, 'a printed table')
     """
-    return Verdict(claim.id, "inconclusive", METHOD, f"not applicable: {reason}", seconds=seconds)
+    return Verdict.not_applicable(claim.id, METHOD, reason, seconds=seconds)
 
 
 
-def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
+def prove_claim(claim: Any, opts: RunOptions, window: Verdict | None = None,
+                using_path: tuple[str, ...] = ()) -> Verdict:
     """Prove one claim for every position of its domain: Walnut first (:mod:`checkers.prove.walnut`), whose
     proved or refuted stands; otherwise Z3, with Walnut's one-line reason in its notes (Walnut's proved-bounded
-    stands unless Z3 proves or refutes the claim for the whole domain)."""
-    walnut = walnut_verdict(claim, opts)
+    stands unless Z3 proves or refutes the claim for the whole domain).
+
+    `window` is the window's verdict on this claim when the runner has it (None: a proof checks the window
+    itself): a proof the window refutes inside its class is a bug. `using_path` holds the claims whose proofs led
+    here through prove.using (a lemma proved for another claim), so that a cycle is seen.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "lemmas.toml")
+    >>> prove_claim(spec.claim("half"), RunOptions(), using_path=("half",)).verdict
+    'proved'
+    """
+    walnut = walnut_verdict(claim, opts, window)
     if walnut is not None and walnut.verdict in ("proved", "refuted"):
         return walnut
-    v = _prove_with_z3(claim, opts)
+    v = _prove_with_z3(claim, opts, window, using_path)
     if walnut is not None and walnut.verdict == "proved-bounded" and v.verdict not in ("proved", "refuted"):
         walnut.notes.append(f"Z3: {v.verdict} ({v.scope})"[:300])
         return walnut
@@ -94,7 +106,7 @@ def prove_claim(claim: Any, opts: RunOptions) -> Verdict:
     return v
 
 
-def _prove_with_z3(claim: Any, opts: RunOptions) -> Verdict:
+def _prove_with_z3(claim: Any, opts: RunOptions, window: Verdict | None, using_path: tuple[str, ...]) -> Verdict:
     """Prove one claim for every position of its domain with Z3 (see the module docstring)."""
     warm_up(claim.spec.namespace)
     start = time.perf_counter()
@@ -113,7 +125,7 @@ def _prove_with_z3(claim: Any, opts: RunOptions) -> Verdict:
     seconds = float(cfg.timeout or opts.timeout or PROVE_SECONDS.get(opts.profile, PROVE_SECONDS["deep"]))
     # the used claims are proved first (each in its own Z3 context), with half of the time between them; the
     # claim's own budget starts after them (issue #18: --timeout S is the claim's, not shared with its lemmas)
-    lemmas = prove_used(claim, opts, seconds / 2) if cfg.using else []
+    lemmas = prove_used(claim, opts, seconds / 2, using_path) if cfg.using else []
     budget = Budget.seconds(seconds)   # resource units, the same on a loaded machine (checkers.prove.budget)
     fresh_context()
     fixed = [] if cfg.for_all else window_constants(plan.window)
@@ -134,11 +146,12 @@ def _prove_with_z3(claim: Any, opts: RunOptions) -> Verdict:
     if law:
         mode, width, bits = "bv", WIDTH, WIDTH + 4
     both = mode == "int" and exact == "bv" and not cfg.width
-    v = _prove_in_world(claim, plan, opts, dom, instances, mode, width, bits, start, budget.part(0.5) if both else budget)
-    if both and isinstance(v, Verdict) and v.verdict == "inconclusive" and not v.scope.startswith("not applicable"):
+    v = _prove_in_world(claim, plan, opts, window, dom, instances, mode, width, bits, start,
+                        budget.part(0.5) if both else budget)
+    if both and isinstance(v, Verdict) and v.verdict == "inconclusive" and v.applicable:
         fresh_context()
         dom = proof_domain(claim, plan, cfg, ns)
-        bv = _prove_in_world(claim, plan, opts, dom, dom.instances(ns), "bv", WIDTH, WIDTH + 4, start, budget)
+        bv = _prove_in_world(claim, plan, opts, window, dom, dom.instances(ns), "bv", WIDTH, WIDTH + 4, start, budget)
         if isinstance(bv, ProofDisagreement):
             v = bv
         elif bv.verdict in ("proved", "proved-bounded", "refuted", "vacuous"):
@@ -161,8 +174,9 @@ def _prove_with_z3(claim: Any, opts: RunOptions) -> Verdict:
     return from_lemmas(v, lemmas) if lemmas else v
 
 
-def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDomain, instances: list[dict], mode: str,
-                    width: int | None, bits: int, start: float, budget: Budget) -> Any:
+def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, window: Verdict | None, dom: ProofDomain,
+                    instances: list[dict], mode: str, width: int | None, bits: int, start: float,
+                    budget: Budget) -> Any:
     """Prove every instance in one world (int or bit-vectors) within `budget`: the verdict, or the
     ProofDisagreement its soundness check raised (the caller decides whether that is a bug)."""
     ns = claim.spec.namespace
@@ -189,22 +203,25 @@ def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDom
                                         else "out of resources"))
                 break
             att = prove_instance(claim, plan, dom, params, mode, width, bits, budget)
-            if not attempts and att.note.startswith("no Z3 model"):
-                return not_applicable(claim, att.note[len("no Z3 model: "):], time.perf_counter() - start)
+            if not attempts and att.untranslatable is not None:
+                return not_applicable(claim, att.untranslatable, time.perf_counter() - start)
             attempts.append(att)
             if att.status == "refuted":
                 break
     try:
-        return _verdict(claim, plan, opts, dom, mode, width, attempts, instances, symbolic_first, start)
+        return _verdict(claim, plan, opts, window, dom, mode, width, attempts, instances, symbolic_first, start)
     except ProofDisagreement as exc:
         return exc
 
 
-def prove_used(claim: Any, opts: RunOptions, seconds: float) -> list[tuple[str, Verdict]]:
+def prove_used(claim: Any, opts: RunOptions, seconds: float,
+               using_path: tuple[str, ...] = ()) -> list[tuple[str, Verdict]]:
     """Try to prove each claim named in prove.using (their verdicts decide what a proof from them is worth).
     The lemmas form an acyclic graph: a used claim may use others in turn, but never one on the path that led
     to it (a cycle: A from B from A), nor a claim that states what a claim on that path states (the claim
     proved by itself under another id); such a lemma is not proved, so the proof that needs it is not either.
+    `using_path` is the path that led to `claim` (empty for a claim the runner proves). Each lemma's proof checks
+    the lemma's own window (the runner's window verdict is this claim's).
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
@@ -213,10 +230,8 @@ def prove_used(claim: Any, opts: RunOptions, seconds: float) -> list[tuple[str, 
     [('half', 'proved')]
     """
     using = claim.prove.using
-    path = tuple(opts.extra.get("using_path", ())) + (claim.id,)
-    extra = {k: v for k, v in opts.extra.items() if k != "verdicts"}
-    extra["using_path"] = path
-    sub = replace(opts, timeout=seconds / len(using), extra=extra)
+    path = tuple(using_path) + (claim.id,)
+    sub = replace(opts, timeout=seconds / len(using))
     out = []
     for uid in using:
         used = claim.spec.claim(uid)
@@ -228,7 +243,7 @@ def prove_used(claim: Any, opts: RunOptions, seconds: float) -> list[tuple[str, 
             out.append((uid, not_applicable(used, f"it states what {same!r} states: a lemma may not restate the "
                                                   "claim it proves")))
             continue
-        out.append((uid, prove_claim(used, sub)))
+        out.append((uid, prove_claim(used, sub, using_path=path)))
     return out
 
 
@@ -299,29 +314,30 @@ def _covered_by(v: Verdict, lemma: Verdict) -> bool:
     """A lemma proved-bounded only in names this proof fixes to values it was proved for (k = 2..10 both) is
     assumed only where it is proved (a used claim is assumed with the names the attempt fixes at their values).
 
-    >>> ev = lambda **k: {"proved_class": {"enumerated": k, "width": None}}
-    >>> _covered_by(Verdict("c", "proved-bounded", "prove", "", evidence=ev(k=[2, 3])),
-    ...             Verdict("l", "proved-bounded", "prove", "", evidence=ev(k=[2, 3, 4])))
+    >>> cls = lambda **k: ProvedClass(enumerated=k)
+    >>> _covered_by(Verdict("c", "proved-bounded", "prove", "", proved_class=cls(k=(2, 3))),
+    ...             Verdict("l", "proved-bounded", "prove", "", proved_class=cls(k=(2, 3, 4))))
     True
-    >>> _covered_by(Verdict("c", "proved", "prove", "", evidence=ev()),
-    ...             Verdict("l", "proved-bounded", "prove", "", evidence=ev(k=[2, 3, 4])))
+    >>> _covered_by(Verdict("c", "proved", "prove", "", proved_class=cls()),
+    ...             Verdict("l", "proved-bounded", "prove", "", proved_class=cls(k=(2, 3, 4))))
     False
     """
     if lemma.verdict != "proved-bounded":
         return False
-    mine, theirs = v.evidence.get("proved_class"), lemma.evidence.get("proved_class")
-    if not mine or not theirs or theirs.get("width") or not theirs.get("enumerated"):
+    mine, theirs = v.proved_class, lemma.proved_class
+    if mine is None or theirs is None or theirs.width or not theirs.enumerated:
         return False
-    return all(n in mine["enumerated"] and set(mine["enumerated"][n]) <= set(vals)
-               for n, vals in theirs["enumerated"].items())
+    return all(n in mine.enumerated and set(mine.enumerated[n]) <= set(vals) for n, vals in theirs.enumerated.items())
 
 
 
-def _verdict(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDomain, mode: str, width: int | None,
-             attempts: list[Attempt], instances: list[dict], symbolic_first: Attempt | None, start: float) -> Verdict:
+def _verdict(claim: Any, plan: ClaimPlan, opts: RunOptions, window: Verdict | None, dom: ProofDomain, mode: str,
+             width: int | None, attempts: list[Attempt], instances: list[dict], symbolic_first: Attempt | None,
+             start: float) -> Verdict:
     seconds = time.perf_counter() - start
     abstractions = set().union(*(a.abstractions for a in attempts)) if attempts else set()
     cls = class_text(dom, mode, width, instances, abstractions)
+    engines = ("Z3",) + (("induction",) if any(a.startswith("induction ") for a in abstractions) else ())
     kind = game_kind(claim, plan)
     what = "" if kind is None else ("certificate (a), (b)" + (" by the strategy" if claim.strategy else "")
                                      + ", moves stay in the domain and decrease")
@@ -333,13 +349,13 @@ def _verdict(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDomain, mo
     if refuted:
         a = refuted[0]
         v = Verdict(claim.id, "refuted", METHOD, cls, instances=len(attempts), counterexamples=[a.counterexample],
-                    failures=1, seconds=seconds, notes=notes)
+                    failures=1, seconds=seconds, notes=notes, engines=engines)
         return v
     done = [a for a in attempts if a.status in ("proved", "vacuous")]
     if len(done) == len(instances) and attempts:
         if all(a.status == "vacuous" for a in done):
             return Verdict(claim.id, "vacuous", METHOD, cls + "; the assumption holds nowhere (Z3)", seconds=seconds,
-                           notes=notes)
+                           notes=notes, engines=engines)
         scope = cls + (f"; {what}" if what else "")
         if dom.dropped:
             notes.append(f"the window's upper edge dropped for {', '.join(dom.dropped)}")
@@ -351,30 +367,31 @@ def _verdict(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDomain, mo
                 (f"; {what}" if what else "")
         v = Verdict(claim.id, "proved" if bounded is None else "proved-bounded", METHOD,
                     scope if bounded is None else f"{bounded}; {scope}", instances=len(done),
-                    assumption_held=len(done), seconds=seconds, notes=notes)
-        v.evidence["proved_class"] = {"enumerated": {n: list(dict.fromkeys(i[n] if type(i[n]) is int else repr(i[n])
-                                                                       for i in instances if n in i))
-                                                     for n in dom.enumerated}, "width": width}
-        soundness_check(claim, opts, v, dom)
+                    assumption_held=len(done), seconds=seconds, notes=notes, engines=engines,
+                    proved_class=ProvedClass(enumerated={n: tuple(dict.fromkeys(i[n] if type(i[n]) is int else repr(i[n])
+                                                                                for i in instances if n in i))
+                                                         for n in dom.enumerated}, width=width))
+        soundness_check(claim, opts, v, dom, window)
         return v
     first = next((a for a in attempts if a.status == "inconclusive"), None)
     why = first.note if first is not None else "out of time"
     proved = len([a for a in attempts if a.status in ("proved", "vacuous")])
     if len(instances) > 1:
         notes.append(f"proved for {proved} of {len(instances)} values of {', '.join(dom.enumerated)}")
-    return Verdict(claim.id, "inconclusive", METHOD, f"{cls}; {why}" if cls else why, seconds=seconds, notes=notes)
+    return Verdict(claim.id, "inconclusive", METHOD, f"{cls}; {why}" if cls else why, seconds=seconds, notes=notes,
+                   engines=engines)
 
 
-def soundness_check(claim: Any, opts: RunOptions, proved: Verdict, dom: ProofDomain) -> None:
+def soundness_check(claim: Any, opts: RunOptions, proved: Verdict, dom: ProofDomain,
+                    window: Verdict | None = None) -> None:
     """A proof must agree with the window: a window refutation inside the proved class is a bug
-    (:class:`ProofDisagreement`). The window's verdict comes from ``opts.extra["verdicts"]["exhaustive"]``
-    when the runner passes it, else the window is checked here.
+    (:class:`ProofDisagreement`). `window` is the window's verdict when the runner passes it; None: the window is
+    checked here.
 
     >>> ok = Verdict("c", "checked", "exhaustive", "")
-    >>> soundness_check(None, RunOptions(extra={"verdicts": {"exhaustive": ok}}), None, None) is None
+    >>> soundness_check(None, RunOptions(), None, None, window=ok) is None
     True
     """
-    window = (opts.extra.get("verdicts") or {}).get("exhaustive")
     if window is None:
         window = check_exhaustive(claim, opts.profile, 1, None)
     if window.verdict != "refuted":

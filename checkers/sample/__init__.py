@@ -4,10 +4,10 @@
 driver).
 
 >>> from nimjos.spec.loader import load_spec
->>> from checkers.options import RunOptions
+>>> from checkers.options import RunOptions, SamplingLimits
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
->>> sample_claim(spec.claims[0], RunOptions(extra={"sample_examples": 40})).verdict
+>>> sample_claim(spec.claims[0], RunOptions(sampling=SamplingLimits(examples=40))).verdict
 'sampled'
 """
 from checkers.sample.method import sample_claim

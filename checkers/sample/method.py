@@ -33,7 +33,8 @@ and pins (:mod:`checkers.sample.driver`). This module runs them on a claim and d
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
->>> v = sample_claim(spec.claims[0], RunOptions(extra={"sample_examples": 40}))
+>>> from checkers.options import SamplingLimits
+>>> v = sample_claim(spec.claims[0], RunOptions(sampling=SamplingLimits(examples=40)))
 >>> v.verdict, v.method, v.beyond >= 20, v.largest > 10 ** 6
 ('sampled', 'sample', True, True)
 """
@@ -83,12 +84,12 @@ MIN_BEYOND = 20
 
 
 def not_applicable(claim: Any, reason: str, seconds: float = 0.0) -> Verdict:
-    """The verdict of a claim this method cannot sample, with the reason in its scope.
+    """The verdict of a claim this method cannot sample, with the reason as data (its scope says it too).
 
-    >>> not_applicable(type("C", (), {"id": "c"})(), "a printed table").scope
-    'not applicable: a printed table'
+    >>> v = not_applicable(type("C", (), {"id": "c"})(), "a printed table"); v.reason, v.scope
+    ('a printed table', 'not applicable: a printed table')
     """
-    return Verdict(claim.id, "inconclusive", METHOD, f"not applicable: {reason}", seconds=seconds)
+    return Verdict.not_applicable(claim.id, METHOD, reason, seconds=seconds)
 
 
 
@@ -164,9 +165,10 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
         stats["steps"] = 0   # the probes' steps are not the search's
         if members is not None and isinstance(evaluator, GameEvaluator) and evaluator.box is not None:
             members.use_points(evaluator.p_positions())
-    count = int(cfg.count or opts.extra.get("sample_examples") or EXAMPLES)
-    safety = float(cfg.seconds or opts.extra.get("sample_seconds") or SAFETY_SECONDS)
-    units = int(opts.extra.get("sample_units") or SEARCH_UNITS)
+    limits = opts.sampling
+    count = int(cfg.count or limits.examples or EXAMPLES)
+    safety = float(cfg.seconds or limits.seconds or SAFETY_SECONDS)
+    units = int(limits.units or SEARCH_UNITS)
     deadline = time.perf_counter() + safety
 
     def stop() -> str:
@@ -223,7 +225,7 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
             failures.append(out)
     stopped = ""
     if not failures:
-        found = search(claim, opts.profile, dom, run_one, count, stop, opts.extra.get("store"))
+        found = search(claim, opts.profile, dom, run_one, count, stop, opts.store)
         failures, stopped = found.failures, found.stopped
     if failures and failures[0].env is not None:
         failures = [_smaller(wide, failures[0], evaluate)]

@@ -18,7 +18,7 @@ from typing import Any
 from nimjos.lang.errors import NimjosError, SpecError
 from nimjos.lang.values import format_value
 from nimjos.results.store import ResultsStore
-from checkers.run import RunOptions
+from checkers.run import RunOptions, Sharding
 from nimjos.app.claim_pool import default_jobs, load_costs, run_claims
 from nimjos.spec.loader import load_spec, spec_files
 from nimjos.games.engine import default_engine, set_max_positions
@@ -165,15 +165,14 @@ def _check(args: argparse.Namespace) -> int:
             if m not in METHODS:
                 raise SpecError(f"--method: unknown or unavailable method {m!r} (available: {', '.join(METHODS)})",
                                 hint=suggest(m, list(METHODS)))
-    opts = RunOptions(profile=args.profile, max_counterexamples=args.max_counterexamples, pins=pins,
-                      timeout=args.timeout, methods=methods_sel, repair=not args.no_repair)
-    opts.extra.update(workers=args.workers, shards=args.shards, executor=args.executor,
-                      scheduler=args.scheduler, resume=args.resume,
-                      store=None if args.no_store else args.store)
     progress = None
     if not args.json and sys.stdout.isatty() and (args.workers > 1 or args.executor == "dask"):
         progress = ShardProgress()
-        opts.extra["progress"] = progress.update
+    sharding = Sharding(workers=args.workers, shards=args.shards, executor=args.executor, scheduler=args.scheduler,
+                        resume=args.resume, progress=progress.update if progress else None)
+    opts = RunOptions(profile=args.profile, max_counterexamples=args.max_counterexamples, pins=pins,
+                      timeout=args.timeout, methods=methods_sel, repair=not args.no_repair,
+                      store=None if args.no_store else args.store, sharding=sharding)
     store = _open_store(args)
     run_id = store.begin_run(sys.argv[1:], args.profile) if store else None
     done: set = set()

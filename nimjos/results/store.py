@@ -256,7 +256,7 @@ class ResultsStore:
             "counterexamples": json.dumps(data["counterexamples"]),      # bindings keep their declared order
             "undefined": json.dumps(data.get("undefined", [])),
             "notes": json.dumps(data.get("notes", [])),
-            "evidence": json.dumps(verdict.evidence or {}, sort_keys=True, default=str),
+            "evidence": json.dumps(verdict.stored_evidence(), sort_keys=True, default=str),
             "seconds": float(verdict.seconds),
             "recorded": now(),
             **self._versions,

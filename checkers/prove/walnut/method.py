@@ -60,17 +60,24 @@ MAX_SUM = 300
 MAX_EACH_FIXED = 40
 
 
+#: the engines a Walnut verdict names (Verdict.engines)
+ENGINES = ("Walnut",)
+
+
 class WalnutDisagreement(NimjosError, AssertionError):
     """Walnut proved a claim the window refutes inside the proved class: a bug in the translation or the engine."""
 
 
 def _inconclusive(claim: Any, why: str, start: float, **kw: Any) -> Verdict:
-    return Verdict(claim.id, "inconclusive", METHOD, f"Walnut: {why}", seconds=time.perf_counter() - start, **kw)
+    return Verdict(claim.id, "inconclusive", METHOD, f"Walnut: {why}", seconds=time.perf_counter() - start,
+                   engines=ENGINES, **kw)
 
 
-def walnut_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
-    """The Walnut verdict of a claim (see the module docstring); None for kinds it does not handle."""
-    if claim.kind not in ("grundy", "p_positions", "level_set", "holds") or (opts is not None and opts.extra.get("walnut") is False):
+def walnut_verdict(claim: Any, opts: RunOptions, window: Verdict | None = None) -> Verdict | None:
+    """The Walnut verdict of a claim (see the module docstring); None for kinds it does not handle, or when the
+    options turn Walnut off. `window` is the window's verdict when the runner has it (None: a proof checks the
+    window itself)."""
+    if claim.kind not in ("grundy", "p_positions", "level_set", "holds") or (opts is not None and not opts.walnut):
         return None
     start = time.perf_counter()
     cfg = claim.prove
@@ -134,7 +141,7 @@ def walnut_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
     seconds = time.perf_counter() - start
     if found:
         return _refutation(claim, plan, setup, found, start, _evidence(runs, jar, res))
-    return _proved(claim, opts, plan, setup, runs, jar, res, seconds)
+    return _proved(claim, opts, window, plan, setup, runs, jar, res, seconds)
 
 
 def _translate(claim: Any, plan: Any, cfg: Any) -> tuple[dict | None, list]:
@@ -388,8 +395,8 @@ def _class(setup: dict) -> str:
     return class_text(setup["dom"], "int", None, setup["instances"], set())
 
 
-def _proved(claim: Any, opts: RunOptions, plan: Any, setup: dict, runs: list, jar: str, res: Any,
-            seconds: float) -> Verdict:
+def _proved(claim: Any, opts: RunOptions, window: Verdict | None, plan: Any, setup: dict, runs: list, jar: str,
+            res: Any, seconds: float) -> Verdict:
     ev = _evidence(runs, jar, res)
     w = ev["walnut"]
     what = ("the statement" if claim.kind == "holds" else
@@ -404,14 +411,14 @@ def _proved(claim: Any, opts: RunOptions, plan: Any, setup: dict, runs: list, ja
     job = runs[0][1]
     notes = [f"Walnut: {job.statement[:240]}" + ("..." if len(job.statement) > 240 else "")]
     v = Verdict(claim.id, word, METHOD, scope, instances=len(runs), assumption_held=len(runs), seconds=seconds,
-                notes=notes, evidence=ev)
-    _soundness(claim, opts, plan, setup, v)
+                notes=notes, evidence=ev, engines=ENGINES)
+    _soundness(claim, opts, window, plan, setup, v)
     return v
 
 
-def _soundness(claim: Any, opts: RunOptions, plan: Any, setup: dict, v: Verdict) -> None:
-    """A Walnut proof must agree with the window: a window refutation inside the proved class is a bug."""
-    window = ((opts.extra or {}).get("verdicts") or {}).get("exhaustive") if opts is not None else None
+def _soundness(claim: Any, opts: RunOptions, window: Verdict | None, plan: Any, setup: dict, v: Verdict) -> None:
+    """A Walnut proof must agree with the window (`window`, the runner's verdict, else checked here): a window
+    refutation inside the proved class is a bug."""
     if window is None:
         window = check_exhaustive(claim, opts.profile if opts is not None else "default", 1, None)
     found = window.counterexamples if window.verdict == "refuted" else \
@@ -466,7 +473,7 @@ def _refutation(claim: Any, plan: Any, setup: dict, found: list, start: float, e
              f"confirmed by the {'expression language' if claim.kind == 'holds' else 'engine'} at "
              f"{cx.position_text()}")
     return Verdict(claim.id, "refuted", METHOD, scope, instances=len(found), counterexamples=[cx], failures=1,
-                   seconds=time.perf_counter() - start, evidence=evidence,
+                   seconds=time.perf_counter() - start, evidence=evidence, engines=ENGINES,
                    notes=[f"Walnut: {found[0][1].statement[:240]}"])
 
 
