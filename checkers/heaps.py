@@ -44,7 +44,7 @@ from nimjos.games.declared import as_instance
 from nimjos.games.heaps.game import Copies, HeapGame, MooreNim
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
-from nimjos.lang.runtime import BUDGET
+from nimjos.lang.runtime import active_budget
 from nimjos.lang.syntax import parse
 from nimjos.verdict import Counterexample, Verdict
 
@@ -280,8 +280,7 @@ def _shrink(claim: Any, plan: Any, hw: HeapWindow, cx: Counterexample, steps: in
 def _judge(claim: Any, plan: Any, env: dict, hw: HeapWindow) -> tuple[bool, Any, Any] | None:
     """(holds?, lhs, rhs) of the claim at one binding, one evaluation (a fresh step budget); ground truth from
     the engine; None where the assumption is false."""
-    BUDGET.steps = 0
-    BUDGET.depth = 0
+    active_budget().restart()
     if plan.assume is not None and not plan.assume(env):
         return None
     if claim.kind == "holds":

@@ -35,7 +35,7 @@ from checkers.prove.scope import instances_text
 from checkers.sample.driver import db_key
 from checkers.sample.method import MIN_BEYOND
 from nimjos.games.declared import PythonGame, as_instance
-from nimjos.games.engine import default_engine
+from nimjos.games.engine import active_engine
 from nimjos.games.heaps.game import HeapGame
 from nimjos.games.heaps.periodicity import PeriodicityProof, octal_proof, subtraction_proof
 from nimjos.lang.binders import Binder
@@ -257,7 +257,7 @@ def periodic_sample(claim: Any, opts: RunOptions) -> Verdict | None:
     rng = random.Random(int.from_bytes(db_key(claim, opts.profile)[:4], "big"))  # the sampler's seed
     held = beyond = largest = 0
     failures: list[Counterexample] = []
-    engine = default_engine()
+    engine = active_engine()
     for env in seen.values():
         top = env.pop("top")
         pat = {k: fn(dict(env)) for k, fn in plan.pattern.items()}

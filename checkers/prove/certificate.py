@@ -37,7 +37,7 @@ import z3
 
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.games.declared import DeclaredGame, as_instance
-from nimjos.games.engine import default_engine
+from nimjos.games.engine import active_engine
 from nimjos.lang.values import format_value
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.syntax import parse
@@ -205,7 +205,7 @@ class Certificate:
             if not _small(p, 2_000_000):
                 raise OutsideDomain(f"the option {_fmt(p)} lies outside the domain ({self.domain.text}) and is too "
                                     "large for the engine: the formula may not judge it")
-        default_engine().solve(self.inst, list(positions))
+        active_engine().solve(self.inst, list(positions))
         out = {}
         for p in positions:
             g = self.inst.lookup(p)
@@ -311,7 +311,7 @@ class Certificate:
             return None
         opts = self.options(pos)
         todo = [p for p in [pos] + sorted(set(opts), key=_size) if self.inside(p)]   # the formula judges only these
-        default_engine().solve(self.inst, todo)
+        active_engine().solve(self.inst, todo)
         labels = self.labels(todo)
         for q, lq in zip(todo, labels):
             g = self.inst.lookup(q)

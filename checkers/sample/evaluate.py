@@ -20,7 +20,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from nimjos.games.engine import default_engine
+from nimjos.games.engine import active_engine
 from nimjos.games.fast import outcome_box, outcomes_fast
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.values import format_value
@@ -242,7 +242,7 @@ class GameEvaluator:
             return False
         try:
             inst = self.certificate({}).inst
-            if not outcome_box(inst, top, default_engine()):
+            if not outcome_box(inst, top, active_engine()):
                 return False
         except (EvalError, SpecError, ResourceError):
             return False
@@ -254,7 +254,7 @@ class GameEvaluator:
         if self.box is None:
             return np.zeros((0, len(self.coords)), dtype=np.int64)
         grid = np.indices((self.box + 1,) * len(self.coords), dtype=np.int64).reshape(len(self.coords), -1)
-        found = outcomes_fast(self.certificate({}).inst, list(grid), default_engine())
+        found = outcomes_fast(self.certificate({}).inst, list(grid), active_engine())
         return grid[:, found].T if found is not None else np.zeros((0, len(self.coords)), dtype=np.int64)
 
     def _engine_outcome(self, cert: Certificate, pos: Any) -> bool | None:
@@ -264,7 +264,7 @@ class GameEvaluator:
         at = pos if isinstance(pos, tuple) else (pos,)
         if any(type(c) is not int or not 0 <= c <= self.box for c in at):
             return None
-        found = outcomes_fast(cert.inst, [np.array([c], dtype=np.int64) for c in at], default_engine())
+        found = outcomes_fast(cert.inst, [np.array([c], dtype=np.int64) for c in at], active_engine())
         return None if found is None else bool(found[0])
 
     def solver(self, cert: Certificate) -> PointSolver | None:

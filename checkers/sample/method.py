@@ -44,7 +44,7 @@ from typing import Any
 
 from nimjos.lang.analysis import window_constants
 from nimjos.lang.errors import SpecError
-from nimjos.lang.runtime import BUDGET, step_limit
+from nimjos.lang.runtime import active_budget, step_limit
 from nimjos.verdict import Verdict
 from checkers.options import RunOptions
 from checkers.prove.certificate import Certificate, game_kind
@@ -140,13 +140,14 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
     def evaluate(env: dict) -> Outcome:
         # at most EVAL_STEPS steps per evaluation (each evaluation inside, of the assumption, the formula or a
         # certificate's condition, restarts the budget's count; `spent` counts them all)
-        BUDGET.depth = 0
-        before = BUDGET.spent
+        budget = active_budget()
+        budget.depth = 0
+        before = budget.spent
         try:
             with step_limit(EVAL_STEPS):
                 out = evaluator(env)
         finally:
-            stats["steps"] += BUDGET.spent - before
+            stats["steps"] += budget.spent - before
         if out.kind == Outcome.SKIP and "steps" in out.note:
             out.note = f"an evaluation took more than {EVAL_STEPS:,} steps"
         return out

@@ -21,7 +21,7 @@ import random
 from typing import Any, Callable
 
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.lang.runtime import BUDGET, step_limit
+from nimjos.lang.runtime import active_budget, step_limit
 from nimjos.lang.syntax import parse
 from nimjos.spec.plan import ClaimPlan
 from checkers.prove.certificate import PointSolver, count_options
@@ -133,10 +133,11 @@ def _probe(dom: Domain, evaluate: Callable, rng: random.Random, kind: str | None
                     return False
             except (EvalError, SpecError, KeyError):
                 return False
-        before = BUDGET.spent
+        budget = active_budget()
+        before = budget.spent
         with step_limit(PROBE_STEPS + 1):
             out, late = run_limited(lambda: evaluate(env), PROBE_SECONDS)
-        steps = BUDGET.spent - before
+        steps = budget.spent - before
         if late or out.kind == Outcome.SKIP or steps > PROBE_STEPS:
             return False
     return True

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any, Iterable
 
 from nimjos.lang.errors import EvalError, ResourceError
-from nimjos.lang.runtime import BUDGET, MAX_STEPS, Definition, Lambda, _Stream, norm
+from nimjos.lang.runtime import MAX_STEPS, active_budget, Definition, Lambda, _Stream, norm
 
 #: most elements a finite family (functions(), subsets()) may have
 MAX_FAMILY = 200_000
@@ -180,8 +180,9 @@ def iterate(f: Any, p: Any, x: Any) -> Any:
             if len(_ITERATE_MEMO) > 100_000:
                 _ITERATE_MEMO.clear()
             _ITERATE_MEMO[key] = seq
+    budget = active_budget()
     while len(seq) <= min(p, ITERATE_MEMO_LENGTH):
-        BUDGET.spend()
+        budget.spend()
         seq.append(f(seq[-1]))
     if p < len(seq):
         return seq[p]
@@ -189,7 +190,7 @@ def iterate(f: Any, p: Any, x: Any) -> Any:
     # may grow, 2 * r + 1 doubles), and each call pays its own steps
     value = seq[-1]
     for _ in range(len(seq) - 1, p):
-        BUDGET.spend()
+        budget.spend()
         value = f(value)
     return value
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from fractions import Fraction
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Callable, Iterator
 
 from nimjos.lang.errors import EvalError, ResourceError
@@ -28,24 +29,24 @@ MAX_NESTING = 200
 Env = dict
 
 
-class _Budget:
-    """Counts the steps and call depth of the evaluation in progress (single-threaded per process).
+class EvaluationBudget:
+    """Counts the steps and call depth of the evaluation in progress: one per claim being checked (its
+    context installs it with :func:`using_budget`), so that no claim starts with another's count or limit.
 
     A step is one unit of work the language can repeat: a loop iteration (comprehension, iterate(), a
     recursion's level), a call of a lambda or a definition, an option listed by options(). `steps` restarts
     at each evaluation and is refused past `limit` (:data:`MAX_STEPS` unless :func:`step_limit` says less);
     `spent` only grows, so a caller measures the work of several evaluations as a difference.
 
-    >>> before = BUDGET.spent
-    >>> with step_limit(3):
-    ...     BUDGET.steps = 0
+    >>> budget = EvaluationBudget()
+    >>> with using_budget(budget), step_limit(3):
     ...     try:
-    ...         BUDGET.spend(5)
+    ...         active_budget().spend(5)
     ...     except ResourceError as exc:
     ...         print(exc.message)
     an evaluation took more than 3 steps (loop iterations and calls: a comprehension or iterate() over too large a range?)
-    >>> BUDGET.spent - before, BUDGET.limit == MAX_STEPS
-    (5, True)
+    >>> budget.spent, budget.limit == MAX_STEPS, active_budget() is budget
+    (5, True, False)
     """
 
     __slots__ = ("steps", "depth", "limit", "spent")
@@ -57,6 +58,7 @@ class _Budget:
         self.spent = 0
 
     def spend(self, n: int = 1) -> None:
+        """Count `n` steps of the evaluation in progress; refuse the evaluation past the limit."""
         self.steps += n
         self.spent += n
         if self.steps > self.limit:
@@ -64,8 +66,52 @@ class _Budget:
             raise ResourceError(f"an evaluation took more than {limit:,} steps (loop iterations and calls: a "
                                 "comprehension or iterate() over too large a range?)")
 
+    def restart(self) -> None:
+        """Begin one evaluation: no steps taken, no calls nested (`spent` keeps counting).
 
-BUDGET = _Budget()
+        >>> b = EvaluationBudget(); b.spend(2); b.restart(); b.steps, b.depth, b.spent
+        (0, 0, 2)
+        """
+        self.steps = 0
+        self.depth = 0
+
+
+#: the budget of the claim being checked (set by :func:`using_budget`); outside a check (a tool, a doctest)
+#: evaluations count against a budget of their own thread of control
+_ACTIVE_BUDGET: ContextVar[EvaluationBudget] = ContextVar("evaluation budget")
+
+
+def active_budget() -> EvaluationBudget:
+    """The evaluation budget of the claim being checked (see :func:`using_budget`), else one made for the
+    caller's context of execution on first use.
+
+    >>> active_budget() is active_budget()
+    True
+    """
+    try:
+        return _ACTIVE_BUDGET.get()
+    except LookupError:
+        budget = EvaluationBudget()
+        _ACTIVE_BUDGET.set(budget)
+        return budget
+
+
+@contextmanager
+def using_budget(budget: EvaluationBudget) -> Iterator[EvaluationBudget]:
+    """Evaluations in the body count against `budget` (one claim's): the per-claim context installs it.
+
+    >>> mine = EvaluationBudget()
+    >>> with using_budget(mine):
+    ...     active_budget() is mine
+    True
+    >>> active_budget() is mine
+    False
+    """
+    token = _ACTIVE_BUDGET.set(budget)
+    try:
+        yield budget
+    finally:
+        _ACTIVE_BUDGET.reset(token)
 
 
 @contextmanager
@@ -73,17 +119,18 @@ def step_limit(steps: int) -> Iterator[None]:
     """Evaluations in the body may take at most `steps` steps each (at most :data:`MAX_STEPS`).
 
     >>> with step_limit(10):
-    ...     BUDGET.limit
+    ...     active_budget().limit
     10
-    >>> BUDGET.limit == MAX_STEPS
+    >>> active_budget().limit == MAX_STEPS
     True
     """
-    old = BUDGET.limit
-    BUDGET.limit = min(steps, MAX_STEPS)
+    budget = active_budget()
+    old = budget.limit
+    budget.limit = min(steps, MAX_STEPS)
     try:
         yield
     finally:
-        BUDGET.limit = old
+        budget.limit = old
 
 
 class DepthError(ResourceError):
@@ -125,14 +172,15 @@ class Lambda:
         env = dict(self.env)
         for p, a in zip(self.params, args):
             env[p] = a
-        BUDGET.spend()
-        BUDGET.depth += 1
+        budget = active_budget()
+        budget.spend()
+        budget.depth += 1
         try:
-            if BUDGET.depth > MAX_DEPTH:
+            if budget.depth > MAX_DEPTH:
                 raise DepthError(f"calls nested deeper than {MAX_DEPTH} (a lambda calling itself?)")
             return self.body(env)
         finally:
-            BUDGET.depth -= 1
+            budget.depth -= 1
 
     def __hash__(self) -> int:
         try:
@@ -181,14 +229,15 @@ class Definition:
         return self._evaluate(args)
 
     def _evaluate(self, args: tuple) -> Any:
-        BUDGET.spend()
-        BUDGET.depth += 1
+        budget = active_budget()
+        budget.spend()
+        budget.depth += 1
         try:
-            if BUDGET.depth > MAX_DEPTH:
+            if budget.depth > MAX_DEPTH:
                 raise DepthError(f"calls nested deeper than {MAX_DEPTH}")
             return self.body(dict(zip(self.params, args)))  # type: ignore[misc]
         finally:
-            BUDGET.depth -= 1
+            budget.depth -= 1
 
     def _recursive_call(self, args: tuple) -> Any:
         key = args if _hashable(args) else None
@@ -230,8 +279,9 @@ class Definition:
         try:
             if n > MAX_STEPS:
                 raise ResourceError(f"{n:,} steps would exceed the limit of {MAX_STEPS:,}")
+            budget = active_budget()
             for m in range(n):
-                BUDGET.spend()
+                budget.spend()
                 if (m, *rest) in self.memo:
                     continue
                 self._active.append(m)
