@@ -36,6 +36,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from checkers.context import CheckContext
 from checkers.options import RunOptions
 from checkers.prove import prove_claim
 from checkers.sample.driver import db_key
@@ -398,7 +399,7 @@ def every_heap_size(domain: Any, y: str, ns: Any) -> bool:
     return level.members is None and not level.highs and not level.filters and domain.contains({y: 0})
 
 
-def heap_prove(claim: Any, opts: RunOptions) -> Verdict | None:
+def heap_prove(claim: Any, opts: RunOptions, context: CheckContext | None = None) -> Verdict | None:
     """The ``prove`` method of a claim over any number of heaps (the Sprague-Grundy reduction, see the module
     docstring); None for other claims."""
     plan = claim.plan(opts.profile)
@@ -440,7 +441,7 @@ def heap_prove(claim: Any, opts: RunOptions) -> Verdict | None:
         return not_applicable(f"{step}; no claim of prove.using states G({base_text}, {var}) == "
                               f"{ast.unparse(formula)} for every {var} >= 0")
     used, y = found
-    lemma = prove_claim(used, opts)
+    lemma = prove_claim(used, opts, context)
     seconds = time.perf_counter() - started
     if lemma.verdict == "proved" and every_heap_size(used.plan().domain, y, claim.spec.namespace):
         return Verdict(claim.id, "proved", "prove",

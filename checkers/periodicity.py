@@ -28,6 +28,7 @@ import random
 import time
 from typing import Any, Callable
 
+from checkers.context import SolverContext
 from checkers.options import RunOptions
 from checkers.prove.bounded import covers
 from checkers.prove.domain import ProofDomain
@@ -120,7 +121,8 @@ def proved_class(claim: Any, plan: Any, params: list[str], bindings: list[dict])
         return None
     if all(type(v) is int for i in instances for v in i.values()):
         dom = ProofDomain(plan.window, enumerated=list(params), symbolic=[plan.coords[0]])
-        if covers(claim, plan, dom, "int", None, instances):
+        # one question in a Z3 context of its own: nothing made for another claim or question reaches it
+        if covers(claim, plan, dom, "int", None, instances, SolverContext().ctx):
             return None
     return f"for {instances_text(list(params), instances)} only ({plan.domain.describe()})"
 

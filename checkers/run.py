@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from checkers.audit import audit_proof
+from checkers.context import CheckContext
 from checkers.exhaustive import check_exhaustive
 from nimjos.lang.errors import NimjosError
 
@@ -50,7 +51,7 @@ class ClaimResult:
         return final_verdict(self.verdicts)
 
 
-def _exhaustive(claim: Any, opts: RunOptions) -> Verdict:
+def _exhaustive(claim: Any, opts: RunOptions, context: CheckContext) -> Verdict:
     workers = opts.extra.get("workers", 1)
     executor = opts.extra.get("executor", "local")
     if opts.pins is None and (workers > 1 or executor == "dask"):
@@ -106,25 +107,30 @@ def _left_out(opts: RunOptions, name: str) -> tuple[Verdict, str] | None:
     return None
 
 
-def _sample(claim: Any, opts: RunOptions) -> Verdict | None:
+def _sample(claim: Any, opts: RunOptions, context: CheckContext) -> Verdict | None:
     """Sampling: the own samplers of claims over any number of heaps (checkers.heaps) and of periodic claims
     (checkers.periodicity), else the sampler of checkers.sample."""
-    return heap_sample(claim, opts) or periodic_sample(claim, opts) or sample_claim(claim, opts)
+    return heap_sample(claim, opts) or periodic_sample(claim, opts) or sample_claim(claim, opts, context)
 
 
-def _prove(claim: Any, opts: RunOptions) -> Verdict | None:
+def _prove(claim: Any, opts: RunOptions, context: CheckContext) -> Verdict | None:
     """Proving: a claim over any number of heaps by the Sprague-Grundy reduction (checkers.heaps); a periodic
     claim is proved by the periodicity method (this one says so); else the prover."""
-    return heap_prove(claim, opts) or periodic_prove(claim, opts) or prove_claim(claim, opts)
+    return heap_prove(claim, opts, context) or periodic_prove(claim, opts) or prove_claim(claim, opts, context)
 
 
-#: the methods, in the order they run and their verdicts are listed: name -> callable(claim, options) ->
-#: Verdict, or None when the method does not apply to the claim
-METHODS: dict[str, Callable[[Any, RunOptions], Verdict | None]] = {
+def _periodicity(claim: Any, opts: RunOptions, context: CheckContext) -> Verdict | None:
+    """Periodicity for every heap size (checkers.periodicity)."""
+    return periodic_verdict(claim, opts)
+
+
+#: the methods, in the order they run and their verdicts are listed: name -> callable(claim, options, the claim's
+#: context) -> Verdict, or None when the method does not apply to the claim
+METHODS: dict[str, Callable[[Any, RunOptions, CheckContext], Verdict | None]] = {
     "exhaustive": _exhaustive,
     "prove": _prove,
     "sample": _sample,
-    "periodicity": periodic_verdict,
+    "periodicity": _periodicity,
 }
 
 
@@ -145,8 +151,14 @@ def _audit(claim: Any, opts: RunOptions, v: Verdict) -> Verdict | None:
 
 
 def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
-    """Run the selected methods (default: all that apply) on one claim."""
-    opts = opts or RunOptions()
+    """Run the selected methods (default: all that apply) on one claim, in a context of its own
+    (:class:`checkers.context.CheckContext`: engine, evaluation budget, Z3 contexts)."""
+    with CheckContext.for_claim().installed() as context:
+        return _run_methods(claim, opts or RunOptions(), context)
+
+
+def _run_methods(claim: Any, opts: RunOptions, context: CheckContext) -> ClaimResult:
+    """The body of :func:`run_claim`: each method in turn, the audit of a proof, the repairs of a refutation."""
     names = opts.methods or tuple(METHODS)
     verdicts: list[Verdict] = []
     # later methods see the earlier verdicts of this claim (the prover's soundness check reads the window's)
@@ -163,12 +175,12 @@ def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
             continue
         started = time.perf_counter()
         if name == "exhaustive":
-            v = fn(claim, opts)
+            v = fn(claim, opts, context)
         else:
             # a failure inside a method beyond the window must not lose the window's verdict: it is
             # reported as that method's inconclusive answer, with the error, never as a stronger word
             try:
-                v = fn(claim, opts)
+                v = fn(claim, opts, context)
             except NimjosError:
                 raise
             except Exception as exc:  # noqa: BLE001

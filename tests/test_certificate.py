@@ -1,6 +1,7 @@
 """The local certificate: (a) and (b) at single positions, listed or searched by Z3, and re-evaluation."""
 from __future__ import annotations
 
+import z3
 import pytest
 
 from checkers.prove.certificate import Certificate, PointSolver, TooManyOptions, Undecided, count_options
@@ -145,7 +146,7 @@ def test_a_query_z3_cannot_decide_is_never_counted_as_held(spec):
             ps.check(pos)
     # the sampler skips such a position, with the reason, instead of counting it
     c = spec.claim("dn")
-    ev = GameEvaluator(c, c.plan(), "default")
+    ev = GameEvaluator(c, c.plan(), "default", z3.Context())
     ps = PointSolver(ev.certificate({}), timeout_ms=0)
     ps._options_inside = lambda pos, bits: None
     ev._solvers[id(ev.certificate({}))] = ps

@@ -7,7 +7,7 @@ failed or undefined; a failure of the certificate is re-evaluated by the engine 
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
->>> ev = GameEvaluator(spec.claims[0], spec.claims[0].plan(), "default")
+>>> ev = GameEvaluator(spec.claims[0], spec.claims[0].plan(), "default", z3.Context())
 >>> ev({"x": 10}).kind, ev({"x": 10 ** 12}).kind, ev.symbolic
 ('held', 'held', 1)
 """
@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 import numpy as np
+import z3
 
 from nimjos.games.engine import active_engine
 from nimjos.games.fast import outcome_box, outcomes_fast
@@ -203,8 +204,9 @@ class GameEvaluator:
     """Judges a game claim at one position by the local certificate (:class:`AssumedCertificate`: the formula is
     taken only where the claim speaks)."""
 
-    def __init__(self, claim: Any, plan: ClaimPlan, profile: str):
+    def __init__(self, claim: Any, plan: ClaimPlan, profile: str, ctx: z3.Context):
         self.claim = claim
+        self.ctx = ctx   # the Z3 context of the point searches (the claim's: checkers.context)
         self.plan = plan
         self.profile = profile
         self.names = plan.window.names
@@ -277,7 +279,7 @@ class GameEvaluator:
             self._solvers[key] = None
         if key not in self._solvers:
             try:
-                self._solvers[key] = PointSolver(cert)
+                self._solvers[key] = PointSolver(cert, self.ctx)
             except (Untranslatable, SpecError) as exc:
                 self.why_not_symbolic = str(exc)
                 self._solvers[key] = None

@@ -11,7 +11,8 @@ times the window when ground truth comes from the engine's table (G, options, me
 >>> from checkers.sample.evaluate import GameEvaluator
 >>> c = spec.claims[0]; plan = c.plan()
 >>> dom = build_domain(plan, plan.window, spec.namespace)
->>> ev = GameEvaluator(c, plan, "default")
+>>> import z3
+>>> ev = GameEvaluator(c, plan, "default", z3.Context())
 >>> choose_far(c, plan, dom, ev, "grundy", ev, 1)
 (1000000000000000000, '')
 """
@@ -106,7 +107,7 @@ def _symbolic_ok(evaluator: Any, plan: ClaimPlan) -> bool:
     try:
         params = {n: env[n] for n in plan.window.names if n not in plan.coords}
         cert = evaluator.certificate(params)
-        PointSolver(cert)
+        PointSolver(cert, evaluator.ctx)
         return True
     except (Untranslatable, SpecError, EvalError) as exc:
         evaluator.why_not_symbolic = str(exc)
