@@ -118,7 +118,8 @@ def _lemma_queries(ctx: z3.Context) -> list[tuple[str, z3.Solver]]:
              ("G(0) = 0", Implies(x == 0, G(x) == 0))]
     out = []
     for i, (name, goal) in enumerate(goals):
-        s = z3.SolverFor("UFLIA", ctx=ctx)
+        # z3.SolverFor makes the logic's name in z3's default context: the same solver, all of it in ctx
+        s = z3.Solver(z3.Z3_mk_solver_for_logic(ctx.ref(), z3.to_symbol("UFLIA", ctx)), ctx)
         s.set("smt.mbqi", False)
         s.add(*hyps)
         if i:
