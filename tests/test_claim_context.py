@@ -22,13 +22,18 @@ CLAIMS = [("tests/data/induction.toml", "maxnim-lemma-3.1-ii"), ("tests/data/lem
 
 _SCRIPT = """
 import json, pathlib, re, sys, z3
+from nimjos.lang.errors import NimjosError
 from nimjos.spec.loader import load_spec
 from checkers.run import run_claim, RunOptions
 out = {}
 timed = lambda text: re.sub(r"\\d+(\\.\\d+)? s\\b", "(time) s", text)   # wall-clock seconds are not results
 for path, cid in json.loads(sys.argv[1]):
     claim = load_spec(pathlib.Path(path)).claim(cid)
-    result = run_claim(claim, RunOptions(timeout=5, repair=False))
+    try:
+        result = run_claim(claim, RunOptions(timeout=5, repair=False))
+    except NimjosError as exc:
+        out[cid] = ["error", str(exc)]
+        continue
     out[cid] = [[v.method, v.verdict, timed(v.scope), sorted(map(timed, v.notes)), [repr(c.bindings) for c in v.counterexamples]]
                 for v in result.verdicts]
 out["main context made"] = z3.z3._main_ctx is not None
@@ -49,6 +54,38 @@ def test_verdicts_and_prover_results_do_not_depend_on_the_order_of_claims():
     assert [v[1] for v in forward["maxnim-lemma-3.1-ii"] if v[0] == "prove"] == ["proved"]
     # every Z3 term and solver of the checks is made in a claim's own z3.Context, never in z3's default one
     assert forward["main context made"] is False
+
+
+#: "fills" spends most of the evaluation budget on a recursion whose values the memo keeps; "needs" needs that
+#: budget: alone it takes more than the 1,000,000 steps of one evaluation (the recursion 5,000 deep, evaluated
+#: bottom-up, and a comprehension of 996,000), so it is over the limit, in whichever order (before the per-claim
+#: context it held after "fills", whose memo of depth() spared it the recursion's steps)
+MEMO_SPEC = """
+[source]
+id = "memo"
+
+[define]
+"depth(n)" = "0 if n == 0 else depth(n - 1) + 1"
+
+[[claim]]
+id = "fills"
+for_all = "0 <= n <= 1"
+holds = "depth(5000 + n) >= n"
+
+[[claim]]
+id = "needs"
+for_all = "0 <= n <= 1"
+holds = "depth(5000 + n) + len([i for i in range(996000)]) >= n"
+"""
+
+
+def test_a_claim_that_needs_the_budget_is_judged_alike_after_one_that_spent_it(tmp_path):
+    spec = tmp_path / "memo.toml"
+    spec.write_text(MEMO_SPEC)
+    alone = _run_in_order([(str(spec), "needs")])["needs"]
+    after = _run_in_order([(str(spec), "fills"), (str(spec), "needs")])["needs"]
+    assert alone == after
+    assert alone[0] == "error" and "1,000,000 steps" in alone[1]
 
 
 def test_a_claims_budget_is_not_shared_with_another_claims():

@@ -209,17 +209,18 @@ def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, dom: ProofDom
         return exc
 
 
-def prove_used(claim: Any, opts: RunOptions, seconds: float, context: CheckContext) -> list[tuple[str, Verdict]]:
+def prove_used(claim: Any, opts: RunOptions, seconds: float,
+               context: CheckContext | None = None) -> list[tuple[str, Verdict]]:
     """Try to prove each claim named in prove.using (their verdicts decide what a proof from them is worth).
     The lemmas form an acyclic graph: a used claim may use others in turn, but never one on the path that led
     to it (a cycle: A from B from A), nor a claim that states what a claim on that path states (the claim
     proved by itself under another id); such a lemma is not proved, so the proof that needs it is not either.
+    Their proof attempts are made in new Z3 contexts of `context`, the claim's (None: each a context of its own).
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "lemmas.toml")
-    >>> from checkers.context import CheckContext
-    >>> [(uid, v.verdict) for uid, v in prove_used(spec.claim("halves"), RunOptions(), 10, CheckContext.for_claim())]
+    >>> [(uid, v.verdict) for uid, v in prove_used(spec.claim("halves"), RunOptions(), 10)]
     [('half', 'proved')]
     """
     using = claim.prove.using

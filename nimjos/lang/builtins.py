@@ -143,9 +143,6 @@ def mex(s: Any) -> int:
     return m
 
 
-_ITERATE_MEMO: dict = {}
-
-
 #: how many iterates of one function and start :func:`iterate` keeps (the memo); later ones are recomputed
 ITERATE_MEMO_LENGTH = 10_000
 
@@ -153,8 +150,9 @@ ITERATE_MEMO_LENGTH = 10_000
 def iterate(f: Any, p: Any, x: Any) -> Any:
     """f applied p times to x: f^p(x), with f^0(x) = x; p must be a non-negative integer.
 
-    Results for the same lambda (same source and captured values) and start are memoised, so
-    iterate(g, p, 0) for p = 0, 1, 2, ... costs one application each.
+    Results for the same lambda (same source and captured values) and start are memoised in the claim's budget
+    (a memo spares steps: one claim's must not spare another's), so iterate(g, p, 0) for p = 0, 1, 2, ... costs
+    one application each.
 
     >>> iterate(lambda r: 2 * r + 1, 3, 0)
     7
@@ -173,14 +171,15 @@ def iterate(f: Any, p: Any, x: Any) -> Any:
             hash(key)
         except TypeError:
             key = None
-    seq = _ITERATE_MEMO.get(key) if key is not None else None
+    budget = active_budget()
+    memo = budget.memo(iterate)
+    seq = memo.get(key) if key is not None else None
     if seq is None:
         seq = [x]
         if key is not None:
-            if len(_ITERATE_MEMO) > 100_000:
-                _ITERATE_MEMO.clear()
-            _ITERATE_MEMO[key] = seq
-    budget = active_budget()
+            if len(memo) > 100_000:
+                memo.clear()
+            memo[key] = seq
     while len(seq) <= min(p, ITERATE_MEMO_LENGTH):
         budget.spend()
         seq.append(f(seq[-1]))

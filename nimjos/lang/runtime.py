@@ -36,7 +36,9 @@ class EvaluationBudget:
     A step is one unit of work the language can repeat: a loop iteration (comprehension, iterate(), a
     recursion's level), a call of a lambda or a definition, an option listed by options(). `steps` restarts
     at each evaluation and is refused past `limit` (:data:`MAX_STEPS` unless :func:`step_limit` says less);
-    `spent` only grows, so a caller measures the work of several evaluations as a difference.
+    `spent` only grows, so a caller measures the work of several evaluations as a difference. The memo tables of
+    the claim's evaluations (:meth:`memo`) live here too: a value found in a memo costs no steps, so a claim that
+    found another claim's values there would be judged with a different budget.
 
     >>> budget = EvaluationBudget()
     >>> with using_budget(budget), step_limit(3):
@@ -49,13 +51,26 @@ class EvaluationBudget:
     (5, True, False)
     """
 
-    __slots__ = ("steps", "depth", "limit", "spent")
+    __slots__ = ("steps", "depth", "limit", "spent", "memos")
 
     def __init__(self) -> None:
         self.steps = 0
         self.depth = 0
         self.limit = MAX_STEPS
         self.spent = 0
+        self.memos: dict = {}
+
+    def memo(self, owner: Any) -> dict:
+        """The memo table of `owner` (a recursive definition, the iterates of iterate()) for this budget's
+        evaluations, empty at first.
+
+        >>> b = EvaluationBudget(); b.memo("f")[3] = 9; b.memo("f"), EvaluationBudget().memo("f")
+        ({3: 9}, {})
+        """
+        table = self.memos.get(owner)
+        if table is None:
+            table = self.memos[owner] = {}
+        return table
 
     def spend(self, n: int = 1) -> None:
         """Count `n` steps of the evaluation in progress; refuse the evaluation past the limit."""
@@ -200,7 +215,8 @@ class Definition:
 
     A *recursive* definition (one that calls itself: ``nimjos.spec.definitions`` allows it) recurses on its first
     argument, which must be a non-negative integer and strictly smaller in every call made while the definition
-    is being evaluated; its values are memoised. A recursion nested deeper than :data:`MAX_DEPTH` calls is
+    is being evaluated; its values are memoised in the claim's budget (:meth:`EvaluationBudget.memo`: one claim's
+    memo never spares another's steps). A recursion nested deeper than :data:`MAX_DEPTH` calls is
     evaluated bottom-up instead (the first argument 0, 1, ..., n, each value memoised), within the step budget.
 
     >>> fib = Definition("fib", ("n",), "", None)
@@ -218,7 +234,6 @@ class Definition:
         self.body: Callable | None = None  # compiled on first use (allows forward references)
         self.line: int | None = None  # the line of its head in the spec, set by the loader
         self.recursive = False
-        self.memo: dict = {}
         self._active: list[int] = []  # first arguments of the recursive calls being evaluated, outermost first
 
     def __call__(self, *args: Any) -> Any:
@@ -241,8 +256,9 @@ class Definition:
 
     def _recursive_call(self, args: tuple) -> Any:
         key = args if _hashable(args) else None
+        memo = active_budget().memo(self)
         if key is not None:
-            hit = self.memo.get(key, _MISSING)
+            hit = memo.get(key, _MISSING)
             if hit is not _MISSING:
                 return hit
         n = args[0]
@@ -265,14 +281,14 @@ class Definition:
         finally:
             active.pop()
         if too_deep:
-            value = self._bottom_up(args)
+            value = self._bottom_up(args, memo)
         if key is not None:
-            if len(self.memo) >= MAX_MEMO:
-                self.memo.clear()
-            self.memo[key] = value
+            if len(memo) >= MAX_MEMO:
+                memo.clear()
+            memo[key] = value
         return value
 
-    def _bottom_up(self, args: tuple) -> Any:
+    def _bottom_up(self, args: tuple, memo: dict) -> Any:
         """Evaluate a recursion too deep to nest: the first argument 0, 1, ..., n in turn, each value memoised
         (a value that cannot be evaluated is skipped: the recursion may never need it)."""
         n, rest = args[0], args[1:]
@@ -282,11 +298,11 @@ class Definition:
             budget = active_budget()
             for m in range(n):
                 budget.spend()
-                if (m, *rest) in self.memo:
+                if (m, *rest) in memo:
                     continue
                 self._active.append(m)
                 try:
-                    self.memo[(m, *rest)] = self._evaluate((m, *rest))
+                    memo[(m, *rest)] = self._evaluate((m, *rest))
                 except EvalError:
                     pass
                 finally:
