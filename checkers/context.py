@@ -6,6 +6,14 @@ What the language and the games reach from inside an evaluation (G() asks the en
 counted) is found through :meth:`CheckContext.installed`, which makes this claim's engine and budget the
 active ones for the duration of the claim's check and restores the previous ones afterwards.
 
+What stays per process, and why it cannot make one claim's verdict depend on another's: the run's settings
+(``--max-positions`` on the process engine, which each claim's engine copies; Z3's fixed seeds); pure caches of
+deterministic functions (the numba-compiled Josephus kernels, small elimination orders, F tables, parsed lambdas,
+the Maximum Nim rule-function lemma proved in a Z3 context of its own, the specs a worker loaded). Shared still:
+the game instances' tables of Grundy values (values from the moves, the same whoever computes them), but the
+engine's limit on positions counts only the positions not yet in a table, and a claim's "ground truth" names the
+engines that filled the tables of the games it asked, whichever claim asked first.
+
 >>> a, b = CheckContext.for_claim(), CheckContext.for_claim()
 >>> a.budget is b.budget, a.engine is b.engine
 (False, False)

@@ -422,6 +422,9 @@ def _members(S: Any, upto: int) -> Iterable[int]:
 class PythonGame(GameInstance):
     """A built-in game family: options computed by a Python function of the position."""
 
+    #: the shared instance of each built-in game (by name and params), with its table of Grundy values: values
+    #: computed from the moves, the same whoever asks first. (The engine's limit on positions counts only the
+    #: positions not yet in the table: see checkers/context.py on what remains shared.)
     _cache: dict[tuple, "PythonGame"] = {}
 
     def __init__(self, name: str, dim: int, params: dict[str, Any], label: str, options_fn: Callable):

@@ -213,6 +213,8 @@ class Copies(GameInstance):
         return one_heap_moves(position, lambda h: ((q,) for q in self.base.options(h)))
 
 
+#: the shared instance of each heap game, with its table of Grundy values (values from the moves, the same whoever
+#: asks first; the engine's limit on positions counts only positions not yet in the table: see checkers/context.py)
 _SHARED: dict[Any, GameInstance] = {}
 
 
