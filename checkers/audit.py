@@ -38,7 +38,7 @@ from typing import Any
 from nimjos.lang.analysis import size_names
 from nimjos.lang.binders import conjuncts
 from nimjos.lang.errors import EvalError, NimjosError, ResourceError, SpecError
-from nimjos.lang.runtime import BUDGET, step_limit
+from nimjos.lang.runtime import active_budget, step_limit
 from nimjos.lang.syntax import parse
 from nimjos.spec.domain import heap_count
 from nimjos.lang.values import format_value
@@ -275,9 +275,10 @@ def audit_proof(claim: Any, proof: Verdict, profile: str = "default") -> Verdict
     held = evaluated = skipped = 0
     failing: list[Counterexample] = []
     undefined: list[Counterexample] = []
-    start = BUDGET.spent
+    budget = active_budget()
+    start = budget.spent
     for env in points:
-        if BUDGET.spent - start > AUDIT_STEPS:
+        if budget.spent - start > AUDIT_STEPS:
             skipped += 1     # the audit's own budget is spent: the other probes are not evaluated
             continue
         try:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from nimjos.games.declared import as_instance
-from nimjos.games.engine import default_engine
+from nimjos.games.engine import active_engine
 from nimjos.games.periodicity import detect, smallest_stair
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.values import format_value
@@ -116,9 +116,9 @@ def window_evidence(rows: list, claimed_map: dict, label: str) -> dict:
     `rows` are (binding values, game instance, position), the instances solved.
 
     >>> from nimjos.games.declared import subtraction
-    >>> from nimjos.games.engine import default_engine
+    >>> from nimjos.games.engine import active_engine
     >>> g = subtraction(frozenset({1, 2}))
-    >>> default_engine().solve(g, list(range(14)))
+    >>> active_engine().solve(g, list(range(14)))
     >>> ev = window_evidence([((x,), g, x) for x in range(14)], {}, "")
     >>> ev["sequence"]["grundy"][:6], ev["observations"][0]
     ([0, 1, 2, 0, 1, 2], 'observation: the Grundy sequence of subtraction({1, 2}) is periodic with period 3 from 0 (exact through 13)')
@@ -200,7 +200,7 @@ def options_evidence(plan: ClaimPlan, cx: Counterexample, evidence: dict) -> Non
         inst = as_instance(plan.game(env) if plan.claim.kind != "values" else plan.game({}))
         pos = inst.normalise(position_of(env, plan.coords))
         opts = sorted(set(inst.options(pos)))
-        default_engine().solve(inst, [pos])
+        active_engine().solve(inst, [pos])
         listed = [{"position": format_value(q), "grundy": inst.lookup(q)} for q in opts[:64]]
         evidence["options"] = {"position": format_value(pos), "options": listed,
                                "more": max(0, len(opts) - 64),

@@ -25,7 +25,7 @@ from checkers.evidence import (fixed_names, josephus_evidence,
 from checkers.scalar import formula_row, holds_instance, level_row, one_at_a_time
 from checkers.vectorised import check_vectorised
 from nimjos.games.declared import as_instance
-from nimjos.games.engine import default_engine
+from nimjos.games.engine import active_engine
 from nimjos.games.fast import outcomes_fast
 from nimjos.games.periodicity import first_stair_break
 from nimjos.lang.analysis import grundy_calls
@@ -81,7 +81,7 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
                             f"(it binds {', '.join(sorted(known)) or 'nothing'})", hint=suggest(unknown[0], known))
     place = pinned_place(plan, pins) if pins else "window"
     enforce_limits(plan, pins if place != "domain" else None)  # refuses a window over the resource limits
-    default_engine().begin_claim()  # this claim's ground truth names only the games this claim asks G about
+    active_engine().begin_claim()  # this claim's ground truth names only the games this claim asks G about
     col = Collector(max_counterexamples)
     kind = claim.kind
     try:
@@ -108,7 +108,7 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
     else:
         verdict = "checked"
     engines = evidence.pop("engines", None)
-    asked = default_engine().describe_claim()
+    asked = active_engine().describe_claim()
     # the engines by name, or the engine's own description of those it asked (one text: a name may hold ", ")
     ground = tuple(engines) if engines else (asked,) if asked else ()
     scope = _scope(plan, ground_truth_note(ground))
@@ -221,7 +221,7 @@ def _prefetch_grundy(plan: ClaimPlan, pins: dict | None, shard: tuple | None) ->
                 groups.setdefault(inst, []).append(inst.normalise(evaluate(position, env)))
         except (EvalError, SpecError):
             continue  # the check itself reports what cannot be evaluated
-    engine = default_engine()
+    engine = active_engine()
     for inst, positions in groups.items():
         try:
             engine.solve(inst, positions)
@@ -235,7 +235,7 @@ def _prefetch_grundy(plan: ClaimPlan, pins: dict | None, shard: tuple | None) ->
 # ----------------------------------------------------------------------------- game claims
 
 def _solve_all(groups: dict) -> None:
-    engine = default_engine()
+    engine = active_engine()
     for inst, positions in groups.items():
         engine.solve(inst, positions)
 
@@ -244,7 +244,7 @@ def _outcomes(by_inst: dict) -> dict | None:
     """{(instance, position): 0 at a P-position, -1 elsewhere} when an engine of P-positions answers for every
     instance (:func:`nimjos.games.fast.outcomes_fast`); None to ask for the Grundy values."""
     out: dict = {}
-    engine = default_engine()
+    engine = active_engine()
     for inst, positions in by_inst.items():
         if getattr(inst, "dim", 1) < 2 or not positions:
             return None
@@ -489,7 +489,7 @@ def _check_values(plan: ClaimPlan, col: Collector) -> tuple[int, int, dict]:
         inst = as_instance(plan.game({}))
         cells = printed_cells(v)
         positions = [inst.normalise(p) for p, _ in cells]
-        default_engine().solve(inst, positions)
+        active_engine().solve(inst, positions)
         coords = plan.coords
         for p, printed in cells:
             instances += 1

@@ -36,6 +36,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from checkers.context import CheckContext
 from checkers.options import RunOptions
 from checkers.prove import prove_claim
 from checkers.sample.driver import db_key
@@ -44,7 +45,7 @@ from nimjos.games.declared import as_instance
 from nimjos.games.heaps.game import Copies, HeapGame, MooreNim
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
-from nimjos.lang.runtime import BUDGET
+from nimjos.lang.runtime import active_budget
 from nimjos.lang.syntax import parse
 from nimjos.verdict import Counterexample, ProvedClass, Verdict
 
@@ -280,8 +281,7 @@ def _shrink(claim: Any, plan: Any, hw: HeapWindow, cx: Counterexample, steps: in
 def _judge(claim: Any, plan: Any, env: dict, hw: HeapWindow) -> tuple[bool, Any, Any] | None:
     """(holds?, lhs, rhs) of the claim at one binding, one evaluation (a fresh step budget); ground truth from
     the engine; None where the assumption is false."""
-    BUDGET.steps = 0
-    BUDGET.depth = 0
+    active_budget().restart()
     if plan.assume is not None and not plan.assume(env):
         return None
     if claim.kind == "holds":
@@ -399,7 +399,7 @@ def every_heap_size(domain: Any, y: str, ns: Any) -> bool:
     return level.members is None and not level.highs and not level.filters and domain.contains({y: 0})
 
 
-def heap_prove(claim: Any, opts: RunOptions) -> Verdict | None:
+def heap_prove(claim: Any, opts: RunOptions, context: CheckContext | None = None) -> Verdict | None:
     """The ``prove`` method of a claim over any number of heaps (the Sprague-Grundy reduction, see the module
     docstring); None for other claims."""
     plan = claim.plan(opts.profile)
@@ -442,7 +442,7 @@ def heap_prove(claim: Any, opts: RunOptions) -> Verdict | None:
     used, y = found
     # the lemma's proof checks the lemma's own window (the runner's window verdict is this claim's), and a lemma
     # that would rest on this claim is a cycle
-    lemma = prove_claim(used, opts, using_path=(claim.id,))
+    lemma = prove_claim(used, opts, context=context, using_path=(claim.id,))
     seconds = time.perf_counter() - started
     engines = tuple(dict.fromkeys(("Sprague-Grundy",) + lemma.engines))
     if lemma.verdict == "proved" and every_heap_size(used.plan().domain, y, claim.spec.namespace):

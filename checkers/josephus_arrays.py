@@ -20,7 +20,8 @@ from nimjos.lang.vector import NotVectorisable
 
 #: the largest table one call may build (entries)
 MAX_TABLE = 5_000_000
-#: F tables kept for the next call (by s), at most MAX_TABLE entries in all
+#: F tables kept for the next call (by s), at most MAX_TABLE entries in all: a pure cache of a deterministic function
+#: (whether a table is too large depends on the window, never on what is cached), so it stays per process
 _F_TABLES: dict[int, np.ndarray] = {}
 
 

@@ -28,6 +28,7 @@ import random
 import time
 from typing import Any, Callable
 
+from checkers.context import SolverContext
 from checkers.options import RunOptions
 from checkers.prove.bounded import covers
 from checkers.prove.domain import ProofDomain
@@ -35,7 +36,7 @@ from checkers.prove.scope import instances_text
 from checkers.sample.driver import db_key
 from checkers.sample.method import MIN_BEYOND
 from nimjos.games.declared import PythonGame, as_instance
-from nimjos.games.engine import default_engine
+from nimjos.games.engine import active_engine
 from nimjos.games.heaps.game import HeapGame
 from nimjos.games.heaps.periodicity import PeriodicityProof, octal_proof, subtraction_proof
 from nimjos.lang.binders import Binder
@@ -122,7 +123,8 @@ def proved_class(claim: Any, plan: Any, params: list[str], bindings: list[dict])
         return None
     if all(type(v) is int for i in instances for v in i.values()):
         dom = ProofDomain(plan.window, enumerated=list(params), symbolic=[plan.coords[0]])
-        if covers(claim, plan, dom, "int", None, instances):
+        # one question in a Z3 context of its own: nothing made for another claim or question reaches it
+        if covers(claim, plan, dom, "int", None, instances, SolverContext().ctx):
             return None
     return f"for {instances_text(list(params), instances)} only ({plan.domain.describe()})"
 
@@ -257,7 +259,7 @@ def periodic_sample(claim: Any, opts: RunOptions) -> Verdict | None:
     rng = random.Random(int.from_bytes(db_key(claim, opts.profile)[:4], "big"))  # the sampler's seed
     held = beyond = largest = 0
     failures: list[Counterexample] = []
-    engine = default_engine()
+    engine = active_engine()
     for env in seen.values():
         top = env.pop("top")
         pat = {k: fn(dict(env)) for k, fn in plan.pattern.items()}

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from checkers.audit import audit_proof
+from checkers.context import CheckContext
 from checkers.exhaustive import check_exhaustive
 from nimjos.lang.errors import NimjosError
 
@@ -78,7 +79,7 @@ class Earlier:
         return self
 
 
-def _exhaustive(claim: Any, opts: RunOptions, earlier: Earlier) -> Verdict:
+def _exhaustive(claim: Any, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict:
     sharding = opts.sharding
     if opts.pins is None and sharding.wanted():
         ranges = shard_plan(claim, opts.profile, sharding.shards_for_workers())
@@ -132,27 +133,28 @@ def _left_out(opts: RunOptions, earlier: Earlier, name: str) -> tuple[Verdict, s
     return None
 
 
-def _sample(claim: Any, opts: RunOptions, earlier: Earlier) -> Verdict | None:
+def _sample(claim: Any, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
     """Sampling: the own samplers of claims over any number of heaps (checkers.heaps) and of periodic claims
     (checkers.periodicity), else the sampler of checkers.sample."""
-    return heap_sample(claim, opts) or periodic_sample(claim, opts) or sample_claim(claim, opts)
+    return heap_sample(claim, opts) or periodic_sample(claim, opts) or sample_claim(claim, opts, context)
 
 
-def _prove(claim: Any, opts: RunOptions, earlier: Earlier) -> Verdict | None:
+def _prove(claim: Any, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
     """Proving: a claim over any number of heaps by the Sprague-Grundy reduction (checkers.heaps); a periodic
     claim is proved by the periodicity method (this one says so); else the prover, which is given the window's
     verdict (a proof the window refutes is a bug)."""
-    return heap_prove(claim, opts) or periodic_prove(claim, opts) or prove_claim(claim, opts, window=earlier.window)
+    return (heap_prove(claim, opts, context) or periodic_prove(claim, opts)
+            or prove_claim(claim, opts, window=earlier.window, context=context))
 
 
-def _periodicity(claim: Any, opts: RunOptions, earlier: Earlier) -> Verdict | None:
-    """The periodicity method (checkers.periodicity)."""
+def _periodicity(claim: Any, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
+    """Periodicity for every heap size (checkers.periodicity)."""
     return periodic_verdict(claim, opts)
 
 
 #: the methods, in the order they run and their verdicts are listed: name -> callable(claim, options, the
-#: verdicts of the methods before it) -> Verdict, or None when the method does not apply to the claim
-METHODS: dict[str, Callable[[Any, RunOptions, Earlier], Verdict | None]] = {
+#: verdicts of the methods before it, the claim's context) -> Verdict, or None when the method does not apply
+METHODS: dict[str, Callable[[Any, RunOptions, Earlier, CheckContext], Verdict | None]] = {
     "exhaustive": _exhaustive,
     "prove": _prove,
     "sample": _sample,
@@ -176,8 +178,14 @@ def _audit(claim: Any, opts: RunOptions, v: Verdict) -> Verdict | None:
 
 
 def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
-    """Run the selected methods (default: all that apply) on one claim."""
-    opts = opts or RunOptions()
+    """Run the selected methods (default: all that apply) on one claim, in a context of its own
+    (:class:`checkers.context.CheckContext`: engine, evaluation budget, Z3 contexts)."""
+    with CheckContext.for_claim().installed() as context:
+        return _run_methods(claim, opts or RunOptions(), context)
+
+
+def _run_methods(claim: Any, opts: RunOptions, context: CheckContext) -> ClaimResult:
+    """The body of :func:`run_claim`: each method in turn, the audit of a proof, the repairs of a refutation."""
     names = opts.methods or tuple(METHODS)
     verdicts: list[Verdict] = []
     # later methods are given the earlier verdicts of this claim (the prover's soundness check reads the window's)
@@ -194,12 +202,12 @@ def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
             continue
         started = time.perf_counter()
         if name == "exhaustive":
-            v = fn(claim, opts, earlier)
+            v = fn(claim, opts, earlier, context)
         else:
             # a failure inside a method beyond the window must not lose the window's verdict: it is
             # reported as that method's inconclusive answer, with the error, never as a stronger word
             try:
-                v = fn(claim, opts, earlier)
+                v = fn(claim, opts, earlier, context)
             except NimjosError:
                 raise
             except Exception as exc:  # noqa: BLE001

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from checkers.collector import Collector
-from nimjos.games.engine import default_engine
+from nimjos.games.engine import active_engine
 from nimjos.lang.errors import EvalError
-from nimjos.lang.runtime import BUDGET
+from nimjos.lang.runtime import active_budget
 from nimjos.spec.plan import ClaimPlan
 from nimjos.verdict import Counterexample
 
@@ -22,7 +22,7 @@ def one_at_a_time(prefetched: bool) -> dict:
     {}
     """
     evidence: dict = {}
-    if not prefetched and default_engine().asked:
+    if not prefetched and active_engine().asked:
         # G was called, but never at the window's own bindings: one position at a time (docs: What is fast)
         evidence["observations"] = ["G is evaluated one position at a time here (called inside a comprehension, "
                                     "a lambda or a definition, or at a computed position): see 'What is fast' in "
@@ -41,8 +41,7 @@ def holds_instance(plan: ClaimPlan, env: dict, col: Collector, assumed: bool = F
     >>> holds_instance(plan, {"n": 3}, col), holds_instance(plan, {"n": 1}, col), col.n_fail
     (1, 1, 1)
     """
-    BUDGET.steps = 0  # the step budget is per evaluation, not per window
-    BUDGET.depth = 0
+    active_budget().restart()  # the step budget is per evaluation, not per window
     assert plan.window is not None and plan.formula is not None, "a holds plan has a window and a statement"
     names = plan.window.names
     try:

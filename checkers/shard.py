@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable
 
 from nimjos.verdict import Counterexample, Verdict
 from nimjos.spec.loader import load_spec
+from checkers.context import CheckContext
 from checkers.exhaustive import check_exhaustive, ground_truth_note
 from checkers.exhaustive import _scope
 from nimjos.lang.errors import SpecError
@@ -115,10 +116,12 @@ class ShardResult:
 
 def check_shard(path: str, claim_id: str, profile: str, rng: tuple[int, int], index: int,
                 max_counterexamples: int) -> ShardResult:
-    """Check one shard of a claim (runs in a worker process)."""
+    """Check one shard of a claim (runs in a worker process), in a context of its own (checkers.context): what the
+    worker checked before does not change it."""
     start = time.perf_counter()
     claim = _load(path).claim(claim_id)
-    v = check_exhaustive(claim, profile, max_counterexamples, shard=rng)
+    with CheckContext.for_claim().installed():
+        v = check_exhaustive(claim, profile, max_counterexamples, shard=rng)
 
     def pack(cs: list[Counterexample]) -> list:
         return [(c.bindings, c.lhs, c.rhs, c.reason, c.detail) for c in cs]

@@ -17,7 +17,7 @@ from checkers.evidence import evidence_rows, fixed_names_arrays, position_of, wi
 from checkers.josephus_arrays import ARRAY_FUNCTIONS
 from checkers.scalar import formula_row, holds_instance, level_row, one_at_a_time
 from nimjos.games.declared import DeclaredGame, as_instance
-from nimjos.games.engine import default_engine, grundy_array
+from nimjos.games.engine import active_engine, grundy_array
 import nimjos.games.fast.weights as weights
 from nimjos.games.fast import outcomes_fast
 from nimjos.games.functions import G, options
@@ -152,7 +152,7 @@ def _g_array(game: Any, position: Any) -> Any:
     else:
         uniq, which = np.zeros((1, 0), dtype=np.int64), np.zeros(n, dtype=np.int64)
     out = np.zeros(n, dtype=np.int64)
-    engine = default_engine()
+    engine = active_engine()
     members = groups_of(which, len(uniq))
     for g, row in enumerate(uniq.tolist()):
         try:
@@ -284,7 +284,7 @@ def _vector_game(plan: ClaimPlan, vc: Collector, held: dict, statement: Callable
     else:
         which = np.zeros(n, dtype=np.int64)
         groups = [{}]
-    engine = default_engine()
+    engine = active_engine()
     kind = claim.kind
     insts, actual = [], np.zeros(n, dtype=np.int64)
     members = groups_of(which, len(groups))

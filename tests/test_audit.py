@@ -129,7 +129,7 @@ def test_a_true_claim_keeps_its_proof(spec):
 
 
 def test_run_claim_falls_back_and_says_so(spec, monkeypatch):
-    monkeypatch.setitem(run.METHODS, "prove", lambda claim, opts, earlier: _lie(claim))
+    monkeypatch.setitem(run.METHODS, "prove", lambda claim, opts, earlier, context: _lie(claim))
     result = run.run_claim(spec.claim("negative-part"), run.RunOptions(repair=False))
     assert result.final.verdict == "refuted"
     prove = next(v for v in result.verdicts if v.method == "prove")

@@ -1,6 +1,7 @@
 """The local certificate: (a) and (b) at single positions, listed or searched by Z3, and re-evaluation."""
 from __future__ import annotations
 
+import z3
 import pytest
 
 from checkers.prove.certificate import Certificate, PointSolver, TooManyOptions, Undecided, count_options
@@ -110,9 +111,9 @@ def test_counting_options_is_constant_time_for_intervals(spec):
 
 def test_z3_searches_the_options_of_huge_positions(spec):
     big = (10 ** 18 + 7, 3 * 10 ** 17 + 5)
-    assert PointSolver(cert(spec, "dn")).check(big) is None
-    assert PointSolver(cert(spec, "vdn")).check(big) is None
-    f = PointSolver(cert(spec, "vdn-wrong")).check((10 ** 18 + 1, 10 ** 17 + 1))
+    assert PointSolver(cert(spec, "dn"), z3.Context()).check(big) is None
+    assert PointSolver(cert(spec, "vdn"), z3.Context()).check(big) is None
+    f = PointSolver(cert(spec, "vdn-wrong"), z3.Context()).check((10 ** 18 + 1, 10 ** 17 + 1))
     assert f is not None and f.condition == "a"
     # the option Z3 found is a real option, verified exactly
     q = f.option
@@ -123,7 +124,7 @@ def test_one_family_cannot_constrain_the_search_along_another(spec):
     # at (0, y) the first family has no move, and its option's label v2((a | (-1 - a)) + 1) is v2(0): that
     # obligation once made the search along the second family unsatisfiable, a false failure of (b)
     for pos in [(0, 101), (0, 4001), (0, 10 ** 18 + 1), (5, 0)]:
-        assert PointSolver(cert(spec, "dn")).check(pos) is None, pos
+        assert PointSolver(cert(spec, "dn"), z3.Context()).check(pos) is None, pos
 
 
 def test_reevaluation_by_the_engine_finds_the_smallest_wrong_value(spec):
@@ -145,14 +146,14 @@ def test_levels_must_start_at_zero(write_spec):
 def test_a_query_z3_cannot_decide_is_never_counted_as_held(spec):
     # with no resource units every search query answers unknown: before, check() returned None (held)
     for name, pos in [("dn", (10 ** 18 + 7, 3 * 10 ** 17 + 5)), ("vdn", (10 ** 18 + 7, 3 * 10 ** 17 + 5))]:
-        ps = PointSolver(cert(spec, name), timeout_ms=0)
+        ps = PointSolver(cert(spec, name), z3.Context(), timeout_ms=0)
         ps._options_inside = lambda pos, bits: None     # only the certificate's own queries are starved
         with pytest.raises(Undecided):
             ps.check(pos)
     # the sampler skips such a position, with the reason, instead of counting it
     c = spec.claim("dn")
-    ev = GameEvaluator(c, c.plan(), "default")
-    ps = PointSolver(ev.certificate({}), timeout_ms=0)
+    ev = GameEvaluator(c, c.plan(), "default", z3.Context())
+    ps = PointSolver(ev.certificate({}), ev.ctx, timeout_ms=0)
     ps._options_inside = lambda pos, bits: None
     ev._solvers[id(ev.certificate({}))] = ps
     out = ev({"x": 10 ** 18 + 7, "y": 3 * 10 ** 17 + 5})

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import pytest
+import z3
 
 from checkers.options import RunOptions
 from checkers.prove import prove_claim
@@ -105,7 +106,7 @@ def test_the_certificate_takes_the_engines_value_at_an_option_outside_the_domain
 def test_the_point_solver_does_not_judge_options_outside_the_domain(pass_spec):
     cert = Certificate.for_claim(pass_spec.claim("pass-grundy"), {})
     with pytest.raises(OutsideDomain):
-        PointSolver(cert).check((2 ** 40 + 5, 1))
+        PointSolver(cert, z3.Context()).check((2 ** 40 + 5, 1))
 
 
 def test_prove_never_refutes_outside_the_domain(pass_spec):

@@ -8,7 +8,8 @@ the queries, the lemmas, the scope text), and the local certificate at one posit
 >>> from checkers.options import RunOptions
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
->>> prove_claim(spec.claims[0], RunOptions(timeout=20)).verdict
+>>> from checkers.context import CheckContext
+>>> prove_claim(spec.claims[0], RunOptions(timeout=20), CheckContext.for_claim()).verdict
 'proved'
 """
 from checkers.prove.method import ProofDisagreement, prove_claim

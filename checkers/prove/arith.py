@@ -227,7 +227,7 @@ class Arithmetic:
         if any(z3.is_expr(t) and z3.is_real(t) for t in terms):
             raise Untranslatable(f"{name} of a value that need not be an integer (the window check finds where "
                                  "it is not)")
-        sort = z3.BitVecSort(self.bits) if self.mode == "bv" else z3.IntSort()
+        sort = z3.BitVecSort(self.bits, self.ctx) if self.mode == "bv" else z3.IntSort(self.ctx)
         fname = "|".join(key)
         fn = self._unknown.get(fname)
         if fn is None:
@@ -244,7 +244,7 @@ class Arithmetic:
     def pow2(self, e: Any) -> Any:
         """The abstracted 2**e of the int world."""
         if self._pow2 is None:
-            self._pow2 = z3.Function("pow2", z3.IntSort(), z3.IntSort())
+            self._pow2 = z3.Function("pow2", z3.IntSort(self.ctx), z3.IntSort(self.ctx))
         self.abstractions.add("2^e")
         t = self._pow2(e)
         if not any(t.eq(u) for u in self.pow2_terms):
@@ -266,7 +266,7 @@ class Arithmetic:
         if z3.is_real(ta) or z3.is_real(tb):
             raise Untranslatable("nim-sum of fractions")
         if self._xor is None:
-            self._xor = z3.Function("xor", z3.IntSort(), z3.IntSort(), z3.IntSort())
+            self._xor = z3.Function("xor", z3.IntSort(self.ctx), z3.IntSort(self.ctx), z3.IntSort(self.ctx))
         self.abstractions.add("xor")
         return self._xor(ta, tb)
 

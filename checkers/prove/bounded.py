@@ -13,9 +13,10 @@ answer Z3 could not give, a domain without a Z3 model) means it may not, and the
 >>> from checkers.prove.domain import proof_domain
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> c = spec.claims[0]; plan = c.plan(); dom = proof_domain(c, plan, ProveOptions(), spec.namespace)
->>> bounded_class(c, plan, dom, "int", None, [{}]) is None
+>>> import z3
+>>> bounded_class(c, plan, dom, "int", None, [{}], z3.Context()) is None
 True
->>> bounded_class(c, plan, dom, "bv", 32, [{}])
+>>> bounded_class(c, plan, dom, "bv", 32, [{}], z3.Context())
 'for x < 2^32 only (domain 0 <= x (read from for_all: x <= 20 is the window edge))'
 """
 from __future__ import annotations
@@ -39,19 +40,20 @@ COVER_SECONDS = 2.0
 
 
 def bounded_class(claim: Any, plan: ClaimPlan, dom: ProofDomain, mode: str, width: int | None,
-                  instances: list[dict]) -> str | None:
-    """None when the proof covers the domain, else the proved class as a scope's words (module docstring)."""
+                  instances: list[dict], ctx: z3.Context) -> str | None:
+    """None when the proof covers the domain, else the proved class as a scope's words (module docstring); Z3's
+    questions are asked in `ctx` (the proof attempt's context)."""
     domain = getattr(plan, "domain", None)
     if domain is None:
         return None
-    if covers(claim, plan, dom, mode, width, instances):
+    if covers(claim, plan, dom, mode, width, instances, ctx):
         return None
     # every condition of the proved class the domain does not imply is printed (a bound, a filter the window
     # kept, the enumerated values, the width): a class that left one out would read as the whole domain
     parts = []
     if dom.enumerated and instances and instances != [{}]:
         parts.append(instances_text(dom.enumerated, instances))
-    narrower = narrowing(claim, plan, dom)
+    narrower = narrowing(claim, plan, dom, ctx)
     if narrower:
         parts.append(", ".join(narrower))
     names = [n for n in dom.symbolic if n not in dom.substituted]
@@ -62,7 +64,7 @@ def bounded_class(claim: Any, plan: ClaimPlan, dom: ProofDomain, mode: str, widt
     return "for " + " and ".join(parts) + f" only ({domain.describe()})"
 
 
-def narrowing(claim: Any, plan: ClaimPlan, dom: ProofDomain) -> list[str]:
+def narrowing(claim: Any, plan: ClaimPlan, dom: ProofDomain, ctx: z3.Context) -> list[str]:
     """The conditions of the proof on its symbolic names that the claim's domain (with its assumption) does not
     imply, in clean form: what makes the proved class smaller than the domain. A condition Z3 cannot show to
     follow from the domain counts as narrowing.
@@ -72,14 +74,14 @@ def narrowing(claim: Any, plan: ClaimPlan, dom: ProofDomain) -> list[str]:
     >>> from checkers.prove.domain import proof_domain
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
     >>> c = spec.claims[0]; plan = c.plan()
-    >>> narrowing(c, plan, proof_domain(c, plan, ProveOptions(for_all="3 <= x <= 10**9 and x % 2 == 1"), spec.namespace))
+    >>> narrowing(c, plan, proof_domain(c, plan, ProveOptions(for_all="3 <= x <= 10**9 and x % 2 == 1"), spec.namespace), z3.Context())
     ['x >= 3', 'x <= 10 ** 9', 'x % 2 == 1']
-    >>> narrowing(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace))
+    >>> narrowing(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), z3.Context())
     []
     """
     domain = plan.domain
     assert plan.window is not None and domain is not None, "a claim the prover reads has a window and a domain"
-    b = Builder(claim.spec.namespace, "int", 0)
+    b = Builder(claim.spec.namespace, "int", 0, ctx)
     env: dict = {n: b.var(n) for n in plan.window.names}
     try:
         where = [_bool(b, b.formula(parse(domain.text), env))] if domain.text else []
@@ -102,7 +104,7 @@ def narrowing(claim: Any, plan: ClaimPlan, dom: ProofDomain) -> list[str]:
         except (Untranslatable, EvalError, SpecError, z3.Z3Exception):
             out.append(text)
             continue
-        s = z3.Solver()
+        s = z3.Solver(ctx=ctx)
         s.add(*b.assertions(), *where, z3.Not(cond))
         if check(Budget.seconds(COVER_SECONDS / 4), s) != z3.unsat:
             out.append(text)
@@ -110,13 +112,13 @@ def narrowing(claim: Any, plan: ClaimPlan, dom: ProofDomain) -> list[str]:
 
 
 def _bool(b: Builder, v: Any) -> Any:
-    return b.to_bool(v) if is_term(v) else z3.BoolVal(bool(v))
+    return b.to_bool(v) if is_term(v) else z3.BoolVal(bool(v), b.ctx)
 
 
 def covers(claim: Any, plan: ClaimPlan, dom: ProofDomain, mode: str, width: int | None,
-           instances: list[dict]) -> bool:
-    """Does the proved class contain every point of the domain that satisfies the assumption? (Z3; False
-    when it cannot tell.)"""
+           instances: list[dict], ctx: z3.Context) -> bool:
+    """Does the proved class contain every point of the domain that satisfies the assumption? (Z3, in `ctx`;
+    False when it cannot tell.)"""
     domain = plan.domain
     assert plan.window is not None and domain is not None, "a claim the prover reads has a window and a domain"
     ns = claim.spec.namespace
@@ -127,7 +129,7 @@ def covers(claim: Any, plan: ClaimPlan, dom: ProofDomain, mode: str, width: int 
     for inst in instances or [{}]:
         groups.setdefault(tuple(repr(inst.get(n)) for n in opaque), []).append(inst)
     for group in groups.values():
-        b = Builder(ns, "int", 0)
+        b = Builder(ns, "int", 0, ctx)
         env: dict = {n: b.var(n) for n in names if n not in opaque}
         env.update({n: group[0][n] for n in opaque if n in group[0]})
         try:
@@ -140,8 +142,8 @@ def covers(claim: Any, plan: ClaimPlan, dom: ProofDomain, mode: str, width: int 
             cases = [_case(b, dom, mode, width, inst, env) for inst in group]
         except (Untranslatable, EvalError, SpecError, z3.Z3Exception):
             return False
-        s = z3.Solver()
-        s.add(*b.assertions(), *where, z3.Not(z3.Or(*cases)) if cases else z3.BoolVal(True))
+        s = z3.Solver(ctx=ctx)
+        s.add(*b.assertions(), *where, z3.Not(z3.Or(*cases)) if cases else z3.BoolVal(True, ctx))
         if check(Budget.seconds(COVER_SECONDS), s) != z3.unsat:
             return False
     return True
@@ -165,4 +167,4 @@ def _case(b: Builder, dom: ProofDomain, mode: str, width: int | None, inst: dict
         for n in dom.symbolic:
             if n in env and is_term(env[n]) and n not in dom.substituted:
                 parts += [env[n] >= -(1 << width), env[n] < (1 << width)]
-    return z3.And(*parts) if parts else z3.BoolVal(True)
+    return z3.And(*parts) if parts else z3.BoolVal(True, b.ctx)

@@ -8,7 +8,7 @@ decided; a query Z3 does not decide often runs faster, so 3 million keeps the ti
 time of a failure). Each query may spend what is left; what it spent (Z3's ``rlimit count``) is charged
 to the budget and to every budget it was carved from. A wall-clock backstop of :data:`BACKSTOP` times the
 longest the units take (at the slowest rate measured, :data:`SLOWEST_RATE`) stops a query that runs far slower; it only ever turns a verdict into ``inconclusive``,
-with a note that says so. Z3's random seeds are fixed (:func:`fix_seeds`).
+with a note that says so. Z3's random seeds are fixed (:func:`checkers.context.fix_seeds`).
 
 >>> b = Budget.seconds(2)
 >>> b.units, b.left() == b.units
@@ -35,12 +35,6 @@ BACKSTOP = 5.0
 #: the note of a verdict the backstop stopped
 BACKSTOP_NOTE = ("stopped by the wall-clock backstop ({:.0f} s, {:g}x the longest the budget takes): the machine is much "
                  "slower than the calibration")
-
-
-def fix_seeds() -> None:
-    """Fixed random seeds for Z3's SMT and SAT engines (its defaults, stated)."""
-    z3.set_param("smt.random_seed", 0)
-    z3.set_param("sat.random_seed", 0)
 
 
 class Budget:

@@ -37,7 +37,7 @@ import z3
 
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.games.declared import DeclaredGame, as_instance
-from nimjos.games.engine import default_engine
+from nimjos.games.engine import active_engine
 from nimjos.lang.values import format_value
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.syntax import parse
@@ -208,7 +208,7 @@ class Certificate:
                 domain = getattr(self.domain, "text", "")
                 raise OutsideDomain(f"the option {_fmt(p)} lies outside the domain ({domain}) and is too "
                                     "large for the engine: the formula may not judge it")
-        default_engine().solve(self.inst, list(positions))
+        active_engine().solve(self.inst, list(positions))
         out: dict[Any, int | None] = {}
         for p in positions:
             g = self.inst.lookup(p)
@@ -319,7 +319,7 @@ class Certificate:
             return None
         opts = self.options(pos)
         todo = [p for p in [pos] + sorted(set(opts), key=_size) if self.inside(p)]   # the formula judges only these
-        default_engine().solve(self.inst, todo)
+        active_engine().solve(self.inst, todo)
         labels = self.labels(todo)
         for q, lq in zip(todo, labels):
             g = self.inst.lookup(q)
@@ -359,7 +359,7 @@ def _fmt(v: Any) -> str:
 
 
 def _as_bool(b: Builder, v: Any) -> Any:
-    return b.to_bool(v) if not isinstance(v, bool) else z3.BoolVal(v)
+    return b.to_bool(v) if not isinstance(v, bool) else z3.BoolVal(v, b.ctx)
 
 
 # ----------------------------------------------------------------------------- at one huge position, by Z3
@@ -373,8 +373,9 @@ class PointSolver:
     Raises :class:`checkers.prove.terms.Untranslatable` when the formula or the moves have no Z3 model.
     """
 
-    def __init__(self, cert: Certificate, timeout_ms: int = 1000, targets: int = 4):
+    def __init__(self, cert: Certificate, ctx: z3.Context, timeout_ms: int = 1000, targets: int = 4):
         self.cert = cert
+        self.ctx = ctx   # the Z3 context of the claim's point search (every term and solver is made in it)
         self.timeout_ms = timeout_ms
         self.targets = targets
         self.units = 0    # Z3 resource units spent by all checks so far (a count: the same on every machine)
@@ -411,9 +412,9 @@ class PointSolver:
         >>> import pathlib
         >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
         >>> cert = Certificate.for_claim(spec.claims[0], {})
-        >>> PointSolver(cert).check(10 ** 12) is None
+        >>> PointSolver(cert, z3.Context()).check(10 ** 12) is None
         True
-        >>> ps = PointSolver(cert, timeout_ms=0)    # no resource units: no query is decided
+        >>> ps = PointSolver(cert, z3.Context(), timeout_ms=0)    # no resource units: no query is decided
         >>> ps._options_inside = lambda pos, bits: None
         >>> try:
         ...     ps.check(10 ** 12)
@@ -434,16 +435,16 @@ class PointSolver:
             for i, fam in enumerate(self.decl.moves):
                 # a builder per family: obligations of one family's option (v2(0) at a move that does
                 # not exist, say) must not constrain the search along another
-                b = Builder(self.ns, self.mode, bits)
+                b = Builder(self.ns, self.mode, bits, self.ctx)
                 game = GameRef(self.decl, dict(cert.inst.params))
                 names = list(fam.binder.names)
                 vs = [b.var(f"{n}!{i}") for n in names]
                 cond, q = b.move(game, pos, fam, vs)
                 want = self._label_term(b, q, value)
                 ob, _ = b.obligation()
-                s = z3.Solver()
-                s.add(*b.assertions(), b.to_bool(cond) if not isinstance(cond, bool) else z3.BoolVal(cond),
-                      b.to_bool(want) if not isinstance(want, bool) else z3.BoolVal(want), ob)
+                s = z3.Solver(ctx=self.ctx)
+                s.add(*b.assertions(), b.to_bool(cond) if not isinstance(cond, bool) else z3.BoolVal(cond, self.ctx),
+                      b.to_bool(want) if not isinstance(want, bool) else z3.BoolVal(want, self.ctx), ob)
                 r = self._check(s)
                 if r == z3.unknown:
                     unknown = True
@@ -508,7 +509,7 @@ class PointSolver:
             return
         tree = parse(dom.text)
         for i, fam in enumerate(self.decl.moves):
-            b = Builder(self.ns, self.mode, bits)
+            b = Builder(self.ns, self.mode, bits, self.ctx)
             game = GameRef(self.decl, dict(self.cert.inst.params))
             vs = [b.var(f"{n}!{i}") for n in fam.binder.names]
             cond, q = b.move(game, pos, fam, vs)
@@ -516,7 +517,7 @@ class PointSolver:
             env.update(_bind(self.cert.coords, q))
             inside = b.formula(tree, env)
             ob, _ = b.obligation()
-            s = z3.Solver()
+            s = z3.Solver(ctx=self.ctx)
             s.add(*b.assertions(), _as_bool(b, cond), z3.Not(_as_bool(b, inside)), ob)
             r = self._check(s)
             if r != z3.unsat:

@@ -54,7 +54,7 @@ class AbstractionFacts(_Host):
         out = []
         if self._pow2 is not None:
             p = self._pow2
-            a, b = z3.Ints("pa pb")
+            a, b = z3.Ints("pa pb", self.ctx)
             out.append(p(0) == 1)
             out.append(z3.ForAll([a], z3.Implies(a >= 0, z3.And(p(a) >= a + 1, p(a) >= 1)), patterns=[p(a)]))
             out.append(z3.ForAll([a, b], z3.Implies(z3.And(0 <= a, a < b), 2 * p(a) <= p(b)),
@@ -69,7 +69,7 @@ class AbstractionFacts(_Host):
             out += self.pow2_pair_facts(terms)
         if self._xor is not None:
             x = self._xor
-            a, b, c = z3.Ints("xa xb xc")
+            a, b, c = z3.Ints("xa xb xc", self.ctx)
             nn = lambda *vs: z3.And(*[v >= 0 for v in vs])  # noqa: E731
             out += [
                 z3.ForAll([a, b], z3.Implies(nn(a, b), z3.And(x(a, b) == x(b, a), x(a, b) >= 0)), patterns=[x(a, b)]),

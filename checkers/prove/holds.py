@@ -54,7 +54,7 @@ def prove_holds(ctx: Context) -> list[QueryResult]:
         # with other claims assumed, unsatisfiable hypotheses may be their fault, not a vacuous statement
         res.status, res.text = "unknown", "no window point satisfies the assumption, and the used claims are assumed"
     elif res.status == "holds" and not window_witness(ctx):
-        s = z3.Solver()
+        s = z3.Solver(ctx=b.ctx)
         s.add(*b.assertions(), *hyps)
         # its own resources, so that whether a witness was found in time changes nothing else
         if check(Budget.seconds(VACUITY_SECONDS), s) == z3.unsat:
@@ -96,8 +96,8 @@ def used_axiom(ctx: Context, b: Builder, uid: str) -> Any:
         conds = [b.formula(tree, env) for tree, _ in dom.conditions + dom.domain_conditions]
         if used.assume_text:
             conds.append(b.formula(parse(used.assume_text), env))
-        conds = [c if is_term(c) else z3.BoolVal(bool(c)) for c in conds]
-        return z3.And(*conds) if conds else z3.BoolVal(True)
+        conds = [c if is_term(c) else z3.BoolVal(bool(c), b.ctx) for c in conds]
+        return z3.And(*conds) if conds else z3.BoolVal(True, b.ctx)
 
     def body(vs: list) -> Any:
         return b.formula(parse(used.statement), env)

@@ -52,7 +52,7 @@ def induction_step(ctx: Any, b: Builder, env: dict, hyps: list, name: str, invar
     _check_bounded_below(ctx, b, hyps, x, name)
 
     def boolean(v: Any) -> Any:
-        return b.to_bool(v) if is_term(v) else z3.BoolVal(bool(v))
+        return b.to_bool(v) if is_term(v) else z3.BoolVal(bool(v), b.ctx)
 
     def at(e: dict) -> Any:
         """I and P at the point of environment e."""
@@ -99,7 +99,7 @@ def mex_facts(b: Builder, x: Any) -> list:
         if len(game.decl.position) != 1:
             continue
         gx = fn(x)
-        y = z3.Int(f"{fn.name()}!arg")
+        y = z3.Int(f"{fn.name()}!arg", b.ctx)
         out.append(z3.ForAll([y], fn(y) >= 0, patterns=[fn(y)]))
         listed = listed_options(b, game, x)
 
@@ -146,7 +146,7 @@ def listed_options(b: Builder, game: Any, x: Any, most: int = 16) -> list | None
             return None
         for t in range(max(lows), min(highs) + 1):
             cond, q = b.move(game, x, fam, [t])
-            out.append((b.to_bool(cond) if is_term(cond) else z3.BoolVal(bool(cond)), b.to_term(q)))
+            out.append((b.to_bool(cond) if is_term(cond) else z3.BoolVal(bool(cond), b.ctx), b.to_term(q)))
     return out
 
 
@@ -165,7 +165,7 @@ def _constants(bounds: list, env: dict, round_up: bool) -> list[int]:
 
 def _check_bounded_below(ctx: Any, b: Builder, hyps: list, x: Any, name: str) -> None:
     """Induction over the domain is well-founded only when the domain bounds the name below (by 0)."""
-    s = z3.Solver()
+    s = z3.Solver(ctx=b.ctx)
     s.add(*b.assertions(), *hyps, x < 0)
     if ctx.check(s, cap_seconds=5) != z3.unsat:
         raise Untranslatable(f"induction on {name!r} needs a domain with {name} >= 0")

@@ -25,7 +25,7 @@ from checkers.prove.domain import ProofDomain
 from checkers.prove.holds import prove_holds
 from checkers.prove.queries import GameQueries
 from checkers.prove.scope import abstraction_words, show_values
-from checkers.prove.solver import Context, QueryResult
+from checkers.prove.solver import Context, QueryResult, SolverContext
 from checkers.prove.terms import Untranslatable
 
 @dataclass
@@ -43,8 +43,9 @@ class Attempt:
 
 
 def prove_instance(claim: Any, plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
-                   bits: int, deadline: float) -> Attempt:
-    """Prove one instance (one assignment of the enumerated names) before `deadline`.
+                   bits: int, deadline: float, solver: SolverContext | None = None) -> Attempt:
+    """Prove one instance (one assignment of the enumerated names) before `deadline`, in the Z3 context of
+    `solver` (the proof attempt's; None: a new one).
 
     >>> import time
     >>> from nimjos.spec.loader import load_spec, ProveOptions
@@ -55,7 +56,7 @@ def prove_instance(claim: Any, plan: ClaimPlan, dom: ProofDomain, params: dict, 
     >>> prove_instance(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 20).status
     'proved'
     """
-    ctx = Context(claim, plan, dom, params, mode, width, bits, deadline)
+    ctx = Context(claim, plan, dom, params, mode, width, bits, deadline, solver)
     kind = game_kind(claim, plan)
     try:
         if kind is None:

@@ -26,7 +26,8 @@ This module runs them on a claim, in one world or two, and decides the verdict.
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
->>> v = prove_claim(spec.claims[0], RunOptions(timeout=20))
+>>> from checkers.context import CheckContext
+>>> v = prove_claim(spec.claims[0], RunOptions(timeout=20), CheckContext.for_claim())
 >>> v.verdict, v.scope.split(";")[0]
 ('proved', 'all x >= 0')
 """
@@ -43,6 +44,7 @@ from nimjos.lang.syntax import parse
 from nimjos.spec.plan import ClaimPlan
 from nimjos.verdict import ProvedClass, Verdict
 from checkers.exhaustive import check_exhaustive
+from checkers.context import CheckContext
 from checkers.options import PROVE_SECONDS, RunOptions
 from checkers.prove.budget import Budget
 from checkers.prove.certificate import game_kind
@@ -51,7 +53,7 @@ from checkers.prove.domain import MAX_EACH, ProofDomain, all_symbolic, inside_do
 from checkers.prove.instance import Attempt, prove_instance
 from checkers.prove.rule_function import warm_up
 from checkers.prove.scope import class_text
-from checkers.prove.solver import fresh_context
+from checkers.prove.solver import SolverContext
 from checkers.prove.terms import Untranslatable
 from checkers.prove.xor_law import xor_law
 from checkers.prove.walnut import walnut_verdict
@@ -75,14 +77,15 @@ def not_applicable(claim: Any, reason: str, seconds: float = 0.0) -> Verdict:
 
 
 def prove_claim(claim: Any, opts: RunOptions, window: Verdict | None = None,
-                using_path: tuple[str, ...] = ()) -> Verdict:
+                using_path: tuple[str, ...] = (), context: CheckContext | None = None) -> Verdict:
     """Prove one claim for every position of its domain: Walnut first (:mod:`checkers.prove.walnut`), whose
     proved or refuted stands; otherwise Z3, with Walnut's one-line reason in its notes (Walnut's proved-bounded
     stands unless Z3 proves or refutes the claim for the whole domain).
 
     `window` is the window's verdict on this claim when the runner has it (None: a proof checks the window
     itself): a proof the window refutes inside its class is a bug. `using_path` holds the claims whose proofs led
-    here through prove.using (a lemma proved for another claim), so that a cycle is seen.
+    here through prove.using (a lemma proved for another claim), so that a cycle is seen. `context` is the claim's
+    (:class:`checkers.context.CheckContext`); None: a context of its own, installed for the call.
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
@@ -90,10 +93,14 @@ def prove_claim(claim: Any, opts: RunOptions, window: Verdict | None = None,
     >>> prove_claim(spec.claim("half"), RunOptions(), using_path=("half",)).verdict
     'proved'
     """
+    if context is None:
+        context = CheckContext.for_claim()
+        with context.installed():
+            return prove_claim(claim, opts, window, using_path, context)
     walnut = walnut_verdict(claim, opts, window)
     if walnut is not None and walnut.verdict in ("proved", "refuted"):
         return walnut
-    v = _prove_with_z3(claim, opts, window, using_path)
+    v = _prove_with_z3(claim, opts, window, using_path, context)
     if walnut is not None and walnut.verdict == "proved-bounded" and v.verdict not in ("proved", "refuted"):
         walnut.notes.append(f"Z3: {v.verdict} ({v.scope})"[:300])
         return walnut
@@ -106,8 +113,10 @@ def prove_claim(claim: Any, opts: RunOptions, window: Verdict | None = None,
     return v
 
 
-def _prove_with_z3(claim: Any, opts: RunOptions, window: Verdict | None, using_path: tuple[str, ...]) -> Verdict:
-    """Prove one claim for every position of its domain with Z3 (see the module docstring)."""
+def _prove_with_z3(claim: Any, opts: RunOptions, window: Verdict | None, using_path: tuple[str, ...],
+                   context: CheckContext) -> Verdict:
+    """Prove one claim for every position of its domain with Z3 (see the module docstring); each attempt in a
+    new Z3 context of the claim's `context`."""
     warm_up(claim.spec.namespace)
     start = time.perf_counter()
     cfg = claim.prove   # fields and types checked by the loader (nimjos.spec.schema.PROVE_FIELDS)
@@ -125,9 +134,9 @@ def _prove_with_z3(claim: Any, opts: RunOptions, window: Verdict | None, using_p
     seconds = float(cfg.timeout or opts.timeout or PROVE_SECONDS.get(opts.profile, PROVE_SECONDS["deep"]))
     # the used claims are proved first (each in its own Z3 context), with half of the time between them; the
     # claim's own budget starts after them (issue #18: --timeout S is the claim's, not shared with its lemmas)
-    lemmas = prove_used(claim, opts, seconds / 2, using_path) if cfg.using else []
+    lemmas = prove_used(claim, opts, seconds / 2, using_path, context) if cfg.using else []
     budget = Budget.seconds(seconds)   # resource units, the same on a loaded machine (checkers.prove.budget)
-    fresh_context()
+    solver = context.solver_context()
     fixed = [] if cfg.for_all else window_constants(plan.window)
     if fixed:
         return not_applicable(claim, f"{', '.join(fixed)} ties the statement to the window's sizes (state the domain "
@@ -147,11 +156,11 @@ def _prove_with_z3(claim: Any, opts: RunOptions, window: Verdict | None, using_p
         mode, width, bits = "bv", WIDTH, WIDTH + 4
     both = mode == "int" and exact == "bv" and not cfg.width
     v = _prove_in_world(claim, plan, opts, window, dom, instances, mode, width, bits, start,
-                        budget.part(0.5) if both else budget)
+                        budget.part(0.5) if both else budget, solver)
     if both and isinstance(v, Verdict) and v.verdict == "inconclusive" and v.applicable:
-        fresh_context()
         dom = proof_domain(claim, plan, cfg, ns)
-        bv = _prove_in_world(claim, plan, opts, window, dom, dom.instances(ns), "bv", WIDTH, WIDTH + 4, start, budget)
+        bv = _prove_in_world(claim, plan, opts, window, dom, dom.instances(ns), "bv", WIDTH, WIDTH + 4, start, budget,
+                             context.solver_context())
         if isinstance(bv, ProofDisagreement):
             v = bv
         elif bv.verdict in ("proved", "proved-bounded", "refuted", "vacuous"):
@@ -176,8 +185,8 @@ def _prove_with_z3(claim: Any, opts: RunOptions, window: Verdict | None, using_p
 
 def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, window: Verdict | None, dom: ProofDomain,
                     instances: list[dict], mode: str, width: int | None, bits: int, start: float,
-                    budget: Budget) -> Any:
-    """Prove every instance in one world (int or bit-vectors) within `budget`: the verdict, or the
+                    budget: Budget, solver: SolverContext) -> Any:
+    """Prove every instance in one world (int or bit-vectors) within `budget`, in `solver`'s Z3 context: the verdict, or the
     ProofDisagreement its soundness check raised (the caller decides whether that is a bug)."""
     ns = claim.spec.namespace
     attempts: list[Attempt] = []
@@ -191,7 +200,7 @@ def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, window: Verdi
             all(l.members is None for l in dom.binder.levels if l.name in dom.enumerated):
         sym = all_symbolic(claim, plan, ns)
         if sym is not None:
-            symbolic_first = prove_instance(claim, plan, sym, {}, mode, width, bits, budget.part(1 / 3))
+            symbolic_first = prove_instance(claim, plan, sym, {}, mode, width, bits, budget.part(1 / 3), solver)
             if symbolic_first.status in ("proved", "refuted"):
                 attempts = [symbolic_first]
                 dom = sym
@@ -202,26 +211,27 @@ def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, window: Verdi
                 attempts.append(Attempt(params, "inconclusive", note=budget.backstop_note() if budget.stopped
                                         else "out of resources"))
                 break
-            att = prove_instance(claim, plan, dom, params, mode, width, bits, budget)
+            att = prove_instance(claim, plan, dom, params, mode, width, bits, budget, solver)
             if not attempts and att.untranslatable is not None:
                 return not_applicable(claim, att.untranslatable, time.perf_counter() - start)
             attempts.append(att)
             if att.status == "refuted":
                 break
     try:
-        return _verdict(claim, plan, opts, window, dom, mode, width, attempts, instances, symbolic_first, start)
+        return _verdict(claim, plan, opts, window, dom, mode, width, attempts, instances, symbolic_first, start, solver)
     except ProofDisagreement as exc:
         return exc
 
 
 def prove_used(claim: Any, opts: RunOptions, seconds: float,
-               using_path: tuple[str, ...] = ()) -> list[tuple[str, Verdict]]:
+               using_path: tuple[str, ...] = (), context: CheckContext | None = None) -> list[tuple[str, Verdict]]:
     """Try to prove each claim named in prove.using (their verdicts decide what a proof from them is worth).
     The lemmas form an acyclic graph: a used claim may use others in turn, but never one on the path that led
     to it (a cycle: A from B from A), nor a claim that states what a claim on that path states (the claim
     proved by itself under another id); such a lemma is not proved, so the proof that needs it is not either.
     `using_path` is the path that led to `claim` (empty for a claim the runner proves). Each lemma's proof checks
-    the lemma's own window (the runner's window verdict is this claim's).
+    the lemma's own window (the runner's window verdict is this claim's). Their proof attempts are made in new Z3
+    contexts of `context`, the claim's (None: each a context of its own).
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
@@ -243,7 +253,7 @@ def prove_used(claim: Any, opts: RunOptions, seconds: float,
             out.append((uid, not_applicable(used, f"it states what {same!r} states: a lemma may not restate the "
                                                   "claim it proves")))
             continue
-        out.append((uid, prove_claim(used, sub, using_path=path)))
+        out.append((uid, prove_claim(used, sub, using_path=path, context=context)))
     return out
 
 
@@ -333,7 +343,7 @@ def _covered_by(v: Verdict, lemma: Verdict) -> bool:
 
 def _verdict(claim: Any, plan: ClaimPlan, opts: RunOptions, window: Verdict | None, dom: ProofDomain, mode: str,
              width: int | None, attempts: list[Attempt], instances: list[dict], symbolic_first: Attempt | None,
-             start: float) -> Verdict:
+             start: float, solver: SolverContext) -> Verdict:
     seconds = time.perf_counter() - start
     abstractions = set().union(*(a.abstractions for a in attempts)) if attempts else set()
     cls = class_text(dom, mode, width, instances, abstractions)
@@ -360,7 +370,7 @@ def _verdict(claim: Any, plan: ClaimPlan, opts: RunOptions, window: Verdict | No
         if dom.dropped:
             notes.append(f"the window's upper edge dropped for {', '.join(dom.dropped)}")
         # proved only for the whole domain; a smaller class (k = 3..10, values below 2^32) is proved-bounded
-        bounded = bounded_class(claim, plan, dom, mode, width, instances)
+        bounded = bounded_class(claim, plan, dom, mode, width, instances, solver.ctx)
         if bounded is not None and dom.domain_text:
             # the scope names the proof's own bounds, not the domain it does not cover ("all x >= 0")
             scope = class_text(replace(dom, domain_text=""), mode, width, instances, abstractions) + \

@@ -136,7 +136,7 @@ class Comprehensions(_Host):
             if not conds:
                 return b
             g = z3.And(*conds)
-            bb = self.to_bool(b) if is_term(b) else z3.BoolVal(bool(b))
+            bb = self.to_bool(b) if is_term(b) else z3.BoolVal(bool(b), self.ctx)
             return z3.And(g, bb) if exists else z3.Implies(g, bb)
 
         if isinstance(it, range) and it.step == 1 and (it.stop - it.start > UNROLL):
@@ -188,15 +188,15 @@ class Comprehensions(_Host):
             vs = [self.var(f"{n}!q{self._next()}") for n in names]
             scope.bound.extend(vs)
             g = guard(vs)
-            g = self.to_bool(g) if is_term(g) else z3.BoolVal(bool(g))
+            g = self.to_bool(g) if is_term(g) else z3.BoolVal(bool(g), self.ctx)
             self.path = saved_path + [g]
             b = body(vs)
-            b = self.to_bool(b) if is_term(b) else z3.BoolVal(bool(b))
+            b = self.to_bool(b) if is_term(b) else z3.BoolVal(bool(b), self.ctx)
         finally:
             self.path = saved_path
             self.scopes.pop()
         qvars = scope.bound + scope.fresh
-        defs = z3.And(*scope.defs) if scope.defs else z3.BoolVal(True)
+        defs = z3.And(*scope.defs) if scope.defs else z3.BoolVal(True, self.ctx)
         if scope.obligations:
             ob = z3.And(*[c for c, _ in scope.obligations])
             body_ob = z3.Implies(z3.And(g, defs), ob)

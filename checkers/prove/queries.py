@@ -168,7 +168,8 @@ class GameQueries:
             return self.ctx.run(name, b, hyps + [b.to_bool(cond)], goal, self.watch(env, bound), self.coords_terms(env))
         # a P-position and its option both in the set: split both memberships into their cases
         base = hyps + [b.to_bool(cond)]
-        combos = [(cp, cq) for cp in cases(b.to_bool(lp)) for cq in cases(b.to_bool(lq))]
+        names = self.ctx.solver.names
+        combos = [(cp, cq) for cp in cases(b.to_bool(lp), names) for cq in cases(b.to_bool(lq), names)]
         if len(combos) > 64:
             combos = [(b.to_bool(lp), b.to_bool(lq))]
         for k, (cp, cq) in enumerate(combos):

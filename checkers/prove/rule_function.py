@@ -43,23 +43,12 @@ from checkers.prove.translate import Builder
 
 #: seconds each query of the general lemma may take (in resource units: checkers.prove.budget)
 LEMMA_SECONDS = 20
-#: (f's text, its coordinate, the params) -> whether Z3 showed f to be a rule function; per Z3 context (emptied
-#: by :func:`forget`, which checkers.prove.solver.fresh_context calls): the check creates terms in the claim's
-#: context, and whether it ran there must not depend on the claims proved before in the same process
-_IS_RULE_FUNCTION: dict = {}
-
-
-def forget() -> None:
-    """Forget which functions were shown to be rule functions (a new Z3 context begins).
-
-    >>> _IS_RULE_FUNCTION["f"] = True; forget(); _IS_RULE_FUNCTION
-    {}
-    """
-    _IS_RULE_FUNCTION.clear()
 #: the part of the lemma's scope shown in a verdict
 WHERE = "000 Lemma 2.3 (G of Maximum Nim for every rule function, proved by induction)"
 
 
+# a pure cache: the lemma is one fixed statement proved in a Z3 context of its own with a count limit (rlimit),
+# so its answer is the same whoever asks first; no claim's terms or state reach it
 @functools.lru_cache(maxsize=1)
 def general_lemma(seconds: float = LEMMA_SECONDS) -> tuple[bool, str]:
     """(proved, how): the induction step of the lemma in the module docstring, in its own Z3 context."""
@@ -129,7 +118,8 @@ def _lemma_queries(ctx: z3.Context) -> list[tuple[str, z3.Solver]]:
              ("G(0) = 0", Implies(x == 0, G(x) == 0))]
     out = []
     for i, (name, goal) in enumerate(goals):
-        s = z3.SolverFor("UFLIA", ctx=ctx)
+        # z3.SolverFor makes the logic's name in z3's default context: the same solver, all of it in ctx
+        s = z3.Solver(z3.Z3_mk_solver_for_logic(ctx.ref(), z3.to_symbol("UFLIA", ctx)), ctx)
         s.set("smt.mbqi", False)
         s.add(*hyps)
         if i:
@@ -190,8 +180,8 @@ def _pure_function(b: Any, f_tree: ast.expr, coord: str, params: dict) -> Any:
     """q -> f(q) as a plain Z3 term (integer world, no helper variables, no obligations), or None."""
     if b.mode != "int":
         return None
-    scratch = Builder(b.ns, "int", b.bits)
-    probe = z3.Int("q!probe")
+    scratch = Builder(b.ns, "int", b.bits, b.ctx)
+    probe = z3.Int("q!probe", b.ctx)
     try:
         scratch.to_term(scratch.term(f_tree, {**params, coord: probe}))
     except (Untranslatable, NimjosError):  # a construct the translator refuses: no facts
@@ -202,9 +192,11 @@ def _pure_function(b: Any, f_tree: ast.expr, coord: str, params: dict) -> Any:
     return lambda q: scratch.to_term(scratch.term(f_tree, {**params, coord: q}))
 
 
-def facts(b: Any, fn: Any, game: Any, seconds: float = 5.0) -> tuple[Any, str]:
+def facts(b: Any, fn: Any, game: Any, seconds: float = 5.0, known: dict | None = None) -> tuple[Any, str]:
     """(q -> [the lemma's facts about G(q)], words for the scope), or (None, "") when the game is not Maximum
-    Nim with a rule function, its f is not shown to be one, or the general lemma is not proved.
+    Nim with a rule function, its f is not shown to be one, or the general lemma is not proved. `known` holds
+    the answers of the checks that f is a rule function made in b's Z3 context (the proof attempt's
+    :class:`checkers.prove.solver.SolverContext`), so each is made once per attempt, never shared with another.
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
@@ -229,13 +221,14 @@ def facts(b: Any, fn: Any, game: Any, seconds: float = 5.0) -> tuple[Any, str]:
         return None, ""
     # one Z3 check per f and parameters, not one per query (keyed by f's text: two games of one name may differ)
     key = (ast.unparse(f_tree), coord, repr(sorted(game.params.items())))
-    if key not in _IS_RULE_FUNCTION:
-        m = z3.Int(f"{fn.name()}!m")
+    known = {} if known is None else known
+    if key not in known:
+        m = z3.Int(f"{fn.name()}!m", b.ctx)
         fm, fm1 = f(m), f(m - 1)
-        s = z3.Solver()
-        s.add(z3.Not(z3.And(f(z3.IntVal(0)) == 0, z3.ForAll([m], z3.Implies(m >= 1, z3.And(fm1 <= fm, fm <= fm1 + 1))))))
-        _IS_RULE_FUNCTION[key] = check(Budget.seconds(seconds), s) == z3.unsat
-    if not _IS_RULE_FUNCTION[key]:
+        s = z3.Solver(ctx=b.ctx)
+        s.add(z3.Not(z3.And(f(z3.IntVal(0, b.ctx)) == 0, z3.ForAll([m], z3.Implies(m >= 1, z3.And(fm1 <= fm, fm <= fm1 + 1))))))
+        known[key] = check(Budget.seconds(seconds), s) == z3.unsat
+    if not known[key]:
         return None, ""
     ok, _ = general_lemma()
     if not ok:

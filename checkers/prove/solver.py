@@ -4,8 +4,9 @@ hypotheses do (and every obligation is met), and reads a counterexample back, ma
 from the Maximum Nim rule-function lemma are passed to the translator here (:mod:`checkers.prove.rule_function`
 is the fact provider), so the translator never imports it.
 
-Also the Z3 helpers of every method that asks Z3: a fresh context per claim (so that answers do not depend
-on the claims translated before), the split of a condition into cases, and reading a value from a model.
+Also the Z3 helpers of every method that asks Z3: the split of a condition into cases, and reading a value from a
+model. Every term and solver of an attempt is made in its own Z3 context (:class:`checkers.context.SolverContext`,
+made by the claim's :class:`checkers.context.CheckContext`), so that answers do not depend on other claims.
 
 >>> import time
 >>> from nimjos.lang.syntax import parse
@@ -27,16 +28,17 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Iterator
 
 import z3
 
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.runtime import norm
 from nimjos.spec.plan import ClaimPlan
-from checkers.prove.budget import Budget, check, fix_seeds
+from checkers.context import SolverContext
+from checkers.prove.budget import Budget, check
 from checkers.prove.domain import ProofDomain
-from checkers.prove.rule_function import facts as rule_function_facts, forget as forget_rule_functions
+from checkers.prove.rule_function import facts as rule_function_facts
 from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder
 
@@ -55,7 +57,7 @@ class Context:
     :class:`checkers.prove.budget.Budget`; a float is a wall-clock deadline, converted)."""
 
     def __init__(self, claim: Any, plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
-                 bits: int, budget: Budget | float):
+                 bits: int, budget: Budget | float, solver: SolverContext | None = None):
         self.claim = claim
         self.plan = plan
         self.dom = dom
@@ -64,13 +66,14 @@ class Context:
         self.width = width
         self.bits = bits
         self.budget = budget if isinstance(budget, Budget) else Budget.until(budget)
+        self.solver = solver or SolverContext()   # the attempt's Z3 context: every term and solver is made in it
         self.ns = claim.spec.namespace
         self.abstractions: set[str] = set()
         self.skipped: set[int] = set()   # conjuncts of the claim's domain Z3 cannot state
 
     def builder(self) -> tuple[Builder, dict, list]:
         """A fresh builder, the environment (enumerated values, symbolic names) and the domain's conditions."""
-        b = Builder(self.ns, self.mode, self.bits)
+        b = Builder(self.ns, self.mode, self.bits, self.solver.ctx)
         env: dict = dict(self.params)
         hyps: list = []
         for n in self.dom.symbolic:
@@ -106,7 +109,7 @@ class Context:
         except Untranslatable:
             ok = True
         if not is_term(ok) and not ok:
-            hyps.append(z3.BoolVal(False))
+            hyps.append(z3.BoolVal(False, b.ctx))
 
     def check(self, s: z3.Solver, cap_seconds: float | None = None) -> Any:
         """``s.check()`` within this attempt's budget (at most `cap_seconds` worth), charged to it."""
@@ -118,12 +121,14 @@ class Context:
         if self.budget.out():
             return QueryResult(name, "unknown", text="out of resources" if not self.budget.stopped
                                else self.budget.backstop_note())
-        goal_b = b.to_bool(goal) if is_term(goal) else z3.BoolVal(bool(goal))
+        goal_b = b.to_bool(goal) if is_term(goal) else z3.BoolVal(bool(goal), b.ctx)
         ob, texts = b.obligation()
         facts = b.assertions()
-        facts += b.grundy_facts(facts + hyps + [goal_b, ob], lemma=rule_function_facts)
+        known = self.solver.rule_functions
+        facts += b.grundy_facts(facts + hyps + [goal_b, ob],
+                                lemma=lambda b_, fn, game: rule_function_facts(b_, fn, game, known=known))
         self.abstractions |= b.abstractions
-        s = z3.Solver()
+        s = z3.Solver(ctx=b.ctx)
         s.add(*facts, *[h for h in hyps])
         s.add(z3.Or(z3.Not(goal_b), z3.Not(ob)))
         r = self.check(s)
@@ -167,7 +172,7 @@ class Context:
                 break
             mid = (lo + hi) // 2
             s.push()
-            s.add(size <= (z3.BitVecVal(mid, size.size()) if z3.is_bv(size) else mid))
+            s.add(size <= (z3.BitVecVal(mid, size.size(), size.ctx) if z3.is_bv(size) else mid))
             r = self.check(s, cap_seconds=3)
             if r == z3.sat:
                 m = s.model()
@@ -189,48 +194,28 @@ def _read(m: z3.ModelRef, watch: dict) -> dict:
 
 
 
-_SKOLEM = itertools.count()
-
-
-def fresh_context() -> None:
-    """Start a new default Z3 context (and fresh-name counter), so that what Z3 decides for one claim does not
-    depend on which claims were translated before it in the same process (Z3's search depends on the order in
-    which terms were created). Call it before a claim's first term, never while terms of the old context are
-    still in use.
-
-    >>> a = z3.Int("a"); fresh_context(); b = z3.Int("a")
-    >>> a.ctx is b.ctx
-    False
-    """
-    global _SKOLEM
-    fix_seeds()
-    forget_rule_functions()   # its checks made terms in the old context
-    z3.z3._main_ctx = None   # z3.main_ctx() makes a new one on its next call
-    _SKOLEM = itertools.count()
-
-
-def cases(f: Any, limit: int = 64) -> list:
-    """Split a condition into disjuncts, pushing positive existentials outward as fresh constants:
-    f holds iff some returned case holds for some values of the fresh constants. Used to split a query
-    into simpler ones (at most `limit` cases, else f itself).
+def cases(f: Any, names: Iterator[int], limit: int = 64) -> list:
+    """Split a condition into disjuncts, pushing positive existentials outward as fresh constants (numbered by
+    `names`, the attempt's counter): f holds iff some returned case holds for some values of the fresh
+    constants. Used to split a query into simpler ones (at most `limit` cases, else f itself).
 
     >>> x = z3.Int("x")
-    >>> len(cases(z3.Or(x == 1, z3.Exists([z3.Int("n")], z3.Or(x == z3.Int("n"), x == 2)))))
+    >>> len(cases(z3.Or(x == 1, z3.Exists([z3.Int("n")], z3.Or(x == z3.Int("n"), x == 2))), itertools.count()))
     3
     """
     if z3.is_quantifier(f) and f.is_exists():
-        consts = [z3.Const(f"{f.var_name(i)}!s{next(_SKOLEM)}", f.var_sort(i)) for i in range(f.num_vars())]
+        consts = [z3.Const(f"{f.var_name(i)}!s{next(names)}", f.var_sort(i)) for i in range(f.num_vars())]
         body = z3.substitute_vars(f.body(), *reversed(consts))
-        return cases(body, limit)
+        return cases(body, names, limit)
     if z3.is_or(f):
         out = []
         for c in f.children():
-            out += cases(c, limit)
+            out += cases(c, names, limit)
             if len(out) > limit:
                 return [f]
         return out
     if z3.is_and(f):
-        parts = [cases(c, limit) for c in f.children()]
+        parts = [cases(c, names, limit) for c in f.children()]
         total = 1
         for p in parts:
             total *= len(p)

@@ -86,14 +86,17 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
               AbstractionFacts):
     """Translates expressions into Z3 under one arithmetic world.
 
-    `mode` is ``"int"`` or ``"bv"``; `bits` is the bit-vector width used for computation in ``bv`` mode.
+    `mode` is ``"int"`` or ``"bv"``; `bits` is the bit-vector width used for computation in ``bv`` mode; `ctx`
+    is the Z3 context every term is made in (the proof attempt's, :class:`checkers.prove.solver.SolverContext`;
+    None: Z3's default context, for examples and tools only).
     Facts about abstractions, definitions of helper variables and obligations accumulate in the builder;
     :meth:`assertions` returns what a query must assume and :meth:`obligation` what it must also show.
     """
 
-    def __init__(self, ns: Namespace, mode: str = "int", bits: int = 64):
+    def __init__(self, ns: Namespace, mode: str = "int", bits: int = 64, ctx: z3.Context | None = None):
         if mode not in ("int", "bv"):
             raise ValueError(mode)
+        self.ctx = ctx
         self.ns = ns
         self.mode = mode
         self.bits = bits
@@ -115,8 +118,8 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
     def var(self, name: str) -> z3.ExprRef:
         """A symbolic integer of this world."""
         if self.mode == "bv":
-            return z3.BitVec(name, self.bits)
-        return z3.Int(name)
+            return z3.BitVec(name, self.bits, self.ctx)
+        return z3.Int(name, self.ctx)
 
     def const(self, v: int) -> z3.ExprRef:
         """A constant of this world; one of more than BIG_CONSTANT bits is refused (Python will not even print it).
@@ -133,8 +136,8 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
         if self.mode == "bv":
             if not -(1 << (self.bits - 1)) <= v < (1 << (self.bits - 1)):
                 raise Untranslatable(f"the constant {v} does not fit in {self.bits} bits")
-            return z3.BitVecVal(v, self.bits)
-        return z3.IntVal(v)
+            return z3.BitVecVal(v, self.bits, self.ctx)
+        return z3.IntVal(v, self.ctx)
 
     def fresh(self, stem: str) -> z3.ExprRef:
         self._n += 1
@@ -153,7 +156,7 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
         if isinstance(cond, bool):
             if cond:
                 return
-            cond = z3.BoolVal(False)
+            cond = z3.BoolVal(False, self.ctx)
         if self.path:
             cond = z3.Implies(z3.And(*self.path), cond)
         self.scopes[-1].obligations.append((cond, text))
@@ -167,7 +170,7 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
         """The conjunction of every recorded obligation, and their texts."""
         obs = self.scopes[0].obligations
         if not obs:
-            return z3.BoolVal(True), []
+            return z3.BoolVal(True, self.ctx), []
         return z3.And(*[c for c, _ in obs]), sorted({t for _, t in obs})
 
     # ------------------------------------------------------------------ values
@@ -186,21 +189,21 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
                 return self.const(v.numerator)
             if self.mode == "bv":
                 raise Untranslatable("fractions have no bit-vector model")
-            return z3.RealVal(v)
+            return z3.RealVal(v, self.ctx)
         raise Untranslatable(f"{show(v)} is not a number")
 
     def to_bool(self, v: Any) -> Any:
         """A Z3 Boolean for a value used as a truth value: a number is true when it is not 0 (the language's
         ``and``, ``or``, ``not`` and ``if``)."""
         if isinstance(v, bool):
-            return z3.BoolVal(v)
+            return z3.BoolVal(v, self.ctx)
         if is_term(v):
             if z3.is_bool(v):
                 return v
             t, zero = self._unify(v, self.const(0))
             return t != zero
         if isinstance(v, (int, Fraction)):
-            return z3.BoolVal(v != 0)
+            return z3.BoolVal(v != 0, self.ctx)
         raise Untranslatable(f"{show(v)} used as a truth value")
 
     def integer(self, v: Any, what: str) -> Any:

@@ -7,7 +7,7 @@ failed or undefined; a failure of the certificate is re-evaluated by the engine 
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
->>> ev = GameEvaluator(spec.claims[0], spec.claims[0].plan(), "default")
+>>> ev = GameEvaluator(spec.claims[0], spec.claims[0].plan(), "default", z3.Context())
 >>> ev({"x": 10}).kind, ev({"x": 10 ** 12}).kind, ev.symbolic
 ('held', 'held', 1)
 """
@@ -19,8 +19,9 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 import numpy as np
+import z3
 
-from nimjos.games.engine import default_engine
+from nimjos.games.engine import active_engine
 from nimjos.games.fast import outcome_box, outcomes_fast
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.values import format_value
@@ -205,8 +206,9 @@ class GameEvaluator:
     """Judges a game claim at one position by the local certificate (:class:`AssumedCertificate`: the formula is
     taken only where the claim speaks)."""
 
-    def __init__(self, claim: Any, plan: ClaimPlan, profile: str):
+    def __init__(self, claim: Any, plan: ClaimPlan, profile: str, ctx: z3.Context):
         self.claim = claim
+        self.ctx = ctx   # the Z3 context of the point searches (the claim's: checkers.context)
         self.plan = plan
         self.profile = profile
         assert plan.window is not None, "a sampled claim has a window"
@@ -247,7 +249,7 @@ class GameEvaluator:
             return False
         try:
             inst = self.certificate({}).inst
-            if not outcome_box(inst, top, default_engine()):
+            if not outcome_box(inst, top, active_engine()):
                 return False
         except (EvalError, SpecError, ResourceError):
             return False
@@ -259,7 +261,7 @@ class GameEvaluator:
         if self.box is None:
             return np.zeros((0, len(self.coords)), dtype=np.int64)
         grid = np.indices((self.box + 1,) * len(self.coords), dtype=np.int64).reshape(len(self.coords), -1)
-        found = outcomes_fast(self.certificate({}).inst, list(grid), default_engine())
+        found = outcomes_fast(self.certificate({}).inst, list(grid), active_engine())
         return grid[:, found].T if found is not None else np.zeros((0, len(self.coords)), dtype=np.int64)
 
     def _engine_outcome(self, cert: Certificate, pos: Any) -> bool | None:
@@ -269,7 +271,7 @@ class GameEvaluator:
         at = pos if isinstance(pos, tuple) else (pos,)
         if any(type(c) is not int or not 0 <= c <= self.box for c in at):
             return None
-        found = outcomes_fast(cert.inst, [np.array([c], dtype=np.int64) for c in at], default_engine())
+        found = outcomes_fast(cert.inst, [np.array([c], dtype=np.int64) for c in at], active_engine())
         return None if found is None else bool(found[0])
 
     def solver(self, cert: Certificate) -> PointSolver | None:
@@ -282,7 +284,7 @@ class GameEvaluator:
             self._solvers[key] = None
         if key not in self._solvers:
             try:
-                self._solvers[key] = PointSolver(cert)
+                self._solvers[key] = PointSolver(cert, self.ctx)
             except (Untranslatable, SpecError) as exc:
                 self.why_not_symbolic = str(exc)
                 self._solvers[key] = None

@@ -45,11 +45,11 @@ from typing import Any
 
 from nimjos.lang.analysis import window_constants
 from nimjos.lang.errors import SpecError
-from nimjos.lang.runtime import BUDGET, step_limit
+from nimjos.lang.runtime import active_budget, step_limit
 from nimjos.verdict import Verdict
 from checkers.options import RunOptions
 from checkers.prove.certificate import Certificate, game_kind
-from checkers.prove.solver import fresh_context
+from checkers.context import CheckContext
 from checkers.sample.domain import Domain, Drawn, build_domain, describe_draw, drawing_domain
 from checkers.sample.driver import db_key, parse_pin, pin_line, search, tighten
 from checkers.sample.evaluate import EVAL_SECONDS, GameEvaluator, HoldsEvaluator, Outcome, run_limited
@@ -93,8 +93,13 @@ def not_applicable(claim: Any, reason: str, seconds: float = 0.0) -> Verdict:
 
 
 
-def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
-    """Sample one claim far beyond its window (see the module docstring)."""
+def sample_claim(claim: Any, opts: RunOptions, context: CheckContext | None = None) -> Verdict:
+    """Sample one claim far beyond its window (see the module docstring); its point searches ask Z3 in a new
+    context of the claim's `context` (None: a context of its own, installed for the call)."""
+    if context is None:
+        context = CheckContext.for_claim()
+        with context.installed():
+            return sample_claim(claim, opts, context)
     start = time.perf_counter()
     cfg = claim.sample   # fields and types checked by the loader (nimjos.spec.schema.SAMPLE_FIELDS)
     if cfg.skip:
@@ -111,9 +116,9 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
     if kind is None:
         evaluator: Any = HoldsEvaluator(plan)
     else:
-        fresh_context()   # the point search's answers must not depend on the claims sampled before
-        evaluator = GameEvaluator(claim, plan, opts.profile)
-        members = Members(claim, plan, kind)
+        solver = context.solver_context()   # the point search's answers must not depend on other claims
+        evaluator = GameEvaluator(claim, plan, opts.profile, solver.ctx)
+        members = Members(claim, plan, kind, solver.ctx)
         if kind == "level" and plan.levels is not None:
             try:
                 Certificate.for_claim(claim, {n: v for n, v in next(iter(plan.window.bindings({}))).items()
@@ -141,13 +146,14 @@ def sample_claim(claim: Any, opts: RunOptions) -> Verdict:
     def evaluate(env: dict) -> Outcome:
         # at most EVAL_STEPS steps per evaluation (each evaluation inside, of the assumption, the formula or a
         # certificate's condition, restarts the budget's count; `spent` counts them all)
-        BUDGET.depth = 0
-        before = BUDGET.spent
+        budget = active_budget()
+        budget.depth = 0
+        before = budget.spent
         try:
             with step_limit(EVAL_STEPS):
                 out = evaluator(env)
         finally:
-            stats["steps"] += BUDGET.spent - before
+            stats["steps"] += budget.spent - before
         if out.kind == Outcome.SKIP and "steps" in out.note:
             out.note = f"an evaluation took more than {EVAL_STEPS:,} steps"
         return out

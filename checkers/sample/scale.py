@@ -11,7 +11,8 @@ times the window when ground truth comes from the engine's table (G, options, me
 >>> from checkers.sample.evaluate import GameEvaluator
 >>> c = spec.claims[0]; plan = c.plan()
 >>> dom = build_domain(plan, plan.window, spec.namespace)
->>> ev = GameEvaluator(c, plan, "default")
+>>> import z3
+>>> ev = GameEvaluator(c, plan, "default", z3.Context())
 >>> choose_far(c, plan, dom, ev, "grundy", ev, 1)
 (1000000000000000000, '')
 """
@@ -21,7 +22,7 @@ import random
 from typing import Any, Callable
 
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.lang.runtime import BUDGET, step_limit
+from nimjos.lang.runtime import active_budget, step_limit
 from nimjos.lang.syntax import parse
 from nimjos.spec.plan import ClaimPlan
 from checkers.prove.certificate import PointSolver, count_options
@@ -107,7 +108,7 @@ def _symbolic_ok(evaluator: Any, plan: ClaimPlan) -> bool:
     try:
         params = {n: env[n] for n in plan.window.names if n not in plan.coords}
         cert = evaluator.certificate(params)
-        PointSolver(cert)
+        PointSolver(cert, evaluator.ctx)
         return True
     except (Untranslatable, SpecError, EvalError) as exc:
         evaluator.why_not_symbolic = str(exc)
@@ -134,10 +135,11 @@ def _probe(dom: Domain, evaluate: Callable, rng: random.Random, kind: str | None
                     return False
             except (EvalError, SpecError, KeyError):
                 return False
-        before = BUDGET.spent
+        budget = active_budget()
+        before = budget.spent
         with step_limit(PROBE_STEPS + 1):
             out, late = run_limited(lambda: evaluate(env), PROBE_SECONDS)
-        steps = BUDGET.spent - before
+        steps = budget.spent - before
         if late or out.kind == Outcome.SKIP or steps > PROBE_STEPS:
             return False
     return True

@@ -93,7 +93,8 @@ class Members:
     model can only cost a draw.
     """
 
-    def __init__(self, claim: Any, plan: ClaimPlan, kind: str | None):
+    def __init__(self, claim: Any, plan: ClaimPlan, kind: str | None, ctx: z3.Context):
+        self.ctx = ctx   # the Z3 context of the search (the claim's: checkers.context)
         self.coords = tuple(plan.coords or ())
         self.ns = claim.spec.namespace
         self.lname = plan.level_names[0] if kind == "level" and plan.level_names else None
@@ -158,7 +159,7 @@ class Members:
         if tree is None:   # only when not ok: no condition to search
             return None
         try:
-            b = Builder(self.ns, self.mode, bits)
+            b = Builder(self.ns, self.mode, bits, self.ctx)
             vs = [b.var(f"{c}!m") for c in self.coords]
             e = {n: v for n, v in env.items() if n not in self.coords}
             e.update(zip(self.coords, vs))
@@ -166,7 +167,7 @@ class Members:
                 e[self.lname] = level
             want = b.formula(tree, e)
             ob, _ = b.obligation()
-            s = z3.Solver()
+            s = z3.Solver(ctx=self.ctx)
             s.add(*b.assertions(), want, ob)
             for c, v in zip(self.coords, vs):
                 d = max(0, int(env[c]))

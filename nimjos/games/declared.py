@@ -24,7 +24,7 @@ from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import free_names, parse, unknown_name_error
 from nimjos.lang.values import format_value
-from nimjos.games.engine import default_engine
+from nimjos.games.engine import active_engine
 
 #: the most options one move family may list at one position (a count): more is refused with a ResourceError
 #: before any list is built, so that no caller (the engines, the resource guard's walk) runs out of memory
@@ -133,7 +133,7 @@ class GameInstance:
         try:
             return self.lookup(position)
         except KeyError:
-            default_engine().solve(self, [position])
+            active_engine().solve(self, [position])
             return self.lookup(position)
 
     def __repr__(self) -> str:
@@ -423,6 +423,9 @@ def _members(S: Any, upto: int) -> Iterable[int]:
 class PythonGame(GameInstance):
     """A built-in game family: options computed by a Python function of the position."""
 
+    #: the shared instance of each built-in game (by name and params), with its table of Grundy values: values
+    #: computed from the moves, the same whoever asks first. (The engine's limit on positions counts only the
+    #: positions not yet in the table: see checkers/context.py on what remains shared.)
     _cache: dict[tuple, "PythonGame"] = {}
 
     def __init__(self, name: str, dim: int, params: dict[str, Any], label: str, options_fn: Callable):

@@ -13,7 +13,9 @@ Results are cached in the game instance's ``table``.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Iterable, Iterator
 
 import networkx as nx
 import numpy as np
@@ -56,6 +58,18 @@ class ReferenceEngine:
         self.used: set[str] = set()
         self.asked: set = set()  # the game instances G was asked about since begin_claim
         self.use_fast = True
+
+    def for_claim(self) -> "ReferenceEngine":
+        """A new engine with this one's settings (limits, whether fast engines are tried) and none of its record
+        (which engines answered, which games were asked about): one claim's engine.
+
+        >>> e = ReferenceEngine(max_positions=7); e.used.add("x"); e.use_fast = False
+        >>> c = e.for_claim(); c.max_positions, c.use_fast, c.used
+        (7, False, set())
+        """
+        engine = ReferenceEngine(self.max_positions, self.networkx_edge_limit, self.max_edges)
+        engine.use_fast = self.use_fast
+        return engine
 
     def explore(self, game: Any, positions: Iterable[Any]) -> dict[Any, list]:
         """Every position reachable from `positions` whose value is not cached, with its options."""
@@ -220,15 +234,59 @@ def grundy_array(engine: ReferenceEngine, game: Any, coords: list[np.ndarray]) -
 
 
 _DEFAULT: list[ReferenceEngine] = []
+#: the engine of the claim being checked (set by :func:`using_engine`, from the claim's context)
+_ACTIVE_ENGINE: ContextVar[ReferenceEngine | None] = ContextVar("claim engine", default=None)
 
 
 def default_engine() -> ReferenceEngine:
-    """The engine used by G() and the checkers (one per process)."""
+    """The process's engine: it holds the run's settings (``--max-positions``), which each claim's engine
+    copies (:meth:`ReferenceEngine.for_claim`), and it answers outside a claim's check (``nimjos grundy``).
+
+    >>> default_engine() is default_engine()
+    True
+    """
     if not _DEFAULT:
         _DEFAULT.append(ReferenceEngine())
     return _DEFAULT[0]
 
 
+def active_engine() -> ReferenceEngine:
+    """The engine G() and the checkers ask: the claim's own while a claim is checked (:func:`using_engine`),
+    else the process's :func:`default_engine`.
+
+    >>> mine = default_engine().for_claim()
+    >>> with using_engine(mine):
+    ...     active_engine() is mine
+    True
+    >>> active_engine() is default_engine()
+    True
+    """
+    return _ACTIVE_ENGINE.get() or default_engine()
+
+
+@contextmanager
+def using_engine(engine: ReferenceEngine) -> Iterator[ReferenceEngine]:
+    """In the body, G() and the game instances ask `engine` (one claim's): the per-claim context installs it.
+
+    >>> e = ReferenceEngine(max_positions=5)
+    >>> with using_engine(e):
+    ...     active_engine().max_positions
+    5
+    """
+    token = _ACTIVE_ENGINE.set(engine)
+    try:
+        yield engine
+    finally:
+        _ACTIVE_ENGINE.reset(token)
+
+
 def set_max_positions(limit: int) -> None:
-    """Set the resource guard of the default engine (positions one solve may explore)."""
+    """Set the resource guard of the process's engine (positions one solve may explore), which the engines of
+    the claims checked afterwards copy (the run's ``--max-positions``).
+
+    >>> before = default_engine().max_positions
+    >>> set_max_positions(1_000); default_engine().for_claim().max_positions
+    1000
+    >>> set_max_positions(before)
+    """
     default_engine().max_positions = limit

@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from nimjos.games.declared import GAME_FAMILIES, as_instance
-from nimjos.games.engine import default_engine
+from nimjos.games.engine import active_engine
 from nimjos.games.heaps.game import HeapGame, copies, heap_game, moore_nim, nimsum, octal_game
 from nimjos.games.heaps.positions import multisets
 from nimjos.games.heaps.rules import GRUNDYS_GAME, LASKERS_NIM, NIM
 from nimjos.lang.errors import EvalError
-from nimjos.lang.runtime import BUDGET
+from nimjos.lang.runtime import active_budget
 
 
 def G(game: Any, position: Any) -> int:
@@ -30,13 +30,13 @@ def G(game: Any, position: Any) -> int:
     wrong dimension) is ill-defined.
     """
     inst = as_instance(game)
-    default_engine().asked.add(inst)  # the claim's ground truth names the engines of the games it asked
+    active_engine().asked.add(inst)  # the claim's ground truth names the engines of the games it asked
     return inst.grundy(position)
 
 
 def options(game: Any, position: Any) -> frozenset:
     """The set of positions reachable from `position` in one move; each option listed is a step of the
-    evaluation's budget (nimjos.lang.runtime.BUDGET).
+    evaluation's budget (nimjos.lang.runtime.active_budget).
 
     >>> from nimjos.games.declared import subtraction
     >>> sorted(options(subtraction((1, 2)), 5))
@@ -44,7 +44,7 @@ def options(game: Any, position: Any) -> frozenset:
     """
     inst = as_instance(game)
     found = frozenset(inst.options(inst.normalise(position)))
-    BUDGET.spend(len(found))
+    active_budget().spend(len(found))
     return found
 
 

@@ -288,6 +288,7 @@ def elimination_order(n, k) -> np.ndarray:
     return _order(n, k)
 
 
+# a pure cache of a deterministic function of (n, k), small circles only, no steps counted: it stays per process
 @lru_cache(maxsize=32)
 def _cached_order(n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
     """(order, index) for a small circle, read-only: ``index[m - 1]`` is the removal index of m.

@@ -21,6 +21,8 @@ import numba
 #: every kernel, by name; compiled kernels call each other by these names
 KERNELS: dict[str, types.FunctionType] = {}
 
+#: the numba-compiled kernels, made on first use: a pure cache (the same compiled code for every caller, no state
+#: of a check), so it stays per process; it cannot change a verdict (checkers.context lists the state that can)
 _compiled_namespace: dict | None = None
 
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any, Iterable
 
 from nimjos.lang.errors import EvalError, ResourceError
-from nimjos.lang.runtime import BUDGET, MAX_STEPS, Definition, Lambda, _Stream, norm
+from nimjos.lang.runtime import MAX_STEPS, active_budget, Definition, Lambda, _Stream, norm
 
 #: most elements a finite family (functions(), subsets()) may have
 MAX_FAMILY = 200_000
@@ -143,9 +143,6 @@ def mex(s: Any) -> int:
     return m
 
 
-_ITERATE_MEMO: dict = {}
-
-
 #: how many iterates of one function and start :func:`iterate` keeps (the memo); later ones are recomputed
 ITERATE_MEMO_LENGTH = 10_000
 
@@ -153,8 +150,9 @@ ITERATE_MEMO_LENGTH = 10_000
 def iterate(f: Any, p: Any, x: Any) -> Any:
     """f applied p times to x: f^p(x), with f^0(x) = x; p must be a non-negative integer.
 
-    Results for the same lambda (same source and captured values) and start are memoised, so
-    iterate(g, p, 0) for p = 0, 1, 2, ... costs one application each.
+    Results for the same lambda (same source and captured values) and start are memoised in the claim's budget
+    (a memo spares steps: one claim's must not spare another's), so iterate(g, p, 0) for p = 0, 1, 2, ... costs
+    one application each.
 
     >>> iterate(lambda r: 2 * r + 1, 3, 0)
     7
@@ -173,15 +171,17 @@ def iterate(f: Any, p: Any, x: Any) -> Any:
             hash(key)
         except TypeError:
             key = None
-    seq = _ITERATE_MEMO.get(key) if key is not None else None
+    budget = active_budget()
+    memo = budget.memo(iterate)
+    seq = memo.get(key) if key is not None else None
     if seq is None:
         seq = [x]
         if key is not None:
-            if len(_ITERATE_MEMO) > 100_000:
-                _ITERATE_MEMO.clear()
-            _ITERATE_MEMO[key] = seq
+            if len(memo) > 100_000:
+                memo.clear()
+            memo[key] = seq
     while len(seq) <= min(p, ITERATE_MEMO_LENGTH):
-        BUDGET.spend()
+        budget.spend()
         seq.append(f(seq[-1]))
     if p < len(seq):
         return seq[p]
@@ -189,7 +189,7 @@ def iterate(f: Any, p: Any, x: Any) -> Any:
     # may grow, 2 * r + 1 doubles), and each call pays its own steps
     value = seq[-1]
     for _ in range(len(seq) - 1, p):
-        BUDGET.spend()
+        budget.spend()
         value = f(value)
     return value
 

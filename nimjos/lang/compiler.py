@@ -18,7 +18,7 @@ from typing import Any, Callable
 from nimjos.lang.builtins import BUILTINS
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.operators import BINOPS, CMPOPS
-from nimjos.lang.runtime import BUDGET, MAX_STEPS, DepthError, Definition, Env, Lambda, _Stream, norm
+from nimjos.lang.runtime import MAX_STEPS, DepthError, active_budget, Definition, Env, Lambda, _Stream, norm
 from nimjos.lang.syntax import free_names, suggest
 from nimjos.lang.values import format_value
 
@@ -330,8 +330,9 @@ class _Compiler:
                         iterable = sorted(iterable)
                     except TypeError:
                         iterable = sorted(iterable, key=repr)
+                spend = active_budget().spend
                 for value in iterable:
-                    BUDGET.spend()
+                    spend()
                     if unpack is None:
                         env[target] = value
                     else:

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.errors import ResourceError
-from nimjos.lang.runtime import BUDGET, Env
+from nimjos.lang.runtime import Env, active_budget
 from nimjos.lang.syntax import free_names, parse
 
 
@@ -52,8 +52,7 @@ def evaluate(fn: Callable[[Env], Any], env: Env) -> Any:
     >>> evaluate(compile_tree(parse("x * 2"), Namespace(), {"x"}), {"x": 21})
     42
     """
-    BUDGET.steps = 0
-    BUDGET.depth = 0
+    active_budget().restart()
     try:
         return fn(env)
     except RecursionError:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from fractions import Fraction
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Callable, Iterator
 
 from nimjos.lang.errors import EvalError, ResourceError
@@ -28,35 +29,51 @@ MAX_NESTING = 200
 Env = dict
 
 
-class _Budget:
-    """Counts the steps and call depth of the evaluation in progress (single-threaded per process).
+class EvaluationBudget:
+    """Counts the steps and call depth of the evaluation in progress: one per claim being checked (its
+    context installs it with :func:`using_budget`), so that no claim starts with another's count or limit.
 
     A step is one unit of work the language can repeat: a loop iteration (comprehension, iterate(), a
     recursion's level), a call of a lambda or a definition, an option listed by options(). `steps` restarts
     at each evaluation and is refused past `limit` (:data:`MAX_STEPS` unless :func:`step_limit` says less);
-    `spent` only grows, so a caller measures the work of several evaluations as a difference.
+    `spent` only grows, so a caller measures the work of several evaluations as a difference. The memo tables of
+    the claim's evaluations (:meth:`memo`) live here too: a value found in a memo costs no steps, so a claim that
+    found another claim's values there would be judged with a different budget.
 
-    >>> before = BUDGET.spent
-    >>> with step_limit(3):
-    ...     BUDGET.steps = 0
+    >>> budget = EvaluationBudget()
+    >>> with using_budget(budget), step_limit(3):
     ...     try:
-    ...         BUDGET.spend(5)
+    ...         active_budget().spend(5)
     ...     except ResourceError as exc:
     ...         print(exc.message)
     an evaluation took more than 3 steps (loop iterations and calls: a comprehension or iterate() over too large a range?)
-    >>> BUDGET.spent - before, BUDGET.limit == MAX_STEPS
-    (5, True)
+    >>> budget.spent, budget.limit == MAX_STEPS, active_budget() is budget
+    (5, True, False)
     """
 
-    __slots__ = ("steps", "depth", "limit", "spent")
+    __slots__ = ("steps", "depth", "limit", "spent", "memos")
 
     def __init__(self) -> None:
         self.steps = 0
         self.depth = 0
         self.limit = MAX_STEPS
         self.spent = 0
+        self.memos: dict = {}
+
+    def memo(self, owner: Any) -> dict:
+        """The memo table of `owner` (a recursive definition, the iterates of iterate()) for this budget's
+        evaluations, empty at first.
+
+        >>> b = EvaluationBudget(); b.memo("f")[3] = 9; b.memo("f"), EvaluationBudget().memo("f")
+        ({3: 9}, {})
+        """
+        table = self.memos.get(owner)
+        if table is None:
+            table = self.memos[owner] = {}
+        return table
 
     def spend(self, n: int = 1) -> None:
+        """Count `n` steps of the evaluation in progress; refuse the evaluation past the limit."""
         self.steps += n
         self.spent += n
         if self.steps > self.limit:
@@ -64,8 +81,47 @@ class _Budget:
             raise ResourceError(f"an evaluation took more than {limit:,} steps (loop iterations and calls: a "
                                 "comprehension or iterate() over too large a range?)")
 
+    def restart(self) -> None:
+        """Begin one evaluation: no steps taken, no calls nested (`spent` keeps counting).
 
-BUDGET = _Budget()
+        >>> b = EvaluationBudget(); b.spend(2); b.restart(); b.steps, b.depth, b.spent
+        (0, 0, 2)
+        """
+        self.steps = 0
+        self.depth = 0
+
+
+#: the budget of the claim being checked (set by :func:`using_budget`); outside a check (a tool, a doctest)
+#: evaluations count against the default, which no check uses
+_ACTIVE_BUDGET: ContextVar[EvaluationBudget] = ContextVar("evaluation budget", default=EvaluationBudget())
+
+
+def active_budget() -> EvaluationBudget:
+    """The evaluation budget of the claim being checked (see :func:`using_budget`), else the budget of
+    evaluations outside any check.
+
+    >>> active_budget() is active_budget()
+    True
+    """
+    return _ACTIVE_BUDGET.get()
+
+
+@contextmanager
+def using_budget(budget: EvaluationBudget) -> Iterator[EvaluationBudget]:
+    """Evaluations in the body count against `budget` (one claim's): the per-claim context installs it.
+
+    >>> mine = EvaluationBudget()
+    >>> with using_budget(mine):
+    ...     active_budget() is mine
+    True
+    >>> active_budget() is mine
+    False
+    """
+    token = _ACTIVE_BUDGET.set(budget)
+    try:
+        yield budget
+    finally:
+        _ACTIVE_BUDGET.reset(token)
 
 
 @contextmanager
@@ -73,17 +129,18 @@ def step_limit(steps: int) -> Iterator[None]:
     """Evaluations in the body may take at most `steps` steps each (at most :data:`MAX_STEPS`).
 
     >>> with step_limit(10):
-    ...     BUDGET.limit
+    ...     active_budget().limit
     10
-    >>> BUDGET.limit == MAX_STEPS
+    >>> active_budget().limit == MAX_STEPS
     True
     """
-    old = BUDGET.limit
-    BUDGET.limit = min(steps, MAX_STEPS)
+    budget = active_budget()
+    old = budget.limit
+    budget.limit = min(steps, MAX_STEPS)
     try:
         yield
     finally:
-        BUDGET.limit = old
+        budget.limit = old
 
 
 class DepthError(ResourceError):
@@ -125,14 +182,15 @@ class Lambda:
         env = dict(self.env)
         for p, a in zip(self.params, args):
             env[p] = a
-        BUDGET.spend()
-        BUDGET.depth += 1
+        budget = _ACTIVE_BUDGET.get()   # active_budget(), without a Python call: the hot path of every call
+        budget.spend()
+        budget.depth += 1
         try:
-            if BUDGET.depth > MAX_DEPTH:
+            if budget.depth > MAX_DEPTH:
                 raise DepthError(f"calls nested deeper than {MAX_DEPTH} (a lambda calling itself?)")
             return self.body(env)
         finally:
-            BUDGET.depth -= 1
+            budget.depth -= 1
 
     def __hash__(self) -> int:
         try:
@@ -152,7 +210,8 @@ class Definition:
 
     A *recursive* definition (one that calls itself: ``nimjos.spec.definitions`` allows it) recurses on its first
     argument, which must be a non-negative integer and strictly smaller in every call made while the definition
-    is being evaluated; its values are memoised. A recursion nested deeper than :data:`MAX_DEPTH` calls is
+    is being evaluated; its values are memoised in the claim's budget (:meth:`EvaluationBudget.memo`: one claim's
+    memo never spares another's steps). A recursion nested deeper than :data:`MAX_DEPTH` calls is
     evaluated bottom-up instead (the first argument 0, 1, ..., n, each value memoised), within the step budget.
 
     >>> fib = Definition("fib", ("n",), "", None)
@@ -170,7 +229,6 @@ class Definition:
         self.body: Callable | None = None  # compiled on first use (allows forward references)
         self.line: int | None = None  # the line of its head in the spec, set by the loader
         self.recursive = False
-        self.memo: dict = {}
         self._active: list[int] = []  # first arguments of the recursive calls being evaluated, outermost first
 
     def __call__(self, *args: Any) -> Any:
@@ -181,19 +239,21 @@ class Definition:
         return self._evaluate(args)
 
     def _evaluate(self, args: tuple) -> Any:
-        BUDGET.spend()
-        BUDGET.depth += 1
+        budget = _ACTIVE_BUDGET.get()   # active_budget(), without a Python call: the hot path of every call
+        budget.spend()
+        budget.depth += 1
         try:
-            if BUDGET.depth > MAX_DEPTH:
+            if budget.depth > MAX_DEPTH:
                 raise DepthError(f"calls nested deeper than {MAX_DEPTH}")
             return self.body(dict(zip(self.params, args)))  # type: ignore[misc]
         finally:
-            BUDGET.depth -= 1
+            budget.depth -= 1
 
     def _recursive_call(self, args: tuple) -> Any:
         key = args if _hashable(args) else None
+        memo = active_budget().memo(self)
         if key is not None:
-            hit = self.memo.get(key, _MISSING)
+            hit = memo.get(key, _MISSING)
             if hit is not _MISSING:
                 return hit
         n = args[0]
@@ -216,27 +276,28 @@ class Definition:
         finally:
             active.pop()
         if too_deep:
-            value = self._bottom_up(args)
+            value = self._bottom_up(args, memo)
         if key is not None:
-            if len(self.memo) >= MAX_MEMO:
-                self.memo.clear()
-            self.memo[key] = value
+            if len(memo) >= MAX_MEMO:
+                memo.clear()
+            memo[key] = value
         return value
 
-    def _bottom_up(self, args: tuple) -> Any:
+    def _bottom_up(self, args: tuple, memo: dict) -> Any:
         """Evaluate a recursion too deep to nest: the first argument 0, 1, ..., n in turn, each value memoised
         (a value that cannot be evaluated is skipped: the recursion may never need it)."""
         n, rest = args[0], args[1:]
         try:
             if n > MAX_STEPS:
                 raise ResourceError(f"{n:,} steps would exceed the limit of {MAX_STEPS:,}")
+            budget = active_budget()
             for m in range(n):
-                BUDGET.spend()
-                if (m, *rest) in self.memo:
+                budget.spend()
+                if (m, *rest) in memo:
                     continue
                 self._active.append(m)
                 try:
-                    self.memo[(m, *rest)] = self._evaluate((m, *rest))
+                    memo[(m, *rest)] = self._evaluate((m, *rest))
                 except EvalError:
                     pass
                 finally:

@@ -77,7 +77,7 @@ def position_limit(bytes_per_position: int = BYTES_PER_POSITION) -> tuple[int, s
     >>> limit, source = position_limit(); limit > 0 and source in ("--max-positions", "sized to this machine")
     True
     """
-    current = engine.default_engine().max_positions
+    current = engine.active_engine().max_positions
     if current != engine.MAX_POSITIONS:
         return current, "--max-positions"
     return min(engine.MAX_POSITIONS, machine_max_positions(bytes_per_position)), "sized to this machine"

@@ -76,6 +76,7 @@ def _and(a: Any, b: Any) -> Any:
     return np.logical_and(a, b)
 
 
+# a pure cache: the parse of a lambda's text, the same for every caller; it stays per process
 @lru_cache(maxsize=256)
 def _lambda_tree(text: str) -> ast.Lambda:
     tree = parse(text)

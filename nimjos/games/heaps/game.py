@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from nimjos.games.declared import GameInstance, as_instance
-from nimjos.games.engine import default_engine
+from nimjos.games.engine import active_engine
 from nimjos.games.heaps.fast import sequence
 from nimjos.games.heaps.rules import HeapRules, octal_rules, plain_sequence
 from nimjos.lang.builtins import xor
@@ -199,7 +199,7 @@ class Copies(GameInstance):
         base = self.base
         missing = [h for h in set(heaps) if not base.has(h)]
         if missing:
-            default_engine().solve(base, missing)
+            active_engine().solve(base, missing)
         self.solved_by |= base.solved_by
         out = 0
         for h in heaps:
@@ -213,6 +213,8 @@ class Copies(GameInstance):
         return one_heap_moves(position, lambda h: ((q,) for q in self.base.options(h)))
 
 
+#: the shared instance of each heap game, with its table of Grundy values (values from the moves, the same whoever
+#: asks first; the engine's limit on positions counts only positions not yet in the table: see checkers/context.py)
 _SHARED: dict[Any, GameInstance] = {}
 
 
