@@ -167,7 +167,7 @@ def pinned_place(plan: ClaimPlan, pins: dict) -> str:
     >>> pinned_place(plan, {"x": -1})
     Traceback (most recent call last):
     ...
-    nimjos.lang.errors.SpecError: --at x=-1 is outside the claim's domain (domain 0 <= x (read from for_all: x <= 20 is the window edge)): the claim says nothing there
+    nimjos.lang.errors.SpecError: --at x=-1 is outside the claim's domain (domain 0 <= x): the claim says nothing there
     """
     if plan.window is None or any(n not in pins for n in plan.window.names):
         return "part"

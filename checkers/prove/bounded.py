@@ -17,7 +17,7 @@ answer Z3 could not give, a domain without a Z3 model) means it may not, and the
 >>> bounded_class(c, plan, dom, "int", None, [{}], z3.Context()) is None
 True
 >>> bounded_class(c, plan, dom, "bv", 32, [{}], z3.Context())
-'for x < 2^32 only (domain 0 <= x (read from for_all: x <= 20 is the window edge))'
+'for x < 2^32 only (domain 0 <= x)'
 """
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ This module runs them on a claim, in one world or two, and decides the verdict.
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> from checkers.context import CheckContext
->>> v = prove_claim(spec.claims[0], RunOptions(timeout=20), CheckContext.for_claim())
+>>> v = prove_claim(spec.claims[0], RunOptions(timeout=20), context=CheckContext.for_claim())
 >>> v.verdict, v.scope.split(";")[0]
 ('proved', 'all x >= 0')
 """
