@@ -45,6 +45,7 @@ import z3
 
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.compiler import Namespace
+from nimjos.lang.inline import rename_definition
 from nimjos.lang.runtime import Definition, Lambda, norm
 from checkers.prove.arith import Arithmetic
 from checkers.prove.calls import BuiltinCalls
@@ -110,6 +111,7 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
         self.pow2_terms: list = []
         self.abstractions: set[str] = set()
         self.depth = 0
+        self._renamed: dict = {}     # definition -> its renamed parameters and body
 
     # ------------------------------------------------------------------ variables and sorts
     def var(self, name: str) -> z3.ExprRef:
@@ -468,8 +470,23 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
             self.depth -= 1
 
     def _inline(self, d: Definition, args: tuple) -> Any:
+        """A call of a non-recursive definition on translated arguments: its body, renamed by the one inliner
+        (:func:`nimjos.lang.inline.rename_definition`), translated with the arguments bound to its parameters.
+
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from nimjos.lang.syntax import parse
+        >>> ns = spec_namespace()
+        >>> ns.definitions["f"] = Definition("f", ("x",), "", parse("sum(y for y in range(x))"))
+        >>> Builder(ns, mode="int").term(parse("f(4)"), {})
+        6
+        """
         if len(args) != len(d.params):
             raise Untranslatable(f"{d.name} called with the wrong number of arguments")
         if d.recursive:
             raise Untranslatable(f"recursive definition {d.name} (the prover does not unfold recursions)")
-        return self._nested(lambda: self._ex(d.tree, dict(zip(d.params, args))))
+        renamed = self._renamed.get(d)
+        if renamed is None:
+            renamed = self._renamed[d] = rename_definition(d.params, d.tree)
+        # the arguments' values, translated once in the caller's scope (the language evaluates every argument
+        # before the call), bound to the renamed parameters: nothing of the caller is visible in the body
+        return self._nested(lambda: self._ex(renamed.body, dict(zip(renamed.params, args))))

@@ -41,6 +41,7 @@ import numpy as np
 from nimjos.lang.builtins import BUILTINS
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.errors import EvalError
+from nimjos.lang.inline import rename_definition
 from nimjos.lang.syntax import free_names
 
 #: every int64 value an evaluation produces stays below this in magnitude
@@ -283,6 +284,7 @@ class _Vectoriser:
         self.ns = ns
         self.extra = extra or {}
         self.active: list[str] = []  # definitions being inlined (a recursive one is refused)
+        self.renamed: dict = {}  # definition -> its renamed parameters and body (nimjos.lang.inline)
 
     def ev(self, node: ast.AST, env: dict) -> Any:
         method = getattr(self, "v_" + type(node).__name__, None)
@@ -475,12 +477,17 @@ class _Vectoriser:
         for a in args:
             if not (_is_int(a) or _is_bool(a) or isinstance(a, (tuple, Closure))):
                 raise NotVectorisable(f"an argument of {d.name!r} that is not a number or a lambda")
-        inner = dict(zip(d.params, args))
+        # the arguments' values (each evaluated once, as the language does) bound to the parameters of the body as
+        # the one inliner renamed it: nothing of the caller is visible in it
+        renamed = self.renamed.get(d)
+        if renamed is None:
+            renamed = self.renamed[d] = rename_definition(d.params, d.tree)
+        inner = dict(zip(renamed.params, args))
         if not any(isinstance(v, np.ndarray) for v in inner.values()):
             inner["\0size"] = np.zeros(_size(env), dtype=np.int64)  # keeps the length of the window
         self.active.append(d.name)
         try:
-            v = self.ev(d.tree, inner)
+            v = self.ev(renamed.body, inner)
         finally:
             self.active.pop()
         return v

@@ -278,7 +278,7 @@ class Arithmetic:
         [('v001', '$jos(v001,n)')]
         """
         f, args = node.func.id, node.args
-        body = self._inline(node)
+        body = self._inline(node, env, unit)
         if body is not None:
             return self.term(body, env, unit, acc)
         if f == "xor" and args:

@@ -21,7 +21,6 @@ import ast
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -32,6 +31,7 @@ import nimjos.lang.builtins as lang
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.runtime import Definition, Lambda
 from nimjos.lang.compiler import Namespace, compile_tree
+from nimjos.lang.inline import rename_definition
 from nimjos.lang.syntax import free_names, parse
 
 #: deepest nesting of inlined definitions and lambdas
@@ -74,14 +74,6 @@ def _and(a: Any, b: Any) -> Any:
     if a is False or b is False:
         return False
     return np.logical_and(a, b)
-
-
-@lru_cache(maxsize=256)
-def _lambda_tree(text: str) -> ast.Lambda:
-    tree = parse(text)
-    if not isinstance(tree, ast.Lambda):  # pragma: no cover - Lambda.text is always a lambda
-        raise Unsupported("not a lambda")
-    return tree
 
 
 @dataclass
@@ -295,7 +287,8 @@ class Translator:
             return self._call_param(self.env[name], args)
         d = self.ns.definitions.get(name)
         if d is not None:
-            return self._inline(d, args).value(d.tree)
+            inner, body = self._inline(d, args)
+            return inner.value(body)
         fn = self.ns.builtins.get(name)
         if fn is lang.floor or fn is lang.ceil:
             if len(args) != 1:
@@ -315,14 +308,17 @@ class Translator:
             return out
         raise Unsupported(f"the function {name!r} in a move")
 
-    def _inline(self, d: Definition, args: list) -> "Translator":
+    def _inline(self, d: Definition, args: list) -> tuple["Translator", ast.expr]:
+        """A translator of the definition's body (renamed by :func:`nimjos.lang.inline.rename_definition`) with the
+        arguments' values bound to its parameters, and that body."""
         if len(args) != len(d.params):
             raise Unsupported(f"{d.name} called with {len(args)} arguments")
-        return Translator(self.ns, dict(zip(d.params, args)), depth=self.depth + 1, cache=self.cache)
+        renamed = rename_definition(d.params, d.tree)
+        return Translator(self.ns, dict(zip(renamed.params, args)), depth=self.depth + 1, cache=self.cache), renamed.body
 
     def _call_param(self, fn: Any, args: list) -> Any:
         if isinstance(fn, Lambda):
-            tree = _lambda_tree(fn.text)
+            tree = fn.node
             if len(args) != len(fn.params):
                 raise Unsupported("a lambda called with the wrong number of arguments")
             env: dict[str, Any] = {}
@@ -360,7 +356,8 @@ class Translator:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.env \
                 and node.func.id in self.ns.definitions:
             d = self.ns.definitions[node.func.id]
-            return self._inline(d, [self.value(a) for a in node.args]).bounds(d.tree, out)
+            inner, body = self._inline(d, [self.value(a) for a in node.args])
+            return inner.bounds(body, out)
         if isinstance(node, ast.Compare):
             items = [node.left, *node.comparators]
             for a, op, b in zip(items, node.ops, items[1:]):
