@@ -28,8 +28,9 @@ from dataclasses import dataclass
 LANG, GAMES, DECLARED, JOSEPHUS = ("nimjos.lang.builtins", "nimjos.games.functions", "nimjos.games.declared",
                                    "nimjos.josephus.functions")
 
-#: the argument domains of the conformance grammar: any integer expression; a small positive constant (1..4)
-INT, SMALL = "int", "small"
+#: the argument domains of the conformance grammar: any integer expression; a small positive constant (1..4); a
+#: ratio a / d
+INT, SMALL, RATIO = "int", "small", "ratio"
 
 
 @dataclass(frozen=True)
@@ -89,8 +90,8 @@ def _family(name: str, module: str = GAMES) -> Builtin:
 
 _ENTRIES = (
     # -- arithmetic of numbers
-    Builtin("floor", (1, 1), domains=(INT,)),
-    Builtin("ceil", (1, 1), domains=(INT,)),
+    Builtin("floor", (1, 1), domains=(RATIO,)),
+    Builtin("ceil", (1, 1), domains=(RATIO,)),
     Builtin("abs", (1, 1), function="_abs", domains=(INT,)),
     Builtin("min", (1, None), function="_min", domains=(INT, INT)),
     Builtin("max", (1, None), function="_max", domains=(INT, INT)),
