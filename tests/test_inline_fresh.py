@@ -97,7 +97,8 @@ def test_walnut_agrees_and_proves_the_automatic_cases():
     assert events[:3] == ["judged"] * 3, events
 
 
-@pytest.mark.parametrize("name, table, text, true", [c for c in CASES if not c[3]], ids=[c[0] for c in CASES if not c[3]])
+@pytest.mark.parametrize("name, table, text, true", [c for c in CASES if not c[3]],
+                         ids=[c[0] for c in CASES if not c[3]])
 def test_walnut_translation_keeps_the_unevaluated_argument_s_obligation(name, table, text, true):
     """The substituted body does not evaluate v2(y - y) (or v2(x - x)); the call's argument is translated for its
     obligation all the same."""

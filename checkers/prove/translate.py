@@ -385,7 +385,10 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
                 form = Z3_FORMS.get(name)
                 if callable(form):
                     return form(self, node, env)
-                reason = form.why if isinstance(form, Uninterpreted) else REGISTRY[name].z3 if name in REGISTRY else None
+                if isinstance(form, Uninterpreted):
+                    reason = form.why
+                else:
+                    reason = REGISTRY[name].z3 if name in REGISTRY else None
                 if reason is not None:
                     try:
                         args = tuple(self._ex(a, env) for a in node.args)

@@ -142,7 +142,8 @@ _ENTRIES = (
             fast=_NOT_IN_MOVES),
     Builtin("multisets", (3, 3), GAMES, vector=_COLLECTION, z3="a family of collections cannot be symbolic",
             walnut=_COLLECTION, fast=_COLLECTION),
-    _family("subtraction", DECLARED), _family("gcn", DECLARED), _family("octal"), _family("hexadecimal"), _family("grundys_game"),
+    _family("subtraction", DECLARED), _family("gcn", DECLARED), _family("octal"), _family("hexadecimal"),
+    _family("grundys_game"),
     _family("laskers_nim"), _family("nim"), _family("moore_nim"), _family("heaps"),
     # -- the Josephus problem
     Builtin("survivor", (2, 2), JOSEPHUS, fast=_NOT_IN_MOVES, domains=(INT, SMALL)),
@@ -157,7 +158,8 @@ REGISTRY: dict[str, Builtin] = {b.name: b for b in _ENTRIES}
 
 
 def builtins_of(module: str) -> dict[str, Builtin]:
-    """The built-ins whose scalar forms live in `module` (one of :data:`LANG`, :data:`GAMES`, :data:`DECLARED`, :data:`JOSEPHUS`).
+    """The built-ins whose scalar forms live in `module` (:data:`LANG`, :data:`GAMES`, :data:`DECLARED` or
+    :data:`JOSEPHUS`).
 
     >>> sorted(builtins_of(JOSEPHUS))
     ['F', 'JJ', 'removal_index', 'removed', 'survivor']

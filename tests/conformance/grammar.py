@@ -2,8 +2,9 @@
 the places where a translation differs from the language: negative values and divisors, ``//`` and ``%`` (floor
 semantics), calls of the built-ins the registry gives small-argument domains (nimjos/lang/registry.py: ``abs``,
 ``min``, ``max``, ``xor``, ``v2``, ``floor`` and ``ceil`` of a ratio, ... -- a built-in registered with domains is
-drawn here without editing this file), the bitwise operators (``&``, ``|``, ``<<``, ``>>``), powers (small exponents, and ``2 ** e`` with a symbolic exponent), comparisons and truth values used as integers
-(``(x < 3) == 2``, ``True + x``), constant sets holding truth values (``x in {True, 3}``), comprehensions
+drawn here without editing this file), the bitwise operators (``&``, ``|``, ``<<``, ``>>``), powers (small
+exponents, and ``2 ** e`` with a symbolic exponent), comparisons and truth values used as integers (``(x < 3) ==
+2``, ``True + x``), constant sets holding truth values (``x in {True, 3}``), comprehensions
 (``all``, ``any``, ``sum``, ``min``, ``max`` over ``range(a, b)``) whose loop names shadow the claim's names and
 whose ranges go below 0, ``[define]`` definitions whose bodies bind the names their callers pass as arguments,
 and declared games (move families with parameters).

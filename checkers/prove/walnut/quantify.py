@@ -245,7 +245,8 @@ class Quantifiers:
         if name in env:
             hidden = f"#{name}"
             outer[hidden] = env[name]
-            lo, hi = (substitute_call((name,), b, [ast.Name(hidden)], fresh=lambda n: f"#{self.fresh(n)}") for b in (lo, hi))
+            lo, hi = (substitute_call((name,), b, [ast.Name(hidden)], fresh=lambda n: f"#{self.fresh(n)}")
+                      for b in (lo, hi))
         # the index is a natural in Walnut: exact only where the range has no negative member
         negative = self.formula(ast.Compare(lo, [ast.Lt()], [ast.Constant(0)]), outer, unit)
         if negative != "0 = 1":

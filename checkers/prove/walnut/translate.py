@@ -111,7 +111,8 @@ class Translator(Arithmetic, Comparisons, Quantifiers):
         >>> from nimjos.spec.names import spec_namespace
         >>> from nimjos.lang.runtime import Definition
         >>> ns = spec_namespace()
-        >>> ns.definitions["f"] = Definition("f", ("x",), "any(x == y for y in range(3))", parse("any(x == y for y in range(3))"))
+        >>> body = "any(x == y for y in range(3))"
+        >>> ns.definitions["f"] = Definition("f", ("x",), body, parse(body))
         >>> ast.unparse(Translator(ns)._inline(parse("f(y)")))
         'any((y == y_001 for y_001 in range(3)))'
         """

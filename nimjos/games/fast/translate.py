@@ -303,7 +303,8 @@ class Translator:
         if len(args) != len(d.params):
             raise Unsupported(f"{d.name} called with {len(args)} arguments")
         renamed = rename_definition(d.params, d.tree)
-        return Translator(self.ns, dict(zip(renamed.params, args)), depth=self.depth + 1, cache=self.cache), renamed.body
+        inner = Translator(self.ns, dict(zip(renamed.params, args)), depth=self.depth + 1, cache=self.cache)
+        return inner, renamed.body
 
     def _call_param(self, fn: Any, args: list) -> Any:
         if isinstance(fn, Lambda):
