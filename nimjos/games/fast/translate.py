@@ -302,7 +302,10 @@ class Translator:
         arguments' values bound to its parameters, and that body."""
         if len(args) != len(d.params):
             raise Unsupported(f"{d.name} called with {len(args)} arguments")
-        renamed = rename_definition(d.params, d.tree)
+        # renamed once per shared cache, which keeps the tree alive: the cache keys subexpressions by id(node)
+        renamed = self.cache.get(("renamed", d))
+        if renamed is None:
+            renamed = self.cache[("renamed", d)] = rename_definition(d.params, d.tree)
         inner = Translator(self.ns, dict(zip(renamed.params, args)), depth=self.depth + 1, cache=self.cache)
         return inner, renamed.body
 
