@@ -1,9 +1,10 @@
 """The one inliner of ``[define]`` definitions, on syntax trees: a definition's body with its parameters renamed
 or replaced by its arguments, capture-avoiding.
 
-Every name the body binds (a comprehension's target, a lambda's parameter) and every parameter is renamed to a
-fresh name that occurs nowhere in the names the caller says are taken (its tree, its arguments, its environment)
-nor in the body, so that
+After inlining, no name the body binds (a comprehension's target, a lambda's parameter) and no parameter is one of
+the names the caller says are taken (the names in scope in its tree, its environment) or a name of the arguments:
+each that is gets a fresh name, which occurs in none of them nor in the body (the others keep theirs, so that
+messages still name them as the spec writes them), so that
 
 * a free name of an argument is never captured by a binder of the body (``f(y)`` with ``f(x) = any(x == y for y
   in range(3))`` keeps the caller's ``y``), and
@@ -22,8 +23,10 @@ Two ways to use it, one renaming:
 
 >>> from nimjos.lang.syntax import parse
 >>> body = parse("any(x == y for y in range(3))")
->>> ast.unparse(substitute_call(("x",), body, [parse("y + 1")], taken={"y"}))
+>>> ast.unparse(substitute_call(("x",), body, [parse("y + 1")]))
 'any((y + 1 == y_1 for y_1 in range(3)))'
+>>> ast.unparse(substitute_call(("x",), body, [parse("z + 1")]))
+'any((z + 1 == y for y in range(3)))'
 """
 from __future__ import annotations
 
@@ -75,8 +78,8 @@ def fresh_namer(taken: Iterable[str]) -> Callable[[str], str]:
 
 def _rebuild(tree: ast.AST, env: dict[str, ast.expr], fresh: Callable[[str], str]) -> ast.AST:
     """`tree` with each free name of `env` replaced by (a copy of) its tree and every name bound inside `tree`
-    renamed by `fresh`; a binder shadows `env` in its scope. A comprehension's first range is read outside it,
-    as in the language."""
+    renamed by `fresh` (which may keep it); a binder shadows `env` in its scope. A comprehension's first range is
+    read outside it, as in the language."""
     if isinstance(tree, ast.Name):
         return copy.deepcopy(env[tree.id]) if tree.id in env else ast.Name(tree.id, tree.ctx)
     if isinstance(tree, ast.Lambda):
@@ -107,10 +110,11 @@ def _rebuild(tree: ast.AST, env: dict[str, ast.expr], fresh: Callable[[str], str
 
 def substitute_call(params: Sequence[str], body: ast.expr, args: Sequence[ast.expr], taken: Iterable[str] = (),
                     fresh: Callable[[str], str] | None = None) -> ast.expr:
-    """The body of a definition with the argument trees in place of its parameters, every name the body binds
-    renamed fresh: a name of `taken` (the caller's names), of the arguments or of the body is never reused, so no
-    argument's name is captured and a shadowed parameter is left alone. `fresh` (a :func:`fresh_namer` of the
-    caller's, so that names stay unique across several inlinings) replaces the default namer.
+    """The body of a definition with the argument trees in place of its parameters, every name the body binds that
+    is in `taken` (the caller's names in scope) or in the arguments renamed to a fresh name (in none of them, nor in
+    the body), so no argument's name is captured, and a parameter shadowed in the body is left alone there. `fresh`
+    (a :func:`fresh_namer` of the caller's, so that names stay unique across several inlinings) replaces the
+    default namer.
 
     >>> from nimjos.lang.syntax import parse
     >>> ast.unparse(substitute_call(("x", "j"), parse("all(j < x for j in range(j))"), [parse("j + 1"), parse("y")]))
@@ -118,14 +122,19 @@ def substitute_call(params: Sequence[str], body: ast.expr, args: Sequence[ast.ex
     """
     if len(params) != len(args):
         raise ValueError(f"{len(params)} parameters, {len(args)} arguments")
-    if fresh is None:
-        fresh = fresh_namer(set(taken) | names_in([body, *args]))
-    return _rebuild(body, dict(zip(params, args)), fresh)  # type: ignore[return-value]
+    avoid = set(taken) | names_in(args)
+    return _rebuild(body, dict(zip(params, args)), _renamer(avoid, body, fresh))  # type: ignore[return-value]
+
+
+def _renamer(avoid: set[str], body: ast.AST, fresh: Callable[[str], str] | None) -> Callable[[str], str]:
+    """The renaming of a body's names: a name of `avoid` gets a fresh one, the others stay."""
+    namer = fresh if fresh is not None else fresh_namer(avoid | names_in([body]))
+    return lambda name: namer(name) if name in avoid else name
 
 
 @dataclass(frozen=True)
 class Renamed:
-    """A definition's parameters and body with every parameter and every name the body binds renamed fresh."""
+    """A definition's parameters and body, the names among them that a caller takes renamed fresh."""
 
     params: tuple[str, ...]
     body: ast.expr
@@ -133,19 +142,20 @@ class Renamed:
 
 def rename_definition(params: Sequence[str], body: ast.expr, taken: Iterable[str] = (),
                       fresh: Callable[[str], str] | None = None) -> Renamed:
-    """The definition with its parameters and every name its body binds renamed to fresh names (none of `taken`,
-    none of the body's), for a backend that binds the arguments' values to the new parameters in the caller's
-    environment: nothing of the caller can then be captured or hidden.
+    """The definition with its parameters and the names its body binds that are in `taken` (the names of the
+    environment the body is evaluated in) renamed to fresh names (none of `taken`, none of the body's), for a
+    backend that binds the arguments' values to the parameters: nothing of that environment can then be captured
+    or hidden. With nothing taken (the body evaluated in an environment of its parameters alone, as Z3's and the
+    vectorised evaluator's are), nothing needs a new name.
 
     >>> from nimjos.lang.syntax import parse
-    >>> r = rename_definition(("x",), parse("sum(x for x in range(x))"), taken={"x_1"})
+    >>> r = rename_definition(("x", "y"), parse("sum(x + y for x in range(x))"), taken={"x", "x_1"})
     >>> r.params, ast.unparse(r.body)
-    (('x_2',), 'sum((x_3 for x_3 in range(x_2)))')
+    (('x_2', 'y'), 'sum((x_3 + y for x_3 in range(x_2)))')
     """
-    if fresh is None:
-        fresh = fresh_namer(set(taken) | names_in([body]))
-    new = tuple(fresh(p) for p in params)
-    tree = _rebuild(body, {p: ast.Name(n, ast.Load()) for p, n in zip(params, new)}, fresh)
+    rename = _renamer(set(taken), body, fresh)
+    new = tuple(rename(p) for p in params)
+    tree = _rebuild(body, {p: ast.Name(n, ast.Load()) for p, n in zip(params, new)}, rename)
     return Renamed(new, tree)  # type: ignore[arg-type]
 
 

@@ -50,12 +50,12 @@ _DERIVED: weakref.WeakKeyDictionary[Any, dict] = weakref.WeakKeyDictionary()
 
 def substitute(text: str, values: dict[str, int]) -> str:
     """The text with the pinned names replaced by their values where they are free (by the one inliner,
-    :func:`nimjos.lang.inline.substitute_call`: a name bound inside the text is renamed, never replaced).
+    :func:`nimjos.lang.inline.substitute_call`: a name bound inside the text is never replaced).
 
     >>> substitute("0 <= s <= min(x, h - 1) and 0 < s + t", {"s": 2})
     '0 <= 2 <= min(x, h - 1) and 0 < 2 + t'
     >>> substitute("any(s == 1 for s in range(s))", {"s": 3})
-    'any((s_1 == 1 for s_1 in range(3)))'
+    'any((s == 1 for s in range(3)))'
     """
     names = tuple(values)
     return ast.unparse(substitute_call(names, parse(text), [ast.Constant(values[n]) for n in names]))
