@@ -5,6 +5,7 @@ and its function is the one in the module the registry names."""
 from __future__ import annotations
 
 import importlib
+import inspect
 
 import numpy as np
 import pytest
@@ -74,6 +75,19 @@ def test_every_name_the_language_knows_as_a_function_is_registered():
 def test_scalar_form_is_in_the_module_the_registry_names(name):
     b = REGISTRY[name]
     assert getattr(importlib.import_module(b.scalar), b.scalar_name) is SPEC_BUILTINS[name]
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_arity_fits_the_scalar_function_s_signature(name):
+    """The registry's arity lies within what the scalar function accepts (exactly, when it takes no *args)."""
+    params = list(inspect.signature(SPEC_BUILTINS[name]).parameters.values())
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = sum(1 for p in positional if p.default is p.empty)
+    most = None if any(p.kind == p.VAR_POSITIONAL for p in params) else len(positional)
+    low, high = REGISTRY[name].arity
+    assert required <= low and (most is None or (high is not None and high <= most)), (required, most)
+    if most is not None and required == most:
+        assert (low, high) == (required, most)
 
 
 def test_the_language_layer_builtins_are_the_registry_s():

@@ -83,9 +83,9 @@ _NO_ARRAY = "no array form"
 _NOT_AUTOMATIC = "no Walnut translation"
 
 
-def _family(name: str, module: str = GAMES) -> Builtin:
-    """A built-in game family (its value is a game)."""
-    return Builtin(name, (1, None), module, vector=_GAME, z3=_FAMILY_Z3, walnut=_GAME, fast=_GAME)
+def _family(name: str, arity: int, module: str = GAMES) -> Builtin:
+    """A built-in game family (its value is a game) of `arity` arguments."""
+    return Builtin(name, (arity, arity), module, vector=_GAME, z3=_FAMILY_Z3, walnut=_GAME, fast=_GAME)
 
 
 _ENTRIES = (
@@ -133,7 +133,7 @@ _ENTRIES = (
     Builtin("subsets", (2, 2), vector=_COLLECTION, z3="a family of sets cannot be symbolic", walnut=_COLLECTION,
             fast=_COLLECTION),
     # -- games
-    Builtin("G", (1, 2), GAMES, walnut="G(...) is the Grundy function itself, with no closed form to translate",
+    Builtin("G", (2, 2), GAMES, walnut="G(...) is the Grundy function itself, with no closed form to translate",
             fast="the Grundy function of another game inside a move"),
     Builtin("options", (2, 2), GAMES, fast=_COLLECTION),
     Builtin("heaps_value", (2, 2), GAMES, vector=_NO_ARRAY, z3="heaps_value has no symbolic model",
@@ -142,9 +142,9 @@ _ENTRIES = (
             fast=_NOT_IN_MOVES),
     Builtin("multisets", (3, 3), GAMES, vector=_COLLECTION, z3="a family of collections cannot be symbolic",
             walnut=_COLLECTION, fast=_COLLECTION),
-    _family("subtraction", DECLARED), _family("gcn", DECLARED), _family("octal"), _family("hexadecimal"),
-    _family("grundys_game"),
-    _family("laskers_nim"), _family("nim"), _family("moore_nim"), _family("heaps"),
+    _family("subtraction", 1, DECLARED), _family("gcn", 2, DECLARED), _family("octal", 1), _family("hexadecimal", 1),
+    _family("grundys_game", 0), _family("laskers_nim", 0), _family("nim", 0), _family("moore_nim", 1),
+    _family("heaps", 1),
     # -- the Josephus problem
     Builtin("survivor", (2, 2), JOSEPHUS, fast=_NOT_IN_MOVES, domains=(INT, SMALL)),
     Builtin("removal_index", (3, 3), JOSEPHUS, vector=_NO_ARRAY, walnut=_NOT_AUTOMATIC, fast=_NOT_IN_MOVES),
