@@ -45,6 +45,7 @@ from nimjos.games.declared import as_instance
 from nimjos.games.heaps.game import Copies, HeapGame, MooreNim
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
+from nimjos.lang.inline import substitute_call
 from nimjos.lang.runtime import active_budget
 from nimjos.lang.syntax import parse
 from nimjos.verdict import Counterexample, ProvedClass, Verdict
@@ -335,12 +336,15 @@ class _Rename(ast.NodeTransformer):
 
 
 def _renamed(text: str, old: str, new: str) -> str:
-    """A condition on one name written with another name.
+    """A condition on one name written with another name (where it is free; a name bound inside the condition is
+    renamed fresh by the one inliner, :func:`nimjos.lang.inline.substitute_call`, so `new` is never captured).
 
     >>> _renamed("0 <= y and y % 2 == 0", "y", "x")
     '0 <= x and x % 2 == 0'
+    >>> _renamed("all(y != x for x in range(y))", "y", "x")
+    'all((x != x_1 for x_1 in range(x)))'
     """
-    return ast.unparse(_Rename(old, new).visit(parse(text)))
+    return ast.unparse(substitute_call((old,), parse(text), [ast.Name(new, ast.Load())]))
 
 
 def _same(a: ast.expr, a_var: str, b: ast.expr, b_var: str) -> bool:

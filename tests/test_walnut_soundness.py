@@ -15,7 +15,8 @@ from nimjos.lang.syntax import parse
 from nimjos.spec.loader import load_spec
 from nimjos.spec.names import spec_namespace
 from checkers.options import RunOptions
-from checkers.prove.walnut.logic import JOSEPHUS_CHECK, JOSEPHUS_QUERY, LIBRARY, NotAutomatic, Unit, substitute
+from nimjos.lang.inline import substitute_call
+from checkers.prove.walnut.logic import JOSEPHUS_CHECK, JOSEPHUS_QUERY, LIBRARY, NotAutomatic, Unit
 from checkers.prove.walnut.method import walnut_verdict
 from checkers.prove.walnut.run import SearchLimit, accepts, run, smallest_accepted
 from checkers.prove.walnut.translate import Translator
@@ -106,8 +107,8 @@ def test_inlining_a_definition_does_not_capture_its_arguments(tmp_path):
 
 def test_substitution_renames_only_the_names_it_would_capture():
     names = iter(f"n{i}" for i in range(10))
-    sub = substitute(parse("any(i == k for i in range(k) for k in range(i))"), {"k": parse("i")},
-                     lambda n: next(names))
+    sub = substitute_call(("k",), parse("any(i == k for i in range(k) for k in range(i))"), [parse("i")],
+                          fresh=lambda n: next(names))
     assert compile_expression(__import__("ast").unparse(sub), spec_namespace(), {"i"})({"i": 3}) == \
         compile_expression("any(a == k for a in range(i) for k in range(a))", spec_namespace(), {"i"})({"i": 3})
     assert __import__("ast").unparse(sub) == "any((n0 == k for n0 in range(i) for k in range(n0)))"

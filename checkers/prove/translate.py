@@ -45,6 +45,8 @@ import z3
 
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.compiler import Namespace
+from nimjos.lang.inline import rename_definition
+from nimjos.lang.registry import REGISTRY
 from nimjos.lang.runtime import Definition, Lambda, norm
 from checkers.prove.arith import Arithmetic
 from checkers.prove.calls import BuiltinCalls
@@ -57,29 +59,13 @@ from checkers.prove.terms import BIG_CONSTANT, Closure, GameRef, Scope, SymSet, 
 #: deepest nesting of definition calls while translating
 MAX_INLINE = 60
 
-_NO_MODEL = {
-    "G": "G(...) needs the game's values (no symbolic model)",
-    "mex": "mex of a symbolic set has no symbolic model",
-    "survivor": "the Josephus functions have no symbolic model",
-    "removal_index": "the Josephus functions have no symbolic model",
-    "removed": "the Josephus functions have no symbolic model",
-    "JJ": "the Josephus functions have no symbolic model",
-    "F": "the Josephus functions have no symbolic model",
-    "gcd": "gcd has no symbolic model here",
-    "functions": "a family of functions cannot be symbolic",
-    "nondecreasing": "a family of functions cannot be symbolic",
-    "subsets": "a family of sets cannot be symbolic",
-    "len": "len of a symbolic collection",
-    "set": "a symbolic set",
-    "sorted": "a symbolic collection",
-    "tuple": "a symbolic collection",
-    "subtraction": "built-in game families have no declared moves to translate",
-    "gcn": "built-in game families have no declared moves to translate",
-}
+class Uninterpreted:
+    """The Z3 form of a built-in translated as an unknown (uninterpreted) function when its arguments are symbolic:
+    a proof then holds for every function, the real one included; `why` says why no model stands for it when
+    its arguments cannot be translated either."""
 
-
-#: built-ins without a model, translated as unknown functions when their arguments are symbolic
-UNKNOWN_FUNCTIONS = {"G", "survivor", "removal_index", "removed", "JJ", "F"}
+    def __init__(self, why: str):
+        self.why = why
 
 
 class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncoding,
@@ -113,6 +99,7 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
         self.pow2_terms: list = []
         self.abstractions: set[str] = set()
         self.depth = 0
+        self._renamed: dict = {}     # definition -> its renamed parameters and body
 
     # ------------------------------------------------------------------ variables and sorts
     def var(self, name: str) -> z3.ExprRef:
@@ -396,15 +383,20 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
     def _Call(self, node: ast.Call, env: dict) -> Any:
         if isinstance(node.func, ast.Name):
             name = node.func.id
-            if name not in env and name not in self.ns.definitions and name not in self.ns.games:
-                special = getattr(self, "_call_" + name, None)
-                if special is not None and name in self.ns.builtins:
-                    return special(node, env)
-                if name in _NO_MODEL and name in self.ns.builtins:
+            if name not in env and name not in self.ns.definitions and name not in self.ns.games \
+                    and name in self.ns.builtins:
+                form = Z3_FORMS.get(name)
+                if callable(form):
+                    return form(self, node, env)
+                if isinstance(form, Uninterpreted):
+                    reason = form.why
+                else:
+                    reason = REGISTRY[name].z3 if name in REGISTRY else None
+                if reason is not None:
                     try:
                         args = tuple(self._ex(a, env) for a in node.args)
                     except Untranslatable:
-                        raise Untranslatable(_NO_MODEL[name]) from None
+                        raise Untranslatable(reason) from None
                     return self.apply(self.ns.builtins[name], args)
         f = self._ex(node.func, env)
         args = tuple(self._ex(a, env) for a in node.args)
@@ -432,11 +424,10 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
             name = getattr(f, "__name__", "").lstrip("_")
             if all(is_const(a) for a in args):
                 return self._exact(f, args)
-            if name in UNKNOWN_FUNCTIONS:
+            if isinstance(Z3_FORMS.get(name), Uninterpreted):
                 return self.unknown_function(name, args)
-            for key in (name, getattr(f, "__name__", "")):
-                if key in _NO_MODEL:
-                    raise Untranslatable(_NO_MODEL[key])
+            if name in REGISTRY and REGISTRY[name].z3 is not None:
+                raise Untranslatable(REGISTRY[name].z3)
             raise Untranslatable(f"{name or 'a built-in'}(...) on symbolic values")
         raise Untranslatable(f"{show(f)} is not a function")
 
@@ -471,8 +462,37 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
             self.depth -= 1
 
     def _inline(self, d: Definition, args: tuple) -> Any:
+        """A call of a non-recursive definition on translated arguments: its body, renamed by the one inliner
+        (:func:`nimjos.lang.inline.rename_definition`), translated with the arguments bound to its parameters.
+
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from nimjos.lang.syntax import parse
+        >>> ns = spec_namespace()
+        >>> ns.definitions["f"] = Definition("f", ("x",), "", parse("sum(y for y in range(x))"))
+        >>> Builder(ns, mode="int").term(parse("f(4)"), {})
+        6
+        """
         if len(args) != len(d.params):
             raise Untranslatable(f"{d.name} called with the wrong number of arguments")
         if d.recursive:
             raise Untranslatable(f"recursive definition {d.name} (the prover does not unfold recursions)")
-        return self._nested(lambda: self._ex(d.tree, dict(zip(d.params, args))))
+        renamed = self._renamed.get(d)
+        if renamed is None:
+            renamed = self._renamed[d] = rename_definition(d.params, d.tree)
+        # the arguments' values, translated once in the caller's scope (the language evaluates every argument
+        # before the call), bound to the renamed parameters: nothing of the caller is visible in the body
+        return self._nested(lambda: self._ex(renamed.body, dict(zip(renamed.params, args))))
+
+
+#: the Z3 form of each built-in that has one, keyed by the registry's names (:mod:`nimjos.lang.registry`, which gives
+#: the reason for each of the others): a translation of the call, or :class:`Uninterpreted`
+Z3_FORMS: dict[str, Any] = {
+    "floor": Builder._call_floor, "ceil": Builder._call_ceil, "min": Builder._call_min, "max": Builder._call_max,
+    "abs": Builder._call_abs, "xor": Builder._call_xor, "v2": Builder._call_v2, "ilog2": Builder._call_ilog2,
+    "popcount": Builder._call_popcount, "isqrt": Builder._call_isqrt, "range": Builder._call_range,
+    "options": Builder._call_options, "iterate": Builder._call_iterate, "any": Builder._call_any,
+    "all": Builder._call_all, "sum": Builder._call_sum,
+    "G": Uninterpreted("G(...) needs the game's values (no symbolic model)"),
+    **{name: Uninterpreted("the Josephus functions have no symbolic model")
+       for name in ("survivor", "removal_index", "removed", "JJ", "F")},
+}

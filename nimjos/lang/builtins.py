@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any, Iterable
 
 from nimjos.lang.errors import EvalError, ResourceError
+from nimjos.lang.registry import LANG, builtins_of
 from nimjos.lang.runtime import MAX_STEPS, active_budget, Definition, Lambda, _Stream, norm
 
 #: most elements a finite family (functions(), subsets()) may have
@@ -390,13 +391,9 @@ def subsets(lo: Any, hi: Any) -> tuple:
     return tuple(frozenset(c) for r in range(len(items) + 1) for c in itertools.combinations(items, r))
 
 
-BUILTINS: dict[str, Any] = {
-    "floor": floor, "ceil": ceil, "isqrt": isqrt, "min": _min, "max": _max, "abs": _abs,
-    "v2": v2, "ilog2": ilog2, "popcount": popcount, "xor": xor, "mex": mex, "iterate": iterate,
-    "gcd": gcd, "sum": _sum, "all": _all, "any": _any, "len": _len, "range": _range, "set": _set,
-    "tuple": _tuple, "sorted": _sorted, "tri_row": tri_row, "tri_col": tri_col, "antidiagonal": antidiagonal,
-    "functions": functions, "nondecreasing": nondecreasing, "subsets": subsets,
-}
+#: the scalar forms of the built-ins this module holds, by name: the registry (:mod:`nimjos.lang.registry`) declares
+#: which they are
+BUILTINS: dict[str, Any] = {name: globals()[b.scalar_name] for name, b in builtins_of(LANG).items()}
 
 
 def iter_items(v: Any) -> Iterable:

@@ -192,6 +192,11 @@ class Lambda:
         finally:
             budget.depth -= 1
 
+    @property
+    def node(self) -> ast.Lambda:
+        """The lambda's syntax tree (the node it was compiled from: the first part of its key)."""
+        return self.key[0]
+
     def __hash__(self) -> int:
         try:
             return hash(self.key)

@@ -41,6 +41,8 @@ import numpy as np
 from nimjos.lang.builtins import BUILTINS
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.errors import EvalError
+from nimjos.lang.inline import rename_definition
+from nimjos.lang.registry import REGISTRY
 from nimjos.lang.syntax import free_names
 
 #: every int64 value an evaluation produces stays below this in magnitude
@@ -283,6 +285,7 @@ class _Vectoriser:
         self.ns = ns
         self.extra = extra or {}
         self.active: list[str] = []  # definitions being inlined (a recursive one is refused)
+        self.renamed: dict = {}  # definition -> its renamed parameters and body (nimjos.lang.inline)
 
     def ev(self, node: ast.AST, env: dict) -> Any:
         method = getattr(self, "v_" + type(node).__name__, None)
@@ -443,10 +446,10 @@ class _Vectoriser:
             return array_fn(*[self.ev(a, env) for a in node.args])
         if BUILTINS.get(name) is not fn:
             raise NotVectorisable(f"the function {name!r}")
-        method = getattr(self, "b_" + name, None)
-        if method is None:
-            raise NotVectorisable(f"the built-in {name!r} is not vectorised")
-        return method(node, env)
+        form = VECTOR_FORMS.get(name)
+        if form is None:
+            raise NotVectorisable(f"the built-in {name!r} is not vectorised ({REGISTRY[name].vector})")
+        return form(self, node, env)
 
     def v_Lambda(self, node: ast.Lambda, env: dict) -> Any:
         a = node.args
@@ -475,12 +478,17 @@ class _Vectoriser:
         for a in args:
             if not (_is_int(a) or _is_bool(a) or isinstance(a, (tuple, Closure))):
                 raise NotVectorisable(f"an argument of {d.name!r} that is not a number or a lambda")
-        inner = dict(zip(d.params, args))
+        # the arguments' values (each evaluated once, as the language does) bound to the parameters of the body as
+        # the one inliner renamed it: nothing of the caller is visible in it
+        renamed = self.renamed.get(d)
+        if renamed is None:
+            renamed = self.renamed[d] = rename_definition(d.params, d.tree)
+        inner = dict(zip(renamed.params, args))
         if not any(isinstance(v, np.ndarray) for v in inner.values()):
             inner["\0size"] = np.zeros(_size(env), dtype=np.int64)  # keeps the length of the window
         self.active.append(d.name)
         try:
-            v = self.ev(d.tree, inner)
+            v = self.ev(renamed.body, inner)
         finally:
             self.active.pop()
         return v
@@ -692,6 +700,16 @@ class _Vectoriser:
             sub[var] = r[idx]
             r[idx] = _full(_int(self.ev(lam.body, sub)), idx.size)
         return r
+
+
+#: the vectorised form of each built-in of :mod:`nimjos.lang.builtins` that has one, keyed by the registry's names
+#: (:mod:`nimjos.lang.registry`; the built-ins of the layers above get theirs from the caller's `extra`)
+VECTOR_FORMS: dict[str, Callable[[_Vectoriser, ast.Call, dict], Any]] = {
+    "floor": _Vectoriser.b_floor, "ceil": _Vectoriser.b_ceil, "abs": _Vectoriser.b_abs, "min": _Vectoriser.b_min,
+    "max": _Vectoriser.b_max, "xor": _Vectoriser.b_xor, "v2": _Vectoriser.b_v2, "ilog2": _Vectoriser.b_ilog2,
+    "isqrt": _Vectoriser.b_isqrt, "sum": _Vectoriser.b_sum, "any": _Vectoriser.b_any, "all": _Vectoriser.b_all,
+    "iterate": _Vectoriser.b_iterate,
+}
 
 
 def vectorise(tree: ast.AST, ns: Namespace, extra: dict[Any, Callable] | None = None) -> Callable[[dict], Any]:

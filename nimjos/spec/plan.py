@@ -306,10 +306,10 @@ def _plan_window(plan: ClaimPlan, claim: Any, ns: Namespace, profile: str) -> Bi
     except SpecError as exc:
         raise locate_error(claim, exc, "for_all") from None
     if window is not None:
-        extra = [n for n in plan.window.names if n not in plan.domain.names_bound]
-        if extra:
-            raise claim.error(f"the window binds {extra[0]!r}, which for_all (the domain) does not name", field_name,
-                              hint=f"state its range in for_all, e.g. '0 <= {extra[0]}', and bound it in the window")
+        unstated = [n for n in plan.window.names if n not in plan.domain.names_bound]
+        if unstated:
+            raise claim.error(f"the window binds {unstated[0]!r}, which for_all (the domain) does not name", field_name,
+                              hint=f"state its range in for_all, e.g. '0 <= {unstated[0]}', and bound it in the window")
     return plan.window
 
 

@@ -1,8 +1,10 @@
 """Hypothesis strategies that write expressions of the spec language as text, from its grammar, built to find
 the places where a translation differs from the language: negative values and divisors, ``//`` and ``%`` (floor
-semantics), ``abs``, ``min``, ``max``, the bitwise operators (``&``, ``|``, ``xor``, ``<<``, ``>>``), ``v2``,
-powers (small exponents, and ``2 ** e`` with a symbolic exponent), comparisons and truth values used as integers
-(``(x < 3) == 2``, ``True + x``), constant sets holding truth values (``x in {True, 3}``), comprehensions
+semantics), calls of the built-ins the registry gives small-argument domains (nimjos/lang/registry.py: ``abs``,
+``min``, ``max``, ``xor``, ``v2``, ``floor`` and ``ceil`` of a ratio, ... -- a built-in registered with domains is
+drawn here without editing this file), the bitwise operators (``&``, ``|``, ``<<``, ``>>``), powers (small
+exponents, and ``2 ** e`` with a symbolic exponent), comparisons and truth values used as integers (``(x < 3) ==
+2``, ``True + x``), constant sets holding truth values (``x in {True, 3}``), comprehensions
 (``all``, ``any``, ``sum``, ``min``, ``max`` over ``range(a, b)``) whose loop names shadow the claim's names and
 whose ranges go below 0, ``[define]`` definitions whose bodies bind the names their callers pass as arguments,
 and declared games (move families with parameters).
@@ -20,6 +22,9 @@ import ast
 from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
+
+import nimjos.lang.registry as registry
+from nimjos.lang.registry import REGISTRY
 
 #: the claim's variables
 VARS = ("x", "y")
@@ -76,8 +81,44 @@ def int_leaf(draw, ctx: Ctx) -> str:
     return draw(constant(ctx))
 
 
-INT_KINDS = ("add", "sub", "mul", "floordiv", "mod", "neg", "abs", "minmax", "bit", "shift", "v2", "pow",
+INT_KINDS = ("add", "sub", "mul", "floordiv", "mod", "neg", "builtin", "builtin", "bit", "shift", "builtin", "pow",
              "truth", "if", "aggregate", "call")
+
+
+def registered_calls(linear: bool) -> tuple[str, ...]:
+    """The built-ins the grammar calls: those the registry gives small-argument domains, and in the linear dialect
+    (Walnut's) only those Walnut has a form of.
+
+    >>> "v2" in registered_calls(False), "isqrt" in registered_calls(True)
+    (True, False)
+    """
+    return tuple(sorted(n for n, b in REGISTRY.items() if b.domains and (not linear or b.walnut is None)))
+
+
+@st.composite
+def builtin_call(draw, ctx: Ctx, depth: int) -> str:
+    """A call of a registered built-in, each argument drawn from its domain: an integer expression, a small positive
+    constant, or a ratio (``a / d``, d a non-zero constant, or any expression outside the linear dialect)."""
+    b = REGISTRY[draw(st.sampled_from(registered_calls(ctx.linear)))]
+    low, high = b.arity
+    domains = b.domains
+    if high is None and len(domains) >= 2:     # min, max, xor: two or three arguments of the last domain
+        domains = domains + domains[-1:] * draw(st.integers(0, 1))
+    sub = int_expr(ctx, depth - 1)
+    args = []
+    for domain in domains:
+        if domain == registry.SMALL:
+            args.append(str(draw(st.integers(1, 4))))
+        elif domain == registry.RATIO:
+            if ctx.linear or draw(st.integers(0, 3)):
+                d = draw(st.sampled_from(DIVISORS))
+                args.append(f"{draw(sub)} / {_p(str(d)) if d < 0 else d}")
+            else:
+                args.append(f"{draw(sub)} / {draw(sub)}")
+        else:
+            assert domain == registry.INT, domain
+            args.append(draw(sub))
+    return f"{b.name}({', '.join(args)})"
 
 
 @st.composite
@@ -101,15 +142,11 @@ def int_expr(draw, ctx: Ctx, depth: int = 3) -> str:
         return _p(f"{draw(sub)} {op} {draw(sub)}")
     if kind == "neg":
         return _p(f"-{draw(sub)}")
-    if kind == "abs":
-        return f"abs({draw(sub)})"
-    if kind == "minmax":
-        f = draw(st.sampled_from(["min", "max"]))
-        args = [draw(sub) for _ in range(draw(st.integers(2, 3)))]
-        return f"{f}({', '.join(args)})"
+    if kind == "builtin":
+        return draw(builtin_call(ctx, depth))
     if kind == "bit":
         a, b = draw(sub), draw(sub)
-        return draw(st.sampled_from([_p(f"{a} & {b}"), _p(f"{a} | {b}"), f"xor({a}, {b})"]))
+        return draw(st.sampled_from([_p(f"{a} & {b}"), _p(f"{a} | {b}")]))
     if kind == "shift":
         op = draw(st.sampled_from(["<<", ">>"]))
         # a symbolic count is written without machine-word constants: 1 << 2**40 would fill the memory of the
@@ -117,8 +154,6 @@ def int_expr(draw, ctx: Ctx, depth: int = 3) -> str:
         k = str(draw(st.integers(0, 5))) if ctx.linear or draw(st.integers(0, 2)) else \
             draw(st.one_of(int_expr(replace(ctx, big=False), depth - 1), st.just("20000")))
         return _p(f"{draw(sub)} {op} {k}")
-    if kind == "v2":
-        return f"v2({draw(sub)})"
     if kind == "pow":
         if draw(st.booleans()) and ctx.scope:
             # an exponent without machine-word constants: the language computes 2 ** -(2**35) in full (gigabytes)

@@ -20,6 +20,7 @@ import re
 from fractions import Fraction
 from typing import Any, Callable
 
+from nimjos.lang.registry import REGISTRY
 from checkers.prove.walnut.logic import (LOG_AUTOMATA, MAX_CONSTANT, MAX_EXPONENT, MAX_FACTOR, Exp, NotAutomatic,
                                          Unit)
 
@@ -277,58 +278,86 @@ class Arithmetic:
         >>> acc
         [('v001', '$jos(v001,n)')]
         """
-        f, args = node.func.id, node.args
-        body = self._inline(node)
+        f = node.func.id
+        body = self._inline(node, env, unit)
         if body is not None:
             return self.term(body, env, unit, acc)
-        if f == "xor" and args:
-            return self._fold([self.strict(a, env, "xor") for a in args], env, unit, acc,
-                              lambda cur, t, v: f"$xor({cur},{t},{v})")
-        if f in ("min", "max") and len(args) >= 2:
-            lt = "<=" if f == "min" else ">="
-            return self._fold(args, env, unit, acc,
-                              lambda cur, t, v: f"(({cur} {lt} {t} & {v} = {cur}) | (~({cur} {lt} {t}) & {v} = {t}))")
-        if f == "abs" and len(args) == 1 and isinstance(args[0], ast.BinOp) and isinstance(args[0].op, ast.Sub):
-            a = self.int_term(args[0].left, env, unit, acc)
-            b = self.int_term(args[0].right, env, unit, acc)
-            v = self.fresh()
-            acc.append((v, f"(({a} >= {b} & {v} + {b} = {a}) | ({a} < {b} & {v} + {a} = {b}))"))
-            return v
-        if f in ("floor", "ceil") and len(args) == 1 and isinstance(args[0], ast.BinOp) \
-                and isinstance(args[0].op, ast.Div):
-            num, den = args[0].left, args[0].right
-            if self.const(den, env) is None:
-                raise NotAutomatic(f"{ast.unparse(node)}: a ratio with a variable denominator is not automatic")
-            if f == "ceil":
-                num = ast.BinOp(num, ast.Add(), ast.BinOp(den, ast.Sub(), ast.Constant(1)))
-            return self.binop(ast.BinOp(num, ast.FloorDiv(), den), env, unit, acc)
-        if f in LOG_AUTOMATA and len(args) == 1:
-            a = self.int_term(self.strict(args[0], env, f), env, unit, acc)
-            self.oblige(unit, acc, f"{a} = 0", f"{f}({ast.unparse(args[0])}) may be undefined (argument 0)")
-            t = self.fresh()
-            acc.append((t, f"${LOG_AUTOMATA[f]}({a},{t})"))
-            return Exp(t)
-        if f == "survivor" and len(args) == 2:
-            k = self.const(args[1], env)
-            if k != 2:
-                raise NotAutomatic(f"{ast.unparse(node)}: the Josephus survivor is automatic in base 2 only for k = 2 "
-                                   "(J(n) = 2(n - 2^floor(log2 n)) + 1)")
-            n = self.int_term(self.strict(args[0], env, "survivor"), env, unit, acc)
-            # the automaton of survivor(n, 2) rests on the Josephus recursion (logic.JOSEPHUS_LEMMA), which relates
-            # survivor at n, 2n and 2n + 1: a statement about survivor at two arguments may restate it
-            self.jos_args.add(n)
-            if len(self.jos_args) > 1:
-                raise NotAutomatic(f"{ast.unparse(node)}: survivor(., 2) at more than one argument ("
-                                   f"{', '.join(sorted(self.jos_args))}) may restate the Josephus recursion, the "
-                                   "lemma its automaton rests on; such a statement is not proved with it")
-            j = self.fresh()
-            acc.append((j, f"$jos({j},{n})"))
-            return j
-        reasons = {"G": "G(...) is the Grundy function itself, with no closed form to translate",
-                   "options": "options(...) is not translated (only the certificate of a game claim uses the moves)",
-                   "popcount": "popcount is not automatic as a number", "isqrt": "isqrt is not automatic",
-                   "gcd": "gcd is not automatic", "mex": "mex of a symbolic set is not translated"}
-        raise NotAutomatic(f"{f}(...) in {ast.unparse(node)}: {reasons.get(f, 'no Walnut translation')}")
+        form = WALNUT_FORMS.get(f)
+        if callable(form):
+            out = form(self, node, env, unit, acc)
+            if out is not None:
+                return out
+        reason = form if isinstance(form, str) else REGISTRY[f].walnut if f in REGISTRY else None
+        raise NotAutomatic(f"{f}(...) in {ast.unparse(node)}: {reason or 'no Walnut translation'}")
+
+    def _call_xor(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> str | None:
+        if not node.args:
+            return None
+        return self._fold([self.strict(a, env, "xor") for a in node.args], env, unit, acc,
+                          lambda cur, t, v: f"$xor({cur},{t},{v})")
+
+    def _call_extreme(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> str | None:
+        """min or max of two or more numbers."""
+        if len(node.args) < 2:
+            return None
+        lt = "<=" if node.func.id == "min" else ">="
+        return self._fold(node.args, env, unit, acc,
+                          lambda cur, t, v: f"(({cur} {lt} {t} & {v} = {cur}) | (~({cur} {lt} {t}) & {v} = {t}))")
+
+    def _call_abs(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> str | None:
+        """abs(a - b) (the absolute value of a difference: of a natural it is the natural itself)."""
+        args = node.args
+        if not (len(args) == 1 and isinstance(args[0], ast.BinOp) and isinstance(args[0].op, ast.Sub)):
+            return None
+        a = self.int_term(args[0].left, env, unit, acc)
+        b = self.int_term(args[0].right, env, unit, acc)
+        v = self.fresh()
+        acc.append((v, f"(({a} >= {b} & {v} + {b} = {a}) | ({a} < {b} & {v} + {a} = {b}))"))
+        return v
+
+    def _call_rounded(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> Any:
+        """floor or ceil of a ratio with a constant denominator."""
+        args = node.args
+        if not (len(args) == 1 and isinstance(args[0], ast.BinOp) and isinstance(args[0].op, ast.Div)):
+            return None
+        num, den = args[0].left, args[0].right
+        if self.const(den, env) is None:
+            raise NotAutomatic(f"{ast.unparse(node)}: a ratio with a variable denominator is not automatic")
+        if node.func.id == "ceil":
+            num = ast.BinOp(num, ast.Add(), ast.BinOp(den, ast.Sub(), ast.Constant(1)))
+        return self.binop(ast.BinOp(num, ast.FloorDiv(), den), env, unit, acc)
+
+    def _call_logarithm(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> Exp | None:
+        """v2 or ilog2, carried as 2**value (the value is in the exponent domain)."""
+        f, args = node.func.id, node.args
+        if len(args) != 1:
+            return None
+        a = self.int_term(self.strict(args[0], env, f), env, unit, acc)
+        self.oblige(unit, acc, f"{a} = 0", f"{f}({ast.unparse(args[0])}) may be undefined (argument 0)")
+        t = self.fresh()
+        acc.append((t, f"${LOG_AUTOMATA[f]}({a},{t})"))
+        return Exp(t)
+
+    def _call_survivor(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> str | None:
+        """survivor(n, 2), by the automaton jos (logic.JOSEPHUS_LEMMA)."""
+        args = node.args
+        if len(args) != 2:
+            return None
+        k = self.const(args[1], env)
+        if k != 2:
+            raise NotAutomatic(f"{ast.unparse(node)}: the Josephus survivor is automatic in base 2 only for k = 2 "
+                               "(J(n) = 2(n - 2^floor(log2 n)) + 1)")
+        n = self.int_term(self.strict(args[0], env, "survivor"), env, unit, acc)
+        # the automaton of survivor(n, 2) rests on the Josephus recursion (logic.JOSEPHUS_LEMMA), which relates
+        # survivor at n, 2n and 2n + 1: a statement about survivor at two arguments may restate it
+        self.jos_args.add(n)
+        if len(self.jos_args) > 1:
+            raise NotAutomatic(f"{ast.unparse(node)}: survivor(., 2) at more than one argument ("
+                               f"{', '.join(sorted(self.jos_args))}) may restate the Josephus recursion, the "
+                               "lemma its automaton rests on; such a statement is not proved with it")
+        j = self.fresh()
+        acc.append((j, f"$jos({j},{n})"))
+        return j
 
     def _fold(self, args: list, env: dict, unit: Unit, acc: list, step: Callable[[str, str, str], str]) -> str:
         """f(a, b, c, ...) as f(f(a, b), c) ...: each step a fresh v with the constraint step(so far, next, v)."""
@@ -363,3 +392,17 @@ def _short(value: int) -> str:
     if value.bit_length() <= 64:
         return str(value)
     return f"{'-' if value < 0 else ''}(an integer of {value.bit_length()} bits)"
+
+
+#: the Walnut form of each built-in that has one, keyed by the registry's names (:mod:`nimjos.lang.registry`, which
+#: gives the reason for each of the others): the translation of a call as a term (it returns None for a call of a
+#: shape it does not translate), or where the form lives when it is not a term
+WALNUT_FORMS: dict[str, Callable | str] = {
+    "xor": Arithmetic._call_xor, "min": Arithmetic._call_extreme, "max": Arithmetic._call_extreme,
+    "abs": Arithmetic._call_abs, "floor": Arithmetic._call_rounded, "ceil": Arithmetic._call_rounded,
+    "v2": Arithmetic._call_logarithm, "ilog2": Arithmetic._call_logarithm, "survivor": Arithmetic._call_survivor,
+    "all": "all(...) is a formula (a quantifier over a range or over the options of a game), not a number",
+    "any": "any(...) is a formula (a quantifier over a range or over the options of a game), not a number",
+    "range": "range(...) is translated only as the range of a quantifier or in a membership test",
+    "options": "options(...) is not translated (only the certificate of a game claim uses the moves)",
+}

@@ -226,7 +226,7 @@ class Comparisons:
                 p, n = self._floor(ratio[0], d, ratio[2], env, unit, acc)
                 return _scaled(p, n, k)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            body = self._inline(node)
+            body = self._inline(node, env, unit)
             if body is not None:
                 return self.linear(body, env, unit, acc, k)
         t = self.term(node, env, unit, acc)      # an Exp part is resolved by _mixed or refused by relation

@@ -8,8 +8,6 @@ the reason it stops (:class:`NotAutomatic`).
 """
 from __future__ import annotations
 
-import ast
-import copy
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -112,51 +110,3 @@ def pad(params: list, body: str) -> str:
     'a < 2 & a = a & b = b'
     """
     return body + "".join(f" & {z} = {z}" for z in params)
-
-
-def substitute(tree: ast.AST, sub: dict, fresh: Callable[[str], str]) -> ast.AST:
-    """`tree` with its free names replaced by the trees of `sub`, capture-avoiding: a name the tree binds (a
-    comprehension's target, a lambda's parameter) shadows `sub` in its scope, and is renamed to ``fresh(name)``
-    when a tree of `sub` uses it, so that an argument ``j`` is not captured by a loop ``for j in ...`` of the
-    body. A comprehension's first range is in the scope outside it, as in the language.
-
-    >>> from nimjos.lang.syntax import parse
-    >>> names = iter(["j_1", "j_2"])
-    >>> ast.unparse(substitute(parse("all(j < x for j in range(j))"), {"x": parse("j + 1"), "j": parse("y")},
-    ...                        lambda n: next(names)))
-    'all((j_1 < j + 1 for j_1 in range(y)))'
-    """
-    used = {n.id for t in sub.values() for n in ast.walk(t) if isinstance(n, ast.Name)}
-
-    def rename(name: str) -> str:
-        return fresh(name) if name in used else name
-
-    def visit(node: Any, env: dict) -> Any:    # an expression becomes an expression, another node its like
-        if isinstance(node, ast.Name):
-            return copy.deepcopy(env[node.id]) if node.id in env else ast.Name(node.id, node.ctx)
-        if isinstance(node, ast.Lambda):
-            inner, args = dict(env), copy.deepcopy(node.args)
-            for a in args.args:
-                new = rename(a.arg)
-                inner[a.arg] = ast.Name(new, ast.Load())
-                a.arg = new
-            return ast.Lambda(args, visit(node.body, inner))
-        if isinstance(node, (ast.GeneratorExp, ast.ListComp, ast.SetComp)):
-            inner, gens = dict(env), []
-            for g in node.generators:
-                it = visit(g.iter, inner)
-                renamed = {t.id: ast.Name(rename(t.id), ast.Load())
-                           for t in ast.walk(g.target) if isinstance(t, ast.Name)}
-                inner.update(renamed)
-                target = visit(g.target, {k: ast.Name(v.id, ast.Store()) for k, v in renamed.items()})
-                gens.append(ast.comprehension(target, it, [visit(c, inner) for c in g.ifs], g.is_async))
-            return type(node)(visit(node.elt, inner), gens)
-        out = type(node)()
-        for name, value in ast.iter_fields(node):
-            if isinstance(value, list):
-                value = [visit(v, env) if isinstance(v, ast.AST) else v for v in value]
-            elif isinstance(value, ast.AST):
-                value = visit(value, env)
-            setattr(out, name, value)
-        return out
-    return visit(tree, dict(sub))

@@ -18,8 +18,9 @@ from typing import Any
 
 from nimjos.games.declared import DeclaredGame, as_instance
 from nimjos.lang.errors import NimjosError
+from nimjos.lang.inline import substitute_call
 from nimjos.lang.syntax import parse
-from checkers.prove.walnut.logic import Exp, NotAutomatic, Unit, quant, substitute
+from checkers.prove.walnut.logic import Exp, NotAutomatic, Unit, quant
 
 
 class Quantifiers:
@@ -117,7 +118,7 @@ class Quantifiers:
         checkers.prove.walnut.logic.NotAutomatic: the built-in game subtraction({1, 2}) has no declared moves to translate
         """
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            body = self._inline(node)
+            body = self._inline(node, env, unit)
             if body is not None:
                 return self.options_of(body, env, unit, acc)
         if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "options" and len(node.args) == 2):
@@ -244,7 +245,8 @@ class Quantifiers:
         if name in env:
             hidden = f"#{name}"
             outer[hidden] = env[name]
-            lo, hi = (substitute(b, {name: ast.Name(hidden)}, lambda n: f"#{self.fresh(n)}") for b in (lo, hi))
+            lo, hi = (substitute_call((name,), b, [ast.Name(hidden)], fresh=lambda n: f"#{self.fresh(n)}")
+                      for b in (lo, hi))
         # the index is a natural in Walnut: exact only where the range has no negative member
         negative = self.formula(ast.Compare(lo, [ast.Lt()], [ast.Constant(0)]), outer, unit)
         if negative != "0 = 1":

@@ -43,10 +43,11 @@ from typing import Any
 from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.expr import variables_of
+from nimjos.lang.inline import names_in, substitute_call, unevaluated_arguments
 from nimjos.lang.syntax import parse
 from checkers.prove.walnut.arith import Arithmetic
 from checkers.prove.walnut.compare import Comparisons
-from checkers.prove.walnut.logic import NotAutomatic, Unit, quant, substitute
+from checkers.prove.walnut.logic import NotAutomatic, Unit, quant
 from checkers.prove.walnut.quantify import Quantifiers
 
 #: a constant of more bits than this is refused at once (Walnut's constants have 32 bits; Python will not print
@@ -100,8 +101,21 @@ class Translator(Arithmetic, Comparisons, Quantifiers):
             raise NotAutomatic(f"{ast.unparse(node)[:200]} is a constant of more than {BIG_CONSTANT:,} bits")
         return value
 
-    def _inline(self, node: ast.Call) -> ast.AST | None:
-        """The body of a [define] function with the call's arguments substituted, None for other calls."""
+    def _inline(self, node: ast.Call, env: dict | None = None, unit: Unit | None = None) -> ast.AST | None:
+        """The body of a [define] function with the call's arguments substituted (:func:`nimjos.lang.inline.
+        substitute_call`: every name the body binds renamed fresh), None for other calls. Given the `unit` being
+        translated, the arguments the body does not evaluate on every path are translated too, for their
+        obligations: the language evaluates every argument before the call (``f(x, v2(0))`` is undefined even
+        where f ignores its second parameter).
+
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from nimjos.lang.runtime import Definition
+        >>> ns = spec_namespace()
+        >>> body = "any(x == y for y in range(3))"
+        >>> ns.definitions["f"] = Definition("f", ("x",), body, parse(body))
+        >>> ast.unparse(Translator(ns)._inline(parse("f(y)")))
+        'any((y == y_001 for y_001 in range(3)))'
+        """
         d = self.ns.definitions.get(node.func.id)
         if d is None:
             return None
@@ -109,15 +123,20 @@ class Translator(Arithmetic, Comparisons, Quantifiers):
             raise NotAutomatic(f"recursive definition {node.func.id} (Walnut does not unfold recursions)")
         if len(d.params) != len(node.args):
             raise NotAutomatic(f"{node.func.id} takes {len(d.params)} arguments")
-        body = parse(d.text)
-        taken = {n.id for t in (body, *node.args) for n in ast.walk(t) if isinstance(n, ast.Name)} | set(self.consts)
+        taken = names_in([d.tree, *node.args]) | set(self.consts) | set(env or ())
 
         def fresh(name: str) -> str:
             new = self.fresh(f"{name}_")
             while new in taken:
                 new = self.fresh(f"{name}_")
             return new
-        return substitute(body, dict(zip(d.params, node.args)), fresh)
+        if unit is not None:
+            for arg in unevaluated_arguments(d.params, d.tree, node.args):
+                if self.maybe_bool(arg, env):
+                    self.formula(arg, env, unit)
+                else:
+                    self.term(arg, env, unit, [])
+        return substitute_call(d.params, d.tree, node.args, fresh=fresh)
 
     # ------------------------------------------------------------------ formulas
     def close(self, acc: list, atom: str) -> str:
@@ -179,7 +198,7 @@ class Translator(Arithmetic, Comparisons, Quantifiers):
             del unit.path[len(unit.path) - len(out):]
             return out[0] if len(out) == 1 else "(" + " & ".join(f"({o})" for o in out) + ")"
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            body = self._inline(node)
+            body = self._inline(node, env, unit)
             if body is not None:
                 return self.formula(body, env, unit)
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("all", "any") and len(node.args) == 1 \

@@ -35,6 +35,7 @@ import numpy as np
 from nimjos.games.fast import lines
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.errors import NimjosError
+from nimjos.lang.inline import substitute_call
 from nimjos.lang.syntax import free_names, parse
 from nimjos.lang.vector import NotVectorisable, vectorise
 
@@ -47,25 +48,17 @@ NOTE = "; outer bound names pinned)"
 _DERIVED: weakref.WeakKeyDictionary[Any, dict] = weakref.WeakKeyDictionary()
 
 
-class _Pin(ast.NodeTransformer):
-    """Replace the pinned names by their values."""
-
-    def __init__(self, values: dict[str, int]):
-        self.values = values
-
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        if node.id in self.values:
-            return ast.copy_location(ast.Constant(self.values[node.id]), node)
-        return node
-
-
 def substitute(text: str, values: dict[str, int]) -> str:
-    """The text with the pinned names replaced by their values.
+    """The text with the pinned names replaced by their values where they are free (by the one inliner,
+    :func:`nimjos.lang.inline.substitute_call`: a name bound inside the text is never replaced).
 
     >>> substitute("0 <= s <= min(x, h - 1) and 0 < s + t", {"s": 2})
     '0 <= 2 <= min(x, h - 1) and 0 < 2 + t'
+    >>> substitute("any(s == 1 for s in range(s))", {"s": 3})
+    'any((s == 1 for s in range(3)))'
     """
-    return ast.unparse(_Pin(values).visit(parse(text)))
+    names = tuple(values)
+    return ast.unparse(substitute_call(names, parse(text), [ast.Constant(values[n]) for n in names]))
 
 
 class Box:

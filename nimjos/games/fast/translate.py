@@ -21,8 +21,7 @@ import ast
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -32,6 +31,8 @@ import nimjos.lang.builtins as lang
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.runtime import Definition, Lambda
 from nimjos.lang.compiler import Namespace, compile_tree
+from nimjos.lang.inline import rename_definition
+from nimjos.lang.registry import REGISTRY
 from nimjos.lang.syntax import free_names, parse
 
 #: deepest nesting of inlined definitions and lambdas
@@ -74,15 +75,6 @@ def _and(a: Any, b: Any) -> Any:
     if a is False or b is False:
         return False
     return np.logical_and(a, b)
-
-
-# a pure cache: the parse of a lambda's text, the same for every caller; it stays per process
-@lru_cache(maxsize=256)
-def _lambda_tree(text: str) -> ast.Lambda:
-    tree = parse(text)
-    if not isinstance(tree, ast.Lambda):  # pragma: no cover - Lambda.text is always a lambda
-        raise Unsupported("not a lambda")
-    return tree
 
 
 @dataclass
@@ -296,34 +288,30 @@ class Translator:
             return self._call_param(self.env[name], args)
         d = self.ns.definitions.get(name)
         if d is not None:
-            return self._inline(d, args).value(d.tree)
+            inner, body = self._inline(d, args)
+            return inner.value(body)
         fn = self.ns.builtins.get(name)
-        if fn is lang.floor or fn is lang.ceil:
-            if len(args) != 1:
-                raise Unsupported(f"{name} takes one argument")
-            v = _t_free(args[0])
-            return arith.floor(v) if fn is lang.floor else arith.ceil(v)
-        if fn is lang._min or fn is lang._max:
-            if len(args) < 2:
-                raise Unsupported(f"{name} of a collection")
-            return arith.extreme([_t_free(a) for a in args], largest=fn is lang._max)
-        if fn is lang._abs and len(args) == 1:
-            return arith.absolute(_t_free(args[0]))
-        if fn is lang.xor and args:
-            out = _t_free(args[0])
-            for a in args[1:]:
-                out = arith.bitwise("xor", out, _t_free(a))
-            return out
-        raise Unsupported(f"the function {name!r} in a move")
+        form = FAST_FORMS.get(name)
+        if form is not None and fn is lang.BUILTINS.get(name):
+            return form(name, args)
+        reason = REGISTRY[name].fast if name in REGISTRY else None
+        raise Unsupported(f"the function {name!r} in a move" + (f" ({reason})" if reason else ""))
 
-    def _inline(self, d: Definition, args: list) -> "Translator":
+    def _inline(self, d: Definition, args: list) -> tuple["Translator", ast.expr]:
+        """A translator of the definition's body (renamed by :func:`nimjos.lang.inline.rename_definition`) with the
+        arguments' values bound to its parameters, and that body."""
         if len(args) != len(d.params):
             raise Unsupported(f"{d.name} called with {len(args)} arguments")
-        return Translator(self.ns, dict(zip(d.params, args)), depth=self.depth + 1, cache=self.cache)
+        # renamed once per shared cache, which keeps the tree alive: the cache keys subexpressions by id(node)
+        renamed = self.cache.get(("renamed", d))
+        if renamed is None:
+            renamed = self.cache[("renamed", d)] = rename_definition(d.params, d.tree)
+        inner = Translator(self.ns, dict(zip(renamed.params, args)), depth=self.depth + 1, cache=self.cache)
+        return inner, renamed.body
 
     def _call_param(self, fn: Any, args: list) -> Any:
         if isinstance(fn, Lambda):
-            tree = _lambda_tree(fn.text)
+            tree = fn.node
             if len(args) != len(fn.params):
                 raise Unsupported("a lambda called with the wrong number of arguments")
             env: dict[str, Any] = {}
@@ -361,7 +349,8 @@ class Translator:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.env \
                 and node.func.id in self.ns.definitions:
             d = self.ns.definitions[node.func.id]
-            return self._inline(d, [self.value(a) for a in node.args]).bounds(d.tree, out)
+            inner, body = self._inline(d, [self.value(a) for a in node.args])
+            return inner.bounds(body, out)
         if isinstance(node, ast.Compare):
             items = [node.left, *node.comparators]
             for a, op, b in zip(items, node.ops, items[1:]):
@@ -431,6 +420,43 @@ class Translator:
         else:
             hit = values in container
         return np.logical_not(hit) if isinstance(op, ast.NotIn) else hit
+
+
+def _rounded(name: str, args: list) -> Vec:
+    """floor or ceil of one value."""
+    if len(args) != 1:
+        raise Unsupported(f"{name} takes one argument")
+    v = _t_free(args[0])
+    return arith.floor(v) if name == "floor" else arith.ceil(v)
+
+
+def _extreme(name: str, args: list) -> Vec:
+    """min or max of two or more values."""
+    if len(args) < 2:
+        raise Unsupported(f"{name} of a collection")
+    return arith.extreme([_t_free(a) for a in args], largest=name == "max")
+
+
+def _absolute(name: str, args: list) -> Vec:
+    if len(args) != 1:
+        raise Unsupported(f"{name} takes one argument")
+    return arith.absolute(_t_free(args[0]))
+
+
+def _nim_sum(name: str, args: list) -> Vec:
+    if not args:
+        raise Unsupported(f"{name}() of no values")
+    out = _t_free(args[0])
+    for a in args[1:]:
+        out = arith.bitwise("xor", out, _t_free(a))
+    return out
+
+
+#: the translation of each built-in that has one in a move's arithmetic, keyed by the registry's names
+#: (:mod:`nimjos.lang.registry`, which gives the reason for each of the others)
+FAST_FORMS: dict[str, Callable[[str, list], Vec]] = {
+    "floor": _rounded, "ceil": _rounded, "min": _extreme, "max": _extreme, "abs": _absolute, "xor": _nim_sum,
+}
 
 
 def _compare(rest: Vec, op: type) -> Any:
