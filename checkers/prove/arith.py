@@ -21,7 +21,7 @@ bit-vector width records an obligation.
 from __future__ import annotations
 
 import ast
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import z3
 
@@ -32,7 +32,13 @@ from nimjos.lang.runtime import norm
 from checkers.prove.terms import BIG_CONSTANT, GameRef, Untranslatable, is_term
 
 
-class Arithmetic:
+if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.prove.host)
+    from checkers.prove.host import BuilderHost as _Host
+else:
+    _Host = object
+
+
+class Arithmetic(_Host):
     """Operators of :class:`checkers.prove.translate.Builder` (see the module docstring)."""
 
     def binop(self, op: type, a: Any, b: Any) -> Any:

@@ -18,14 +18,20 @@ from __future__ import annotations
 import ast
 import re
 from fractions import Fraction
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from nimjos.lang.registry import REGISTRY
 from checkers.prove.walnut.logic import (LOG_AUTOMATA, MAX_CONSTANT, MAX_EXPONENT, MAX_FACTOR, Exp, NotAutomatic,
                                          Unit)
 
 
-class Arithmetic:
+if TYPE_CHECKING:    # the Translator's other mixins, for the type checker (checkers.prove.walnut.host)
+    from checkers.prove.walnut.host import TranslatorHost as _Host
+else:
+    _Host = object
+
+
+class Arithmetic(_Host):
     """The terms of :class:`checkers.prove.walnut.translate.Translator` (see the module docstring)."""
 
     def _nat(self, value: Any, node: ast.AST) -> str:

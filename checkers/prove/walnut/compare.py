@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import math
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from checkers.prove.walnut.arith import is_condition
 from checkers.prove.walnut.logic import LOG_AUTOMATA, MAX_CONSTANT, MAX_EXPONENT, MAX_MEMBERS, Exp, NotAutomatic, Unit
@@ -27,7 +27,13 @@ from checkers.prove.walnut.logic import LOG_AUTOMATA, MAX_CONSTANT, MAX_EXPONENT
 _CMP = {ast.Eq: "=", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 
 
-class Comparisons:
+if TYPE_CHECKING:    # the Translator's other mixins, for the type checker (checkers.prove.walnut.host)
+    from checkers.prove.walnut.host import TranslatorHost as _Host
+else:
+    _Host = object
+
+
+class Comparisons(_Host):
     """The comparisons of :class:`checkers.prove.walnut.translate.Translator` (see the module docstring)."""
 
     def atom(self, op: ast.cmpop, left: ast.AST, right: ast.AST, env: dict, unit: Unit) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nimjos.games.declared import DeclaredGame, as_instance
 from nimjos.lang.errors import NimjosError
@@ -23,7 +23,13 @@ from nimjos.lang.syntax import parse
 from checkers.prove.walnut.logic import Exp, NotAutomatic, Unit, quant
 
 
-class Quantifiers:
+if TYPE_CHECKING:    # the Translator's other mixins, for the type checker (checkers.prove.walnut.host)
+    from checkers.prove.walnut.host import TranslatorHost as _Host
+else:
+    _Host = object
+
+
+class Quantifiers(_Host):
     """The quantified forms of :class:`checkers.prove.walnut.translate.Translator` (see the module docstring)."""
 
     def natural_level(self, level: Any, nonneg: set) -> bool:
