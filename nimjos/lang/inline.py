@@ -34,7 +34,7 @@ import ast
 import copy
 import itertools
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Sequence, overload
 
 _COMPREHENSIONS = (ast.GeneratorExp, ast.ListComp, ast.SetComp)
 
@@ -74,6 +74,14 @@ def fresh_namer(taken: Iterable[str]) -> Callable[[str], str]:
                 used.add(new)
                 return new
     return fresh
+
+
+@overload
+def _rebuild(tree: ast.expr, env: dict[str, ast.expr], fresh: Callable[[str], str]) -> ast.expr: ...
+
+
+@overload
+def _rebuild(tree: ast.AST, env: dict[str, ast.expr], fresh: Callable[[str], str]) -> ast.AST: ...
 
 
 def _rebuild(tree: ast.AST, env: dict[str, ast.expr], fresh: Callable[[str], str]) -> ast.AST:
@@ -123,7 +131,7 @@ def substitute_call(params: Sequence[str], body: ast.expr, args: Sequence[ast.ex
     if len(params) != len(args):
         raise ValueError(f"{len(params)} parameters, {len(args)} arguments")
     avoid = set(taken) | names_in(args)
-    return _rebuild(body, dict(zip(params, args)), _renamer(avoid, body, fresh))  # type: ignore[return-value]
+    return _rebuild(body, dict(zip(params, args)), _renamer(avoid, body, fresh))
 
 
 def _renamer(avoid: set[str], body: ast.AST, fresh: Callable[[str], str] | None) -> Callable[[str], str]:
@@ -156,7 +164,7 @@ def rename_definition(params: Sequence[str], body: ast.expr, taken: Iterable[str
     rename = _renamer(set(taken), body, fresh)
     new = tuple(rename(p) for p in params)
     tree = _rebuild(body, {p: ast.Name(n, ast.Load()) for p, n in zip(params, new)}, rename)
-    return Renamed(new, tree)  # type: ignore[arg-type]
+    return Renamed(new, tree)
 
 
 #: the nodes whose evaluation cannot fail by themselves when their parts do not (a name bound to a value, a
@@ -164,7 +172,7 @@ def rename_definition(params: Sequence[str], body: ast.expr, taken: Iterable[str
 _TOTAL = (ast.Name, ast.Constant, ast.Lambda, ast.Tuple, ast.List, ast.Load, ast.Store, ast.arguments, ast.arg)
 
 
-def may_fail(tree: ast.expr) -> bool:
+def may_fail(tree: ast.AST) -> bool:
     """Whether evaluating the tree may fail (be ill-defined or refused) in the language: anything but names,
     constants, lambdas and tuples of them may (an operator on a truth value or a tuple, a division, a call).
 

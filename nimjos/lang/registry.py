@@ -173,4 +173,4 @@ def without_form(backend: str) -> dict[str, str]:
     >>> without_form("fast")["ilog2"]
     "not translated in a move's arithmetic"
     """
-    return {n: b.reason(backend) for n, b in REGISTRY.items() if b.reason(backend) is not None}  # type: ignore[misc]
+    return {n: r for n, b in REGISTRY.items() if (r := b.reason(backend)) is not None}

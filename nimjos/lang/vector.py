@@ -171,7 +171,7 @@ def _merge(mask: np.ndarray, a: Any, b: Any, n: int) -> Any:
         return tuple(_merge(mask, x, y, n) for x, y in zip(a, b))
     if _is_bool(a) != _is_bool(b):
         raise NotVectorisable("the branches of an if give different kinds of values")
-    out = np.empty(n, dtype=np.bool_ if _is_bool(a) else np.int64)
+    out: np.ndarray = np.empty(n, dtype=np.bool_ if _is_bool(a) else np.int64)
     out[mask] = a
     out[~mask] = b
     return out
@@ -394,10 +394,10 @@ class _Vectoriser:
         cur_env = env
         for op, right_node in zip(node.ops, node.comparators):
             if isinstance(op, (ast.In, ast.NotIn)):
-                if not isinstance(right_node, ast.Set) or not all(
-                        isinstance(e, ast.Constant) and type(e.value) is int for e in right_node.elts):
+                elts = right_node.elts if isinstance(right_node, ast.Set) else []
+                members = [e.value for e in elts if isinstance(e, ast.Constant) and type(e.value) is int]
+                if not isinstance(right_node, ast.Set) or len(members) != len(elts):
                     raise NotVectorisable("membership other than in a literal set of integers")
-                members = [e.value for e in right_node.elts]
                 lv = _int(left)
                 part = np.isin(lv, members) if isinstance(lv, np.ndarray) else lv in members
                 if isinstance(op, ast.NotIn):
@@ -414,6 +414,7 @@ class _Vectoriser:
             if len(node.ops) == 1:
                 return result
             # a chain: the next comparison is evaluated only where this one held
+            assert idx is not None, "set with result by the first comparison"
             keep = np.nonzero(_full(part, len(idx)))[0]
             idx = idx[keep]
             if idx.size == 0:
@@ -590,8 +591,10 @@ class _Vectoriser:
         """The iterations of ``for v in range(a, b) if C`` at every binding, unrolled (at most :data:`MAX_UNROLL`
         values): for each value v, (the indices of the bindings whose range holds v, where C holds and `pending`,
         which the caller may clear as it goes, is true; their environment with v set)."""
+        it, target = comp.iter, comp.target
+        assert isinstance(it, ast.Call) and isinstance(target, ast.Name), "called only over range(...) (_generator)"
         n = _size(env)
-        bounds = [_int(self.ev(a, env)) for a in comp.iter.args]
+        bounds = [_int(self.ev(a, env)) for a in it.args]
         lo, hi = (0, bounds[0]) if len(bounds) == 1 else bounds
         lo_a, hi_a = _full(lo, n), _full(hi, n)
         if n == 0:
@@ -599,7 +602,7 @@ class _Vectoriser:
         first, last = int(lo_a.min()), int(hi_a.max()) - 1
         if last - first + 1 > MAX_UNROLL:
             raise NotVectorisable(f"a range of more than {MAX_UNROLL} values")
-        var = comp.target.id
+        var = target.id
         for v in range(first, last + 1):
             live = (lo_a <= v) & (v < hi_a)
             idx = np.nonzero(live if pending is None else pending & live)[0]
@@ -665,7 +668,7 @@ class _Vectoriser:
         if not sets.box or size > MAX_OPTION_BOX:
             raise NotVectorisable("options spread over a large box")
         grid = np.indices(sets.box, dtype=np.int64).reshape(len(sets.box), size)
-        sub = {k: v for k, v in env.items() if type(v) is int}
+        sub: dict[str, Any] = {k: v for k, v in env.items() if type(v) is int}
         sub[h] = tuple(grid) if len(sets.box) > 1 else grid[0]
         sub["\0size"] = np.zeros(size, dtype=np.int64)
         marked = _full(_truth(self.ev(gen.elt, sub)), size).reshape(sets.box)
