@@ -31,7 +31,7 @@ import traceback
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Generator, Iterator
 
 from nimjos.lang.errors import SpecError
 from nimjos.games.engine import set_max_positions
@@ -237,7 +237,7 @@ def load_costs(folders: list[Path]) -> dict[tuple[str, str], float]:
 
 def run_claims(claims: list, opts: Any, jobs: int, max_positions: int = 0,
                costs: dict[tuple[str, str], float] | None = None,
-               worker: Callable[[str, str, Any], tuple] = _run_one) -> Iterator[tuple[int, Any, Any]]:
+               worker: Callable[[str, str, Any], tuple] = _run_one) -> Generator[tuple[int, Any, Any], None, None]:
     """Yield (index, claim, ClaimResult or SpecError) for each claim, in the order they finish.
 
     With `jobs` <= 1 the claims run here, one after another (in order); otherwise on `jobs` spawned
@@ -282,13 +282,13 @@ def run_claims(claims: list, opts: Any, jobs: int, max_positions: int = 0,
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for fut in sorted(done, key=lambda f: pending[f][0]):
-                i, j = pending.pop(fut)
+                i, its_pool = pending.pop(fut)
                 claim = claims[i]
-                if j is None:
+                if its_pool is None:
                     free += 1
                 else:
-                    left[j] -= 1
-                    if left[j] == 0:
+                    left[its_pool] -= 1
+                    if left[its_pool] == 0:
                         free += 1       # the pool's process is idle (or dead): one alone run may take its place
                 try:
                     status, payload, repairs = fut.result()

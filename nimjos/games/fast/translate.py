@@ -459,7 +459,7 @@ FAST_FORMS: dict[str, Callable[[str, list], Vec]] = {
 }
 
 
-def _compare(rest: Vec, op: type) -> Any:
+def _compare(rest: Vec, op: type[ast.cmpop]) -> Any:
     """rest op 0 (the denominator is positive, so the numerator's sign decides)."""
     if rest.is_const:
         return bool(_CMP[op](rest.num, 0))
