@@ -41,6 +41,11 @@ else:
 class Arithmetic(_Host):
     """Operators of :class:`checkers.prove.translate.Builder` (see the module docstring)."""
 
+    # host state this mixin assigns, declared for the type checker (which otherwise takes the assignment for this
+    # class's own definition of the protocol's attribute, of a type it cannot determine); set by Builder.__init__
+    _pow2: Any
+    _xor: Any
+
     def binop(self, op: type, a: Any, b: Any) -> Any:
         """Apply an arithmetic or bitwise operator to two values."""
         if not is_term(a) and not is_term(b):

@@ -17,6 +17,8 @@ from __future__ import annotations
 import ast
 from typing import Any, Callable, Protocol
 
+import z3
+
 from nimjos.lang.compiler import Namespace
 from checkers.prove.terms import GameRef, Scope
 
@@ -25,6 +27,7 @@ class BuilderHost(Protocol):
     """The state of a Builder and the methods its mixins call on one another (see the module docstring)."""
 
     # -- state (set by Builder.__init__)
+    ctx: z3.Context | None
     ns: Namespace
     mode: str
     bits: int

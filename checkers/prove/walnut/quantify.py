@@ -32,6 +32,10 @@ else:
 class Quantifiers(_Host):
     """The quantified forms of :class:`checkers.prove.walnut.translate.Translator` (see the module docstring)."""
 
+    # host state this mixin assigns, declared for the type checker (which otherwise takes the assignment for this
+    # class's own definition of the protocol's attribute, of a type it cannot determine); set by Translator.__init__
+    consts: dict
+
     def natural_level(self, level: Any, nonneg: set) -> bool:
         """Does a binder level provably range over naturals (a constant lower bound >= 0, a non-negative name)?
 
