@@ -284,6 +284,7 @@ class Arithmetic(_Host):
         >>> acc
         [('v001', '$jos(v001,n)')]
         """
+        assert isinstance(node.func, ast.Name), "term() calls call() for a call of a name only"
         f = node.func.id
         body = self._inline(node, env, unit)
         if body is not None:
@@ -306,6 +307,7 @@ class Arithmetic(_Host):
         """min or max of two or more numbers."""
         if len(node.args) < 2:
             return None
+        assert isinstance(node.func, ast.Name), "a form of a built-in, called by call() for a call of a name"
         lt = "<=" if node.func.id == "min" else ">="
         return self._fold(node.args, env, unit, acc,
                           lambda cur, t, v: f"(({cur} {lt} {t} & {v} = {cur}) | (~({cur} {lt} {t}) & {v} = {t}))")
@@ -329,12 +331,14 @@ class Arithmetic(_Host):
         num, den = args[0].left, args[0].right
         if self.const(den, env) is None:
             raise NotAutomatic(f"{ast.unparse(node)}: a ratio with a variable denominator is not automatic")
+        assert isinstance(node.func, ast.Name), "a form of a built-in, called by call() for a call of a name"
         if node.func.id == "ceil":
             num = ast.BinOp(num, ast.Add(), ast.BinOp(den, ast.Sub(), ast.Constant(1)))
         return self.binop(ast.BinOp(num, ast.FloorDiv(), den), env, unit, acc)
 
     def _call_logarithm(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> Exp | None:
         """v2 or ilog2, carried as 2**value (the value is in the exponent domain)."""
+        assert isinstance(node.func, ast.Name), "a form of a built-in, called by call() for a call of a name"
         f, args = node.func.id, node.args
         if len(args) != 1:
             return None

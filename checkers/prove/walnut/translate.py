@@ -116,13 +116,15 @@ class Translator(Arithmetic, Comparisons, Quantifiers):
         >>> ast.unparse(Translator(ns)._inline(parse("f(y)")))
         'any((y == y_001 for y_001 in range(3)))'
         """
-        d = self.ns.definitions.get(node.func.id)
+        func = node.func
+        assert isinstance(func, ast.Name), "every caller inlines only a call of a name"
+        d = self.ns.definitions.get(func.id)
         if d is None:
             return None
         if d.recursive:
-            raise NotAutomatic(f"recursive definition {node.func.id} (Walnut does not unfold recursions)")
+            raise NotAutomatic(f"recursive definition {func.id} (Walnut does not unfold recursions)")
         if len(d.params) != len(node.args):
-            raise NotAutomatic(f"{node.func.id} takes {len(d.params)} arguments")
+            raise NotAutomatic(f"{func.id} takes {len(d.params)} arguments")
         taken = names_in([d.tree, *node.args]) | set(self.consts) | set(env or ())
 
         def fresh(name: str) -> str:
@@ -131,6 +133,7 @@ class Translator(Arithmetic, Comparisons, Quantifiers):
                 new = self.fresh(f"{name}_")
             return new
         if unit is not None:
+            assert env is not None, "a caller giving the unit gives its environment"
             for arg in unevaluated_arguments(d.params, d.tree, node.args):
                 if self.maybe_bool(arg, env):
                     self.formula(arg, env, unit)
