@@ -59,7 +59,8 @@ class Comparisons(_Host):
         if shifted is not None:
             return self.close(acc, shifted)
         if self.is_exp(left, env) or self.is_exp(right, env):
-            mark, tried = len(unit.obligations), []
+            mark = len(unit.obligations)
+            tried: list[tuple[str, str | None]] = []      # (a fresh name, its constraint), as acc
             try:
                 a, b = self.term(left, env, unit, tried), self.term(right, env, unit, tried)
                 return self.close(acc + tried, f"{self._exp_side(a, left)} {_CMP[type(op)]} {self._exp_side(b, right)}")
@@ -247,6 +248,7 @@ class Comparisons(_Host):
         D = _lcm(p + n, Fraction(1))         # floor(a / d) = floor(B / D), B = D * a / d with natural coefficients
         P, N = _render([(c * D, t) for c, t in p]), _render([(c * D, t) for c, t in n])
         self._factor(D, num)
+        parts: tuple[list, list]
         if not n:
             q, r = self.fresh(), self.fresh()
             acc.append((q, None))

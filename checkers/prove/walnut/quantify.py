@@ -185,6 +185,8 @@ class Quantifiers(_Host):
         'En001 ((((1) <= (n001)) & ((n001) < (x))) & ((2*n001) = (x)))'
         """
         gen = node.args[0]
+        assert isinstance(node.func, ast.Name) and isinstance(gen, ast.GeneratorExp), \
+            "formula() calls it for all(...) / any(...) of one generator only"
         return self._generators(node.func.id == "all", gen.elt, list(gen.generators), env, unit, ast.unparse(node))
 
     def _generators(self, every: bool, elt: ast.AST, gens: list, env: dict, unit: Unit, text: str) -> str:
@@ -236,7 +238,7 @@ class Quantifiers(_Host):
         finally:
             unit.params = saved
 
-    def _range(self, every: bool, g: ast.comprehension, lo: ast.AST, hi: ast.AST, carried: bool, elt: ast.AST,
+    def _range(self, every: bool, g: ast.comprehension, lo: ast.expr, hi: ast.expr, carried: bool, elt: ast.AST,
                rest: list, env: dict, unit: Unit, text: str) -> str:
         """One ``for n in range(lo, hi)``: n carried as 2**n (carried) or a number. The upper bound of a number
         is translated last, with the body (any) or its negation (all) on the path of its obligations: a bound
@@ -301,6 +303,8 @@ class Quantifiers(_Host):
     def _targets(target: ast.AST) -> list[str]:
         if isinstance(target, ast.Name):
             return [target.id]
-        if isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
-            return [e.id for e in target.elts]
+        if isinstance(target, ast.Tuple):
+            names = [e.id for e in target.elts if isinstance(e, ast.Name)]
+            if len(names) == len(target.elts):
+                return names
         raise NotAutomatic(f"the comprehension target {ast.unparse(target)} is not a name or a tuple of names")
