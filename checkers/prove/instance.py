@@ -20,6 +20,7 @@ from typing import Any
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.spec.plan import ClaimPlan
 from nimjos.verdict import Counterexample
+from checkers.prove.budget import Budget
 from checkers.prove.certificate import Certificate, TooManyOptions, game_kind
 from checkers.prove.domain import ProofDomain
 from checkers.prove.holds import prove_holds
@@ -43,9 +44,10 @@ class Attempt:
 
 
 def prove_instance(claim: Any, plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
-                   bits: int, deadline: float, solver: SolverContext | None = None) -> Attempt:
-    """Prove one instance (one assignment of the enumerated names) before `deadline`, in the Z3 context of
-    `solver` (the proof attempt's; None: a new one).
+                   bits: int, deadline: Budget | float, solver: SolverContext | None = None) -> Attempt:
+    """Prove one instance (one assignment of the enumerated names) within `deadline` (a :class:`Budget`, or a
+    wall-clock deadline, converted, as :class:`checkers.prove.solver.Context` does), in the Z3 context of `solver`
+    (the proof attempt's; None: a new one).
 
     >>> import time
     >>> from nimjos.spec.loader import load_spec, ProveOptions

@@ -358,6 +358,7 @@ def _verdict(claim: Any, plan: ClaimPlan, opts: RunOptions, window: Verdict | No
     refuted = [a for a in attempts if a.status == "refuted"]
     if refuted:
         a = refuted[0]
+        assert a.counterexample is not None, "a refuted attempt has its counterexample (checkers.prove.instance)"
         v = Verdict(claim.id, "refuted", METHOD, cls, instances=len(attempts), counterexamples=[a.counterexample],
                     failures=1, seconds=seconds, notes=notes, engines=engines)
         return v

@@ -325,7 +325,7 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
 
     def _BoolOp(self, node: ast.BoolOp, env: dict) -> Any:
         is_and = isinstance(node.op, ast.And)
-        parts = []
+        parts: list = []
         pushed = 0
         try:
             for v in node.values:
@@ -388,6 +388,7 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
                 form = Z3_FORMS.get(name)
                 if callable(form):
                     return form(self, node, env)
+                reason: str | None
                 if isinstance(form, Uninterpreted):
                     reason = form.why
                 else:
