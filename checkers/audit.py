@@ -104,9 +104,11 @@ def _candidates(name: str, window_values: list, game: bool, rng: random.Random) 
 
 def _window_values(plan: ClaimPlan, limit: int = 400) -> dict[str, list]:
     """Values each name takes in the first bindings of the window (the window's shape: integers, tuples...)."""
-    seen: dict[str, list] = {n: [] for n in plan.window.names}
+    window = plan.window
+    assert window is not None, "probe_points asks only for a claim with a window"
+    seen: dict[str, list] = {n: [] for n in window.names}
     try:
-        for i, env in enumerate(plan.window.bindings({})):
+        for i, env in enumerate(window.bindings({})):
             if i >= limit:
                 break
             for n in seen:
@@ -131,6 +133,7 @@ def _heap_counts(plan: ClaimPlan) -> dict[str, str]:
     for part in conjuncts(parse(plan.window_text)) if plan.window_text else []:
         count = heap_count(part)
         if isinstance(count, ast.Name):
+            assert isinstance(part, ast.Compare) and isinstance(part.left, ast.Name), "heap_count: h in multisets(...)"
             out[count.id] = part.left.id
     return out
 

@@ -56,7 +56,8 @@ def balanced_split(lo: int, hi: int, n: int, weight: Callable[[int], int] | None
         return split(lo, hi, n)
     weights = [max(1, weight(v)) for v in range(lo, hi + 1)]
     total = sum(weights)
-    out, start, acc, k = [], lo, 0, 1
+    out: list[tuple[int, int]] = []
+    start, acc, k = lo, 0, 1
     for i, w in enumerate(weights):
         acc += w
         v = lo + i
@@ -80,17 +81,18 @@ def shard_plan(claim: Any, profile: str, shards: int) -> list[tuple[int, int]] |
     _, lo, hi = outer
     # with dependent inner bounds (1 <= m <= n) later outer values carry more instances: balance by a
     # quick count of the instances at each outer value when the window is small enough to count
-    weight = None
+    weight: Callable[[int], int] | None = None
     if len(plan.window.levels) > 1 and hi - lo < 100_000:
         name = plan.window.levels[0].name
         inner = plan.window.levels[1]
         if inner.highs and inner.lows and inner.members is None:
-            def weight(v: int, inner=inner, name=name) -> int:
+            def count(v: int, inner=inner, name=name) -> int:
                 try:
                     a, b = plan.window.range_of(inner, {name: v})
                     return max(1, b - a + 1)
                 except Exception:  # noqa: BLE001 - a weight is only a hint for balancing
                     return 1
+            weight = count
     return balanced_split(lo, hi, shards * 4 if weight else shards, weight)
 
 

@@ -254,6 +254,7 @@ def _smaller(dom: Domain, out: Outcome, evaluate: Any) -> Outcome:
             return True
         return False
 
+    assert out.env is not None, "the caller shrinks a failure with its instance only"
     env = tighten(dom, out.env, fails)
     if env == out.env:
         return out
