@@ -78,11 +78,11 @@ def _replace(tree: ast.AST, path: list, new: ast.AST) -> ast.AST:
     return root
 
 
-def _plus(node: ast.AST, k: int) -> ast.AST:
+def _plus(node: ast.expr, k: int) -> ast.expr:
     return ast.BinOp(left=copy.deepcopy(node), op=ast.Add() if k > 0 else ast.Sub(), right=ast.Constant(abs(k)))
 
 
-def _offset(node: ast.AST) -> tuple[ast.AST, int]:
+def _offset(node: ast.expr) -> tuple[ast.expr, int]:
     """Split ``e + c`` / ``e - c`` (c an integer literal, nested) into (e, total offset)."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)) and \
             isinstance(node.right, ast.Constant) and type(node.right.value) is int:
@@ -114,7 +114,7 @@ def fold(tree: ast.AST) -> ast.AST:
     return _Fold().visit(copy.deepcopy(tree))
 
 
-def single_edits(tree: ast.AST) -> list[tuple[str, ast.AST]]:
+def single_edits(tree: ast.expr) -> list[tuple[str, ast.AST]]:
     """Every single small edit of an expression tree, as (description, new tree). An edit of a
     subexpression that occurs more than once is also made at every occurrence at once (a misprint
     repeated in one formula is one misprint).
@@ -144,9 +144,9 @@ def single_edits(tree: ast.AST) -> list[tuple[str, ast.AST]]:
             for i, op in enumerate(node.ops):
                 swap = _CMP_SWAP.get(type(op))
                 if swap:
-                    new = copy.deepcopy(node)
-                    new.ops[i] = swap()
-                    edits.append((f"{ast.unparse(node)} -> {ast.unparse(new)}", path, new))
+                    swapped = copy.deepcopy(node)
+                    swapped.ops[i] = swap()
+                    edits.append((f"{ast.unparse(node)} -> {ast.unparse(swapped)}", path, swapped))
         if isinstance(node, ast.Constant) and type(node.value) is int and abs(node.value) <= 64:
             for k in (1, -1):
                 edits.append((f"constant {node.value} -> {node.value + k}", path, ast.Constant(node.value + k)))
