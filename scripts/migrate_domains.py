@@ -46,6 +46,7 @@ from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import parse
+from nimjos.spec.domain import heap_count
 from nimjos.spec.names import spec_namespace
 
 #: the old rule: a constant range of at most this many values was a printed case split
@@ -109,7 +110,8 @@ def read_domain(window_text: str, ns: Namespace, sizes: set[str] | frozenset[str
     A name in `sizes` (an exponent of a power in the claim, ``2 ** n``) is never a printed case split: its
     constant upper bound is the window's edge however narrow.
 
-    >>> from nimjos.spec.names import spec_namespace
+    >>> from nimjos.spec.domain import heap_count
+from nimjos.spec.names import spec_namespace
     >>> read_domain("2 <= k <= 10 and 1 <= n <= 60 and 1 <= m <= n", spec_namespace())
     ('2 <= k and 1 <= n and 1 <= m <= n', ['k <= 10', 'n <= 60'])
     >>> read_domain("2 <= k <= 4 and k in {2, 3}", spec_namespace())
@@ -145,22 +147,6 @@ def read_domain(window_text: str, ns: Namespace, sizes: set[str] | frozenset[str
     return _join(kept, window_text), edges
 
 
-def heap_count(link: ast.expr) -> ast.expr | None:
-    """The number of heaps of a window's conjunct ``h in multisets(N, LO, HI)`` (the positions of N heaps of
-    LO..HI tokens), else None.
-
-    >>> ast.unparse(heap_count(parse("h in multisets(n, 0, 15)")))
-    'n'
-    """
-    if isinstance(link, ast.Compare) and len(link.ops) == 1 and isinstance(link.ops[0], ast.In) \
-            and isinstance(link.left, ast.Name):
-        call = link.comparators[0]
-        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "multisets" \
-                and len(call.args) == 3:
-            return call.args[0]
-    return None
-
-
 def heap_counts(window_text: str) -> set[str]:
     """The names that count heaps in a window (``1 <= n <= 6 and h in multisets(n, 0, 15)`` gives n): like a
     size, their window range is only the window's edge ("for every number of heaps").
@@ -180,7 +166,8 @@ def _heap_edge(link: ast.expr, ns: Namespace, source: str = "") -> tuple[str, st
     """For ``h in multisets(N, LO, HI)`` with a constant HI: the domain's condition (N heaps of at least LO
     tokens: the sizes are unbounded) and the window's edge (HI); None otherwise.
 
-    >>> from nimjos.spec.names import spec_namespace
+    >>> from nimjos.spec.domain import heap_count
+from nimjos.spec.names import spec_namespace
     >>> _heap_edge(parse("h in multisets(n, 0, 15)"), spec_namespace(), "h in multisets(n, 0, 15)")
     ('len(h) == n and all(x >= 0 for x in h)', 'h in multisets(n, 0, 15)')
     """
