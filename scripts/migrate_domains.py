@@ -110,8 +110,7 @@ def read_domain(window_text: str, ns: Namespace, sizes: set[str] | frozenset[str
     A name in `sizes` (an exponent of a power in the claim, ``2 ** n``) is never a printed case split: its
     constant upper bound is the window's edge however narrow.
 
-    >>> from nimjos.spec.domain import heap_count
-from nimjos.spec.names import spec_namespace
+    >>> from nimjos.spec.names import spec_namespace
     >>> read_domain("2 <= k <= 10 and 1 <= n <= 60 and 1 <= m <= n", spec_namespace())
     ('2 <= k and 1 <= n and 1 <= m <= n', ['k <= 10', 'n <= 60'])
     >>> read_domain("2 <= k <= 4 and k in {2, 3}", spec_namespace())
@@ -166,8 +165,7 @@ def _heap_edge(link: ast.expr, ns: Namespace, source: str = "") -> tuple[str, st
     """For ``h in multisets(N, LO, HI)`` with a constant HI: the domain's condition (N heaps of at least LO
     tokens: the sizes are unbounded) and the window's edge (HI); None otherwise.
 
-    >>> from nimjos.spec.domain import heap_count
-from nimjos.spec.names import spec_namespace
+    >>> from nimjos.spec.names import spec_namespace
     >>> _heap_edge(parse("h in multisets(n, 0, 15)"), spec_namespace(), "h in multisets(n, 0, 15)")
     ('len(h) == n and all(x >= 0 for x in h)', 'h in multisets(n, 0, 15)')
     """
