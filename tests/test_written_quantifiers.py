@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -93,3 +94,21 @@ def test_a_window_may_not_bind_a_name_the_domain_does_not_state(write_spec):
         load_spec(write_spec(HEAD + '[[claim]]\nid = "c"\nfor_all = "x >= 0"\nwindow = "x <= 9 and 0 <= y <= 3"\n'
                                     'holds = "x + y >= 0"\n'))
     assert "field 'window'" in str(err.value) and "'y'" in str(err.value)
+
+
+def test_the_migration_keeps_what_the_old_rule_enumerated_and_states_the_domain(write_spec):
+    """scripts/migrate_domains.py rewrites a spec of the old format (for_all the window, domain optional) into
+    for_all (the domain) and window, the window enumerating what the old one did."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    import migrate_domains   # noqa: E402  (scripts/migrate_domains.py)
+    old = HEAD + ('[[claim]]\nid = "wide"\nfor_all = "1 <= x <= 60 and 2 <= k <= 4"\nholds = "x + k >= 3"\n'
+                  '[[claim]]\nid = "stated"\ndomain = "x >= 1"\nfor_all = "1 <= x <= 9"\nholds = "x >= 1"\n'
+                  'deep = { for_all = "1 <= x <= 90" }\n')
+    new = migrate_domains.migrate_text(old)
+    spec = load_spec(write_spec(new))
+    wide, stated = spec.claim("wide"), spec.claim("stated")
+    assert wide.for_all_text == "1 <= x and 2 <= k <= 4" and wide.get("window") == "x <= 60"
+    assert sum(1 for _ in wide.plan().window.bindings({})) == 60 * 3
+    assert stated.for_all_text == "x >= 1" and stated.get("window") == "1 <= x <= 9"
+    assert stated.get("window", "deep") == "1 <= x <= 90"
+    assert migrate_domains.migrate_text(new) == new   # already in the new format: unchanged
