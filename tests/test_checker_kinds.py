@@ -103,7 +103,7 @@ def test_dependent_strict_and_fractional_bounds(write_spec):
 
 
 def test_deep_profile_widens(write_spec):
-    body = ('[[claim]]\nid = "a"\ngame = "nim1"\nfor_all = "0 <= x"\nwindow = "x <= 10"\ndeep = { for_all = "0 <= x <= 100" }\n'
+    body = ('[[claim]]\nid = "a"\ngame = "nim1"\nfor_all = "0 <= x"\nwindow = "x <= 10"\ndeep = { window = "x <= 100" }\n'
             'grundy = "x"\n')
     assert check(write_spec, body, profile="deep").instances == 101
 

@@ -204,7 +204,7 @@ def test_a_one_heap_game_on_any_number_of_heaps_is_its_game_graph():
     assert G(nim(), (3, 5, 6)) == 0 and G(heaps(nim()), (1, 2)) == 3
 
 
-def _moore_spec(tmp_path, heaps_text, digits):
+def _moore_spec(tmp_path, domain, window, digits):
     p = tmp_path / "moore.toml"
     p.write_text(f"""[source]
 id = "moore"
@@ -213,7 +213,8 @@ id = "moore"
 id = "moore-2"
 game = "moore_nim(2)"
 position = ["h"]
-for_all = "{heaps_text}"
+for_all = "{domain}"
+window = "{window}"
 p_positions = "all(sum(x >> i & 1 for x in h) % 3 == 0 for i in range({digits}))"
 """)
     return load_spec(p)
@@ -222,7 +223,7 @@ p_positions = "all(sum(x >> i & 1 for x in h) % 3 == 0 for i in range({digits}))
 def test_a_four_heap_moore_claim_on_eight_digits_is_refuted_in_every_run(tmp_path):
     """Issue 15: Moore's Nim_2 on four heaps with a predicate that reads 8 binary digits only is false from
     heap size 256 on; the window (heaps up to 7) cannot see it, the sampler finds (0, 0, 0, 256) every time."""
-    spec = _moore_spec(tmp_path, "h in multisets(4, 0, 7)", 8)
+    spec = _moore_spec(tmp_path, "len(h) == 4 and all(x >= 0 for x in h)", "h in multisets(4, 0, 7)", 8)
     claim = spec.claims[0]
     found = []
     for _ in range(2):
@@ -235,7 +236,8 @@ def test_a_four_heap_moore_claim_on_eight_digits_is_refuted_in_every_run(tmp_pat
 
 
 def test_moore_claims_are_not_proved_by_the_sum_reduction(tmp_path):
-    spec = _moore_spec(tmp_path, "1 <= n <= 3 and h in multisets(n, 0, 3)", "ilog2(max(h) + 1) + 1")
+    spec = _moore_spec(tmp_path, "n >= 1 and len(h) == n and all(x >= 0 for x in h)",
+                       "n <= 3 and h in multisets(n, 0, 3)", "ilog2(max(h) + 1) + 1")
     v = heap_prove(spec.claims[0], RunOptions())
     assert v.verdict == "inconclusive" and "not applicable" in v.scope
     s = heap_sample(spec.claims[0], RunOptions())

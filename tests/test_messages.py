@@ -90,8 +90,7 @@ def test_an_unknown_function_is_not_a_variable(write_spec, call, hint):
     name = call.split("(")[0]
     got = message(write_spec, f'''[[claim]]
 id = "c"
-for_all = "0 <= n"
-window = "n <= 10"
+for_all = "0 <= n <= 10"
 holds = "{call} >= 0"
 expect = "holds"
 ''')
@@ -113,8 +112,7 @@ moves = [ { to = "n - s", where = "1 <= s <= sqrt(n)" } ]
 def test_an_unknown_variable_is_still_a_variable(write_spec):
     got = message(write_spec, '''[[claim]]
 id = "c"
-for_all = "0 <= n"
-window = "n <= 10"
+for_all = "0 <= n <= 10"
 holds = "zz >= 0"
 expect = "holds"
 ''')
@@ -140,14 +138,15 @@ moves = [ { to = "x - r", where = "r >= 1" } ]
                    "position, e.g. 'r <= x' (a constant bound such as 'r <= 100' would cut the game off silently))")
 
 
-def test_a_window_variable_without_upper_bound_keeps_its_hint(write_spec):
+def test_an_infinite_domain_without_a_window_says_which_window_to_add(write_spec):
     got = message(write_spec, '''[[claim]]
 id = "c"
 for_all = "n >= 0"
 holds = "n >= 0"
 expect = "holds"
 ''')
-    assert got == "FILE:6: claim 'c', field 'for_all': name 'n' has no upper bound in 'n >= 0' (add a conjunct such as 'n <= 100')"
+    assert got == ("FILE:6: claim 'c', field 'for_all': for_all states an infinite domain (n unbounded above) and the "
+                   "claim gives no window: how much of it should be enumerated? (add window = \"n <= 100\")")
 
 
 def test_a_builtin_1d_family_needs_its_coordinate_named(write_spec):
@@ -211,7 +210,7 @@ grundy = "xor(x, y)"
     monkeypatch.setattr(engine, "max_positions", engine.max_positions)  # --max-positions sets it for the process
     assert cli.main(["check", str(path), "--no-store", "--method", "exhaustive", "--max-positions", "100000"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"nimjos: {path}:11: claim 'small-sum', field 'for_all': the window has about 9,006,001 "
+    assert err.startswith(f"nimjos: {path}:12: claim 'small-sum', field 'window': the window has about 9,006,001 "
                           "instances, over the limit of 100,000 positions (--max-positions); estimate:"), err
     assert err.rstrip().endswith("(shrink the window or raise --max-positions; the estimate does not count 'assume': "
                                  "write a restrictive assumption as bounds of for_all)"), err
