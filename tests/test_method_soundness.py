@@ -118,7 +118,7 @@ prove = { induction = "x" }
 id = "many-even"
 game = "heaps(nim1)"
 position = ["h"]
-for_all = "n >= 1"
+for_all = "n >= 1 and len(h) == n and all(x >= 0 for x in h)"
 window = "1 <= n <= 3 and h in multisets(n, 0, 6)"
 grundy = "xor((x if x % 2 == 0 else 0) for x in h)"
 prove = { using = ["even-heaps"] }
@@ -126,7 +126,7 @@ prove = { using = ["even-heaps"] }
 id = "bouton"
 game = "heaps(nim1)"
 position = ["h"]
-for_all = "n >= 1"
+for_all = "n >= 1 and len(h) == n and all(x >= 0 for x in h)"
 window = "1 <= n <= 3 and h in multisets(n, 0, 6)"
 p_positions = "xor(x for x in h) == 0"
 prove = { using = ["every-heap"] }
@@ -262,6 +262,7 @@ def test_the_heap_reduction_does_not_apply_to_negative_heap_sizes(write_spec):
     """A window of heap sizes from -2: the claim is ill-defined at (-2,), so the reduction (a statement about
     heaps of 0 tokens or more) must not prove it."""
     text = LEMMA.replace('id = "bouton"', 'id = "bouton-negative"').replace("multisets(n, 0, 6)", "multisets(n, -2, 6)")
+    text = text.replace("all(x >= 0 for x in h)", "all(x >= -2 for x in h)")
     spec = load_spec(write_spec(text))
     v = heap_prove(spec.claim("bouton-negative"), RunOptions())
     assert v.verdict == "inconclusive" and "not applicable" in v.scope
