@@ -1,6 +1,7 @@
 """Proofs with Z3: classes of positions, strategies, abstractions, re-evaluated counterexamples, mutants."""
 from __future__ import annotations
 
+import ast
 import pathlib
 import re
 
@@ -142,8 +143,10 @@ def test_window_edges_are_dropped_but_stated_bounds_kept(write_spec):
         "c", 'for_all = "0 <= s and 0 <= m <= 2 * s and 0 <= e <= 1"\nwindow = "s <= 300"\nholds = "s - m + e <= s + 1"')))
     c = spec.claim("c")
     dom = proof_domain(c, c.plan(), ProveOptions(), spec.namespace)
-    assert dom.dropped == ["s"]
-    assert dom.upper == {"m": "2 * s", "e": "1"}
+    assert "s" in dom.dropped and dom.upper["m"] == "2 * s"   # the window's edge goes, a bound by a name stays
+    # the stated bound e <= 1 is the domain's: the proof keeps it as the domain's condition
+    assert dom.domain_text == "0 <= s and 0 <= m <= 2 * s and 0 <= e <= 1"
+    assert "0 <= e <= 1" in [ast.unparse(tree) for tree, _ in dom.domain_conditions]
 
 
 def test_a_proof_refuted_on_its_window_fails_loudly(write_spec):
@@ -288,7 +291,7 @@ prove = {{ using = {using} }}
     with pytest.raises(SpecError) as info:
         load_spec(p)
     text = str(info.value)
-    assert message in text and str(p) in text and ":15:" in text and "field 'prove'" in text
+    assert message in text and str(p) in text and ":16:" in text and "field 'prove'" in text
 
 
 def test_a_nim_sum_the_laws_cannot_settle_is_proved_with_bit_vectors(write_spec):
@@ -357,8 +360,8 @@ expect = "ill-defined"
 def test_a_proof_scope_prints_the_domain_in_clean_form(write_spec):
     # the window's raw bounds printed "all n >= max(0, 0), 0 + 1 <= d <= n" and "1 <= d <= n - 1 - 0"
     spec = load_spec(write_spec("[source]\nid = 'd'\n" + claim_text(
-        "two-lows", 'for_all = "n >= 1 and 1 <= d <= n - 1 - 0"\nholds = "n - d < n"') + claim_text(
-        "stated", 'window = "0 <= n <= 100 and n >= 0 and 0 + 1 <= d <= n"\nfor_all = "1 <= n <= 60 and 1 <= d <= n - 1 - 0"\n'
+        "two-lows", 'for_all = "0 <= n and n >= 0 and 0 + 1 <= d <= n"\nwindow = "n <= 100"\nholds = "n - d < n"') + claim_text(
+        "stated", 'for_all = "n >= 1 and 1 <= d <= n - 1 - 0"\nwindow = "1 <= n <= 60 and 1 <= d <= n - 1 - 0"\n'
                   'holds = "n - d >= 1"')))
     for cid, want in [("two-lows", "all n >= 0, 1 <= d <= n"), ("stated", "all n >= 1, 1 <= d <= n - 1")]:
         v = prove(spec, cid)
