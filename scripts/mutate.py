@@ -2,8 +2,8 @@
 
 Each mutant changes one thing in one claim: an operator (+ -, * //, < <=, == !=, and or, | &, ...), an integer
 constant by +-1, a bound by +-1, two arguments of a call swapped or one variable replaced by another,
-floor <-> ceil, min <-> max, all <-> any, or one entry of a printed table by +-1. The window (for_all) is
-never mutated. A mutant is *killed* when the exhaustive checker, in the default profile, does not find it
+floor <-> ceil, min <-> max, all <-> any, or one entry of a printed table by +-1. The domain (for_all) and
+the window are never mutated. A mutant is *killed* when the exhaustive checker, in the default profile, does not find it
 true (refuted, ill-defined or vacuous); a spec error or a timeout makes it *stillborn* (not counted).
 A survivor is checked again on a window twice as wide, and its values are compared with the original's:
 
@@ -290,7 +290,7 @@ def run(mutant: Mutant, timeout: float) -> Mutant:
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib, tempfile
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "m.toml"
-    >>> _ = p.write_text('[source]\\nid = "m"\\n[[claim]]\\nid = "c"\\nfor_all = "0 <= n <= 5"\\nholds = "n <= 5"\\n')
+    >>> _ = p.write_text('[source]\\nid = "m"\\n[[claim]]\\nid = "c"\\nfor_all = "0 <= n"\\nwindow = "n <= 5"\\nholds = "n <= 5"\\n')
     >>> [(m.description, run(m, 10).verdict) for m in claim_mutants(load_spec(p).claims[0])][:2]
     [("'<=' -> '<' in n <= 5", 'refuted'), ('5 -> 6 in 5', 'survived')]
     """
@@ -303,17 +303,22 @@ def run(mutant: Mutant, timeout: float) -> Mutant:
     else:
         raw = dict(mutant.claim.raw)
         raw.pop("deep", None)
-        raw["for_all"] = widened(raw["for_all"]) if isinstance(raw.get("for_all"), str) else raw.get("for_all")
-        wide_verdict, wide_detail = check(_with(mutant.claim, raw), timeout) if "for_all" in raw else ("", "")
+        # only the window widens: a claim whose domain is finite (no window) was checked on all of it
+        if isinstance(raw.get("window"), str):
+            raw["window"] = widened(raw["window"])
+        wide_verdict, wide_detail = check(_with(mutant.claim, raw), timeout) if "window" in raw else ("", "")
         if wide_verdict in ("refuted", "ill-defined"):
             mutant.verdict = "survived"
-            mutant.reason = f"window too small: {wide_verdict} {wide_detail} on {raw['for_all']!r}"
+            mutant.reason = f"window too small: {wide_verdict} {wide_detail} on {raw['window']!r}"
         elif same_values(mutant.original, mutant.claim, mutant.field):
             mutant.verdict = "equivalent"
             mutant.reason = "equivalent on the window (the same value at every instance)"
+        elif "window" not in raw:
+            mutant.verdict = "equivalent"
+            mutant.reason = "a different true statement (true on the whole finite domain)"
         elif wide_verdict in HOLDING:
             mutant.verdict = "equivalent"
-            mutant.reason = f"a different true statement (also true on {raw['for_all']!r})"
+            mutant.reason = f"a different true statement (also true on {raw['window']!r})"
         else:
             mutant.verdict = "survived"
             mutant.reason = f"not refuted; wider window: {wide_verdict or 'none'} {wide_detail}".strip()
