@@ -88,7 +88,7 @@ def world_trees(claim: Any, plan: ClaimPlan) -> list:
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
     >>> c = spec.claims[0]
     >>> [ast.unparse(t) for t in world_trees(c, c.plan())]
-    ['x', 'nim1', '0 <= x <= 20']
+    ['x', 'nim1', '0 <= x and x <= 20']
     """
     trees = []
     for v in (claim.statement, claim.assume_text, claim.strategy):
