@@ -47,26 +47,30 @@ class PeriodicityProof:
     #: (g(n + p), g(n)) there; None when there is none in the range (the statement may still fail beyond it)
     counterexample: int | None = None
     counter_values: tuple[int, int] | None = None
+    #: s of g(n + p) = g(n) + s (0: plain periodicity); `values` and `counter_values` are (g(n + p), g(n)) as ever
+    saltus: int = 0
 
     def describe(self) -> str:
         lo, hi = self.checked
+        plus = f" + {self.saltus}" if self.saltus else ""
         if self.holds:
-            return (f"proved: g(n + {self.period}) = g(n) for every n >= {self.preperiod} ({self.theorem}; "
+            return (f"proved: g(n + {self.period}) = g(n){plus} for every n >= {self.preperiod} ({self.theorem}; "
                     f"checked {lo} <= n < {hi})")
         a, b = self.values or (None, None)
-        return (f"refuted: g({self.first_failure} + {self.period}) = {a} != g({self.first_failure}) = {b}")
+        return (f"refuted: g({self.first_failure} + {self.period}) = {a} != g({self.first_failure}){plus} = "
+                f"{None if b is None else b + self.saltus}")
 
 
 def _check(seq: Sequence[int], period: int, lo: int, hi: int,
-           speaks: Callable[[int], bool] | None = None) -> int | None:
+           speaks: Callable[[int], bool] | None = None, saltus: int = 0) -> int | None:
     for n in range(lo, hi):
-        if seq[n + period] != seq[n] and (speaks is None or speaks(n)):
+        if seq[n + period] != seq[n] + saltus and (speaks is None or speaks(n)):
             return n
     return None
 
 
 def _record(theorem: str, seq: Sequence[int], period: int, preperiod: int, hi: int,
-            speaks: Callable[[int], bool] | None = None) -> PeriodicityProof:
+            speaks: Callable[[int], bool] | None = None, saltus: int = 0) -> PeriodicityProof:
     """The proof record of checking g(n + period) = g(n) for preperiod <= n < hi. `speaks(n)`: whether the claim
     states anything at n (n and n + period in its domain and assumption); a counterexample is a failure where it
     does, the least in the range (every failure when `speaks` is None).
@@ -75,13 +79,41 @@ def _record(theorem: str, seq: Sequence[int], period: int, preperiod: int, hi: i
     >>> r.holds, r.first_failure, r.counterexample, r.counter_values
     (False, 1, 3, (1, 2))
     """
-    bad = _check(seq, period, preperiod, hi)
+    bad = _check(seq, period, preperiod, hi, saltus=saltus)
     if bad is None:
-        return PeriodicityProof(theorem, period, preperiod, (preperiod, hi), True)
-    cx = bad if speaks is None or speaks(bad) else _check(seq, period, bad + 1, hi, speaks)
+        return PeriodicityProof(theorem, period, preperiod, (preperiod, hi), True, saltus=saltus)
+    cx = bad if speaks is None or speaks(bad) else _check(seq, period, bad + 1, hi, speaks, saltus)
     return PeriodicityProof(theorem, period, preperiod, (preperiod, hi), False, bad,
                             (int(seq[bad + period]), int(seq[bad])), cx,
-                            None if cx is None else (int(seq[cx + period]), int(seq[cx])))
+                            None if cx is None else (int(seq[cx + period]), int(seq[cx])), saltus)
+
+
+def record_failure(theorem: str, seq: Sequence[int], period: int, preperiod: int, saltus: int,
+                   speaks: Callable[[int], bool] | None = None) -> PeriodicityProof:
+    """The record of a theorem's "no" for g(n + period) = g(n) + saltus (n >= preperiod), read off the
+    sequence `seq` the engine computed: the least failure, and the least where the claim speaks, within `seq`
+    (a record with `holds` False and no failure found when `seq` is too short to show one).
+
+    >>> r = record_failure("t", [0, 1, 2, 4, 3, 5, 6, 8, 7], 4, 1, 3)
+    >>> r.holds, r.first_failure, r.counter_values, r.describe()
+    (False, 1, (5, 1), 'refuted: g(1 + 4) = 5 != g(1) + 3 = 4')
+    """
+    _pattern(period, preperiod)
+    rec = _record(theorem, seq, period, preperiod, max(preperiod, len(seq) - period), speaks, saltus)
+    if rec.holds:
+        return PeriodicityProof(theorem, period, preperiod, rec.checked, False, saltus=saltus)
+    return rec
+
+
+def heap_sequence(rules: HeapRules, n: int) -> list[int]:
+    """g(0), ..., g(n) of the heap game `rules`, from its moves (the compiled kernels, or the plain mex when a
+    move may leave more than two heaps).
+
+    >>> from nimjos.games.heaps.rules import LASKERS_NIM
+    >>> heap_sequence(LASKERS_NIM, 8)
+    [0, 1, 2, 4, 3, 5, 6, 8, 7]
+    """
+    return plain_sequence(rules, n) if rules.max_parts > 2 else sequence(rules, n).tolist()
 
 
 def _pattern(period: int, preperiod: int) -> None:
@@ -118,7 +150,7 @@ def octal_proof(rules: HeapRules, period: int, preperiod: int, seq: Sequence[int
     if hi + period > MAX_RANGE:
         raise EvalError(f"the theorem's range reaches {hi + period:,}, beyond {MAX_RANGE:,} heap sizes")
     if seq is None or len(seq) < hi + period:
-        seq = plain_sequence(rules, hi + period) if rules.max_parts > 2 else sequence(rules, hi + period).tolist()
+        seq = heap_sequence(rules, hi + period)
     t, parts = rules.max_take, max(rules.max_parts, 1)
     theorem = (f"Guy-Smith periodicity theorem for the finite code {rules.code()}: a move takes at most t = {t} "
                f"tokens and leaves at most {parts} heap{'s' if parts > 1 else ''}")
