@@ -25,11 +25,15 @@ it, so g(n + p) = mex != f(n + p) = g(n) + s there.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from checkers.prove.walnut.logic import library
 from checkers.prove.walnut.run import (SearchLimit, WalnutMissing, find_jar, find_java, run, smallest_accepted,
                                        state_limit, work_limit)
+from nimjos.games.heaps.periodicity import PeriodicityProof, check_pattern, heap_sequence, record_failure
 from nimjos.games.heaps.rules import HeapRules
+from nimjos.games.periodicity import holds as first_failure
+from nimjos.lang.errors import NimjosError
 
 #: the Walnut queries of the certificate, each to be TRUE, and what each says
 QUERIES = {"q_total": "f has a value at every n", "q_unique": "f has one value at every n",
@@ -38,6 +42,11 @@ QUERIES = {"q_total": "f has a value at every n", "q_unique": "f has one value a
 WALNUT_SECONDS = 120.0
 #: the largest constant (a value of the base table, the period, the saltus, a code's length) written into a query
 MAX_CONSTANT = 100_000
+#: a proof is confirmed on the engine's values of every heap size below n0 + p + AUDIT_REACH before it prints
+#: (the second number for codes whose moves may leave three heaps: the plain mex, cubic in the heap size)
+AUDIT_REACH, AUDIT_REACH_THREE = 1_000, 200
+#: heap sizes the engine computes past Walnut's least failure when it looks for one where the claim speaks
+SEARCH_EXTRA = 200
 
 
 def theorem_text(rules: HeapRules, period: int, preperiod: int, saltus: int) -> str:
@@ -109,6 +118,39 @@ def mex_commands(rules: HeapRules, base: list[int], period: int, preperiod: int,
             'eval cex "Ev,w $fG(n,v) & ($opt(n,v) | (w < v & ~$opt(n,w)))";']
 
 
+class MexDisagreement(NimjosError, AssertionError):
+    """Walnut proved a certificate that the engine's values contradict: a bug in the translation or the engine."""
+
+
+def audit_reach(rules: HeapRules) -> int:
+    """How far past n0 + p the engine confirms a proof of this code (:data:`AUDIT_REACH`).
+
+    >>> from nimjos.games.heaps.rules import LASKERS_NIM, octal_rules
+    >>> audit_reach(LASKERS_NIM), audit_reach(octal_rules("0.8"))
+    (1000, 200)
+    """
+    return AUDIT_REACH_THREE if rules.max_parts > 2 else AUDIT_REACH
+
+
+def confirm_with_engine(rules: HeapRules, period: int, preperiod: int, saltus: int, reach: int) -> None:
+    """Raise :class:`MexDisagreement` unless g(n + period) = g(n) + saltus for preperiod <= n < preperiod + reach,
+    g from the engine (the audit of a proof before it prints: the probe points are every heap size there).
+
+    >>> from nimjos.games.heaps.rules import LASKERS_NIM
+    >>> confirm_with_engine(LASKERS_NIM, 4, 1, 4, 50)
+    >>> confirm_with_engine(LASKERS_NIM, 4, 1, 3, 50)
+    Traceback (most recent call last):
+    ...
+    checkers.heap_mex.MexDisagreement: the mex certificate of g(n + 4) = g(n) + 3 (n >= 1) for the code 4.3... was proved, but the engine has g(1 + 4) = 5 != g(1) + 3 = 4: a prover bug
+    """
+    seq = heap_sequence(rules, preperiod + period + reach)
+    bad = first_failure(seq, period, preperiod, saltus)
+    if bad is not None:
+        raise MexDisagreement(f"the mex certificate of g(n + {period}) = g(n) + {saltus} (n >= {preperiod}) for the "
+                              f"code {rules.code()} was proved, but the engine has g({bad} + {period}) = "
+                              f"{seq[bad + period]} != g({bad}) + {saltus} = {seq[bad] + saltus}: a prover bug")
+
+
 @dataclass
 class MexAnswer:
     """Walnut's answer: `proved` True (every query TRUE), False (a query FALSE: `first_bad` is the least n where
@@ -161,3 +203,36 @@ def prove_mex(rules: HeapRules, base: list[int], period: int, preperiod: int, sa
             least = None
         answer.first_bad = None if least is None else least[0]
     return answer
+
+
+def mex_proof(rules: HeapRules, period: int, preperiod: int, saltus: int,
+              speaks: Callable[[int], bool] | None = None, profile: str = "default") -> PeriodicityProof | str:
+    """Prove or refute "g(n + period) = g(n) + saltus for every n >= preperiod" for the heap game `rules` by the
+    mex certificate (module docstring): a proof record (``holds``, or refuted at the least n the engine
+    confirms, where the claim `speaks`), or the reason Walnut gave no answer.
+
+    >>> from nimjos.games.heaps.rules import LASKERS_NIM
+    >>> mex_proof(LASKERS_NIM, 4, 1, 4).holds
+    True
+    >>> r = mex_proof(LASKERS_NIM, 4, 0, 4); r.holds, r.counterexample, r.counter_values
+    (False, 0, (3, 0))
+    """
+    check_pattern(period, preperiod)
+    if type(saltus) is not int or saltus < 0:
+        return f"the saltus must be an integer >= 0 for this theorem, got {saltus!r}"
+    base = heap_sequence(rules, preperiod + period - 1)
+    theorem = theorem_text(rules, period, preperiod, saltus)
+    answer = prove_mex(rules, base, period, preperiod, saltus, profile)
+    counts = (f"Walnut: largest automaton {answer.states:,} states, {answer.total_states:,} states in all, "
+              f"{answer.seconds:.1f} s")
+    if answer.proved:
+        reach = audit_reach(rules)
+        confirm_with_engine(rules, period, preperiod, saltus, reach)
+        return PeriodicityProof(theorem, period, preperiod, (0, preperiod + period), True, saltus=saltus,
+                                decided=counts + f"; the engine agrees on every n < {preperiod + period + reach}")
+    if answer.proved is None:
+        return answer.why
+    # Walnut says no: the least failure of the mex rule at m is the least m = n + p with g(n + p) != g(n) + s;
+    # the engine confirms it (and finds the least failure where the claim speaks, a little further if need be)
+    reach = (answer.first_bad if answer.first_bad is not None else preperiod + period) + 4 * period + SEARCH_EXTRA
+    return record_failure(theorem, heap_sequence(rules, reach), period, preperiod, saltus, speaks)

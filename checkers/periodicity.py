@@ -3,13 +3,15 @@
 A ``periodic`` claim (``periodic = { period = p, preperiod = n0 }``) about a heap game with a finite code
 (``octal("0.77")``, a take-and-break game) or a subtraction game with a finite set is decided for every
 n >= n0 by a theorem that needs only a finite computation (:mod:`nimjos.games.heaps.periodicity`: Guy-Smith;
-the repeating state of a finite subtraction game): the verdict is ``proved`` (the scope names the theorem and
+the repeating state of a finite subtraction game) or by a decision procedure (:mod:`checkers.heap_mex`: the mex
+certificate of an arithmetic-periodic claim ``periodic = { period = p, preperiod = n0, saltus = s }``,
+g(n + p) = g(n) + s, or of a code with a tail digit such as Lasker's Nim, decided by Walnut): the verdict is ``proved`` (the scope names the theorem and
 the range computed) or ``refuted`` at the least n >= n0 with g(n + p) != g(n) where the claim speaks (n and
 n + p in its domain and assumption). The theorem is applied to the window's values of the other names (a
 parameter k of the game): when the domain allows more values than those, the verdict is ``proved-bounded`` and
-says which were proved ("for k = 1, 2 only (domain k >= 1 and n >= 0)"). Any other claim, game or an
-arithmetic-periodic claim (saltus != 0), or a theorem whose premise fails only where the claim says nothing: the
-method does not apply (None).
+says which were proved ("for k = 1, 2 only (domain k >= 1 and n >= 0)"). Any other claim or game (a
+subtraction game with a saltus), or a theorem whose premise fails only where the claim says nothing: the
+method does not apply (None); Walnut without an answer (its state counts): ``inconclusive`` with the reason.
 
 The ``sample`` method of a periodic claim is :func:`periodic_sample`: g(n + p) = g(n) + s at heap sizes n drawn
 beyond the window within the domain (powers of two and their neighbours, multiples of the period, uniform
@@ -29,6 +31,7 @@ import time
 from typing import Any, Callable
 
 from checkers.context import SolverContext
+from checkers.heap_mex import mex_proof
 from checkers.options import RunOptions
 from checkers.prove.bounded import covers
 from checkers.prove.domain import ProofDomain
@@ -38,7 +41,7 @@ from checkers.sample.method import MIN_BEYOND
 from nimjos.games.declared import PythonGame, as_instance
 from nimjos.games.engine import active_engine
 from nimjos.games.heaps.game import HeapGame
-from nimjos.games.heaps.periodicity import PeriodicityProof, octal_proof, subtraction_proof
+from nimjos.games.heaps.periodicity import PeriodicityProof, guy_smith_range, octal_proof, subtraction_proof
 from nimjos.lang.binders import Binder
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.syntax import parse
@@ -54,14 +57,36 @@ SAMPLE_COUNT = 100
 #: how far beyond the window's largest n the sampler draws: FAR_FACTOR times it, at least FAR_MIN, at most FAR_MAX
 #: (a heap game's sequence is computed up to the largest n drawn; the plain mex is quadratic)
 FAR_FACTOR, FAR_MIN, FAR_MAX = 100, 10_000, 60_000
+#: ... at most this far for a heap game whose moves take unboundedly many tokens (Lasker's Nim: each value is a mex
+#: over every smaller heap and every split, so the sequence up to n costs about n^2 / 2 options)
+FAR_UNBOUNDED = 20_000
 
 
-def _proof(inst: Any, period: Any, preperiod: Any, speaks: Callable[[int], bool] | None) -> PeriodicityProof | None:
+def _proof(inst: Any, period: Any, preperiod: Any, saltus: Any, speaks: Callable[[int], bool] | None,
+           profile: str) -> PeriodicityProof | str | None:
+    """The theorem's record for one game: Guy-Smith for a finite code and saltus 0, the mex certificate in Walnut
+    for a saltus or a code with a tail digit (Lasker's Nim), the repeating state of a finite subtraction set; a
+    string is why the theorem gave no answer, None that none applies (a finite code with unequal parts, Grundy's
+    game, without a saltus: the window and the sampler judge it)."""
     if isinstance(inst, HeapGame):
-        return octal_proof(inst.rules, period, preperiod, speaks=speaks)
-    if isinstance(inst, PythonGame) and inst.name == "subtraction":
+        plain = saltus == 0 and type(saltus) is int
+        if plain and guy_smith_range(inst.rules, period, preperiod) is not None:
+            return octal_proof(inst.rules, period, preperiod, speaks=speaks)
+        if plain and inst.rules.max_take is not None:
+            return None
+        return mex_proof(inst.rules, period, preperiod, saltus, speaks, profile)
+    if isinstance(inst, PythonGame) and inst.name == "subtraction" and saltus == 0 and type(saltus) is int:
         return subtraction_proof(inst.params.get("S"), period, preperiod, speaks)
     return None
+
+
+def _binding_text(binding: dict) -> str:
+    """' for k = 2, c = 3' (empty for no parameters).
+
+    >>> _binding_text({"k": 2}), _binding_text({})
+    (' for k = 2', '')
+    """
+    return (" for " + ", ".join(f"{k} = {v!r}" for k, v in binding.items())) if binding else ""
 
 
 def speaks_at(plan: Any, env: dict, coord: str, period: int) -> Callable[[int], bool]:
@@ -176,14 +201,16 @@ def periodic_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
         binding = dict(zip(params, key))
         try:
             pat = {k: fn(dict(env)) for k, fn in plan.pattern.items()}
-            if pat.get("saltus", 0) != 0:
-                return None
             speaks = speaks_at(plan, binding, coord, pat["period"]) if type(pat["period"]) is int else None
-            proof = _proof(as_instance(plan.game(env)), pat["period"], pat.get("preperiod", 0), speaks)
+            proof = _proof(as_instance(plan.game(env)), pat["period"], pat.get("preperiod", 0), pat.get("saltus", 0),
+                           speaks, opts.profile)
         except EvalError:
             return None  # the window method reports it where it happens
         if proof is None:
             return None
+        if isinstance(proof, str):
+            return Verdict(claim.id, "inconclusive", METHOD, f"not decided: {proof}", seconds=time.perf_counter() - started,
+                           engines=ENGINES, notes=[f"the mex certificate gave no answer{_binding_text(binding)}: {proof}"])
         proofs.append((binding, proof))
     seconds = time.perf_counter() - started
     # (binding, proof, n, (g(n + p), g(n))) of each proof refuted at n
@@ -191,16 +218,19 @@ def periodic_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
               if p.counterexample is not None and p.counter_values is not None]
     if failed:
         bindings, proof, n, (shifted, value) = min(failed, key=lambda f: f[2])
-        cx = Counterexample({**bindings, coord: n}, shifted, value,
-                            detail={"statement": f"G({n} + {proof.period}) = G({n})"})
+        plus = f" + {proof.saltus}" if proof.saltus else ""
+        cx = Counterexample({**bindings, coord: n}, shifted, value + proof.saltus,
+                            detail={"statement": f"G({n} + {proof.period}) = G({n}){plus}"})
         return Verdict(claim.id, "refuted", METHOD, f"{proof.theorem}; checked {proof.checked[0]} <= n < "
                        f"{proof.checked[1]}", instances=len(proofs), assumption_held=len(proofs),
                        counterexamples=[cx], failures=len(failed), seconds=seconds, engines=ENGINES,
-                       notes=[f"refuted: g({n} + {proof.period}) = {shifted} != g({n}) = {value}"])
+                       notes=[f"refuted: g({n} + {proof.period}) = {shifted} != g({n}){plus} = {value + proof.saltus}"])
     if any(not p.holds for _, p in proofs):
         return None  # the premise fails only where the claim says nothing: the theorem does not decide it
     scopes = sorted({f"every {coord} >= {p.preperiod}: {p.theorem}; computed g(n + {p.period}) = g(n) for "
-                     f"{p.checked[0]} <= n < {p.checked[1]}" for _, p in proofs})
+                     f"{p.checked[0]} <= n < {p.checked[1]}" if not p.decided else
+                     f"every {coord} >= {p.preperiod}: g(n + {p.period}) = g(n) + {p.saltus} by the {p.theorem}"
+                     for _, p in proofs})
     bounded = proved_class(claim, plan, params, [b for b, _ in proofs])
     scope = "; ".join(scopes) if bounded is None else f"{bounded}; " + "; ".join(scopes)
     v = Verdict(claim.id, "proved" if bounded is None else "proved-bounded", METHOD, scope, instances=len(proofs),
@@ -266,10 +296,11 @@ def periodic_sample(claim: Any, opts: RunOptions) -> Verdict | None:
         p, n0, s = pat["period"], pat.get("preperiod", 0), pat.get("saltus", 0)
         if type(p) is not int or p < 1:
             continue  # the window method reports it
-        far = min(FAR_MAX, max(FAR_MIN, FAR_FACTOR * top))
+        inst = as_instance(plan.game(dict(env)))
+        unbounded = isinstance(inst, HeapGame) and inst.rules.max_take is None
+        far = min(FAR_UNBOUNDED if unbounded else FAR_MAX, max(FAR_MIN, FAR_FACTOR * top))
         speaks = speaks_at(plan, env, coord, p)
         drawn = [n for n in _draws(rng, max(top + 1, n0), far, p, count) if speaks(n)]
-        inst = as_instance(plan.game(dict(env)))
         engine.solve(inst, [inst.normalise(n) for n in drawn] + [inst.normalise(n + p) for n in drawn])
         for n in drawn:
             a, b = inst.lookup(inst.normalise(n + p)), inst.lookup(inst.normalise(n)) + s
@@ -311,4 +342,5 @@ def periodic_prove(claim: Any, opts: RunOptions) -> Verdict | None:
         return None
     return Verdict.not_applicable(claim.id, "prove", "a periodic claim is proved by the periodicity method (the "
                                   "Guy-Smith theorem for finite codes, the repeating state of a finite subtraction "
-                                  "set), where a theorem applies")
+                                  "set, the mex certificate in Walnut for a saltus or a code with a tail digit), "
+                                  "where a theorem applies")

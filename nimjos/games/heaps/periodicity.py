@@ -49,13 +49,16 @@ class PeriodicityProof:
     counter_values: tuple[int, int] | None = None
     #: s of g(n + p) = g(n) + s (0: plain periodicity); `values` and `counter_values` are (g(n + p), g(n)) as ever
     saltus: int = 0
+    #: how the theorem decided, when not by checking the range `checked` alone (a decision procedure's counts)
+    decided: str = ""
 
     def describe(self) -> str:
         lo, hi = self.checked
         plus = f" + {self.saltus}" if self.saltus else ""
         if self.holds:
+            how = f"; {self.decided}" if self.decided else ""
             return (f"proved: g(n + {self.period}) = g(n){plus} for every n >= {self.preperiod} ({self.theorem}; "
-                    f"checked {lo} <= n < {hi})")
+                    f"checked {lo} <= n < {hi}{how})")
         a, b = self.values or (None, None)
         return (f"refuted: g({self.first_failure} + {self.period}) = {a} != g({self.first_failure}){plus} = "
                 f"{None if b is None else b + self.saltus}")
@@ -98,7 +101,7 @@ def record_failure(theorem: str, seq: Sequence[int], period: int, preperiod: int
     >>> r.holds, r.first_failure, r.counter_values, r.describe()
     (False, 1, (5, 1), 'refuted: g(1 + 4) = 5 != g(1) + 3 = 4')
     """
-    _pattern(period, preperiod)
+    check_pattern(period, preperiod)
     rec = _record(theorem, seq, period, preperiod, max(preperiod, len(seq) - period), speaks, saltus)
     if rec.holds:
         return PeriodicityProof(theorem, period, preperiod, rec.checked, False, saltus=saltus)
@@ -116,7 +119,15 @@ def heap_sequence(rules: HeapRules, n: int) -> list[int]:
     return plain_sequence(rules, n) if rules.max_parts > 2 else sequence(rules, n).tolist()
 
 
-def _pattern(period: int, preperiod: int) -> None:
+def check_pattern(period: int, preperiod: int) -> None:
+    """Refuse (EvalError) a period that is not an integer >= 1 or a preperiod that is not an integer >= 0
+    (booleans included: True is no period).
+
+    >>> check_pattern(True, 0)
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.EvalError: the period must be a positive integer, got True
+    """
     if type(period) is not int or period < 1:
         raise EvalError(f"the period must be a positive integer, got {period!r}")
     if type(preperiod) is not int or preperiod < 0:
@@ -143,7 +154,7 @@ def octal_proof(rules: HeapRules, period: int, preperiod: int, seq: Sequence[int
                 speaks: Callable[[int], bool] | None = None) -> PeriodicityProof | None:
     """Prove or refute "g(n + period) = g(n) for every n >= preperiod" for a heap game with a finite code
     (the Guy-Smith theorem); None when the theorem does not apply. `speaks`: as for :func:`_record`."""
-    _pattern(period, preperiod)
+    check_pattern(period, preperiod)
     hi = guy_smith_range(rules, period, preperiod)
     if hi is None:
         return None
@@ -178,7 +189,7 @@ def subtraction_proof(S: Any, period: int, preperiod: int,
                       speaks: Callable[[int], bool] | None = None) -> PeriodicityProof | None:
     """Prove or refute "g(n + period) = g(n) for every n >= preperiod" for the subtraction game of a finite set
     S of positive integers; None when S is not such a set. `speaks`: as for :func:`_record`."""
-    _pattern(period, preperiod)
+    check_pattern(period, preperiod)
     if not isinstance(S, (frozenset, set, tuple)) or not S or any(type(s) is not int or s < 1 for s in S):
         return None
     top = max(S)
