@@ -95,6 +95,27 @@ def game_kind(claim: Any, plan: ClaimPlan) -> str | None:
     return None
 
 
+def measure_words(claim: Any, plan: ClaimPlan) -> str:
+    """The words a proof's scope adds when the claim's game declares a termination measure (the induction is on
+    it, after the queries proved it one); empty when it declares none or the game is not a declared one.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "examples" / "staircase_nim.toml")
+    >>> c = spec.claim("staircase-3"); measure_words(c, c.plan())
+    ' the measure x1 + 2*x2 + 3*x3 (proved: every move decreases it, and it is >= 0 on the domain)'
+    """
+    tree = parse(plan.game_text) if plan.game_text else None
+    if isinstance(tree, ast.Call):
+        tree = tree.func
+    decl = claim.spec.games.get(tree.id) if isinstance(tree, ast.Name) else None
+    if decl is None or not decl.measure:
+        return ""
+    texts = decl.measure
+    what = texts[0] if len(texts) == 1 else f"({', '.join(texts)}) lexicographically"
+    return f" the measure {what} (proved: every move decreases it, and it is >= 0 on the domain)"
+
+
 def _position(env: dict, coords: tuple[str, ...]) -> Any:
     return env[coords[0]] if len(coords) == 1 else tuple(env[c] for c in coords)
 

@@ -47,7 +47,7 @@ from checkers.exhaustive import check_exhaustive
 from checkers.context import CheckContext
 from checkers.options import PROVE_SECONDS, RunOptions
 from checkers.prove.budget import Budget
-from checkers.prove.certificate import game_kind
+from checkers.prove.certificate import game_kind, measure_words
 from checkers.prove.bounded import bounded_class
 from checkers.prove.domain import MAX_EACH, ProofDomain, all_symbolic, inside_domain, proof_domain
 from checkers.prove.instance import Attempt, prove_instance
@@ -350,7 +350,7 @@ def _verdict(claim: Any, plan: ClaimPlan, opts: RunOptions, window: Verdict | No
     engines = ("Z3",) + (("induction",) if any(a.startswith("induction ") for a in abstractions) else ())
     kind = game_kind(claim, plan)
     what = "" if kind is None else ("certificate (a), (b)" + (" by the strategy" if claim.strategy else "")
-                                     + ", moves stay in the domain and decrease")
+                                     + ", moves stay in the domain and decrease" + measure_words(claim, plan))
     notes = []
     if symbolic_first is not None and symbolic_first not in attempts:
         notes.append(f"with the parameters symbolic: {symbolic_first.status}"

@@ -120,11 +120,15 @@ class GameQueries:
         return cond, q, dict(zip(fam.binder.names, vs))
 
     def q_descent_all(self) -> QueryResult:
-        """Every move keeps the coordinates >= 0 and decreases one measure: the coordinate sum, or else one
-        coordinate (so every play ends and induction applies)."""
+        """Every move keeps the coordinates >= 0 and decreases one measure: the game's own ``measure`` when it
+        declares one (:meth:`q_measure`), else the coordinate sum, or else one coordinate (so every play ends and
+        induction applies)."""
+        decl = self.setup()[3].decl
+        if decl.measure:
+            return self.q_measure(decl.measure)
         measures = [None] + list(range(len(self.coords))) if len(self.coords) > 1 else [None]
         first: QueryResult | None = None
-        n_moves = len(self.setup()[3].decl.moves)
+        n_moves = len(decl.moves)
         for m in measures:
             what = "the coordinate sum" if m is None else f"coordinate {self.coords[m]}"
             res = None
@@ -150,6 +154,47 @@ class GameQueries:
         goal = b._all([b.compare(ast.GtE, c, 0) for c in qs] + [dec])
         return self.ctx.run(f"move {i + 1} decreases {what}", b, hyps + [b.to_bool(cond)], goal,
                             self.watch(env, bound), self.coords_terms(env))
+
+    def q_measure(self, texts: tuple[str, ...]) -> QueryResult:
+        """The game's declared measure is a termination measure, proved before the induction relies on it: each
+        of its expressions is an integer >= 0 at every position of the domain (under the assumption), and every
+        move keeps the coordinates >= 0 and decreases the measure (lexicographically, for a list). With closure,
+        every play from the domain stays in it and ends: the induction on the measure is well founded."""
+        what = f"the measure {texts[0]}" if len(texts) == 1 else f"the measure ({', '.join(texts)}) lexicographically"
+        b, env, hyps, game, pos = self.setup()
+        at_pos = self._measure_terms(b, game, pos)
+        bounded = b._all([b.compare(ast.GtE, m, 0) for m in at_pos])
+        res = self.ctx.run(f"{what} is bounded below by 0 on the domain", b, hyps, bounded, self.watch(env),
+                           self.coords_terms(env))
+        if res.status != "holds":
+            return res
+        for i in range(len(game.decl.moves)):
+            b, env, hyps, game, pos = self.setup()
+            cond, q, bound = self._move(b, game, pos, i)
+            before, after = self._measure_terms(b, game, pos), self._measure_terms(b, game, q)
+            # lexicographic: equal on the first j components and smaller on the next one, for some j
+            dec = b._any([b._all([b.compare(ast.Eq, after[k], before[k]) for k in range(j)]
+                                 + [b.compare(ast.Lt, after[j], before[j])]) for j in range(len(texts))])
+            qs = q if isinstance(q, tuple) else (q,)
+            goal = b._all([b.compare(ast.GtE, c, 0) for c in qs] + [dec])
+            res = self.ctx.run(f"move {i + 1} decreases {what}", b, hyps + [b.to_bool(cond)], goal,
+                               self.watch(env, bound), self.coords_terms(env))
+            if res.status != "holds":
+                return res
+        return QueryResult(f"every move decreases {what}, bounded below by 0 on the domain", "holds")
+
+    def _measure_terms(self, b: Builder, game: GameRef, pos: Any) -> list:
+        """The declared measure's expressions at a position, as integer terms (a term of another sort, such as a
+        quotient, is refused: only an integer measure bounded below is well founded)."""
+        env = b.position_env(game, pos)
+        out = []
+        for tree in game.decl.measure_trees:
+            term = b.term(tree, env)
+            if isinstance(term, bool) or not (isinstance(term, int) or (z3.is_expr(term) and z3.is_int(term))):
+                raise Untranslatable(f"the measure {ast.unparse(tree)} is not an integer term here: a measure is "
+                                     "checked over the integers only")
+            out.append(term)
+        return out
 
     def q_closure(self, i: int) -> QueryResult:
         b, env, hyps, game, pos = self.setup()

@@ -315,12 +315,17 @@ class GameDecl:
     """A game declared in a spec: name, params, position coordinates and move families."""
 
     def __init__(self, name: str, title: str, params: tuple[str, ...], position: tuple[str, ...],
-                 moves: list[MoveFamily]):
+                 moves: list[MoveFamily], measure: tuple[str, ...] = ()):
         self.name = name
         self.title = title
         self.params = params
         self.position = position
         self.moves = moves
+        #: the spec's termination measure (``measure = "2*x + y"``, or a list compared lexicographically), each
+        #: expression over the params and the coordinates; empty: none given. A prover relies on it only after
+        #: proving that every move decreases it and that it is bounded below on the claim's domain.
+        self.measure = measure
+        self.measure_trees = tuple(parse(t) for t in measure)
         self._instances: dict[tuple, DeclaredGame] = {}
 
     @classmethod
@@ -355,7 +360,7 @@ class GameDecl:
                 if all(is_affine(p, level.name) for p in parts):
                     fam.affine = [compile_tree(p, ns, variables) for p in parts]
             moves.append(fam)
-        return cls(name, table.get("title", name), params, position, moves)
+        return cls(name, table.get("title", name), params, position, moves, _measure(table, ns, outer))
 
     def instance(self, values: tuple) -> DeclaredGame:
         """The instance with these param values (shared: one cache per distinct params)."""
@@ -376,6 +381,30 @@ class GameDecl:
 
     def __repr__(self) -> str:
         return self.name
+
+
+def _measure(table: dict, ns: Namespace, names: set[str]) -> tuple[str, ...]:
+    """The texts of a game's ``measure`` field (one expression, or a non-empty list of them, compared
+    lexicographically), each naming only the game's params and coordinates and the language's built-ins.
+
+    >>> _measure({"measure": ["x + y", "x"]}, Namespace(), {"x", "y"})
+    ('x + y', 'x')
+    >>> _measure({"measure": "x + t"}, Namespace(), {"x", "y"})
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.SpecError: field 'measure': the measure names t, which is neither a param nor a coordinate of the game
+    """
+    raw = table.get("measure", ())
+    texts = (raw,) if isinstance(raw, str) else tuple(raw)
+    if "measure" in table and (not texts or any(not isinstance(t, str) for t in texts)):
+        raise SpecError("a measure is an expression or a non-empty list of expressions (strings)", field="measure")
+    for text in texts:
+        tree = parse(text)
+        unknown = [n for n in variables_of(tree, ns) if n not in names]
+        if unknown:
+            raise SpecError(f"the measure names {unknown[0]}, which is neither a param nor a coordinate of the game",
+                            field="measure")
+    return texts
 
 
 def as_instance(game: Any) -> GameInstance:
