@@ -54,6 +54,11 @@ def detect(seq: Sequence[int], min_repeats: int = 3, max_period: int | None = No
 
     >>> detect([5, 9, 0, 1, 0, 1, 0, 1, 0, 1])
     Periodicity(period=2, preperiod=2, saltus=0, through=9)
+
+    Arithmetic periodicity (a saltus), as in Lasker's Nim, g(0..16):
+
+    >>> detect([0, 1, 2, 4, 3, 5, 6, 8, 7, 9, 10, 12, 11, 13, 14, 16, 15])
+    Periodicity(period=4, preperiod=1, saltus=4, through=16)
     >>> detect([7, 3, 2, 1, 5, 6, 4]) is None
     True
     """
