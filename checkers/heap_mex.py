@@ -27,13 +27,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from checkers.prove.walnut.logic import library
+from checkers.prove.walnut.logic import Exp, NotAutomatic, Unit, library
+from checkers.prove.walnut.translate import Translator
 from checkers.prove.walnut.run import (SearchLimit, WalnutMissing, find_jar, find_java, run, smallest_accepted,
                                        state_limit, work_limit)
 from nimjos.games.heaps.periodicity import PeriodicityProof, check_pattern, heap_sequence, record_failure
 from nimjos.games.heaps.rules import HeapRules
 from nimjos.games.periodicity import holds as first_failure
+from nimjos.lang.compiler import Namespace
 from nimjos.lang.errors import NimjosError
+from nimjos.lang.syntax import parse
 
 #: the Walnut queries of the certificate, each to be TRUE, and what each says
 QUERIES = {"q_total": "f has a value at every n", "q_unique": "f has one value at every n",
@@ -60,6 +63,19 @@ def theorem_text(rules: HeapRules, period: int, preperiod: int, saltus: int) -> 
             f"the heaps a move leaves): f = g below {preperiod + period} (the engine), f(n + {period}) = "
             f"f(n) + {saltus} beyond; Walnut (msd_2) proved for every n that no option of n has the value f(n) "
             f"and every smaller value is an option's")
+
+
+def formula_theorem(rules: HeapRules) -> str:
+    """The theorem a grundy claim's proof by this method rests on, as its scope names it.
+
+    >>> from nimjos.games.heaps.rules import LASKERS_NIM
+    >>> formula_theorem(LASKERS_NIM)[:48]
+    'mex certificate for the code 4.3... (strong indu'
+    """
+    return (f"mex certificate for the code {rules.code()} (strong induction on the heap size; Sprague-Grundy for "
+            f"the heaps a move leaves): f = the formula on the domain, the engine's values outside it; Walnut "
+            f"(msd_2) proved for every n that no option of n has the value f(n) and every smaller value is an "
+            f"option's")
 
 
 def _f_definition(base: list[int], period: int, preperiod: int, saltus: int) -> str:
@@ -103,13 +119,19 @@ def mex_commands(rules: HeapRules, base: list[int], period: int, preperiod: int,
             or any(type(c) is not int or c < 0 or c > MAX_CONSTANT for c in consts):
         raise ValueError(f"no certificate for period {period!r}, preperiod {preperiod!r}, saltus {saltus!r} "
                          f"(non-negative integers up to {MAX_CONSTANT:,}, period >= 1, the base table complete)")
+    return certificate_commands(rules, _f_definition(base, period, preperiod, saltus))
+
+
+def certificate_commands(rules: HeapRules, f_definition: str) -> list[str]:
+    """The certificate's commands for any f given as a Walnut formula in n and v (v = f(n)): ``fG``, ``opt``,
+    the queries of :data:`QUERIES` and ``cex`` (module docstring)."""
     options = []
     for k, digit in enumerate(rules.digits):
         options += _leave(digit, str(k), rules.unequal)
     if rules.tail:
         options += [f"(Ek k >= {len(rules.digits)} & {o[1:-1]})" for o in _leave(rules.tail, "k", rules.unequal)]
     opt = " | ".join(options) or "n != n"
-    return [f'def fG "{_f_definition(base, period, preperiod, saltus)}";',
+    return [f'def fG "{f_definition}";',
             f'def opt "{opt}";',
             'eval q_total "An Ev $fG(n,v)";',
             'eval q_unique "An,v,w ($fG(n,v) & $fG(n,w)) => v = w";',
@@ -179,6 +201,16 @@ def prove_mex(rules: HeapRules, base: list[int], period: int, preperiod: int, sa
         commands = mex_commands(rules, base, period, preperiod, saltus)
     except ValueError as exc:
         return MexAnswer(None, str(exc))
+    return decide(commands, list(QUERIES), profile)
+
+
+def decide(commands: list[str], queries: list[str], profile: str = "default") -> MexAnswer:
+    """Run certificate commands in Walnut within the profile's state counts: every query in `queries` TRUE
+    is a proof; the least n of ``cex`` is where it fails (:class:`MexAnswer`).
+
+    >>> decide(['def fG "v = n";', 'eval q_total "An Ev $fG(n,v)";', 'eval cex "n < 0";'], ["q_total"]).proved
+    True
+    """
     try:
         java, jar = find_java(), find_jar()
     except WalnutMissing as exc:
@@ -191,10 +223,10 @@ def prove_mex(rules: HeapRules, base: list[int], period: int, preperiod: int, sa
                        seconds=res.seconds)
     if why is not None:
         return answer
-    if any(q not in res.verdicts for q in QUERIES):
-        answer.why = "Walnut gave no answer to " + ", ".join(q for q in QUERIES if q not in res.verdicts)
+    if any(q not in res.verdicts for q in queries):
+        answer.why = "Walnut gave no answer to " + ", ".join(q for q in queries if q not in res.verdicts)
         return answer
-    answer.failed = [q for q in QUERIES if not res.verdicts[q]]
+    answer.failed = [q for q in queries if not res.verdicts[q]]
     answer.proved = not answer.failed
     if answer.failed and "cex" in res.automata:
         try:
@@ -236,3 +268,38 @@ def mex_proof(rules: HeapRules, period: int, preperiod: int, saltus: int,
     # the engine confirms it (and finds the least failure where the claim speaks, a little further if need be)
     reach = (answer.first_bad if answer.first_bad is not None else preperiod + period) + 4 * period + SEARCH_EXTRA
     return record_failure(theorem, heap_sequence(rules, reach), period, preperiod, saltus, speaks)
+
+
+def formula_commands(ns: Namespace, rules: HeapRules, statement: str, coord: str, domain: str | None,
+                     outside: dict[int, int]) -> tuple[list[str], list[str], dict[str, str]]:
+    """The certificate of a grundy claim "g(n) = F(n) for n in the domain" about the heap game `rules`: f is F
+    where the domain holds and the engine's value at each heap size in `outside` (every heap size outside the
+    domain: below its least bound ``top``, which the query ``q_domain`` proves: every n >= top is in the
+    domain). Returns the commands, the queries to be TRUE and, for each obligation of the translation (a
+    difference never negative where it is evaluated...), what it guards. :class:`NotAutomatic` when F or the
+    domain is outside what Walnut decides.
+
+    >>> from nimjos.spec.names import spec_namespace
+    >>> from nimjos.games.heaps.rules import LASKERS_NIM
+    >>> cmds, queries, why = formula_commands(spec_namespace(), LASKERS_NIM, "n", "n", "1 <= n", {0: 0})
+    >>> cmds[0], queries[-1]
+    ('def fG "(((1) <= (n)) & (v = n)) | (n = 0 & v = 0)";', 'q_domain')
+    """
+    tr = Translator(ns, {})
+    dunit = Unit(params=["n"])
+    dm = tr.formula(parse(domain), {coord: "n"}, dunit) if domain else "n = n"
+    unit = Unit(params=["n", "v"], path=[dm])
+    acc: list = []
+    g = tr.term(parse(statement), {coord: "n"}, unit, acc)
+    if isinstance(g, Exp):
+        raise NotAutomatic("a Grundy value carried as a power of two")
+    body = tr.close(acc, f"v = {g}")
+    f_def = f"(({dm}) & ({body}))" + "".join(f" | (n = {c} & v = {val})" for c, val in sorted(outside.items()))
+    commands = certificate_commands(rules, f_def)
+    top = max(outside, default=-1) + 1
+    commands.insert(-1, f'eval q_domain "An n >= {top} => ({dm})";')
+    why = {}
+    for i, (formula, reason) in enumerate(dunit.obligations + unit.obligations):
+        commands.insert(-1, f'eval ob{i} "{formula}";')
+        why[f"ob{i}"] = reason
+    return commands, [*QUERIES, "q_domain", *why], why

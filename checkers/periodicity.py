@@ -31,7 +31,8 @@ import time
 from typing import Any, Callable
 
 from checkers.context import SolverContext
-from checkers.heap_mex import mex_proof
+from checkers.heap_mex import MexDisagreement, audit_reach, decide, formula_commands, formula_theorem, mex_proof
+from checkers.prove.walnut.logic import NotAutomatic
 from checkers.options import RunOptions
 from checkers.prove.bounded import covers
 from checkers.prove.domain import ProofDomain
@@ -41,7 +42,8 @@ from checkers.sample.method import MIN_BEYOND
 from nimjos.games.declared import PythonGame, as_instance
 from nimjos.games.engine import active_engine
 from nimjos.games.heaps.game import HeapGame
-from nimjos.games.heaps.periodicity import PeriodicityProof, guy_smith_range, octal_proof, subtraction_proof
+from nimjos.games.heaps.periodicity import (PeriodicityProof, guy_smith_range, heap_sequence, octal_proof,
+                                           subtraction_proof)
 from nimjos.lang.binders import Binder
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.syntax import parse
@@ -50,6 +52,10 @@ from nimjos.verdict import Counterexample, ProvedClass, Verdict
 METHOD = "periodicity"
 #: the engines a periodicity proof names (Verdict.engines)
 ENGINES = ("periodicity",)
+#: ... and a mex certificate of a grundy claim, decided by Walnut
+ENGINES_WALNUT = ("periodicity", "Walnut")
+#: heap sizes scanned for those outside a grundy claim's domain (Walnut proves the domain holds from the last on)
+OUTSIDE_SCAN = 1_000
 #: the most distinct parameter bindings of a window the method proves one by one
 MAX_INSTANCES = 64
 #: heap sizes drawn per parameter binding by the sampler, unless the spec's sample.count says otherwise
@@ -181,12 +187,90 @@ def _applies(claim: Any, opts: RunOptions) -> Any:
     return plan
 
 
+def heap_grundy_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
+    """``proved`` / ``refuted`` / ``inconclusive`` for a grundy claim g(n) = F(n) about a one-heap heap game (a
+    code, Lasker's Nim) by the mex certificate in Walnut (:func:`checkers.heap_mex.formula_commands`): f is F on
+    the domain and the engine's value at the heap sizes outside it (finitely many: Walnut proves that every n from
+    the last of them on is in the domain). None for any other claim (parameters, an assumption, another game).
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    >>> heap_grundy_verdict(spec.claim("laskers-nim"), RunOptions()).verdict
+    'proved'
+    """
+    if claim.kind != "grundy" or claim.assume_text or not isinstance(claim.statement, str):
+        return None
+    plan = claim.plan(opts.profile)
+    if plan.game is None or len(plan.coords) != 1 or plan.domain is None or plan.window is None:
+        return None
+    coord = plan.coords[0]
+    if set(plan.window.names) != {coord}:
+        return None
+    try:
+        inst = as_instance(plan.game({}))
+    except EvalError:
+        return None
+    if not isinstance(inst, HeapGame):
+        return None
+    started = time.perf_counter()
+
+    def stop(why: str) -> Verdict:
+        return Verdict(claim.id, "inconclusive", METHOD, f"mex certificate: {why}",
+                       seconds=time.perf_counter() - started, engines=ENGINES_WALNUT)
+
+    outside_sizes = [n for n in range(OUTSIDE_SCAN) if not plan.domain.contains({coord: n})]
+    if len(outside_sizes) == OUTSIDE_SCAN:
+        return stop(f"no heap size below {OUTSIDE_SCAN:,} is in the domain")
+    seq = heap_sequence(inst.rules, max(outside_sizes, default=0))
+    try:
+        commands, queries, why = formula_commands(claim.spec.namespace, inst.rules, claim.statement, coord,
+                                                  plan.domain.text or None, {n: seq[n] for n in outside_sizes})
+    except NotAutomatic as exc:
+        return stop(f"not automatic in base 2: {exc}")
+    answer = decide(commands, queries, opts.profile)
+    counts = (f"Walnut: largest automaton {answer.states:,} states, {answer.total_states:,} states in all, "
+              f"{answer.seconds:.1f} s")
+    if answer.proved is None:
+        return stop(answer.why)
+    if any(q in why for q in answer.failed):
+        return stop(f"not exact here: {why[next(q for q in answer.failed if q in why)]} (Walnut's numbers are "
+                    f"the naturals)")
+    if "q_domain" in answer.failed:
+        return stop(f"the domain does not hold at every heap size from {max(outside_sizes, default=-1) + 1} on")
+    theorem = formula_theorem(inst.rules)
+    if answer.failed:
+        n = answer.first_bad
+        if n is None or not plan.domain.contains({coord: n}) or plan.formula is None:
+            return stop(f"Walnut: {', '.join(answer.failed)} false, and its least failure was not found ({counts})")
+        truth, claimed = heap_sequence(inst.rules, n)[n], plan.formula({coord: n})
+        if truth == claimed:
+            raise MexDisagreement(f"claim {claim.id!r}: the certificate fails at {coord} = {n}, but the engine "
+                                  f"agrees with the formula there ({truth}): a prover bug")
+        return Verdict(claim.id, "refuted", METHOD, f"{theorem}; {counts}", instances=1, assumption_held=1,
+                       counterexamples=[Counterexample({coord: n}, truth, claimed)], failures=1,
+                       seconds=time.perf_counter() - started, engines=ENGINES_WALNUT,
+                       notes=[f"Walnut: the mex rule fails first at {coord} = {n}: g({n}) = {truth} != {claimed}"])
+    # before it prints, the proof meets the engine at every heap size of the domain below the confirmation's reach
+    reach = max(outside_sizes, default=0) + audit_reach(inst.rules)
+    seq = heap_sequence(inst.rules, reach)
+    for n in range(reach + 1):
+        if plan.formula is not None and plan.domain.contains({coord: n}) and plan.formula({coord: n}) != seq[n]:
+            raise MexDisagreement(f"claim {claim.id!r}: Walnut proved the mex certificate, but at {coord} = {n} "
+                                  f"the engine has g = {seq[n]}, the formula {plan.formula({coord: n})}: a prover bug")
+    return Verdict(claim.id, "proved", METHOD, f"every {coord} of the domain ({plan.domain.describe()}): {theorem}",
+                   instances=1, assumption_held=1, seconds=time.perf_counter() - started, engines=ENGINES_WALNUT,
+                   notes=[counts + f"; the engine agrees at every heap size of the domain up to {reach}"])
+
+
 def periodic_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
     """``proved`` / ``proved-bounded`` / ``refuted`` for a periodic claim a periodicity theorem decides; None
     otherwise. The statement is read where it speaks (:func:`speaks_at`): a refutation is the least n >= n0 of the
     theorem's range with n and n + p in the domain and the assumption (when the theorem's premise fails only where
     the claim says nothing, the method does not decide); ``proved`` needs the window's parameter values to be all
     the domain's, else the verdict is ``proved-bounded`` with the values proved (:func:`proved_class`)."""
+    if claim.kind == "grundy":
+        return heap_grundy_verdict(claim, opts)
     started = time.perf_counter()
     plan = _applies(claim, opts)
     if plan is None:

@@ -90,3 +90,65 @@ def test_a_proof_the_engine_contradicts_is_a_loud_prover_bug():
 def test_the_detector_reads_laskers_nim():
     found = detect(heap_sequence(LASKERS_NIM, 400))
     assert (found.period, found.preperiod, found.saltus) == (4, 1, 4)
+
+
+GRUNDY_SPEC = '''
+[source]
+id = "g"
+title = "grundy claims about one-heap codes"
+
+[[claim]]
+id = "lasker"
+game = "laskers_nim()"
+position = ["n"]
+for_all = "1 <= n"
+window = "n <= 50"
+grundy = "n if n % 4 in (1, 2) else (n + 1 if n % 4 == 3 else n - 1)"
+
+[[claim]]
+id = "lasker-from-5"
+game = "laskers_nim()"
+position = ["n"]
+for_all = "5 <= n"
+window = "n <= 50"
+grundy = "n if n % 4 in (1, 2) else (n + 1 if n % 4 == 3 else n - 1)"
+
+[[claim]]
+id = "lasker-residues-swapped"
+game = "laskers_nim()"
+position = ["n"]
+for_all = "1 <= n"
+window = "n <= 50"
+grundy = "n if n % 4 in (1, 2) else (n + 1 if n % 4 == 0 else n - 1)"
+
+[[claim]]
+id = "lasker-from-0"
+game = "laskers_nim()"
+position = ["n"]
+for_all = "0 <= n"
+window = "n <= 50"
+grundy = "n if n % 4 in (1, 2) else (n + 1 if n % 4 == 3 else n - 1)"
+
+[[claim]]
+id = "hex-0.8"
+game = 'hexadecimal("0.8")'
+position = ["n"]
+for_all = "1 <= n"
+window = "n <= 50"
+grundy = "(n - 1) // 3"
+'''
+
+
+def test_grundy_formulas_of_one_heap_codes_by_the_certificate(write_spec):
+    from checkers.periodicity import heap_grundy_verdict
+    spec = load_spec(write_spec(GRUNDY_SPEC))
+    v = heap_grundy_verdict(spec.claim("lasker"), RunOptions())
+    assert v.verdict == "proved" and "mex certificate" in v.scope and "Walnut" in v.engines
+    assert heap_grundy_verdict(spec.claim("lasker-from-5"), RunOptions()).verdict == "proved"
+    assert heap_grundy_verdict(spec.claim("hex-0.8"), RunOptions()).verdict == "proved"
+    v = heap_grundy_verdict(spec.claim("lasker-residues-swapped"), RunOptions())
+    assert v.verdict == "refuted" and v.counterexamples[0].bindings == {"n": 3}      # g(3) = 4, the formula 2
+    assert (v.counterexamples[0].lhs, v.counterexamples[0].rhs) == (4, 2)
+    # g(0) = 0 but the formula says -1: Walnut's naturals cannot state it, the method says so (the window refutes)
+    v = heap_grundy_verdict(spec.claim("lasker-from-0"), RunOptions())
+    assert v.verdict == "inconclusive" and "not exact" in v.scope
