@@ -213,13 +213,19 @@ def heap_grundy_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
         return None
     if not isinstance(inst, HeapGame):
         return None
+    first = next(iter(plan.window.bindings({})), None)
+    if first is None or type(first.get(coord)) is not int:
+        return None     # a position of several heaps (a tuple): the heap reduction's claim, not this one
     started = time.perf_counter()
 
     def stop(why: str) -> Verdict:
         return Verdict(claim.id, "inconclusive", METHOD, f"mex certificate: {why}",
                        seconds=time.perf_counter() - started, engines=ENGINES_WALNUT)
 
-    outside_sizes = [n for n in range(OUTSIDE_SCAN) if not plan.domain.contains({coord: n})]
+    try:
+        outside_sizes = [n for n in range(OUTSIDE_SCAN) if not plan.domain.contains({coord: n})]
+    except EvalError:
+        return None     # a domain that does not read a heap size as a number
     if len(outside_sizes) == OUTSIDE_SCAN:
         return stop(f"no heap size below {OUTSIDE_SCAN:,} is in the domain")
     seq = heap_sequence(inst.rules, max(outside_sizes, default=0))
