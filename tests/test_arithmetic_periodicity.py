@@ -152,3 +152,12 @@ def test_grundy_formulas_of_one_heap_codes_by_the_certificate(write_spec):
     # g(0) = 0 but the formula says -1: Walnut's naturals cannot state it, the method says so (the window refutes)
     v = heap_grundy_verdict(spec.claim("lasker-from-0"), RunOptions())
     assert v.verdict == "inconclusive" and "not exact" in v.scope
+
+
+def test_a_plain_period_of_a_code_with_a_tail_digit():
+    """Saltus 0 with a tail digit (take any number, leave 0 or 2 heaps: code 0.5...): no Guy-Smith range, the
+    certificate decides it."""
+    rules = HeapRules((0,), tail=5)
+    assert mex_proof(rules, 1, 1, 0).holds
+    wrong = mex_proof(rules, 1, 0, 0)
+    assert not wrong.holds and wrong.counterexample == 0 == _least_failure(rules, 1, 0, 0)
