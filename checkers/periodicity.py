@@ -234,6 +234,8 @@ def heap_grundy_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
                                                   plan.domain.text or None, {n: seq[n] for n in outside_sizes})
     except NotAutomatic as exc:
         return stop(f"not automatic in base 2: {exc}")
+    except (EvalError, SpecError) as exc:   # a formula the translation cannot read: the other methods judge it
+        return stop(f"not translated: {exc}")
     answer = decide(commands, queries, opts.profile)
     counts = (f"Walnut: largest automaton {answer.states:,} states, {answer.total_states:,} states in all, "
               f"{answer.seconds:.1f} s")
