@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from checkers.run import ClaimResult
-from nimjos.app import cli
+from nimjos.app import check_cli, cli
 from nimjos.report.model import group_claims
 from nimjos.results.store import ResultsStore
 from nimjos.spec.loader import load_spec
@@ -63,14 +63,14 @@ def test_every_consumer_gives_the_same_final_verdict_and_agreement(words, claim,
         assert agrees == (why == "")
     agrees, why = agreement(final, claim.expect, claim.expect_counterexample)
     # CLI: JSON entry and text line
-    entry = cli._json_entry(claim, result, agrees)
+    entry = check_cli._json_entry(claim, result, agrees)
     assert (entry["verdict"], entry["method"], entry["agrees"]) == (final.verdict, final.method, agrees)
-    line = cli._human_line(claim, result, agrees, why)
+    line = check_cli._human_line(claim, result, agrees, why)
     assert line.split()[1] == final.verdict
     # the store, then the report and the README findings, from the stored records
     with ResultsStore(tmp_path / "r.sqlite") as store:
         run = store.begin_run(["check"], "default")
-        meta = cli._claim_meta(claim, agrees)
+        meta = check_cli._claim_meta(claim, agrees)
         for v in verdicts:
             store.record(run, meta, v)
         store.finish_run(run, "ok")

@@ -29,6 +29,7 @@ from nimjos.lang.binders import Binder
 from nimjos.games.engine import MAX_POSITIONS, ReferenceEngine
 from nimjos.games.periodicity import Periodicity, detect
 from nimjos.lang.errors import ResourceError
+from nimjos.app.cli import help_of
 
 #: a window the reference engine must fill position by position may hold at most this many positions
 MAX_REFERENCE_WINDOW = 2_000_000
@@ -206,7 +207,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     >>> parser.parse_args(["grundy", "f.toml::g", "--window", "0 <= x <= 9"]).window
     '0 <= x <= 9'
     """
-    p = sub.add_parser("grundy", help="Grundy values of a declared game on a window, from its moves")
+    p = sub.add_parser("grundy", help=help_of("grundy"))
     p.add_argument("target", metavar="FILE::GAME", help="a spec file and one of its games")
     p.add_argument("--param", action="append", metavar="NAME=VALUE",
                    help="a param of the game (an expression of the spec language; repeatable)")
