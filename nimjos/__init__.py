@@ -46,8 +46,8 @@ def grundy(game: str, window: str, **params: Any) -> Any:
 
     >>> import pathlib
     >>> spec = pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml"
-    >>> kayles = grundy(f'{spec}::octal("0.137")', "1 <= n <= 12")
+    >>> kayles = grundy(f'{spec}::octal("0.77")', "1 <= n <= 9")
     >>> kayles.corner, kayles.tolist()
-    ((1,), [1, 1, 0, 1, 1, 0, 1, 1, 0, 1, 1, 0])
+    ((1,), [1, 2, 3, 1, 4, 3, 2, 1, 4])
     """
     return import_on_use(API["grundy"]).grundy(game, window, **params)
