@@ -114,3 +114,16 @@ def test_a_declared_games_window_still_names_its_coordinates(tmp_path, capsys):
     table, how = grundy_table(f"{spec}::nim2", [], "0 <= y <= 2 and 0 <= x <= y")
     assert how["coordinates"] == ["x", "y"] and table.tolist() == [[0, 1, 2], [-1, 0, 3], [-1, -1, 0]]
     assert np.count_nonzero(table == -1) == 3
+
+
+def test_a_box_read_from_the_fast_table_equals_the_same_window_valued_position_by_position(tmp_path):
+    """The box path (one solve, a slice of the filled table) against the general path (a filter that holds
+    everywhere makes the window not a box): the same values."""
+    spec = tmp_path / "g.toml"
+    spec.write_text('[source]\nid = "t"\n[game.wyt]\nposition = ["x", "y"]\nmoves = [\n'
+                    '  { to = "(x - t, y)", where = "1 <= t <= x" }, { to = "(x, y - t)", where = "1 <= t <= y" },\n'
+                    '  { to = "(x - t, y - t)", where = "1 <= t <= min(x, y)" } ]\n')
+    box, how_box = grundy_table(f"{spec}::wyt", [], "3 <= x <= 25 and 0 <= y <= 20")
+    general, how_general = grundy_table(f"{spec}::wyt", [], "3 <= x <= 25 and 0 <= y <= 20 and x + y >= 0")
+    assert np.array_equal(box, general) and how_box["origin"] == how_general["origin"] == [3, 0]
+    assert box[0, 0] == 3 and box[2, 3] == 0    # Wythoff: G(3, 0) = 3, (5, 3) is a P-position

@@ -99,6 +99,38 @@ def _params(spec: Any, decl: Any, assignments: list[str]) -> tuple:
     return tuple(values[p] for p in decl.params)
 
 
+def _window_binder(window: str, ns: Namespace, params: dict[str, Any],
+                   coords: tuple[str, ...] | None) -> tuple[Binder, tuple[str, ...]]:
+    """(the window's binder, the coordinate names in the game's order: its declared coordinates, else as written)."""
+    binder = Binder.from_text(window, ns, outer=set(params))
+    names = tuple(binder.names)
+    if coords is not None and sorted(names) != sorted(coords):
+        raise SpecError(f"--window must bound exactly the coordinates {', '.join(coords)}, "
+                        f"got {', '.join(names) or 'none'}")
+    if not names:
+        raise SpecError("--window names no coordinate")
+    return binder, coords or names
+
+
+def box_of(binder: Binder, params: dict[str, Any], order: tuple[str, ...]) -> list[tuple[int, int]] | None:
+    """The range [lo, hi] of each coordinate (in ``order``) when the window is a box, else None.
+
+    >>> box_of(Binder.from_text("0 <= y <= 3 and 2 <= x <= 5", spec_namespace()), {}, ("x", "y"))
+    [(2, 5), (0, 3)]
+    >>> box_of(Binder.from_text("0 <= a <= 3 and 0 <= b <= a", spec_namespace()), {}, ("a", "b")) is None
+    True
+    """
+    if binder.pre_filters or any(level.filters or level.members is not None for level in binder.levels):
+        return None
+    ranges: dict[str, tuple[int, int]] = {}
+    for level in binder.levels:
+        try:
+            ranges[level.name] = Binder.range_of(level, dict(params))
+        except (SpecError, KeyError, EvalError):   # a bound that uses another coordinate: not a box
+            return None
+    return [ranges[name] for name in order]
+
+
 def window_positions(window: str, ns: Namespace, params: dict[str, Any],
                      coords: tuple[str, ...] | None) -> tuple[tuple[str, ...], list[np.ndarray]]:
     """(coordinate names, one int64 array per coordinate): every position of a window, in the game's order.
@@ -107,33 +139,42 @@ def window_positions(window: str, ns: Namespace, params: dict[str, Any],
     >>> names, [a.tolist() for a in arrays]
     (('a', 'b'), [[0, 1, 1, 2, 2, 2], [0, 0, 1, 0, 1, 2]])
     """
-    binder = Binder.from_text(window, ns, outer=set(params))
-    names = tuple(binder.names)
-    if coords is not None and sorted(names) != sorted(coords):
-        raise SpecError(f"--window must bound exactly the coordinates {', '.join(coords)}, "
-                        f"got {', '.join(names) or 'none'}")
-    if not names:
-        raise SpecError("--window names no coordinate")
+    binder, order = _window_binder(window, ns, params, coords)
     arrays = binder.arrays(dict(params), max_count=MAX_REFERENCE_WINDOW * 50)
     if arrays is None:
         points = []
         for env in binder.bindings(dict(params)):
-            points.append(tuple(env[n] for n in names))
+            points.append(tuple(env[n] for n in order))
             if len(points) > MAX_REFERENCE_WINDOW:
                 raise ResourceError(f"--window {window!r} has more than {MAX_REFERENCE_WINDOW:,} positions")
-        arrays = {n: np.array([p[i] for p in points], dtype=object) for i, n in enumerate(names)}
-    order = coords or names
+        arrays = {n: np.array([p[i] for p in points], dtype=object) for i, n in enumerate(order)}
     out = []
     for name in order:
         column = arrays[name]
         if column.dtype == object and any(type(v) is not int for v in column.tolist()):
             raise SpecError(f"--window: {name} takes a value that is not an integer")
         out.append(np.asarray(column, dtype=np.int64))
-    if out[0].size and min(int(a.min()) for a in out) < 0:
-        raise SpecError(f"--window {window!r} has positions with a negative coordinate")
-    if not out[0].size:
-        raise SpecError(f"--window {window!r} holds no position")
+    _check_positions(window, [(int(a.min()), int(a.max())) for a in out] if out[0].size else [])
     return order, out
+
+
+def _check_positions(window: str, ranges: list[tuple[int, int]]) -> None:
+    """Refuse a window with no position or with a negative coordinate (ranges: each coordinate's [lo, hi])."""
+    if not ranges or any(hi < lo for lo, hi in ranges):
+        raise SpecError(f"--window {window!r} holds no position")
+    if min(lo for lo, _ in ranges) < 0:
+        raise SpecError(f"--window {window!r} has positions with a negative coordinate")
+
+
+def _box_table(engine: ReferenceEngine, game: Any, box: list[tuple[int, int]]) -> np.ndarray | None:
+    """The values of a box read from the table a fast engine filled (no per-position arrays), or None."""
+    corner = tuple(hi for _, hi in box)
+    engine.solve(game, [corner[0] if game.dim == 1 else corner])
+    dense = game.dense
+    if dense is None or any(hi >= n for (_, hi), n in zip(box, np.shape(dense))):
+        return None
+    table = np.array(dense[tuple(slice(lo, hi + 1) for lo, hi in box)])
+    return table if np.all(table >= 0) else None
 
 
 def grundy_table(target: str, assignments: list[str], window: str, max_positions: int = 0) -> tuple[np.ndarray, dict]:
@@ -148,25 +189,39 @@ def grundy_table(target: str, assignments: list[str], window: str, max_positions
     [[0, -1, -1], [3, 0, -1], [2, 1, 0]]
     """
     game, coords, params, ns = _game(target, assignments)
-    names, arrays = window_positions(window, ns, params, coords)
-    count = len(arrays[0])
-    lows = [int(a.min()) for a in arrays]
-    highs = [int(a.max()) for a in arrays]
-    cover = 1
-    for hi in highs:
-        cover *= hi + 1
-    engine = ReferenceEngine(max_positions=max_positions or max(MAX_POSITIONS, cover))
+    binder, names = _window_binder(window, ns, params, coords)
+    box = box_of(binder, params, names)
+    if box is not None:
+        _check_positions(window, box)
+    highs = [hi for _, hi in box] if box else None
+    table = None
     t0 = time.perf_counter()
-    if game.dim == len(names):
-        values = grundy_array(engine, game, arrays)
-    else:   # a heap game on several heaps, Moore's Nim: a position is the tuple of the named heaps
-        if count > MAX_REFERENCE_WINDOW:
-            raise ResourceError(f"{game.label}: the window has {count:,} positions (at most "
-                                f"{MAX_REFERENCE_WINDOW:,} are valued one by one)")
-        with using_engine(engine):
-            values = np.array([game.grundy(tuple(int(a[i]) for a in arrays)) for i in range(count)], dtype=np.int64)
-    table = np.full([hi - lo + 1 for lo, hi in zip(lows, highs)], OUTSIDE, dtype=np.int64)
-    table[tuple(a - lo for a, lo in zip(arrays, lows))] = values
+    if box is not None and game.dim == len(names):   # a box: one solve, its values read from the filled table
+        cover = int(np.prod([hi + 1 for hi in highs], dtype=object))
+        engine = ReferenceEngine(max_positions=max_positions or max(MAX_POSITIONS, cover))
+        table = _box_table(engine, game, box)
+    if table is not None and box is not None:
+        lows, count = [lo for lo, _ in box], int(table.size)
+    else:
+        names, arrays = window_positions(window, ns, params, coords)
+        count = len(arrays[0])
+        lows, highs = [int(a.min()) for a in arrays], [int(a.max()) for a in arrays]
+        cover = int(np.prod([hi + 1 for hi in highs], dtype=object))
+        engine = ReferenceEngine(max_positions=max_positions or max(MAX_POSITIONS, cover))
+        if game.dim == len(names):
+            if count > MAX_REFERENCE_WINDOW and box is None:
+                raise ResourceError(f"{game.label}: the window has {count:,} positions and is not a box a fast "
+                                    f"engine fills (at most {MAX_REFERENCE_WINDOW:,} are valued here)")
+            values = grundy_array(engine, game, arrays)
+        else:   # a heap game on several heaps, Moore's Nim: a position is the tuple of the named heaps
+            if count > MAX_REFERENCE_WINDOW:
+                raise ResourceError(f"{game.label}: the window has {count:,} positions (at most "
+                                    f"{MAX_REFERENCE_WINDOW:,} are valued one by one)")
+            with using_engine(engine):
+                values = np.array([game.grundy(tuple(int(a[i]) for a in arrays)) for i in range(count)],
+                                  dtype=np.int64)
+        table = np.full([hi - lo + 1 for lo, hi in zip(lows, highs)], OUTSIDE, dtype=np.int64)
+        table[tuple(a - lo for a, lo in zip(arrays, lows))] = values
     how = {"game": game.label, "window": window, "coordinates": list(names), "positions": count,
            "outside": int(table.size - count), "engine": engine.describe_last(),
            "seconds": round(time.perf_counter() - t0, 3), "origin": lows}
