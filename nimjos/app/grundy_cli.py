@@ -177,6 +177,14 @@ def _box_table(engine: ReferenceEngine, game: Any, box: list[tuple[int, int]]) -
     return table if np.all(table >= 0) else None
 
 
+def _cover(highs: list[int]) -> int:
+    """The positions of the box from 0 up to ``highs`` (what an engine fills to reach the window's far corner)."""
+    out = 1
+    for hi in highs:
+        out *= hi + 1
+    return out
+
+
 def grundy_table(target: str, assignments: list[str], window: str, max_positions: int = 0) -> tuple[np.ndarray, dict]:
     """The Grundy values on the window's bounding box as an array (-1 outside the window), and how they were
     computed (game, engine, seconds, ``origin``: the corner, the lowest coordinates).
@@ -193,12 +201,10 @@ def grundy_table(target: str, assignments: list[str], window: str, max_positions
     box = box_of(binder, params, names)
     if box is not None:
         _check_positions(window, box)
-    highs = [hi for _, hi in box] if box else None
     table = None
     t0 = time.perf_counter()
     if box is not None and game.dim == len(names):   # a box: one solve, its values read from the filled table
-        cover = int(np.prod([hi + 1 for hi in highs], dtype=object))
-        engine = ReferenceEngine(max_positions=max_positions or max(MAX_POSITIONS, cover))
+        engine = ReferenceEngine(max_positions=max_positions or max(MAX_POSITIONS, _cover([hi for _, hi in box])))
         table = _box_table(engine, game, box)
     if table is not None and box is not None:
         lows, count = [lo for lo, _ in box], int(table.size)
@@ -206,8 +212,7 @@ def grundy_table(target: str, assignments: list[str], window: str, max_positions
         names, arrays = window_positions(window, ns, params, coords)
         count = len(arrays[0])
         lows, highs = [int(a.min()) for a in arrays], [int(a.max()) for a in arrays]
-        cover = int(np.prod([hi + 1 for hi in highs], dtype=object))
-        engine = ReferenceEngine(max_positions=max_positions or max(MAX_POSITIONS, cover))
+        engine = ReferenceEngine(max_positions=max_positions or max(MAX_POSITIONS, _cover(highs)))
         if game.dim == len(names):
             if count > MAX_REFERENCE_WINDOW and box is None:
                 raise ResourceError(f"{game.label}: the window has {count:,} positions and is not a box a fast "
