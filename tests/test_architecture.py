@@ -15,6 +15,10 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
+import nimjos
+from nimjos.app.cli import SUBCOMMANDS
+from nimjos.lang.lazy import LIBRARIES_ON_USE
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 import architecture  # noqa: E402  (scripts/architecture.py: the module list of docs/architecture.md)
@@ -104,6 +108,58 @@ def test_no_import_inside_a_function_but_an_optional_dependency_with_its_comment
                 if top.split(".")[0] not in OPTIONAL or "optional" not in here:
                     found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
     assert not found, found
+
+
+#: the one module that imports by name at run time (nimjos.lang.lazy.import_on_use)
+LAZY_MODULE = "nimjos.lang.lazy"
+
+
+def _calls(path: Path, name: str) -> list[ast.Call]:
+    """Every call of ``name`` (a plain name or an attribute ``x.name``) in a module."""
+    return [node for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.Call)
+            and (getattr(node.func, "id", None) == name or getattr(node.func, "attr", None) == name)]
+
+
+def test_import_by_name_only_in_the_one_lazy_import():
+    """A module imported by its name at run time (importlib.import_module, __import__) is imported by
+    nimjos.lang.lazy.import_on_use and nowhere else."""
+    found = [f"{path.relative_to(ROOT)}:{call.lineno}: {ast.unparse(call)}"
+             for name, path in _modules().items() if name != LAZY_MODULE
+             for by in ("import_module", "__import__") for call in _calls(path, by)]
+    assert not found, found
+
+
+def _lazy_import_misuses(modules: dict[str, Path]) -> list[str]:
+    """Calls of import_on_use that are neither a listed library (a string constant) nor, in the application
+    (nimjos.app and the package's API in nimjos/__init__.py), a registry entry."""
+    wrong = []
+    for name, path in modules.items():
+        top = name == "nimjos" or name.startswith("nimjos.app")
+        for call in _calls(path, "import_on_use"):
+            arg = call.args[0] if call.args else None
+            literal = isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+            if (literal and arg.value in LIBRARIES_ON_USE) or (top and not literal):
+                continue
+            wrong.append(f"{path}:{call.lineno}: {ast.unparse(call)}")
+    return wrong
+
+
+def test_import_on_use_is_called_with_a_registry_entry_or_a_listed_library_only():
+    """Below the application layer import_on_use loads only a listed library; the application loads the modules
+    its registries name, and every one of those is a module of nimjos.app: a lazy import never goes up the layers."""
+    modules = _modules()
+    assert not _lazy_import_misuses(modules)
+    registered = {c.module for c in SUBCOMMANDS} | set(nimjos.API.values())
+    assert registered and all(m.startswith("nimjos.app.") and m in modules for m in registered), registered
+    assert not any(library.split(".")[0] in PACKAGES for library in LIBRARIES_ON_USE)
+
+
+def test_a_lower_layer_loading_a_module_of_the_project_on_use_is_caught(tmp_path):
+    """The check above is not vacuous: a language module lazily importing the command line fails it."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("from nimjos.lang.lazy import import_on_use\nimport_on_use('nimjos.app.cli')\n")
+    assert _lazy_import_misuses({"nimjos.lang.bad": bad})
+    assert not _lazy_import_misuses({"nimjos.lang.bad": ROOT / "nimjos" / "josephus" / "kernels.py"})
 
 
 def test_the_methods_read_compiled_claims_not_their_tables():

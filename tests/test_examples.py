@@ -35,6 +35,7 @@ def test_each_statement_has_its_printed_source(path):
     assert any(c.expect == "holds" for c in spec.claims)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
 def test_every_verdict_is_the_expected_one(path, tmp_path):
     # run where a stray folder would show (the sampler's example database is not written with --no-store)

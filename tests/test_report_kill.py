@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from nimjos.report import render
 from nimjos.results.store import ResultsStore
 
@@ -27,6 +29,7 @@ def slow_spec(path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_report_after_a_killed_check_shows_every_finished_claim(tmp_path):
     spec = slow_spec(tmp_path / "slow.toml")
     store = tmp_path / "results.sqlite"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from checkers.run import ClaimResult
-from nimjos.app import cli
+from nimjos.app import check_cli, cli
 from nimjos.report.model import group_claims
 from nimjos.results.store import ResultsStore
 from nimjos.spec.loader import load_spec
@@ -63,14 +63,14 @@ def test_every_consumer_gives_the_same_final_verdict_and_agreement(words, claim,
         assert agrees == (why == "")
     agrees, why = agreement(final, claim.expect, claim.expect_counterexample)
     # CLI: JSON entry and text line
-    entry = cli._json_entry(claim, result, agrees)
+    entry = check_cli._json_entry(claim, result, agrees)
     assert (entry["verdict"], entry["method"], entry["agrees"]) == (final.verdict, final.method, agrees)
-    line = cli._human_line(claim, result, agrees, why)
+    line = check_cli._human_line(claim, result, agrees, why)
     assert line.split()[1] == final.verdict
     # the store, then the report and the README findings, from the stored records
     with ResultsStore(tmp_path / "r.sqlite") as store:
         run = store.begin_run(["check"], "default")
-        meta = cli._claim_meta(claim, agrees)
+        meta = check_cli._claim_meta(claim, agrees)
         for v in verdicts:
             store.record(run, meta, v)
         store.finish_run(run, "ok")
@@ -81,6 +81,7 @@ def test_every_consumer_gives_the_same_final_verdict_and_agreement(words, claim,
     assert (found["verdict"], found["method"]) == (final.verdict, final.method)
 
 
+@pytest.mark.slow
 def test_the_pytest_plugin_fails_a_claim_exactly_when_the_cli_would(tmp_path):
     spec = tmp_path / "s.toml"
     spec.write_text('[source]\nid = "s"\n[[claim]]\nid = "wrong"\nfor_all = "0 <= n <= 3"\nholds = "n < 3"\n'
@@ -91,6 +92,7 @@ def test_the_pytest_plugin_fails_a_claim_exactly_when_the_cli_would(tmp_path):
     assert cli.main(["check", str(spec), "--no-store", "--method", "exhaustive", "--no-repair"]) == cli.EXIT_DISAGREE
 
 
+@pytest.mark.slow
 def test_cli_json_store_report_and_readme_findings_agree_on_every_claim_of_specs(tmp_path, capsys):
     """The window method on every claim of specs/: the final verdict printed as JSON is the one the store's
     records give to the report and to the README findings."""

@@ -1,15 +1,25 @@
-"""``nimjos grundy FILE::GAME --param k=3 --window "0 <= x <= 10**8" [--out FILE.npy]``: the Grundy values
-of a declared game on a window, from its moves (a fast engine when the moves have a shape one recognises,
+"""``nimjos grundy FILE::GAME --window "0 <= x <= 10**8" [--param k=3] [--out FILE.npy] [--png FILE.png]``: the
+Grundy values of a game on a window, from its moves (a fast engine when the moves have a shape one recognises,
 else the reference engine).
 
-The window is a box: one range per coordinate (``"0 <= x < 4000 and 0 <= y < 4000"``). ``--out`` writes
-the values as a NumPy array: index i (1-D) or [i, j] (2-D) holds G at (lo_x + i, lo_y + j).
+GAME is a game declared in FILE, or a game expression of the spec language over the built-in families and
+FILE's games: ``octal("0.77")`` (Kayles), ``laskers_nim()``, ``grundys_game()``, ``moore_nim(2)``,
+``subtraction({1, 2, 3})``; without ``FILE::`` the expression uses the built-in families only.
+
+The window is any condition the language can bound: a box (``"0 <= x < 40 and 0 <= y < 40"``), a triangle
+(``"0 <= a <= 20 and 0 <= b <= a"``), a filter (``"0 <= n <= 99 and n % 2 == 0"``). The table covers the window's bounding
+box, its corner the lowest coordinates; a cell of the box outside the window holds -1. A declared game's window
+bounds its coordinates; a built-in heap game's names one heap per name (``"0 <= a <= 9 and 0 <= b <= 9"``: the
+value of the two heaps (a, b)). ``--out`` writes the values as a NumPy array: index i (1-D) or [i, j] (2-D) holds
+G at (lo_x + i, lo_y + j); ``--png`` draws the table (a heatmap, or the sequence of a one-heap game).
 
 >>> import pathlib
 >>> path = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml"
 >>> values, how = grundy_table(f"{path}::nim1", [], "0 <= x <= 5")
 >>> values.tolist()
 [0, 1, 2, 3, 4, 5]
+>>> grundy_table('octal("0.77")', [], "0 <= n <= 9")[0].tolist()
+[0, 1, 2, 3, 1, 4, 3, 2, 1, 4]
 """
 from __future__ import annotations
 
@@ -21,30 +31,56 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from nimjos.lang.errors import SpecError
+from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.syntax import suggest
 from nimjos.spec.loader import load_spec
+from nimjos.spec.names import spec_namespace
+from nimjos.lang.compiler import Namespace
 from nimjos.lang.expr import compile_expression
 from nimjos.lang.binders import Binder
-from nimjos.games.engine import MAX_POSITIONS, ReferenceEngine
+from nimjos.games.declared import as_instance
+from nimjos.games.engine import MAX_POSITIONS, ReferenceEngine, grundy_array, using_engine
 from nimjos.games.periodicity import Periodicity, detect
 from nimjos.lang.errors import ResourceError
+from nimjos.report.plots import plot_grid, plot_sequence
+from nimjos.app.cli import help_of
 
-#: a window the reference engine must fill position by position may hold at most this many positions
+#: a window the engine must fill position by position (no fast engine covers it) may hold at most this many
 MAX_REFERENCE_WINDOW = 2_000_000
 #: windows up to this many positions are printed in full
 MAX_PRINTED = 400
+#: a 1-D table is printed this many values to a line
+ROW_LENGTH = 20
+#: a cell of the table outside the window (the table is the window's bounding box)
+OUTSIDE = -1
+#: the periodicity detector of a one-heap table: (arithmetic) periodicity from nimjos.games.periodicity. The hook
+#: for a stronger detector (nimjos.games.heaps.periodicity's arithmetic periodicity): a function of the same
+#: shape, sequence -> Periodicity | None, with A(n + period) = A(n) + saltus from the preperiod on
+DETECT_PERIODICITY = detect
 
 
-def _spec_game(target: str) -> tuple[Any, Any]:
-    """(spec, game declaration) named by ``FILE::GAME``."""
-    if "::" not in target:
-        raise SpecError(f"expected FILE::GAME, got {target!r}")
-    path, name = target.rsplit("::", 1)
-    spec = load_spec(path)
-    if name not in spec.games:
-        raise SpecError(f"no game {name!r} in {path}", hint=suggest(name, list(spec.games)))
-    return spec, spec.games[name]
+def _game(target: str, assignments: list[str]) -> tuple[Any, tuple[str, ...] | None, dict[str, Any], Namespace]:
+    """(game instance, its coordinate names or None for any names, its params, the namespace of the window).
+
+    ``FILE::NAME`` names a declared game; ``FILE::EXPR`` or ``EXPR`` is a game expression (built-in families).
+    """
+    path, sep, name = target.rpartition("::")
+    spec = load_spec(path) if sep else None
+    ns = spec.namespace if spec else spec_namespace()
+    if spec and name in spec.games:
+        decl = spec.games[name]
+        values = _params(spec, decl, assignments)
+        return decl(*values), tuple(decl.position), dict(zip(decl.params, values)), ns
+    if assignments:
+        raise SpecError("--param gives the params of a declared game; write a built-in game's in its expression")
+    try:
+        game = as_instance(compile_expression(name, ns)({}))
+    except (SpecError, EvalError) as exc:
+        known = list(spec.games) if spec else []
+        where = f" in {path}" if spec else ""
+        raise SpecError(f"no game {name!r}{where}, and not a game expression: {exc}",
+                        hint=suggest(name, known) if known else None) from None
+    return game, None, {}, ns
 
 
 def _params(spec: Any, decl: Any, assignments: list[str]) -> tuple:
@@ -63,67 +99,139 @@ def _params(spec: Any, decl: Any, assignments: list[str]) -> tuple:
     return tuple(values[p] for p in decl.params)
 
 
-def _box(spec: Any, decl: Any, window: str, params: dict[str, Any]) -> list[tuple[int, int]]:
-    """The range [lo, hi] of each coordinate of a box window, in the game's coordinate order."""
-    binder = Binder.from_text(window, spec.namespace, outer=set(params))
-    if sorted(binder.names) != sorted(decl.position):
-        raise SpecError(f"--window must bound exactly the coordinates {', '.join(decl.position)}, "
-                        f"got {', '.join(binder.names) or 'none'}")
+def _window_binder(window: str, ns: Namespace, params: dict[str, Any],
+                   coords: tuple[str, ...] | None) -> tuple[Binder, tuple[str, ...]]:
+    """(the window's binder, the coordinate names in the game's order: its declared coordinates, else as written)."""
+    binder = Binder.from_text(window, ns, outer=set(params))
+    names = tuple(binder.names)
+    if coords is not None and sorted(names) != sorted(coords):
+        raise SpecError(f"--window must bound exactly the coordinates {', '.join(coords)}, "
+                        f"got {', '.join(names) or 'none'}")
+    if not names:
+        raise SpecError("--window names no coordinate")
+    return binder, coords or names
+
+
+def box_of(binder: Binder, params: dict[str, Any], order: tuple[str, ...]) -> list[tuple[int, int]] | None:
+    """The range [lo, hi] of each coordinate (in ``order``) when the window is a box, else None.
+
+    >>> box_of(Binder.from_text("0 <= y <= 3 and 2 <= x <= 5", spec_namespace()), {}, ("x", "y"))
+    [(2, 5), (0, 3)]
+    >>> box_of(Binder.from_text("0 <= a <= 3 and 0 <= b <= a", spec_namespace()), {}, ("a", "b")) is None
+    True
+    """
     if binder.pre_filters or any(level.filters or level.members is not None for level in binder.levels):
-        raise SpecError("--window must be a box: one range 'lo <= name <= hi' per coordinate")
+        return None
     ranges: dict[str, tuple[int, int]] = {}
     for level in binder.levels:
         try:
-            lo, hi = Binder.range_of(level, dict(params))
-        except SpecError:
-            raise SpecError("--window must be a box: a bound may not use another coordinate") from None
-        if lo < 0 or hi < lo:
-            raise SpecError(f"--window: {level.describe()} is empty or has negative positions")
-        ranges[level.name] = (lo, hi)
-    return [ranges[c] for c in decl.position]
+            ranges[level.name] = Binder.range_of(level, dict(params))
+        except (SpecError, KeyError, EvalError):   # a bound that uses another coordinate: not a box
+            return None
+    return [ranges[name] for name in order]
+
+
+def window_positions(window: str, ns: Namespace, params: dict[str, Any],
+                     coords: tuple[str, ...] | None) -> tuple[tuple[str, ...], list[np.ndarray]]:
+    """(coordinate names, one int64 array per coordinate): every position of a window, in the game's order.
+
+    >>> names, arrays = window_positions("0 <= a <= 2 and 0 <= b <= a", spec_namespace(), {}, None)
+    >>> names, [a.tolist() for a in arrays]
+    (('a', 'b'), [[0, 1, 1, 2, 2, 2], [0, 0, 1, 0, 1, 2]])
+    """
+    binder, order = _window_binder(window, ns, params, coords)
+    arrays = binder.arrays(dict(params), max_count=MAX_REFERENCE_WINDOW * 50)
+    if arrays is None:
+        points = []
+        for env in binder.bindings(dict(params)):
+            points.append(tuple(env[n] for n in order))
+            if len(points) > MAX_REFERENCE_WINDOW:
+                raise ResourceError(f"--window {window!r} has more than {MAX_REFERENCE_WINDOW:,} positions")
+        arrays = {n: np.array([p[i] for p in points], dtype=object) for i, n in enumerate(order)}
+    out = []
+    for name in order:
+        column = arrays[name]
+        if column.dtype == object and any(type(v) is not int for v in column.tolist()):
+            raise SpecError(f"--window: {name} takes a value that is not an integer")
+        out.append(np.asarray(column, dtype=np.int64))
+    _check_positions(window, [(int(a.min()), int(a.max())) for a in out] if out[0].size else [])
+    return order, out
+
+
+def _check_positions(window: str, ranges: list[tuple[int, int]]) -> None:
+    """Refuse a window with no position or with a negative coordinate (ranges: each coordinate's [lo, hi])."""
+    if not ranges or any(hi < lo for lo, hi in ranges):
+        raise SpecError(f"--window {window!r} holds no position")
+    if min(lo for lo, _ in ranges) < 0:
+        raise SpecError(f"--window {window!r} has positions with a negative coordinate")
+
+
+def _box_table(engine: ReferenceEngine, game: Any, box: list[tuple[int, int]]) -> np.ndarray | None:
+    """The values of a box read from the table a fast engine filled (no per-position arrays), or None."""
+    corner = tuple(hi for _, hi in box)
+    engine.solve(game, [corner[0] if game.dim == 1 else corner])
+    dense = game.dense
+    if dense is None or any(hi >= n for (_, hi), n in zip(box, np.shape(dense))):
+        return None
+    table = np.array(dense[tuple(slice(lo, hi + 1) for lo, hi in box)])
+    return table if np.all(table >= 0) else None
+
+
+def _cover(highs: list[int]) -> int:
+    """The positions of the box from 0 up to ``highs`` (what an engine fills to reach the window's far corner)."""
+    out = 1
+    for hi in highs:
+        out *= hi + 1
+    return out
 
 
 def grundy_table(target: str, assignments: list[str], window: str, max_positions: int = 0) -> tuple[np.ndarray, dict]:
-    """The Grundy values of the window as an array, and how they were computed (game, engine, seconds).
+    """The Grundy values on the window's bounding box as an array (-1 outside the window), and how they were
+    computed (game, engine, seconds, ``origin``: the corner, the lowest coordinates).
 
     >>> import pathlib
     >>> path = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml"
     >>> grundy_table(f"{path}::nim1", [], "3 <= x <= 4")[1]["origin"]
     [3]
+    >>> grundy_table("nim()", [], "1 <= a <= 3 and 1 <= b <= a")[0].tolist()
+    [[0, -1, -1], [3, 0, -1], [2, 1, 0]]
     """
-    spec, decl = _spec_game(target)
-    values = _params(spec, decl, assignments)
-    game = decl(*values)
-    box = _box(spec, decl, window, dict(zip(decl.params, values)))
-    corner = tuple(hi for _, hi in box)
-    count = 1
-    for lo, hi in box:
-        count *= hi - lo + 1
-    cover = 1
-    for _, hi in box:
-        cover *= hi + 1
-    engine = ReferenceEngine(max_positions=max_positions or max(MAX_POSITIONS, cover))
+    game, coords, params, ns = _game(target, assignments)
+    binder, names = _window_binder(window, ns, params, coords)
+    box = box_of(binder, params, names)
+    if box is not None:
+        _check_positions(window, box)
+    table = None
     t0 = time.perf_counter()
-    engine.solve(game, [corner[0] if game.dim == 1 else corner])
-    dense = game.dense
-    slices = tuple(slice(lo, hi + 1) for lo, hi in box)
-    covered = dense is not None and all(hi < n for (_, hi), n in zip(box, np.shape(dense)))
-    if covered and np.all(dense[slices] >= 0):
-        table = np.array(dense[slices])
+    if box is not None and game.dim == len(names):   # a box: one solve, its values read from the filled table
+        engine = ReferenceEngine(max_positions=max_positions or max(MAX_POSITIONS, _cover([hi for _, hi in box])))
+        table = _box_table(engine, game, box)
+    if table is not None and box is not None:
+        lows, count = [lo for lo, _ in box], int(table.size)
     else:
-        if count > MAX_REFERENCE_WINDOW:
-            raise ResourceError(f"{game.label}: no fast engine applies and the window has {count:,} positions "
-                                f"(the reference engine fills at most {MAX_REFERENCE_WINDOW:,} here)")
-        grids = np.meshgrid(*[np.arange(lo, hi + 1) for lo, hi in box], indexing="ij")
-        positions = [int(p[0]) if game.dim == 1 else tuple(int(c) for c in p)
-                     for p in zip(*(g.ravel() for g in grids))]
-        engine.solve(game, positions)
-        table = np.array([game.lookup(p) for p in positions], dtype=np.int64).reshape([hi - lo + 1 for lo, hi in box])
-    how = {"game": game.label, "window": window, "coordinates": list(decl.position), "positions": count,
-           "engine": engine.describe_last(), "seconds": round(time.perf_counter() - t0, 3),
-           "origin": [lo for lo, _ in box]}
-    if table.ndim == 1:
-        how["periodicity"] = _periodicity(table.tolist(), how["origin"][0])
+        names, arrays = window_positions(window, ns, params, coords)
+        count = len(arrays[0])
+        lows, highs = [int(a.min()) for a in arrays], [int(a.max()) for a in arrays]
+        engine = ReferenceEngine(max_positions=max_positions or max(MAX_POSITIONS, _cover(highs)))
+        if game.dim == len(names):
+            if count > MAX_REFERENCE_WINDOW and box is None:
+                raise ResourceError(f"{game.label}: the window has {count:,} positions and is not a box a fast "
+                                    f"engine fills (at most {MAX_REFERENCE_WINDOW:,} are valued here)")
+            values = grundy_array(engine, game, arrays)
+        else:   # a heap game on several heaps, Moore's Nim: a position is the tuple of the named heaps
+            if count > MAX_REFERENCE_WINDOW:
+                raise ResourceError(f"{game.label}: the window has {count:,} positions (at most "
+                                    f"{MAX_REFERENCE_WINDOW:,} are valued one by one)")
+            with using_engine(engine):
+                values = np.array([game.grundy(tuple(int(a[i]) for a in arrays)) for i in range(count)],
+                                  dtype=np.int64)
+        table = np.full([hi - lo + 1 for lo, hi in zip(lows, highs)], OUTSIDE, dtype=np.int64)
+        table[tuple(a - lo for a, lo in zip(arrays, lows))] = values
+    how = {"game": game.label, "window": window, "coordinates": list(names), "positions": count,
+           "outside": int(table.size - count), "engine": engine.describe_last(),
+           "seconds": round(time.perf_counter() - t0, 3), "origin": lows}
+    if table.ndim == 1 and not how["outside"]:
+        how["periodicity"] = _periodicity(table.tolist(), lows[0])
     return table, how
 
 
@@ -135,36 +243,92 @@ def _periodicity(values: list[int], start: int) -> str:
     >>> _periodicity([0, 1, 2, 3, 5, 8], 10)
     'no period within the window (10..15)'
     """
-    found = detect(values)
+    found = DETECT_PERIODICITY(values)
     if found is None:
         return f"no period within the window ({start}..{start + len(values) - 1})"
     return Periodicity(found.period, found.preperiod + start, found.saltus, found.through + start).describe()
 
 
+def grid_lines(table: np.ndarray, origin: list[int], names: list[str]) -> list[str]:
+    """A 1-D or 2-D table as text with its axes: indices above the values (1-D), or a header of column indices and
+    each row led by its index (2-D); a cell outside the window is ".".
+
+    >>> print("\\n".join(grid_lines(np.array([[0, -1], [3, 0]]), [1, 1], ["a", "b"])))
+    rows a = 1.., columns b = 1..:
+      a\\b   1   2
+        1   0   .
+        2   3   0
+    >>> print("\\n".join(grid_lines(np.array([0, 1, 12]), [8], ["n"])))
+    G(n = 8..):
+      n   8   9  10
+      G   0   1  12
+    """
+    cells = [["." if v == OUTSIDE else str(v) for v in row] for row in np.atleast_2d(table).tolist()]
+    width = max(3, max(len(c) for row in cells for c in row) + 1,
+                len(str(origin[-1] + np.shape(table)[-1] - 1)) + 1)
+    if table.ndim == 1:
+        label = max(len(names[0]), 1)
+        lines = [f"G({names[0]} = {origin[0]}..):"]
+        for start in range(0, len(table), ROW_LENGTH):   # a pair of lines (indices, values) per ROW_LENGTH values
+            indices = range(origin[0] + start, origin[0] + min(start + ROW_LENGTH, len(table)))
+            lines += [f"  {names[0]:>{label}}" + "".join(f"{i:>{width + 1}}" for i in indices),
+                      f"  {'G':>{label}}" + "".join(f"{c:>{width + 1}}" for c in cells[0][start:start + ROW_LENGTH])]
+        return lines
+    rows_from, cols_from = origin[-2], origin[-1]
+    corner = f"{names[-2]}\\{names[-1]}"
+    label = max(len(corner), len(str(rows_from + table.shape[0] - 1)))
+    lines = [f"rows {names[-2]} = {rows_from}.., columns {names[-1]} = {cols_from}..:",
+             f"  {corner:>{label}}" + "".join(f"{j:>{width + 1}}" for j in range(cols_from, cols_from + table.shape[1]))]
+    for i, row in enumerate(cells):
+        lines.append(f"  {rows_from + i:>{label}}" + "".join(f"{c:>{width + 1}}" for c in row))
+    return lines
+
+
 def _summary(table: np.ndarray, how: dict) -> list[str]:
     lines = [f"{how['game']} on {how['window']}: {how['positions']:,} positions in {how['seconds']:.2f} s "
              f"({how['engine']})"]
-    if table.size:
-        lines.append(f"values {int(table.min())} .. {int(table.max())}; "
-                     f"{int(np.count_nonzero(table == 0)):,} P-positions (value 0)")
+    inside = table[table != OUTSIDE]
+    if inside.size:
+        lines.append(f"values {int(inside.min())} .. {int(inside.max())}; "
+                     f"{int(np.count_nonzero(inside == 0)):,} P-positions (value 0)"
+                     + (f"; the table is the window's bounding box, {how['outside']:,} cells outside the window "
+                        f"(-1, printed .)" if how["outside"] else ""))
     names, origin = how["coordinates"], how["origin"]
     if table.ndim == 1 and "periodicity" in how:
         lines.append(f"{how['periodicity']} (observed on the window, not proved)")
     if table.size <= MAX_PRINTED:
-        if table.ndim == 1:
-            lines.append(f"G({names[0]} = {origin[0]}..): " + " ".join(map(str, table.tolist())))
+        if table.ndim <= 2:
+            lines.extend(grid_lines(table, origin, names))
         else:
-            # one block of rows (first of the last two coordinates) and columns (the last) per value of the others
-            outer = table.shape[:-2]
-            for index in np.ndindex(*outer):
+            # one grid (first of the last two coordinates as rows, the last as columns) per value of the others
+            for index in np.ndindex(*table.shape[:-2]):
                 fixed = ", ".join(f"{n} = {o + i}" for n, o, i in zip(names, origin, index))
-                lines.append((fixed + ": " if fixed else "") + f"rows {names[-2]} = {origin[-2]}.., "
-                             f"columns {names[-1]} = {origin[-1]}..:")
-                lines.extend("  " + " ".join(f"{v:3d}" for v in row) for row in table[index].tolist())
+                grid = grid_lines(table[index], origin, names)
+                lines.append(f"{fixed}: {grid[0]}")
+                lines.extend(grid[1:])
     else:
         head = table.ravel()[:20].tolist()
         lines.append(f"first values ({names[0]}-major): " + " ".join(map(str, head)) + " ...")
     return lines
+
+
+def draw_table(table: np.ndarray, how: dict, path: str | Path) -> Path:
+    """Draw a 1-D table as its sequence, a 2-D table as a heatmap (cells outside the window grey) into ``path``.
+
+    >>> import tempfile
+    >>> table, how = grundy_table("nim()", [], "0 <= a <= 5 and 0 <= b <= a")
+    >>> draw_table(table, how, Path(tempfile.mkdtemp()) / "nim.png").stat().st_size > 1000
+    True
+    """
+    names, origin = how["coordinates"], how["origin"]
+    title = f"{how['game']}: Grundy values on {how['window']}"
+    if table.ndim == 1:
+        return plot_sequence({"x0": origin[0], "grundy": table.tolist(), "claimed": None}, [], Path(path), title,
+                             name=names[0])
+    if table.ndim == 2:
+        return plot_grid({"x0": origin[0], "y0": origin[1], "grundy": table.tolist(), "claimed": None}, [],
+                         Path(path), title, names=(names[0], names[1]))
+    raise SpecError(f"--png draws a window of one or two coordinates, not {table.ndim} ({', '.join(names)})")
 
 
 def cmd_grundy(args: argparse.Namespace) -> int:
@@ -173,11 +337,13 @@ def cmd_grundy(args: argparse.Namespace) -> int:
     >>> import pathlib
     >>> path = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml"
     >>> cmd_grundy(argparse.Namespace(target=f"{path}::nim1", param=None, window="0 <= x <= 2", out=None,
-    ...                               json=True, max_positions=0))  # doctest: +ELLIPSIS
+    ...                               png=None, json=True, max_positions=0))  # doctest: +ELLIPSIS
     {"game": "nim1", ..., "values": [0, 1, 2]}
     0
     """
     table, how = grundy_table(args.target, args.param or [], args.window, args.max_positions)
+    if args.png:
+        how["png"] = str(draw_table(table, how, args.png))
     if args.out:
         np.save(args.out, table)
         how["out"] = args.out
@@ -195,6 +361,8 @@ def cmd_grundy(args: argparse.Namespace) -> int:
         if args.out:
             print(f"wrote {args.out} ({table.dtype}, shape {table.shape}; axes {', '.join(how['coordinates'])} "
                   f"from {tuple(how['origin'])}, described in {how['out_meta']})")
+        if args.png:
+            print(f"wrote {how['png']}")
     sys.stdout.flush()
     return 0
 
@@ -206,12 +374,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     >>> parser.parse_args(["grundy", "f.toml::g", "--window", "0 <= x <= 9"]).window
     '0 <= x <= 9'
     """
-    p = sub.add_parser("grundy", help="Grundy values of a declared game on a window, from its moves")
-    p.add_argument("target", metavar="FILE::GAME", help="a spec file and one of its games")
+    p = sub.add_parser("grundy", help=help_of("grundy"))
+    p.add_argument("target", metavar="FILE::GAME",
+                   help='a spec file and one of its games or a game expression (FILE::octal("0.77")); '
+                        'a built-in game alone: laskers_nim()')
     p.add_argument("--param", action="append", metavar="NAME=VALUE",
                    help="a param of the game (an expression of the spec language; repeatable)")
-    p.add_argument("--window", required=True, help='a box, e.g. "0 <= x <= 10**8" or "0 <= x < 40 and 0 <= y < 40"')
+    p.add_argument("--window", required=True, help='positions, e.g. "0 <= x <= 10**8", "0 <= x < 40 and 0 <= y < 40", "0 <= a <= 20 and 0 <= b <= a"')
     p.add_argument("--out", metavar="FILE.npy", help="write the values as a NumPy array")
+    p.add_argument("--png", metavar="FILE.png", help="draw the values: a heatmap (2-D) or the sequence (1-D)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--max-positions", type=int, default=0,
                    help="resource guard (default: enough for the box from 0 up to the window)")

@@ -25,6 +25,7 @@ from nimjos.lang.compiler import Namespace
 from nimjos.lang.expr import compile_expression
 import nimjos.josephus.algorithms as josephus
 from nimjos.lang.errors import ResourceError
+from nimjos.app.cli import help_of
 
 #: arrays up to this length are printed in full as text
 MAX_PRINTED = 200
@@ -117,7 +118,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     >>> parser.parse_args(["josephus", "table", "--k", "2", "--n", "10"]).what
     'table'
     """
-    p = sub.add_parser("josephus", help="the Josephus problem: survivor, survivor table, elimination order")
+    p = sub.add_parser("josephus", help=help_of("josephus"))
     p.add_argument("what", choices=["survivor", "table", "order"])
     p.add_argument("--k", required=True, help="every k-th number is removed (k >= 1)")
     p.add_argument("--n", required=True, help="numbers 1..n (table: every n <= N)")

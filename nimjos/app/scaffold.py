@@ -11,6 +11,8 @@ import re
 import sys
 from pathlib import Path
 
+from nimjos.app.cli import help_of
+
 TEMPLATE = '''# A nimjos spec: one file per source document. Reference: docs/spec-format.md
 # Check it with:   nimjos check {path}
 # Every claim is written as printed; `expect` says what you believe, and the checker tells you whether it is so.
@@ -92,7 +94,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("new", help="write a commented skeleton spec")
+    p = sub.add_parser("new", help=help_of("new"))
     p.add_argument("file", help="the new spec file (.toml)")
     p.add_argument("--game", help="name of the game to declare")
     p.add_argument("--force", action="store_true", help="overwrite an existing file")

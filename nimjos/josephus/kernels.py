@@ -16,7 +16,8 @@ from __future__ import annotations
 import types
 
 import numpy as np
-import numba
+
+from nimjos.lang.lazy import import_on_use
 
 #: every kernel, by name; compiled kernels call each other by these names
 KERNELS: dict[str, types.FunctionType] = {}
@@ -58,7 +59,7 @@ def compiled(fn):
     """
     global _compiled_namespace
     if _compiled_namespace is None:
-
+        numba = import_on_use("numba")   # numba starts in about 0.4 s: only when a kernel is compiled
         namespace = dict(globals())
         # numba's cache re-imports the kernels' module by this name: keep it stable even when the
         # file runs as a script (python -m doctest), or a cached kernel would name a missing module

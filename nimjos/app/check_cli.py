@@ -1,0 +1,291 @@
+"""``nimjos check`` and ``nimjos list``: check the claims of spec files, list them.
+
+Exit status of ``check``: 0 when every verdict agrees with its claim's ``expect``; 1 when one does not; 3 when
+a proof failed its audit (a prover bug); 2 on bad input (:func:`nimjos.app.cli.main` prints it as one line).
+
+>>> parser = argparse.ArgumentParser(); register_check(parser.add_subparsers())
+>>> parser.parse_args(["check", "specs/", "--claim", "a"]).claim
+['a']
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from nimjos.lang.errors import SpecError
+from nimjos.lang.values import format_value
+from nimjos.results.store import ResultsStore
+from checkers.run import RunOptions, Sharding
+from nimjos.app.claim_pool import default_jobs, load_costs, run_claims
+from nimjos.spec.loader import load_spec, spec_files
+from nimjos.games.engine import default_engine, set_max_positions
+from nimjos.lang.syntax import suggest
+from checkers.run import METHODS
+from checkers.audit import PROVER_BUG
+from nimjos.verdict import VERDICTS, agreement
+from nimjos.app.progress import ShardProgress
+from nimjos.app.pins import parse_at
+from nimjos.app.cli import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_OK, EXIT_PROVER_BUG, help_of
+
+
+def _claim_meta(claim: Any, agrees: bool) -> dict:
+    spec = claim.spec
+    return {
+        "file": str(spec.path), "spec_hash": spec.sha256, "source_id": spec.source.id,
+        "source_title": spec.source.title, "document": spec.source.document, "cite": spec.source.cite,
+        "claim_id": claim.id, "ref": claim.ref, "text": claim.text, "kind": claim.kind,
+        "game": claim.game_text or "", "expect": claim.expect or "", "corrects": claim.corrects or "",
+        "relaxes": claim.relaxes or "", "note": claim.note, "reading": claim.reading, "formula": claim.formula_text(),
+        "agrees": agrees,
+        "for_all": claim.for_all_text or "", "assume": claim.assume_text or "",
+        "order": claim.index,
+    }
+
+
+def _human_line(claim: Any, result: Any, agrees: bool, why: str) -> str:
+    v = result.final
+    mark = "ok " if agrees else "XX "
+    inst = f"{v.instances:,} instance" + ("" if v.instances == 1 else "s")
+    if v.assumption_held is not None and v.assumption_held != v.instances:
+        inst += f", assumption held in {v.assumption_held:,}"
+    lines = [f"  {mark}{v.verdict:<12} {claim.id}  [{v.method}: {v.scope}; {inst}]  {_claim_seconds(result)}"]
+    for other in result.verdicts:
+        if other is not v:
+            lines.append(f"       also {other.verdict} by {other.method}: {other.scope}")
+    for note in v.notes:
+        lines.append(f"       {note}")
+    if v.counterexamples:
+        cx = v.counterexamples[0]
+        b = ", ".join(f"{k}={_fmt(x)}" for k, x in cx.bindings.items())
+        lines.append(f"       smallest counterexample: {b}: lhs {_fmt(cx.lhs)}, rhs {_fmt(cx.rhs)}"
+                     + (f"  ({v.failures:,} failing instances)" if v.failures > 1 else ""))
+    elif v.undefined:
+        cx = v.undefined[0]
+        b = ", ".join(f"{k}={_fmt(x)}" for k, x in cx.bindings.items())
+        lines.append(f"       ill-defined at {b}: {cx.reason}")
+    if (v.counterexamples or v.undefined) and v.evidence.get("rerun"):
+        lines.append(f"       re-run: {v.evidence['rerun']}")
+    if result.repairs:
+        lines.append("       candidate corrections (each rechecked on the whole window):")
+        for r in result.repairs:
+            lines.append(f"         {r.field} = {r.text!r}   [{'; '.join(r.edits)}; {r.verdict}, {r.instances:,} instances]")
+    if not agrees:
+        lines.append(f"       DISAGREES: {why}")
+    return "\n".join(lines)
+
+
+def _claim_seconds(result: Any) -> str:
+    """A claim's seconds as printed: the sum of its methods' (and of the search for corrections), each named.
+
+    >>> from checkers.run import ClaimResult
+    >>> from nimjos.verdict import Verdict
+    >>> _claim_seconds(ClaimResult(None, [Verdict("c", "checked", "exhaustive", "", seconds=295.0),
+    ...                                   Verdict("c", "proved", "prove", "", seconds=0.01)]))
+    '295.01s (exhaustive 295.00, prove 0.01)'
+    >>> _claim_seconds(ClaimResult(None, [Verdict("c", "checked", "exhaustive", "", seconds=0.5)]))
+    '0.50s'
+    """
+    parts = [(v.method, v.seconds) for v in result.verdicts]
+    if result.repair_seconds:
+        parts.append(("corrections", result.repair_seconds))
+    total = f"{result.seconds:.2f}s"
+    if len(parts) < 2:
+        return total
+    return total + " (" + ", ".join(f"{name} {s:.2f}" for name, s in parts) + ")"
+
+
+def _fmt(v: Any) -> str:
+    return format_value(v)
+
+
+def _json_entry(claim: Any, result: Any, agrees: bool) -> dict:
+    final = result.final
+    entry = {"file": str(claim.spec.path), "source": claim.spec.source.id,
+             "document": claim.spec.source.document, "id": claim.id, "ref": claim.ref,
+             "kind": claim.kind, "text": claim.text, "expect": claim.expect,
+             "corrects": claim.corrects, "relaxes": claim.relaxes, "reading": claim.reading or None,
+             "agrees": agrees}
+    entry.update(final.to_json())
+    entry["seconds"] = round(result.seconds, 4)  # the claim's: every method's and the corrections'; each in methods
+    entry["methods"] = [{**v.to_json(), "counterexamples": v.to_json()["counterexamples"][:3]}
+                        for v in result.verdicts]
+    if final.evidence.get("rerun"):
+        entry["rerun"] = final.evidence["rerun"]
+    entry["repairs"] = [r.to_json() for r in result.repairs]
+    return entry
+
+
+def _open_store(args: argparse.Namespace) -> Any:
+    if getattr(args, "no_store", False):
+        return None
+    return ResultsStore(args.store)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """``nimjos check``: the limit of ``--max-positions`` holds for this run only (it is the process's engine's)."""
+    previous = default_engine().max_positions
+    if args.max_positions:
+        set_max_positions(args.max_positions)
+    try:
+        return _check(args)
+    finally:
+        set_max_positions(previous)
+
+
+def _check(args: argparse.Namespace) -> int:
+    specs = [load_spec(p) for p in spec_files(args.paths or ["specs"])]
+    pins = parse_at(args.at) if args.at else None
+    selected = []
+    for spec in specs:
+        for claim in spec.claims:
+            if args.claim and claim.id not in args.claim:
+                continue
+            selected.append(claim)
+    if args.claim:
+        found = {c.id for c in selected}
+        missing = [c for c in args.claim if c not in found]
+        if missing:
+            ids = [c.id for s in specs for c in s.claims]
+            raise SpecError(f"no claim with id {missing[0]!r}", hint=suggest(missing[0], ids))
+    methods_sel = tuple(m.strip() for m in args.method.split(",")) if args.method else None
+    if methods_sel:
+        for m in methods_sel:
+            if m not in METHODS:
+                raise SpecError(f"--method: unknown or unavailable method {m!r} (available: {', '.join(METHODS)})",
+                                hint=suggest(m, list(METHODS)))
+    progress = None
+    if not args.json and sys.stdout.isatty() and (args.workers > 1 or args.executor == "dask"):
+        progress = ShardProgress()
+    sharding = Sharding(workers=args.workers, shards=args.shards, executor=args.executor, scheduler=args.scheduler,
+                        resume=args.resume, progress=progress.update if progress else None)
+    opts = RunOptions(profile=args.profile, max_counterexamples=args.max_counterexamples, pins=pins,
+                      timeout=args.timeout, methods=methods_sel, repair=not args.no_repair,
+                      store=None if args.no_store else args.store, sharding=sharding)
+    store = _open_store(args)
+    run_id = store.begin_run(sys.argv[1:], args.profile) if store else None
+    done: set = set()
+    if store and args.resume:
+        done = store.completed_claims(None)
+    status = EXIT_OK
+    errors: list[str] = []
+    current_file = None
+    t0 = time.perf_counter()
+    todo = [c for c in selected if (str(c.spec.path), c.id) not in done]
+    jobs = args.jobs if args.jobs > 0 else default_jobs(len(todo))
+    if pins or args.workers > 1 or args.executor == "dask":
+        jobs = 1  # a pinned instance is one claim; sharded claims use the cores (or the cluster) themselves
+    entries: dict[int, Any] = {}   # index -> JSON entry or printed line, put back in claim order
+    finals: dict[str, int] = {}    # final verdict -> claims, for the summary line
+    printed = 0
+    costs = load_costs(sorted({Path(c.spec.path).parent for c in todo}))
+    results = run_claims(todo, opts, jobs, args.max_positions, costs)
+    try:
+        for i, claim, result in results:
+            if isinstance(result, SpecError):
+                errors.append(str(result))
+                print(f"nimjos: {result}", file=sys.stderr, flush=True)
+                entries[i] = None
+            else:
+                final = result.final
+                finals[final.verdict] = finals.get(final.verdict, 0) + 1
+                agrees, why = agreement(final, claim.expect, claim.expect_counterexample)
+                if not agrees:
+                    status = max(status, EXIT_DISAGREE)
+                for bug in (v.evidence[PROVER_BUG] for v in result.verdicts if PROVER_BUG in v.evidence):
+                    status = max(status, EXIT_PROVER_BUG)
+                    print(f"nimjos: {claim.spec.path}: claim {claim.id!r}: {bug}", file=sys.stderr, flush=True)
+                if store:
+                    meta = _claim_meta(claim, agrees)
+                    for v in result.verdicts:
+                        store.record(run_id, meta, v)
+                entries[i] = _json_entry(claim, result, agrees) if args.json else _human_line(claim, result, agrees, why)
+            while not args.json and printed in entries:
+                claim = todo[printed]
+                if claim.spec.path != current_file:
+                    current_file = claim.spec.path
+                    print(f"{current_file}  ({claim.spec.source.title or claim.spec.source.id})")
+                if entries[printed] is not None:
+                    print(entries[printed], flush=True)
+                printed += 1
+    except KeyboardInterrupt:
+        results.close()
+        if store:
+            store.finish_run(run_id, "interrupted")
+        print("interrupted: finished claims are in the results store; `nimjos check --resume` continues",
+              file=sys.stderr)
+        return 130
+    out_claims = [entries[i] for i in sorted(entries) if entries[i] is not None] if args.json else []
+    if progress:
+        progress.close()
+    if store:
+        store.finish_run(run_id, "errors" if errors else "ok")
+    if args.json:
+        print(json.dumps({"claims": out_claims, "errors": errors,
+                          "seconds": round(time.perf_counter() - t0, 3)}, indent=1))
+    else:
+        n = len(out_claims) if args.json else len(selected)
+        counts = ", ".join(f"{finals[w]} {w}" for w in VERDICTS if finals.get(w))
+        print(f"{n} claim{'s' if n != 1 else ''} in {time.perf_counter() - t0:.1f}s" + (f": {counts}" if counts else "")
+              + f"; exit {EXIT_BAD_INPUT if errors else status}")
+    if errors:
+        return EXIT_BAD_INPUT
+    return status
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    for path in spec_files(args.paths or ["specs"]):
+        spec = load_spec(path)
+        print(f"{path}  ({spec.source.title or spec.source.id})")
+        for c in spec.claims:
+            extra = f" corrects {c.corrects}" if c.corrects else ""
+            print(f"  {c.id:<40} {c.kind:<12} {c.ref:<28} expect {c.expect or '-'}{extra}")
+    return EXIT_OK
+
+
+def register_check(sub: argparse._SubParsersAction) -> None:
+    """Add ``nimjos check`` to the subcommands of a parser.
+
+    >>> parser = argparse.ArgumentParser(); register_check(parser.add_subparsers())
+    >>> parser.parse_args(["check", "--jobs", "2"]).jobs
+    2
+    """
+    check = sub.add_parser("check", help=help_of("check"))
+    check.add_argument("paths", nargs="*", help="spec files or directories")
+    check.add_argument("--claim", action="append", help="check only this claim id (repeatable)")
+    check.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    check.add_argument("--max-counterexamples", type=int, default=10, metavar="N")
+    check.add_argument("--profile", default="default", choices=["default", "deep"])
+    check.add_argument("--at", help="check one instance only, e.g. --at 'x=0,y=2'")
+    check.add_argument("--method", help="comma-separated methods: exhaustive,sample,prove (default: all that apply)")
+    check.add_argument("--timeout", type=float, default=None,
+                       help="seconds per claim for the prover (default: 10, or 30 with --profile deep)")
+    check.add_argument("--store", default=os.environ.get("NIMJOS_STORE", ".nimjos/results.sqlite"),
+                       help="results store (SQLite)")
+    check.add_argument("--no-store", action="store_true", help="do not record results")
+    check.add_argument("--no-repair", action="store_true", help="do not search corrections of refuted claims")
+    check.add_argument("--resume", action="store_true", help="skip claims already recorded by an interrupted run")
+    check.add_argument("--jobs", type=int, default=0,
+                       help="claims checked at once, one process each (default: one per core)")
+    check.add_argument("--workers", type=int, default=1, help="processes for sharded exhaustive checks (local executor)")
+    check.add_argument("--shards", type=int, default=0, help="shards per claim (default: 4 x workers, balanced)")
+    check.add_argument("--executor", default="local", choices=["local", "dask"], help="where shards run")
+    check.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://127.0.0.1:8786")
+    check.add_argument("--max-positions", type=int, default=0, help="resource guard: positions one table may hold")
+    check.set_defaults(func=cmd_check)
+
+
+def register_list(sub: argparse._SubParsersAction) -> None:
+    """Add ``nimjos list`` to the subcommands of a parser.
+
+    >>> parser = argparse.ArgumentParser(); register_list(parser.add_subparsers())
+    >>> parser.parse_args(["list", "specs/"]).paths
+    ['specs/']
+    """
+    lst = sub.add_parser("list", help=help_of("list"))
+    lst.add_argument("paths", nargs="*")
+    lst.set_defaults(func=cmd_list)
