@@ -55,7 +55,7 @@ class Comparisons(_Host):
             a, b = self.formula(left, env, unit), self.formula(right, env, unit)
             same = f"((({a}) & ({b})) | (~({a}) & ~({b})))"
             return same if isinstance(op, ast.Eq) else f"~{same}"
-        shifted = self._shift_atom(op, left, right, env, unit, acc)
+        shifted = self._shift_atom(op, left, right, env, unit, acc) if self.num.name == "msd_2" else None
         if shifted is not None:
             return self.close(acc, shifted)
         if self.is_exp(left, env) or self.is_exp(right, env):
@@ -85,6 +85,7 @@ class Comparisons(_Host):
                     net[t.t] = net.get(t.t, 0) + sign * c
         if not net:
             return None
+        self.needs("msd_2", f"{ast.unparse(node)}: a carried value compared with a number (the table of 2**X)")
         num_p = [(c, t) for c, t in pos if not isinstance(t, Exp)]
         num_n = [(c, t) for c, t in neg if not isinstance(t, Exp)]
         live = {t: c for t, c in net.items() if c != 0}
@@ -291,10 +292,10 @@ class Comparisons(_Host):
     def _exp_side(self, t: Any, node: ast.AST) -> str:
         if isinstance(t, Exp):
             return t.t
-        if t.isdigit():                          # a constant c compared with an exponent: compare 2**c
-            if int(t) > 30:
-                raise NotAutomatic(f"2**{t} exceeds Walnut's 32-bit constants")
-            return str(2 ** int(t))
+        if t.isdigit():                          # a constant c compared with an exponent: compare 2**c (in msd_2)
+            if int(t) > 30:                      # or the place 1 followed by c zeros (its numeration)
+                raise NotAutomatic(f"the place of digit {t} exceeds Walnut's 32-bit constants")
+            return str(self.num.places(int(t) + 1)[-1])
         raise NotAutomatic(f"{ast.unparse(node)} compared with a v2/ilog2/exponent value: only constants and other "
                            "such values can be compared with those")
 
