@@ -55,6 +55,8 @@ class Comparisons(_Host):
             a, b = self.formula(left, env, unit), self.formula(right, env, unit)
             same = f"((({a}) & ({b})) | (~({a}) & ~({b})))"
             return same if isinstance(op, ast.Eq) else f"~{same}"
+        if isinstance(op, (ast.Eq, ast.NotEq)) and (isinstance(left, ast.Tuple) or isinstance(right, ast.Tuple)):
+            return self._tuple_equality(op, left, right, env, unit)
         shifted = self._shift_atom(op, left, right, env, unit, acc) if self.num.name == "msd_2" else None
         if shifted is not None:
             return self.close(acc, shifted)
@@ -73,6 +75,23 @@ class Comparisons(_Host):
         if mixed is not None:
             return self.close(acc, mixed)
         return self.close(acc, self.relation(lp, ln, _CMP[type(op)], rp, rn, left))
+
+    def _tuple_equality(self, op: ast.cmpop, left: ast.AST, right: ast.AST, env: dict, unit: Unit) -> str:
+        """``(a, b) == (c, d)`` of two tuples written out, of one length: every component equal (each evaluated,
+        as the language evaluates both tuples before comparing them; no component on the path of another).
+
+        >>> from nimjos.lang.syntax import parse
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> Translator(spec_namespace()).formula(parse("(x, y) != (y, 2)"), {"x": "x", "y": "y"}, Unit([]))
+        '~(((x) = (y)) & ((y) = (2)))'
+        """
+        if not (isinstance(left, ast.Tuple) and isinstance(right, ast.Tuple) and len(left.elts) == len(right.elts)):
+            raise NotAutomatic(f"{ast.unparse(left)[:80]} compared with {ast.unparse(right)[:80]}: only tuples written "
+                               "out, of one length, are compared")
+        parts = [self.atom(ast.Eq(), a, b, env, unit) for a, b in zip(left.elts, right.elts)]
+        same = "(" + " & ".join(f"({p})" for p in parts) + ")" if parts else "0 = 0"
+        return same if isinstance(op, ast.Eq) else f"~{same}"
 
     def _mixed(self, pos: list, neg: list, op: str, unit: Unit, acc: list, node: ast.AST) -> str | None:
         """pos - neg op 0 where one value e carried as E = 2**e occurs as a number (coefficient +-1), the rest
