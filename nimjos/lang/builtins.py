@@ -280,16 +280,34 @@ def gcd(a: Any, b: Any) -> int:
 MAX_FIB_INDEX = 100_000
 
 
+def floor_root_times(n: int, d: int) -> int:
+    """floor(n sqrt d) exactly, for an integer n and a natural d that is no perfect square: isqrt(d n^2) for n >= 0,
+    and -isqrt(d n^2) - 1 for n < 0 (d n^2 is no square unless n = 0).
+
+    >>> floor_root_times(3, 2), floor_root_times(-3, 2), floor_root_times(0, 5)
+    (4, -5, 0)
+    """
+    root = math.isqrt(d * n * n)
+    return root if n >= 0 else -root - 1
+
+
 def floor_phi(n: Any) -> int:
-    """floor(n * phi), phi = (1 + sqrt 5) / 2, exactly (no float): (n + floor(n sqrt 5)) // 2, where floor(n sqrt 5)
-    is isqrt(5 n^2) for n >= 0 and -isqrt(5 n^2) - 1 for n < 0 (5 n^2 is no square unless n = 0).
+    """floor(n * phi), phi = (1 + sqrt 5) / 2, exactly (no float): (n + floor(n sqrt 5)) // 2.
 
     >>> [floor_phi(n) for n in range(7)], floor_phi(-1), floor_phi(-2)
     ([0, 1, 3, 4, 6, 8, 9], -2, -4)
     """
     n = int_arg("floor_phi", n)
-    root = math.isqrt(5 * n * n)
-    return (n + (root if n >= 0 else -root - 1)) // 2
+    return (n + floor_root_times(n, 5)) // 2
+
+
+def floor_sqrt2(n: Any) -> int:
+    """floor(n * sqrt 2) exactly (no float): the lower Beatty sequence of Fraenkel's a-Wythoff game for a = 2.
+
+    >>> [floor_sqrt2(n) for n in range(6)], floor_sqrt2(-1)
+    ([0, 1, 2, 4, 5, 7], -2)
+    """
+    return floor_root_times(int_arg("floor_sqrt2", n), 2)
 
 
 def floor_phi2(n: Any) -> int:

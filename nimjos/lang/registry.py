@@ -103,10 +103,12 @@ _ENTRIES = (
             fast=_NOT_IN_MOVES, domains=(INT,)),
     Builtin("gcd", (2, 2), vector=_NO_ARRAY, z3="gcd has no symbolic model here", walnut="gcd is not automatic",
             fast=_NOT_IN_MOVES, domains=(INT, INT)),
-    # -- Fibonacci numeration (Walnut: msd_fib, built with Walnut's ost command)
+    # -- Fibonacci and Pell numeration (Walnut: msd_fib, msd_pell, built with Walnut's ost command)
     Builtin("floor_phi", (1, 1), z3="floor(n phi) has no symbolic model (an irrational factor)",
             fast=_NOT_IN_MOVES, domains=(INT,)),
     Builtin("floor_phi2", (1, 1), z3="floor(n phi^2) has no symbolic model (an irrational factor)",
+            fast=_NOT_IN_MOVES, domains=(INT,)),
+    Builtin("floor_sqrt2", (1, 1), z3="floor(n sqrt 2) has no symbolic model (an irrational factor)",
             fast=_NOT_IN_MOVES, domains=(INT,)),
     Builtin("fib", (1, 1), vector=_NO_ARRAY, z3="fib has no symbolic model",
             walnut="i -> F_i grows exponentially: not synchronized in any numeration Walnut has here",

@@ -271,6 +271,22 @@ def _compare(op: ast.cmpop, a: Any, b: Any) -> Any:
     return fn(a, b)
 
 
+def _floor_root_times(a: np.ndarray, d: int) -> np.ndarray:
+    """floor(n sqrt d) of an int64 array, exactly (:func:`nimjos.lang.builtins.floor_root_times`; d no square):
+    d n^2 must stay below 2**62.
+
+    >>> _floor_root_times(np.array([-3, 0, 3, 100]), 2).tolist()
+    [-5, 0, 4, 141]
+    """
+    _check(d * _mag(a) ** 2 + 1, f"the square {d} n^2")
+    sq = d * a * a
+    r = np.floor(np.sqrt(sq.astype(np.float64))).astype(np.int64)
+    for _ in range(2):  # float rounding: correct r to the exact integer square root
+        r = np.where(r * r > sq, r - 1, r)
+        r = np.where((r + 1) * (r + 1) <= sq, r + 1, r)
+    return np.where(a >= 0, r, -r - 1)
+
+
 def _floor_phi(a: np.ndarray) -> np.ndarray:
     """floor(n phi) of an int64 array, exactly (:func:`nimjos.lang.builtins.floor_phi`): 5 n^2 must stay below
     2**62.
@@ -278,13 +294,7 @@ def _floor_phi(a: np.ndarray) -> np.ndarray:
     >>> _floor_phi(np.array([-2, -1, 0, 1, 2, 3, 100])).tolist()
     [-4, -2, 0, 1, 3, 4, 161]
     """
-    _check(5 * _mag(a) ** 2 + 1, "floor_phi's 5 n^2")
-    sq = 5 * a * a
-    r = np.floor(np.sqrt(sq.astype(np.float64))).astype(np.int64)
-    for _ in range(2):  # float rounding: correct r to the exact integer square root
-        r = np.where(r * r > sq, r - 1, r)
-        r = np.where((r + 1) * (r + 1) <= sq, r + 1, r)
-    return np.floor_divide(a + np.where(a >= 0, r, -r - 1), 2)
+    return np.floor_divide(a + _floor_root_times(a, 5), 2)
 
 
 def _size(env: dict) -> int:
@@ -601,6 +611,11 @@ class _Vectoriser:
         a = _full(a, _size(env))
         return _floor_phi(a) + a
 
+    def b_floor_sqrt2(self, node: ast.Call, env: dict) -> Any:
+        """floor(n sqrt 2) on arrays, exactly (:func:`nimjos.lang.builtins.floor_sqrt2`)."""
+        (a,) = self._args(node, env, 1)
+        return _floor_root_times(_full(a, _size(env)), 2)
+
     def b_zeck_tz(self, node: ast.Call, env: dict) -> Any:
         """The trailing zeros of Zeckendorf's representation on arrays (:func:`nimjos.lang.builtins.zeck_tz`): the
         greedy digits from the largest Fibonacci place down, the last place taken."""
@@ -758,6 +773,7 @@ VECTOR_FORMS: dict[str, Callable[[_Vectoriser, ast.Call, dict], Any]] = {
     "isqrt": _Vectoriser.b_isqrt, "sum": _Vectoriser.b_sum, "any": _Vectoriser.b_any, "all": _Vectoriser.b_all,
     "iterate": _Vectoriser.b_iterate, "floor_phi": _Vectoriser.b_floor_phi, "floor_phi2": _Vectoriser.b_floor_phi2,
     "zeck_tz": _Vectoriser.b_zeck_tz,
+    "floor_sqrt2": _Vectoriser.b_floor_sqrt2,
 }
 
 

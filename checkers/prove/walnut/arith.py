@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable
 
 from nimjos.lang.registry import REGISTRY
-from checkers.prove.walnut.logic import (LOG_AUTOMATA, LOG_NUMERATION, MAX_CONSTANT, MAX_EXPONENT, MAX_FACTOR,
+from checkers.prove.walnut.logic import (BEATTY_TERMS, LOG_AUTOMATA, LOG_NUMERATION, MAX_CONSTANT, MAX_EXPONENT, MAX_FACTOR,
                                          MAX_RESIDUE_MODULUS, Exp, NotAutomatic, Unit, WrongNumeration)
 
 
@@ -379,20 +379,22 @@ class Arithmetic(_Host):
         acc.append((j, f"$jos({j},{n})"))
         return j
 
-    def _call_phi(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> str | None:
-        """floor_phi(n) = floor(n phi) and floor_phi2(n) = floor(n phi) + n, by the automaton phin (Fibonacci
-        numeration; logic.PHI_LEMMA); the argument a natural (a difference carries its obligation)."""
+    def _call_beatty(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> str | None:
+        """floor_phi(n) = floor(n phi), floor_phi2(n) = floor(n phi) + n (Fibonacci numeration) and floor_sqrt2(n) =
+        floor(n sqrt 2) (Pell), by their automata (logic.BEATTY_TERMS, each checked in the run); the argument a
+        natural (a difference carries its obligation)."""
         assert isinstance(node.func, ast.Name), "a form of a built-in, called by call() for a call of a name"
         if len(node.args) != 1:
             return None
-        self.needs("fib", f"{ast.unparse(node)} (floor(n phi) is Fibonacci-synchronized, not 2-automatic)")
+        automaton, numeration, extra = BEATTY_TERMS[node.func.id]
+        self.needs(numeration, f"{ast.unparse(node)} (a Beatty sequence synchronized in msd_{numeration})")
         n = self.int_term(self.strict(node.args[0], env, node.func.id), env, unit, acc)
         s = self.fresh()
-        acc.append((s, f"$phin({n},{s})"))
-        if node.func.id == "floor_phi":
+        acc.append((s, f"${automaton}({n},{s})"))
+        if not extra:
             return s
         v = self.fresh()
-        acc.append((v, f"{v} = {s} + {n}"))
+        acc.append((v, f"{v} = {s} + {extra}*{n}"))
         return v
 
     def _call_zeck_shift(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> str | None:
@@ -474,7 +476,8 @@ WALNUT_FORMS: dict[str, Callable | str] = {
     "xor": Arithmetic._call_xor, "min": Arithmetic._call_extreme, "max": Arithmetic._call_extreme,
     "abs": Arithmetic._call_abs, "floor": Arithmetic._call_rounded, "ceil": Arithmetic._call_rounded,
     "v2": Arithmetic._call_logarithm, "ilog2": Arithmetic._call_logarithm, "survivor": Arithmetic._call_survivor,
-    "floor_phi": Arithmetic._call_phi, "floor_phi2": Arithmetic._call_phi, "zeck_tz": Arithmetic._call_logarithm,
+    "floor_phi": Arithmetic._call_beatty, "floor_phi2": Arithmetic._call_beatty, "floor_sqrt2": Arithmetic._call_beatty,
+    "zeck_tz": Arithmetic._call_logarithm,
     "zeck_shift": Arithmetic._call_zeck_shift,
     "all": "all(...) is a formula (a quantifier over a range or over the options of a game), not a number",
     "any": "any(...) is a formula (a quantifier over a range or over the options of a game), not a number",

@@ -64,20 +64,55 @@ FIB_LIBRARY = [
     'def phin "?msd_fib (s = 0 & n = 0) | (Ex $shift(n-1,x) & s = x+1)";',
 ]
 
-#: phin is built from a construction, not from phi: what makes it floor(n phi) is Beatty's theorem. Every run
-#: that uses phin proves, in Walnut, that phin is a function a of n with a(0) = 0, strictly increasing, and that
-#: {a(n) : n >= 1} and {a(n) + n : n >= 1} partition the positive integers; these determine a (a(n) is then the
-#: least positive integer not among a(i), a(i) + i, i < n, by induction on n), and floor(n phi) satisfies them
-#: (Beatty's theorem: floor(n phi) and floor(n phi^2) = floor(n phi) + n are complementary). This query, to be TRUE
+def beatty_query(check: str, automaton: str, c: int, walnut: str) -> str:
+    """The query, to be TRUE, that the automaton `automaton`(n, s) is a function a of n with a(0) = 0, strictly
+    increasing, such that {a(n) : n >= 1} and {a(n) + c n : n >= 1} partition the positive integers. These determine
+    a: by induction on n, a(n) is the least positive integer not among a(i), a(i) + c i (1 <= i < n) (it is not
+    among them, and the least such m is some a(j) or a(j) + c j with j >= n, where a(j) + c j > a(j) >= a(n) >= m
+    rules out the second). So when floor(n alpha) satisfies them too (Beatty's theorem: for irrational alpha > 1
+    with 1/alpha + 1/(alpha + c) = 1, floor(n alpha) and floor(n (alpha + c)) are complementary), the automaton
+    is floor(n alpha).
+
+    >>> beatty_query("q", "f", 2, "msd_pell")[:60]
+    'eval q "?msd_pell (An Es $f(n,s)) & (An,s,t ($f(n,s) & $f(n,'
+    """
+    a = automaton
+    return (f'eval {check} "?{walnut} (An Es ${a}(n,s)) & (An,s,t (${a}(n,s) & ${a}(n,t)) => s = t) & ${a}(0,0) & '
+            f'(An,m,s,t (n < m & ${a}(n,s) & ${a}(m,t)) => s < t) & '
+            f'(Ak k >= 1 => (En n >= 1 & (${a}(n,k) | Es ${a}(n,s) & k = s + {c}*n))) & '
+            f'(An,m,s,t (n >= 1 & m >= 1 & ${a}(n,s) & ${a}(m,t)) => s != t + {c}*m)";')
+
+
+#: phin is built from a construction, not from phi: what makes it floor(n phi) is Beatty's theorem (phi and
+#: phi + 1 = phi^2 are complementary). Every run that uses phin proves that it is (:func:`beatty_query`): this
+#: query, to be TRUE
 PHI_CHECK = "phirec"
-PHI_QUERY = (f'eval {PHI_CHECK} "?msd_fib (An Es $phin(n,s)) & (An,s,t ($phin(n,s) & $phin(n,t)) => s = t) & '
-             '$phin(0,0) & (An,m,s,t (n < m & $phin(n,s) & $phin(m,t)) => s < t) & '
-             '(Ak k >= 1 => (En n >= 1 & ($phin(n,k) | Es $phin(n,s) & k = s + n))) & '
-             '(An,m,s,t (n >= 1 & m >= 1 & $phin(n,s) & $phin(m,t)) => s != t + m)";')
+PHI_QUERY = beatty_query(PHI_CHECK, "phin", 1, "msd_fib")
 #: the lemma a proof that uses phin rests on, as its scope names it
 PHI_LEMMA = ("using, as a lemma, that the automaton phin is floor(n phi): Walnut proved in the same run that it is the "
              "increasing function a with a(0) = 0 whose values a(n) and a(n) + n (n >= 1) partition the positive "
              "integers, which determine it, and floor(n phi) is such a function by Beatty's theorem (Beatty 1926)")
+
+#: the automata of a run in Pell numeration (msd_pell, built by ``ost pell [0] [2];``: places 1, 2, 5, 12, 29, ...,
+#: digits 0..2): pshift(n, m): m is n's representation followed by a 0 (a regular expression of the 3-state
+#: automaton that carries the previous digit); plowodd(n): n's lowest nonzero digit is at an odd place;
+#: sqrt2n(n, s): s = floor(n sqrt 2), by floor(n (1 + sqrt 2)) = pshift(n) - [plowodd(n)] for n >= 1 (found by
+#: comparing the two on n < 200,000; what makes it floor(n sqrt 2) is SQRT2_QUERY, proved in every run that uses it)
+_PX1 = "([1,1]*[1,2][2,2]*[2,1])*[1,1]*([1,0]|[1,2][2,2]*[2,0])"
+_PX2 = f"[2,2]*([2,0]|[2,1]{_PX1})"
+PELL_LIBRARY = [
+    f'reg pshift msd_pell msd_pell "([0,0]|[0,1]{_PX1}|[0,2]{_PX2})*";',
+    'reg plowodd msd_pell "(0|1|2)*(1|2)0(00)*";',
+    'def sqrt2n "?msd_pell (n = 0 & s = 0) | (n >= 1 & (Et $pshift(n,t) & (($plowodd(n) & s + n + 1 = t) | '
+    '(~$plowodd(n) & s + n = t))))";',
+]
+#: sqrt2n is floor(n sqrt 2) by Beatty's theorem (sqrt 2 and 2 + sqrt 2 are complementary): this query, to be TRUE
+SQRT2_CHECK = "sqrt2rec"
+SQRT2_QUERY = beatty_query(SQRT2_CHECK, "sqrt2n", 2, "msd_pell")
+#: the lemma a proof that uses sqrt2n rests on, as its scope names it
+SQRT2_LEMMA = ("using, as a lemma, that the automaton sqrt2n is floor(n sqrt 2): Walnut proved in the same run that it is "
+               "the increasing function a with a(0) = 0 whose values a(n) and a(n) + 2n (n >= 1) partition the "
+               "positive integers, which determine it, and floor(n sqrt 2) is such a function by Beatty's theorem")
 
 
 def library(commands: list[str], num: Numeration = BASE2) -> list[str]:
@@ -103,6 +138,9 @@ def library(commands: list[str], num: Numeration = BASE2) -> list[str]:
     if num.name == "fib":
         return (list(num.setup) + FIB_LIBRARY + residues
                 + ([PHI_QUERY] if any("$phin(" in c for c in commands) else []))
+    if num.name == "pell":
+        return (list(num.setup) + PELL_LIBRARY + residues
+                + ([SQRT2_QUERY] if any("$sqrt2n(" in c for c in commands) else []))
     return list(num.setup) + residues
 
 
@@ -143,6 +181,11 @@ LOG_AUTOMATA = {"v2": "low", "ilog2": "lpow", "zeck_tz": "low"}
 #: the numeration each of them is automatic in (the automaton low reads the lowest digit place in either: in msd_2
 #: that is 2**v2(n), in msd_fib the place F_(k+2) of k = zeck_tz(n))
 LOG_NUMERATION = {"v2": "msd_2", "ilog2": "msd_2", "zeck_tz": "fib"}
+#: the Beatty terms: each built-in's automaton, its numeration, and the multiple of n added to it (floor(n phi^2) =
+#: floor(n phi) + n); each automaton is checked in every run that uses it (:data:`BEATTY_CHECKS`)
+BEATTY_TERMS = {"floor_phi": ("phin", "fib", 0), "floor_phi2": ("phin", "fib", 1), "floor_sqrt2": ("sqrt2n", "pell", 0)}
+#: each Beatty automaton's check (the eval name of its :func:`beatty_query`) and the lemma a proof that uses it names
+BEATTY_CHECKS = {"phin": (PHI_CHECK, PHI_LEMMA), "sqrt2n": (SQRT2_CHECK, SQRT2_LEMMA)}
 
 
 class NotAutomatic(Exception):

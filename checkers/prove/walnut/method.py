@@ -45,7 +45,7 @@ from checkers.prove.terms import Untranslatable
 from checkers.prove.walnut.certificate import Job, decode, game_job, holds_job
 from checkers.prove.walnut.run import (SearchLimit, WalnutMissing, find_jar, find_java, jar_version, run,
                                        smallest_accepted, state_limit, states_of, work_limit)
-from checkers.prove.walnut.logic import (JOSEPHUS_CHECK, JOSEPHUS_LEMMA, PHI_CHECK, PHI_LEMMA, NotAutomatic,
+from checkers.prove.walnut.logic import (BEATTY_CHECKS, JOSEPHUS_CHECK, JOSEPHUS_LEMMA, NotAutomatic,
                                          WrongNumeration, in_numeration, library)
 from checkers.prove.walnut.numeration import BASE2, UnknownNumeration, numeration
 
@@ -124,10 +124,11 @@ def walnut_verdict(claim: Any, opts: RunOptions, window: Verdict | None = None) 
         return _inconclusive(claim, "the automaton of survivor(n, 2) was not proved to satisfy the Josephus recursion "
                              f"(Walnut answered {res.verdicts.get(JOSEPHUS_CHECK)}): no proof rests on it", start,
                              evidence=_evidence(runs, jar, res, num))
-    if any("$phin(" in c for c in commands) and res.verdicts.get(PHI_CHECK) is not True:
-        return _inconclusive(claim, "the automaton phin was not proved to be floor(n phi) (Beatty's characterization; "
-                             f"Walnut answered {res.verdicts.get(PHI_CHECK)}): no proof rests on it", start,
-                             evidence=_evidence(runs, jar, res, num))
+    for automaton, (check, _) in BEATTY_CHECKS.items():
+        if any(f"${automaton}(" in c for c in commands) and res.verdicts.get(check) is not True:
+            return _inconclusive(claim, f"the automaton {automaton} was not proved to be its Beatty sequence (Walnut "
+                                 f"answered {res.verdicts.get(check)}): no proof rests on it", start,
+                                 evidence=_evidence(runs, jar, res, num))
     found = []
     for inst, job, ans in runs:
         missing = [r for r in job.queries if r not in ans.verdicts]
@@ -433,7 +434,8 @@ def _proved(claim: Any, opts: RunOptions, window: Verdict | None, plan: Any, set
              f"; {w['version']} ({w['numeration']}): {what}; largest automaton {w['states']:,} states, "
              f"{w['seconds']:.2f} s" +
              (f"; {JOSEPHUS_LEMMA}" if any("$jos(" in str(r.get("commands", "")) for r in w.get("runs", [])) else "") +
-             (f"; {PHI_LEMMA}" if any("$phin(" in str(r.get("commands", "")) for r in w.get("runs", [])) else ""))
+             "".join(f"; {lemma}" for automaton, (_, lemma) in BEATTY_CHECKS.items()
+                     if any(f"${automaton}(" in str(r.get("commands", "")) for r in w.get("runs", []))))
     job = runs[0][1]
     notes = [f"Walnut: {job.statement[:240]}" + ("..." if len(job.statement) > 240 else "")]
     v = Verdict(claim.id, word, METHOD, scope, instances=len(runs), assumption_held=len(runs), seconds=seconds,
