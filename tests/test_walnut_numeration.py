@@ -14,7 +14,12 @@ import sys
 import numpy as np
 import pytest
 
+from hypothesis import event, given
+from hypothesis import strategies as st
+
+from conformance import conformance_settings
 from conformance.backends import check_walnut
+from conformance.grammar import claim
 from nimjos.games.declared import as_instance
 from nimjos.lang.builtins import BUILTINS, zeckendorf_digits
 from nimjos.lang.syntax import parse
@@ -150,6 +155,21 @@ def test_each_walnut_form_is_its_scalar_form_on_a_long_window(name, automaton, n
     for x in range(side):
         y = BUILTINS[name](x)
         assert accepts(auto, (x, y), num) and not accepts(auto, (x, y + 1), num), (name, x)
+
+
+#: terms that put a generated statement in Fibonacci or Pell numeration
+ANCHORS = ("floor_phi(x) <= y", "zeck_tz(x + 1) % 2 == 1", "zeck_shift(y) > x", "floor_sqrt2(y) >= x",
+           "floor_phi2(x + y) > 2 * y")
+
+
+@conformance_settings(2, 60, shrink=False)
+@given(st.lists(st.tuples(claim(linear=True), st.sampled_from(ANCHORS), st.booleans()), min_size=8, max_size=8))
+def test_generated_statements_agree_in_other_numerations(items):
+    """Generated statements (the grammar draws floor_phi, zeck_tz, ... as it draws every registered built-in),
+    each joined to a term of another numeration, decided by Walnut and compared with the language."""
+    statements = [(table, f"({anchor}) {'and' if both else 'or'} ({text})") for (table, text), anchor, both in items]
+    for e in check_walnut(statements):
+        event(e)
 
 
 def test_zeck_tz_of_zero_is_an_obligation():

@@ -56,7 +56,7 @@ JOSEPHUS_LEMMA = ("using, as a lemma, the Josephus closed form for k = 2, surviv
 #: (written 1 followed by zeros: a value carried as t, as 2**e is in msd_2); low(n, p): p is the
 #: lowest place of n's Zeckendorf representation (the number 10^k, k = zeck_tz(n)), n >= 1; shift(n, m): m is n's
 #: representation followed by a 0 (zeck_shift); phin(n, s): s = floor(n phi), by floor((k + 1) phi) = shift(k) + 1
-#: (Shallit, The Logical Approach to Automatic Sequences, 2022, section 10.x: the automaton phin)
+#: (the automaton phin of Shallit, The Logical Approach to Automatic Sequences, 2022)
 FIB_LIBRARY = [
     'reg pow2 msd_fib "0*10*";',
     'reg low msd_fib msd_fib "([0,0]|[1,0])*[1,1][0,0]*";',
