@@ -274,6 +274,123 @@ def gcd(a: Any, b: Any) -> int:
     return math.gcd(int_arg("gcd", a), int_arg("gcd", b))
 
 
+# ----------------------------------------------------------------------------- Fibonacci numeration
+
+#: the largest index fibonacci(i) computes (F_i has about 0.7 i bits)
+MAX_FIB_INDEX = 100_000
+
+
+def floor_root_times(n: int, d: int) -> int:
+    """floor(n sqrt d) exactly, for an integer n and a natural d that is no perfect square: isqrt(d n^2) for n >= 0,
+    and -isqrt(d n^2) - 1 for n < 0 (d n^2 is no square unless n = 0).
+
+    >>> floor_root_times(3, 2), floor_root_times(-3, 2), floor_root_times(0, 5)
+    (4, -5, 0)
+    """
+    root = math.isqrt(d * n * n)
+    return root if n >= 0 else -root - 1
+
+
+def floor_phi(n: Any) -> int:
+    """floor(n * phi), phi = (1 + sqrt 5) / 2, exactly (no float): (n + floor(n sqrt 5)) // 2.
+
+    >>> [floor_phi(n) for n in range(7)], floor_phi(-1), floor_phi(-2)
+    ([0, 1, 3, 4, 6, 8, 9], -2, -4)
+    """
+    n = int_arg("floor_phi", n)
+    return (n + floor_root_times(n, 5)) // 2
+
+
+def floor_sqrt2(n: Any) -> int:
+    """floor(n * sqrt 2) exactly (no float): the lower Beatty sequence of Fraenkel's a-Wythoff game for a = 2.
+
+    >>> [floor_sqrt2(n) for n in range(6)], floor_sqrt2(-1)
+    ([0, 1, 2, 4, 5, 7], -2)
+    """
+    return floor_root_times(int_arg("floor_sqrt2", n), 2)
+
+
+def floor_phi2(n: Any) -> int:
+    """floor(n * phi^2) = floor(n * phi) + n (phi^2 = phi + 1), exactly.
+
+    >>> [floor_phi2(n) for n in range(6)], floor_phi2(-1)
+    ([0, 2, 5, 7, 10, 13], -3)
+    """
+    n = int_arg("floor_phi2", n)
+    return floor_phi(n) + n
+
+
+def fibonacci(i: Any) -> int:
+    """The Fibonacci number F_i: F_0 = 0, F_1 = 1, F_{i+2} = F_{i+1} + F_i, for 0 <= i <= MAX_FIB_INDEX (named in
+    full: ``fib`` is a spec's own definition in examples and docs).
+
+    >>> [fibonacci(i) for i in range(10)]
+    [0, 1, 1, 2, 3, 5, 8, 13, 21, 34]
+    """
+    i = int_arg("fibonacci", i)
+    if i < 0:
+        raise EvalError(f"fibonacci needs an index >= 0, got {i}")
+    if i > MAX_FIB_INDEX:
+        raise ResourceError(f"fibonacci({i}) exceeds the largest index {MAX_FIB_INDEX:,}")
+    a, b = 0, 1
+    for _ in range(i):
+        a, b = b, a + b
+    return a
+
+
+def zeckendorf_digits(n: Any) -> tuple[int, ...]:
+    """The digits of n >= 0 in Zeckendorf's representation, most significant first: n as a sum of non-consecutive
+    Fibonacci numbers F_2 = 1, F_3 = 2, F_4 = 3, 5, 8, ... (digit j from the right is the coefficient of F_{j+2});
+    () for 0.
+
+    >>> zeckendorf_digits(0), zeckendorf_digits(4), zeckendorf_digits(12)
+    ((), (1, 0, 1), (1, 0, 1, 0, 1))
+    """
+    n = int_arg("zeckendorf", n)
+    if n < 0:
+        raise EvalError(f"Zeckendorf's representation needs n >= 0, got {n}")
+    places = [1, 2]
+    while places[-1] <= n:
+        places.append(places[-1] + places[-2])
+    digits = []
+    for p in reversed(places):
+        if p <= n:
+            digits.append(1)
+            n -= p
+        elif digits:
+            digits.append(0)
+    return tuple(digits)
+
+
+def zeck_tz(n: Any) -> int:
+    """The number of trailing zeros of n's Zeckendorf representation (n >= 1): the least j with F_{j+2} in it;
+    ill-defined (infinite) for n = 0, as v2(0) is.
+
+    >>> [zeck_tz(n) for n in range(1, 9)]
+    [0, 1, 2, 0, 3, 0, 1, 4]
+    """
+    n = int_arg("zeck_tz", n)
+    if n == 0:
+        raise EvalError("zeck_tz(0) is infinite (undefined)")
+    digits = zeckendorf_digits(n)
+    return len(digits) - 1 - max(j for j, d in enumerate(digits) if d)
+
+
+def zeck_shift(n: Any) -> int:
+    """The number whose Zeckendorf representation is n's followed by a 0 (each F_{j+2} in n becomes F_{j+3}), n >= 0.
+
+    >>> [zeck_shift(n) for n in range(6)]
+    [0, 2, 3, 5, 7, 8]
+    """
+    digits = zeckendorf_digits(n) + (0,)
+    value, places = 0, [1, 2]
+    while len(places) < len(digits):
+        places.append(places[-1] + places[-2])
+    for d, p in zip(reversed(digits), places):
+        value += d * p
+    return value
+
+
 # ----------------------------------------------------------------------------- OEIS layouts of tables
 
 def _triangle(i: Any) -> tuple[int, int]:

@@ -18,7 +18,7 @@ from, so that a built-in registered with them is tested by every backend that cl
 >>> REGISTRY["v2"].arity, REGISTRY["v2"].z3 is None, REGISTRY["gcd"].walnut
 ((1, 1), True, 'gcd is not automatic')
 >>> sorted(b.name for b in REGISTRY.values() if b.domains)[:4]
-['abs', 'ceil', 'floor', 'gcd']
+['abs', 'ceil', 'fibonacci', 'floor']
 """
 from __future__ import annotations
 
@@ -103,6 +103,19 @@ _ENTRIES = (
             fast=_NOT_IN_MOVES, domains=(INT,)),
     Builtin("gcd", (2, 2), vector=_NO_ARRAY, z3="gcd has no symbolic model here", walnut="gcd is not automatic",
             fast=_NOT_IN_MOVES, domains=(INT, INT)),
+    # -- Fibonacci and Pell numeration (Walnut: msd_fib, msd_pell, built with Walnut's ost command)
+    Builtin("floor_phi", (1, 1), z3="floor(n phi) has no symbolic model (an irrational factor)",
+            fast=_NOT_IN_MOVES, domains=(INT,)),
+    Builtin("floor_phi2", (1, 1), z3="floor(n phi^2) has no symbolic model (an irrational factor)",
+            fast=_NOT_IN_MOVES, domains=(INT,)),
+    Builtin("floor_sqrt2", (1, 1), z3="floor(n sqrt 2) has no symbolic model (an irrational factor)",
+            fast=_NOT_IN_MOVES, domains=(INT,)),
+    Builtin("fibonacci", (1, 1), vector=_NO_ARRAY, z3="fibonacci has no symbolic model",
+            walnut="i -> F_i grows exponentially: not synchronized in any numeration Walnut has here",
+            fast=_NOT_IN_MOVES, domains=(INT,)),
+    Builtin("zeck_tz", (1, 1), z3="zeck_tz has no symbolic model", fast=_NOT_IN_MOVES, domains=(INT,)),
+    Builtin("zeck_shift", (1, 1), vector=_NO_ARRAY, z3="zeck_shift has no symbolic model", fast=_NOT_IN_MOVES,
+            domains=(INT,)),
     Builtin("tri_row", (1, 1), vector=_NO_ARRAY, z3="tri_row has no symbolic model", walnut=_NOT_AUTOMATIC,
             fast=_NOT_IN_MOVES, domains=(INT,)),
     Builtin("tri_col", (1, 1), vector=_NO_ARRAY, z3="tri_col has no symbolic model", walnut=_NOT_AUTOMATIC,

@@ -271,6 +271,32 @@ def _compare(op: ast.cmpop, a: Any, b: Any) -> Any:
     return fn(a, b)
 
 
+def _floor_root_times(a: np.ndarray, d: int) -> np.ndarray:
+    """floor(n sqrt d) of an int64 array, exactly (:func:`nimjos.lang.builtins.floor_root_times`; d no square):
+    d n^2 must stay below 2**62.
+
+    >>> _floor_root_times(np.array([-3, 0, 3, 100]), 2).tolist()
+    [-5, 0, 4, 141]
+    """
+    _check(d * _mag(a) ** 2 + 1, f"the square {d} n^2")
+    sq = d * a * a
+    r = np.floor(np.sqrt(sq.astype(np.float64))).astype(np.int64)
+    for _ in range(2):  # float rounding: correct r to the exact integer square root
+        r = np.where(r * r > sq, r - 1, r)
+        r = np.where((r + 1) * (r + 1) <= sq, r + 1, r)
+    return np.where(a >= 0, r, -r - 1)
+
+
+def _floor_phi(a: np.ndarray) -> np.ndarray:
+    """floor(n phi) of an int64 array, exactly (:func:`nimjos.lang.builtins.floor_phi`): 5 n^2 must stay below
+    2**62.
+
+    >>> _floor_phi(np.array([-2, -1, 0, 1, 2, 3, 100])).tolist()
+    [-4, -2, 0, 1, 3, 4, 161]
+    """
+    return np.floor_divide(a + _floor_root_times(a, 5), 2)
+
+
 def _size(env: dict) -> int:
     for v in env.values():
         if isinstance(v, np.ndarray):
@@ -573,6 +599,40 @@ class _Vectoriser:
             r = np.where((r + 1) * (r + 1) <= a, r + 1, r)
         return r
 
+    def b_floor_phi(self, node: ast.Call, env: dict) -> Any:
+        """floor(n phi) on arrays, exactly: (n + floor(n sqrt 5)) // 2 with the integer square root of 5 n^2
+        (:func:`nimjos.lang.builtins.floor_phi`)."""
+        (a,) = self._args(node, env, 1)
+        return _floor_phi(_full(a, _size(env)))
+
+    def b_floor_phi2(self, node: ast.Call, env: dict) -> Any:
+        """floor(n phi^2) = floor(n phi) + n on arrays, exactly."""
+        (a,) = self._args(node, env, 1)
+        a = _full(a, _size(env))
+        return _floor_phi(a) + a
+
+    def b_floor_sqrt2(self, node: ast.Call, env: dict) -> Any:
+        """floor(n sqrt 2) on arrays, exactly (:func:`nimjos.lang.builtins.floor_sqrt2`)."""
+        (a,) = self._args(node, env, 1)
+        return _floor_root_times(_full(a, _size(env)), 2)
+
+    def b_zeck_tz(self, node: ast.Call, env: dict) -> Any:
+        """The trailing zeros of Zeckendorf's representation on arrays (:func:`nimjos.lang.builtins.zeck_tz`): the
+        greedy digits from the largest Fibonacci place down, the last place taken."""
+        (a,) = self._args(node, env, 1)
+        a = _full(a, _size(env))
+        if a.size and int(a.min()) < 1:
+            raise NotVectorisable("zeck_tz of a number below 1")
+        places = [1, 2]
+        while places[-1] <= int(a.max(initial=0)):
+            places.append(places[-1] + places[-2])
+        rest, low = a.copy(), np.zeros_like(a)
+        for j in range(len(places) - 1, -1, -1):
+            take = rest >= places[j]
+            rest = np.where(take, rest - places[j], rest)
+            low = np.where(take, j, low)
+        return low
+
     def _generator(self, node: ast.Call) -> tuple[ast.GeneratorExp, ast.comprehension, bool]:
         """The one-clause generator argument of ``any`` / ``all`` / ``sum``, and whether it runs over range(a, b)."""
         if len(node.args) != 1 or not isinstance(node.args[0], ast.GeneratorExp):
@@ -711,7 +771,9 @@ VECTOR_FORMS: dict[str, Callable[[_Vectoriser, ast.Call, dict], Any]] = {
     "floor": _Vectoriser.b_floor, "ceil": _Vectoriser.b_ceil, "abs": _Vectoriser.b_abs, "min": _Vectoriser.b_min,
     "max": _Vectoriser.b_max, "xor": _Vectoriser.b_xor, "v2": _Vectoriser.b_v2, "ilog2": _Vectoriser.b_ilog2,
     "isqrt": _Vectoriser.b_isqrt, "sum": _Vectoriser.b_sum, "any": _Vectoriser.b_any, "all": _Vectoriser.b_all,
-    "iterate": _Vectoriser.b_iterate,
+    "iterate": _Vectoriser.b_iterate, "floor_phi": _Vectoriser.b_floor_phi, "floor_phi2": _Vectoriser.b_floor_phi2,
+    "zeck_tz": _Vectoriser.b_zeck_tz,
+    "floor_sqrt2": _Vectoriser.b_floor_sqrt2,
 }
 
 

@@ -87,6 +87,7 @@ class ProveOptions:
     using: tuple[str, ...] = ()
     induction: str | None = None
     invariant: str | None = None
+    numeration: str | None = None       # the Walnut backend's numeration (msd_2, fib, pell); None: by the terms
 
 
 def _options(cls: type, table: dict | None) -> Any:

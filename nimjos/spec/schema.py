@@ -32,7 +32,7 @@ SAMPLE_FIELDS = {"count": int, "seconds": (int, float), "for_all": (str, list), 
                  "widen": bool}
 #: options of the proving method (checkers/prove reads them)
 PROVE_FIELDS = {"for_all": str, "width": int, "bits": int, "timeout": (int, float), "each": list, "skip": str,
-                "using": list, "induction": str, "invariant": str}
+                "using": list, "induction": str, "invariant": str, "numeration": str}
 PROFILE_FIELDS = {"window": str, "levels": str, "values": dict}
 FAMILY_FIELDS = {"point": str, "where": str}
 VALUES_FIELDS = {"from": (int, list), "grundy": list, "of": str, "var": str, "equal": list}

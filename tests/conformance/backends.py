@@ -35,7 +35,8 @@ from checkers.prove.budget import Budget, check
 from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder
 from checkers.prove.walnut.certificate import holds_job
-from checkers.prove.walnut.logic import NotAutomatic, Unit, library, pad
+from checkers.prove.walnut.logic import NotAutomatic, Unit, WrongNumeration, in_numeration, library, pad
+from checkers.prove.walnut.numeration import BASE2, Numeration, numeration
 from checkers.prove.walnut.run import accepts, run
 from checkers.prove.walnut.translate import Translator
 from checkers.vectorised import ARRAY_CALLS
@@ -193,22 +194,30 @@ WALNUT_STATES, WALNUT_TOTAL, WALNUT_SECONDS = 20_000, 3_000_000, 300.0
 _EVAL = re.compile(r'^eval (\w+) ')
 
 
-def _walnut_items(k: int, ref: Any) -> tuple[list[str], dict] | None:
+def _walnut_items(k: int, ref: Any) -> tuple[list[str], dict, Numeration] | None:
     """The commands of statement k: its formula with free x, y (``t<k>``) and that translation's obligations
     (``o<k>_<j>``), and the claim path's queries for ``phi`` and ``not phi`` (``a<k>``, ``e<k>`` with their
-    obligations); None when Walnut's translation refuses the formula."""
-    try:
-        tr = Translator(ref.ns)
-        unit = Unit(["x", "y"])
-        f = tr.formula(ref.tree, {"x": "x", "y": "y"}, unit)
-    except NotAutomatic:
-        return None
+    obligations), in the numeration the prover would choose (msd_2, else the one a term asks for); None when
+    Walnut's translation refuses the formula."""
+    num = BASE2
+    for _ in range(2):
+        try:
+            tr = Translator(ref.ns, num=num)
+            unit = Unit(["x", "y"])
+            f = tr.formula(ref.tree, {"x": "x", "y": "y"}, unit)
+            break
+        except WrongNumeration as exc:
+            if num is not BASE2:
+                return None
+            num = numeration(exc.wanted)
+        except NotAutomatic:
+            return None
     cmds = [f'eval t{k} "{pad(["x", "y"], f)}";']
     cmds += [f'eval o{k}_{j} "{ob}";' for j, (ob, _) in enumerate(unit.obligations)]
     roles = {f"t{k}": "formula", **{f"o{k}_{j}": "obligation" for j in range(len(unit.obligations))}}
     for tag, stmt in (("a", ref.text), ("e", f"not ({ref.text})")):
         try:
-            job = holds_job(ref.ns, stmt, ["x", "y"], {}, None, None)
+            job = holds_job(ref.ns, stmt, ["x", "y"], {}, None, None, num=num)
         except NotAutomatic:
             continue
         for c in job.commands:
@@ -219,13 +228,15 @@ def _walnut_items(k: int, ref: Any) -> tuple[list[str], dict] | None:
             name = f"{tag}{k}" if role == "holds" else f"{tag}{k}_{m.group(1)}"
             cmds.append(_EVAL.sub(f"eval {name} ", c))
             roles[name] = tag if role == "holds" else f"{tag}-obligation"
-    return cmds, roles
+    return [in_numeration(c, num) for c in cmds], roles, num
 
 
 def check_walnut(statements: list[tuple[dict, str]]) -> list[str]:
     """Decide a batch of statements with one Walnut run and compare each answer with the language on the window
-    x, y < :data:`WALNUT_SIDE` (Walnut's class: the naturals); see the module docstring."""
-    refs, cmds, roles, events = {}, [], {}, {}
+    x, y < :data:`WALNUT_SIDE` (Walnut's class: the naturals); see the module docstring. The statements of
+    each numeration (msd_2, Fibonacci...) go to one run of their own."""
+    groups: dict = {}
+    events: dict = {}
     for k, (table, text) in enumerate(statements):
         ref = make(table, text)
         if ref is None:
@@ -235,14 +246,22 @@ def check_walnut(statements: list[tuple[dict, str]]) -> list[str]:
         if items is None:
             events[k] = "refused"
             continue
+        groups.setdefault(items[2].name, []).append((k, ref, items))
+    for name, members in groups.items():
+        events.update(_check_walnut_run(numeration(name), members))
+    return [events[k] for k in sorted(events)]
+
+
+def _check_walnut_run(num: Numeration, members: list) -> dict:
+    """One Walnut run in numeration `num` for the statements (k, reference, commands) given; each one's event."""
+    refs, cmds, roles, events = {}, [], {}, {}
+    for k, ref, items in members:
         refs[k] = ref
         cmds += items[0]
         roles.update(items[1])
-    if not cmds:
-        return [events[k] for k in sorted(events)]
-    res = run(library(cmds) + cmds, timeout=WALNUT_SECONDS, max_states=WALNUT_STATES, max_total=WALNUT_TOTAL)
+    res = run(library(cmds, num) + cmds, timeout=WALNUT_SECONDS, max_states=WALNUT_STATES, max_total=WALNUT_TOTAL)
     if res.state_limit or res.work_limit or res.timed_out:
-        return [events.get(k, "a limit stopped the run") for k in range(len(statements))]
+        return {k: "a limit stopped the run" for k in refs}
     window = list(itertools.product(range(WALNUT_SIDE), repeat=2))
     for k, ref in refs.items():
         mine = {n: r for n, r in roles.items() if re.fullmatch(rf"[toae]{k}(_\w+)?", n)}
@@ -259,9 +278,9 @@ def check_walnut(statements: list[tuple[dict, str]]) -> list[str]:
                     continue
                 assert want is not UNDEFINED, (f"Walnut: {ref.text!r} at {show({'x': p[0], 'y': p[1]})}: the language "
                                                f"has no value, the translation's obligations all hold\n{spec}")
-                assert accepts(auto, p) == bool(want), (
-                    f"Walnut: {ref.text!r} at {show({'x': p[0], 'y': p[1]})}: the language says {want!r}, the "
-                    f"automaton {'accepts' if accepts(auto, p) else 'rejects'} it\n{spec}")
+                assert accepts(auto, p, num) == bool(want), (
+                    f"Walnut ({num.walnut}): {ref.text!r} at {show({'x': p[0], 'y': p[1]})}: the language says "
+                    f"{want!r}, the automaton {'accepts' if accepts(auto, p, num) else 'rejects'} it\n{spec}")
             judged = True
         # the claim path: a proof of "for all: phi" or "for all: not phi" (no point has phi)
         for tag in ("a", "e"):
@@ -275,7 +294,7 @@ def check_walnut(statements: list[tuple[dict, str]]) -> list[str]:
                              f"{show({'x': bad[0][0], 'y': bad[0][1]})}\n{spec}")
             judged = True
         events[k] = "judged" if judged else "undecided"
-    return [events[k] for k in sorted(events)]
+    return events
 
 
 # ---------------------------------------------------------------------------------------------- fast engines

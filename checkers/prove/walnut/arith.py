@@ -21,8 +21,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable
 
 from nimjos.lang.registry import REGISTRY
-from checkers.prove.walnut.logic import (LOG_AUTOMATA, MAX_CONSTANT, MAX_EXPONENT, MAX_FACTOR, Exp, NotAutomatic,
-                                         Unit)
+from checkers.prove.walnut.logic import (BEATTY_TERMS, LOG_AUTOMATA, LOG_NUMERATION, MAX_CONSTANT, MAX_EXPONENT, MAX_FACTOR,
+                                         MAX_RESIDUE_MODULUS, Exp, NotAutomatic, Unit, WrongNumeration)
 
 
 if TYPE_CHECKING:    # the Translator's other mixins, for the type checker (checkers.prove.walnut.host)
@@ -144,6 +144,7 @@ class Arithmetic(_Host):
         cl, cr = self.const(L, env), self.const(R, env)
         if isinstance(op, ast.Pow):
             if cl == 2:
+                self.needs("msd_2", f"the power of two {ast.unparse(node)}")
                 e = self.term(self.strict(R, env, "the exponent of a power"), env, unit, acc)
                 if isinstance(e, Exp):
                     return e.t
@@ -164,6 +165,9 @@ class Arithmetic(_Host):
             raise NotAutomatic(f"the power {ast.unparse(node)} is not automatic")
         if isinstance(op, ast.Add):
             a, b = self.term(L, env, unit, acc), self.term(R, env, unit, acc)
+            if (isinstance(a, Exp) or isinstance(b, Exp)) and self.num.name != "msd_2":
+                raise NotAutomatic(f"{ast.unparse(node)} adds to a carried value (zeck_tz): in {self.num.walnut} only "
+                                   "comparisons and residues of it are translated")
             if isinstance(a, Exp) and type(cr) is int and cr >= 0:
                 return Exp(f"{2 ** cr}*{a.t}")
             if isinstance(b, Exp) and type(cl) is int and cl >= 0:
@@ -184,6 +188,8 @@ class Arithmetic(_Host):
             k, other = (cl, R) if cl is not None else (cr, L)
             self._factor(k, node)
             return f"{k}*{self.int_term(other, env, unit, acc)}"
+        if isinstance(op, ast.Mod) and type(cr) is int and self.is_exp(L, env):
+            return self._residue(node, cr, env, unit, acc)
         if isinstance(op, (ast.FloorDiv, ast.Mod)):
             if cr is None:
                 raise NotAutomatic(f"division by a variable in {ast.unparse(node)} is not automatic")
@@ -209,6 +215,7 @@ class Arithmetic(_Host):
             acc.append((q, f"{cr}*{q} = {a}"))
             return q
         if isinstance(op, (ast.BitOr, ast.BitAnd)):
+            self.needs("msd_2", f"the bitwise operation {ast.unparse(node)}")
             a, b = self.int_term(L, env, unit, acc), self.int_term(R, env, unit, acc)
             v = self.fresh()
             acc.append((v, f"${'bitor' if isinstance(op, ast.BitOr) else 'bitand'}({a},{b},{v})"))
@@ -300,6 +307,7 @@ class Arithmetic(_Host):
     def _call_xor(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> str | None:
         if not node.args:
             return None
+        self.needs("msd_2", f"the nim-sum {ast.unparse(node)}")
         return self._fold([self.strict(a, env, "xor") for a in node.args], env, unit, acc,
                           lambda cur, t, v: f"$xor({cur},{t},{v})")
 
@@ -342,6 +350,7 @@ class Arithmetic(_Host):
         f, args = node.func.id, node.args
         if len(args) != 1:
             return None
+        self.needs(LOG_NUMERATION[f], f"{ast.unparse(node)}")
         a = self.int_term(self.strict(args[0], env, f), env, unit, acc)
         self.oblige(unit, acc, f"{a} = 0", f"{f}({ast.unparse(args[0])}) may be undefined (argument 0)")
         t = self.fresh()
@@ -354,6 +363,7 @@ class Arithmetic(_Host):
         if len(args) != 2:
             return None
         k = self.const(args[1], env)
+        self.needs("msd_2", f"the Josephus survivor {ast.unparse(node)}")
         if k != 2:
             raise NotAutomatic(f"{ast.unparse(node)}: the Josephus survivor is automatic in base 2 only for k = 2 "
                                "(J(n) = 2(n - 2^floor(log2 n)) + 1)")
@@ -368,6 +378,61 @@ class Arithmetic(_Host):
         j = self.fresh()
         acc.append((j, f"$jos({j},{n})"))
         return j
+
+    def _call_beatty(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> str | None:
+        """floor_phi(n) = floor(n phi), floor_phi2(n) = floor(n phi) + n (Fibonacci numeration) and floor_sqrt2(n) =
+        floor(n sqrt 2) (Pell), by their automata (logic.BEATTY_TERMS, each checked in the run); the argument a
+        natural (a difference carries its obligation)."""
+        assert isinstance(node.func, ast.Name), "a form of a built-in, called by call() for a call of a name"
+        if len(node.args) != 1:
+            return None
+        automaton, numeration, extra = BEATTY_TERMS[node.func.id]
+        self.needs(numeration, f"{ast.unparse(node)} (a Beatty sequence synchronized in msd_{numeration})")
+        n = self.int_term(self.strict(node.args[0], env, node.func.id), env, unit, acc)
+        s = self.fresh()
+        acc.append((s, f"${automaton}({n},{s})"))
+        if not extra:
+            return s
+        v = self.fresh()
+        acc.append((v, f"{v} = {s} + {extra}*{n}"))
+        return v
+
+    def _call_zeck_shift(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> str | None:
+        """zeck_shift(n): n's Zeckendorf representation followed by a 0, by the automaton shift (Fibonacci)."""
+        if len(node.args) != 1:
+            return None
+        self.needs("fib", f"{ast.unparse(node)} (a shift of Zeckendorf's digits)")
+        n = self.int_term(self.strict(node.args[0], env, "zeck_shift"), env, unit, acc)
+        v = self.fresh()
+        acc.append((v, f"$shift({n},{v})"))
+        return v
+
+    def _residue(self, node: ast.BinOp, m: int, env: dict, unit: Unit, acc: list) -> str:
+        """e % m of a value e carried as t (1 followed by e zeros, in either numeration): a regular test of t's
+        digits per residue (logic.residue_automaton)."""
+        if not 1 <= m <= MAX_RESIDUE_MODULUS:
+            raise NotAutomatic(f"{ast.unparse(node)}: a residue of a carried value modulo {m} (only 1..{MAX_RESIDUE_MODULUS})")
+        t = self.term(node.left, env, unit, acc)
+        if not isinstance(t, Exp):
+            raise NotAutomatic(f"{ast.unparse(node.left)} is not a carried value alone")
+        v = self.fresh()
+        acc.append((v, "(" + " | ".join(f"($em{m}r{r}({t.t}) & {v} = {r})" for r in range(m)) + ")"))
+        return v
+
+    def needs(self, numeration: str, what: str) -> None:
+        """Refuse (WrongNumeration, with the reason) a construct automatic only in `numeration` when the translation is
+        in another.
+
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> from checkers.prove.walnut.numeration import FIB
+        >>> Translator(None, num=FIB).needs("msd_2", "xor(x, y)")
+        Traceback (most recent call last):
+        ...
+        checkers.prove.walnut.logic.WrongNumeration: xor(x, y) is automatic in msd_2 only, and this translation is in msd_fib
+        """
+        if self.num.name != numeration:
+            raise WrongNumeration(f"{what} is automatic in {'msd_2' if numeration == 'msd_2' else 'msd_' + numeration} "
+                               f"only, and this translation is in {self.num.walnut}", numeration)
 
     def _fold(self, args: list, env: dict, unit: Unit, acc: list, step: Callable[[str, str, str], str]) -> str:
         """f(a, b, c, ...) as f(f(a, b), c) ...: each step a fresh v with the constraint step(so far, next, v)."""
@@ -411,6 +476,9 @@ WALNUT_FORMS: dict[str, Callable | str] = {
     "xor": Arithmetic._call_xor, "min": Arithmetic._call_extreme, "max": Arithmetic._call_extreme,
     "abs": Arithmetic._call_abs, "floor": Arithmetic._call_rounded, "ceil": Arithmetic._call_rounded,
     "v2": Arithmetic._call_logarithm, "ilog2": Arithmetic._call_logarithm, "survivor": Arithmetic._call_survivor,
+    "floor_phi": Arithmetic._call_beatty, "floor_phi2": Arithmetic._call_beatty, "floor_sqrt2": Arithmetic._call_beatty,
+    "zeck_tz": Arithmetic._call_logarithm,
+    "zeck_shift": Arithmetic._call_zeck_shift,
     "all": "all(...) is a formula (a quantifier over a range or over the options of a game), not a number",
     "any": "any(...) is a formula (a quantifier over a range or over the options of a game), not a number",
     "range": "range(...) is translated only as the range of a quantifier or in a membership test",

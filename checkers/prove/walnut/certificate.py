@@ -32,6 +32,7 @@ from nimjos.lang.compiler import Namespace
 from nimjos.lang.syntax import parse
 from nimjos.spec.names import spec_namespace  # noqa: F401  (the docstring example)
 from checkers.prove.walnut.logic import Exp, NotAutomatic, Unit, pad, quant
+from checkers.prove.walnut.numeration import BASE2, Numeration
 from checkers.prove.walnut.translate import Translator
 
 #: positions of at most this many coordinates (def parameters z00..z98 sort in order)
@@ -67,16 +68,16 @@ def _obligations(job: Job, units: list[tuple[Unit, str]]) -> None:
 
 def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: str, statement: Any,
              families: list | None, domain: str | None, coords: tuple[str, ...],
-             levels: tuple[str, list[int]] | None = None) -> Job:
+             levels: tuple[str, list[int]] | None = None, num: Numeration = BASE2) -> Job:
     """The certificate of a grundy (kind 'grundy'), p_positions ('p') or level_set ('level') claim about a
     declared game; `levels` is a level set's name and its values 0..S, each level's set translated with the
-    level fixed."""
+    level fixed; `num` the numeration of the formulas (msd_2 unless given)."""
     n = len(coords)
     if n > MAX_COORDS:
         raise NotAutomatic(f"{n} coordinates (at most {MAX_COORDS})")
     # the claim's names (consts) and the game's parameters are different scopes, even under one name: the game
     # sub(m) with parameter k, in a claim that binds k too, moves by its k = m, while the formula reads the claim's k
-    tr = Translator(ns, consts)
+    tr = Translator(ns, consts, num)
     Z = _names("z", 2 * n + 1)
     P, O = _names("x", n), _names("y", n)
     job = Job(commands=[], names=list(coords))
@@ -191,9 +192,10 @@ def _family(tr: Translator, fam: Any, env: dict, unit: Unit, pos: list[str]) -> 
 
 
 def holds_job(ns: Namespace, statement: str, names: list[str], consts: dict, domain: str | None,
-              assume: str | None, exp_names: AbstractSet[str] = frozenset()) -> Job:
-    """The statement of a holds claim over every value of `names` in the domain (and the assumption)."""
-    tr = Translator(ns, consts)
+              assume: str | None, exp_names: AbstractSet[str] = frozenset(), num: Numeration = BASE2) -> Job:
+    """The statement of a holds claim over every value of `names` in the domain (and the assumption), in the
+    numeration `num` (msd_2 unless given)."""
+    tr = Translator(ns, consts, num)
     X = _names("x", len(names))
     env: dict = {nm: (Exp(x) if nm in exp_names else x) for nm, x in zip(names, X)}
     job = Job(commands=[], names=list(names), exp_names=set(exp_names))

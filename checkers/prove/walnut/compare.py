@@ -55,7 +55,9 @@ class Comparisons(_Host):
             a, b = self.formula(left, env, unit), self.formula(right, env, unit)
             same = f"((({a}) & ({b})) | (~({a}) & ~({b})))"
             return same if isinstance(op, ast.Eq) else f"~{same}"
-        shifted = self._shift_atom(op, left, right, env, unit, acc)
+        if isinstance(op, (ast.Eq, ast.NotEq)) and (isinstance(left, ast.Tuple) or isinstance(right, ast.Tuple)):
+            return self._tuple_equality(op, left, right, env, unit)
+        shifted = self._shift_atom(op, left, right, env, unit, acc) if self.num.name == "msd_2" else None
         if shifted is not None:
             return self.close(acc, shifted)
         if self.is_exp(left, env) or self.is_exp(right, env):
@@ -74,6 +76,23 @@ class Comparisons(_Host):
             return self.close(acc, mixed)
         return self.close(acc, self.relation(lp, ln, _CMP[type(op)], rp, rn, left))
 
+    def _tuple_equality(self, op: ast.cmpop, left: ast.AST, right: ast.AST, env: dict, unit: Unit) -> str:
+        """``(a, b) == (c, d)`` of two tuples written out, of one length: every component equal (each evaluated,
+        as the language evaluates both tuples before comparing them; no component on the path of another).
+
+        >>> from nimjos.lang.syntax import parse
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> Translator(spec_namespace()).formula(parse("(x, y) != (y, 2)"), {"x": "x", "y": "y"}, Unit([]))
+        '~(((x) = (y)) & ((y) = (2)))'
+        """
+        if not (isinstance(left, ast.Tuple) and isinstance(right, ast.Tuple) and len(left.elts) == len(right.elts)):
+            raise NotAutomatic(f"{ast.unparse(left)[:80]} compared with {ast.unparse(right)[:80]}: only tuples written "
+                               "out, of one length, are compared")
+        parts = [self.atom(ast.Eq(), a, b, env, unit) for a, b in zip(left.elts, right.elts)]
+        same = "(" + " & ".join(f"({p})" for p in parts) + ")" if parts else "0 = 0"
+        return same if isinstance(op, ast.Eq) else f"~{same}"
+
     def _mixed(self, pos: list, neg: list, op: str, unit: Unit, acc: list, node: ast.AST) -> str | None:
         """pos - neg op 0 where one value e carried as E = 2**e occurs as a number (coefficient +-1), the rest
         numbers: e op X  <=>  E op 2**X (X >= 0; for X < 0 the answer is known), 2**X a table whose bound Walnut
@@ -85,6 +104,7 @@ class Comparisons(_Host):
                     net[t.t] = net.get(t.t, 0) + sign * c
         if not net:
             return None
+        self.needs("msd_2", f"{ast.unparse(node)}: a carried value compared with a number (the table of 2**X)")
         num_p = [(c, t) for c, t in pos if not isinstance(t, Exp)]
         num_n = [(c, t) for c, t in neg if not isinstance(t, Exp)]
         live = {t: c for t, c in net.items() if c != 0}
@@ -291,10 +311,10 @@ class Comparisons(_Host):
     def _exp_side(self, t: Any, node: ast.AST) -> str:
         if isinstance(t, Exp):
             return t.t
-        if t.isdigit():                          # a constant c compared with an exponent: compare 2**c
-            if int(t) > 30:
-                raise NotAutomatic(f"2**{t} exceeds Walnut's 32-bit constants")
-            return str(2 ** int(t))
+        if t.isdigit():                          # a constant c compared with an exponent: compare 2**c (in msd_2)
+            if int(t) > 30:                      # or the place 1 followed by c zeros (its numeration)
+                raise NotAutomatic(f"the place of digit {t} exceeds Walnut's 32-bit constants")
+            return str(self.num.places(int(t) + 1)[-1])
         raise NotAutomatic(f"{ast.unparse(node)} compared with a v2/ilog2/exponent value: only constants and other "
                            "such values can be compared with those")
 

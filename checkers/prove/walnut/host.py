@@ -10,7 +10,7 @@ time its base is ``object``, so the Translator's method resolution is the mixins
 >>> [name for name in TranslatorHost.__annotations__ if name not in vars(Translator(None))]
 []
 >>> len(methods), [name for name in methods if getattr(Translator, name) is getattr(TranslatorHost, name)]
-(16, [])
+(17, [])
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from nimjos.lang.compiler import Namespace
 from checkers.prove.walnut.logic import Unit
+from checkers.prove.walnut.numeration import Numeration
 
 
 class TranslatorHost(Protocol):
@@ -30,6 +31,7 @@ class TranslatorHost(Protocol):
     consts: dict
     n: int
     jos_args: set
+    num: Numeration
 
     # -- checkers.prove.walnut.translate.Translator
     def fresh(self, stem: str = "v") -> str: ...
@@ -54,6 +56,8 @@ class TranslatorHost(Protocol):
     def _nat(self, value: Any, node: ast.AST) -> str: ...
 
     def _factor(self, k: Any, node: ast.AST) -> None: ...
+
+    def needs(self, numeration: str, what: str) -> None: ...
 
     # -- checkers.prove.walnut.compare.Comparisons
     def is_exp(self, node: ast.AST, env: dict) -> bool: ...

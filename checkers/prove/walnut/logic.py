@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from checkers.prove.walnut.numeration import BASE2, Numeration
+
 #: the base-2 automata every job starts with (reg automata take their arguments in the order written)
 LIBRARY = [
     'reg xor msd_2 msd_2 msd_2 "([0,0,0]|[0,1,1]|[1,0,1]|[1,1,0])*";',
@@ -50,17 +52,122 @@ JOSEPHUS_LEMMA = ("using, as a lemma, the Josephus closed form for k = 2, surviv
                   "J(2n) = 2J(n) - 1, J(2n + 1) = 2J(n) + 1 (Graham, Knuth and Patashnik, Concrete Mathematics, (1.8))")
 
 
-def library(commands: list[str]) -> list[str]:
-    """The base-2 automata a run with these commands starts with: LIBRARY, the table of 2**e if they use it, and
-    the proof that jos is survivor(n, 2) (:data:`JOSEPHUS_QUERY`) if they use jos.
+#: the automata of a run in Fibonacci numeration, after ``ost fib [0 2] [1];`` has built msd_fib: pow2(t): t is a place
+#: (written 1 followed by zeros: a value carried as t, as 2**e is in msd_2); low(n, p): p is the
+#: lowest place of n's Zeckendorf representation (the number 10^k, k = zeck_tz(n)), n >= 1; shift(n, m): m is n's
+#: representation followed by a 0 (zeck_shift); phin(n, s): s = floor(n phi), by floor((k + 1) phi) = shift(k) + 1
+#: (the automaton phin of Shallit, The Logical Approach to Automatic Sequences, 2022)
+FIB_LIBRARY = [
+    'reg pow2 msd_fib "0*10*";',
+    'reg low msd_fib msd_fib "([0,0]|[1,0])*[1,1][0,0]*";',
+    'reg shift msd_fib msd_fib "([0,0]|[0,1][1,1]*[1,0])*";',
+    'def phin "?msd_fib (s = 0 & n = 0) | (Ex $shift(n-1,x) & s = x+1)";',
+]
+
+def beatty_query(check: str, automaton: str, c: int, walnut: str) -> str:
+    """The query, to be TRUE, that the automaton `automaton`(n, s) is a function a of n with a(0) = 0, strictly
+    increasing, such that {a(n) : n >= 1} and {a(n) + c n : n >= 1} partition the positive integers. These determine
+    a: by induction on n, a(n) is the least positive integer not among a(i), a(i) + c i (1 <= i < n) (it is not
+    among them, and the least such m is some a(j) or a(j) + c j with j >= n, where a(j) + c j > a(j) >= a(n) >= m
+    rules out the second). So when floor(n alpha) satisfies them too (Beatty's theorem: for irrational alpha > 1
+    with 1/alpha + 1/(alpha + c) = 1, floor(n alpha) and floor(n (alpha + c)) are complementary), the automaton
+    is floor(n alpha).
+
+    >>> beatty_query("q", "f", 2, "msd_pell")[:60]
+    'eval q "?msd_pell (An Es $f(n,s)) & (An,s,t ($f(n,s) & $f(n,'
+    """
+    a = automaton
+    return (f'eval {check} "?{walnut} (An Es ${a}(n,s)) & (An,s,t (${a}(n,s) & ${a}(n,t)) => s = t) & ${a}(0,0) & '
+            f'(An,m,s,t (n < m & ${a}(n,s) & ${a}(m,t)) => s < t) & '
+            f'(Ak k >= 1 => (En n >= 1 & (${a}(n,k) | Es ${a}(n,s) & k = s + {c}*n))) & '
+            f'(An,m,s,t (n >= 1 & m >= 1 & ${a}(n,s) & ${a}(m,t)) => s != t + {c}*m)";')
+
+
+#: phin is built from a construction, not from phi: what makes it floor(n phi) is Beatty's theorem (phi and
+#: phi + 1 = phi^2 are complementary). Every run that uses phin proves that it is (:func:`beatty_query`): this
+#: query, to be TRUE
+PHI_CHECK = "phirec"
+PHI_QUERY = beatty_query(PHI_CHECK, "phin", 1, "msd_fib")
+#: the lemma a proof that uses phin rests on, as its scope names it
+PHI_LEMMA = ("using, as a lemma, that the automaton phin is floor(n phi): Walnut proved in the same run that it is the "
+             "increasing function a with a(0) = 0 whose values a(n) and a(n) + n (n >= 1) partition the positive "
+             "integers, which determine it, and floor(n phi) is such a function by Beatty's theorem (Beatty 1926)")
+
+#: the automata of a run in Pell numeration (msd_pell, built by ``ost pell [0] [2];``: places 1, 2, 5, 12, 29, ...,
+#: digits 0..2): pshift(n, m): m is n's representation followed by a 0 (a regular expression of the 3-state
+#: automaton that carries the previous digit); plowodd(n): n's lowest nonzero digit is at an odd place;
+#: sqrt2n(n, s): s = floor(n sqrt 2), by floor(n (1 + sqrt 2)) = pshift(n) - [plowodd(n)] for n >= 1 (found by
+#: comparing the two on n < 200,000; what makes it floor(n sqrt 2) is SQRT2_QUERY, proved in every run that uses it)
+_PX1 = "([1,1]*[1,2][2,2]*[2,1])*[1,1]*([1,0]|[1,2][2,2]*[2,0])"
+_PX2 = f"[2,2]*([2,0]|[2,1]{_PX1})"
+PELL_LIBRARY = [
+    f'reg pshift msd_pell msd_pell "([0,0]|[0,1]{_PX1}|[0,2]{_PX2})*";',
+    'reg plowodd msd_pell "(0|1|2)*(1|2)0(00)*";',
+    'def sqrt2n "?msd_pell (n = 0 & s = 0) | (n >= 1 & (Et $pshift(n,t) & (($plowodd(n) & s + n + 1 = t) | '
+    '(~$plowodd(n) & s + n = t))))";',
+]
+#: sqrt2n is floor(n sqrt 2) by Beatty's theorem (sqrt 2 and 2 + sqrt 2 are complementary): this query, to be TRUE
+SQRT2_CHECK = "sqrt2rec"
+SQRT2_QUERY = beatty_query(SQRT2_CHECK, "sqrt2n", 2, "msd_pell")
+#: the lemma a proof that uses sqrt2n rests on, as its scope names it
+SQRT2_LEMMA = ("using, as a lemma, that the automaton sqrt2n is floor(n sqrt 2): Walnut proved in the same run that it is "
+               "the increasing function a with a(0) = 0 whose values a(n) and a(n) + 2n (n >= 1) partition the "
+               "positive integers, which determine it, and floor(n sqrt 2) is such a function by Beatty's theorem")
+
+
+def library(commands: list[str], num: Numeration = BASE2) -> list[str]:
+    """The automata a run with these commands starts with, in numeration `num`. In msd_2: LIBRARY, the table of 2**e
+    if they use it, and the proof that jos is survivor(n, 2) (:data:`JOSEPHUS_QUERY`) if they use jos; in
+    Fibonacci numeration: the command that builds msd_fib, :data:`FIB_LIBRARY` and the proof that phin is
+    floor(n phi) (:data:`PHI_QUERY`) if they use it; in either, the residue tests of carried values they use
+    (:func:`residue_automaton`).
 
     >>> len(library(['eval t "Ax x = x";'])) == len(LIBRARY), library(['def f "$p2tab(e,w)";'])[-1] == P2TAB
     (True, True)
     >>> library(['def f "$jos(j,n)";'])[-1] == JOSEPHUS_QUERY
     True
+    >>> from checkers.prove.walnut.numeration import FIB
+    >>> library(['def f "?msd_fib $phin(n,s) & $em2r0(s)";'], FIB)[0], library(['def f "$phin(n,s)";'], FIB)[-1] == PHI_QUERY
+    ('ost fib [0 2] [1];', True)
     """
-    return (LIBRARY + ([P2TAB] if any("$p2tab(" in c for c in commands) else [])
-            + ([JOSEPHUS_QUERY] if any("$jos(" in c for c in commands) else []))
+    used = sorted({(int(m), int(r)) for c in commands for m, r in re.findall(r"\$em(\d+)r(\d+)\(", c)})
+    residues = [residue_automaton(m, r, num) for m, r in used]
+    if num.name == "msd_2":
+        return (LIBRARY + residues + ([P2TAB] if any("$p2tab(" in c for c in commands) else [])
+                + ([JOSEPHUS_QUERY] if any("$jos(" in c for c in commands) else []))
+    if num.name == "fib":
+        return (list(num.setup) + FIB_LIBRARY + residues
+                + ([PHI_QUERY] if any("$phin(" in c for c in commands) else []))
+    if num.name == "pell":
+        return (list(num.setup) + PELL_LIBRARY + residues
+                + ([SQRT2_QUERY] if any("$sqrt2n(" in c for c in commands) else []))
+    return list(num.setup) + residues
+
+
+#: the largest modulus of a residue of a carried value (``zeck_tz(n) % m``, ``v2(n) % m``)
+MAX_RESIDUE_MODULUS = 64
+
+
+def residue_automaton(m: int, r: int, num: Numeration = BASE2) -> str:
+    """The automaton em<m>r<r>(t): t is the number written 1 followed by e zeros (t = 2**e in msd_2, the Fibonacci
+    place F_(e+2) in msd_fib: a value e carried as t) with e % m == r.
+
+    >>> residue_automaton(2, 1)
+    'reg em2r1 msd_2 "0*10(00)*";'
+    """
+    return f'reg em{m}r{r} {num.walnut} "0*1{"0" * r}({"0" * m})*";'
+
+
+def in_numeration(command: str, num: Numeration) -> str:
+    """A def or eval command with its formula marked as read in numeration `num` (unchanged in msd_2).
+
+    >>> from checkers.prove.walnut.numeration import FIB
+    >>> in_numeration('eval q "Ax x = x";', FIB), in_numeration('reg a msd_2 "0*";', FIB)
+    ('eval q "?msd_fib Ax x = x";', 'reg a msd_2 "0*";')
+    """
+    if not num.prefix:
+        return command
+    return re.sub(r'^(\s*(?:eval|def)\s+[A-Za-z][A-Za-z0-9_]*\s+")', lambda mt: mt.group(1) + num.prefix, command)
 
 
 #: c*x and x // c build automata of about c states
@@ -70,11 +177,29 @@ MAX_CONSTANT = 2 ** 31 - 1
 #: a constant set is written as a disjunction of at most this many members
 MAX_MEMBERS = 256
 #: the library automaton of each function whose value lives in the exponent domain (carried as 2**value)
-LOG_AUTOMATA = {"v2": "low", "ilog2": "lpow"}
+LOG_AUTOMATA = {"v2": "low", "ilog2": "lpow", "zeck_tz": "low"}
+#: the numeration each of them is automatic in (the automaton low reads the lowest digit place in either: in msd_2
+#: that is 2**v2(n), in msd_fib the place F_(k+2) of k = zeck_tz(n))
+LOG_NUMERATION = {"v2": "msd_2", "ilog2": "msd_2", "zeck_tz": "fib"}
+#: the Beatty terms: each built-in's automaton, its numeration, and the multiple of n added to it (floor(n phi^2) =
+#: floor(n phi) + n); each automaton is checked in every run that uses it (:data:`BEATTY_CHECKS`)
+BEATTY_TERMS = {"floor_phi": ("phin", "fib", 0), "floor_phi2": ("phin", "fib", 1), "floor_sqrt2": ("sqrt2n", "pell", 0)}
+#: each Beatty automaton's check (the eval name of its :func:`beatty_query`) and the lemma a proof that uses it names
+BEATTY_CHECKS = {"phin": (PHI_CHECK, PHI_LEMMA), "sqrt2n": (SQRT2_CHECK, SQRT2_LEMMA)}
 
 
 class NotAutomatic(Exception):
     """The statement is outside what Walnut decides in msd_2; args[0] says precisely why."""
+
+
+class WrongNumeration(NotAutomatic):
+    """A term is automatic in another numeration than the translation's (floor_phi in msd_2, xor in msd_fib):
+    `wanted` names it (``msd_2``, ``fib``), so that a translation whose numeration the spec did not name may start
+    again in it."""
+
+    def __init__(self, message: str, wanted: str):
+        super().__init__(message)
+        self.wanted = wanted
 
 
 @dataclass

@@ -45,7 +45,9 @@ from checkers.prove.terms import Untranslatable
 from checkers.prove.walnut.certificate import Job, decode, game_job, holds_job
 from checkers.prove.walnut.run import (SearchLimit, WalnutMissing, find_jar, find_java, jar_version, run,
                                        smallest_accepted, state_limit, states_of, work_limit)
-from checkers.prove.walnut.logic import JOSEPHUS_CHECK, JOSEPHUS_LEMMA, NotAutomatic, library
+from checkers.prove.walnut.logic import (BEATTY_CHECKS, JOSEPHUS_CHECK, JOSEPHUS_LEMMA, NotAutomatic,
+                                         WrongNumeration, in_numeration, library)
+from checkers.prove.walnut.numeration import BASE2, UnknownNumeration, numeration
 
 METHOD = "prove"
 #: the wall clock of one Walnut run: a generous backstop behind the deterministic limits (the largest automaton,
@@ -93,6 +95,8 @@ def walnut_verdict(claim: Any, opts: RunOptions, window: Verdict | None = None) 
         setup, jobs = _translate(claim, plan, cfg)
     except (NotAutomatic, Untranslatable) as exc:
         return _inconclusive(claim, f"not automatic: {exc}", start)
+    except UnknownNumeration as exc:
+        return _inconclusive(claim, f"not run: {exc}", start)
     if setup is None:
         return None     # every name takes the window's values: nothing for Walnut to quantify
     try:
@@ -101,10 +105,11 @@ def walnut_verdict(claim: Any, opts: RunOptions, window: Verdict | None = None) 
         return _inconclusive(claim, f"not run: {exc}", start)
     timeout = float(cfg.timeout or WALNUT_SECONDS)
     # one JVM for every instance: each instance's names carry its number (q_a_0, mv1_2, ...)
+    num = setup["num"]
     commands = []
     for k, (_, job) in enumerate(jobs):
-        commands += [_tag(c, k) for c in job.commands]
-    commands = library(commands) + commands
+        commands += [in_numeration(_tag(c, k), num) for c in job.commands]
+    commands = library(commands, num) + commands
     profile = opts.profile if opts is not None else "default"
     work, largest = work_limit(profile, len(jobs)), state_limit(profile)
     res = run(commands, timeout=timeout, max_states=largest, java=java, jar=jar, max_total=work)
@@ -114,21 +119,26 @@ def walnut_verdict(claim: Any, opts: RunOptions, window: Verdict | None = None) 
         if (res.work_limit or res.state_limit) and profile != "deep":
             why = re.sub(r"\(the (work|state) limit\)", rf"(the \1 limit of the {profile} profile); run with --profile deep",
                          why)
-        return _inconclusive(claim, why, start, evidence=_evidence(runs, jar, res))
+        return _inconclusive(claim, why, start, evidence=_evidence(runs, jar, res, num))
     if any("$jos(" in c for c in commands) and res.verdicts.get(JOSEPHUS_CHECK) is not True:
         return _inconclusive(claim, "the automaton of survivor(n, 2) was not proved to satisfy the Josephus recursion "
                              f"(Walnut answered {res.verdicts.get(JOSEPHUS_CHECK)}): no proof rests on it", start,
-                             evidence=_evidence(runs, jar, res))
+                             evidence=_evidence(runs, jar, res, num))
+    for automaton, (check, _) in BEATTY_CHECKS.items():
+        if any(f"${automaton}(" in c for c in commands) and res.verdicts.get(check) is not True:
+            return _inconclusive(claim, f"the automaton {automaton} was not proved to be its Beatty sequence (Walnut "
+                                 f"answered {res.verdicts.get(check)}): no proof rests on it", start,
+                                 evidence=_evidence(runs, jar, res, num))
     found = []
     for inst, job, ans in runs:
         missing = [r for r in job.queries if r not in ans.verdicts]
         if missing:
             return _inconclusive(claim, f"Walnut gave no answer to {', '.join(missing)}{_for(inst)}", start,
-                                 evidence=_evidence(runs, jar, res))
+                                 evidence=_evidence(runs, jar, res, num))
         failed_ob = [job.why[k] for k, role in job.queries.items() if role == "obligation" and not ans.verdicts[k]]
         if failed_ob:
             return _inconclusive(claim, f"not exact here: {failed_ob[0]}, and Walnut finds values where it is (its "
-                                 f"numbers are the naturals){_for(inst)}", start, evidence=_evidence(runs, jar, res))
+                                 f"numbers are the naturals){_for(inst)}", start, evidence=_evidence(runs, jar, res, num))
         answer = {role: ans.verdicts[k] for k, role in job.queries.items() if role != "obligation"}
         if all(answer.values()):
             continue
@@ -136,20 +146,33 @@ def walnut_verdict(claim: Any, opts: RunOptions, window: Verdict | None = None) 
         if not main_failed:
             side = [r for r in ("descent", "closure") if not answer[r]]
             return _inconclusive(claim, f"the certificate holds but is no proof: {_SIDE[side[0]]}{_for(inst)}", start,
-                                 evidence=_evidence(runs, jar, res))
+                                 evidence=_evidence(runs, jar, res, num))
         found.append((inst, job, ans, main_failed, answer))
     seconds = time.perf_counter() - start
     if found:
-        return _refutation(claim, plan, setup, found, start, _evidence(runs, jar, res))
+        return _refutation(claim, plan, setup, found, start, _evidence(runs, jar, res, num))
     return _proved(claim, opts, window, plan, setup, runs, jar, res, seconds)
 
 
 def _translate(claim: Any, plan: Any, cfg: Any) -> tuple[dict | None, list]:
-    """The setup and the jobs of every instance. When the statement is not automatic with its parameters
+    """The setup and the jobs of every instance, in the numeration the spec names (``prove = { numeration = "fib" }``)
+    or else the one the claim's terms need: msd_2 first, and the numeration a term asks for (floor_phi, zeck_tz:
+    Fibonacci) when one does (:class:`checkers.prove.walnut.logic.WrongNumeration`)."""
+    if cfg.numeration:
+        return _translate_in(claim, plan, cfg, numeration(cfg.numeration).name)
+    try:
+        return _translate_in(claim, plan, cfg, BASE2.name)
+    except WrongNumeration as exc:
+        return _translate_in(claim, plan, cfg, exc.wanted)
+
+
+def _translate_in(claim: Any, plan: Any, cfg: Any, num: str) -> tuple[dict | None, list]:
+    """The setup and the jobs of every instance in the numeration `num`. When the statement is not automatic with its parameters
     symbolic, one or two of them with a finite constant range in the window are fixed one value at a time
     (``x // 2**v2(x) == 2*s + 1`` is automatic for each s, not in s): the proof then covers those values only."""
     def attempt(c: Any) -> tuple[dict | None, list]:
         setup = _setup(claim, plan, c)
+        setup["num"] = numeration(num)
         if not setup["symbolic"]:
             return None, []
         return setup, [(inst, _job(claim, plan, setup, inst)) for inst in setup["instances"]]
@@ -272,13 +295,14 @@ def _job(claim: Any, plan: Any, setup: dict, inst: dict) -> Job:
     _check_nonneg(claim, setup, inst)
     if kind == "holds":
         names = setup["symbolic"]
-        exp = _exponent_names(claim, names)
+        exp = _exponent_names(claim, names) if setup["num"] is BASE2 else set()
         try:
-            job = holds_job(ns, claim.statement, names, inst, setup["domain"], claim.assume_text, exp)
+            job = holds_job(ns, claim.statement, names, inst, setup["domain"], claim.assume_text, exp,
+                            num=setup["num"])
         except NotAutomatic:
             if not exp:
                 raise
-            job = holds_job(ns, claim.statement, names, inst, setup["domain"], claim.assume_text)
+            job = holds_job(ns, claim.statement, names, inst, setup["domain"], claim.assume_text, num=setup["num"])
     else:
         if claim.assume_text:
             raise NotAutomatic("a game claim with an assumption (the certificate needs every position)")
@@ -289,7 +313,8 @@ def _job(claim: Any, plan: Any, setup: dict, inst: dict) -> Job:
         if not isinstance(game, DeclaredGame):
             raise NotAutomatic(f"the built-in game {game.label} has no declared moves to translate")
         job = game_job(ns, game.decl, dict(game.params), inst, _KIND[kind], claim.statement, plan.families,
-                       setup["domain"], tuple(plan.coords), _levels(plan, inst) if kind == "level_set" else None)
+                       setup["domain"], tuple(plan.coords), _levels(plan, inst) if kind == "level_set" else None,
+                       num=setup["num"])
     return job
 
 
@@ -368,16 +393,16 @@ def _exponent_names(claim: Any, names: list[str]) -> set:
 
 # ----------------------------------------------------------------------------- verdicts
 
-def _evidence(runs: list, jar: str, res: Any) -> dict:
+def _evidence(runs: list, jar: str, res: Any, num: Any = BASE2) -> dict:
     """The Walnut statements and the automata's sizes, for reports (evidence["walnut"])."""
     out = []
     for inst, job, ans in runs:
         sizes = {name: states_of(text) for name, text in ans.automata.items() if name != "cex"}
         out.append({"params": {k: json_value(v) for k, v in inst.items()},
-                    "commands": "\n".join(library(job.commands) + job.commands),
+                    "commands": "\n".join(library(job.commands, num) + [in_numeration(c, num) for c in job.commands]),
                     "states": sizes,
                     "answers": {job.queries.get(k, k): v for k, v in ans.verdicts.items()}})
-    return {"walnut": {"version": jar_version(jar), "runs": out, "states": res.max_states_seen,
+    return {"walnut": {"version": jar_version(jar), "numeration": num.walnut, "runs": out, "states": res.max_states_seen,
                        "total_states": res.total_states, "seconds": round(res.seconds, 3)}}
 
 
@@ -397,7 +422,7 @@ def _class(setup: dict) -> str:
 
 def _proved(claim: Any, opts: RunOptions, window: Verdict | None, plan: Any, setup: dict, runs: list, jar: str,
             res: Any, seconds: float) -> Verdict:
-    ev = _evidence(runs, jar, res)
+    ev = _evidence(runs, jar, res, setup["num"])
     w = ev["walnut"]
     what = ("the statement" if claim.kind == "holds" else
             "certificate (a), (b)" + (", total" if claim.kind == "grundy" else "") +
@@ -406,8 +431,11 @@ def _proved(claim: Any, opts: RunOptions, window: Verdict | None, plan: Any, set
     word = "proved" if setup["covered"] else "proved-bounded"
     scope = (f"{_class(setup)}" + ("" if setup["covered"] else f" only ({setup['why_bounded']})") +
              (f" ({setup['fixed_because'][:200]})" if setup.get("fixed_because") else "") +
-             f"; {w['version']} (msd_2): {what}; largest automaton {w['states']:,} states, {w['seconds']:.2f} s" +
-             (f"; {JOSEPHUS_LEMMA}" if any("$jos(" in str(r.get("commands", "")) for r in w.get("runs", [])) else ""))
+             f"; {w['version']} ({w['numeration']}): {what}; largest automaton {w['states']:,} states, "
+             f"{w['seconds']:.2f} s" +
+             (f"; {JOSEPHUS_LEMMA}" if any("$jos(" in str(r.get("commands", "")) for r in w.get("runs", [])) else "") +
+             "".join(f"; {lemma}" for automaton, (_, lemma) in BEATTY_CHECKS.items()
+                     if any(f"${automaton}(" in str(r.get("commands", "")) for r in w.get("runs", []))))
     job = runs[0][1]
     notes = [f"Walnut: {job.statement[:240]}" + ("..." if len(job.statement) > 240 else "")]
     v = Verdict(claim.id, word, METHOD, scope, instances=len(runs), assumption_held=len(runs), seconds=seconds,
@@ -444,7 +472,7 @@ def _refutation(claim: Any, plan: Any, setup: dict, found: list, start: float, e
     confirmed, reasons = [], []
     for inst, job, res, failed, answer in found:
         try:
-            vals = smallest_accepted(res.automata.get("cex", "")) if res.automata.get("cex") else None
+            vals = smallest_accepted(res.automata.get("cex", ""), num=setup["num"]) if res.automata.get("cex") else None
         except SearchLimit as exc:     # Walnut decided FALSE, but a refutation shows an instance: none in reach
             reasons.append(f"Walnut decided that the claim fails, but {exc}{_for(inst)}")
             continue
@@ -469,7 +497,7 @@ def _refutation(claim: Any, plan: Any, setup: dict, found: list, start: float, e
     cx, failed, env = min(confirmed, key=lambda c: c[0].key())
     how = "the statement is false" if claim.kind == "holds" else \
         "certificate " + ", ".join(f"({f})" if f in ("a", "b", "c") else f for f in failed) + (" fails" if len(failed) == 1 else " fail")
-    scope = (f"{_class(setup)}; {evidence['walnut']['version']} (msd_2): {how}, least failure at {_show(env)}; "
+    scope = (f"{_class(setup)}; {evidence['walnut']['version']} ({setup['num'].walnut}): {how}, least failure at {_show(env)}; "
              f"confirmed by the {'expression language' if claim.kind == 'holds' else 'engine'} at "
              f"{cx.position_text()}")
     return Verdict(claim.id, "refuted", METHOD, scope, instances=len(found), counterexamples=[cx], failures=1,

@@ -36,6 +36,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from checkers.prove.walnut.numeration import BASE2, Numeration
+
 #: the directories Walnut reads and writes, relative to its working directory
 DIRS = ("Automata Library", "Command Files", "Custom Bases", "Macro Library", "Morphism Library",
         "Result", "Transducer Library", "Word Automata Library")
@@ -322,18 +324,20 @@ def states_of(text: str) -> int:
     return len(parse_automaton(text)["states"])
 
 
-def accepts(text: str, values: tuple) -> bool:
-    """Does an msd_2 automaton (variables in Walnut's alphabetical order) accept this tuple of naturals?
+def accepts(text: str, values: tuple, num: Numeration = BASE2) -> bool:
+    """Does an automaton in numeration `num` (msd_2 unless given; variables in Walnut's alphabetical order) accept
+    this tuple of naturals (each written in `num`'s greedy representation, padded with leading zeros)?
 
     >>> accepts("msd_2\\n0 1\\n0 -> 0\\n1 -> 1\\n1 0\\n", (0,)), accepts("msd_2\\n0 1\\n0 -> 0\\n1 -> 1\\n1 0\\n", (1,))
     (True, False)
     """
     a = parse_automaton(text)
     st = a["states"]
-    width = max([1] + [v.bit_length() for v in values])
+    width = max([1] + [num.length(v) for v in values])
+    words = [_greedy(v, num.places(width)) for v in values]
     current = {a["initial"]} if st else set()
-    for i in range(width - 1, -1, -1):
-        key = tuple((v >> i) & 1 for v in values)
+    for i in range(width):
+        key = tuple(w[i] for w in words)
         current = {t for q in current for t in st[q][1].get(key, [])}
     return any(st[q][0] != 0 for q in current)
 
@@ -346,14 +350,30 @@ class SearchLimit(Exception):
     """The witness search reached its count of transitions (:data:`MAX_SEARCH_STEPS`); args[0] says so."""
 
 
-def smallest_accepted(text: str, limit_len: int = 200, max_steps: int = MAX_SEARCH_STEPS) -> tuple | None:
-    """The accepted tuple of an msd_2 automaton (variables in Walnut's alphabetical order) that is least by
+def _greedy(n: int, places: list[int]) -> list[int]:
+    """The digits of n >= 0 over these places (least significant first), most significant first, greedily: the
+    representation Walnut's msd_2, msd_fib and Ostrowski automata read.
+
+    >>> _greedy(12, [1, 2, 3, 5, 8]), _greedy(6, [1, 2, 4])
+    ([1, 0, 1, 0, 1], [1, 1, 0])
+    """
+    out = []
+    for p in reversed(places):
+        d, n = divmod(n, p)
+        out.append(d)
+    return out
+
+
+def smallest_accepted(text: str, limit_len: int = 200, max_steps: int = MAX_SEARCH_STEPS,
+                      num: Numeration = BASE2) -> tuple | None:
+    """The accepted tuple of an automaton in numeration `num` (msd_2 unless given; variables in Walnut's
+    alphabetical order) that is least by
     (sum, then lexicographic), nimjos' order of counterexamples; None when nothing of at most `limit_len`
     digits is accepted. :class:`SearchLimit` when the search would look at more than `max_steps` transitions.
 
     A dynamic programme over the digits, from the last: best[r][q] is the least sum of the values that the
     last r digits add, from state q to acceptance (a digit column d at r places from the end adds
-    sum(d) * 2**r). The least sum is best[r][initial]; since Walnut's msd automata accept a tuple with any
+    sum(d) * 2**r; in another numeration, times the value of place r). The least sum is best[r][initial]; since Walnut's msd automata accept a tuple with any
     number of leading zeros, lengths beyond that of the least sum found need not be tried. Among the tuples of
     that sum, each variable in turn takes its least digits along the transitions that keep the sum least.
     The work is at most (digits) * (transitions) * (variables + 1): no search over values, which grow without
@@ -373,6 +393,7 @@ def smallest_accepted(text: str, limit_len: int = 200, max_steps: int = MAX_SEAR
     k = len(a["systems"])
     edges = [(q, key, t) for q, (_, trans) in st.items() for key, targets in trans.items() for t in targets]
     steps = 0
+    places = num.places(limit_len + 1)
 
     def count(n: int) -> None:
         nonlocal steps
@@ -389,13 +410,13 @@ def smallest_accepted(text: str, limit_len: int = 200, max_steps: int = MAX_SEAR
         if b is not None and (least is None or b <= least):
             lengths = [r] if least is None or b < least else lengths + [r]
             least = b
-        if r >= limit_len or (least is not None and r > least.bit_length()):
+        if r >= limit_len or (least is not None and r > num.length(least)):
             break
         count(len(edges))
         nxt: dict = {}
         for q, key, t in edges:
             if t in best[r]:
-                c = sum(key) * 2 ** r + best[r][t]
+                c = sum(key) * places[r] + best[r][t]
                 if c < nxt.get(q, c + 1):
                     nxt[q] = c
         best.append(nxt)
@@ -404,17 +425,17 @@ def smallest_accepted(text: str, limit_len: int = 200, max_steps: int = MAX_SEAR
         return None
     out = []
     for r in lengths:
-        out.append(_least_path(st, edges, a["initial"], best, r, k, count))
+        out.append(_least_path(st, edges, a["initial"], best, r, k, count, places))
     return min(out)
 
 
-def _least_path(st: dict, edges: list, init: int, best: list, r: int, k: int, count) -> tuple:
+def _least_path(st: dict, edges: list, init: int, best: list, r: int, k: int, count, places: list[int]) -> tuple:
     """The lexicographically least tuple among the paths of r digits from init whose sum is best[r][init]."""
     # a transition q -d-> t, i digits from the start, keeps the sum least iff sum(d)*2**(r-1-i) + best[..][t] is
     # best[r-i][q]
     def tight(i: int, q: int, key: tuple, t: int) -> bool:
         rem = r - i
-        return q in best[rem] and t in best[rem - 1] and sum(key) * 2 ** (rem - 1) + best[rem - 1][t] == best[rem][q]
+        return q in best[rem] and t in best[rem - 1] and sum(key) * places[rem - 1] + best[rem - 1][t] == best[rem][q]
     fixed: list = []        # the digits of the variables fixed so far
     for j in range(k):
         # which (i, q) still reach acceptance along tight transitions whose fixed digits agree
@@ -433,4 +454,4 @@ def _least_path(st: dict, edges: list, init: int, best: list, r: int, k: int, co
             digits.append(d)
             front = {t for key, t in ok if key[j] == d}
         fixed.append(digits)
-    return tuple(int("".join(map(str, ds)) or "0", 2) for ds in fixed)
+    return tuple(sum(d * places[r - 1 - i] for i, d in enumerate(ds)) for ds in fixed)

@@ -48,6 +48,7 @@ from nimjos.lang.syntax import parse
 from checkers.prove.walnut.arith import Arithmetic
 from checkers.prove.walnut.compare import Comparisons
 from checkers.prove.walnut.logic import NotAutomatic, Unit, quant
+from checkers.prove.walnut.numeration import BASE2, Numeration
 from checkers.prove.walnut.quantify import Quantifiers
 
 #: a constant of more bits than this is refused at once (Walnut's constants have 32 bits; Python will not print
@@ -56,13 +57,15 @@ BIG_CONSTANT = 4096
 
 
 class Translator(Arithmetic, Comparisons, Quantifiers):
-    """Translate trees of one claim: `consts` are the names fixed to values (parameters of one instance)."""
+    """Translate trees of one claim: `consts` are the names fixed to values (parameters of one instance), `num` the
+    numeration its formulas are read in (msd_2 unless given)."""
 
-    def __init__(self, ns: Namespace, consts: dict | None = None):
+    def __init__(self, ns: Namespace, consts: dict | None = None, num: Numeration = BASE2):
         self.ns = ns
         self.consts = dict(consts or {})
         self.n = 0
         self.jos_args: set = set()      # the Walnut terms survivor(., 2) is evaluated at
+        self.num = num                  # the numeration the formulas are read in (msd_2, fib, ...)
 
     def fresh(self, stem: str = "v") -> str:
         """A new name: the stem and a number, unique within this translator.
