@@ -33,6 +33,8 @@ import nimjos.app.josephus_cli as josephus_cli
 import nimjos.app.scaffold as scaffold
 from nimjos.app.pins import parse_at
 from nimjos.report import add_report_arguments, run_report_command
+from nimjos.report.definitions import definitions_used
+from nimjos.report.model import side_names
 
 EXIT_OK, EXIT_DISAGREE, EXIT_BAD_INPUT, EXIT_PROVER_BUG = 0, 1, 2, 3
 
@@ -50,7 +52,7 @@ def _claim_meta(claim: Any, agrees: bool) -> dict:
         "relaxes": claim.relaxes or "", "note": claim.note, "reading": claim.reading, "formula": claim.formula_text(),
         "agrees": agrees,
         "for_all": claim.for_all_text or "", "assume": claim.assume_text or "",
-        "order": claim.index,
+        "order": claim.index, "definitions": definitions_used(claim),
     }
 
 
@@ -69,7 +71,8 @@ def _human_line(claim: Any, result: Any, agrees: bool, why: str) -> str:
     if v.counterexamples:
         cx = v.counterexamples[0]
         b = ", ".join(f"{k}={_fmt(x)}" for k, x in cx.bindings.items())
-        lines.append(f"       smallest counterexample: {b}: lhs {_fmt(cx.lhs)}, rhs {_fmt(cx.rhs)}"
+        left, right = side_names(claim.kind)
+        lines.append(f"       smallest counterexample: {b}: {left} {_fmt(cx.lhs)}, {right} {_fmt(cx.rhs)}"
                      + (f"  ({v.failures:,} failing instances)" if v.failures > 1 else ""))
     elif v.undefined:
         cx = v.undefined[0]

@@ -24,7 +24,7 @@ from markupsafe import Markup
 import nimjos.report.markdown as markdown
 import nimjos.report.plots as plots
 from nimjos.report.formula import Formula, render_formula
-from nimjos.report.model import Claim, Report, counterexample_rows, marks, slug
+from nimjos.report.model import Claim, Report, count_words, counterexample_rows, marks, slug
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -48,7 +48,7 @@ def environment() -> jinja2.Environment:
                              keep_trailing_newline=True)
     env.filters.update(md_text=markdown.md_text, md_code=markdown.md_code, md_math=markdown.md_math,
                        md_block=markdown.md_block,
-                       md_link=markdown.md_link, seconds=seconds, slug=slug)
+                       md_link=markdown.md_link, seconds=seconds, slug=slug, count_words=count_words)
     return env
 
 
@@ -70,6 +70,16 @@ class Statement:
     assume: Formula | None = None
 
     @property
+    def words(self) -> str | None:
+        """The statement in the words of its kind (a periodic claim), shown instead of a formula."""
+        return self.claim.statement_words
+
+    @property
+    def definitions(self) -> list[tuple[str, str]]:
+        """The definitions the statement uses, shown beside it."""
+        return self.claim.definitions
+
+    @property
     def mathml(self) -> Markup:
         """The formula's checked MathML, for HTML pages."""
         return Markup(self.formula.mathml) if self.formula else Markup("")
@@ -88,6 +98,8 @@ def statement(claim: Claim) -> Statement:
     ('x + 1', 'x > 0')
     """
     text, assume = claim.get("formula"), claim.get("assume")
+    if claim.statement_words:
+        text = None      # a periodic claim's table is no formula: its words are the statement
     return Statement(claim, render_formula(text) if text else None, render_formula(assume) if assume else None)
 
 
@@ -158,7 +170,8 @@ def claim_context(claim: Claim, plot_list: list[Plot]) -> dict:
     header, rows = counterexample_rows(claim)
     evidence = claim.best.get("evidence") or {}
     options = None
-    if isinstance(evidence.get("options"), dict):
+    comparison = claim.comparison       # a periodic claim fails by a comparison of two values, not by a mex
+    if isinstance(evidence.get("options"), dict) and comparison is None:
         given = evidence["options"]
         listed = [o for o in given.get("options") or [] if isinstance(o, dict)]
         options = {"position": str(given.get("position", "")), "mex": given.get("mex"),
@@ -180,6 +193,7 @@ def claim_context(claim: Claim, plot_list: list[Plot]) -> dict:
         "cx_header": header,
         "cx_rows": rows,
         "options": options,
+        "comparison": comparison,
         "plots": plot_list,
         "walnut": walnut_context(claim),
     }
