@@ -42,7 +42,10 @@ DEFINED = (claim(KAYLES, "in-g", 2, kind="holds", expect="refuted", formula="in_
                  for_all="0 <= x and 0 <= y and s in {1}",
                  definitions=[["in_G(s, x, y)", "G(x, y) == s and odd(x)"], ["odd(x)", "x % 2 == 1"]]),
            Verdict("in-g", "refuted", "exhaustive", "0 <= x <= 3, 0 <= y <= 3, s in {1}", instances=16, failures=9,
-                   counterexamples=[Counterexample({"s": 1, "x": 0, "y": 1}, False, True)]))
+                   counterexamples=[Counterexample({"s": 1, "x": 0, "y": 1}, False, True)],
+                   evidence={"repairs": [{"field": "holds", "text": "in_G(s, x, y + 1)", "edits": ["y -> y + 1"],
+                                          "verdict": "checked", "scope": "0 <= x <= 3, 0 <= y <= 3", "instances": 16,
+                                          "rechecked_at": 2}]}))
 
 
 def store_of(path: Path, records, seconds: float = 0.0) -> Path:
@@ -204,3 +207,12 @@ def test_the_report_model_keeps_the_seconds_for_the_terminal(tmp_path):
     report = build_report(rows)
     assert any(c.seconds > 0 for s in report.sources for c in s.claims)
     assert DEMO["file"] in {s.file for s in report.sources}
+
+
+def test_a_correction_says_where_it_was_rechecked(tmp_path):
+    out = pages(tmp_path)
+    repairs = text_of(section((out / "claims/heaps--in-g.html").read_text(), "repairs"))
+    assert "at every counterexample any method found and on the whole window" in repairs
+    assert "0 <= x <= 3, 0 <= y <= 3; and at 2 counterexamples of the printed statement" in repairs
+    md = text_of((out / "claims/heaps--in-g.md").read_text())
+    assert "and at 2 counterexamples of the printed statement" in md

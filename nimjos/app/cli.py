@@ -81,7 +81,7 @@ def _human_line(claim: Any, result: Any, agrees: bool, why: str) -> str:
     if (v.counterexamples or v.undefined) and v.evidence.get("rerun"):
         lines.append(f"       re-run: {v.evidence['rerun']}")
     if result.repairs:
-        lines.append("       candidate corrections (each rechecked on the whole window):")
+        lines.append("       candidate corrections (each rechecked at every counterexample found and on the whole window):")
         for r in result.repairs:
             lines.append(f"         {r.field} = {r.text!r}   [{'; '.join(r.edits)}; {r.verdict}, {r.instances:,} instances]")
     if not agrees:

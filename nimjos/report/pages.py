@@ -184,7 +184,8 @@ def claim_context(claim: Claim, plot_list: list[Plot]) -> dict:
             repairs.append({"field": str(r.get("field") or ""), "text": str(r["text"]), "latex": formula.latex,
                             "mathml": Markup(formula.mathml),
                             "edits": [str(e) for e in r.get("edits") or []], "verdict": str(r.get("verdict") or ""),
-                            "scope": str(r.get("scope") or ""), "instances": r.get("instances")})
+                            "scope": str(r.get("scope") or ""), "instances": r.get("instances"),
+                            "rechecked_at": int(r.get("rechecked_at") or 0)})
     return {
         "repairs": repairs,
         "claim": claim,
