@@ -115,9 +115,10 @@ def draw_plots(claim: Claim, folder: Path) -> list[Plot]:
         plots.plot_grid(grid, marks(claim, 2), folder / name, title, names=names)
         game = f" of {grid['game']}" if grid.get("game") else ""
         label = grid.get("label") or "claim"
+        beyond = "; grey cells: not checked (outside the window)" if plots.not_checked(grid) else ""
         out.append(Plot(name, f"Grundy values{game} over the checked window, computed from the moves; "
                               f"{label} drawn over them; red squares: where the claim and the game disagree; "
-                              f"crosses: the smallest counterexamples.",
+                              f"crosses: the smallest counterexamples{beyond}.",
                         f"Grundy heatmap{game} with the {label} and the counterexamples"))
     seq = evidence.get("sequence")
     if isinstance(seq, dict) and seq.get("grundy"):
