@@ -113,7 +113,7 @@ def test_failures_and_needed_hypotheses_are_listed_apart(out):
 def test_a_statement_reads_in_full_with_its_window_and_assumption(out):
     html = read(out / "claims/demo--josephus-last.html")
     printed = html[html.index('class="statement printed"'):html.index('class="statement corrected"')]
-    assert "For every n, k with 1 &lt;= n &lt;= 20 and k in {3}," in printed
+    assert "For every n, k with <code>1 &lt;= n &lt;= 20 and k in {3}</code>," in printed
     assert printed.count("<math") == 2 and "whenever" in printed
     md = read(out / "claims/demo--josephus-last.md")
     assert "whenever\n\n$$\nn \\bmod 2 = 0\n$$" in md

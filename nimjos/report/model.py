@@ -224,9 +224,19 @@ class Claim:
         'For every x, y with 1 <= x and 1 <= y'
         """
         given = self.get("for_all", "")
+        return f"{self.domain_lead} {given}" if self.domain_lead else ""
+
+    @property
+    def domain_lead(self) -> str:
+        """The words before the domain's condition: "For every x, y with" ('' without a domain).
+
+        >>> Claim("f", "c", [], {"for_all": "0 <= n"}).domain_lead, Claim("f", "c", [], {}).domain_lead
+        ('For every n with', '')
+        """
+        given = self.get("for_all", "")
         if not given or given == "True":
             return ""
-        words = domain_words(given, self.names)
+        words = domain_words(given, self.names)[:-len(given)].rstrip()
         return words[0].upper() + words[1:]
 
     @property

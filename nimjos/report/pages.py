@@ -23,7 +23,7 @@ from markupsafe import Markup
 
 import nimjos.report.markdown as markdown
 import nimjos.report.plots as plots
-from nimjos.report.formula import Formula, render_formula
+from nimjos.report.formula import Formula, FormulaLine, formula_lines, render_formula
 from nimjos.report.model import Claim, Report, count_words, counterexample_rows, marks, slug
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -85,9 +85,25 @@ class Statement:
         return Markup(self.formula.mathml) if self.formula else Markup("")
 
     @property
+    def lines(self) -> list[dict]:
+        """The formula as lines that fit a page (a long and/or one operand per line), for HTML pages."""
+        return html_lines(formula_lines(self.formula.text)) if self.formula else []
+
+    @property
     def assume_mathml(self) -> Markup:
         """The assumption's checked MathML, for HTML pages."""
         return Markup(self.assume.mathml) if self.assume else Markup("")
+
+
+def html_lines(lines: list[FormulaLine]) -> list[dict]:
+    """The lines of a split formula as the templates show them: depth, operator, parentheses, checked MathML.
+
+    >>> from nimjos.report.formula import formula_lines
+    >>> [(l["depth"], l["sign"], l["open"], l["close"]) for l in html_lines(formula_lines("a == 1 or b == 2", 5))]
+    [(0, '', '', ''), (0, '∨', '', '')]
+    """
+    return [{"depth": line.depth, "sign": line.sign, "open": "(" * line.opens, "close": ")" * line.closes,
+             "mathml": Markup(line.formula.mathml)} for line in lines]
 
 
 def statement(claim: Claim) -> Statement:
@@ -183,7 +199,7 @@ def claim_context(claim: Claim, plot_list: list[Plot]) -> dict:
         if isinstance(r, dict) and r.get("text"):
             formula = render_formula(str(r["text"]))
             repairs.append({"field": str(r.get("field") or ""), "text": str(r["text"]), "latex": formula.latex,
-                            "mathml": Markup(formula.mathml),
+                            "mathml": Markup(formula.mathml), "lines": html_lines(formula_lines(str(r["text"]))),
                             "edits": [str(e) for e in r.get("edits") or []], "verdict": str(r.get("verdict") or ""),
                             "scope": str(r.get("scope") or ""), "instances": r.get("instances"),
                             "rechecked_at": int(r.get("rechecked_at") or 0)})
