@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from matplotlib import colormaps
 from matplotlib.colors import BoundaryNorm, Colormap, ListedColormap
+from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Patch
 from matplotlib.ticker import MaxNLocator
@@ -128,7 +129,7 @@ def plot_grid(grid: dict, marks: list[tuple[int, ...]], path: Path, title: str,
                     continue
                 ax.text(y0 + j, x0 + i, str(values[i, j]), ha="center", va="center", fontsize=7,
                         color="white" if values[i, j] > top * 0.6 and top > 1 else "black")
-    handles = []
+    handles: list[Artist] = []
     claimed = grid.get("claimed")
     label = str(grid.get("label") or "claimed")
     if claimed is not None and "P-position" in label:
