@@ -145,7 +145,8 @@ def window_evidence(rows: list, claimed_map: dict, label: str) -> dict:
         x0 = min(p[0] for p, _ in first)
         y0 = min(p[1] for p, _ in first)
         n = EVIDENCE_2D
-        grid = [[inst0.lookup((x0 + i, y0 + j)) if inst0.has((x0 + i, y0 + j)) else -1 for j in range(n)] for i in range(n)]
+        checked = {pos for pos, _ in first}     # the window's cells only, however far the engine's table reaches
+        grid = [[inst0.lookup((x0 + i, y0 + j)) if (x0 + i, y0 + j) in checked else -1 for j in range(n)] for i in range(n)]
         width = max(i for i in range(n) if any(c >= 0 for c in grid[i])) + 1
         height = max(j for j in range(n) if any(grid[i][j] >= 0 for i in range(n))) + 1
         grid = [row[:height] for row in grid[:width]]

@@ -1,5 +1,6 @@
-"""Repair suggestions for a refuted claim: small edits of the printed statement, each rechecked on the
-whole window; only the candidates that hold are returned, fewest edits first.
+"""Repair suggestions for a refuted claim: small edits of the printed statement, each rechecked at every
+counterexample any method found (inside the window or beyond it) and on the whole window; only the candidates
+that hold at all of them are returned, fewest edits first.
 
 Edits tried: floor <-> ceil; < <-> <= (and > <-> >=); an integer constant +-1 (an index range starting at 0
 instead of 1); a function argument shifted by +-1 (n numbers vs n + 1); a summand dropped; +-1 added.
@@ -29,7 +30,8 @@ _CMP_SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt}
 
 @dataclass
 class Repair:
-    """A candidate correction that held on the whole window."""
+    """A candidate correction that held on the whole window and at the `rechecked_at` distinct counterexamples
+    of the printed statement that were given (those found by every method)."""
 
     field: str
     text: str
@@ -37,10 +39,35 @@ class Repair:
     verdict: str
     scope: str
     instances: int
+    rechecked_at: int = 0
 
     def to_json(self) -> dict:
+        """The repair as the results store keeps it.
+
+        >>> Repair("holds", "x >= 0", ["< -> <="], "checked", "0 <= x <= 9", 10, 2).to_json()["rechecked_at"]
+        2
+        """
         return {"field": self.field, "text": self.text, "edits": self.edits, "verdict": self.verdict,
-                "scope": self.scope, "instances": self.instances}
+                "scope": self.scope, "instances": self.instances, "rechecked_at": self.rechecked_at}
+
+
+def distinct_counterexamples(counterexamples: list) -> list:
+    """The counterexamples with each instance (its bindings) once, in the order given.
+
+    >>> from nimjos.verdict import Counterexample
+    >>> found = [Counterexample({"h": (256,)}, "N", "P"), Counterexample({"h": (512,)}, "N", "P"),
+    ...          Counterexample({"h": (256,)}, "N", "P")]
+    >>> [cx.bindings["h"] for cx in distinct_counterexamples(found)]
+    [(256,), (512,)]
+    """
+    seen: set[str] = set()
+    out = []
+    for cx in counterexamples:
+        key = repr(sorted(cx.bindings.items()))
+        if key not in seen:
+            seen.add(key)
+            out.append(cx)
+    return out
 
 
 def _paths(tree: ast.AST) -> Iterator[tuple[ast.AST, list]]:
@@ -204,12 +231,14 @@ REPAIR_INSTANCES = 5_000_000
 def find_repairs(claim: Any, profile: str = "default", budget_seconds: float = 120.0,
                  max_candidates: int = 400, keep: int = 5, counterexamples: list | None = None,
                  max_instances: int = REPAIR_INSTANCES) -> list[Repair]:
-    """Candidate corrections of a refuted claim that hold on its whole window, fewest edits first.
+    """Candidate corrections of a refuted claim that hold at every counterexample given and on its whole window,
+    fewest edits first.
 
-    `counterexamples` (the printed statement's, smallest first) are window points where most candidates
-    fail too: each candidate is checked at the first few of them before its whole window, which finds the
-    same candidates sooner. The search ends by counts: `max_candidates` edits tried, `keep` found, or
-    `max_instances` window instances checked; `budget_seconds` is only a wall-clock safety net.
+    `counterexamples` are the printed statement's, found by any method (smallest first): points where the
+    printed statement fails, inside the window or beyond it (a sampled refutation lies where the window held),
+    where most candidates fail too. Each candidate is checked at every one of them (each instance once), then on
+    its whole window. The search ends by counts: `max_candidates` edits tried, `keep` found, or `max_instances`
+    instances checked; `budget_seconds` is only a wall-clock safety net.
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
@@ -218,6 +247,7 @@ def find_repairs(claim: Any, profile: str = "default", budget_seconds: float = 1
     []
     """
     deadline = time.monotonic() + budget_seconds
+    points = distinct_counterexamples(counterexamples or [])
     found: list[Repair] = []
     tried = spent = 0
     for label, text in editable_fields(claim):
@@ -233,22 +263,25 @@ def find_repairs(claim: Any, profile: str = "default", budget_seconds: float = 1
             new_text = ast.unparse(new_tree)
             try:
                 candidate = revise_claim(claim, label, new_text, f"{claim.id}~repair{tried}")
-                if _fails_at(candidate, profile, counterexamples or []):
-                    spent += 1
+                failed_at = _fails_at(candidate, profile, points)
+                if failed_at:
+                    spent += failed_at
                     continue
+                spent += len(points)
                 v = check_exhaustive(candidate, profile, max_counterexamples=1)
             except Exception:  # noqa: BLE001 - a candidate that cannot be checked is simply not proposed
                 continue
             spent += v.instances or 0
             if v.verdict == "checked":
-                found.append(Repair(label, new_text, [desc], v.verdict, v.scope, v.instances))
+                found.append(Repair(label, new_text, [desc], v.verdict, v.scope, v.instances, len(points)))
     return found
 
 
-def _fails_at(candidate: Any, profile: str, counterexamples: list, first: int = 3) -> bool:
-    """Whether the candidate is refuted or undefined at one of the first window points given (each checked alone)."""
-    for cx in counterexamples[:first]:
+def _fails_at(candidate: Any, profile: str, counterexamples: list) -> int:
+    """How many of the given points were checked until the candidate was refuted or undefined at one (each point
+    checked alone, in order); 0 when it held at every one."""
+    for checked, cx in enumerate(counterexamples, 1):
         v = check_exhaustive(candidate, profile, max_counterexamples=1, pins=dict(cx.bindings))
         if v.verdict in ("refuted", "ill-defined"):
-            return True
-    return False
+            return checked
+    return 0

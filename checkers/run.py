@@ -224,8 +224,9 @@ def _run_methods(claim: Any, opts: RunOptions, context: CheckContext) -> ClaimRe
     final = result.final if verdicts else None
     if opts.repair and not opts.pins and final is not None and final.verdict == "refuted":
         started = time.perf_counter()
-        result.repairs = find_repairs(claim, opts.profile, budget_seconds=opts.repair_seconds,
-                                      counterexamples=final.counterexamples)
+        # rechecked at every counterexample any method found (the final verdict's first), not only the window's
+        found = final.counterexamples + [cx for v in verdicts if v is not final for cx in v.counterexamples]
+        result.repairs = find_repairs(claim, opts.profile, budget_seconds=opts.repair_seconds, counterexamples=found)
         result.repair_seconds = time.perf_counter() - started
         final.evidence["repairs"] = [r.to_json() for r in result.repairs]
     return result

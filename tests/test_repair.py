@@ -74,5 +74,46 @@ def test_checking_candidates_at_the_counterexamples_first_finds_the_same_repairs
         claim = spec.claim(cid)
         cxs = check_exhaustive(claim).counterexamples
         assert cxs
-        plain = [r.to_json() for r in find_repairs(claim)]
-        assert [r.to_json() for r in find_repairs(claim, counterexamples=cxs)] == plain
+        plain = [dict(r.to_json(), rechecked_at=None) for r in find_repairs(claim)]
+        found = find_repairs(claim, counterexamples=cxs)
+        assert [dict(r.to_json(), rechecked_at=None) for r in found] == plain
+        assert all(r.rechecked_at == len(cxs) for r in found)   # window points: the same repairs, each rechecked there
+
+
+def _moore_eight_bits():
+    import pathlib
+    root = pathlib.Path(__file__).resolve().parents[1]
+    return load_spec(root / "examples" / "heap_games.toml").claim("moore-nim-2-eight-bits")
+
+
+def test_candidates_are_rechecked_at_every_counterexample_given_not_only_the_first():
+    # the printed claim looks at the 8 lowest binary digits; it fails at heap 256 (found beyond the window by
+    # sampling). "range(9)" holds on the window and at 256 but fails at 512: given 512 anywhere in the list of
+    # counterexamples, it must not be proposed
+    from nimjos.verdict import Counterexample
+    claim = _moore_eight_bits()
+    at = [Counterexample({"n": 1, "h": (h,)}, "N", "P") for h in (256, 256, 256, 512)]
+    texts = [r.text for r in find_repairs(claim, counterexamples=at)]
+    assert not any("range(9)" in t for t in texts), texts
+    assert all(r.rechecked_at == 2 for r in find_repairs(claim, counterexamples=at))
+
+
+def test_the_run_rechecks_corrections_at_the_counterexamples_of_every_method(monkeypatch):
+    # two methods refute the claim at different heaps (256 and 512); the final verdict shows one of them, and a
+    # correction must hold at both: "range(9)" holds at 256 but not at 512
+    import checkers.run as run
+    from nimjos.verdict import Counterexample, Verdict
+    claim = _moore_eight_bits()
+
+    def refuted_at(heap):
+        def method(claim, opts, earlier, context):
+            return Verdict(claim.id, "refuted", "sample", f"heap {heap}", instances=1, failures=1,
+                           counterexamples=[Counterexample({"n": 1, "h": (heap,)}, "N", "P")])
+        return method
+    monkeypatch.setitem(run.METHODS, "prove", refuted_at(256))
+    monkeypatch.setitem(run.METHODS, "sample", refuted_at(512))
+    result = run_claim(claim, RunOptions(methods=("exhaustive", "prove", "sample")))
+    assert result.final.verdict == "refuted"
+    texts = [r.text for r in result.repairs]
+    assert not any("range(9)" in t for t in texts), texts
+    assert all(r.rechecked_at == 2 for r in result.repairs)

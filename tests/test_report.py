@@ -59,7 +59,7 @@ def test_a_table_per_source_document_in_the_files_order(out):
     demo = html[html.index("<h2>A demo paper</h2>"):html.index("<h2>Another paper</h2>")]
     refs = re.findall(r'<div class="id">([^<]+)</div>', demo)
     assert refs == ["nim-parity", "nim-xor", "v2-zero", "sub23-period", "josephus-last", "plain", "proved-one"]
-    for header in ("ref", "printed text", "verdict", "method", "scope", "seconds"):
+    for header in ("ref", "printed text", "verdict", "method", "scope", "instances"):
         assert f"<th>{header}</th>" in demo or f'<th class="num">{header}</th>' in demo
     row = demo[demo.index("proved-one"):]
     assert "prove" in row and "exhaustive: checked" in row and "every x &gt;= 0" in row
@@ -113,7 +113,7 @@ def test_failures_and_needed_hypotheses_are_listed_apart(out):
 def test_a_statement_reads_in_full_with_its_window_and_assumption(out):
     html = read(out / "claims/demo--josephus-last.html")
     printed = html[html.index('class="statement printed"'):html.index('class="statement corrected"')]
-    assert "For every instance of <code>1 &lt;= n &lt;= 20 and k in {3}</code>," in printed
+    assert "For every n, k with <code>1 &lt;= n &lt;= 20 and k in {3}</code>," in printed
     assert printed.count("<math") == 2 and "whenever" in printed
     md = read(out / "claims/demo--josephus-last.md")
     assert "whenever\n\n$$\nn \\bmod 2 = 0\n$$" in md

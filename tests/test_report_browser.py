@@ -139,3 +139,81 @@ def test_screenshots_are_not_blank_and_show_the_plot(chromium, site, tmp_path):
     r, g, b = claim[..., 0], claim[..., 1], claim[..., 2]
     heatmap_blue = (b > r + 0.25) & (b > 0.3)                # the heatmap's blues; the page itself has few
     assert int(heatmap_blue.sum()) > 20000
+
+
+# ---- layout at 1280 px (issue 28): formulas wrap, tables scroll, no column one letter wide, sentences apart
+
+LONG_FORMULA = ("m % k == 0 and 1 <= m // k <= (n - 1) // k or m == n or "
+                "any((m == s * k + i for s in range(0, n // k + 1) for i in range(1, k)))")
+LONG_SCOPE = "max(2, 2) <= k <= 8, max(k + 1, k + 1) <= n <= 100, max(1, 1) <= m <= min(n, n)"
+
+
+def long_records():
+    from nimjos.verdict import Counterexample, Verdict
+    from test_report_data import DEMO, claim
+    repairs = [{"field": "holds", "text": LONG_FORMULA.replace("1 <= m", "0 <= m"), "edits": ["constant 1 -> 0"],
+                "verdict": "checked", "scope": LONG_SCOPE, "instances": 35231, "rechecked_at": 3}] * 2
+    return [(claim(DEMO, "proof-cases", 0, ref="Proof of Theorem 3.4, the cases of m", expect="refuted",
+                   formula=LONG_FORMULA, for_all="2 <= k and k + 1 <= n and 1 <= m <= n", assume="n % k == 1",
+                   reading="(15) read with 1 <= i <= k - 1"),
+             Verdict("proof-cases", "refuted", "exhaustive", LONG_SCOPE, instances=35231, failures=2595,
+                     counterexamples=[Counterexample({"k": 2, "n": 3, "m": 1}, False, True)],
+                     evidence={"repairs": repairs}))]
+
+
+@pytest.fixture(scope="module")
+def long_site(tmp_path_factory) -> Path:
+    from nimjos.results.store import ResultsStore
+    root = tmp_path_factory.mktemp("long")
+    with ResultsStore(root / "results.sqlite") as store:
+        run = store.begin_run(["check"], "default")
+        for meta, verdict in long_records():
+            store.record(run, meta, verdict)
+    render(root / "results.sqlite", root / "reports", ("html",))
+    return root
+
+
+LAYOUT = """<!doctype html>
+<html><body style="margin: 0">
+<pre id="out">pending</pre>
+<iframe id="index" src="reports/index.html" width="1280" height="1200" style="border: 0"></iframe>
+<iframe id="claim" src="reports/claims/demo--proof-cases.html" width="1280" height="2400" style="border: 0"></iframe>
+<script>
+function look() {
+  const index = document.getElementById("index").contentDocument;
+  const claim = document.getElementById("claim").contentDocument;
+  const overflow = d => d.documentElement.scrollWidth - d.documentElement.clientWidth;
+  const clipped = [...claim.querySelectorAll(".statement .formula, td.edited .formula")]
+    .filter(f => f.scrollWidth > f.clientWidth + 1).length;
+  const unscrolled = [...claim.querySelectorAll("table"), ...index.querySelectorAll("table")]
+    .filter(t => !(t.parentElement.classList.contains("scroll")
+                   && getComputedStyle(t.parentElement).overflowX === "auto")).length;
+  const scopes = [...claim.querySelectorAll("td.scope")].map(td => td.getBoundingClientRect().width);
+  const right = Math.max(...[...claim.querySelectorAll("table")].map(t => t.parentElement.getBoundingClientRect().right));
+  document.getElementById("out").textContent = JSON.stringify({
+    indexOverflow: overflow(index), claimOverflow: overflow(claim), clipped: clipped,
+    formulas: claim.querySelectorAll(".statement .formula").length, unscrolled: unscrolled,
+    narrowestScope: Math.min(...scopes), scopes: scopes.length, tableRight: right, width: claim.documentElement.clientWidth,
+    summary: index.getElementById("summary").textContent.replace(/\\s+/g, " ").trim(),
+  });
+}
+window.addEventListener("load", look);
+</script>
+</body></html>
+"""
+
+
+def test_layout_fits_1280_px_formulas_wrap_tables_scroll(chromium, long_site, tmp_path):
+    harness = long_site / "layout.html"
+    harness.write_text(LAYOUT, encoding="utf-8")
+    dom = run_chromium(chromium, tmp_path / "p6", "--allow-file-access-from-files", "--virtual-time-budget=10000",
+                       "--window-size=1300,3800", "--dump-dom", harness.as_uri())
+    found = re.search(r'<pre id="out">(.*?)</pre>', dom, re.S).group(1)
+    assert found != "pending", "the harness never measured the pages"
+    seen = json.loads(found.replace("&quot;", '"').replace("&amp;", "&"))
+    assert seen["indexOverflow"] <= 0 and seen["claimOverflow"] <= 0, seen       # nothing runs off the page
+    assert seen["formulas"] >= 2 and seen["clipped"] == 0, seen                     # long formulas wrap, not cut
+    assert seen["unscrolled"] == 0, seen                                            # every table can scroll
+    assert seen["tableRight"] <= seen["width"], seen
+    assert seen["scopes"] >= 3 and seen["narrowestScope"] >= 150, seen              # no scope one letter wide
+    assert re.search(r"as the specs expect[;.] 1 verdict rests on a reading", seen["summary"]), seen["summary"]

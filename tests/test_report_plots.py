@@ -92,3 +92,55 @@ def test_marks_only_from_named_or_unambiguous_coordinates():
     assert marks(Claim("f", "c", [], named), 2) == [(3, 4), (0, 1)]
     one = {"counterexamples": [{"bindings": {"n": 7}}, {"bindings": {"n": "(1, 2)"}}]}
     assert marks(Claim("f", "c", [], one), 1) == [(7,)]
+
+
+NIM2 = '''[source]
+id = "n2"
+[game.nim2]
+position = ["x", "y"]
+moves = [ { to = "(x - t, y)", where = "1 <= t <= x" }, { to = "(x, y - t)", where = "1 <= t <= y" } ]
+[[claim]]
+id = "big"
+game = "nim2"
+for_all = "0 <= x and 0 <= y"
+window = "x <= 10 and y <= 10"
+p_positions = "x == y"
+[[claim]]
+id = "small"
+game = "nim2"
+for_all = "0 <= x and 0 <= y"
+window = "x <= 3 and y <= 6"
+p_positions = "x == y or x == 0"
+expect = "refuted"
+'''
+
+
+def test_the_plotted_grid_is_the_checked_window_even_when_the_engine_knows_more(write_spec):
+    # 003 thm-3.1's plot showed rows 17-28 beyond its window x <= 16: the engine's table had been filled further
+    # by another claim on the same game. The evidence holds the window's cells only; anything else is "not checked".
+    from checkers.exhaustive import check_exhaustive
+    from nimjos.spec.loader import load_spec
+    spec = load_spec(write_spec(NIM2))
+    check_exhaustive(spec.claim("big"))
+    grid = check_exhaustive(spec.claim("small")).evidence["grid"]
+    assert (len(grid["grundy"]), len(grid["grundy"][0])) == (4, 7)
+    assert all(v >= 0 for row in grid["grundy"] for v in row)
+
+
+def test_cells_outside_the_window_are_drawn_as_not_checked(tmp_path):
+    from nimjos.report import render
+    from nimjos.report.plots import not_checked
+    from nimjos.results.store import ResultsStore
+    from nimjos.verdict import Counterexample, Verdict
+    from test_report_data import DEMO, claim
+    grid = {"x0": 0, "y0": 0, "grundy": [[0, 1, -1], [1, 0, -1]], "claimed": [[1, 0, None], [0, 1, None]],
+            "label": "claimed P-positions", "game": "nim2"}
+    assert not_checked(grid) == 2 and not_checked(dict(grid, grundy=[[0, 1], [1, 0]])) == 0
+    with ResultsStore(tmp_path / "r.sqlite") as store:
+        run = store.begin_run(["check"], "default")
+        store.record(run, claim(DEMO, "c", 0, kind="p_positions", formula="x == y or y == 2", expect="refuted"),
+                     Verdict("c", "refuted", "exhaustive", "0 <= x <= 1, 0 <= y <= 1", instances=4, failures=1,
+                             counterexamples=[Counterexample({"x": 0, "y": 1}, "N", "P")], evidence={"grid": grid}))
+    render(tmp_path / "r.sqlite", tmp_path / "out", ("md",))
+    page = (tmp_path / "out" / "claims" / "demo--c.md").read_text()
+    assert "grey cells: not checked (outside the window)" in page

@@ -30,6 +30,8 @@ from checkers.audit import PROVER_BUG
 from nimjos.verdict import VERDICTS, agreement
 from nimjos.app.progress import ShardProgress
 from nimjos.app.pins import parse_at
+from nimjos.report.definitions import definitions_used
+from nimjos.report.model import side_names
 from nimjos.app.cli import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_OK, EXIT_PROVER_BUG, help_of
 
 
@@ -43,7 +45,7 @@ def _claim_meta(claim: Any, agrees: bool) -> dict:
         "relaxes": claim.relaxes or "", "note": claim.note, "reading": claim.reading, "formula": claim.formula_text(),
         "agrees": agrees,
         "for_all": claim.for_all_text or "", "assume": claim.assume_text or "",
-        "order": claim.index,
+        "order": claim.index, "definitions": definitions_used(claim),
     }
 
 
@@ -62,7 +64,8 @@ def _human_line(claim: Any, result: Any, agrees: bool, why: str) -> str:
     if v.counterexamples:
         cx = v.counterexamples[0]
         b = ", ".join(f"{k}={_fmt(x)}" for k, x in cx.bindings.items())
-        lines.append(f"       smallest counterexample: {b}: lhs {_fmt(cx.lhs)}, rhs {_fmt(cx.rhs)}"
+        left, right = side_names(claim.kind)
+        lines.append(f"       smallest counterexample: {b}: {left} {_fmt(cx.lhs)}, {right} {_fmt(cx.rhs)}"
                      + (f"  ({v.failures:,} failing instances)" if v.failures > 1 else ""))
     elif v.undefined:
         cx = v.undefined[0]
@@ -71,7 +74,7 @@ def _human_line(claim: Any, result: Any, agrees: bool, why: str) -> str:
     if (v.counterexamples or v.undefined) and v.evidence.get("rerun"):
         lines.append(f"       re-run: {v.evidence['rerun']}")
     if result.repairs:
-        lines.append("       candidate corrections (each rechecked on the whole window):")
+        lines.append("       candidate corrections (each rechecked at every counterexample found and on the whole window):")
         for r in result.repairs:
             lines.append(f"         {r.field} = {r.text!r}   [{'; '.join(r.edits)}; {r.verdict}, {r.instances:,} instances]")
     if not agrees:

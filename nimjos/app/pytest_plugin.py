@@ -105,7 +105,7 @@ class ClaimItem(pytest.Item):
         return "\n".join(lines)
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> str | TerminalRepr:
-        if isinstance(excinfo.value, ClaimDisagrees):
+        if isinstance(excinfo.value, (ClaimDisagrees, SpecError)):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
 

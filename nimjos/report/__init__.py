@@ -21,6 +21,7 @@ and :mod:`~nimjos.report.mathprint` (formulas as LaTeX and MathML), :mod:`~nimjo
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import sys
 from pathlib import Path
@@ -84,7 +85,25 @@ def render(store_path, out_dir="reports", formats=("md", "html"), measured_dir="
         raise FileNotFoundError(f"no results store at {store_path}; run `nimjos check` first")
     with ResultsStore(store_path) as store:
         rows = store.latest()
-    return write_report(build_report(rows, read_measured(measured_dir)), Path(out_dir), parse_formats(formats))
+    report = build_report(rows, read_measured(measured_dir), spec_hashes({str(r["file"]) for r in rows}))
+    return write_report(report, Path(out_dir), parse_formats(formats))
+
+
+def spec_hashes(files: set[str]) -> dict[str, str | None]:
+    """The SHA-256 of each spec file as it is now (paths as recorded, relative to the current directory), None for
+    a file not found: a page whose spec changed since its run says so.
+
+    >>> import tempfile, os, hashlib
+    >>> path = os.path.join(tempfile.mkdtemp(), "s.toml")
+    >>> _ = open(path, "w").write("x")
+    >>> spec_hashes({path, "no/such.toml"}) == {path: hashlib.sha256(b"x").hexdigest(), "no/such.toml": None}
+    True
+    """
+    out: dict[str, str | None] = {}
+    for name in files:
+        path = Path(name)
+        out[name] = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+    return out
 
 
 def add_report_arguments(parser: argparse.ArgumentParser) -> None:
@@ -118,4 +137,4 @@ def run_report_command(args) -> int:
     return 0
 
 
-__all__ = ["render", "add_report_arguments", "run_report_command", "parse_formats", "FORMATS"]
+__all__ = ["render", "spec_hashes", "add_report_arguments", "run_report_command", "parse_formats", "FORMATS"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import warnings
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from xml.sax.saxutils import escape
 
 import sympy
@@ -390,3 +390,66 @@ def render_formula(text: str, display: str = "block") -> Formula:
         tex = mp.latex_text(text)
         element = math_element(f"<mtext>{escape(text)}</mtext>", tex, display)
     return Formula(text=text, latex=tex, mathml=element, complete=complete)
+
+
+#: a formula whose text is longer than this many characters is shown one operand of its top-level and/or per line
+WRAP_CHARS = 60
+
+#: how an operator of a split formula is printed at the start of its line
+_BOOL_SIGNS = {ast.Or: "\u2228", ast.And: "\u2227"}
+
+
+@dataclass(frozen=True)
+class FormulaLine:
+    """One line of a formula split to fit a page: its nesting depth, the operator joining it to the lines above
+    ('' for the first operand of a group), the operand rendered, and how many parentheses open before it and
+    close after it (a nested group is parenthesised)."""
+
+    depth: int
+    sign: str
+    formula: Formula
+    opens: int = 0
+    closes: int = 0
+
+
+def formula_lines(text: str, limit: int = WRAP_CHARS) -> list[FormulaLine]:
+    """A formula as lines that fit a page: a long ``a or b or c`` (or ``and``) becomes one line per operand, each
+    after its operator, a nested long group parenthesised and indented one level deeper; a short formula, one
+    without a top-level and/or, or one that does not parse, is one line (:func:`render_formula` of the whole).
+
+    >>> lines = formula_lines("x == 1 or (y == 2 and z == 3)", limit=10)
+    >>> [(l.depth, l.sign, l.opens, l.formula.text, l.closes) for l in lines]
+    [(0, '', 0, 'x == 1', 0), (0, '∨', 1, 'y == 2', 0), (1, '∧', 0, 'z == 3', 1)]
+    >>> [l.formula.text for l in formula_lines("x == 1 or y == 2")]
+    ['x == 1 or y == 2']
+    """
+    try:
+        tree = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return [FormulaLine(0, "", render_formula(text))]
+    if not _splits(tree, limit):
+        return [FormulaLine(0, "", render_formula(text))]
+    return _split(tree, 0, limit)
+
+
+def _splits(node: ast.expr, limit: int) -> bool:
+    """Is `node` an and/or whose text is longer than `limit`?"""
+    return isinstance(node, ast.BoolOp) and len(ast.unparse(node)) > limit
+
+
+def _split(node: ast.expr, depth: int, limit: int) -> list[FormulaLine]:
+    """The lines of `node` at `depth`: a long and/or split into its operands, nested long groups parenthesised."""
+    if not _splits(node, limit):
+        return [FormulaLine(depth, "", render_formula(ast.unparse(node), display="inline"))]
+    assert isinstance(node, ast.BoolOp), "only an and/or splits"
+    sign = _BOOL_SIGNS[type(node.op)]
+    lines: list[FormulaLine] = []
+    for i, operand in enumerate(node.values):
+        part = _split(operand, depth + 1, limit) if _splits(operand, limit) else _split(operand, depth, limit)
+        if _splits(operand, limit):
+            part[0] = replace(part[0], depth=depth, opens=part[0].opens + 1)
+            part[-1] = replace(part[-1], closes=part[-1].closes + 1)
+        if i:
+            part[0] = replace(part[0], sign=sign)
+        lines += part
+    return lines

@@ -24,6 +24,10 @@ from nimjos.verdict import HOLDING, STRENGTH, VERDICTS, final_verdict
 #: verdicts whose claims get a page of their own
 PAGE_VERDICTS = ("refuted", "ill-defined")
 
+#: words of a domain that are not bound variables
+_NOT_NAMES = frozenset({"and", "or", "not", "in", "for", "if", "True", "False", "range", "len", "all", "any",
+                        "multisets", "subsets", "max", "min", "abs", "sum", "set", "tuple"})
+
 #: the words of the summary line, in order
 SUMMARY_WORDS = ("held", "refuted", "ill-defined", "vacuous", "proved", "proved-bounded", "sampled", "checked",
                  "inconclusive")
@@ -37,6 +41,13 @@ SIDES = {
     "holds": ("left side", "right side"),
 }
 
+#: the fields of a periodic or stair claim as the store keeps them (``str`` of the spec's table): name, then an
+#: integer or a quoted expression
+_PATTERN_FIELD = re.compile(r"'(period|preperiod|saltus|h)':\s*(?:(-?\d+)|'((?:[^'\\]|\\.)*)'|\"([^\"]*)\")")
+
+#: the comparison a periodic claim's window check records at a counterexample
+_PERIODIC_DETAIL = re.compile(r"G\((-?\d+) \+ (-?\d+)\) = G\((-?\d+)\) \+ (-?\d+)")
+
 #: column titles of a counterexample's detail values, by key (other keys are shown as they are)
 DETAIL_TITLES = {"grundy": "Grundy value"}
 
@@ -48,6 +59,80 @@ KIND_LABELS = {
     "level_set": "the position has Grundy value s exactly when",
     "values": "the printed values",
 }
+
+
+def pattern_fields(formula: str) -> dict[str, str]:
+    """The fields of a periodic or stair claim's table from its stored text (values as text; nothing evaluated).
+
+    >>> pattern_fields("{'period': 12, 'preperiod': 70}")
+    {'period': '12', 'preperiod': '70'}
+    >>> pattern_fields("{'period': 'k + 1'}")
+    {'period': 'k + 1'}
+    """
+    return {m.group(1): next(g for g in m.groups()[1:] if g is not None) for m in _PATTERN_FIELD.finditer(formula)}
+
+
+def _term(text: str) -> str:
+    """A pattern value as a summand: an integer or a name as it is, anything else in parentheses.
+
+    >>> _term("12"), _term("k"), _term("k + 1")
+    ('12', 'k', '(k + 1)')
+    """
+    return text if re.fullmatch(r"-?\d+|[A-Za-z_]\w*", text) else f"({text})"
+
+
+def kind_statement(kind: str, formula: str, coord: str = "n") -> str | None:
+    """A periodic or stair claim in the words a paper uses; None for the kinds written as a formula.
+
+    >>> kind_statement("periodic", "{'period': 12, 'preperiod': 70}", "n")
+    'G(n + 12) = G(n) for every n >= 70'
+    >>> kind_statement("stair", "{'h': 2}", "n")
+    'G(2q + r) = G(2q) + r for 0 <= r < 2, and 2 divides G(2q), for every q >= 0'
+    >>> kind_statement("grundy", "x // 2") is None
+    True
+    """
+    fields = pattern_fields(formula or "")
+    if kind == "periodic" and "period" in fields:
+        saltus = fields.get("saltus", "0")
+        plus = "" if saltus == "0" else f" + {_term(saltus)}"
+        return (f"G({coord} + {_term(fields['period'])}) = G({coord}){plus} "
+                f"for every {coord} >= {fields.get('preperiod', '0')}")
+    if kind == "stair" and "h" in fields:
+        h = _term(fields["h"])
+        return f"G({h}q + r) = G({h}q) + r for 0 <= r < {fields['h']}, and {fields['h']} divides G({h}q), for every q >= 0"
+    return None
+
+
+def domain_words(for_all: str, names: list[str]) -> str:
+    """A claim's domain as a sentence's opening: "for every x, y with 1 <= x and 1 <= y" (the names are the
+    bound variables, as the counterexamples name them; without them the condition alone).
+
+    >>> domain_words("1 <= x and 1 <= y", ["x", "y"])
+    'for every x, y with 1 <= x and 1 <= y'
+    >>> domain_words("0 <= n", [])
+    'for every instance of 0 <= n'
+    """
+    if not names:
+        return f"for every instance of {for_all}"
+    return f"for every {', '.join(names)} with {for_all}"
+
+
+def side_names(kind: str) -> tuple[str, str]:
+    """What a counterexample's two values are for a claim of `kind`, spelled out (never "lhs"/"rhs").
+
+    >>> side_names("p_positions"), side_names("holds")
+    (('outcome (from the moves)', 'claimed outcome'), ('left side', 'right side'))
+    """
+    return SIDES.get(kind, ("left side", "right side"))
+
+
+def count_words(count: int, noun: str) -> str:
+    """A count with its noun, singular for one.
+
+    >>> count_words(1, "instance"), count_words(3, "instance")
+    ('1 instance', '3 instances')
+    """
+    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 def slug(text: str) -> str:
@@ -68,6 +153,7 @@ class Claim:
     records: list[dict]
     best: dict
     stale: bool = False                     # recorded against an older version of its spec file
+    changed: bool = False                   # its spec file has changed since (its hash differs from the recorded one)
     corrections: list["Claim"] = field(default_factory=list)   # claims whose `corrects` names this one
     page: str | None = None                 # the claim page's file stem, when it has one
 
@@ -83,6 +169,148 @@ class Claim:
     @property
     def verdict(self) -> str:
         return self.best["verdict"]
+
+    @property
+    def holds(self) -> bool:
+        """Is the final verdict one of the words of a statement that held (proved ... checked)?"""
+        return self.verdict in HOLDING
+
+    @property
+    def names(self) -> list[str]:
+        """The claim's bound variables as its records name them (counterexamples, plotted coordinates, the
+        domain's own names), in their first order; empty when no record says.
+
+        >>> Claim("f", "c", [], {"for_all": "1 <= x and 1 <= y"}).names
+        ['x', 'y']
+        >>> Claim("f", "c", [], {"for_all": "0 <= n", "counterexamples": [{"bindings": {"k": 2, "n": 5}}]}).names
+        ['k', 'n']
+        """
+        out: list[str] = []
+        for record in self.records or [self.best]:
+            for key in ("counterexamples", "undefined"):
+                for cx in record.get(key) or []:
+                    out += [n for n in (cx.get("bindings") or {}) if n not in out]
+        for block in (self.plotted.get("sequence"), self.plotted.get("grid")):
+            if isinstance(block, dict):
+                out += [str(n) for n in block.get("coords") or [] if n not in out]
+        if not out:
+            words = re.findall(r"[A-Za-z_]\w*", self.get("for_all", ""))
+            out = [w for i, w in enumerate(words) if w not in words[:i] and w not in _NOT_NAMES]
+        return out
+
+    @property
+    def coord(self) -> str:
+        """The position's coordinate of a one-heap claim (periodic, stair): the first name its records give.
+
+        >>> Claim("f", "c", [], {}).coord
+        'n'
+        """
+        return next(iter(self.names), "n")
+
+    @property
+    def statement_words(self) -> str | None:
+        """The claim in the words of its kind (periodic, stair), or None when its formula is the statement.
+
+        >>> Claim("f", "c", [], {"kind": "periodic", "formula": "{'period': 3}"}).statement_words
+        'G(n + 3) = G(n) for every n >= 0'
+        """
+        return kind_statement(self.get("kind", ""), self.get("formula", ""), self.coord)
+
+    @property
+    def domain(self) -> str:
+        """The claim's domain as the opening of its statement ('' without one).
+
+        >>> Claim("f", "c", [], {"for_all": "1 <= x and 1 <= y"}).domain
+        'For every x, y with 1 <= x and 1 <= y'
+        """
+        given = self.get("for_all", "")
+        return f"{self.domain_lead} {given}" if self.domain_lead else ""
+
+    @property
+    def domain_lead(self) -> str:
+        """The words before the domain's condition: "For every x, y with" ('' without a domain).
+
+        >>> Claim("f", "c", [], {"for_all": "0 <= n"}).domain_lead, Claim("f", "c", [], {}).domain_lead
+        ('For every n with', '')
+        """
+        given = self.get("for_all", "")
+        if not given or given == "True":
+            return ""
+        words = domain_words(given, self.names)[:-len(given)].rstrip()
+        return words[0].upper() + words[1:]
+
+    @property
+    def extent(self) -> str:
+        """What the final method covered, in words whose counts mean what they say: a proof's domain (not its one
+        "instance"), a proof for a class (its scope), or the instances checked, in the singular when there is one.
+
+        >>> Claim("f", "c", [], {"verdict": "proved", "for_all": "1 <= x", "instances": 1}).extent
+        'for every x with 1 <= x'
+        >>> Claim("f", "c", [], {"verdict": "refuted", "instances": 401, "assumption_held": 401, "failures": 1}).extent
+        '401 instances, assumption held in 401, 1 failing'
+        """
+        b = self.best
+        if b.get("verdict") == "proved":
+            given = self.get("for_all", "")
+            return domain_words(given, self.names) if given and given != "True" else "for the whole domain"
+        if b.get("verdict") == "proved-bounded":
+            return "for the class of its scope"
+        out = count_words(b.get("instances") or 0, "instance")
+        if b.get("assumption_held") is not None:
+            out += f", assumption held in {b['assumption_held']}"
+        if b.get("failures"):
+            out += f", {b['failures']} failing"
+        return out
+
+    @property
+    def count(self) -> str:
+        """The index's count of the final method: its instances, or the words of a proof (whose one
+        "instance" is the whole domain or class).
+
+        >>> Claim("f", "c", [], {"verdict": "proved", "instances": 1}).count
+        'whole domain'
+        >>> Claim("f", "c", [], {"verdict": "checked", "instances": 12}).count
+        '12'
+        """
+        return {"proved": "whole domain", "proved-bounded": "stated class"}.get(
+            self.verdict, str(self.best.get("instances") or 0))
+
+    @property
+    def definitions(self) -> list[tuple[str, str]]:
+        """The ``[define]`` definitions the statement uses, as recorded: (head, body) pairs.
+
+        >>> Claim("f", "c", [], {"definitions": [["odd(x)", "x % 2 == 1"]]}).definitions
+        [('odd(x)', 'x % 2 == 1')]
+        """
+        return [(str(p[0]), str(p[1])) for p in self.best.get("definitions") or []
+                if isinstance(p, (list, tuple)) and len(p) == 2]
+
+    @property
+    def comparison(self) -> str | None:
+        """Why a periodic or stair claim fails at its smallest counterexample: the two Grundy values it says are
+        equal, each at its own position, from the moves; None for the other kinds.
+
+        >>> Claim("f", "c", [], {"kind": "periodic", "counterexamples": [{"bindings": {"n": 70}, "lhs": 2, "rhs": 6,
+        ...       "detail": {"statement": "G(70 + 12) = G(70) + 0"}}]}).comparison
+        'G(82) = 2, but G(70) = 6: the claim says G(70 + 12) = G(70), and both values come from the moves.'
+        """
+        kind = self.get("kind", "")
+        found = self.best.get("counterexamples") or []
+        if kind not in ("periodic", "stair") or not found:
+            return None
+        cx = found[0]
+        if kind == "periodic":
+            m = _PERIODIC_DETAIL.search(str((cx.get("detail") or {}).get("statement", "")))
+            if m is None:
+                return None
+            n, p, s = int(m.group(1)), int(m.group(2)), int(m.group(4))
+            plus = f" + {s}" if s else ""
+            return (f"G({n + p}) = {_cell(cx.get('lhs'))}, but G({n}){plus} = {_cell(cx.get('rhs'))}: the claim says "
+                    f"G({n} + {p}) = G({n}){plus}, and both values come from the moves.")
+        at = (cx.get("bindings") or {}).get(self.coord)
+        return (f"G({at}) = {cx.get('lhs')}, but the stair says {cx.get('rhs')} "
+                f"(the value at the start of its block plus the offset); both from the moves."
+                if at is not None else None)
 
     @property
     def seconds(self) -> float:
@@ -105,11 +333,21 @@ class Claim:
 
     @property
     def sides(self) -> tuple[str, str]:
-        """Column titles for a counterexample's two values."""
+        """Column titles for a counterexample's two values (a periodic claim's: the two Grundy values it compares).
+
+        >>> Claim("f", "c", [], {"kind": "periodic", "formula": "{'period': 12, 'preperiod': 70}"}).sides
+        ('G(n + 12), from the moves', 'G(n), from the moves')
+        """
         given = (self.best.get("evidence") or {}).get("sides")
         if isinstance(given, (list, tuple)) and len(given) == 2:
             return str(given[0]), str(given[1])
-        return SIDES.get(self.get("kind", ""), ("left side", "right side"))
+        fields = pattern_fields(self.get("formula", ""))
+        if self.get("kind") == "periodic" and "period" in fields:
+            saltus = fields.get("saltus", "0")
+            plus = "" if saltus == "0" else f" + {_term(saltus)}"
+            return (f"G({self.coord} + {_term(fields['period'])}), from the moves",
+                    f"G({self.coord}){plus}, from the moves")
+        return side_names(self.get("kind", ""))
 
     @property
     def kind_label(self) -> str:
@@ -251,6 +489,8 @@ class Report:
     records: int
     latest_time: str
     versions: list[dict]
+    #: claims whose spec file has changed since their results were recorded
+    changed: int = 0
 
     @property
     def failing(self) -> list[Claim]:
@@ -322,10 +562,23 @@ def summarize(claims: list[Claim]) -> Summary:
                    readings=sum(1 for c in claims if c.reading))
 
 
-def build_report(rows: list[dict], measured: list | None = None) -> Report:
+def build_report(rows: list[dict], measured: list | None = None,
+                 spec_hashes: dict[str, str | None] | None = None) -> Report:
     """The report model of the store's latest records (see the module docstring); `measured` claims from
-    the benchmark results are attached to the document whose spec file they name."""
+    the benchmark results are attached to the document whose spec file they name. `spec_hashes` gives the
+    SHA-256 of each spec file as it is now (None: not found); a claim recorded under another hash is marked
+    `changed`.
+
+    >>> rows = [{"file": "f", "claim_id": "c", "method": "m", "verdict": "checked", "spec_hash": "aa"}]
+    >>> [c.changed for c in build_report(rows, spec_hashes={"f": "bb"}).sources[0].claims]
+    [True]
+    >>> build_report(rows, spec_hashes={"f": "aa"}).changed, build_report(rows, spec_hashes={"f": None}).changed
+    (0, 0)
+    """
     claims = group_claims(rows)
+    for claim in claims:
+        now = (spec_hashes or {}).get(claim.file)
+        claim.changed = now is not None and claim.best.get("spec_hash") not in (None, now)
     by_file: dict[str, list[Claim]] = {}
     for claim in claims:
         by_file.setdefault(claim.file, []).append(claim)
@@ -357,6 +610,7 @@ def build_report(rows: list[dict], measured: list | None = None) -> Report:
         records=len(rows),
         latest_time=max((str(r.get("recorded") or "") for r in rows), default=""),
         versions=[{"nimjos": n, "z3": z, "python": p} for n, z, p in versions],
+        changed=sum(1 for c in claims if c.changed),
     )
 
 

@@ -23,8 +23,8 @@ from markupsafe import Markup
 
 import nimjos.report.markdown as markdown
 import nimjos.report.plots as plots
-from nimjos.report.formula import Formula, render_formula
-from nimjos.report.model import Claim, Report, counterexample_rows, marks, slug
+from nimjos.report.formula import Formula, FormulaLine, formula_lines, render_formula
+from nimjos.report.model import Claim, Report, count_words, counterexample_rows, marks, slug
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -48,7 +48,7 @@ def environment() -> jinja2.Environment:
                              keep_trailing_newline=True)
     env.filters.update(md_text=markdown.md_text, md_code=markdown.md_code, md_math=markdown.md_math,
                        md_block=markdown.md_block,
-                       md_link=markdown.md_link, seconds=seconds, slug=slug)
+                       md_link=markdown.md_link, seconds=seconds, slug=slug, count_words=count_words)
     return env
 
 
@@ -70,14 +70,40 @@ class Statement:
     assume: Formula | None = None
 
     @property
+    def words(self) -> str | None:
+        """The statement in the words of its kind (a periodic claim), shown instead of a formula."""
+        return self.claim.statement_words
+
+    @property
+    def definitions(self) -> list[tuple[str, str]]:
+        """The definitions the statement uses, shown beside it."""
+        return self.claim.definitions
+
+    @property
     def mathml(self) -> Markup:
         """The formula's checked MathML, for HTML pages."""
         return Markup(self.formula.mathml) if self.formula else Markup("")
 
     @property
+    def lines(self) -> list[dict]:
+        """The formula as lines that fit a page (a long and/or one operand per line), for HTML pages."""
+        return html_lines(formula_lines(self.formula.text)) if self.formula else []
+
+    @property
     def assume_mathml(self) -> Markup:
         """The assumption's checked MathML, for HTML pages."""
         return Markup(self.assume.mathml) if self.assume else Markup("")
+
+
+def html_lines(lines: list[FormulaLine]) -> list[dict]:
+    """The lines of a split formula as the templates show them: depth, operator, parentheses, checked MathML.
+
+    >>> from nimjos.report.formula import formula_lines
+    >>> [(l["depth"], l["sign"], l["open"], l["close"]) for l in html_lines(formula_lines("a == 1 or b == 2", 5))]
+    [(0, '', '', ''), (0, '∨', '', '')]
+    """
+    return [{"depth": line.depth, "sign": line.sign, "open": "(" * line.opens, "close": ")" * line.closes,
+             "mathml": Markup(line.formula.mathml)} for line in lines]
 
 
 def statement(claim: Claim) -> Statement:
@@ -88,6 +114,8 @@ def statement(claim: Claim) -> Statement:
     ('x + 1', 'x > 0')
     """
     text, assume = claim.get("formula"), claim.get("assume")
+    if claim.statement_words:
+        text = None      # a periodic claim's table is no formula: its words are the statement
     return Statement(claim, render_formula(text) if text else None, render_formula(assume) if assume else None)
 
 
@@ -103,9 +131,10 @@ def draw_plots(claim: Claim, folder: Path) -> list[Plot]:
         plots.plot_grid(grid, marks(claim, 2), folder / name, title, names=names)
         game = f" of {grid['game']}" if grid.get("game") else ""
         label = grid.get("label") or "claim"
+        beyond = "; grey cells: not checked (outside the window)" if plots.not_checked(grid) else ""
         out.append(Plot(name, f"Grundy values{game} over the checked window, computed from the moves; "
                               f"{label} drawn over them; red squares: where the claim and the game disagree; "
-                              f"crosses: the smallest counterexamples.",
+                              f"crosses: the smallest counterexamples{beyond}.",
                         f"Grundy heatmap{game} with the {label} and the counterexamples"))
     seq = evidence.get("sequence")
     if isinstance(seq, dict) and seq.get("grundy"):
@@ -158,7 +187,8 @@ def claim_context(claim: Claim, plot_list: list[Plot]) -> dict:
     header, rows = counterexample_rows(claim)
     evidence = claim.best.get("evidence") or {}
     options = None
-    if isinstance(evidence.get("options"), dict):
+    comparison = claim.comparison       # a periodic claim fails by a comparison of two values, not by a mex
+    if isinstance(evidence.get("options"), dict) and comparison is None:
         given = evidence["options"]
         listed = [o for o in given.get("options") or [] if isinstance(o, dict)]
         options = {"position": str(given.get("position", "")), "mex": given.get("mex"),
@@ -169,9 +199,10 @@ def claim_context(claim: Claim, plot_list: list[Plot]) -> dict:
         if isinstance(r, dict) and r.get("text"):
             formula = render_formula(str(r["text"]))
             repairs.append({"field": str(r.get("field") or ""), "text": str(r["text"]), "latex": formula.latex,
-                            "mathml": Markup(formula.mathml),
+                            "mathml": Markup(formula.mathml), "lines": html_lines(formula_lines(str(r["text"]))),
                             "edits": [str(e) for e in r.get("edits") or []], "verdict": str(r.get("verdict") or ""),
-                            "scope": str(r.get("scope") or ""), "instances": r.get("instances")})
+                            "scope": str(r.get("scope") or ""), "instances": r.get("instances"),
+                            "rechecked_at": int(r.get("rechecked_at") or 0)})
     return {
         "repairs": repairs,
         "claim": claim,
@@ -180,6 +211,7 @@ def claim_context(claim: Claim, plot_list: list[Plot]) -> dict:
         "cx_header": header,
         "cx_rows": rows,
         "options": options,
+        "comparison": comparison,
         "plots": plot_list,
         "walnut": walnut_context(claim),
     }

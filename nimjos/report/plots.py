@@ -18,13 +18,17 @@ from typing import Any
 import numpy as np
 from matplotlib import colormaps
 from matplotlib.colors import BoundaryNorm, Colormap, ListedColormap
+from matplotlib.artist import Artist
 from matplotlib.figure import Figure
-from matplotlib.patches import Circle
+from matplotlib.patches import Circle, Patch
 from matplotlib.ticker import MaxNLocator
 from nimjos.josephus.algorithms import simulate_circle
 
 #: colours: counterexamples and disagreements, the claimed set, the survivor, removed earlier
 RED, BLUE, GOLD, GREY = "#d62728", "#1f77b4", "#e6a700", "#bbbbbb"
+
+#: the colour of a grid's cells outside the checked window
+NOT_CHECKED_COLOUR = "#dddddd"
 
 #: at most this many Josephus panels (start + rounds) and numbers for panels; else one circle is drawn
 MAX_PANELS = 12
@@ -48,7 +52,7 @@ def _grundy_colours(top: int) -> tuple[Colormap, BoundaryNorm]:
     """
     ramp = colormaps["YlGnBu"]
     base = [(1.0, 1.0, 1.0, 1.0)] + [ramp(0.15 + 0.8 * i / max(top - 1, 1)) for i in range(top)]
-    return ListedColormap(base).with_extremes(bad="#dddddd"), BoundaryNorm(np.arange(-0.5, top + 1.5), top + 1)
+    return ListedColormap(base).with_extremes(bad=NOT_CHECKED_COLOUR), BoundaryNorm(np.arange(-0.5, top + 1.5), top + 1)
 
 
 def claims_membership(label: Any) -> bool:
@@ -80,6 +84,15 @@ def grid_disagreements(grid: dict) -> np.ndarray:
     if claims_membership(grid.get("label", "claimed P-positions")):
         return known & ((values == 0) != (filled != 0))
     return known & (values != filled)
+
+
+def not_checked(grid: dict) -> int:
+    """How many cells of a grid lie outside the checked window (Grundy value -1: drawn grey, "not checked").
+
+    >>> not_checked({"grundy": [[0, -1], [1, 0]]})
+    1
+    """
+    return int((np.array(grid["grundy"], dtype=np.int64) < 0).sum())
 
 
 def plot_grid(grid: dict, marks: list[tuple[int, ...]], path: Path, title: str,
@@ -116,7 +129,7 @@ def plot_grid(grid: dict, marks: list[tuple[int, ...]], path: Path, title: str,
                     continue
                 ax.text(y0 + j, x0 + i, str(values[i, j]), ha="center", va="center", fontsize=7,
                         color="white" if values[i, j] > top * 0.6 and top > 1 else "black")
-    handles = []
+    handles: list[Artist] = []
     claimed = grid.get("claimed")
     label = str(grid.get("label") or "claimed")
     if claimed is not None and "P-position" in label:
@@ -136,6 +149,8 @@ def plot_grid(grid: dict, marks: list[tuple[int, ...]], path: Path, title: str,
         xs, ys = zip(*inside)
         handles.append(ax.scatter(ys, xs, s=_marker_size(rows, cols, 0.9), marker="X", color=RED,
                                   edgecolors="black", linewidths=0.6, label="smallest counterexamples"))
+    if outside.any():
+        handles.append(Patch(facecolor=NOT_CHECKED_COLOUR, edgecolor="#999999", label="not checked (outside the window)"))
     ax.set_xlabel(f"{names[1]} (column)")
     ax.set_ylabel(f"{names[0]} (row)")
     ax.set_title(title, fontsize=10)

@@ -42,8 +42,8 @@ CLAIM_FIELDS = ("file", "spec_hash", "source_id", "source_title", "document", "c
                 "text", "kind", "game", "expect", "corrects", "relaxes", "note", "formula", "for_all", "assume",
                 "reading")
 
-#: the verdict fields stored as JSON text
-JSON_FIELDS = ("counterexamples", "undefined", "notes", "evidence")
+#: the fields stored as JSON text (the verdict's, and the definitions a claim's statement uses)
+JSON_FIELDS = ("counterexamples", "undefined", "notes", "evidence", "definitions")
 
 
 #: MIGRATIONS[i] upgrades a store from schema version i to i + 1; the last one gives SCHEMA_VERSION.
@@ -92,6 +92,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         "ALTER TABLE results ADD COLUMN reading TEXT",
     ),
+    # 6: the [define] definitions the statement uses, as JSON [[head, body], ...], shown beside it in reports
+    (
+        "ALTER TABLE results ADD COLUMN definitions TEXT NOT NULL DEFAULT '[]'",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -105,7 +109,7 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
 
     >>> conn = sqlite3.connect(":memory:")
     >>> migrate(conn, 1), migrate(conn)
-    (1, 5)
+    (1, 6)
     """
     def current() -> int:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -223,7 +227,9 @@ class ResultsStore:
         """Store what `verdict` established about `claim`, committed at once.
 
         `claim` holds the fields of :data:`CLAIM_FIELDS` (missing ones are stored as NULL; `for_all` and
-        `assume` are the claim's window and assumption as written, optional), `agrees`
+        `assume` are the claim's domain and assumption as written, optional; `spec_hash` the SHA-256 of the
+        spec file the claim was read from, so that a report can tell when the file changed since), optionally
+        `definitions` (the ``[define]`` heads and bodies the statement uses, as pairs), `agrees`
         (does the verdict satisfy the claim's `expect`) and optionally `order` (the claim's place in
         its file, used to list claims as the paper does).
 
@@ -257,6 +263,7 @@ class ResultsStore:
             "undefined": json.dumps(data.get("undefined", [])),
             "notes": json.dumps(data.get("notes", [])),
             "evidence": json.dumps(verdict.stored_evidence(), sort_keys=True, default=str),
+            "definitions": json.dumps([[str(head), str(body)] for head, body in claim.get("definitions") or []]),
             "seconds": float(verdict.seconds),
             "recorded": now(),
             **self._versions,
