@@ -46,8 +46,10 @@ MASK_BITS = 8
 #: the rare-value method gives way to the plain mex once more than one heap in GIVE_WAY is rare (its splits with
 #: a rare part, read one at a time, then cost more than a vectorised pass over every split: Dawson's Kayles)
 GIVE_WAY = 4
-#: the splits of each move size the plain mex marks at once before it looks for the values one at a time
-PLAIN_MARK = 64
+#: the splits of each move size marked at once, a = 1, 2, ..., before the values still missing are looked for
+FIRST_SPLITS = 32
+#: the splits of each move size the plain mex reads between two looks at the value it looks for
+PLAIN_BLOCK = 2048
 ALL_BITS = (1 << 62) - 1
 
 
@@ -97,20 +99,22 @@ def _plain_kernel(digits, tail, unequal, g, start, stop):  # pragma: no cover - 
 
 @numba.njit(cache=True)
 def _matches(x, y, v):  # pragma: no cover - compiled
-    """How many t have x[t] ^ y[t] == v (both read forwards: the loop is vectorised)."""
-    hits = np.int32(0)
+    """Does some t have x[t] ^ y[t] == v (both read forwards, v of their type)? The flag is kept one byte wide
+    (a wider one, as numba's integer promotion makes it, keeps LLVM from packing 32 splits per instruction)."""
+    hit = np.uint8(0)
     for t in range(x.shape[0]):
-        hits += np.int32((x[t] ^ y[t]) == v)
-    return hits
+        hit = np.uint8(hit | np.uint8((x[t] ^ y[t]) == v))
+    return hit
 
 
 @numba.njit(cache=True)
-def _scan(h, back, seen, wanted, need, m, rs, halves, stats):  # pragma: no cover - compiled
+def _scan(h, back, seen, wanted, need, m, rs, halves, streams, few_block, stats):  # pragma: no cover - compiled
     """Look for the values wanted[:need] (none seen yet at heap m) among the splits of every move size at once:
-    the splits a + (r - a), 1 <= a <= halves[q], of r = rs[q]. Each round takes the next few splits of STREAMS
+    the splits a + (r - a), 1 <= a <= halves[q], of r = rs[q]. Each round takes the next few splits of `streams`
     interleaved runs of every move size in turn, so a value that only one move size gives is met as soon as
     that size's splits meet it (not after every split of the sizes before it). While more than FEW values are
-    missing a round marks the value of every split it reads; then it counts, for each missing value, the
+    missing a round marks the value of every split it reads (BLOCK in each run); then it looks (few_block in each
+    run), for each missing value, the
     splits that give it (a loop over the values and their reversed copy `back` that compiles to vector
     instructions). Returns how many are still missing (those are wanted[:need]); stats[0] grows by the splits
     marked, stats[1] by the (value, split) comparisons of the counts."""
@@ -119,13 +123,13 @@ def _scan(h, back, seen, wanted, need, m, rs, halves, stats):  # pragma: no cove
     width = np.zeros(nk, np.int64)
     most = 0
     for q in range(nk):
-        width[q] = (halves[q] + STREAMS - 1) // STREAMS
+        width[q] = (halves[q] + streams - 1) // streams
         most = max(most, width[q])
     one = np.empty(1, h.dtype)  # the value looked for, in the type of the values (narrow compares)
     i = 0
     while i < most and need:
         marking = need > FEW
-        top_i = i + (BLOCK if marking else FEW_BLOCK)
+        top_i = i + (BLOCK if marking else few_block)
         for q in range(nk):
             w = width[q]
             if i >= w:
@@ -134,7 +138,7 @@ def _scan(h, back, seen, wanted, need, m, rs, halves, stats):  # pragma: no cove
             half = halves[q]
             ti = min(w, top_i)
             off = N - 1 - r
-            for j in range(STREAMS):
+            for j in range(streams):
                 lo = 1 + j * w + i
                 hi = min(1 + j * w + ti, half + 1)
                 if hi <= lo:
@@ -152,14 +156,32 @@ def _scan(h, back, seen, wanted, need, m, rs, halves, stats):  # pragma: no cove
                             if _matches(h[lo:hi], back[off + lo:off + hi], one[0]):
                                 seen[v] = m
         i = top_i
-        t = 0
-        while t < need:
-            if seen[wanted[t]] == m:
-                need -= 1
-                wanted[t] = wanted[need]
-            else:
-                t += 1
+        need = _drop_seen(seen, wanted, need, m)
     return need
+
+
+@numba.njit(cache=True)
+def _drop_seen(seen, wanted, need, m):  # pragma: no cover - compiled
+    """Keep in wanted[:need] the values not seen at heap m (in any order); returns how many."""
+    t = 0
+    while t < need:
+        if seen[wanted[t]] == m:
+            need -= 1
+            wanted[t] = wanted[need]
+        else:
+            t += 1
+    return need
+
+
+@numba.njit(cache=True)
+def _mark_first(h, seen, m, rs, halves, stats):  # pragma: no cover - compiled
+    """Mark at heap m the values of the first FIRST_SPLITS splits a + (r - a), a = 1, 2, ..., of every r in rs."""
+    for q in range(rs.shape[0]):
+        r = rs[q]
+        hi = min(halves[q], FIRST_SPLITS)
+        for a in range(1, hi + 1):
+            seen[h[a] ^ h[r - a]] = m
+        stats[0] += hi
 
 
 @numba.njit(cache=True)
@@ -249,20 +271,20 @@ def _kernel(digits, unequal, g, h, back, start, stop, limit, rare_mode, give_way
                 if seen[v] != m:
                     wanted[need] = v
                     need += 1
-            # the missing values below c are rare: splits of two common parts give them
+            # the missing values below c are rare: splits of two common parts give them; the first few of each move
+            # size first, one after the other (a part that small has a value of its own; far from the ends, the
+            # values of both parts repeat, and a few splits show what their sums give), then the interleaved runs
             if need:
-                need = _scan(h, back, seen, wanted, need, m, rs[:nq], halves[:nq], stats)
+                _mark_first(h, seen, m, rs[:nq], halves[:nq], stats)
+                need = _drop_seen(seen, wanted, need, m)
+            if need:
+                need = _scan(h, back, seen, wanted, need, m, rs[:nq], halves[:nq], STREAMS, FEW_BLOCK, stats)
             v = c
             for t in range(need):
                 v = min(v, wanted[t])
         else:
             # the first few splits of each move size give most small values at once
-            for q in range(nq):
-                r = rs[q]
-                hi = min(halves[q], PLAIN_MARK)
-                for a in range(1, hi + 1):
-                    seen[h[a] ^ h[r - a]] = m
-                stats[0] += hi
+            _mark_first(h, seen, m, rs[:nq], halves[:nq], stats)
             v = 0
             while True:
                 while seen[v] == m:
@@ -270,7 +292,7 @@ def _kernel(digits, unequal, g, h, back, start, stop, limit, rare_mode, give_way
                 if v >= limit:
                     break
                 wanted[0] = v
-                if _scan(h, back, seen, wanted, 1, m, rs[:nq], halves[:nq], stats):
+                if _scan(h, back, seen, wanted, 1, m, rs[:nq], halves[:nq], 1, PLAIN_BLOCK, stats):
                     break
         if v >= limit:
             return m, 1
