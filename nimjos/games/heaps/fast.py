@@ -430,3 +430,33 @@ def _compiled(rules: HeapRules, g: np.ndarray, start: int, n: int, cost: np.ndar
             limit *= 2
         elif why == 2:
             rare, give_way = None, 0
+
+
+@numba.njit(cache=True)
+def _periodic_tail(g, most_period, most_start):  # pragma: no cover - compiled
+    """The least p <= most_period with g(m + p) = g(m) for every m from some n0 <= most_start to the table's end,
+    and the least such n0; (0, 0) when there is none. Each p is read from the end back to its first
+    disagreement (a step or two for most p)."""
+    N = g.shape[0] - 1
+    for p in range(1, most_period + 1):
+        m = N - p
+        while m >= 0 and g[m + p] == g[m]:
+            m -= 1
+        if m + 1 <= most_start:
+            return p, m + 1
+    return 0, 0
+
+
+def periodic_tail(g: np.ndarray) -> tuple[int, int] | None:
+    """(p, n0): the least period p, at most a sixth of the table, with g(n + p) = g(n) for every n from n0 to the
+    table's end, n0 (the least) in its first third; None when there is none. An observation of the table only:
+    a proof needs a theorem (nimjos.games.heaps.periodicity).
+
+    >>> periodic_tail(np.array([5, 1, 0, 2] + [0, 1, 2] * 6))
+    (3, 3)
+    >>> periodic_tail(np.arange(30)) is None
+    True
+    """
+    size = len(g)
+    p, n0 = _periodic_tail(np.ascontiguousarray(g, dtype=np.int64), size // 6, size // 3)
+    return (int(p), int(n0)) if p else None
