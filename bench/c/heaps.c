@@ -6,13 +6,15 @@
    period's repetition). Written for bench/bench_heaps_c.py: compile with gcc -O3 -march=native.
 
    usage: heaps CODE N [auto|plain|rare] [--extend] [--out FILE]
+          heaps CODE CHUNK --reach SECONDS    (the table grown CHUNK heaps at a time until SECONDS of CPU time)
    CODE: an octal code such as 0.77, 0.07 or 4.07; "grundy" for Grundy's game (4. with unequal parts).
-   Prints: n, the checksum (FNV-1a over the values as little-endian int64), the largest value, splits marked and
+   Prints: n, the checksum (the sum of (g(i) + 1) * (i * 0x9E3779B97F4A7C15 + 1) modulo 2^64), the largest value, splits marked and
    (value, split) comparisons, and the heap from which the period extended the table (-1: none). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define BLOCK 16
 #define STREAMS 32
@@ -21,10 +23,19 @@
 #define MASK_PREFIX 2000
 #define MASK_BITS 8
 #define GIVE_WAY 4
-#define PLAIN_MARK 64
+#define FIRST_SPLITS 32
 #define PLAIN_BLOCK 2048
 #define FIRST_ROUND 4096
 #define ALL_BITS ((((int64_t)1) << 62) - 1)
+
+static long drop_seen(const int64_t *seen, int64_t *wanted, long need, long m) {
+    long t = 0;
+    while (t < need) {
+        if (seen[wanted[t]] == m) { need--; wanted[t] = wanted[need]; }
+        else t++;
+    }
+    return need;
+}
 
 #define T uint8_t
 #define S u8
@@ -140,9 +151,11 @@ int main(int argc, char **argv) {
     const char *code = argv[1], *method = "auto", *out = NULL;
     long n = atol(argv[2]);
     int extend = 0;
+    double reach = 0;
     for (int i = 3; i < argc; i++) {
         if (!strcmp(argv[i], "--extend")) extend = 1;
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+        else if (!strcmp(argv[i], "--reach") && i + 1 < argc) reach = atof(argv[++i]);
         else method = argv[i];
     }
     if (!strcmp(code, "grundy")) { digits[0] = 4; L = 1; unequal = 1; }
@@ -155,8 +168,24 @@ int main(int argc, char **argv) {
         while (L > 1 && digits[L - 1] == 0) L--;
         unequal = 0;
     }
-    int64_t *g = calloc(n + 1, sizeof(int64_t));
     int64_t stats[2] = {0, 0};
+    if (reach > 0) {
+        /* grow the table chunk by chunk (each chunk resumes from the values before it) until `reach` CPU seconds */
+        long chunk = n, size = chunk;
+        int64_t *g = calloc(size + 1, sizeof(int64_t));
+        sequence(g, 0, size, method, stats);
+        while ((double)clock() / CLOCKS_PER_SEC < reach) {
+            g = realloc(g, (size + chunk + 1) * sizeof(int64_t));
+            memset(g + size + 1, 0, chunk * sizeof(int64_t));
+            sequence(g, size + 1, size + chunk, method, stats);
+            size += chunk;
+        }
+        printf("reached %ld in %.2f s CPU\n", size, (double)clock() / CLOCKS_PER_SEC);
+        free(g);
+        return 0;
+    }
+    clock_t began = clock();
+    int64_t *g = calloc(n + 1, sizeof(int64_t));
     long from = -1;
     if (extend && !unequal) {
         long N = n < FIRST_ROUND ? n : FIRST_ROUND, done = 0;
@@ -175,15 +204,15 @@ int main(int argc, char **argv) {
     } else {
         sequence(g, 0, n, method, stats);
     }
-    uint64_t hash = 1469598103934665603ULL;
+    double compute_s = (double)(clock() - began) / CLOCKS_PER_SEC;
+    uint64_t hash = 0;
     int64_t top = 0;
     for (long i = 0; i <= n; i++) {
-        uint64_t v = (uint64_t)g[i];
-        for (int b = 0; b < 8; b++) { hash ^= (v >> (8 * b)) & 255; hash *= 1099511628211ULL; }
+        hash += ((uint64_t)g[i] + 1) * ((uint64_t)i * 0x9E3779B97F4A7C15ULL + 1);
         if (g[i] > top) top = g[i];
     }
-    printf("n %ld checksum %016llx max %lld marked %lld compared %lld extended_from %ld\n", n,
-           (unsigned long long)hash, (long long)top, (long long)stats[0], (long long)stats[1], from);
+    printf("n %ld checksum %016llx max %lld marked %lld compared %lld extended_from %ld compute_s %.3f\n", n,
+           (unsigned long long)hash, (long long)top, (long long)stats[0], (long long)stats[1], from, compute_s);
     if (out) {
         FILE *f = fopen(out, "wb");
         fwrite(g, sizeof(int64_t), n + 1, f);

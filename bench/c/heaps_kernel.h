@@ -43,13 +43,18 @@ static long CAT(scan, S)(const T *h, const T *back, long N, int64_t *seen, int64
             }
         }
         i = top_i;
-        long t = 0;
-        while (t < need) {
-            if (seen[wanted[t]] == m) { need--; wanted[t] = wanted[need]; }
-            else t++;
-        }
+        need = drop_seen(seen, wanted, need, m);
     }
     return need;
+}
+
+static void CAT(mark_first, S)(const T *h, int64_t *seen, long m, const long *rs, const long *halves, long nk,
+                               int64_t *stats) {
+    for (long q = 0; q < nk; q++) {
+        long r = rs[q], hi = halves[q] < FIRST_SPLITS ? halves[q] : FIRST_SPLITS;
+        for (long a = 1; a <= hi; a++) seen[h[a] ^ h[r - a]] = m;
+        stats[0] += hi;
+    }
 }
 
 /* returns next index; *why = 0 done, 1 widen, 2 give way */
@@ -108,15 +113,15 @@ static long CAT(kernel, S)(const int64_t *digits, long L, int unequal, int64_t *
             while (c < limit && (seen[c] == m || par[c] != cheap)) c++;
             long need = 0;
             for (long u = 0; u < c; u++) if (seen[u] != m) wanted[need++] = u;
+            if (need) {
+                CAT(mark_first, S)(h, seen, m, rs, halves, nq, stats);
+                need = drop_seen(seen, wanted, need, m);
+            }
             if (need) need = CAT(scan, S)(h, back, N, seen, wanted, need, m, rs, halves, nq, STREAMS, FEW_BLOCK, stats);
             v = c;
             for (long t = 0; t < need; t++) if (wanted[t] < v) v = wanted[t];
         } else {
-            for (long q = 0; q < nq; q++) {
-                long r = rs[q], hi = halves[q] < PLAIN_MARK ? halves[q] : PLAIN_MARK;
-                for (long a = 1; a <= hi; a++) seen[h[a] ^ h[r - a]] = m;
-                stats[0] += hi;
-            }
+            CAT(mark_first, S)(h, seen, m, rs, halves, nq, stats);
             v = 0;
             for (;;) {
                 while (seen[v] == m) v++;
