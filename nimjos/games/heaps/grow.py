@@ -52,9 +52,13 @@ def repeat(values: np.ndarray, n: int, period: int, start: int) -> np.ndarray:
         return np.array(values[:n + 1], dtype=np.int64)
     out = np.empty(n + 1, dtype=np.int64)
     out[:start] = values[:start]
-    block = values[start - period:start]
-    reps = -(-(n + 1 - start) // period)
-    out[start:] = np.tile(block, reps)[:n + 1 - start]
+    total = n + 1 - start
+    done = min(period, total)
+    out[start:start + done] = values[start - period:start - period + done]
+    while done < total:  # copy what is there onto what follows it: the copies double, about one pass in all
+        more = min(done - done % period, total - done)
+        out[start + done:start + done + more] = out[start:start + more]
+        done += more
     return out
 
 
