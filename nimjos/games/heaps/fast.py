@@ -1,19 +1,30 @@
 """Compiled (numba, ``cache=True``) Grundy sequences of heap games: the plain mex and the rare-value method.
 
-The plain kernel takes the mex over every move, O(n) moves per heap for a game that splits (O(n^2) in all).
-The rare-value method (Winning Ways, "Sparse space spells speed"; Flammenkamp's tables of octal games) fixes
-a mask m and calls a value v *common* when v & m has an odd number of 1 bits, *rare* otherwise. The nim-sum
-of two values is common exactly when one is rare and the other common, so the common values among the
-options of a split come only from splits with a rare part: when few heaps have rare values, they are found
-in O(#rare) steps. The mex is then the least common value c not found, unless some rare value below c is
-missing too; rare values come from the many splits of two common parts and are found by a short scan that
-stops as soon as every rare value below c is seen (the whole scan runs only when one is missing: then the
-heap's value is rare). The answer is exact whatever the mask; the mask decides the speed only, and is chosen
-on a prefix computed by the plain kernel. Its loops read the values from a copy in the narrowest integer type
-that holds them (one byte each while every value is below 256: the copy of a million heaps stays in the cache).
-The scan marks the value of every split while more than FEW values are missing; the last few (the rarest
-among the splits: they cost most of the scan) are looked for one at a time by a count of the splits that give
-each, a loop over the values and a reversed copy of them that compiles to vector instructions.
+Codes with a digit for every k (Lasker's Nim) go to the scalar plain kernel (:func:`_plain_kernel`: every move,
+then the mex). Finite codes whose moves leave at most two heaps go to :func:`_kernel`, one of two ways:
+
+* the plain mex: the values of the options that leave no heap or one heap, and of the first FIRST_SPLITS splits of
+  each move size, are marked; then the least value not seen is looked for alone among every split, a count that
+  compiles to vector instructions (32 splits a step on one-byte values), and the next, until one is missing:
+  present values are met soon, the mex costs one vectorised pass over the splits.
+* the rare-value method (Winning Ways, "Sparse space spells speed"; Flammenkamp's tables of octal games) fixes a
+  mask m and calls a value v *common* when v & m has an odd number of 1 bits, *rare* otherwise. The nim-sum of
+  two values is common exactly when one is rare and the other common, so the common values among the options of
+  a split come only from splits with a rare part: when few heaps have rare values, they are found in O(#rare)
+  steps. The mex is then the least common value c not found, unless some rare value below c is missing too; the
+  rare values come from the many splits of two common parts and are looked for by a scan (:func:`_scan`) that
+  stops as soon as every rare value below c is seen (the whole scan runs only when one is missing: then the
+  heap's value is rare). The scan reads every move size at once: first the FIRST_SPLITS smallest splits of each
+  (a part that small has a value of its own, and they show what the repeating middle of the table gives), then
+  rounds over STREAMS interleaved runs of each size in turn, marking every split's value while more than FEW
+  values are missing, then looking for the last few one at a time (vectorised). The answer is exact whatever
+  the mask; the mask decides the speed only, and is chosen on a prefix computed by the plain mex. Where more
+  than one heap in GIVE_WAY is rare (Dawson's Kayles: a third), the method gives way to the plain mex.
+
+Both read the values from a copy in the narrowest integer type that holds them (one byte each while every value
+is below 256: the copy of a million heaps stays in the cache) and from a reversed copy, so that both parts of the
+splits a + (r - a), a = lo, lo + 1, ..., are read forwards. `stats` counts the splits marked and the (value,
+split) comparisons (per block, not per split: the counter costs nothing in the loops).
 
 >>> from nimjos.games.heaps.rules import GRUNDYS_GAME, plain_sequence
 >>> sequence(GRUNDYS_GAME, 300).tolist() == plain_sequence(GRUNDYS_GAME, 300)
