@@ -71,7 +71,7 @@ def _proved(rules: HeapRules, g: np.ndarray) -> PeriodicityProof | None:
     hi = guy_smith_range(rules, period, start)
     if hi is None or hi + period > min(len(g), MAX_RANGE):
         return None
-    proof = octal_proof(rules, period, start, seq=g)
+    proof = octal_proof(rules, period, start, seq=g[:hi + period].tolist())
     return proof if proof is not None and proof.holds else None
 
 
