@@ -47,6 +47,8 @@ KERNEL_MODULES = ["nimjos/games/heaps/fast.py", "nimjos/games/fast/kernels.py", 
                   "nimjos/games/fast/turns.py", "nimjos/games/fast/weights.py", "nimjos/games/fast/lines.py",
                   "nimjos/games/fast/pinned.py", "nimjos/games/fast/offsets.py", "nimjos/games/fast/gcn.py",
                   "nimjos/games/fast/subtraction.py", "nimjos/josephus/kernels.py"]
+#: test files of kernels that run in the child as well (all their tests)
+KERNEL_TESTS = ["tests/test_heap_kernels.py", "nimjos/games/heaps/grow.py"]
 IN_CHILD = os.environ.get("NUMBA_BOUNDSCHECK") == "1"
 LONG = os.environ.get("NIMJOS_LONG") == "1"
 #: the exponents k of the heap windows 2^k - 1, 2^k, 2^k + 1
@@ -71,7 +73,7 @@ def test_every_kernel_runs_bounds_checked():
     CHECKED_CACHE.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(CHECKED_CACHE)}
     me = str(pathlib.Path(__file__).relative_to(ROOT))
-    r = subprocess.run([sys.executable, "-m", "pytest", me, *KERNEL_MODULES, "-o", "addopts=", "--doctest-modules",
+    r = subprocess.run([sys.executable, "-m", "pytest", me, *KERNEL_MODULES, *KERNEL_TESTS, "-o", "addopts=", "--doctest-modules",
                         "-x", "-q", "-p", "no:cacheprovider",
                         "--deselect", f"{me}::test_every_kernel_runs_bounds_checked"],
                        cwd=ROOT, env=env, capture_output=True, text=True)

@@ -1,19 +1,30 @@
 """Compiled (numba, ``cache=True``) Grundy sequences of heap games: the plain mex and the rare-value method.
 
-The plain kernel takes the mex over every move, O(n) moves per heap for a game that splits (O(n^2) in all).
-The rare-value method (Winning Ways, "Sparse space spells speed"; Flammenkamp's tables of octal games) fixes
-a mask m and calls a value v *common* when v & m has an odd number of 1 bits, *rare* otherwise. The nim-sum
-of two values is common exactly when one is rare and the other common, so the common values among the
-options of a split come only from splits with a rare part: when few heaps have rare values, they are found
-in O(#rare) steps. The mex is then the least common value c not found, unless some rare value below c is
-missing too; rare values come from the many splits of two common parts and are found by a short scan that
-stops as soon as every rare value below c is seen (the whole scan runs only when one is missing: then the
-heap's value is rare). The answer is exact whatever the mask; the mask decides the speed only, and is chosen
-on a prefix computed by the plain kernel. Its loops read the values from a copy in the narrowest integer type
-that holds them (one byte each while every value is below 256: the copy of a million heaps stays in the cache).
-The scan marks the value of every split while more than FEW values are missing; the last few (the rarest
-among the splits: they cost most of the scan) are looked for one at a time by a count of the splits that give
-each, a loop over the values and a reversed copy of them that compiles to vector instructions.
+Codes with a digit for every k (Lasker's Nim) go to the scalar plain kernel (:func:`_plain_kernel`: every move,
+then the mex). Finite codes whose moves leave at most two heaps go to :func:`_kernel`, one of two ways:
+
+* the plain mex: the values of the options that leave no heap or one heap, and of the first FIRST_SPLITS splits of
+  each move size, are marked; then the least value not seen is looked for alone among every split, a count that
+  compiles to vector instructions (32 splits a step on one-byte values), and the next, until one is missing:
+  present values are met soon, the mex costs one vectorised pass over the splits.
+* the rare-value method (Winning Ways, "Sparse space spells speed"; Flammenkamp's tables of octal games) fixes a
+  mask m and calls a value v *common* when v & m has an odd number of 1 bits, *rare* otherwise. The nim-sum of
+  two values is common exactly when one is rare and the other common, so the common values among the options of
+  a split come only from splits with a rare part: when few heaps have rare values, they are found in O(#rare)
+  steps. The mex is then the least common value c not found, unless some rare value below c is missing too; the
+  rare values come from the many splits of two common parts and are looked for by a scan (:func:`_scan`) that
+  stops as soon as every rare value below c is seen (the whole scan runs only when one is missing: then the
+  heap's value is rare). The scan reads every move size at once: first the FIRST_SPLITS smallest splits of each
+  (a part that small has a value of its own, and they show what the repeating middle of the table gives), then
+  rounds over STREAMS interleaved runs of each size in turn, marking every split's value while more than FEW
+  values are missing, then looking for the last few one at a time (vectorised). The answer is exact whatever
+  the mask; the mask decides the speed only, and is chosen on a prefix computed by the plain mex. Where more
+  than one heap in GIVE_WAY is rare (Dawson's Kayles: a third), the method gives way to the plain mex.
+
+Both read the values from a copy in the narrowest integer type that holds them (one byte each while every value
+is below 256: the copy of a million heaps stays in the cache) and from a reversed copy, so that both parts of the
+splits a + (r - a), a = lo, lo + 1, ..., are read forwards. `stats` counts the splits marked and the (value,
+split) comparisons (per block, not per split: the counter costs nothing in the loops).
 
 >>> from nimjos.games.heaps.rules import GRUNDYS_GAME, plain_sequence
 >>> sequence(GRUNDYS_GAME, 300).tolist() == plain_sequence(GRUNDYS_GAME, 300)
@@ -43,6 +54,13 @@ MASK_PREFIX = 2000
 #: the masks tried: low | every bit above those of the prefix's values, low < 2 ** MASK_BITS (the masks of Winning
 #: Ways are infinite bitstrings such as 0111...: the bits the prefix does not show are all set)
 MASK_BITS = 8
+#: the rare-value method gives way to the plain mex once more than one heap in GIVE_WAY is rare (its splits with
+#: a rare part, read one at a time, then cost more than a vectorised pass over every split: Dawson's Kayles)
+GIVE_WAY = 4
+#: the splits of each move size marked at once, a = 1, 2, ..., before the values still missing are looked for
+FIRST_SPLITS = 32
+#: the splits of each move size the plain mex reads between two looks at the value it looks for
+PLAIN_BLOCK = 2048
 ALL_BITS = (1 << 62) - 1
 
 
@@ -92,41 +110,139 @@ def _plain_kernel(digits, tail, unequal, g, start, stop):  # pragma: no cover - 
 
 @numba.njit(cache=True)
 def _matches(x, y, v):  # pragma: no cover - compiled
-    """How many t have x[t] ^ y[t] == v (both read forwards: the loop is vectorised)."""
-    hits = np.int32(0)
+    """Does some t have x[t] ^ y[t] == v (both read forwards, v of their type)? The flag is kept one byte wide
+    (a wider one, as numba's integer promotion makes it, keeps LLVM from packing 32 splits per instruction)."""
+    hit = np.uint8(0)
     for t in range(x.shape[0]):
-        hits += np.int32((x[t] ^ y[t]) == v)
-    return hits
+        hit = np.uint8(hit | np.uint8((x[t] ^ y[t]) == v))
+    return hit
 
 
 @numba.njit(cache=True)
-def _rare_kernel(digits, unequal, g, h, start, stop, limit, mask, shift, kpar):  # pragma: no cover - compiled
-    """g[start..stop] by the rare-value method (finite code, at most two parts); h is a copy of g in the
-    narrowest integer type that holds every value below `limit` (a power of two), read by the loops. Returns
-    the next index to compute: < stop + 1 when a value reached `limit` (not stored: the caller widens h), start
-    when a value given (g[:start]) is not below `limit` (the marks and h are sized from it)
-    A heap x is rare when parity(g(x) & mask) == shift * (x & 1); every split takes k = kpar (mod 2) tokens
-    when shift is 1."""
+def _scan(h, back, seen, wanted, need, m, rs, halves, streams, few_block, stats):  # pragma: no cover - compiled
+    """Look for the values wanted[:need] (none seen yet at heap m) among the splits of every move size at once:
+    the splits a + (r - a), 1 <= a <= halves[q], of r = rs[q]. Each round takes the next few splits of `streams`
+    interleaved runs of every move size in turn, so a value that only one move size gives is met as soon as
+    that size's splits meet it (not after every split of the sizes before it). While more than FEW values are
+    missing a round marks the value of every split it reads (BLOCK in each run); then it looks (few_block in each
+    run), for each missing value, the
+    splits that give it (a loop over the values and their reversed copy `back` that compiles to vector
+    instructions). Returns how many are still missing (those are wanted[:need]); stats[0] grows by the splits
+    marked, stats[1] by the (value, split) comparisons of the counts."""
+    N = h.shape[0]
+    nk = rs.shape[0]
+    width = np.zeros(nk, np.int64)
+    most = 0
+    for q in range(nk):
+        width[q] = (halves[q] + streams - 1) // streams
+        most = max(most, width[q])
+    one = np.empty(1, h.dtype)  # the value looked for, in the type of the values (narrow compares)
+    i = 0
+    while i < most and need:
+        marking = need > FEW
+        top_i = i + (BLOCK if marking else few_block)
+        for q in range(nk):
+            w = width[q]
+            if i >= w:
+                continue
+            r = rs[q]
+            half = halves[q]
+            ti = min(w, top_i)
+            off = N - 1 - r
+            for j in range(streams):
+                lo = 1 + j * w + i
+                hi = min(1 + j * w + ti, half + 1)
+                if hi <= lo:
+                    break  # the runs after this one start later still
+                if marking:
+                    for a in range(lo, hi):
+                        seen[h[a] ^ h[r - a]] = m
+                    stats[0] += hi - lo
+                else:
+                    for t in range(need):
+                        v = wanted[t]
+                        if seen[v] != m:
+                            stats[1] += hi - lo
+                            one[0] = v
+                            if _matches(h[lo:hi], back[off + lo:off + hi], one[0]):
+                                seen[v] = m
+        i = top_i
+        need = _drop_seen(seen, wanted, need, m)
+    return need
+
+
+@numba.njit(cache=True)
+def _drop_seen(seen, wanted, need, m):  # pragma: no cover - compiled
+    """Keep in wanted[:need] the values not seen at heap m (in any order); returns how many."""
+    t = 0
+    while t < need:
+        if seen[wanted[t]] == m:
+            need -= 1
+            wanted[t] = wanted[need]
+        else:
+            t += 1
+    return need
+
+
+@numba.njit(cache=True)
+def _mark_first(h, seen, m, rs, halves, stats):  # pragma: no cover - compiled
+    """Mark at heap m the values of the first FIRST_SPLITS splits a + (r - a), a = 1, 2, ..., of every r in rs."""
+    for q in range(rs.shape[0]):
+        r = rs[q]
+        hi = min(halves[q], FIRST_SPLITS)
+        for a in range(1, hi + 1):
+            seen[h[a] ^ h[r - a]] = m
+        stats[0] += hi
+
+
+@numba.njit(cache=True)
+def _kernel(digits, unequal, g, h, back, start, stop, limit, rare_mode, give_way, mask, shift,
+            kpar, stats):  # pragma: no cover - compiled
+    """g[start..stop] of a finite code whose moves leave at most two heaps, g[:start] given; h is a copy of g in
+    the narrowest integer type that holds every value below `limit` (a power of two), back the same reversed
+    (back[N - 1 - x] = g(x), N = len(h)): the loops read both forwards. rare_mode 0 is the plain mex: the
+    least value not seen, looked for alone among every split (found soon when present; the mex, absent, costs
+    one vectorised pass); rare_mode 1 the rare-value method. A heap x is rare when
+    parity(g(x) & mask) == shift * (x & 1); every split takes k = kpar (mod 2) tokens when shift is 1.
+    Returns (next index, why): why 0 when done (next = stop + 1), 1 when a value at next reached `limit` (not
+    stored: the caller widens h; next = start when a value given is not below it), 2 when more than one heap
+    in `give_way` is rare (give_way > 0) at next: the rare-value method saves nothing there, the caller goes
+    on with the plain mex."""
     seen = np.full(limit + 1, -1, np.int64)
     L = digits.shape[0]
-    rare = np.empty(stop + 1, np.int64)
-    rval = np.empty(stop + 1, h.dtype)
+    nsplit = 0
+    for k in range(L):
+        if digits[k] & 4:
+            nsplit += 1
+    ks = np.empty(nsplit, np.int64)
+    nsplit = 0
+    for k in range(L):
+        if digits[k] & 4:
+            ks[nsplit] = k
+            nsplit += 1
+    rs = np.empty(nsplit, np.int64)
+    halves = np.empty(nsplit, np.int64)
+    cap = stop + 1 if rare_mode else 1
+    rare = np.empty(cap, np.int64)
+    rval = np.empty(cap, h.dtype)
     wanted = np.empty(limit + 1, np.int64)
-    N = h.shape[0]
-    back = h[::-1].copy()  # back[N - 1 - x] = g(x): the larger parts r - a of the splits a = lo, lo + 1, ... forwards
     par = np.empty(limit + 1, np.int64)  # parity(v & mask) of every value
     for v in range(limit + 1):
         par[v] = _parity(v & mask)
-    nr = 0
+    N = h.shape[0]
     for i in range(start):
         if g[i] >= limit:
-            return start  # a value given is not below limit: the caller widens h first
-    for i in range(1, start):
-        if _parity(g[i] & mask) == shift * (i & 1):
-            rare[nr] = i
-            rval[nr] = h[i]
-            nr += 1
+            return start, 1  # a value given is not below limit: the caller widens h first
+    nr = 0
+    if rare_mode:
+        for i in range(1, start):
+            if par[g[i]] == shift * (i & 1):
+                rare[nr] = i
+                rval[nr] = h[i]
+                nr += 1
     for m in range(start, stop + 1):
+        if give_way and nr * give_way > m:
+            return m, 2
         top = min(L - 1, m)
         for k in range(top + 1):
             d = digits[k]
@@ -135,85 +251,70 @@ def _rare_kernel(digits, unequal, g, h, start, stop, limit, mask, shift, kpar): 
                 seen[0] = m
             if d & 2 and r >= 1:
                 seen[h[r]] = m
-            if d & 4:
+        nq = 0
+        for q in range(nsplit):
+            r = m - ks[q]
+            half = (r - 1) // 2 if unequal else r // 2
+            if half >= 1:
+                rs[nq] = r
+                halves[nq] = half
+                nq += 1
+        if rare_mode:
+            for q in range(nq):
+                r = rs[q]
                 # the rare parts a < r but a = r / 2 when the parts must differ (two loops without a test inside)
                 jr = nr
                 while jr > 0 and rare[jr - 1] >= r:
                     jr -= 1
                 je = jr
-                if unequal and r % 2 == 0 and r >= 2 and par[h[r // 2]] == shift * ((r // 2) & 1):
+                if unequal and r % 2 == 0 and par[h[r // 2]] == shift * ((r // 2) & 1):
                     je = np.searchsorted(rare[:jr], r // 2)
                 for j in range(je):
                     seen[rval[j] ^ h[r - rare[j]]] = m
                 for j in range(je + 1, jr):
                     seen[rval[j] ^ h[r - rare[j]]] = m
-        cheap = 1 ^ (shift * ((m - kpar) & 1))  # the values only splits with one rare part give
-        c = 0
-        while c < limit and (seen[c] == m or par[c] != cheap):
-            c += 1
-        need = 0
-        for v in range(c):
-            if seen[v] != m:
-                wanted[need] = v
-                need += 1
-        if need:
-            # the missing values below c are rare: splits of two common parts give them, found in blocks
-            for k in range(top + 1):
-                if digits[k] & 4:
-                    r = m - k
-                    half = (r - 1) // 2 if unequal else r // 2
-                    if half < 1:
-                        continue
-                    # the splits in STREAMS interleaved runs a = 1 + j * width + i (every one once): far sooner
-                    # than a = 1, 2, ... they meet the missing values, and each run reads memory in order
-                    width = (half + STREAMS - 1) // STREAMS
-                    i = 0
-                    while i < width and need:
-                        if need > FEW:
-                            top_i = min(width, i + BLOCK)
-                            for j in range(STREAMS):
-                                base = 1 + j * width
-                                end = min(base + top_i, half + 1)
-                                for a in range(base + i, end):
-                                    seen[h[a] ^ h[r - a]] = m
-                        else:
-                            # the last few missing values: for each, a count of the splits that give it
-                            top_i = min(width, i + FEW_BLOCK)
-                            for j in range(STREAMS):
-                                lo = 1 + j * width + i
-                                hi = min(1 + j * width + top_i, half + 1)
-                                if hi <= lo:
-                                    continue
-                                for q in range(need):
-                                    v = wanted[q]
-                                    if seen[v] != m and _matches(h[lo:hi], back[N - 1 - r + lo:N - 1 - r + hi], v):
-                                        seen[v] = m
-                        i = top_i
-                        j = 0
-                        while j < need:
-                            if seen[wanted[j]] == m:
-                                need -= 1
-                                wanted[j] = wanted[need]
-                            else:
-                                j += 1
-                if need == 0:
-                    break
-        if need:
-            v = 0
-            while seen[v] == m:
-                v += 1
-        else:
+            cheap = 1 ^ (shift * ((m - kpar) & 1))  # the values only splits with one rare part give
+            c = 0
+            while c < limit and (seen[c] == m or par[c] != cheap):
+                c += 1
+            need = 0
+            for v in range(c):
+                if seen[v] != m:
+                    wanted[need] = v
+                    need += 1
+            # the missing values below c are rare: splits of two common parts give them; the first few of each move
+            # size first, one after the other (a part that small has a value of its own; far from the ends, the
+            # values of both parts repeat, and a few splits show what their sums give), then the interleaved runs
+            if need:
+                _mark_first(h, seen, m, rs[:nq], halves[:nq], stats)
+                need = _drop_seen(seen, wanted, need, m)
+            if need:
+                need = _scan(h, back, seen, wanted, need, m, rs[:nq], halves[:nq], STREAMS, FEW_BLOCK, stats)
             v = c
+            for t in range(need):
+                v = min(v, wanted[t])
+        else:
+            # the first few splits of each move size give most small values at once
+            _mark_first(h, seen, m, rs[:nq], halves[:nq], stats)
+            v = 0
+            while True:
+                while seen[v] == m:
+                    v += 1
+                if v >= limit:
+                    break
+                wanted[0] = v
+                if _scan(h, back, seen, wanted, 1, m, rs[:nq], halves[:nq], 1, PLAIN_BLOCK, stats):
+                    break
         if v >= limit:
-            return m
+            return m, 1
         g[m] = v
         h[m] = v
         back[N - 1 - m] = v
-        if m >= 1 and par[v] == shift * (m & 1):
+        if rare_mode and m >= 1 and par[v] == shift * (m & 1):
             rare[nr] = m
             rval[nr] = v
             nr += 1
-    return stop + 1
+    return stop + 1, 0
 
 
 def narrowest(limit: int) -> type:
@@ -238,11 +339,6 @@ def rare_applies(rules: HeapRules) -> bool:
     (True, False)
     """
     return rules.tail == 0 and rules.max_parts <= 2 and any(d & 4 for d in rules.digits)
-
-
-def _plain(rules: HeapRules, g: np.ndarray, start: int, n: int) -> None:
-    if start <= n:
-        _plain_kernel(np.array(rules.digits, dtype=np.int64), rules.tail, rules.unequal, g, start, n)
 
 
 def split_parity(rules: HeapRules) -> int | None:
@@ -282,41 +378,96 @@ def choose_mask(g: np.ndarray, shifts: tuple[int, ...] = (0, 1)) -> tuple[int, i
     return best
 
 
-def sequence(rules: HeapRules, n: int, method: str = "auto", prefix: np.ndarray | None = None) -> np.ndarray:
+def sequence(rules: HeapRules, n: int, method: str = "auto", prefix: np.ndarray | None = None,
+             stats: np.ndarray | None = None) -> np.ndarray:
     """g(0), ..., g(n) of a heap game (int64), by the rare-value method when it applies (``method="auto"`` or
-    ``"rare"``) or the plain mex (``"plain"``); `prefix` holds values already computed (g(0), ...).
+    ``"rare"``) or the plain mex (``"plain"``); `prefix` holds values already computed (g(0), ...). In
+    ``"auto"`` the rare-value method gives way to the plain mex where too many heaps are rare (GIVE_WAY).
+    `stats`, an int64 array of two, grows by the splits whose value the kernels marked and by the (value,
+    split) comparisons of their vectorised counts (the cost, for the benchmark).
 
     >>> from nimjos.games.heaps.rules import GRUNDYS_GAME
     >>> g = sequence(GRUNDYS_GAME, 2500)
     >>> bool((sequence(GRUNDYS_GAME, 2500, prefix=g[:2400]) == g).all()), g[2495:].tolist()
     (True, [17, 38, 21, 22, 33, 16])
+    >>> cost = np.zeros(2, dtype=np.int64); _ = sequence(GRUNDYS_GAME, 3000, prefix=g, stats=cost); bool(cost.all())
+    True
     """
     if rules.max_parts > 2:
         raise EvalError(f"{rules.name or rules.code()}: the compiled kernels leave at most two heaps per move")
+    if method not in ("auto", "rare", "plain"):
+        raise EvalError(f"the method of a heap sequence is auto, rare or plain, got {method!r}")
     g = np.zeros(n + 1, dtype=np.int64)
     start = 0
     if prefix is not None:
         start = min(len(prefix), n + 1)
         g[:start] = prefix[:start]
-    if method == "plain" or not rare_applies(rules):
-        if method == "rare":
-            raise EvalError(f"the rare-value method does not apply to {rules.name or rules.code()}")
-        _plain(rules, g, start, n)
+    rare = method != "plain" and rare_applies(rules)
+    if method == "rare" and not rare:
+        raise EvalError(f"the rare-value method does not apply to {rules.name or rules.code()}")
+    if rules.tail:
+        if start <= n:
+            _plain_kernel(np.array(rules.digits, dtype=np.int64), rules.tail, rules.unequal, g, start, n)
         return g
-    head = min(n, MASK_PREFIX)
-    if start <= head:
-        _plain(rules, g, start, head)
-        start = head + 1
-    kpar = split_parity(rules)
-    mask, shift, _ = choose_mask(g[:head + 1], (0, 1) if kpar is not None else (0,))
+    cost = np.zeros(2, dtype=np.int64) if stats is None else stats
+    if rare:
+        head = min(n, MASK_PREFIX)
+        _compiled(rules, g, start, head, cost)
+        start = max(start, head + 1)
+        kpar = split_parity(rules)
+        mask, shift, _ = choose_mask(g[:head + 1], (0, 1) if kpar is not None else (0,))
+        _compiled(rules, g, start, n, cost, (mask, shift, kpar or 0), 0 if method == "rare" else GIVE_WAY)
+    else:
+        _compiled(rules, g, start, n, cost)
+    return g
+
+
+def _compiled(rules: HeapRules, g: np.ndarray, start: int, n: int, cost: np.ndarray,
+              rare: tuple[int, int, int] | None = None, give_way: int = 0) -> None:
+    """g[start..n] by the compiled kernel of a finite code: the rare-value method with (mask, shift, kpar) when
+    `rare` is given (until it gives way, see GIVE_WAY), else the plain mex; widens the copy of the values as
+    they grow."""
     digits = np.array(rules.digits, dtype=np.int64)
+    mask, shift, kpar = rare or (0, 0, 0)
     limit = 256
     while start <= n:
         while limit <= int(g[:start].max(initial=0)):
             limit *= 2
-        h: np.ndarray = g.astype(narrowest(limit))
-        resumed = _rare_kernel(digits, rules.unequal, g, h, start, n, limit, mask, shift, kpar or 0)
-        if resumed <= n:
+        h: np.ndarray = g[:n + 1].astype(narrowest(limit))
+        back = h[::-1].copy()
+        start, why = _kernel(digits, rules.unequal, g, h, back, start, n, limit, int(rare is not None), give_way,
+                             mask, shift, kpar, cost)
+        if why == 1:
             limit *= 2
-        start = resumed
-    return g
+        elif why == 2:
+            rare, give_way = None, 0
+
+
+@numba.njit(cache=True)
+def _periodic_tail(g, most_period, most_start):  # pragma: no cover - compiled
+    """The least p <= most_period with g(m + p) = g(m) for every m from some n0 <= most_start to the table's end,
+    and the least such n0; (0, 0) when there is none. Each p is read from the end back to its first
+    disagreement (a step or two for most p)."""
+    N = g.shape[0] - 1
+    for p in range(1, most_period + 1):
+        m = N - p
+        while m >= 0 and g[m + p] == g[m]:
+            m -= 1
+        if m + 1 <= most_start:
+            return p, m + 1
+    return 0, 0
+
+
+def periodic_tail(g: np.ndarray) -> tuple[int, int] | None:
+    """(p, n0): the least period p, at most a sixth of the table, with g(n + p) = g(n) for every n from n0 to the
+    table's end, n0 (the least) in its first third; None when there is none. An observation of the table only:
+    a proof needs a theorem (nimjos.games.heaps.periodicity).
+
+    >>> periodic_tail(np.array([5, 1, 0, 2] + [0, 1, 2] * 6))
+    (3, 3)
+    >>> periodic_tail(np.arange(30)) is None
+    True
+    """
+    size = len(g)
+    p, n0 = _periodic_tail(np.ascontiguousarray(g, dtype=np.int64), size // 6, size // 3)
+    return (int(p), int(n0)) if p else None

@@ -29,7 +29,7 @@ import numpy as np
 
 from nimjos.games.declared import GameInstance, as_instance
 from nimjos.games.engine import active_engine
-from nimjos.games.heaps.fast import sequence
+from nimjos.games.heaps.grow import Grown, grown_sequence
 from nimjos.games.heaps.rules import HeapRules, octal_rules, plain_sequence
 from nimjos.lang.builtins import xor
 from nimjos.lang.errors import EvalError
@@ -95,11 +95,13 @@ class HeapGame(GameInstance):
         super().__init__(rules.name or label, 1, ("n",), {"code": rules.code()}, label)
         self.rules = rules
         self.dense = np.zeros(1, dtype=np.int64)  # g(0) = 0
+        self.grown = Grown(self.dense, 0)  # how dense was obtained: computed, or extended by a proved period
         self.table = _Values(self)
         self.solved_by.add("heap engine (sequence of one heap, nim-sum of heaps)")
 
     def values(self, n: int) -> np.ndarray:
-        """g(0), ..., g(n) (at least), computed by the compiled kernels (the plain mex for three-way splits)."""
+        """g(0), ..., g(n) (at least), computed by the compiled kernels (the plain mex for three-way splits), the
+        rest by the period once the Guy-Smith theorem proves it (then said in `solved_by`, the scope's engines)."""
         if n >= len(self.dense):
             if n > MAX_HEAP:
                 raise EvalError(f"{self.label}: heap {n:,} is beyond the guard of {MAX_HEAP:,} tokens")
@@ -107,7 +109,10 @@ class HeapGame(GameInstance):
             if self.rules.max_parts > 2:
                 self.dense = np.array(plain_sequence(self.rules, top), dtype=np.int64)
             else:
-                self.dense = sequence(self.rules, top, prefix=self.dense)
+                self.grown = grown_sequence(self.rules, top, self.dense, self.grown.computed, self.grown.proof)
+                self.dense = self.grown.values
+                if self.grown.proof is not None:
+                    self.solved_by.add(self.grown.describe())
         return self.dense
 
     def normalise(self, position: Any) -> Any:
