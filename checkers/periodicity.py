@@ -42,6 +42,8 @@ from nimjos.games.heaps.periodicity import PeriodicityProof, octal_proof, subtra
 from nimjos.lang.binders import Binder
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.syntax import parse
+from nimjos.spec.loader import Claim
+from nimjos.spec.plan import ClaimPlan, PeriodicPlan, WindowPlan
 from nimjos.verdict import Counterexample, ProvedClass, Verdict
 
 METHOD = "periodicity"
@@ -64,7 +66,7 @@ def _proof(inst: Any, period: Any, preperiod: Any, speaks: Callable[[int], bool]
     return None
 
 
-def speaks_at(plan: Any, env: dict, coord: str, period: int) -> Callable[[int], bool]:
+def speaks_at(plan: ClaimPlan, env: dict, coord: str, period: int) -> Callable[[int], bool]:
     """Whether the periodic claim states anything at heap size n for the other names' values `env`: n and n + p
     both in the claim's domain and its assumption (the window's reading: G(n + p) = G(n) + s for n >= n0 with n and
     n + p in the window). A claim is judged only where it speaks: a statement about n <= 90 is not refuted at 96.
@@ -87,7 +89,7 @@ def speaks_at(plan: Any, env: dict, coord: str, period: int) -> Callable[[int], 
     return lambda n: inside(n) and inside(n + period)
 
 
-def _parameter_bindings(plan: Any) -> dict[tuple, dict] | None:
+def _parameter_bindings(plan: PeriodicPlan) -> dict[tuple, dict] | None:
     """The window's distinct bindings of the names besides the heap (one env each, with the largest heap size
     of that binding as ``top``); None over :data:`MAX_INSTANCES`."""
     coord = plan.coords[0]
@@ -104,7 +106,7 @@ def _parameter_bindings(plan: Any) -> dict[tuple, dict] | None:
     return seen
 
 
-def proved_class(claim: Any, plan: Any, params: list[str], bindings: list[dict]) -> str | None:
+def proved_class(claim: Claim, plan: WindowPlan, params: list[str], bindings: list[dict]) -> str | None:
     """None when the parameter values proved (`bindings`, the window's) are every value the claim's domain
     allows (under its assumption), else the class proved, as a scope's words: "for k = 1, 2 only (domain k >= 1
     and n >= 0)". The question is asked of Z3 (:func:`checkers.prove.bounded.covers`); a parameter whose values
@@ -129,7 +131,7 @@ def proved_class(claim: Any, plan: Any, params: list[str], bindings: list[dict])
     return f"for {instances_text(list(params), instances)} only ({plan.domain.describe()})"
 
 
-def _domain_values(claim: Any, plan: Any, params: list[str]) -> set | None:
+def _domain_values(claim: Claim, plan: WindowPlan, params: list[str]) -> set | None:
     """The values of the parameters the domain allows, when its binder lists them first, each finite and free of
     the heap size (``c in {"0.77", "0.07"}``, ``2 <= k <= 4``); None otherwise (or over MAX_INSTANCES)."""
     try:
@@ -147,16 +149,14 @@ def _domain_values(claim: Any, plan: Any, params: list[str]) -> set | None:
         return None
 
 
-def _applies(claim: Any, opts: RunOptions) -> Any:
-    if claim.kind != "periodic":
-        return None
+def _applies(claim: Claim, opts: RunOptions) -> PeriodicPlan | None:
     plan = claim.plan(opts.profile)
-    if plan.pattern is None or plan.game is None or len(plan.coords) != 1:
+    if not isinstance(plan, PeriodicPlan) or plan.game is None or len(plan.coords) != 1:
         return None
     return plan
 
 
-def periodic_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
+def periodic_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
     """``proved`` / ``proved-bounded`` / ``refuted`` for a periodic claim a periodicity theorem decides; None
     otherwise. The statement is read where it speaks (:func:`speaks_at`): a refutation is the least n >= n0 of the
     theorem's range with n and n + p in the domain and the assumption (when the theorem's premise fails only where
@@ -235,7 +235,7 @@ def _draws(rng: random.Random, lo: int, hi: int, period: int, count: int) -> lis
     return sorted(out)
 
 
-def periodic_sample(claim: Any, opts: RunOptions) -> Verdict | None:
+def periodic_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
     """The ``sample`` method of a periodic claim: g(n + p) = g(n) + s at heap sizes n drawn beyond the window
     (in the claim's domain, n >= n0), each value from the game's engine; None for other claims.
 
@@ -297,7 +297,7 @@ def periodic_sample(claim: Any, opts: RunOptions) -> Verdict | None:
                    beyond=beyond, largest=largest, notes=notes)
 
 
-def periodic_prove(claim: Any, opts: RunOptions) -> Verdict | None:
+def periodic_prove(claim: Claim, opts: RunOptions) -> Verdict | None:
     """The ``prove`` method of a periodic claim: it does not apply, and says where the proof is (the
     periodicity method); None for other claims.
 
@@ -307,7 +307,7 @@ def periodic_prove(claim: Any, opts: RunOptions) -> Verdict | None:
     >>> v = periodic_prove(spec.claim("kayles-period-12"), RunOptions()); v.applicable, v.scope[:45]
     (False, 'not applicable: a periodic claim is proved by')
     """
-    if claim.kind != "periodic":
+    if not isinstance(claim.plan(opts.profile), PeriodicPlan):
         return None
     return Verdict.not_applicable(claim.id, "prove", "a periodic claim is proved by the periodicity method (the "
                                   "Guy-Smith theorem for finite codes, the repeating state of a finite subtraction "
