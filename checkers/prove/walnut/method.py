@@ -295,7 +295,7 @@ def _job(claim: Claim, plan: Any, setup: dict, inst: dict) -> Job:
         kind = game_kind(plan)
         assert kind is not None, "a game claim has a local certificate"
         job = game_job(ns, game.decl, dict(game.params), inst, kind, claim.statement,
-                       plan.families if isinstance(plan, SetPlan) else None,
+                       list(plan.families) if isinstance(plan, SetPlan) and plan.families is not None else None,
                        setup["domain"], tuple(plan.coords), _levels(plan, inst) if isinstance(plan, LevelSetPlan) else None)
     return job
 
