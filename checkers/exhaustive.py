@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import shlex
 import time
+from fractions import Fraction
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
@@ -36,7 +37,7 @@ from nimjos.lang.syntax import suggest
 from nimjos.lang.values import format_value
 from nimjos.spec.budget import enforce_limits
 from nimjos.spec.loader import Claim
-from nimjos.spec.plan import (ClaimPlan, FamilyPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PatternPlan, PeriodicPlan, PPositionsPlan,
+from nimjos.spec.plan import (ClaimPlan, FamilyPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PatternPlan, PeriodicPlan, PPositionsPlan,
                                ValuesPlan, handler_for, locate_error)
 from nimjos.verdict import Counterexample, Verdict
 
@@ -362,12 +363,33 @@ def _level_rows(plan: LevelSetPlan, rows: list, by_inst: dict, param_names: tupl
     return window_evidence(rows, {}, "")
 
 
+def _bound_rows(plan: GrundyBoundPlan, rows: list, by_inst: dict, param_names: tuple, col: Collector) -> dict:
+    """A bound on G: the engine's value at each row against the bound (a failure shows both)."""
+    names = plan.window.names
+    _solve_all(by_inst)
+    for values, inst, pos in rows:
+        env = dict(zip(names, values))
+        actual = inst.lookup(pos)
+        try:
+            bound = plan.bound(env)
+        except EvalError as exc:
+            col.undef(Counterexample(env, actual, None, reason=str(exc)))
+            continue
+        if isinstance(bound, bool) or not isinstance(bound, (int, Fraction)):
+            col.undef(Counterexample(env, actual, None, reason=f"the bound {format_value(bound)} is not a number"))
+            continue
+        if not actual <= bound:
+            col.fail(Counterexample(env, actual, f"at most {format_value(bound)}"))
+    return window_evidence(rows, {}, "")
+
+
 #: the row check of each kind of game claim: (plan, rows, rows by game instance, param names, collector) -> evidence
 ROW_CHECKS: dict[type[ClaimPlan], Callable[..., dict]] = {
     GrundyPlan: _formula_rows,
     PPositionsPlan: _formula_rows,
     LevelSetPlan: _level_rows,
     PatternPlan: _pattern_rows,
+    GrundyBoundPlan: _bound_rows,
 }
 
 
@@ -556,4 +578,5 @@ WINDOW_CHECKS: dict[type[ClaimPlan], Callable[..., tuple[int, int, dict]]] = {
     PPositionsPlan: _check_game_claim,
     LevelSetPlan: _check_game_claim,
     PatternPlan: _check_game_claim,
+    GrundyBoundPlan: _check_game_claim,
 }

@@ -25,7 +25,7 @@ from checkers.prove import prove_claim
 from checkers.heaps import heap_prove, heap_sample
 from checkers.periodicity import periodic_prove, periodic_sample, periodic_verdict
 from checkers.sample import sample_claim
-from nimjos.spec.plan import (ClaimPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PeriodicPlan, PPositionsPlan, StairPlan,
+from nimjos.spec.plan import (ClaimPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PeriodicPlan, PPositionsPlan, StairPlan,
                                ValuesPlan, handler_for)
 from nimjos.verdict import HasId, Verdict, final_verdict
 from checkers.shard import ShardLog, run_sharded, shard_plan
@@ -174,9 +174,12 @@ def _periodicity(claim: Claim, opts: RunOptions, earlier: Earlier, context: Chec
 #: except for the periodicity method, which lists no verdict for a claim it has no entry for.
 HANDLERS: dict[str, dict[type[ClaimPlan], Handler | str]] = {
     "prove": {HoldsPlan: _prove_any, GrundyPlan: _prove_any, PPositionsPlan: _prove_any, LevelSetPlan: _prove_any,
-              StairPlan: _prove_any, ValuesPlan: _prove_any, PeriodicPlan: _prove_periodic},
+              StairPlan: _prove_any, ValuesPlan: _prove_any, PeriodicPlan: _prove_periodic,
+              GrundyBoundPlan: "a bound on G has no local certificate (it does not say what G is); the window checks "
+                               "it from the engine's values"},
     "sample": {HoldsPlan: _sample_any, GrundyPlan: _sample_any, PPositionsPlan: _sample_any, LevelSetPlan: _sample_any,
-               StairPlan: _sample_any, ValuesPlan: _sample_any, PeriodicPlan: _sample_periodic},
+               StairPlan: _sample_any, ValuesPlan: _sample_any, PeriodicPlan: _sample_periodic,
+               GrundyBoundPlan: "the sampler judges a game claim by its local certificate, and a bound on G has none"},
     "periodicity": {PeriodicPlan: _periodicity},
 }
 

@@ -24,7 +24,7 @@ from nimjos.lang.errors import SpecError
 from nimjos.app.pins import parse_at
 import ast
 from checkers.exhaustive import check_exhaustive, pinned_place, printed_cells
-from nimjos.spec.plan import (ClaimPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PeriodicPlan, SetPlan, StairPlan, ValuesPlan,
+from nimjos.spec.plan import (ClaimPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PeriodicPlan, SetPlan, StairPlan, ValuesPlan,
                               handler_for, plan_claim)
 from nimjos.lang.errors import EvalError
 from nimjos.games.declared import as_instance
@@ -221,8 +221,12 @@ def _stair_says(plan: StairPlan, env: dict, pos: Any, inst: Any, value: int) -> 
             f"and {h} divides G({base}) = {inst.grundy(base)}")
 
 
+def _bound_says(plan: GrundyBoundPlan, env: dict, pos: Any, inst: Any, value: int) -> str:
+    return f"G({format_value(pos)}) <= {format_value(plan.bound(env))}"
+
+
 #: what a claim of each kind says at a position of its game (plan, env, position, game instance, its Grundy value)
 CLAIM_SAYS: dict[type[ClaimPlan], Callable[..., str | None]] = {
     GrundyPlan: _grundy_says, SetPlan: _set_says, ValuesPlan: _table_says, PeriodicPlan: _periodic_says,
-    StairPlan: _stair_says,
+    StairPlan: _stair_says, GrundyBoundPlan: _bound_says,
 }

@@ -180,6 +180,14 @@ class StairPlan(PatternPlan):
 
 
 @dataclass(frozen=True, kw_only=True)
+class GrundyBoundPlan(WindowPlan):
+    """G(position) <= `bound` at every position of the window (``grundy_at_most``; the bound may use the params)."""
+
+    game: Compiled
+    bound: Compiled
+
+
+@dataclass(frozen=True, kw_only=True)
 class ValuesPlan(ClaimPlan):
     """A printed table (``values``): Grundy values of a game from a position on (`values` has ``grundy``), or the
     terms of an expression of one variable (`values_expr`, over ``var``). It has no window: the table is what
@@ -375,7 +383,7 @@ def plan_claim(claim: Claim, profile: str = "default") -> ClaimPlan:
         if missing:
             raise claim.error(f"for_all does not bind the position coordinate {missing[0]!r}", "for_all",
                               hint=f"add a bound such as '0 <= {missing[0]} <= 100'")
-    elif kind in ("grundy", "p_positions", "level_set"):
+    elif kind in ("grundy", "p_positions", "level_set", "grundy_at_most"):
         raise claim.error(f"a {kind} claim needs a game", "game", hint="add game = \"NAME\"")
     if claim.assume_text is not None:
         assume = _compile(claim, "assume", claim.assume_text, ns, window_names)
@@ -385,6 +393,10 @@ def plan_claim(claim: Claim, profile: str = "default") -> ClaimPlan:
     if kind in ("periodic", "stair"):
         pattern_type = PeriodicPlan if kind == "periodic" else StairPlan
         return pattern_type(**shared, pattern=_plan_pattern(claim, kind, raw_kind, ns, params, coords))
+    if kind == "grundy_at_most":
+        if isinstance(raw_kind, bool):
+            raise claim.error("grundy_at_most must be an integer or an expression string", kind)
+        return GrundyBoundPlan(**shared, bound=_compile(claim, kind, str(raw_kind), ns, params))
     if kind in ("grundy", "holds"):
         formula = _compile(claim, kind, raw_kind, ns, window_names)
         if kind == "grundy":
@@ -414,7 +426,7 @@ def plan_claim(claim: Claim, profile: str = "default") -> ClaimPlan:
 #: a kind is a string; everywhere else it is the type of the claim's plan
 KIND_PLANS: dict[str, type[ClaimPlan]] = {
     "grundy": GrundyPlan, "p_positions": PPositionsPlan, "holds": HoldsPlan, "values": ValuesPlan,
-    "level_set": LevelSetPlan, "periodic": PeriodicPlan, "stair": StairPlan,
+    "level_set": LevelSetPlan, "periodic": PeriodicPlan, "stair": StairPlan, "grundy_at_most": GrundyBoundPlan,
 }
 
 
