@@ -138,7 +138,7 @@ def check_shard(path: str, claim_id: str, profile: str, rng: tuple[int, int], in
                        time.perf_counter() - start, os.getpid())
 
 
-def merge(claim: Any, parts: Iterable[ShardResult], max_counterexamples: int, executor: str,
+def merge(claim: Claim, parts: Iterable[ShardResult], max_counterexamples: int, executor: str,
           workers: int, seconds: float, profile: str = "default") -> Verdict:
     """Merge shard results into one verdict, smallest counterexamples first."""
     parts = sorted(parts, key=lambda p: p.index)
