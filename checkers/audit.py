@@ -42,7 +42,8 @@ from nimjos.lang.runtime import active_budget, step_limit
 from nimjos.lang.syntax import parse
 from nimjos.spec.domain import heap_count
 from nimjos.lang.values import format_value
-from nimjos.spec.plan import ClaimPlan
+from nimjos.spec.loader import Claim
+from nimjos.spec.plan import ClaimPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PPositionsPlan
 from nimjos.verdict import Counterexample, Verdict
 from checkers.exhaustive import check_exhaustive, pinned_place, rerun_command
 from checkers.sample.evaluate import RESOURCE_WORDS
@@ -60,7 +61,7 @@ GAME_PROBES = 10
 #: counts, so that the audit is the same on a quiet and a loaded machine; a probe over them is skipped
 PROBE_STEPS, AUDIT_STEPS = 200_000, 2_000_000
 #: the claim kinds a single point can be judged for (the path of ``--at``)
-KINDS = ("holds", "grundy", "p_positions", "level_set")
+KINDS: tuple[type[ClaimPlan], ...] = (HoldsPlan, GrundyPlan, PPositionsPlan, LevelSetPlan)
 #: the largest coordinate a probe of a game claim takes, beyond the window's own values: positions are solved
 #: by the engines from the moves, so a probe stays near the window
 GAME_REACH = 40
@@ -178,16 +179,16 @@ def _assumed(plan: ClaimPlan, env: dict) -> bool:
         return True   # the check itself says what an assumption that cannot be evaluated means
 
 
-def probe_points(claim: Any, plan: ClaimPlan) -> list[dict]:
+def probe_points(claim: Claim, plan: ClaimPlan) -> list[dict]:
     """The probe points of a claim's audit: inside its domain, under its assumption, outside its window, the
     same in every run (seeded by the claim's id). Empty when the claim's kind is not judged at one point or the
     domain has no point beyond the window among the candidates."""
-    if claim.kind not in KINDS or plan.window is None or plan.domain is None:
+    if not isinstance(plan, KINDS) or plan.window is None or plan.domain is None:
         return []
     rng = random.Random(zlib.crc32(claim.id.encode()))
     names = list(plan.window.names)
     values = _window_values(plan)
-    game = claim.kind != "holds" or bool(claim.game_text) or uses_table(claim, claim.spec.namespace)
+    game = not isinstance(plan, HoldsPlan) or bool(claim.game_text) or uses_table(claim, claim.spec.namespace)
     cands = {n: _candidates(n, values[n], game, rng) for n in names}
     if game:
         # an exponent (2 ** n) of a claim the engines judge: n just past the window, as a table grows with 2 ** n
@@ -255,7 +256,7 @@ def backend(proof: Verdict) -> str:
     return next((b for b in BACKENDS if b in proof.engines), proof.method)
 
 
-def audit_proof(claim: Any, proof: Verdict, profile: str = "default") -> Verdict | None:
+def audit_proof(claim: Claim, proof: Verdict, profile: str = "default") -> Verdict | None:
     """Evaluate `claim` at its probe points (:func:`probe_points`) after `proof` said ``proved`` or
     ``proved-bounded``. Returns the audit's verdict: ``refuted`` / ``ill-defined`` at the smallest failing probe
     (the proof then becomes ``inconclusive`` with a note naming its backend, and its evidence holds

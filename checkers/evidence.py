@@ -8,7 +8,7 @@ held fixed over the plotted instance, and the circle of a Josephus claim.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -17,7 +17,7 @@ from nimjos.games.engine import active_engine
 from nimjos.games.periodicity import detect, smallest_stair
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.values import format_value
-from nimjos.spec.plan import ClaimPlan
+from nimjos.spec.plan import ClaimPlan, ValuesPlan
 from nimjos.verdict import Counterexample
 
 EVIDENCE_1D = 200
@@ -198,7 +198,7 @@ def options_evidence(plan: ClaimPlan, cx: Counterexample, evidence: dict) -> Non
         return
     try:
         env = dict(cx.bindings)
-        inst = as_instance(plan.game(env) if plan.claim.kind != "values" else plan.game({}))
+        inst = as_instance(plan.game({}) if isinstance(plan, ValuesPlan) else plan.game(env))
         pos = inst.normalise(position_of(env, plan.coords))
         opts = sorted(set(inst.options(pos)))
         active_engine().solve(inst, [pos])
@@ -213,7 +213,17 @@ def options_evidence(plan: ClaimPlan, cx: Counterexample, evidence: dict) -> Non
 _JOSEPHUS_WORDS = ("survivor", "JJ(", "removed(", "removal_index", "F(")
 
 
-def josephus_evidence(claim: Any, cx: Counterexample | None, evidence: dict) -> None:
+class StatedClaim(Protocol):
+    """What :func:`josephus_evidence` reads of a claim: its statement and its game, as written."""
+
+    @property
+    def statement(self) -> Any: ...
+
+    @property
+    def game_text(self) -> str | None: ...
+
+
+def josephus_evidence(claim: StatedClaim, cx: Counterexample | None, evidence: dict) -> None:
     """Add to `evidence` the circle (n, k) a report draws for a Josephus claim (from the counterexample, or the
     claim's text), kept small.
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import shlex
 import time
-from typing import Any, Callable, Iterable
+from fractions import Fraction
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -35,7 +36,9 @@ from nimjos.lang.expr import evaluate
 from nimjos.lang.syntax import suggest
 from nimjos.lang.values import format_value
 from nimjos.spec.budget import enforce_limits
-from nimjos.spec.plan import ClaimPlan, locate_error
+from nimjos.spec.loader import Claim
+from nimjos.spec.plan import (ClaimPlan, FamilyPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PatternPlan, PeriodicPlan, PPositionsPlan,
+                               ValuesPlan, handler_for, locate_error)
 from nimjos.verdict import Counterexample, Verdict
 
 METHOD = "exhaustive"
@@ -45,9 +48,9 @@ def _scope(plan: ClaimPlan, engine_note: str = "") -> str:
     parts = []
     if plan.window is not None:
         parts.append(plan.window.describe())
-    elif plan.values is not None:
+    elif isinstance(plan, ValuesPlan):
         parts.append(printed_extent(plan.values))
-    if plan.levels is not None:
+    if isinstance(plan, LevelSetPlan):
         parts.append("levels " + plan.levels.describe())
     if plan.game_text:
         parts.append(f"game {plan.game_text}")
@@ -65,7 +68,7 @@ def ground_truth_note(engines: tuple[str, ...]) -> str:
     return "ground truth: " + ", ".join(engines) if engines else ""
 
 
-def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: int = 10,
+def check_exhaustive(claim: Claim, profile: str = "default", max_counterexamples: int = 10,
                      pins: dict[str, Any] | None = None, shard: tuple[int, int] | None = None) -> Verdict:
     """Check `claim` at every instance of its window under `profile`; return the verdict.
 
@@ -83,18 +86,14 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
     enforce_limits(plan, pins if place != "domain" else None)  # refuses a window over the resource limits
     active_engine().begin_claim()  # this claim's ground truth names only the games this claim asks G about
     col = Collector(max_counterexamples)
-    kind = claim.kind
+    check = handler_for(WINDOW_CHECKS, plan)
+    assert check is not None, f"the window checks every kind of claim ({type(plan).__name__})"
     try:
-        if kind == "values":
-            instances, held, evidence = _check_values(plan, col)
+        fast = None if pins or isinstance(plan, ValuesPlan) else check_vectorised(plan, col, shard)
+        if fast is not None:
+            instances, held, evidence = fast
         else:
-            fast = None if pins else check_vectorised(plan, col, shard)
-            if fast is not None:
-                instances, held, evidence = fast
-            elif kind == "holds":
-                instances, held, evidence = _check_holds(plan, col, pins, shard)
-            else:
-                instances, held, evidence = _check_game_claim(plan, col, pins, shard)
+            instances, held, evidence = check(plan, col, pins, shard)
     except SpecError as exc:
         raise locate_error(claim, exc) from None
     failures = col.sorted(col.failures)
@@ -114,7 +113,7 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
     scope = _scope(plan, ground_truth_note(ground))
     if pins:
         at = ", ".join(f"{k}={format_value(x)}" for k, x in pins.items())
-        where = f"beyond the window, inside the {plan.domain.describe()}" if place == "domain" else "pinned"
+        where = f"beyond the window, inside the {plan.domain.describe()}" if place == "domain" and plan.domain else "pinned"
         scope = f"only at {at} ({where}); window {scope}"
         if instances == 0:
             scope += "; the window has no instance with the pinned values"
@@ -136,7 +135,7 @@ def check_exhaustive(claim: Any, profile: str = "default", max_counterexamples: 
     return v
 
 
-def rerun_command(claim: Any, profile: str, bindings: dict) -> str:
+def rerun_command(claim: Claim, profile: str, bindings: dict) -> str:
     """The command that re-checks exactly one instance.
 
     >>> class C: id = "c"; spec = type("S", (), {"path": "s.toml"})()
@@ -191,7 +190,7 @@ def _window_bindings(plan: ClaimPlan, pins: dict | None, shard: tuple | None) ->
 
 # ----------------------------------------------------------------------------- holds
 
-def _check_holds(plan: ClaimPlan, col: Collector, pins: dict | None, shard: tuple | None = None) -> tuple[int, int, dict]:
+def _check_holds(plan: HoldsPlan, col: Collector, pins: dict | None, shard: tuple | None = None) -> tuple[int, int, dict]:
     instances = held = 0
     prefetched = _prefetch_grundy(plan, pins, shard)
     for env in _window_bindings(plan, pins, shard):
@@ -200,7 +199,7 @@ def _check_holds(plan: ClaimPlan, col: Collector, pins: dict | None, shard: tupl
     return instances, held, one_at_a_time(prefetched)
 
 
-def _prefetch_grundy(plan: ClaimPlan, pins: dict | None, shard: tuple | None) -> bool:
+def _prefetch_grundy(plan: HoldsPlan, pins: dict | None, shard: tuple | None) -> bool:
     """Solve at once, with the engines a grundy claim uses, every position a holds statement asks G for at the
     window's bindings (``G(g, x)`` with x bound by the window), so that the check itself only looks values up.
     False when the statement has no such call."""
@@ -257,7 +256,8 @@ def _outcomes(by_inst: dict) -> dict | None:
 
 
 def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard: tuple | None = None) -> tuple[int, int, dict]:
-    claim = plan.claim
+    """A claim about the positions of a game at every instance of the window: the rows grouped by game instance,
+    then judged by the row check of the plan's type (:data:`ROW_CHECKS`)."""
     assert plan.window is not None and plan.game is not None, "a game claim's plan has a window and a game"
     names = plan.window.names
     coords = plan.coords
@@ -280,57 +280,9 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
         held += 1
         rows.append((values, inst, pos))
         by_inst.setdefault(inst, []).append(pos)
-    kind = claim.kind
-    outcomes = _outcomes(by_inst) if kind == "p_positions" and plan.families is None else None
-    if outcomes is None:
-        _solve_all(by_inst)
-    evidence: dict = {}
-    if kind == "grundy" or (kind == "p_positions" and plan.families is None):
-        predicate = kind == "p_positions"
-        claimed_map: dict = {}
-        for values, inst, pos in rows:
-            actual = outcomes[(inst, pos)] if outcomes is not None else inst.lookup(pos)
-            claimed = formula_row(plan, dict(zip(names, values)), actual, col)
-            if claimed is not None:
-                claimed_map[(inst, pos)] = (1 if claimed[0] else 0) if predicate else claimed[0]
-        if outcomes is None:   # no Grundy values to plot from an engine of P-positions only
-            evidence = window_evidence(rows, claimed_map, "claimed P-positions" if predicate else "claimed value")
-    elif kind == "p_positions" and plan.families is not None:
-        groups = _group(rows, names, param_names)
-        claimed_map = {}
-        for key, grows in groups.items():
-            env0 = dict(zip(param_names, key))
-            claimed_set = _family_points(plan, plan.families, env0, [p for _, _, p in grows], col, names)
-            for values, inst, pos in grows:
-                actual = inst.lookup(pos)
-                in_set = pos in claimed_set
-                claimed_map[(inst, pos)] = 1 if in_set else 0
-                if in_set != (actual == 0):
-                    col.fail(Counterexample(dict(zip(names, values)), "P" if actual == 0 else "N",
-                                            "P" if in_set else "N", detail={"grundy": actual}))
-        evidence = window_evidence(rows, claimed_map, "claimed P-positions")
-    elif kind in ("periodic", "stair"):
-        _check_pattern(plan, rows, names, param_names, col)
-        evidence = window_evidence(rows, {}, "")
-    elif kind == "level_set":
-        assert plan.levels is not None, "a level set's plan has its levels"
-        groups = _group(rows, names, param_names)
-        level_names = plan.level_names
-        for key, grows in groups.items():
-            env0 = dict(zip(param_names, key))
-            for lenv in plan.levels.bindings(dict(env0)):
-                lvals = {n: lenv[n] for n in level_names}
-                s_value = lvals[level_names[0]] if level_names else None
-                if plan.families is not None:
-                    claimed_set = _family_points(plan, plan.families, dict(lenv), [p for _, _, p in grows], col, names)
-                    member = lambda env, pos: pos in claimed_set  # noqa: E731
-                else:
-                    member = None
-                for values, inst, pos in grows:
-                    env = dict(zip(names, values))
-                    env.update(lvals)
-                    level_row(plan, env, pos, inst.lookup(pos), s_value, col, member)
-        evidence = window_evidence(rows, {}, "")
+    check_rows = handler_for(ROW_CHECKS, plan)
+    assert check_rows is not None, f"a game claim's plan has a row check ({type(plan).__name__})"
+    evidence = check_rows(plan, rows, by_inst, param_names, col)
     evidence["engines"] = sorted(set().union(*(i.solved_by for i in by_inst))) if by_inst else []
     for key in ("grid", "sequence"):
         if key in evidence:
@@ -339,11 +291,112 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
     return instances, held, evidence
 
 
-def _check_pattern(plan: ClaimPlan, rows: list, names: tuple, param_names: tuple, col: Collector) -> None:
+def _formula_rows(plan: GrundyPlan | PPositionsPlan, rows: list, by_inst: dict, param_names: tuple,
+                  col: Collector) -> dict:
+    """grundy, or P-positions by a predicate: the claimed value (or membership) at each row against the engine's."""
+    if isinstance(plan, PPositionsPlan) and plan.families is not None:
+        return _family_rows(plan, rows, by_inst, param_names, col)
+    assert plan.window is not None, "a game claim's plan has a window"
+    names = plan.window.names
+    predicate = isinstance(plan, PPositionsPlan)
+    outcomes = _outcomes(by_inst) if predicate else None
+    if outcomes is None:
+        _solve_all(by_inst)
+    claimed_map: dict = {}
+    for values, inst, pos in rows:
+        actual = outcomes[(inst, pos)] if outcomes is not None else inst.lookup(pos)
+        claimed = formula_row(plan, dict(zip(names, values)), actual, col)
+        if claimed is not None:
+            claimed_map[(inst, pos)] = (1 if claimed[0] else 0) if predicate else claimed[0]
+    if outcomes is not None:   # no Grundy values to plot from an engine of P-positions only
+        return {}
+    return window_evidence(rows, claimed_map, "claimed P-positions" if predicate else "claimed value")
+
+
+def _family_rows(plan: PPositionsPlan, rows: list, by_inst: dict, param_names: tuple, col: Collector) -> dict:
+    """P-positions by a union of families: the family points near the window's positions, against the engine."""
+    assert plan.window is not None and plan.families is not None, "a family claim has a window and families"
+    names = plan.window.names
+    _solve_all(by_inst)
+    claimed_map = {}
+    for key, grows in _group(rows, names, param_names).items():
+        env0 = dict(zip(param_names, key))
+        claimed_set = _family_points(plan, plan.families, env0, [p for _, _, p in grows], col, names)
+        for values, inst, pos in grows:
+            actual = inst.lookup(pos)
+            in_set = pos in claimed_set
+            claimed_map[(inst, pos)] = 1 if in_set else 0
+            if in_set != (actual == 0):
+                col.fail(Counterexample(dict(zip(names, values)), "P" if actual == 0 else "N",
+                                        "P" if in_set else "N", detail={"grundy": actual}))
+    return window_evidence(rows, claimed_map, "claimed P-positions")
+
+
+def _pattern_rows(plan: PatternPlan, rows: list, by_inst: dict, param_names: tuple, col: Collector) -> dict:
+    """periodic and stair claims: the pattern of the Grundy sequence on each instance of the window."""
+    assert plan.window is not None, "a game claim's plan has a window"
+    _solve_all(by_inst)
+    _check_pattern(plan, rows, plan.window.names, param_names, col)
+    return window_evidence(rows, {}, "")
+
+
+def _level_rows(plan: LevelSetPlan, rows: list, by_inst: dict, param_names: tuple, col: Collector) -> dict:
+    """level sets: for each level s, the positions the claim puts in the set against those of Grundy value s."""
+    assert plan.window is not None, "a game claim's plan has a window"
+    names = plan.window.names
+    _solve_all(by_inst)
+    level_names = plan.level_names
+    for key, grows in _group(rows, names, param_names).items():
+        env0 = dict(zip(param_names, key))
+        for lenv in plan.levels.bindings(dict(env0)):
+            lvals = {n: lenv[n] for n in level_names}
+            s_value = lvals[level_names[0]] if level_names else None
+            if plan.families is not None:
+                claimed_set = _family_points(plan, plan.families, dict(lenv), [p for _, _, p in grows], col, names)
+                member = lambda env, pos: pos in claimed_set  # noqa: E731
+            else:
+                member = None
+            for values, inst, pos in grows:
+                env = dict(zip(names, values))
+                env.update(lvals)
+                level_row(plan, env, pos, inst.lookup(pos), s_value, col, member)
+    return window_evidence(rows, {}, "")
+
+
+def _bound_rows(plan: GrundyBoundPlan, rows: list, by_inst: dict, param_names: tuple, col: Collector) -> dict:
+    """A bound on G: the engine's value at each row against the bound (a failure shows both)."""
+    names = plan.window.names
+    _solve_all(by_inst)
+    for values, inst, pos in rows:
+        env = dict(zip(names, values))
+        actual = inst.lookup(pos)
+        try:
+            bound = plan.bound(env)
+        except EvalError as exc:
+            col.undef(Counterexample(env, actual, None, reason=str(exc)))
+            continue
+        if isinstance(bound, bool) or not isinstance(bound, (int, Fraction)):
+            col.undef(Counterexample(env, actual, None, reason=f"the bound {format_value(bound)} is not a number"))
+            continue
+        if not actual <= bound:
+            col.fail(Counterexample(env, actual, f"at most {format_value(bound)}"))
+    return window_evidence(rows, {}, "")
+
+
+#: the row check of each kind of game claim: (plan, rows, rows by game instance, param names, collector) -> evidence
+ROW_CHECKS: dict[type[ClaimPlan], Callable[..., dict]] = {
+    GrundyPlan: _formula_rows,
+    PPositionsPlan: _formula_rows,
+    LevelSetPlan: _level_rows,
+    PatternPlan: _pattern_rows,
+    GrundyBoundPlan: _bound_rows,
+}
+
+
+def _check_pattern(plan: PatternPlan, rows: list, names: tuple, param_names: tuple, col: Collector) -> None:
     """periodic: G(n + p) = G(n) + s for n >= n0 with n + p in the window; stair: G(xh + r) = G(xh) + r,
     h | G(xh), for every whole block of h positions in the window."""
     coord = plan.coords[0]
-    assert plan.pattern is not None, "a periodic or stair plan has its pattern"
     for key, grows in _group(rows, names, param_names).items():
         env0 = dict(zip(param_names, key))
         inst = grows[0][1]
@@ -353,7 +406,7 @@ def _check_pattern(plan: ClaimPlan, rows: list, names: tuple, param_names: tuple
             col.undef(Counterexample(env0, reason=str(exc)))
             continue
         present = {pos for _, _, pos in grows}
-        if plan.claim.kind == "periodic":
+        if isinstance(plan, PeriodicPlan):
             p, n0, s = pat["period"], pat.get("preperiod", 0), pat.get("saltus", 0)
             if type(p) is not int or p < 1:
                 col.undef(Counterexample(env0, reason=f"period {p!r} is not a positive integer"))
@@ -390,7 +443,7 @@ def _group(rows: list, names: tuple, param_names: tuple) -> dict:
     return groups
 
 
-def _family_points(plan: ClaimPlan, families: list, env0: dict, positions: list, col: Collector,
+def _family_points(plan: ClaimPlan, families: Sequence[FamilyPlan], env0: dict, positions: list, col: Collector,
                    names: tuple) -> set:
     """The points of the union of families for the outer values in env0, enumerated as far as the window
     (given by its positions) needs."""
@@ -480,9 +533,10 @@ def printed_cells(values: dict) -> list[tuple[Any, Any]]:
     return [(s0 + i, val) for i, val in enumerate(table)]
 
 
-def _check_values(plan: ClaimPlan, col: Collector) -> tuple[int, int, dict]:
+def _check_values(plan: ValuesPlan, col: Collector, pins: dict | None = None,
+                  shard: tuple | None = None) -> tuple[int, int, dict]:
+    """A printed table: each printed value against the engine's (Grundy values) or the expression's (terms)."""
     v = plan.values
-    assert v is not None, "a values plan has its printed values"
     instances = 0
     if "grundy" in v:
         assert plan.game is not None, "a printed table has its game"
@@ -513,3 +567,16 @@ def _check_values(plan: ClaimPlan, col: Collector) -> tuple[int, int, dict]:
     return instances, instances, {}
 
 
+
+
+#: the window's check of each kind of claim: (plan, collector, pins, shard) -> (instances, assumption held, evidence);
+#: every kind has one (the window always applies)
+WINDOW_CHECKS: dict[type[ClaimPlan], Callable[..., tuple[int, int, dict]]] = {
+    HoldsPlan: _check_holds,
+    ValuesPlan: _check_values,
+    GrundyPlan: _check_game_claim,
+    PPositionsPlan: _check_game_claim,
+    LevelSetPlan: _check_game_claim,
+    PatternPlan: _check_game_claim,
+    GrundyBoundPlan: _check_game_claim,
+}

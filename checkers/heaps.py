@@ -48,6 +48,8 @@ from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.inline import substitute_call
 from nimjos.lang.runtime import active_budget
 from nimjos.lang.syntax import parse
+from nimjos.spec.loader import Claim
+from nimjos.spec.plan import ClaimPlan, GrundyPlan, HoldsPlan, PPositionsPlan, WindowPlan
 from nimjos.verdict import Counterexample, ProvedClass, Verdict
 
 #: the largest heap size the sampler draws (a sum's one-heap values are computed up to it)
@@ -80,7 +82,7 @@ class HeapWindow:
         return {**{n: out[n] for n in self.names if n in out}, **out}
 
 
-def heap_window(plan: Any) -> HeapWindow | None:
+def heap_window(plan: ClaimPlan) -> HeapWindow | None:
     """The heap binding of a planned claim: its one position coordinate (for a holds claim, a name of the window)
     bound by ``multisets(n, lo, hi)``, n a name of the window or a number; None for any other claim."""
     if plan.window is None or len(plan.coords) > 1:
@@ -105,7 +107,7 @@ def heap_window(plan: Any) -> HeapWindow | None:
     return None
 
 
-def _window_edges(plan: Any, hw: HeapWindow) -> tuple[int, int, int, dict]:
+def _window_edges(plan: WindowPlan, hw: HeapWindow) -> tuple[int, int, int, dict]:
     """(largest n, smallest heap, largest heap, one binding of the other names) over the window."""
     top_n, lo, hi, params = 0, None, 0, None
     for env in plan.window.bindings({}):
@@ -164,7 +166,7 @@ def _draw(rng: random.Random, n: int, lo: int, hi: int, far: int, k: int | None)
     return tuple(sorted(heaps))
 
 
-def heap_sample(claim: Any, opts: RunOptions) -> Verdict | None:
+def heap_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
     """The ``sample`` method of a claim over any number of heaps (see the module docstring); None for others."""
     plan = claim.plan(opts.profile)
     hw = heap_window(plan)
@@ -173,7 +175,7 @@ def heap_sample(claim: Any, opts: RunOptions) -> Verdict | None:
     started = time.perf_counter()
     if claim.sample.skip:
         return Verdict.not_applicable(claim.id, "sample", str(claim.sample.skip))
-    if claim.kind not in ("p_positions", "grundy", "holds") or (claim.kind == "p_positions" and plan.families):
+    if not isinstance(plan, (PPositionsPlan, GrundyPlan, HoldsPlan)) or (isinstance(plan, PPositionsPlan) and plan.families):
         return Verdict.not_applicable(claim.id, "sample",
                                       f"a {claim.kind} claim over any number of heaps is checked on its window")
     top_n, lo, hi, params = _window_edges(plan, hw)
@@ -251,7 +253,7 @@ def _smaller(heaps: tuple) -> list[tuple]:
     return out
 
 
-def _shrink(claim: Any, plan: Any, hw: HeapWindow, cx: Counterexample, steps: int = 300) -> Counterexample:
+def _shrink(claim: Claim, plan: PPositionsPlan | GrundyPlan | HoldsPlan, hw: HeapWindow, cx: Counterexample, steps: int = 300) -> Counterexample:
     """A failure made smaller, one step at a time while it still fails (each step re-evaluated exactly)."""
     env = dict(cx.bindings)
     improved = True
@@ -279,13 +281,14 @@ def _shrink(claim: Any, plan: Any, hw: HeapWindow, cx: Counterexample, steps: in
     return cx
 
 
-def _judge(claim: Any, plan: Any, env: dict, hw: HeapWindow) -> tuple[bool, Any, Any] | None:
+def _judge(claim: Claim, plan: PPositionsPlan | GrundyPlan | HoldsPlan, env: dict, hw: HeapWindow) -> tuple[bool, Any, Any] | None:
     """(holds?, lhs, rhs) of the claim at one binding, one evaluation (a fresh step budget); ground truth from
     the engine; None where the assumption is false."""
     active_budget().restart()
     if plan.assume is not None and not plan.assume(env):
         return None
-    if claim.kind == "holds":
+    assert plan.formula is not None, "a claim sampled over heaps is stated by one expression"
+    if isinstance(plan, HoldsPlan):
         ok = bool(plan.formula(env))
         if not ok and plan.sides is not None:
             return False, plan.sides[0](env), plan.sides[1](env)
@@ -293,7 +296,7 @@ def _judge(claim: Any, plan: Any, env: dict, hw: HeapWindow) -> tuple[bool, Any,
     inst = as_instance(plan.game(env))
     actual = inst.grundy(env[hw.coord])
     claimed = plan.formula(env)
-    if claim.kind == "p_positions":
+    if isinstance(plan, PPositionsPlan):
         return bool(claimed) == (actual == 0), "P" if actual == 0 else "N", "P" if claimed else "N"
     return claimed == actual, actual, claimed
 
@@ -316,10 +319,10 @@ def _element(tree: ast.expr, coord: str) -> tuple[str, ast.expr] | None:
     return None
 
 
-def _one_heap(claim: Any, coord: str) -> tuple[str, ast.expr] | None:
+def _one_heap(plan: GrundyPlan | PPositionsPlan, coord: str) -> tuple[str, ast.expr] | None:
     """The statement's one-heap formula (x, F): grundy nimsum(F for x in h), p_positions nimsum(...) == 0."""
-    tree = parse(claim.statement)
-    if claim.kind == "p_positions":
+    tree = parse(plan.claim.statement)
+    if isinstance(plan, PPositionsPlan):
         if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq)
                 and isinstance(tree.comparators[0], ast.Constant) and tree.comparators[0].value == 0):
             return None
@@ -354,7 +357,7 @@ def _same(a: ast.expr, a_var: str, b: ast.expr, b_var: str) -> bool:
         ast.dump(_Rename(b_var, fresh).visit(parse(ast.unparse(b))))
 
 
-def _lemma(claim: Any, base_text: str, var: str, formula: ast.expr) -> tuple[Any, str] | None:
+def _lemma(claim: Claim, base_text: str, var: str, formula: ast.expr) -> tuple[Claim, str] | None:
     """The claim of prove.using that states g(x) = F for the one-heap game: ``G(BASE, y) == F`` over one name y,
     with no assumption (its domain may be smaller than every y >= 0: see :func:`every_heap_size`)."""
     for uid in claim.prove.using:
@@ -370,7 +373,7 @@ def _lemma(claim: Any, base_text: str, var: str, formula: ast.expr) -> tuple[Any
         if ast.unparse(call.args[0]) != base_text or used.assume_text is not None:
             continue
         plan = used.plan()
-        if plan.window.names != (y,) or plan.domain is None:
+        if not isinstance(plan, HoldsPlan) or plan.window.names != (y,) or plan.domain is None:
             continue
         if _same(rhs, y, formula, var):
             return used, y
@@ -403,7 +406,7 @@ def every_heap_size(domain: Any, y: str, ns: Any) -> bool:
     return level.members is None and not level.highs and not level.filters and domain.contains({y: 0})
 
 
-def heap_prove(claim: Any, opts: RunOptions, context: CheckContext | None = None) -> Verdict | None:
+def heap_prove(claim: Claim, opts: RunOptions, context: CheckContext | None = None) -> Verdict | None:
     """The ``prove`` method of a claim over any number of heaps (the Sprague-Grundy reduction, see the module
     docstring); None for other claims."""
     plan = claim.plan(opts.profile)
@@ -418,7 +421,7 @@ def heap_prove(claim: Any, opts: RunOptions, context: CheckContext | None = None
     if claim.prove.skip:
         return not_applicable(str(claim.prove.skip))
     gtree = parse(plan.game_text) if plan.game_text else None
-    if gtree is None or claim.kind not in ("grundy", "p_positions") or not isinstance(claim.statement, str):
+    if gtree is None or not isinstance(plan, (GrundyPlan, PPositionsPlan)) or not isinstance(claim.statement, str):
         return not_applicable("only grundy and p_positions claims about a sum of one-heap games reduce to one heap")
     if not (isinstance(gtree, ast.Call) and isinstance(gtree.func, ast.Name) and gtree.func.id == "heaps"
             and len(gtree.args) == 1):
@@ -431,7 +434,7 @@ def heap_prove(claim: Any, opts: RunOptions, context: CheckContext | None = None
     if type(lowest) is not int or lowest < 0:
         return not_applicable(f"the window's heap sizes start at {hw.lo}, not at a constant >= 0: the reduction "
                               "speaks of positions of heaps of 0 tokens or more")
-    one = _one_heap(claim, hw.coord)
+    one = _one_heap(plan, hw.coord)
     if one is None:
         return not_applicable("the statement is not nimsum(F for x in h) (grundy) or nimsum(F for x in h) == 0 "
                               "(p_positions), the form the Sprague-Grundy theorem reduces to one heap")
@@ -449,13 +452,15 @@ def heap_prove(claim: Any, opts: RunOptions, context: CheckContext | None = None
     lemma = prove_claim(used, opts, context=context, using_path=(claim.id,))
     seconds = time.perf_counter() - started
     engines = tuple(dict.fromkeys(("Sprague-Grundy",) + lemma.engines))
-    if lemma.verdict == "proved" and every_heap_size(used.plan().domain, y, claim.spec.namespace):
+    used_domain = used.plan().domain
+    assert used_domain is not None, "a lemma of the reduction states its domain (see _lemma)"
+    if lemma.verdict == "proved" and every_heap_size(used_domain, y, claim.spec.namespace):
         return Verdict(claim.id, "proved", "prove",
                        f"every n and all heaps, by {step}; that one-heap claim is {used.id}, proved ({lemma.scope})",
                        instances=1, assumption_held=1, seconds=seconds, engines=engines)
     if lemma.verdict == "proved":
         # the lemma speaks of the heap sizes of its domain only: the reduction proves the positions of those heaps
-        where = used.plan().domain.text
+        where = used_domain.text
         v = Verdict(claim.id, "proved-bounded", "prove",
                     f"for positions whose every heap {var} satisfies {_renamed(where, y, var)} only (the domain of "
                     f"{used.id}; {plan.domain.describe() if plan.domain is not None else 'the claim: every heap'}), "

@@ -47,6 +47,8 @@ from nimjos.games.heaps.periodicity import (PeriodicityProof, guy_smith_range, h
 from nimjos.lang.binders import Binder
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.syntax import parse
+from nimjos.spec.loader import Claim
+from nimjos.spec.plan import ClaimPlan, GrundyPlan, PeriodicPlan, WindowPlan
 from nimjos.verdict import Counterexample, ProvedClass, Verdict
 
 METHOD = "periodicity"
@@ -95,7 +97,7 @@ def _binding_text(binding: dict) -> str:
     return (" for " + ", ".join(f"{k} = {v!r}" for k, v in binding.items())) if binding else ""
 
 
-def speaks_at(plan: Any, env: dict, coord: str, period: int) -> Callable[[int], bool]:
+def speaks_at(plan: ClaimPlan, env: dict, coord: str, period: int) -> Callable[[int], bool]:
     """Whether the periodic claim states anything at heap size n for the other names' values `env`: n and n + p
     both in the claim's domain and its assumption (the window's reading: G(n + p) = G(n) + s for n >= n0 with n and
     n + p in the window). A claim is judged only where it speaks: a statement about n <= 90 is not refuted at 96.
@@ -118,7 +120,7 @@ def speaks_at(plan: Any, env: dict, coord: str, period: int) -> Callable[[int], 
     return lambda n: inside(n) and inside(n + period)
 
 
-def _parameter_bindings(plan: Any) -> dict[tuple, dict] | None:
+def _parameter_bindings(plan: PeriodicPlan) -> dict[tuple, dict] | None:
     """The window's distinct bindings of the names besides the heap (one env each, with the largest heap size
     of that binding as ``top``); None over :data:`MAX_INSTANCES`."""
     coord = plan.coords[0]
@@ -135,7 +137,7 @@ def _parameter_bindings(plan: Any) -> dict[tuple, dict] | None:
     return seen
 
 
-def proved_class(claim: Any, plan: Any, params: list[str], bindings: list[dict]) -> str | None:
+def proved_class(claim: Claim, plan: WindowPlan, params: list[str], bindings: list[dict]) -> str | None:
     """None when the parameter values proved (`bindings`, the window's) are every value the claim's domain
     allows (under its assumption), else the class proved, as a scope's words: "for k = 1, 2 only (domain k >= 1
     and n >= 0)". The question is asked of Z3 (:func:`checkers.prove.bounded.covers`); a parameter whose values
@@ -160,7 +162,7 @@ def proved_class(claim: Any, plan: Any, params: list[str], bindings: list[dict])
     return f"for {instances_text(list(params), instances)} only ({plan.domain.describe()})"
 
 
-def _domain_values(claim: Any, plan: Any, params: list[str]) -> set | None:
+def _domain_values(claim: Claim, plan: WindowPlan, params: list[str]) -> set | None:
     """The values of the parameters the domain allows, when its binder lists them first, each finite and free of
     the heap size (``c in {"0.77", "0.07"}``, ``2 <= k <= 4``); None otherwise (or over MAX_INSTANCES)."""
     try:
@@ -178,16 +180,14 @@ def _domain_values(claim: Any, plan: Any, params: list[str]) -> set | None:
         return None
 
 
-def _applies(claim: Any, opts: RunOptions) -> Any:
-    if claim.kind != "periodic":
-        return None
+def _applies(claim: Claim, opts: RunOptions) -> PeriodicPlan | None:
     plan = claim.plan(opts.profile)
-    if plan.pattern is None or plan.game is None or len(plan.coords) != 1:
+    if not isinstance(plan, PeriodicPlan) or plan.game is None or len(plan.coords) != 1:
         return None
     return plan
 
 
-def heap_grundy_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
+def heap_grundy_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
     """``proved`` / ``refuted`` / ``inconclusive`` for a grundy claim g(n) = F(n) about a one-heap heap game (a
     code, Lasker's Nim) by the mex certificate in Walnut (:func:`checkers.heap_mex.formula_commands`): f is F on
     the domain and the engine's value at the heap sizes outside it (finitely many: Walnut proves that every n from
@@ -199,10 +199,10 @@ def heap_grundy_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
     >>> heap_grundy_verdict(spec.claim("laskers-nim"), RunOptions()).verdict
     'proved'
     """
-    if claim.kind != "grundy" or claim.assume_text or not isinstance(claim.statement, str):
-        return None
     plan = claim.plan(opts.profile)
-    if plan.game is None or len(plan.coords) != 1 or plan.domain is None or plan.window is None:
+    if not isinstance(plan, GrundyPlan) or claim.assume_text or not isinstance(claim.statement, str):
+        return None
+    if len(plan.coords) != 1 or plan.domain is None or plan.window is None:
         return None
     coord = plan.coords[0]
     if set(plan.window.names) != {coord}:
@@ -249,7 +249,7 @@ def heap_grundy_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
     theorem = formula_theorem(inst.rules)
     if answer.failed:
         n = answer.first_bad
-        if n is None or not plan.domain.contains({coord: n}) or plan.formula is None:
+        if n is None or not plan.domain.contains({coord: n}):
             return stop(f"Walnut: {', '.join(answer.failed)} false, and its least failure was not found ({counts})")
         truth, claimed = heap_sequence(inst.rules, n)[n], plan.formula({coord: n})
         if truth == claimed:
@@ -263,7 +263,7 @@ def heap_grundy_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
     reach = max(outside_sizes, default=0) + audit_reach(inst.rules)
     seq = heap_sequence(inst.rules, reach)
     for n in range(reach + 1):
-        if plan.formula is not None and plan.domain.contains({coord: n}) and plan.formula({coord: n}) != seq[n]:
+        if plan.domain.contains({coord: n}) and plan.formula({coord: n}) != seq[n]:
             raise MexDisagreement(f"claim {claim.id!r}: Walnut proved the mex certificate, but at {coord} = {n} "
                                   f"the engine has g = {seq[n]}, the formula {plan.formula({coord: n})}: a prover bug")
     return Verdict(claim.id, "proved", METHOD, f"every {coord} of the domain ({plan.domain.describe()}): {theorem}",
@@ -271,13 +271,13 @@ def heap_grundy_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
                    notes=[counts + f"; the engine agrees at every heap size of the domain up to {reach}"])
 
 
-def periodic_verdict(claim: Any, opts: RunOptions) -> Verdict | None:
+def periodic_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
     """``proved`` / ``proved-bounded`` / ``refuted`` for a periodic claim a periodicity theorem decides; None
     otherwise. The statement is read where it speaks (:func:`speaks_at`): a refutation is the least n >= n0 of the
     theorem's range with n and n + p in the domain and the assumption (when the theorem's premise fails only where
     the claim says nothing, the method does not decide); ``proved`` needs the window's parameter values to be all
     the domain's, else the verdict is ``proved-bounded`` with the values proved (:func:`proved_class`)."""
-    if claim.kind == "grundy":
+    if isinstance(claim.plan(opts.profile), GrundyPlan):
         return heap_grundy_verdict(claim, opts)
     started = time.perf_counter()
     plan = _applies(claim, opts)
@@ -357,7 +357,7 @@ def _draws(rng: random.Random, lo: int, hi: int, period: int, count: int) -> lis
     return sorted(out)
 
 
-def periodic_sample(claim: Any, opts: RunOptions) -> Verdict | None:
+def periodic_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
     """The ``sample`` method of a periodic claim: g(n + p) = g(n) + s at heap sizes n drawn beyond the window
     (in the claim's domain, n >= n0), each value from the game's engine; None for other claims.
 
@@ -420,7 +420,7 @@ def periodic_sample(claim: Any, opts: RunOptions) -> Verdict | None:
                    beyond=beyond, largest=largest, notes=notes)
 
 
-def periodic_prove(claim: Any, opts: RunOptions) -> Verdict | None:
+def periodic_prove(claim: Claim, opts: RunOptions) -> Verdict | None:
     """The ``prove`` method of a periodic claim: it does not apply, and says where the proof is (the
     periodicity method); None for other claims.
 
@@ -430,7 +430,7 @@ def periodic_prove(claim: Any, opts: RunOptions) -> Verdict | None:
     >>> v = periodic_prove(spec.claim("kayles-period-12"), RunOptions()); v.applicable, v.scope[:45]
     (False, 'not applicable: a periodic claim is proved by')
     """
-    if claim.kind != "periodic":
+    if not isinstance(claim.plan(opts.profile), PeriodicPlan):
         return None
     return Verdict.not_applicable(claim.id, "prove", "a periodic claim is proved by the periodicity method (the "
                                   "Guy-Smith theorem for finite codes, the repeating state of a finite subtraction "

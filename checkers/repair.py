@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from checkers.exhaustive import check_exhaustive
-from nimjos.spec.loader import editable_fields, revise_claim
+from nimjos.spec.loader import Claim, editable_fields, revise_claim
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.syntax import parse
 
@@ -228,7 +228,7 @@ def _everywhere(tree: ast.AST, edits: list[tuple[str, list, ast.AST]]) -> list[t
 REPAIR_INSTANCES = 5_000_000
 
 
-def find_repairs(claim: Any, profile: str = "default", budget_seconds: float = 120.0,
+def find_repairs(claim: Claim, profile: str = "default", budget_seconds: float = 120.0,
                  max_candidates: int = 400, keep: int = 5, counterexamples: list | None = None,
                  max_instances: int = REPAIR_INSTANCES) -> list[Repair]:
     """Candidate corrections of a refuted claim that hold at every counterexample given and on its whole window,

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
+from nimjos.spec.loader import Claim
 from checkers.audit import audit_proof
 from checkers.context import CheckContext
 from checkers.exhaustive import check_exhaustive
@@ -24,14 +25,16 @@ from checkers.prove import prove_claim
 from checkers.heaps import heap_prove, heap_sample
 from checkers.periodicity import periodic_prove, periodic_sample, periodic_verdict
 from checkers.sample import sample_claim
-from nimjos.verdict import Verdict, final_verdict
+from nimjos.spec.plan import (ClaimPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PeriodicPlan, PPositionsPlan, StairPlan,
+                               ValuesPlan, handler_for)
+from nimjos.verdict import HasId, Verdict, final_verdict
 from checkers.shard import ShardLog, run_sharded, shard_plan
 from checkers.repair import find_repairs
 
 
 @dataclass
 class ClaimResult:
-    claim: Any
+    claim: HasId
     verdicts: list[Verdict]
     repairs: list = field(default_factory=list)
     repair_seconds: float = 0.0  # the search for candidate corrections of a refuted claim
@@ -79,7 +82,7 @@ class Earlier:
         return self
 
 
-def _exhaustive(claim: Any, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict:
+def _exhaustive(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict:
     sharding = opts.sharding
     if opts.pins is None and sharding.wanted():
         ranges = shard_plan(claim, opts.profile, sharding.shards_for_workers())
@@ -133,36 +136,88 @@ def _left_out(opts: RunOptions, earlier: Earlier, name: str) -> tuple[Verdict, s
     return None
 
 
-def _sample(claim: Any, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
-    """Sampling: the own samplers of claims over any number of heaps (checkers.heaps) and of periodic claims
-    (checkers.periodicity), else the sampler of checkers.sample."""
+#: a method's handler of one kind of claim: (claim, options, earlier verdicts, the claim's context) -> Verdict, or
+#: None when it has nothing to say
+Handler = Callable[[Claim, RunOptions, "Earlier", CheckContext], "Verdict | None"]
+
+
+def _sample_any(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
+    """Sampling: the own sampler of claims over any number of heaps (checkers.heaps), else the sampler of
+    checkers.sample."""
+    return heap_sample(claim, opts) or sample_claim(claim, opts, context)
+
+
+def _sample_periodic(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
+    """Sampling a periodic claim: its own sampler (checkers.periodicity), where it applies."""
     return heap_sample(claim, opts) or periodic_sample(claim, opts) or sample_claim(claim, opts, context)
 
 
-def _prove(claim: Any, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
-    """Proving: a claim over any number of heaps by the Sprague-Grundy reduction (checkers.heaps); a periodic
-    claim is proved by the periodicity method (this one says so); else the prover, which is given the window's
-    verdict (a proof the window refutes is a bug)."""
-    return (heap_prove(claim, opts, context) or periodic_prove(claim, opts)
-            or prove_claim(claim, opts, window=earlier.window, context=context))
+def _prove_any(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
+    """Proving: a claim over any number of heaps by the Sprague-Grundy reduction (checkers.heaps), else the
+    prover, which is given the window's verdict (a proof the window refutes is a bug)."""
+    return heap_prove(claim, opts, context) or prove_claim(claim, opts, window=earlier.window, context=context)
 
 
-def _periodicity(claim: Any, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
+def _prove_periodic(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
+    """A periodic claim is proved by the periodicity method (the prover says so)."""
+    return heap_prove(claim, opts, context) or periodic_prove(claim, opts)
+
+
+def _periodicity(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
     """Periodicity for every heap size (checkers.periodicity)."""
     return periodic_verdict(claim, opts)
 
 
-#: the methods, in the order they run and their verdicts are listed: name -> callable(claim, options, the
-#: verdicts of the methods before it, the claim's context) -> Verdict, or None when the method does not apply
-METHODS: dict[str, Callable[[Any, RunOptions, Earlier, CheckContext], Verdict | None]] = {
-    "exhaustive": _exhaustive,
-    "prove": _prove,
-    "sample": _sample,
-    "periodicity": _periodicity,
+#: each method's handler of each kind of claim (the type of its plan, nimjos.spec.plan), or the reason it does
+#: not apply to that kind (a verdict "not applicable", the reason as data). The window handles every kind
+#: (checkers.exhaustive.WINDOW_CHECKS); a kind missing from a table here is one the method does not apply to,
+#: except for the periodicity method, which lists no verdict for a claim it has no entry for.
+HANDLERS: dict[str, dict[type[ClaimPlan], Handler | str]] = {
+    "prove": {HoldsPlan: _prove_any, GrundyPlan: _prove_any, PPositionsPlan: _prove_any, LevelSetPlan: _prove_any,
+              StairPlan: _prove_any, ValuesPlan: _prove_any, PeriodicPlan: _prove_periodic,
+              GrundyBoundPlan: "a bound on G has no local certificate (it does not say what G is); the window checks "
+                               "it from the engine's values"},
+    "sample": {HoldsPlan: _sample_any, GrundyPlan: _sample_any, PPositionsPlan: _sample_any, LevelSetPlan: _sample_any,
+               StairPlan: _sample_any, ValuesPlan: _sample_any, PeriodicPlan: _sample_periodic,
+               GrundyBoundPlan: "the sampler judges a game claim by its local certificate, and a bound on G has none"},
+    "periodicity": {PeriodicPlan: _periodicity},
 }
 
 
-def _audit(claim: Any, opts: RunOptions, v: Verdict) -> Verdict | None:
+def _dispatch(name: str) -> Handler:
+    """Method `name` as one callable: the handler of the claim's kind in :data:`HANDLERS`, or a verdict that it
+    does not apply (the reason as data).
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> claim = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml").claims[0]
+    >>> _dispatch("periodicity")(claim, RunOptions(), Earlier(), CheckContext.for_claim()) is None
+    True
+    """
+    def method(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
+        handler = handler_for(HANDLERS[name], claim.plan(opts.profile))
+        if handler is None:
+            if name == "periodicity":
+                return None
+            return Verdict.not_applicable(claim.id, name, f"the {name} method has no handler for a {claim.kind} claim")
+        if isinstance(handler, str):
+            return Verdict.not_applicable(claim.id, name, handler)
+        return handler(claim, opts, earlier, context)
+    method.__name__ = f"_{name}"
+    return method
+
+
+#: the methods, in the order they run and their verdicts are listed: name -> callable(claim, options, the
+#: verdicts of the methods before it, the claim's context) -> Verdict, or None when the method does not apply
+METHODS: dict[str, Handler] = {
+    "exhaustive": _exhaustive,
+    "prove": _dispatch("prove"),
+    "sample": _dispatch("sample"),
+    "periodicity": _dispatch("periodicity"),
+}
+
+
+def _audit(claim: Claim, opts: RunOptions, v: Verdict) -> Verdict | None:
     """The audit of a proof (checkers.audit) before it prints: None unless `v` is ``proved`` or
     ``proved-bounded`` and the claim has probe points beyond its window."""
     if v.verdict not in ("proved", "proved-bounded") or opts.pins:
@@ -177,14 +232,14 @@ def _audit(claim: Any, opts: RunOptions, v: Verdict) -> Verdict | None:
     return audit
 
 
-def run_claim(claim: Any, opts: RunOptions | None = None) -> ClaimResult:
+def run_claim(claim: Claim, opts: RunOptions | None = None) -> ClaimResult:
     """Run the selected methods (default: all that apply) on one claim, in a context of its own
     (:class:`checkers.context.CheckContext`: engine, evaluation budget, Z3 contexts)."""
     with CheckContext.for_claim().installed() as context:
         return _run_methods(claim, opts or RunOptions(), context)
 
 
-def _run_methods(claim: Any, opts: RunOptions, context: CheckContext) -> ClaimResult:
+def _run_methods(claim: Claim, opts: RunOptions, context: CheckContext) -> ClaimResult:
     """The body of :func:`run_claim`: each method in turn, the audit of a proof, the repairs of a refutation."""
     names = opts.methods or tuple(METHODS)
     verdicts: list[Verdict] = []

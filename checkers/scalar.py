@@ -10,7 +10,7 @@ from checkers.collector import Collector
 from nimjos.games.engine import active_engine
 from nimjos.lang.errors import EvalError
 from nimjos.lang.runtime import active_budget
-from nimjos.spec.plan import ClaimPlan
+from nimjos.spec.plan import GrundyPlan, HoldsPlan, LevelSetPlan, PPositionsPlan
 from nimjos.verdict import Counterexample
 
 
@@ -30,7 +30,7 @@ def one_at_a_time(prefetched: bool) -> dict:
     return evidence
 
 
-def holds_instance(plan: ClaimPlan, env: dict, col: Collector, assumed: bool = False) -> int:
+def holds_instance(plan: HoldsPlan, env: dict, col: Collector, assumed: bool = False) -> int:
     """Check a holds claim at one binding (the scalar path, the reference); 1 when the assumption held.
 
     >>> import pathlib, tempfile
@@ -42,7 +42,7 @@ def holds_instance(plan: ClaimPlan, env: dict, col: Collector, assumed: bool = F
     (1, 1, 1)
     """
     active_budget().restart()  # the step budget is per evaluation, not per window
-    assert plan.window is not None and plan.formula is not None, "a holds plan has a window and a statement"
+    assert plan.window is not None, "a holds plan has a window"
     names = plan.window.names
     try:
         if not assumed and plan.assume is not None and not plan.assume(env):
@@ -58,7 +58,7 @@ def holds_instance(plan: ClaimPlan, env: dict, col: Collector, assumed: bool = F
 
 
 
-def formula_row(plan: ClaimPlan, env: dict, actual: int, col: Collector) -> tuple | None:
+def formula_row(plan: GrundyPlan | PPositionsPlan, env: dict, actual: int, col: Collector) -> tuple | None:
     """Check a grundy claim, or a p_positions claim stated by a predicate, at one binding against the actual
     value (the scalar path, the reference): (the claimed value,), or None when the formula cannot be evaluated
     there.
@@ -76,7 +76,7 @@ def formula_row(plan: ClaimPlan, env: dict, actual: int, col: Collector) -> tupl
     except EvalError as exc:
         col.undef(Counterexample(env, actual, None, reason=str(exc)))
         return None
-    if plan.claim.kind == "p_positions":
+    if isinstance(plan, PPositionsPlan):
         if bool(claimed) != (actual == 0):   # actual -1: an N-position whose Grundy value was not computed
             col.fail(Counterexample(env, "P" if actual == 0 else "N", "P" if claimed else "N",
                                     detail={"grundy": actual} if actual >= 0 else {}))
@@ -85,7 +85,7 @@ def formula_row(plan: ClaimPlan, env: dict, actual: int, col: Collector) -> tupl
     return (claimed,)
 
 
-def level_row(plan: ClaimPlan, env: dict, pos: Any, actual: int, s_value: Any, col: Collector,
+def level_row(plan: LevelSetPlan, env: dict, pos: Any, actual: int, s_value: Any, col: Collector,
               member: Callable | None = None) -> None:
     """Check a level_set claim at one binding and level s_value (in `env`) against the actual value, the scalar
     path; `member` (env, pos) -> bool replaces the formula when the set is given by families.

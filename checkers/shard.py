@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from nimjos.verdict import Counterexample, Verdict
-from nimjos.spec.loader import load_spec
+from nimjos.spec.loader import Claim, load_spec
+from nimjos.spec.plan import ClaimPlan, PatternPlan, ValuesPlan
 from checkers.context import CheckContext
 from checkers.exhaustive import check_exhaustive, ground_truth_note
 from checkers.exhaustive import _scope
@@ -27,7 +28,7 @@ import sqlite3
 import pickle
 
 #: claim kinds whose instances compare positions with each other, so the window cannot be cut
-UNSHARDABLE = ("periodic", "stair", "values")
+UNSHARDABLE: tuple[type[ClaimPlan], ...] = (PatternPlan, ValuesPlan)
 
 _SPECS: dict[str, Any] = {}
 
@@ -68,11 +69,11 @@ def balanced_split(lo: int, hi: int, n: int, weight: Callable[[int], int] | None
     return out
 
 
-def shard_plan(claim: Any, profile: str, shards: int) -> list[tuple[int, int]] | None:
+def shard_plan(claim: Claim, profile: str, shards: int) -> list[tuple[int, int]] | None:
     """The shard ranges of a claim's window, or None when it cannot be cut."""
-    if claim.kind in UNSHARDABLE or shards <= 1:
-        return None
     plan = claim.plan(profile)
+    if isinstance(plan, UNSHARDABLE) or shards <= 1:
+        return None
     if plan.window is None:
         return None
     outer = plan.window.outer_range()
@@ -82,13 +83,14 @@ def shard_plan(claim: Any, profile: str, shards: int) -> list[tuple[int, int]] |
     # with dependent inner bounds (1 <= m <= n) later outer values carry more instances: balance by a
     # quick count of the instances at each outer value when the window is small enough to count
     weight: Callable[[int], int] | None = None
+    window = plan.window
     if len(plan.window.levels) > 1 and hi - lo < 100_000:
         name = plan.window.levels[0].name
         inner = plan.window.levels[1]
         if inner.highs and inner.lows and inner.members is None:
             def count(v: int, inner=inner, name=name) -> int:
                 try:
-                    a, b = plan.window.range_of(inner, {name: v})
+                    a, b = window.range_of(inner, {name: v})
                     return max(1, b - a + 1)
                 except Exception:  # noqa: BLE001 - a weight is only a hint for balancing
                     return 1
@@ -136,7 +138,7 @@ def check_shard(path: str, claim_id: str, profile: str, rng: tuple[int, int], in
                        time.perf_counter() - start, os.getpid())
 
 
-def merge(claim: Any, parts: Iterable[ShardResult], max_counterexamples: int, executor: str,
+def merge(claim: Claim, parts: Iterable[ShardResult], max_counterexamples: int, executor: str,
           workers: int, seconds: float, profile: str = "default") -> Verdict:
     """Merge shard results into one verdict, smallest counterexamples first."""
     parts = sorted(parts, key=lambda p: p.index)

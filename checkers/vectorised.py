@@ -25,7 +25,7 @@ from nimjos.lang.analysis import grundy_calls
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.syntax import free_names, parse
 from nimjos.lang.vector import GameCall, NotVectorisable, OptionSets, as_full, as_truth, vectorise
-from nimjos.spec.plan import ClaimPlan
+from nimjos.spec.plan import ClaimPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PPositionsPlan, SetPlan
 
 #: the fewest instances for which the vectorised path is tried (below it the scalar path is as quick)
 VECTOR_MIN = 5_000
@@ -48,11 +48,12 @@ def check_vectorised(plan: ClaimPlan, col: Collector, shard: tuple | None) -> tu
     True
     """
     claim = plan.claim
-    kind = claim.kind
-    if plan.window is None or kind not in ("holds", "grundy", "p_positions", "level_set") or plan.formula is None \
+    if plan.window is None or not isinstance(plan, (HoldsPlan, GrundyPlan, PPositionsPlan, LevelSetPlan)) \
+            or plan.formula is None \
             or not isinstance(claim.statement, str) or not isinstance(claim.assume_text, (str, type(None))):
         return None
-    if kind != "holds" and (plan.families is not None or not plan.coords or plan.game is None):
+    if not isinstance(plan, HoldsPlan) and (isinstance(plan, SetPlan) and plan.families is not None or not plan.coords
+                                            or plan.game is None):
         return None
     arrays = plan.window.arrays({}, shard=shard)
     if arrays is None:
@@ -69,7 +70,7 @@ def check_vectorised(plan: ClaimPlan, col: Collector, shard: tuple | None) -> tu
         held_idx = np.nonzero(mask)[0]
         held = {k: v[held_idx] for k, v in arrays.items()}
         statement = vectorise(parse(claim.statement), ns, ARRAY_CALLS)
-        if kind == "holds":
+        if isinstance(plan, HoldsPlan):
             evidence = _vector_holds(plan, vc, held, statement)
         else:
             evidence = _vector_game(plan, vc, held, statement)
@@ -242,7 +243,7 @@ def _env_at(columns: dict, j: int) -> dict:
     return {k: int(v[j]) for k, v in columns.items()}
 
 
-def _vector_holds(plan: ClaimPlan, vc: Collector, held: dict, statement: Callable) -> dict | None:
+def _vector_holds(plan: HoldsPlan, vc: Collector, held: dict, statement: Callable) -> dict | None:
     assert plan.window is not None, "a holds plan has a window"
     n = len(next(iter(held.values())))
     try:
@@ -264,7 +265,7 @@ def _vector_holds(plan: ClaimPlan, vc: Collector, held: dict, statement: Callabl
     return {}
 
 
-def _vector_game(plan: ClaimPlan, vc: Collector, held: dict, statement: Callable) -> dict | None:
+def _vector_game(plan: GrundyPlan | SetPlan, vc: Collector, held: dict, statement: Callable) -> dict | None:
     assert plan.window is not None and plan.game is not None, "a game claim's plan has a window and a game"
     claim, coords, names = plan.claim, plan.coords, plan.window.names
     n = len(next(iter(held.values())))
@@ -285,7 +286,6 @@ def _vector_game(plan: ClaimPlan, vc: Collector, held: dict, statement: Callable
         which = np.zeros(n, dtype=np.int64)
         groups = [{}]
     engine = active_engine()
-    kind = claim.kind
     insts, actual = [], np.zeros(n, dtype=np.int64)
     members = groups_of(which, len(groups))
     for g, env0 in enumerate(groups):
@@ -298,7 +298,7 @@ def _vector_game(plan: ClaimPlan, vc: Collector, held: dict, statement: Callable
         insts.append(inst)
         idx = members[g]
         at = [held[c][idx] for c in coords]
-        is_p = outcomes_fast(inst, at, engine) if kind == "p_positions" else None
+        is_p = outcomes_fast(inst, at, engine) if isinstance(plan, PPositionsPlan) else None
         # an engine of P-positions only: 0 at a P-position, -1 (a value it does not compute) elsewhere
         actual[idx] = np.where(is_p, 0, -1) if is_p is not None else grundy_array(engine, inst, at)
 
@@ -306,9 +306,9 @@ def _vector_game(plan: ClaimPlan, vc: Collector, held: dict, statement: Callable
         return position_of(j_env, coords)
 
     evidence: dict = {}
-    if kind in ("grundy", "p_positions"):
+    if isinstance(plan, (GrundyPlan, PPositionsPlan)):
         value = statement(held)
-        if kind == "grundy":
+        if isinstance(plan, GrundyPlan):
             if isinstance(value, tuple) or (isinstance(value, np.ndarray) and value.dtype == np.bool_) \
                     or isinstance(value, bool):
                 return None
@@ -320,13 +320,14 @@ def _vector_game(plan: ClaimPlan, vc: Collector, held: dict, statement: Callable
         columns = {k: v[bad] for k, v in held.items()}
         _report(vc, columns, len(bad), lambda j: formula_row(plan, _env_at(columns, j), int(actual[bad[j]]), vc))
         rows, keep_idx = evidence_rows(names, held, insts, which, coords)
-        claimed_map = {(inst, pos): (int(bool(claimed[i])) if kind == "p_positions" else int(claimed[i]))
+        predicate = isinstance(plan, PPositionsPlan)
+        claimed_map = {(inst, pos): (int(bool(claimed[i])) if predicate else int(claimed[i]))
                        for (_, inst, pos), i in zip(rows, keep_idx)}
         if not np.any(actual < 0):   # no Grundy grid to plot from an engine of P-positions only
-            evidence = window_evidence(rows, claimed_map, "claimed P-positions" if kind == "p_positions"
+            evidence = window_evidence(rows, claimed_map, "claimed P-positions" if predicate
                                        else "claimed value")
     else:
-        assert plan.levels is not None, "a level set's plan has its levels"
+        assert isinstance(plan, LevelSetPlan), "a set claim here is a P-position or a level set claim"
         if set(free_names(plan.levels.tree)) & set(names) or len(plan.level_names) != 1:
             return None
         level = plan.level_names[0]

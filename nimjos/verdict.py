@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from nimjos.lang.values import format_value, json_value, sortable_key
 from nimjos.spec.schema import EXPECT_WORDS
@@ -36,6 +36,13 @@ EXPECTABLE = EXPECT_WORDS
 #: ordering used to pick the strongest verdict among several methods
 STRENGTH = {"refuted": 7, "ill-defined": 6, "proved": 5, "proved-bounded": 4, "sampled": 3, "checked": 2,
             "vacuous": 1, "inconclusive": 0}
+
+
+class HasId(Protocol):
+    """A claim as far as a verdict about it needs: its id (the loaded claim, or a stub in an example)."""
+
+    @property
+    def id(self) -> str: ...
 
 
 @dataclass

@@ -26,6 +26,7 @@ from typing import Any
 
 import z3
 
+from nimjos.spec.loader import Claim
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.syntax import parse
 from nimjos.spec.plan import ClaimPlan
@@ -39,7 +40,7 @@ from checkers.prove.translate import Builder
 COVER_SECONDS = 2.0
 
 
-def bounded_class(claim: Any, plan: ClaimPlan, dom: ProofDomain, mode: str, width: int | None,
+def bounded_class(claim: Claim, plan: ClaimPlan, dom: ProofDomain, mode: str, width: int | None,
                   instances: list[dict], ctx: z3.Context) -> str | None:
     """None when the proof covers the domain, else the proved class as a scope's words (module docstring); Z3's
     questions are asked in `ctx` (the proof attempt's context)."""
@@ -64,7 +65,7 @@ def bounded_class(claim: Any, plan: ClaimPlan, dom: ProofDomain, mode: str, widt
     return "for " + " and ".join(parts) + f" only ({domain.describe()})"
 
 
-def narrowing(claim: Any, plan: ClaimPlan, dom: ProofDomain, ctx: z3.Context) -> list[str]:
+def narrowing(claim: Claim, plan: ClaimPlan, dom: ProofDomain, ctx: z3.Context) -> list[str]:
     """The conditions of the proof on its symbolic names that the claim's domain (with its assumption) does not
     imply, in clean form: what makes the proved class smaller than the domain. A condition Z3 cannot show to
     follow from the domain counts as narrowing.
@@ -115,7 +116,7 @@ def _bool(b: Builder, v: Any) -> Any:
     return b.to_bool(v) if is_term(v) else z3.BoolVal(bool(v), b.ctx)
 
 
-def covers(claim: Any, plan: ClaimPlan, dom: ProofDomain, mode: str, width: int | None,
+def covers(claim: Claim, plan: ClaimPlan, dom: ProofDomain, mode: str, width: int | None,
            instances: list[dict], ctx: z3.Context) -> bool:
     """Does the proved class contain every point of the domain that satisfies the assumption? (Z3, in `ctx`;
     False when it cannot tell.)"""

@@ -41,7 +41,8 @@ from nimjos.games.engine import active_engine
 from nimjos.lang.values import format_value
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.syntax import parse
-from nimjos.spec.plan import ClaimPlan
+from nimjos.spec.loader import Claim
+from nimjos.spec.plan import ClaimPlan, GrundyPlan, LevelSetPlan, PPositionsPlan, SetPlan, handler_for
 from checkers.collector import Collector
 from checkers.exhaustive import _family_points
 from checkers.prove.budget import Budget, check
@@ -80,19 +81,19 @@ class Failure:
     detail: dict = field(default_factory=dict)
 
 
-def game_kind(claim: Any, plan: ClaimPlan) -> str | None:
-    """'grundy', 'p' or 'level' for a claim the certificate applies to, else None.
+#: the local certificate of each kind of game claim it applies to: its labels are Grundy values ('grundy'),
+#: P-positions ('p') or the levels of a level set ('level')
+CERTIFICATE_KINDS: dict[type[ClaimPlan], str] = {GrundyPlan: "grundy", PPositionsPlan: "p", LevelSetPlan: "level"}
 
-    >>> game_kind(type("C", (), {"kind": "holds"})(), None) is None
+
+def game_kind(plan: ClaimPlan) -> str | None:
+    """'grundy', 'p' or 'level' for a claim the certificate applies to (:data:`CERTIFICATE_KINDS`), else None.
+
+    >>> from nimjos.spec.plan import HoldsPlan
+    >>> game_kind(HoldsPlan(claim=None, profile="default", window=None, domain=None, formula=None)) is None
     True
     """
-    if claim.kind == "grundy":
-        return "grundy"
-    if claim.kind == "p_positions":
-        return "p"
-    if claim.kind == "level_set":
-        return "level"
-    return None
+    return handler_for(CERTIFICATE_KINDS, plan)
 
 
 def measure_words(claim: Any, plan: ClaimPlan) -> str:
@@ -163,7 +164,7 @@ def count_options(inst: Any, pos: Any, cap: int) -> int:
 class Certificate:
     """The local certificate of one game claim for fixed values of its non-coordinate names (`params`)."""
 
-    def __init__(self, claim: Any, plan: ClaimPlan, params: dict, kind: str):
+    def __init__(self, claim: Claim, plan: GrundyPlan | SetPlan, params: dict, kind: str):
         self.claim = claim
         self.plan = plan
         self.params = dict(params)
@@ -175,18 +176,18 @@ class Certificate:
         self._family_cache: dict = {}
         self.domain = getattr(plan, "domain", None)
         if kind == "level":
-            assert plan.levels is not None, "a level set's plan has its levels"
+            assert isinstance(plan, LevelSetPlan), "a level certificate's plan is a level set's"
             lv = [e[plan.level_names[0]] for e in plan.levels.bindings(dict(params, **{c: 0 for c in plan.coords}))]
             self.levels = sorted(lv)
             if self.levels != list(range(len(self.levels))):
                 raise SpecError("the local certificate needs levels 0, 1, ..., S", field="levels")
 
     @classmethod
-    def for_claim(cls, claim: Any, params: dict, profile: str = "default") -> "Certificate":
+    def for_claim(cls, claim: Claim, params: dict, profile: str = "default") -> "Certificate":
         """The certificate of a grundy / p_positions / level_set claim (SpecError for other kinds)."""
         plan = claim.plan(profile)
-        kind = game_kind(claim, plan)
-        if kind is None:
+        kind = game_kind(plan)
+        if kind is None or not isinstance(plan, (GrundyPlan, SetPlan)):
             raise SpecError(f"a {claim.kind} claim has no local certificate")
         return cls(claim, plan, params, kind)
 
@@ -248,12 +249,14 @@ class Certificate:
             assert formula is not None, "a grundy claim's plan has its formula"
             return [formula(self.env_at(p)) for p in positions]
         if self.kind == "p":
+            assert isinstance(plan, SetPlan), "a P-position certificate's plan is a set's"
             if plan.families is None:
                 assert formula is not None, "a P-position claim without families has its predicate"
                 return [0 if formula(self.env_at(p)) else None for p in positions]
             pts = self._family_points(plan.families, dict(self.params), positions + (context or []))
             return [0 if p in pts else None for p in positions]
         out: list = [None] * len(positions)
+        assert isinstance(plan, LevelSetPlan), "a level certificate's plan is a level set's"
         lname = plan.level_names[0]
         for s in self.levels or []:
             if plan.families is None:
@@ -269,7 +272,7 @@ class Certificate:
                     out[i] = s
         return out
 
-    def _family_points(self, families: list, env0: dict, positions: list) -> set:
+    def _family_points(self, families: Sequence, env0: dict, positions: list) -> set:
         col = Collector(1)
         pts = _family_points(self.plan, families, env0, positions, col, tuple(env0))
         if col.undefined:
@@ -404,7 +407,7 @@ class PointSolver:
         if not isinstance(inst, DeclaredGame):
             raise Untranslatable("built-in game families have no declared moves to translate")
         claim = cert.claim
-        if cert.kind != "grundy" and cert.plan.families is not None:
+        if isinstance(cert.plan, SetPlan) and cert.plan.families is not None:
             raise Untranslatable("P-position families are enumerated, not searched")
         self.ns = claim.spec.namespace
         self.tree = parse(claim.statement)
@@ -413,7 +416,7 @@ class PointSolver:
         self.mode = choose_mode(trees, self.ns, exact=True)
         variables = set(self.decl.params) | set(self.decl.position)
         self.where = [compile_tree(f.binder.tree, self.ns, variables | set(f.binder.names)) for f in self.decl.moves]
-        self.lname = cert.plan.level_names[0] if cert.kind == "level" else None
+        self.lname = cert.plan.level_names[0] if isinstance(cert.plan, LevelSetPlan) else None
 
     def _label_term(self, b: Any, q: Any, value: Any) -> Any:
         """Z3 condition: the label of the symbolic option q equals value (None: 'not a P-position')."""

@@ -30,7 +30,7 @@ from nimjos.lang.builtins import iter_items
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import parse
-from nimjos.spec.loader import ProveOptions
+from nimjos.spec.loader import Claim, ProveOptions
 from nimjos.spec.plan import ClaimPlan
 from checkers.prove.terms import Untranslatable
 from nimjos.lang.analysis import parsed
@@ -131,7 +131,7 @@ def param_roles(texts: list[str], ns: Any) -> set[str]:
     return out
 
 
-def proof_domain(claim: Any, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> ProofDomain:
+def proof_domain(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> ProofDomain:
     """Read the proof's domain from prove.for_all or the window (see the module docstring).
 
     >>> from nimjos.spec.loader import load_spec
@@ -206,7 +206,7 @@ def proof_domain(claim: Any, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> Pro
     return dom
 
 
-def all_symbolic(claim: Any, plan: ClaimPlan, ns: Any) -> ProofDomain | None:
+def all_symbolic(claim: Claim, plan: ClaimPlan, ns: Any) -> ProofDomain | None:
     """The domain with the parameters symbolic too (their constant upper bounds dropped); None when it has
     no Z3 model.
 
@@ -224,7 +224,7 @@ def all_symbolic(claim: Any, plan: ClaimPlan, ns: Any) -> ProofDomain | None:
         return None
 
 
-def inside_domain(dom: ProofDomain, bindings: dict, claim: Any) -> bool:
+def inside_domain(dom: ProofDomain, bindings: dict, claim: Claim) -> bool:
     """Do `bindings` lie in the domain (the binder of the proof's domain, with these values pinned)?
 
     >>> from nimjos.spec.loader import load_spec

@@ -17,8 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from nimjos.spec.loader import Claim
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.spec.plan import ClaimPlan
+from nimjos.spec.plan import ClaimPlan, GrundyPlan, HoldsPlan, SetPlan
 from nimjos.verdict import Counterexample
 from checkers.prove.budget import Budget
 from checkers.prove.certificate import Certificate, TooManyOptions, game_kind
@@ -43,7 +44,7 @@ class Attempt:
     untranslatable: str | None = None
 
 
-def prove_instance(claim: Any, plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
+def prove_instance(claim: Claim, plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
                    bits: int, deadline: Budget | float, solver: SolverContext | None = None) -> Attempt:
     """Prove one instance (one assignment of the enumerated names) within `deadline` (a :class:`Budget`, or a
     wall-clock deadline, converted, as :class:`checkers.prove.solver.Context` does), in the Z3 context of `solver`
@@ -59,7 +60,7 @@ def prove_instance(claim: Any, plan: ClaimPlan, dom: ProofDomain, params: dict, 
     'proved'
     """
     ctx = Context(claim, plan, dom, params, mode, width, bits, deadline, solver)
-    kind = game_kind(claim, plan)
+    kind = game_kind(plan)
     try:
         if kind is None:
             results = prove_holds(ctx)
@@ -90,14 +91,14 @@ def prove_instance(claim: Any, plan: ClaimPlan, dom: ProofDomain, params: dict, 
     return att
 
 
-def _confirm(claim: Any, plan: ClaimPlan, kind: str | None, params: dict, r: QueryResult, att: Attempt) -> Attempt:
+def _confirm(claim: Claim, plan: ClaimPlan, kind: str | None, params: dict, r: QueryResult, att: Attempt) -> Attempt:
     """Re-evaluate a Z3 model exactly (holds) or by the engine (game claims)."""
     values = dict(params)
     values.update(r.values)
     assert plan.window is not None, "a claim the prover reads has a window"
     names = plan.window.names
     if kind is None:
-        assert plan.formula is not None, "a holds plan has its statement"
+        assert isinstance(plan, HoldsPlan), "a claim without a local certificate is a holds claim"
         env = {n: values[n] for n in values}
         bindings = {n: values[n] for n in names if n in values}
         if not _in_domain(plan, bindings):
@@ -127,6 +128,7 @@ def _confirm(claim: Any, plan: ClaimPlan, kind: str | None, params: dict, r: Que
     if not _in_domain(plan, {**game_params, **dict(zip(coords, pos if isinstance(pos, tuple) else (pos,)))}):
         att.status, att.note = "inconclusive", f"'{r.name}' fails at {show_values(r.values)}, outside the claim's domain"
         return att
+    assert isinstance(plan, (GrundyPlan, SetPlan)), "a game claim's plan has a local certificate"
     try:
         cert = Certificate(claim, plan, game_params, kind)
         found = cert.reevaluate(pos, max_positions=500_000)

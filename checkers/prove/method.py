@@ -38,11 +38,12 @@ import time
 from dataclasses import replace
 from typing import Any
 
+from nimjos.spec.loader import Claim
 from nimjos.lang.errors import EvalError, NimjosError, SpecError
 from nimjos.lang.analysis import window_constants
 from nimjos.lang.syntax import parse
-from nimjos.spec.plan import ClaimPlan
-from nimjos.verdict import ProvedClass, Verdict
+from nimjos.spec.plan import ClaimPlan, LevelSetPlan, ValuesPlan, WindowPlan
+from nimjos.verdict import HasId, ProvedClass, Verdict
 from checkers.exhaustive import check_exhaustive
 from checkers.context import CheckContext
 from checkers.options import PROVE_SECONDS, RunOptions
@@ -66,7 +67,7 @@ class ProofDisagreement(NimjosError, AssertionError):
     """A claim proved for a class of positions is refuted on its window inside that class: a bug."""
 
 
-def not_applicable(claim: Any, reason: str, seconds: float = 0.0) -> Verdict:
+def not_applicable(claim: HasId, reason: str, seconds: float = 0.0) -> Verdict:
     """The verdict for a claim this method cannot handle, with the reason as data (the scope says it too).
 
     >>> v = not_applicable(type("C", (), {"id": "c"})(), "a printed table"); v.verdict, v.applicable, v.reason
@@ -76,7 +77,7 @@ def not_applicable(claim: Any, reason: str, seconds: float = 0.0) -> Verdict:
 
 
 
-def prove_claim(claim: Any, opts: RunOptions, window: Verdict | None = None,
+def prove_claim(claim: Claim, opts: RunOptions, window: Verdict | None = None,
                 using_path: tuple[str, ...] = (), context: CheckContext | None = None) -> Verdict:
     """Prove one claim for every position of its domain: Walnut first (:mod:`checkers.prove.walnut`), whose
     proved or refuted stands; otherwise Z3, with Walnut's one-line reason in its notes (Walnut's proved-bounded
@@ -113,7 +114,7 @@ def prove_claim(claim: Any, opts: RunOptions, window: Verdict | None = None,
     return v
 
 
-def _prove_with_z3(claim: Any, opts: RunOptions, window: Verdict | None, using_path: tuple[str, ...],
+def _prove_with_z3(claim: Claim, opts: RunOptions, window: Verdict | None, using_path: tuple[str, ...],
                    context: CheckContext) -> Verdict:
     """Prove one claim for every position of its domain with Z3 (see the module docstring); each attempt in a
     new Z3 context of the claim's `context`."""
@@ -122,12 +123,13 @@ def _prove_with_z3(claim: Any, opts: RunOptions, window: Verdict | None, using_p
     cfg = claim.prove   # fields and types checked by the loader (nimjos.spec.schema.PROVE_FIELDS)
     if cfg.skip:
         return not_applicable(claim, str(cfg.skip))
-    if claim.kind == "values":
+    if issubclass(claim.plan_type, ValuesPlan):
         return not_applicable(claim, "a printed table is finite: the window check covers all of it")
-    if claim.kind == "level_set":
+    if issubclass(claim.plan_type, LevelSetPlan):
         return not_applicable(claim, "level-set claims are sampled, not proved (their certificate needs the level's "
                                      "quantifier over s)")
     plan = claim.plan(opts.profile)
+    assert isinstance(plan, WindowPlan), "a claim the prover reads has a window"
     ns = claim.spec.namespace
     if not plan.window.names:
         return not_applicable(claim, "a closed statement: the window check evaluates it exactly")
@@ -183,7 +185,7 @@ def _prove_with_z3(claim: Any, opts: RunOptions, window: Verdict | None, using_p
     return from_lemmas(v, lemmas) if lemmas else v
 
 
-def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, window: Verdict | None, dom: ProofDomain,
+def _prove_in_world(claim: Claim, plan: ClaimPlan, opts: RunOptions, window: Verdict | None, dom: ProofDomain,
                     instances: list[dict], mode: str, width: int | None, bits: int, start: float,
                     budget: Budget, solver: SolverContext) -> Any:
     """Prove every instance in one world (int or bit-vectors) within `budget`, in `solver`'s Z3 context: the verdict, or the
@@ -196,7 +198,7 @@ def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, window: Verdi
                                      "the window's job)", time.perf_counter() - start)
     # parameters symbolic first (k >= 2 instead of k = 2..10), for holds claims: a game with a symbolic
     # parameter makes the moves nonlinear, which Z3 does not finish
-    if dom.enumerated and game_kind(claim, plan) is None and \
+    if dom.enumerated and game_kind(plan) is None and \
             all(l.members is None for l in dom.binder.levels if l.name in dom.enumerated):
         sym = all_symbolic(claim, plan, ns)
         if sym is not None:
@@ -223,7 +225,7 @@ def _prove_in_world(claim: Any, plan: ClaimPlan, opts: RunOptions, window: Verdi
         return exc
 
 
-def prove_used(claim: Any, opts: RunOptions, seconds: float,
+def prove_used(claim: Claim, opts: RunOptions, seconds: float,
                using_path: tuple[str, ...] = (), context: CheckContext | None = None) -> list[tuple[str, Verdict]]:
     """Try to prove each claim named in prove.using (their verdicts decide what a proof from them is worth).
     The lemmas form an acyclic graph: a used claim may use others in turn, but never one on the path that led
@@ -341,14 +343,14 @@ def _covered_by(v: Verdict, lemma: Verdict) -> bool:
 
 
 
-def _verdict(claim: Any, plan: ClaimPlan, opts: RunOptions, window: Verdict | None, dom: ProofDomain, mode: str,
+def _verdict(claim: Claim, plan: ClaimPlan, opts: RunOptions, window: Verdict | None, dom: ProofDomain, mode: str,
              width: int | None, attempts: list[Attempt], instances: list[dict], symbolic_first: Attempt | None,
              start: float, solver: SolverContext) -> Verdict:
     seconds = time.perf_counter() - start
     abstractions = set().union(*(a.abstractions for a in attempts)) if attempts else set()
     cls = class_text(dom, mode, width, instances, abstractions)
     engines = ("Z3",) + (("induction",) if any(a.startswith("induction ") for a in abstractions) else ())
-    kind = game_kind(claim, plan)
+    kind = game_kind(plan)
     what = "" if kind is None else ("certificate (a), (b)" + (" by the strategy" if claim.strategy else "")
                                      + ", moves stay in the domain and decrease" + measure_words(claim, plan))
     notes = []
@@ -393,7 +395,7 @@ def _verdict(claim: Any, plan: ClaimPlan, opts: RunOptions, window: Verdict | No
                    engines=engines)
 
 
-def soundness_check(claim: Any, opts: RunOptions, proved: Verdict, dom: ProofDomain,
+def soundness_check(claim: Claim, opts: RunOptions, proved: Verdict, dom: ProofDomain,
                     window: Verdict | None = None) -> None:
     """A proof must agree with the window: a window refutation inside the proved class is a bug
     (:class:`ProofDisagreement`). `window` is the window's verdict when the runner passes it; None: the window is

@@ -32,6 +32,7 @@ from typing import Any, Iterator
 
 import z3
 
+from nimjos.spec.loader import Claim
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.runtime import norm
 from nimjos.spec.plan import ClaimPlan
@@ -56,7 +57,7 @@ class Context:
     """One proof attempt: the claim, the enumerated values, the world, and the resources left (a
     :class:`checkers.prove.budget.Budget`; a float is a wall-clock deadline, converted)."""
 
-    def __init__(self, claim: Any, plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
+    def __init__(self, claim: Claim, plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
                  bits: int, budget: Budget | float, solver: SolverContext | None = None):
         self.claim = claim
         self.plan = plan

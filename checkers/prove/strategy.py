@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from nimjos.lang.errors import SpecError
 from nimjos.lang.syntax import parse
@@ -26,7 +26,22 @@ class Strategy:
     listed: bool = False
 
 
-def read_strategy(claim: Any) -> Strategy | None:
+class StrategyClaim(Protocol):
+    """A claim as far as its winning move goes: its ``strategy`` field, as written, and where a fault in it is."""
+
+    @property
+    def strategy(self) -> Any: ...
+
+    @property
+    def label(self) -> str: ...
+
+    @property
+    def spec(self) -> Any: ...
+
+    def error(self, message: str, field_name: str | None = None, hint: str | None = None) -> SpecError: ...
+
+
+def read_strategy(claim: StrategyClaim) -> Strategy | None:
     """The claim's ``strategy``: an expression (an if-else chain is split into cases) or a table
     ``{ move = "...", value = "v", let = { n = "..." }, cases = [ { when = "...", move = "..." } ] }``.
 

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.syntax import parse
-from nimjos.spec.loader import ProveOptions
+from nimjos.spec.loader import Claim, ProveOptions
 from nimjos.spec.plan import ClaimPlan
 
 #: default bit-vector width of the domain when bit operations need the bv world
@@ -71,7 +71,7 @@ def choose_mode(trees: Sequence[ast.AST], ns: Namespace, exact: bool = False) ->
 
 
 
-def world_of(claim: Any, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> tuple[str, int | None, int]:
+def world_of(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> tuple[str, int | None, int]:
     """(mode, width, bits) of a proof of the claim: the world, the width of the domain's values in bv (None
     in int) and the bits of computation (see the module docstring)."""
     mode = "bv" if cfg.width else choose_mode(world_trees(claim, plan), ns)
@@ -80,7 +80,7 @@ def world_of(claim: Any, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> tuple[s
     return mode, width, bits
 
 
-def world_trees(claim: Any, plan: ClaimPlan) -> list:
+def world_trees(claim: Claim, plan: ClaimPlan) -> list:
     """Every expression of the claim, its game and its window (what decides the world of a proof).
 
     >>> from nimjos.spec.loader import load_spec

@@ -22,6 +22,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from nimjos.spec.loader import Claim
+from nimjos.spec.plan import HoldsPlan
 from nimjos.lang.errors import SpecError
 from nimjos.lang.syntax import parse
 
@@ -73,12 +75,14 @@ def _xor_alone(trees: list, ns: Any, seen: set) -> bool | None:
     return used
 
 
-def xor_law(claim: Any, ns: Any) -> bool:
+def xor_law(claim: Claim, ns: Any) -> bool:
     """Is a holds claim a statement about the nim-sum alone (so that its laws may not prove it)?
 
-    >>> xor_law(type("C", (), {"kind": "grundy"})(), None)
+    >>> import pathlib
+    >>> from nimjos.spec.loader import load_spec
+    >>> xor_law(load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml").claims[0], None)
     False
     """
-    if claim.kind != "holds" or not isinstance(claim.statement, str):
+    if not issubclass(claim.plan_type, HoldsPlan) or not isinstance(claim.statement, str):
         return False
     return about_xor_alone([claim.statement] + ([claim.assume_text] if claim.assume_text else []), ns)

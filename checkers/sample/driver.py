@@ -27,7 +27,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from hypothesis import HealthCheck, Phase, given, reject, settings
 from hypothesis import strategies as st
@@ -35,6 +35,7 @@ from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import HypothesisException
 
+from nimjos.spec.loader import Claim
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.values import format_value
 from checkers.sample.domain import Domain, draw_env, fits, value_range
@@ -98,7 +99,17 @@ def _settings(count: int, folder: Path | None) -> Any:
                     phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink])
 
 
-def db_key(claim: Any, profile: str) -> bytes:
+class KeyedClaim(Protocol):
+    """What the key of a claim's examples is made of: its id and its spec's file."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def spec(self) -> Any: ...
+
+
+def db_key(claim: KeyedClaim, profile: str) -> bytes:
     """The key of a claim's examples in the hypothesis database (and the seed of its search).
 
     >>> len(db_key(type("C", (), {"id": "c", "spec": type("S", (), {"path": "a/tiny.toml"})()})(), "default"))
@@ -115,7 +126,7 @@ class Found:
     stopped: str = ""
 
 
-def search(claim: Any, profile: str, dom: Domain, run_one: Callable, count: int, stop: Callable[[], str],
+def search(claim: Claim, profile: str, dom: Domain, run_one: Callable, count: int, stop: Callable[[], str],
            store: Any) -> Found:
     """Run the hypothesis search of `count` examples (a failure is shrunk); it ends early, with the reason
     `stop()` gives, when that is not empty."""

@@ -25,7 +25,8 @@ from nimjos.games.engine import active_engine
 from nimjos.games.fast import outcome_box, outcomes_fast
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.values import format_value
-from nimjos.spec.plan import ClaimPlan
+from nimjos.spec.loader import Claim
+from nimjos.spec.plan import GrundyPlan, HoldsPlan, PPositionsPlan, SetPlan
 from nimjos.verdict import Counterexample
 from checkers.prove.certificate import (MAX_OPTIONS, Certificate, OutsideDomain, PointSolver, TooManyOptions, Undecided,
                                         count_options, game_kind)
@@ -143,7 +144,7 @@ class HoldsEvaluator:
     'held'
     """
 
-    def __init__(self, plan: ClaimPlan):
+    def __init__(self, plan: HoldsPlan):
         assert plan.window is not None, "a sampled claim has a window"
         self.plan = plan
         self.names = plan.window.names
@@ -154,7 +155,6 @@ class HoldsEvaluator:
         try:
             if plan.assume is not None and not plan.assume(env):
                 return Outcome(Outcome.ASSUME)
-            assert plan.formula is not None, "a holds plan has its statement"
             ok = plan.formula(env)
         except ResourceError as exc:
             return Outcome(Outcome.SKIP, note=too_large(exc))
@@ -178,7 +178,7 @@ class AssumedCertificate(Certificate):
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
     >>> claim = spec.claims[0]; plan = claim.plan()
-    >>> cert = AssumedCertificate(claim, plan, {}, game_kind(claim, plan))
+    >>> cert = AssumedCertificate(claim, plan, {}, game_kind(plan))
     >>> cert.inside(3), cert.check(10) is None
     (True, True)
     """
@@ -206,7 +206,7 @@ class GameEvaluator:
     """Judges a game claim at one position by the local certificate (:class:`AssumedCertificate`: the formula is
     taken only where the claim speaks)."""
 
-    def __init__(self, claim: Any, plan: ClaimPlan, profile: str, ctx: z3.Context):
+    def __init__(self, claim: Claim, plan: GrundyPlan | SetPlan, profile: str, ctx: z3.Context):
         self.claim = claim
         self.ctx = ctx   # the Z3 context of the point searches (the claim's: checkers.context)
         self.plan = plan
@@ -234,7 +234,7 @@ class GameEvaluator:
         except TypeError:
             key, cert = None, None
         if cert is None:
-            kind = game_kind(self.claim, self.plan)
+            kind = game_kind(self.plan)
             assert kind is not None, "a game claim is judged by its local certificate"
             cert = AssumedCertificate(self.claim, self.plan, params, kind)
             if key is not None:
@@ -245,7 +245,7 @@ class GameEvaluator:
         """For a P-position claim on a game with no parameters: when an engine of P-positions fills the table of
         the box [0, top] (once), judge every drawn position in it by that table, the moves' ground truth, instead
         of the local certificate (whose options beyond the window are too many to list). Whether it does."""
-        if game_kind(self.claim, self.plan) != "p" or any(n not in self.coords for n in self.names):
+        if not isinstance(self.plan, PPositionsPlan) or any(n not in self.coords for n in self.names):
             return False
         try:
             inst = self.certificate({}).inst

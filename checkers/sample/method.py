@@ -46,7 +46,9 @@ from typing import Any
 from nimjos.lang.analysis import window_constants
 from nimjos.lang.errors import SpecError
 from nimjos.lang.runtime import active_budget, step_limit
-from nimjos.verdict import Verdict
+from nimjos.spec.loader import Claim
+from nimjos.spec.plan import GrundyPlan, HoldsPlan, LevelSetPlan, SetPlan, ValuesPlan
+from nimjos.verdict import HasId, Verdict
 from checkers.options import RunOptions
 from checkers.prove.certificate import Certificate, game_kind
 from checkers.context import CheckContext
@@ -83,7 +85,7 @@ SAFETY_SECONDS = 120.0
 MIN_BEYOND = 20
 
 
-def not_applicable(claim: Any, reason: str, seconds: float = 0.0) -> Verdict:
+def not_applicable(claim: HasId, reason: str, seconds: float = 0.0) -> Verdict:
     """The verdict of a claim this method cannot sample, with the reason as data (its scope says it too).
 
     >>> v = not_applicable(type("C", (), {"id": "c"})(), "a printed table"); v.reason, v.scope
@@ -93,7 +95,7 @@ def not_applicable(claim: Any, reason: str, seconds: float = 0.0) -> Verdict:
 
 
 
-def sample_claim(claim: Any, opts: RunOptions, context: CheckContext | None = None) -> Verdict:
+def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = None) -> Verdict:
     """Sample one claim far beyond its window (see the module docstring); its point searches ask Z3 in a new
     context of the claim's `context` (None: a context of its own, installed for the call)."""
     if context is None:
@@ -104,22 +106,25 @@ def sample_claim(claim: Any, opts: RunOptions, context: CheckContext | None = No
     cfg = claim.sample   # fields and types checked by the loader (nimjos.spec.schema.SAMPLE_FIELDS)
     if cfg.skip:
         return not_applicable(claim, str(cfg.skip))
-    if claim.kind == "values":
-        return not_applicable(claim, "a printed table is finite: the window check covers all of it")
     plan = claim.plan(opts.profile)
+    if isinstance(plan, ValuesPlan):
+        return not_applicable(claim, "a printed table is finite: the window check covers all of it")
     ns = claim.spec.namespace
     binder = plan.window
+    assert binder is not None, "a claim over a window has its binder"
     if not binder.names:
         return not_applicable(claim, "a closed statement (no free names): nothing to sample")
-    kind = game_kind(claim, plan)
+    kind = game_kind(plan)
     members = None
-    if kind is None:
+    if isinstance(plan, HoldsPlan):
         evaluator: Any = HoldsEvaluator(plan)
     else:
+        assert kind is not None and isinstance(plan, (GrundyPlan, SetPlan)), \
+            f"the sampler evaluates statements and game claims with a local certificate ({type(plan).__name__})"
         solver = context.solver_context()   # the point search's answers must not depend on other claims
         evaluator = GameEvaluator(claim, plan, opts.profile, solver.ctx)
         members = Members(claim, plan, kind, solver.ctx)
-        if kind == "level" and plan.levels is not None:
+        if isinstance(plan, LevelSetPlan):
             try:
                 Certificate.for_claim(claim, {n: v for n, v in next(iter(plan.window.bindings({}))).items()
                                               if n not in plan.coords}, opts.profile)
@@ -274,7 +279,7 @@ def _magnitude(n: int) -> str:
     return f"{n:,}"
 
 
-def _verdict(claim: Any, dom: Domain, stats: dict, failures: list, skips: dict, evaluator: Any, note: str,
+def _verdict(claim: Claim, dom: Domain, stats: dict, failures: list, skips: dict, evaluator: Any, note: str,
              start: float) -> Verdict:
     held, beyond, edge, largest = stats["held"], stats["beyond"], stats["edge"], stats["largest"]
     spread = beyond - edge

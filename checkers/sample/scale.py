@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable
 
+from nimjos.spec.loader import Claim
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.runtime import active_budget, step_limit
 from nimjos.lang.syntax import parse
@@ -48,7 +49,7 @@ PROBE_CELLS = 20_000
 PROBE_SECONDS = 10.0
 
 
-def uses_table(claim: Any, ns: Any) -> bool:
+def uses_table(claim: Claim, ns: Any) -> bool:
     """Whether a claim's ground truth comes from the engine's table (it names G, options or mex).
 
     >>> from nimjos.spec.loader import load_spec
@@ -68,7 +69,7 @@ def uses_table(claim: Any, ns: Any) -> bool:
     return False
 
 
-def choose_far(claim: Any, plan: ClaimPlan, dom: Domain, evaluate: Callable, kind: str | None,
+def choose_far(claim: Claim, plan: ClaimPlan, dom: Domain, evaluate: Callable, kind: str | None,
                evaluator: Any, seed: int) -> tuple[int | None, str]:
     """The far bound: the largest of LADDER at which a few evaluations are cheap, or a few times the
     window when ground truth comes from a table. None with the reason when nothing beyond the window works."""

@@ -28,7 +28,8 @@ from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import parse
-from nimjos.spec.plan import ClaimPlan
+from nimjos.spec.loader import Claim
+from nimjos.spec.plan import ClaimPlan, LevelSetPlan, SetPlan
 from checkers.prove.budget import RLIMIT_PER_SECOND, Budget, check
 from checkers.prove.solver import model_value
 from checkers.prove.terms import Untranslatable
@@ -93,12 +94,12 @@ class Members:
     model can only cost a draw.
     """
 
-    def __init__(self, claim: Any, plan: ClaimPlan, kind: str | None, ctx: z3.Context):
+    def __init__(self, claim: Claim, plan: ClaimPlan, kind: str | None, ctx: z3.Context):
         self.ctx = ctx   # the Z3 context of the search (the claim's: checkers.context)
         self.coords = tuple(plan.coords or ())
         self.ns = claim.spec.namespace
-        self.lname = plan.level_names[0] if kind == "level" and plan.level_names else None
-        self.ok = kind in ("p", "level") and plan.families is None and bool(self.coords)
+        self.lname = plan.level_names[0] if isinstance(plan, LevelSetPlan) and plan.level_names else None
+        self.ok = isinstance(plan, SetPlan) and plan.families is None and bool(self.coords)
         self.why_not = "" if self.ok else "the set is not written as a condition"
         self.tree = None
         self.mode = "int"
@@ -127,7 +128,7 @@ class Members:
 
     def levels(self, env: dict) -> list:
         """The levels of a level-set claim at the params of env (empty for a P-position claim)."""
-        if self.lname is None or self.plan.levels is None:
+        if self.lname is None or not isinstance(self.plan, LevelSetPlan):
             return []
         base = {n: v for n, v in env.items() if n not in self.coords}
         base.update({c: 0 for c in self.coords})

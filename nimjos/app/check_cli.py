@@ -22,7 +22,7 @@ from nimjos.lang.values import format_value
 from nimjos.results.store import ResultsStore
 from checkers.run import RunOptions, Sharding
 from nimjos.app.claim_pool import default_jobs, load_costs, run_claims
-from nimjos.spec.loader import load_spec, spec_files
+from nimjos.spec.loader import Claim, load_spec, spec_files
 from nimjos.games.engine import default_engine, set_max_positions
 from nimjos.lang.syntax import suggest
 from checkers.run import METHODS
@@ -35,7 +35,7 @@ from nimjos.report.model import side_names
 from nimjos.app.cli import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_OK, EXIT_PROVER_BUG, help_of
 
 
-def _claim_meta(claim: Any, agrees: bool) -> dict:
+def _claim_meta(claim: Claim, agrees: bool) -> dict:
     spec = claim.spec
     return {
         "file": str(spec.path), "spec_hash": spec.sha256, "source_id": spec.source.id,
@@ -49,7 +49,7 @@ def _claim_meta(claim: Any, agrees: bool) -> dict:
     }
 
 
-def _human_line(claim: Any, result: Any, agrees: bool, why: str) -> str:
+def _human_line(claim: Claim, result: Any, agrees: bool, why: str) -> str:
     v = result.final
     mark = "ok " if agrees else "XX "
     inst = f"{v.instances:,} instance" + ("" if v.instances == 1 else "s")
@@ -106,9 +106,9 @@ def _fmt(v: Any) -> str:
     return format_value(v)
 
 
-def _json_entry(claim: Any, result: Any, agrees: bool) -> dict:
+def _json_entry(claim: Claim, result: Any, agrees: bool) -> dict:
     final = result.final
-    entry = {"file": str(claim.spec.path), "source": claim.spec.source.id,
+    entry: dict[str, Any] = {"file": str(claim.spec.path), "source": claim.spec.source.id,
              "document": claim.spec.source.document, "id": claim.id, "ref": claim.ref,
              "kind": claim.kind, "text": claim.text, "expect": claim.expect,
              "corrects": claim.corrects, "relaxes": claim.relaxes, "reading": claim.reading or None,

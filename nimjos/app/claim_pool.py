@@ -35,8 +35,8 @@ from typing import Any, Callable, Generator, Iterator
 
 from nimjos.lang.errors import SpecError
 from nimjos.games.engine import set_max_positions
-from nimjos.spec.loader import load_spec
-from nimjos.verdict import Verdict
+from nimjos.spec.loader import Claim, load_spec
+from nimjos.verdict import HasId, Verdict
 from checkers.run import ClaimResult, run_claim
 
 #: the file beside the specs that holds the seconds a reference run spent on each claim (for :func:`assign`)
@@ -124,7 +124,7 @@ def internal_error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}{where}"[:500]
 
 
-def failed(claim: Any, error: str) -> ClaimResult:
+def failed(claim: HasId, error: str) -> ClaimResult:
     """The result of a claim whose check raised an internal error (a bug of nimjos, not of the spec):
     ``inconclusive``, with the error; the other claims keep their verdicts.
 
@@ -135,7 +135,7 @@ def failed(claim: Any, error: str) -> ClaimResult:
     return ClaimResult(claim, [Verdict(claim.id, "inconclusive", "exhaustive", why)])
 
 
-def crashed(claim: Any, how: str) -> ClaimResult:
+def crashed(claim: HasId, how: str) -> ClaimResult:
     """The result of a claim whose process died, in the pool and again alone: ``inconclusive``, with the reason.
 
     >>> v = crashed(type("C", (), {"id": "c"})(), "signal SIGABRT (6)").final
@@ -173,7 +173,7 @@ def _alone_main(conn: Any, worker: Callable, path: str, claim_id: str, opts: Any
     conn.close()
 
 
-def _start_alone(ctx: Any, worker: Callable, claim: Any, opts: Any, max_positions: int) -> tuple[Any, Any]:
+def _start_alone(ctx: Any, worker: Callable, claim: Claim, opts: Any, max_positions: int) -> tuple[Any, Any]:
     """Start a process that checks `claim` alone; (process, the end of the pipe its answer comes through)."""
     receive, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_alone_main, args=(send, worker, str(claim.spec.path), claim.id, opts, max_positions,

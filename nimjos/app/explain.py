@@ -17,14 +17,15 @@ the claim says: 2 (grundy = x)
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import Any, Callable
 
 from nimjos.lang.values import format_value
 from nimjos.lang.errors import SpecError
 from nimjos.app.pins import parse_at
 import ast
 from checkers.exhaustive import check_exhaustive, pinned_place, printed_cells
-from nimjos.spec.plan import plan_claim
+from nimjos.spec.plan import (ClaimPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PeriodicPlan, SetPlan, StairPlan, ValuesPlan,
+                              handler_for, plan_claim)
 from nimjos.lang.errors import EvalError
 from nimjos.games.declared import as_instance
 from nimjos.spec.loader import load_spec
@@ -93,7 +94,8 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
     path, cid = _split(target)
     claim = load_spec(path).claim(cid)
     plan = plan_claim(claim, profile)
-    coords = plan.coords or ((plan.values["var"],) if plan.values_expr is not None and plan.values else ())
+    sequence = plan if isinstance(plan, ValuesPlan) and plan.values_expr is not None else None
+    coords = plan.coords or ((sequence.values["var"],) if sequence is not None else ())
     pins = _pins(at, coords)
     lines: list[str] = []
     if pins is None:
@@ -101,11 +103,11 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
         first = next(iter(v.counterexamples or v.undefined), None)
         if first is None:
             head = f"claim {cid} is {v.verdict} on its window ({v.scope}); give --at to explain a position"
-            if plan.values_expr is None or plan.values is None:
+            if sequence is None:
                 return head
             # a printed sequence: its terms, computed and printed, side by side
-            var, start, n = plan.values["var"], plan.values.get("from", 0), len(plan.values["equal"])
-            terms = [line for i in range(min(n, MAX_LISTED)) for line in _sequence_lines(plan, {var: start + i})]
+            var, start, n = sequence.values["var"], sequence.values.get("from", 0), len(sequence.values["equal"])
+            terms = [line for i in range(min(n, MAX_LISTED)) for line in _sequence_lines(sequence, {var: start + i})]
             more = [f"... {n - MAX_LISTED} more terms"] if n > MAX_LISTED else []
             head = f"claim {cid} is {v.verdict} ({v.scope}); each term, computed and printed:"
             return "\n".join([head, *terms, *more])
@@ -123,24 +125,24 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
                   if place == "domain" and plan.domain is not None else "")
         lines.append(f"claim {cid} at " + ", ".join(f"{k}={format_value(x)}" for k, x in pins.items()) + beyond)
     env = dict(pins)
-    if plan.values_expr is not None:
-        lines += _sequence_lines(plan, env)
+    if sequence is not None:
+        lines += _sequence_lines(sequence, env)
         return "\n".join(lines)
     if plan.game is None or not plan.coords:
-        if plan.sides is not None:
+        if isinstance(plan, HoldsPlan) and plan.sides is not None:
             try:
                 lines.append(f"left side = {format_value(plan.sides[0](env))}, "
                              f"right side = {format_value(plan.sides[1](env))}")
             except (EvalError, KeyError) as exc:
                 lines.append(f"cannot evaluate the sides here: {exc}")
-        elif plan.formula is not None:
+        elif isinstance(plan, HoldsPlan):
             try:
                 lines.append(f"the statement evaluates to {format_value(plan.formula(env))}")
             except (EvalError, KeyError) as exc:
                 lines.append(f"cannot evaluate the statement here: {exc}")
         return "\n".join(lines)
     try:
-        inst = as_instance(plan.game(env) if claim.kind != "values" else plan.game({}))
+        inst = as_instance(plan.game({}) if isinstance(plan, ValuesPlan) else plan.game(env))
         pos = inst.normalise(env[plan.coords[0]] if len(plan.coords) == 1 else tuple(env[c] for c in plan.coords))
     except KeyError as exc:
         return "\n".join(lines + [f"--at must give {exc.args[0]!r} (and every param of the game)"])
@@ -155,37 +157,10 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
     if not opts:
         lines.append("  (no options: a terminal position)")
     lines.append(f"mex of the options = G({format_value(pos)}) = {value}")
-    kind = claim.kind
     said = None
-    formula, values, pattern = plan.formula, plan.values or {}, plan.pattern or {}
+    says = handler_for(CLAIM_SAYS, plan)
     try:
-        if kind == "grundy" and formula is not None:
-            said = f"{format_value(formula(env))} (grundy = {claim.statement})"
-        elif kind == "p_positions" and plan.families is None and formula is not None:
-            said = ("P-position" if formula(env) else "not a P-position") + f" ({claim.formula_text()})"
-        elif kind == "p_positions":
-            said = "see the families: " + claim.formula_text()
-        elif kind == "level_set":
-            said = "the level sets: " + claim.formula_text()
-        elif kind == "values" and "grundy" in values:
-            printed = dict(printed_cells(values)).get(pos)
-            said = (f"the printed table has no entry at {format_value(pos)}" if printed is None else
-                    f"G({format_value(pos)}) = {format_value(printed)} (the printed table)")
-        elif kind == "values":
-            said = "the printed table"
-        elif kind == "periodic":
-            pat = {k: fn(env) for k, fn in pattern.items()}
-            p, n0, s = pat["period"], pat.get("preperiod", 0), pat.get("saltus", 0)
-            if pos < n0:
-                said = f"nothing here: periodic from {n0}"
-            else:
-                said = (f"G({pos} + {p}) = G({pos}) + {s}; here G({pos + p}) = {inst.grundy(pos + p)} "
-                        f"and G({pos}) + {s} = {value + s}")
-        elif kind == "stair":
-            h = pattern["h"](env)
-            base = (pos // h) * h
-            said = (f"a {h}-stair: G({pos}) = G({base}) + {pos - base} = {inst.grundy(base) + pos - base}, "
-                    f"and {h} divides G({base}) = {inst.grundy(base)}")
+        said = says(plan, env, pos, inst, value) if says is not None else None
     except EvalError as exc:
         said = f"nothing: it cannot be evaluated here ({exc})"
     if said:
@@ -208,3 +183,50 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--depth", type=int, default=0, help="also print the game tree this deep")
     p.add_argument("--profile", default="default", choices=["default", "deep"])
     p.set_defaults(func=cmd_explain)
+
+
+def _grundy_says(plan: GrundyPlan, env: dict, pos: Any, inst: Any, value: int) -> str:
+    return f"{format_value(plan.formula(env))} (grundy = {plan.claim.statement})"
+
+
+def _set_says(plan: SetPlan, env: dict, pos: Any, inst: Any, value: int) -> str:
+    if isinstance(plan, LevelSetPlan):
+        return "the level sets: " + plan.claim.formula_text()
+    if plan.formula is None:
+        return "see the families: " + plan.claim.formula_text()
+    return ("P-position" if plan.formula(env) else "not a P-position") + f" ({plan.claim.formula_text()})"
+
+
+def _table_says(plan: ValuesPlan, env: dict, pos: Any, inst: Any, value: int) -> str:
+    if "grundy" not in plan.values:
+        return "the printed table"
+    printed = dict(printed_cells(plan.values)).get(pos)
+    return (f"the printed table has no entry at {format_value(pos)}" if printed is None else
+            f"G({format_value(pos)}) = {format_value(printed)} (the printed table)")
+
+
+def _periodic_says(plan: PeriodicPlan, env: dict, pos: Any, inst: Any, value: int) -> str:
+    pat = {k: fn(env) for k, fn in plan.pattern.items()}
+    p, n0, s = pat["period"], pat.get("preperiod", 0), pat.get("saltus", 0)
+    if pos < n0:
+        return f"nothing here: periodic from {n0}"
+    return (f"G({pos} + {p}) = G({pos}) + {s}; here G({pos + p}) = {inst.grundy(pos + p)} "
+            f"and G({pos}) + {s} = {value + s}")
+
+
+def _stair_says(plan: StairPlan, env: dict, pos: Any, inst: Any, value: int) -> str:
+    h = plan.pattern["h"](env)
+    base = (pos // h) * h
+    return (f"a {h}-stair: G({pos}) = G({base}) + {pos - base} = {inst.grundy(base) + pos - base}, "
+            f"and {h} divides G({base}) = {inst.grundy(base)}")
+
+
+def _bound_says(plan: GrundyBoundPlan, env: dict, pos: Any, inst: Any, value: int) -> str:
+    return f"G({format_value(pos)}) <= {format_value(plan.bound(env))}"
+
+
+#: what a claim of each kind says at a position of its game (plan, env, position, game instance, its Grundy value)
+CLAIM_SAYS: dict[type[ClaimPlan], Callable[..., str | None]] = {
+    GrundyPlan: _grundy_says, SetPlan: _set_says, ValuesPlan: _table_says, PeriodicPlan: _periodic_says,
+    StairPlan: _stair_says, GrundyBoundPlan: _bound_says,
+}

@@ -12,6 +12,8 @@ import time
 from typing import Any
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from nimjos.verdict import HasId
+
 
 class ShardProgress:
     """Tracks shards per claim and draws them with rich when enabled."""
@@ -27,7 +29,7 @@ class ShardProgress:
                                      TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), transient=True)
             self.progress.start()
 
-    def update(self, claim: Any, result: Any, total: int) -> None:
+    def update(self, claim: HasId, result: Any, total: int) -> None:
         cid = claim.id
         self.started.setdefault(cid, time.perf_counter())
         self.done[cid] = self.done.get(cid, 0) + 1

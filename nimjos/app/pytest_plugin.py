@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from nimjos.lang.errors import SpecError
-from nimjos.spec.loader import load_spec
+from nimjos.spec.loader import Claim, load_spec
 from checkers.run import RunOptions, run_claim
 from nimjos.verdict import agreement
 from nimjos.lang.values import format_value
@@ -78,7 +78,7 @@ class ClaimDisagrees(Exception):
 class ClaimItem(pytest.Item):
     """One claim, checked by every method that applies."""
 
-    def __init__(self, *, claim: Any, **kwargs: Any):
+    def __init__(self, *, claim: Claim, **kwargs: Any):
         super().__init__(**kwargs)
         self.claim = claim
         if claim.expect in ("refuted", "ill-defined"):

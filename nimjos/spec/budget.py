@@ -32,7 +32,7 @@ from nimjos.lang.expr import evaluate
 from nimjos.lang.syntax import free_names, parse
 from nimjos.lang.values import format_value
 from nimjos.spec.limits import BYTES_PER_ROW, MAX_SECONDS, SECONDS_PER_INSTANCE, available_bytes, position_limit
-from nimjos.spec.plan import ClaimPlan, field_line, locate_error
+from nimjos.spec.plan import ClaimPlan, LevelSetPlan, PPositionsPlan, SetPlan, ValuesPlan, field_line, locate_error
 from nimjos.spec.reach import GameLoad, game_load, instance_of
 from nimjos.spec.survey import corners, count_bindings, count_filtered, survey
 
@@ -173,7 +173,7 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
         est.seconds += est.instances * SECONDS_PER_INSTANCE
     else:
         starts = None
-    if plan.game is not None and plan.values is None and plan.coords:
+    if plan.game is not None and not isinstance(plan, ValuesPlan) and plan.coords:
         gtree = parse(plan.game_text)
         highs = _max_coords(envs, plan.coords)
         inst = next((i for i in (instance_of(_safe(plan.game, e)) for e in envs) if i is not None), None)
@@ -181,9 +181,9 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
             positions = _positions(starts, plan.game, lambda e: tuple(e[c] for c in plan.coords)
                                    if len(plan.coords) > 1 else e[plan.coords[0]], inst)
             loads.append((window_field, game_load(inst, highs, _game_copies(plan, gtree, sizes, est.instances),
-                                                  positions, outcomes=plan.claim.kind == "p_positions")))
+                                                  positions, outcomes=isinstance(plan, PPositionsPlan))))
         est.bytes += est.instances * BYTES_PER_ROW
-    if plan.values is not None and plan.game is not None:
+    if isinstance(plan, ValuesPlan) and plan.game is not None:
         inst = instance_of(_safe(plan.game, {}))
         if inst is not None:
             loads.append(("values", game_load(inst, _table_highs(plan.values, inst.dim))))
@@ -222,8 +222,8 @@ def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
     except EvalError:
         work = None
     except SpecError as exc:
-        raise exc.located(**(plan.levels.where if plan.levels is not None else {})) from None
-    stores_rows = plan.game is not None and plan.values is None
+        raise exc.located(**(plan.levels.where if isinstance(plan, LevelSetPlan) else {})) from None
+    stores_rows = plan.game is not None and not isinstance(plan, ValuesPlan)
     if away is not None:
         est.over, est.where, est.extra = "runaway", away[0], away[1]
     elif est.instances > est.limit and (stores_rows or est.limit_source == "--max-positions"):
@@ -290,14 +290,14 @@ def _extra_work(plan: ClaimPlan, envs: list[dict], pins: dict) -> tuple[str, int
     """(what, how many, field) of the largest work beyond the window: levels of a level_set, points of a
     family of p_positions or level_set."""
     worst = None
-    if plan.levels is not None and plan.window is not None:
+    if isinstance(plan, LevelSetPlan) and plan.window is not None:
         n = max((count_bindings(plan.levels, e)[0] for e in envs[:8]), default=0)
         worst = ("levels", n * max(1, survey(plan.window, {}, pins).count), "levels")
     level_envs = envs
-    if plan.levels is not None:
+    if isinstance(plan, LevelSetPlan):
         level_envs = [c for e in envs[:8] for c in corners(plan.levels, e)]
     edge = max((v for e in envs for v in e.values() if type(v) is int), default=0) + 1
-    for i, fam in enumerate(plan.families or []):
+    for i, fam in enumerate(plan.families or () if isinstance(plan, SetPlan) else ()):
         n = 0
         for e in level_envs[:16]:
             try:

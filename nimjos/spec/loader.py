@@ -33,7 +33,7 @@ from nimjos.lang.errors import SpecError
 from nimjos.lang.syntax import suggest
 from nimjos.spec.definitions import compile_definitions, declare_definitions
 from nimjos.spec.names import spec_namespace
-from nimjos.spec.plan import plan_claim
+from nimjos.spec.plan import KIND_PLANS, ClaimPlan, HoldsPlan, ValuesPlan, plan_claim
 from nimjos.spec.schema import (CLAIM_FIELDS, EXPECT_WORDS, GAME_FIELDS, KIND_FIELDS, MOVE_FIELDS, PROFILE_FIELDS,
                                 PROVE_FIELDS, SAMPLE_FIELDS, SOURCE_FIELDS, TOP_LEVEL, SpecLines, check_fields,
                                 check_method_options)
@@ -133,7 +133,7 @@ class Claim:
     sample: SampleOptions = field(default_factory=SampleOptions)
     prove: ProveOptions = field(default_factory=ProveOptions)
     #: profile -> compiled plan, filled at load
-    plans: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    plans: dict[str, ClaimPlan] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_table(cls, spec: "Spec", index: int, cid: str, kind: str, raw: dict, line: int | None,
@@ -156,7 +156,17 @@ class Claim:
         """The statement when it is one expression (grundy, holds, a predicate), else the empty string."""
         return self.statement if isinstance(self.statement, str) else ""
 
-    def plan(self, profile: str = "default") -> Any:
+    @property
+    def plan_type(self) -> type[ClaimPlan]:
+        """The type of this claim's plan: its kind (:data:`nimjos.spec.plan.KIND_PLANS`), known before it is compiled.
+
+        >>> import pathlib
+        >>> load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml").claims[0].plan_type.__name__
+        'GrundyPlan'
+        """
+        return KIND_PLANS[self.kind]
+
+    def plan(self, profile: str = "default") -> ClaimPlan:
         """The claim compiled for `profile` (``default`` or ``deep``): the loader compiles every claim it loads;
         a claim built from a table by other means (a mutant) is compiled here on first use."""
         if profile not in self.plans:
@@ -181,9 +191,9 @@ class Claim:
         v = self.statement
         if isinstance(v, str):
             return v
-        if self.kind in ("p_positions", "level_set") and isinstance(v, list):
+        if isinstance(v, list):   # a union of families (p_positions, level_set)
             return " | ".join(f"{{{f.get('point')}: {f.get('where', 'True')}}}" for f in v if isinstance(f, dict))
-        if self.kind == "values" and isinstance(v, dict):
+        if issubclass(self.plan_type, ValuesPlan) and isinstance(v, dict):
             return str(v.get("of") or "G") + " table from " + str(v.get("from"))
         return str(v)
 
@@ -447,7 +457,7 @@ def load_spec(path: str | Path) -> Spec:
                               hint=suggest(target, ids))
         for target in c.prove.using:
             used = next((u for u in spec.claims if u.id == target), None)
-            if used is None or used.kind != "holds" or target == c.id:
+            if used is None or not issubclass(used.plan_type, HoldsPlan) or target == c.id:
                 why = ("names no claim in this file" if used is None else
                        "names the claim itself" if target == c.id else "names a claim that is not a `holds` claim")
                 raise c.error(f"prove.using: {target!r} {why}", "prove", hint=suggest(target, ids) if used is None else None)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, TypeVar
 
 from nimjos.lang.binders import Binder
 from nimjos.spec.domain import Domain, claim_domain
@@ -25,7 +25,28 @@ from nimjos.games.declared import GameDecl
 from nimjos.lang.monotone import INC, DEC, coordinate_nodes, direction, is_nonneg_lower
 from nimjos.games.functions import FAMILIES
 
-@dataclass
+if TYPE_CHECKING:   # the loader imports this module; the type of a loaded claim is only named here
+    from nimjos.spec.loader import Claim
+
+@dataclass(frozen=True)
+class Compiled:
+    """One expression of a claim, parsed and compiled once: its text as written, its tree and its closure (an
+    evaluation with a fresh step budget, a spec fault located at the claim's field). Calling it evaluates it.
+
+    >>> e = Compiled("x + 1", parse("x + 1"), lambda env: env["x"] + 1)
+    >>> e({"x": 2}), ast.unparse(e.tree)
+    (3, 'x + 1')
+    """
+
+    text: str
+    tree: ast.expr
+    fn: Callable[[dict], Any]
+
+    def __call__(self, env: dict) -> Any:
+        return self.fn(env)
+
+
+@dataclass(frozen=True)
 class FamilyPlan:
     """A compiled family of points (``point`` over ``where``) and, per unbounded index, the coordinates
     that justify stopping it: (index name, coordinate number, 'inc' | 'dec')."""
@@ -38,32 +59,63 @@ class FamilyPlan:
     stop_fns: list[tuple[str, int, str, Callable]] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(frozen=True, kw_only=True)
 class ClaimPlan:
-    claim: Any
+    """The parts every compiled claim shares: the loaded claim, the profile, and (for a claim over a window) the
+    window, the domain, the game and the assumption. The kind of claim is the plan's type: one subclass per
+    kind (:data:`KIND_PLANS`), holding only the expressions that kind states, each compiled once.
+
+    >>> ClaimPlan(claim=None, profile="default").window is None
+    True
+    """
+
+    claim: Claim
     profile: str
     window: Binder | None = None
     window_text: str = ""
-    game: Callable | None = None
-    game_text: str = ""
-    coords: tuple[str, ...] = ()
-    assume: Callable | None = None
-    formula: Callable | None = None          # grundy formula / predicate / holds predicate / level predicate
-    sides: tuple[Callable, Callable] | None = None  # lhs, rhs of a holds comparison
-    families: list[FamilyPlan] | None = None
-    levels: Binder | None = None
-    level_names: tuple[str, ...] = ()
-    values: dict | None = None
-    values_expr: Callable | None = None
-    pattern: dict[str, Callable] | None = None  # periodic / stair: field -> closure over the window's params
     #: the claim's domain as printed (nimjos.spec.domain): where sampling and proving may go
     domain: Domain | None = None
+    game: Compiled | None = None
+    coords: tuple[str, ...] = ()
+    assume: Compiled | None = None
+
+    @property
+    def game_text(self) -> str:
+        """The game expression as written ("" for a claim without a game)."""
+        return self.game.text if self.game is not None else ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class WindowPlan(ClaimPlan):
+    """A claim over a window: the window and the domain are always there (every kind but a printed table)."""
+
+    window: Binder
+    domain: Domain
+
+
+@dataclass(frozen=True, kw_only=True)
+class HoldsPlan(WindowPlan):
+    """A statement that holds at every point of the domain (``holds``); `sides` are the two sides when it is
+    one comparison (a counterexample shows both).
+
+    >>> import pathlib
+    >>> from nimjos.spec.loader import load_spec
+    >>> p = pathlib.Path(__import__("tempfile").mkdtemp()) / "h.toml"
+    >>> _ = p.write_text('[source]\\nid = "s"\\n[[claim]]\\nid = "c"\\nfor_all = "0 <= n <= 3"\\nholds = "n * n >= n"\\n')
+    >>> plan = load_spec(p).claims[0].plan()
+    >>> type(plan).__name__, plan.formula.text, plan.sides_at({"n": 3})
+    ('HoldsPlan', 'n * n >= n', (9, 3))
+    """
+
+    formula: Compiled
+    sides: tuple[Compiled, Compiled] | None = None
 
     def sides_at(self, env: dict) -> tuple[Any, Any]:
         """The two sides of a failing holds comparison at `env`, for its counterexample: (False, True) when the
         statement is not a comparison or a side cannot be evaluated (the failure itself is already known).
 
-        >>> ClaimPlan(None, "default").sides_at({})
+        >>> no = Compiled("False", parse("False"), bool)
+        >>> HoldsPlan(claim=None, profile="default", window=None, domain=None, formula=no).sides_at({})
         (False, True)
         """
         if self.sides is not None:
@@ -74,7 +126,94 @@ class ClaimPlan:
         return False, True
 
 
-def field_line(claim: Any, field_name: str | None) -> int | None:
+@dataclass(frozen=True, kw_only=True)
+class GrundyPlan(WindowPlan):
+    """A formula for the Grundy value of every position of the window (``grundy``)."""
+
+    game: Compiled
+    formula: Compiled
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetPlan(WindowPlan):
+    """A set of positions given by a predicate (`formula`) or by a union of families of points (`families`):
+    exactly one of the two is set."""
+
+    game: Compiled
+    formula: Compiled | None = None
+    families: tuple[FamilyPlan, ...] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class PPositionsPlan(SetPlan):
+    """The P-positions of the game (``p_positions``): a predicate or a union of families."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class LevelSetPlan(SetPlan):
+    """For every level s of `levels`, the positions of Grundy value s (``level_set``)."""
+
+    levels: Binder
+
+    @property
+    def level_names(self) -> tuple[str, ...]:
+        """The names the levels bind."""
+        return self.levels.names
+
+
+@dataclass(frozen=True, kw_only=True)
+class PatternPlan(WindowPlan):
+    """A pattern of the Grundy sequence of a 1-D game, by field (each a closure over the window's params)."""
+
+    game: Compiled
+    pattern: dict[str, Compiled]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PeriodicPlan(PatternPlan):
+    """G(n + period) = G(n) + saltus for n >= preperiod (``periodic``)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class StairPlan(PatternPlan):
+    """G(xh + r) = G(xh) + r and h divides G(xh) on every whole block of h positions (``stair``)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class GrundyBoundPlan(WindowPlan):
+    """G(position) <= `bound` at every position of the window (``grundy_at_most``; the bound may use the params)."""
+
+    game: Compiled
+    bound: Compiled
+
+
+@dataclass(frozen=True, kw_only=True)
+class ValuesPlan(ClaimPlan):
+    """A printed table (``values``): Grundy values of a game from a position on (`values` has ``grundy``), or the
+    terms of an expression of one variable (`values_expr`, over ``var``). It has no window: the table is what
+    it covers."""
+
+    values: dict
+    values_expr: Compiled | None = None
+
+
+class LocatedClaim(Protocol):
+    """What locating a fault needs of a claim: its label, its spec (path, game lines) and its lines."""
+
+    @property
+    def label(self) -> str: ...
+
+    @property
+    def spec(self) -> Any: ...
+
+    @property
+    def field_lines(self) -> dict[str, int]: ...
+
+    @property
+    def line(self) -> int | None: ...
+
+
+def field_line(claim: LocatedClaim, field_name: str | None) -> int | None:
     """The line of a claim's field (``p_positions[1]`` is on the line of ``p_positions``), else the claim's.
 
     >>> class C: field_lines = {"p_positions": 9, "deep": 4}; line = 2
@@ -85,7 +224,7 @@ def field_line(claim: Any, field_name: str | None) -> int | None:
     return claim.field_lines.get(base, claim.line)
 
 
-def locate_error(claim: Any, exc: SpecError, field_name: str | None = None) -> SpecError:
+def locate_error(claim: LocatedClaim, exc: SpecError, field_name: str | None = None) -> SpecError:
     """Fill in where a fault found while checking `claim` is: file, claim, field and line. A fault of a game
     the claim uses keeps the game's name and points at the game's moves.
 
@@ -106,7 +245,7 @@ def locate_error(claim: Any, exc: SpecError, field_name: str | None = None) -> S
     return exc.located(file=str(spec.path), item=claim.label, field=field_name, line=line)
 
 
-def _guarded(claim: Any, field_name: str, fn: Callable) -> Callable:
+def _guarded(claim: Claim, field_name: str, fn: Callable) -> Callable:
     """`fn` run as one evaluation (fresh step budget), with any spec fault located at the claim's field."""
     def run(env: dict) -> Any:
         try:
@@ -116,22 +255,22 @@ def _guarded(claim: Any, field_name: str, fn: Callable) -> Callable:
     return run
 
 
-def _compile(claim: Any, field_name: str, text: Any, ns: Namespace, variables: set[str]) -> tuple[ast.expr, Callable]:
+def _compile(claim: Claim, field_name: str, text: Any, ns: Namespace, variables: set[str]) -> Compiled:
     try:
         tree = parse(text)
         unknown = [n for n in variables_of(tree, ns) if n not in variables]
         if unknown:
             raise unknown_name_error(tree, unknown[0], variables | ns.known(),
                                      hint=f"bind it in for_all, e.g. '0 <= {unknown[0]} <= 10'")
-        return tree, _guarded(claim, field_name, compile_tree(tree, ns, variables))
+        return Compiled(str(text), tree, _guarded(claim, field_name, compile_tree(tree, ns, variables)))
     except SpecError as exc:
         raise exc.located(file=str(claim.spec.path), item=claim.label, field=field_name,
                           line=field_line(claim, field_name)) from None
 
 
-def _binder(claim: Any, field_name: str, text: Any, ns: Namespace, outer: set[str], allow_unbounded: bool = False,
+def _binder(claim: Claim, field_name: str, text: Any, ns: Namespace, outer: set[str], allow_unbounded: bool = False,
             total: bool = False) -> Binder:
-    where = {"file": str(claim.spec.path), "item": claim.label, "field": field_name,
+    where: dict[str, Any] = {"file": str(claim.spec.path), "item": claim.label, "field": field_name,
              "line": field_line(claim, field_name)}
     try:
         binder = Binder(parse(text), ns, outer, allow_unbounded=allow_unbounded, text=text)
@@ -142,7 +281,7 @@ def _binder(claim: Any, field_name: str, text: Any, ns: Namespace, outer: set[st
     return binder
 
 
-def _check_game_expression(claim: Any, tree: ast.expr, ns: Namespace) -> None:
+def _check_game_expression(claim: Claim, tree: ast.expr, ns: Namespace) -> None:
     """Refuse a `game` that names no game, or calls one with the wrong number of params."""
     head = tree.func if isinstance(tree, ast.Call) else tree
     if not isinstance(head, ast.Name):
@@ -171,7 +310,7 @@ def _check_game_expression(claim: Any, tree: ast.expr, ns: Namespace) -> None:
                           "name a [game.NAME] of this file")
 
 
-def _game_coords(claim: Any, tree: ast.expr, ns: Namespace, window: tuple[str, ...] = ()) -> tuple[str, ...]:
+def _game_coords(claim: Claim, tree: ast.expr, ns: Namespace, window: tuple[str, ...] = ()) -> tuple[str, ...]:
     _check_game_expression(claim, tree, ns)
     explicit = claim.position
     if explicit:
@@ -211,76 +350,138 @@ def _coords_needed(tree: ast.expr, window: tuple[str, ...]) -> tuple[str, str]:
             'add position = ["x1", "x2"] to the claim to name them, one per coordinate')
 
 
-def _profile_field(claim: Any, name: str, profile: str) -> str:
+def _profile_field(claim: Claim, name: str, profile: str) -> str:
     """The field a value comes from under a profile: ``deep.for_all`` when the profile overrides it."""
     override = claim.raw.get(profile) if profile != "default" else None
     return f"{profile}.{name}" if isinstance(override, dict) and name in override else name
 
 
-def plan_claim(claim: Any, profile: str = "default") -> ClaimPlan:
-    """Compile `claim` for `profile` (the loader does it once per claim and profile: :meth:`Claim.plan`)."""
+def plan_claim(claim: Claim, profile: str = "default") -> ClaimPlan:
+    """Compile `claim` for `profile` into the plan of its kind (the loader does it once per claim and profile:
+    :meth:`Claim.plan`).
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> plan = plan_claim(spec.claims[0]); type(plan).__name__, plan.formula.text, plan.game_text
+    ('GrundyPlan', 'x', 'nim1')
+    """
     ns: Namespace = claim.spec.namespace
-    plan = ClaimPlan(claim, profile)
     kind = claim.kind
     raw_kind = claim.statement
     if kind == "values":
-        _plan_values(plan, claim, ns, profile)
-        return plan
-    window = _plan_window(plan, claim, ns, profile)
+        return _plan_values(claim, ns, profile)
+    window, window_text, domain = _plan_window(claim, ns, profile)
     window_names = set(window.names)
+    game: Compiled | None = None
+    coords: tuple[str, ...] = ()
+    assume: Compiled | None = None
     if claim.game_text is not None:
-        plan.game_text = claim.game_text
-        gtree, plan.game = _compile(claim, "game", plan.game_text, ns, window_names)
-        plan.coords = _game_coords(claim, gtree, ns, window.names)
-        missing = [c for c in plan.coords if c not in window_names]
+        game = _compile(claim, "game", claim.game_text, ns, window_names)
+        coords = _game_coords(claim, game.tree, ns, window.names)
+        missing = [c for c in coords if c not in window_names]
         if missing:
             raise claim.error(f"for_all does not bind the position coordinate {missing[0]!r}", "for_all",
                               hint=f"add a bound such as '0 <= {missing[0]} <= 100'")
-    elif kind in ("grundy", "p_positions", "level_set"):
+    elif kind in ("grundy", "p_positions", "level_set", "grundy_at_most"):
         raise claim.error(f"a {kind} claim needs a game", "game", hint="add game = \"NAME\"")
     if claim.assume_text is not None:
-        _, plan.assume = _compile(claim, "assume", claim.assume_text, ns, window_names)
-    params = window_names - set(plan.coords)
-    if kind == "level_set":
-        levels = claim.get("levels", profile)
-        if levels is None:
-            raise claim.error("a level_set claim needs levels, e.g. levels = \"0 <= s <= 5\"", "levels")
-        plan.levels = _binder(claim, _profile_field(claim, "levels", profile), levels, ns, window_names, total=True)
-        plan.level_names = plan.levels.names
-        params = params | set(plan.level_names)
+        assume = _compile(claim, "assume", claim.assume_text, ns, window_names)
+    shared: dict[str, Any] = {"claim": claim, "profile": profile, "window": window, "window_text": window_text,
+                              "domain": domain, "game": game, "coords": coords, "assume": assume}
+    params = window_names - set(coords)
     if kind in ("periodic", "stair"):
-        if len(plan.coords) != 1:
-            raise claim.error(f"a {kind} claim needs a 1-D game", "game")
-        allowed = {"periodic": ("period", "preperiod", "saltus"), "stair": ("h",)}[kind]
-        required = {"periodic": ("period",), "stair": ("h",)}[kind]
-        plan.pattern = {}
-        for k, val in raw_kind.items():
-            if k not in allowed:
-                raise claim.error(f"unknown field {k!r} in {kind}", kind, hint=suggest(k, list(allowed)))
-            if isinstance(val, bool) or not isinstance(val, (int, str)):
-                raise claim.error(f"{kind}.{k} must be an integer or an expression string", kind)
-            text = str(val)
-            _, plan.pattern[k] = _compile(claim, kind, text, ns, params)
-        for k in required:
-            if k not in plan.pattern:
-                raise claim.error(f"{kind} needs {k} = ...", kind)
-    elif kind in ("grundy", "holds") or (kind in ("p_positions", "level_set") and isinstance(raw_kind, str)):
-        variables = window_names | set(plan.level_names)
-        tree, plan.formula = _compile(claim, kind, raw_kind, ns, variables)
-        if kind == "holds" and isinstance(tree, ast.Compare) and len(tree.ops) == 1 and \
-                isinstance(tree.ops[0], (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
-            plan.sides = (_guarded(claim, kind, compile_tree(tree.left, ns, variables)),
-                          _guarded(claim, kind, compile_tree(tree.comparators[0], ns, variables)))
-    elif kind in ("p_positions", "level_set"):
-        plan.families = [_plan_family(claim, kind, i, fam, ns, params, plan) for i, fam in enumerate(raw_kind)]
-        if not plan.families:
+        pattern_type = PeriodicPlan if kind == "periodic" else StairPlan
+        return pattern_type(**shared, pattern=_plan_pattern(claim, kind, raw_kind, ns, params, coords))
+    if kind == "grundy_at_most":
+        if isinstance(raw_kind, bool):
+            raise claim.error("grundy_at_most must be an integer or an expression string", kind)
+        return GrundyBoundPlan(**shared, bound=_compile(claim, kind, str(raw_kind), ns, params))
+    if kind in ("grundy", "holds"):
+        formula = _compile(claim, kind, raw_kind, ns, window_names)
+        if kind == "grundy":
+            return GrundyPlan(**shared, formula=formula)
+        return HoldsPlan(**shared, formula=formula, sides=_sides(claim, formula.tree, ns, window_names))
+    levels: Binder | None = None
+    if kind == "level_set":
+        levels_text = claim.get("levels", profile)
+        if levels_text is None:
+            raise claim.error("a level_set claim needs levels, e.g. levels = \"0 <= s <= 5\"", "levels")
+        levels = _binder(claim, _profile_field(claim, "levels", profile), levels_text, ns, window_names, total=True)
+        params = params | set(levels.names)
+    if isinstance(raw_kind, str):
+        formula = _compile(claim, kind, raw_kind, ns, window_names | set(levels.names if levels else ()))
+        set_parts: dict[str, Any] = {"formula": formula}
+    else:
+        families = tuple(_plan_family(claim, kind, i, fam, ns, params, window, coords) for i, fam in enumerate(raw_kind))
+        if not families:
             raise claim.error("an empty list of families", kind)
-    return plan
+        set_parts = {"families": families}
+    if levels is not None:
+        return LevelSetPlan(**shared, **set_parts, levels=levels)
+    return PPositionsPlan(**shared, **set_parts)
 
 
-def _plan_window(plan: ClaimPlan, claim: Any, ns: Namespace, profile: str) -> Binder:
+#: the plan type of each claim kind, by the field that states it (nimjos.spec.schema.KIND_FIELDS): the only place
+#: a kind is a string; everywhere else it is the type of the claim's plan
+KIND_PLANS: dict[str, type[ClaimPlan]] = {
+    "grundy": GrundyPlan, "p_positions": PPositionsPlan, "holds": HoldsPlan, "values": ValuesPlan,
+    "level_set": LevelSetPlan, "periodic": PeriodicPlan, "stair": StairPlan, "grundy_at_most": GrundyBoundPlan,
+}
+
+
+Handler = TypeVar("Handler")
+
+
+def handler_for(table: Mapping[type[ClaimPlan], Handler], plan: ClaimPlan) -> Handler | None:
+    """The entry of a method's table for `plan`: the one of its type, else of its nearest base class listed; None
+    when the table has none (the method does not apply to this kind of claim).
+
+    >>> table = {SetPlan: "a set", HoldsPlan: "a statement"}
+    >>> p = PPositionsPlan(claim=None, profile="default", window=None, domain=None, game=None)
+    >>> handler_for(table, p), handler_for(table, ClaimPlan(claim=None, profile="default"))
+    ('a set', None)
+    """
+    for cls in type(plan).__mro__:
+        if cls in table:
+            return table[cls]
+    return None
+
+
+def _sides(claim: Claim, tree: ast.expr, ns: Namespace, variables: set[str]) -> tuple[Compiled, Compiled] | None:
+    """The two sides of a holds statement that is one comparison, compiled (None for any other statement)."""
+    if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and
+            isinstance(tree.ops[0], (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE))):
+        return None
+    left, right = tree.left, tree.comparators[0]
+    return (Compiled(ast.unparse(left), left, _guarded(claim, "holds", compile_tree(left, ns, variables))),
+            Compiled(ast.unparse(right), right, _guarded(claim, "holds", compile_tree(right, ns, variables))))
+
+
+def _plan_pattern(claim: Claim, kind: str, raw_kind: Any, ns: Namespace, params: set[str],
+                  coords: tuple[str, ...]) -> dict[str, Compiled]:
+    """The fields of a periodic or stair claim, compiled over the window's params."""
+    if len(coords) != 1:
+        raise claim.error(f"a {kind} claim needs a 1-D game", "game")
+    allowed = {"periodic": ("period", "preperiod", "saltus"), "stair": ("h",)}[kind]
+    required = {"periodic": ("period",), "stair": ("h",)}[kind]
+    pattern: dict[str, Compiled] = {}
+    for k, val in raw_kind.items():
+        if k not in allowed:
+            raise claim.error(f"unknown field {k!r} in {kind}", kind, hint=suggest(k, list(allowed)))
+        if isinstance(val, bool) or not isinstance(val, (int, str)):
+            raise claim.error(f"{kind}.{k} must be an integer or an expression string", kind)
+        pattern[k] = _compile(claim, kind, str(val), ns, params)
+    for k in required:
+        if k not in pattern:
+            raise claim.error(f"{kind} needs {k} = ...", kind)
+    return pattern
+
+
+def _plan_window(claim: Claim, ns: Namespace, profile: str) -> tuple[Binder, str, Domain]:
     """The claim's domain (``for_all``, as printed) and its window (``(for_all) and (window)``, finite): a domain
-    that leaves a name unbounded needs a window, and nothing is inferred from the width of a range."""
+    that leaves a name unbounded needs a window, and nothing is inferred from the width of a range. Returns the
+    window's binder, its text and the domain."""
     for_all = claim.for_all_text
     window = claim.get("window", profile)
     if for_all is None and window is None and claim.kind == "holds" and _closed(claim, ns):
@@ -298,22 +499,22 @@ def _plan_window(plan: ClaimPlan, claim: Any, ns: Namespace, profile: str) -> Bi
         raise claim.error(f"for_all states an infinite domain ({', '.join(open_names)} unbounded above) and the "
                           "claim gives no window: how much of it should be enumerated?", "for_all",
                           hint="add window = \"" + " and ".join(f"{n} <= 100" for n in open_names) + "\"")
-    plan.window_text = for_all if window is None else f"({for_all}) and ({window})"
+    window_text = for_all if window is None else f"({for_all}) and ({window})"
     field_name = _profile_field(claim, "window", profile) if window is not None else "for_all"
-    plan.window = _binder(claim, field_name, plan.window_text, ns, set(), total=True)
+    binder = _binder(claim, field_name, window_text, ns, set(), total=True)
     try:
-        plan.domain = claim_domain(for_all if for_all != "True" else "", ns, plan.window.names, window=window)
+        domain = claim_domain(for_all if for_all != "True" else "", ns, binder.names, window=window)
     except SpecError as exc:
         raise locate_error(claim, exc, "for_all") from None
     if window is not None:
-        unstated = [n for n in plan.window.names if n not in plan.domain.names_bound]
+        unstated = [n for n in binder.names if n not in domain.names_bound]
         if unstated:
             raise claim.error(f"the window binds {unstated[0]!r}, which for_all (the domain) does not name", field_name,
                               hint=f"state its range in for_all, e.g. '0 <= {unstated[0]}', and bound it in the window")
-    return plan.window
+    return binder, window_text, domain
 
 
-def _closed(claim: Any, ns: Namespace) -> bool:
+def _closed(claim: Claim, ns: Namespace) -> bool:
     """Has the claim's statement (and assumption) no free name, so that it needs no for_all?"""
     try:
         texts = [claim.statement] + ([claim.assume_text] if claim.assume_text is not None else [])
@@ -322,7 +523,8 @@ def _closed(claim: Any, ns: Namespace) -> bool:
         return False  # the statement's own error is reported when it is compiled
 
 
-def _plan_family(claim: Any, kind: str, i: int, fam: Any, ns: Namespace, outer: set[str], plan: ClaimPlan) -> FamilyPlan:
+def _plan_family(claim: Claim, kind: str, i: int, fam: Any, ns: Namespace, outer: set[str], window: Binder,
+                 game_coords: tuple[str, ...]) -> FamilyPlan:
     fname = f"{kind}[{i}]"
     if not isinstance(fam, dict):
         raise claim.error("each family is an inline table {point = \"...\", where = \"...\"}", fname)
@@ -336,14 +538,14 @@ def _plan_family(claim: Any, kind: str, i: int, fam: Any, ns: Namespace, outer: 
         raise claim.error("where must be a string", fname)
     binder = _binder(claim, fname, where, ns, outer, allow_unbounded=True)
     variables = set(outer) | set(binder.names)
-    tree, point = _compile(claim, fname, fam["point"], ns, variables)
+    point = _compile(claim, fname, fam["point"], ns, variables)
+    tree = point.tree
     coords = coordinate_nodes(tree)
-    if plan.coords and len(coords) != len(plan.coords) and not (len(plan.coords) == 1 and len(coords) == 1):
-        raise claim.error(f"point has {len(coords)} coordinates, the game has {len(plan.coords)}", fname)
+    if game_coords and len(coords) != len(game_coords) and not (len(game_coords) == 1 and len(coords) == 1):
+        raise claim.error(f"point has {len(coords)} coordinates, the game has {len(game_coords)}", fname)
     fp = FamilyPlan(fam["point"], where, binder, point)
     nonneg = {l.name for l in binder.levels if is_nonneg_lower(l)}
-    if plan.window is not None:
-        nonneg |= {l.name for l in plan.window.levels if is_nonneg_lower(l)}
+    nonneg |= {l.name for l in window.levels if is_nonneg_lower(l)}
     bound_so_far = set(outer)
     for level in binder.levels:
         bound_so_far.add(level.name)
@@ -369,7 +571,7 @@ def _is_int(v: Any) -> bool:
     return type(v) is int
 
 
-def _check_table(claim: Any, table: list, start: Any) -> None:
+def _check_table(claim: Claim, table: list, start: Any) -> None:
     """A printed table of Grundy values holds integers only, in a flat list or a list of rows."""
     rows = table if table and all(isinstance(r, list) for r in table) else [table]
     for i, row in enumerate(rows):
@@ -381,7 +583,7 @@ def _check_table(claim: Any, table: list, start: Any) -> None:
         raise claim.error(f"values.from must be an integer or a list of integers, got {start!r}", "values")
 
 
-def _plan_values(plan: ClaimPlan, claim: Any, ns: Namespace, profile: str) -> None:
+def _plan_values(claim: Claim, ns: Namespace, profile: str) -> ValuesPlan:
     v = claim.get("values", profile)
     if not isinstance(v, dict):
         raise claim.error("values must be a table", "values")
@@ -389,17 +591,16 @@ def _plan_values(plan: ClaimPlan, claim: Any, ns: Namespace, profile: str) -> No
         if k not in ("from", "grundy", "of", "var", "equal"):
             raise claim.error(f"unknown field {k!r} in values", "values",
                               hint=suggest(k, ["from", "grundy", "of", "var", "equal"]))
-    plan.values = v
     if "grundy" in v:
         if claim.game_text is None:
             raise claim.error("a values table of Grundy values needs a game", "game")
-        plan.game_text = claim.game_text
-        gtree, plan.game = _compile(claim, "game", plan.game_text, ns, set())
-        plan.coords = _game_coords(claim, gtree, ns)
+        game = _compile(claim, "game", claim.game_text, ns, set())
+        coords = _game_coords(claim, game.tree, ns)
         if not isinstance(v["grundy"], list):
             raise claim.error("values.grundy must be a list", "values")
         _check_table(claim, v["grundy"], v.get("from", 0))
-    elif "of" in v:
+        return ValuesPlan(claim=claim, profile=profile, game=game, coords=coords, values=v)
+    if "of" in v:
         var = v.get("var")
         if not isinstance(var, str) or not var.isidentifier():
             raise claim.error("values with 'of' needs var = \"NAME\"", "values")
@@ -407,6 +608,6 @@ def _plan_values(plan: ClaimPlan, claim: Any, ns: Namespace, profile: str) -> No
             raise claim.error("values with 'of' needs equal = [...]", "values")
         if not isinstance(v.get("from", 0), int):
             raise claim.error("values.from must be an integer", "values")
-        _, plan.values_expr = _compile(claim, "values", v["of"], ns, {var})
-    else:
-        raise claim.error("values needs grundy = [...] (with a game) or of = \"EXPR\", var, equal = [...]", "values")
+        return ValuesPlan(claim=claim, profile=profile, values=v,
+                          values_expr=_compile(claim, "values", v["of"], ns, {var}))
+    raise claim.error("values needs grundy = [...] (with a game) or of = \"EXPR\", var, equal = [...]", "values")

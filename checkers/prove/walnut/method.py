@@ -15,7 +15,8 @@ window enumerates (a game's parameters are fixed: h = 1..5), and decides:
 
 None is returned for the kinds Walnut has nothing to say about (values, level sets, periodic, stair).
 
->>> walnut_verdict(type("C", (), {"kind": "values"})(), None) is None
+>>> from nimjos.spec.plan import ValuesPlan
+>>> walnut_verdict(type("C", (), {"plan_type": ValuesPlan})(), None) is None
 True
 """
 from __future__ import annotations
@@ -35,10 +36,12 @@ from nimjos.lang.errors import EvalError, NimjosError, SpecError
 from nimjos.lang.analysis import window_constants
 from nimjos.lang.syntax import parse
 from nimjos.lang.values import json_value
+from nimjos.spec.loader import Claim
+from nimjos.spec.plan import GrundyPlan, HoldsPlan, LevelSetPlan, PPositionsPlan, SetPlan, WindowPlan
 from nimjos.verdict import Counterexample, Verdict
 from checkers.exhaustive import check_exhaustive
 from checkers.options import RunOptions
-from checkers.prove.certificate import Certificate
+from checkers.prove.certificate import Certificate, game_kind
 from checkers.prove.domain import inside_domain, proof_domain
 from checkers.prove.scope import class_text
 from checkers.prove.terms import Untranslatable
@@ -70,22 +73,24 @@ class WalnutDisagreement(NimjosError, AssertionError):
     """Walnut proved a claim the window refutes inside the proved class: a bug in the translation or the engine."""
 
 
-def _inconclusive(claim: Any, why: str, start: float, **kw: Any) -> Verdict:
+def _inconclusive(claim: Claim, why: str, start: float, **kw: Any) -> Verdict:
     return Verdict(claim.id, "inconclusive", METHOD, f"Walnut: {why}", seconds=time.perf_counter() - start,
                    engines=ENGINES, **kw)
 
 
-def walnut_verdict(claim: Any, opts: RunOptions, window: Verdict | None = None) -> Verdict | None:
+def walnut_verdict(claim: Claim, opts: RunOptions, window: Verdict | None = None) -> Verdict | None:
     """The Walnut verdict of a claim (see the module docstring); None for kinds it does not handle, or when the
     options turn Walnut off. `window` is the window's verdict when the runner has it (None: a proof checks the
     window itself)."""
-    if claim.kind not in ("grundy", "p_positions", "level_set", "holds") or (opts is not None and not opts.walnut):
+    if not issubclass(claim.plan_type, (GrundyPlan, PPositionsPlan, LevelSetPlan, HoldsPlan)) or \
+            (opts is not None and not opts.walnut):
         return None
     start = time.perf_counter()
     cfg = claim.prove
     if cfg.skip:
         return None
     plan = claim.plan(opts.profile)
+    assert isinstance(plan, WindowPlan), "a claim Walnut reads has a window"
     if not plan.window.names:
         return None
     fixed = [] if cfg.for_all else window_constants(plan.window)
@@ -154,7 +159,7 @@ def walnut_verdict(claim: Any, opts: RunOptions, window: Verdict | None = None) 
     return _proved(claim, opts, window, plan, setup, runs, jar, res, seconds)
 
 
-def _translate(claim: Any, plan: Any, cfg: Any) -> tuple[dict | None, list]:
+def _translate(claim: Claim, plan: Any, cfg: Any) -> tuple[dict | None, list]:
     """The setup and the jobs of every instance, in the numeration the spec names (``prove = { numeration = "fib" }``)
     or else the one the claim's terms need: msd_2 first, and the numeration a term asks for (floor_phi, zeck_tz:
     Fibonacci) when one does (:class:`checkers.prove.walnut.logic.WrongNumeration`)."""
@@ -236,7 +241,7 @@ def _for(inst: dict) -> str:
 
 # ----------------------------------------------------------------------------- the class of the proof
 
-def _setup(claim: Any, plan: Any, cfg: Any) -> dict:
+def _setup(claim: Claim, plan: Any, cfg: Any) -> dict:
     """The names Walnut quantifies (symbolic), the instances of the others, and whether they cover the domain."""
     ns = claim.spec.namespace
     dom = proof_domain(claim, plan, cfg, ns)
@@ -251,13 +256,13 @@ def _setup(claim: Any, plan: Any, cfg: Any) -> dict:
     domain = cfg.for_all or plan.domain.text or None
     instances = dom.instances(ns)
     covered, why = _covers(claim, plan, dom.enumerated, instances, cfg)
-    if claim.kind == "level_set" and covered:    # the levels are the window's (a profile widens them)
+    if issubclass(claim.plan_type, LevelSetPlan) and covered:    # the levels are the window's (a profile widens them)
         covered, why = False, f"the levels {plan.levels.text or ', '.join(plan.level_names)} of the window"
     return {"ns": ns, "dom": dom, "symbolic": symbolic, "enumerated": list(dom.enumerated), "instances": instances,
             "domain": domain, "covered": covered, "why_bounded": why}
 
 
-def _covers(claim: Any, plan: Any, names: list[str], instances: list[dict], cfg: Any) -> tuple[bool, str]:
+def _covers(claim: Claim, plan: Any, names: list[str], instances: list[dict], cfg: Any) -> tuple[bool, str]:
     """Do the enumerated values cover every value the domain allows? (False, why) when not, or not known."""
     if cfg.for_all and cfg.for_all != plan.domain.text:
         return False, f"the proof's domain prove.for_all = {cfg.for_all!r} is not the claim's domain"
@@ -287,13 +292,12 @@ def _covers(claim: Any, plan: Any, names: list[str], instances: list[dict], cfg:
     return True, ""
 
 
-def _job(claim: Any, plan: Any, setup: dict, inst: dict) -> Job:
+def _job(claim: Claim, plan: Any, setup: dict, inst: dict) -> Job:
     ns = setup["ns"]
-    kind = claim.kind
     # Walnut's numbers are the naturals: the domain must bound every symbolic name (a claim's variable, a game's
     # coordinate) below by 0, or the method does not apply
     _check_nonneg(claim, setup, inst)
-    if kind == "holds":
+    if isinstance(plan, HoldsPlan):
         names = setup["symbolic"]
         exp = _exponent_names(claim, names) if setup["num"] is BASE2 else set()
         try:
@@ -312,14 +316,13 @@ def _job(claim: Any, plan: Any, setup: dict, inst: dict) -> Job:
             raise NotAutomatic(f"the game cannot be built: {exc}") from None
         if not isinstance(game, DeclaredGame):
             raise NotAutomatic(f"the built-in game {game.label} has no declared moves to translate")
-        job = game_job(ns, game.decl, dict(game.params), inst, _KIND[kind], claim.statement, plan.families,
-                       setup["domain"], tuple(plan.coords), _levels(plan, inst) if kind == "level_set" else None,
+        kind = game_kind(plan)
+        assert kind is not None, "a game claim has a local certificate"
+        job = game_job(ns, game.decl, dict(game.params), inst, kind, claim.statement,
+                       list(plan.families) if isinstance(plan, SetPlan) and plan.families is not None else None,
+                       setup["domain"], tuple(plan.coords), _levels(plan, inst) if isinstance(plan, LevelSetPlan) else None,
                        num=setup["num"])
     return job
-
-
-#: the certificate of each game claim kind (checkers.prove.certificate's names)
-_KIND = {"grundy": "grundy", "p_positions": "p", "level_set": "level"}
 
 
 def _levels(plan: Any, inst: dict) -> tuple[str, list[int]]:
@@ -336,7 +339,7 @@ def _levels(plan: Any, inst: dict) -> tuple[str, list[int]]:
     return name, values
 
 
-def _check_nonneg(claim: Any, setup: dict, inst: dict) -> None:
+def _check_nonneg(claim: Claim, setup: dict, inst: dict) -> None:
     """Walnut quantifies over the naturals: the class of the proof (the claim's domain, or prove.for_all, with
     a holds claim's assumption) must imply that every symbolic name is >= 0, each by a lower bound non-negative
     by its form; the window's bounds do not count (a domain ``x >= -5`` with the window ``0 <= x <= 20`` is
@@ -352,7 +355,7 @@ def _check_nonneg(claim: Any, setup: dict, inst: dict) -> None:
     checkers.prove.walnut.logic.NotAutomatic: the domain x >= -5 does not bound x below by 0 (Walnut's numbers are the naturals)
     """
     names, text = setup["symbolic"], setup["domain"] or ""
-    if claim.kind == "holds" and claim.assume_text:     # where the assumption fails, the claim holds
+    if issubclass(claim.plan_type, HoldsPlan) and claim.assume_text:     # where the assumption fails, the claim holds
         text = f"({text}) and ({claim.assume_text})" if text else claim.assume_text
     ok: set = set()
     try:
@@ -378,7 +381,7 @@ def _check_nonneg(claim: Any, setup: dict, inst: dict) -> None:
                            "naturals)")
 
 
-def _exponent_names(claim: Any, names: list[str]) -> set:
+def _exponent_names(claim: Claim, names: list[str]) -> set:
     """Names used as the exponent of 2 (``2 ** n``): tried first as 2**n, the automatic view of them."""
     out = set()
     for text in (claim.statement, claim.assume_text, claim.for_all_text):
@@ -420,13 +423,13 @@ def _class(setup: dict) -> str:
     return class_text(setup["dom"], "int", None, setup["instances"], set())
 
 
-def _proved(claim: Any, opts: RunOptions, window: Verdict | None, plan: Any, setup: dict, runs: list, jar: str,
+def _proved(claim: Claim, opts: RunOptions, window: Verdict | None, plan: Any, setup: dict, runs: list, jar: str,
             res: Any, seconds: float) -> Verdict:
     ev = _evidence(runs, jar, res, setup["num"])
     w = ev["walnut"]
-    what = ("the statement" if claim.kind == "holds" else
-            "certificate (a), (b)" + (", total" if claim.kind == "grundy" else "") +
-            (", (c) and disjoint levels" if claim.kind == "level_set" else "") +
+    what = ("the statement" if issubclass(claim.plan_type, HoldsPlan) else
+            "certificate (a), (b)" + (", total" if issubclass(claim.plan_type, GrundyPlan) else "") +
+            (", (c) and disjoint levels" if issubclass(claim.plan_type, LevelSetPlan) else "") +
             ", moves decrease and stay in the domain")
     word = "proved" if setup["covered"] else "proved-bounded"
     scope = (f"{_class(setup)}" + ("" if setup["covered"] else f" only ({setup['why_bounded']})") +
@@ -444,7 +447,7 @@ def _proved(claim: Any, opts: RunOptions, window: Verdict | None, plan: Any, set
     return v
 
 
-def _soundness(claim: Any, opts: RunOptions, window: Verdict | None, plan: Any, setup: dict, v: Verdict) -> None:
+def _soundness(claim: Claim, opts: RunOptions, window: Verdict | None, plan: Any, setup: dict, v: Verdict) -> None:
     """A Walnut proof must agree with the window (`window`, the runner's verdict, else checked here): a window
     refutation inside the proved class is a bug."""
     if window is None:
@@ -467,7 +470,7 @@ def _ordered(plan: Any, env: dict) -> dict:
     return {n: env[n] for n in plan.window.names if n in env}
 
 
-def _refutation(claim: Any, plan: Any, setup: dict, found: list, start: float, evidence: dict) -> Verdict:
+def _refutation(claim: Claim, plan: Any, setup: dict, found: list, start: float, evidence: dict) -> Verdict:
     """Confirm each instance's least certificate failure with the engine (or the language), keep the least."""
     confirmed, reasons = [], []
     for inst, job, res, failed, answer in found:
@@ -490,15 +493,15 @@ def _refutation(claim: Any, plan: Any, setup: dict, found: list, start: float, e
             confirmed.append((cx, failed, env))
         else:
             reasons.append(f"the certificate ({', '.join(failed)}) fails at {_show(env)}, but the "
-                           f"{'expression language' if claim.kind == 'holds' else 'engine'} finds no counterexample "
+                           f"{'expression language' if issubclass(claim.plan_type, HoldsPlan) else 'engine'} finds no counterexample "
                            f"up to that position{_for(inst)}")
     if not confirmed:
         return _inconclusive(claim, reasons[0], start, evidence=evidence)
     cx, failed, env = min(confirmed, key=lambda c: c[0].key())
-    how = "the statement is false" if claim.kind == "holds" else \
+    how = "the statement is false" if issubclass(claim.plan_type, HoldsPlan) else \
         "certificate " + ", ".join(f"({f})" if f in ("a", "b", "c") else f for f in failed) + (" fails" if len(failed) == 1 else " fail")
     scope = (f"{_class(setup)}; {evidence['walnut']['version']} ({setup['num'].walnut}): {how}, least failure at {_show(env)}; "
-             f"confirmed by the {'expression language' if claim.kind == 'holds' else 'engine'} at "
+             f"confirmed by the {'expression language' if issubclass(claim.plan_type, HoldsPlan) else 'engine'} at "
              f"{cx.position_text()}")
     return Verdict(claim.id, "refuted", METHOD, scope, instances=len(found), counterexamples=[cx], failures=1,
                    seconds=time.perf_counter() - start, evidence=evidence, engines=ENGINES,
@@ -509,10 +512,10 @@ def _show(env: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in env.items())
 
 
-def _confirm(claim: Any, plan: Any, inst: dict, env: dict) -> Counterexample | None:
+def _confirm(claim: Claim, plan: Any, inst: dict, env: dict) -> Counterexample | None:
     """The counterexample at env when the engine (game claims) or the language (holds) says the claim fails."""
     try:
-        if claim.kind == "holds":
+        if issubclass(claim.plan_type, HoldsPlan):
             if not plan.domain.contains(env) or (plan.assume is not None and not plan.assume(env)):
                 return None
             if plan.formula(env):
@@ -521,7 +524,9 @@ def _confirm(claim: Any, plan: Any, inst: dict, env: dict) -> Counterexample | N
             if plan.sides is not None:
                 lhs, rhs = plan.sides[0](env), plan.sides[1](env)
             return Counterexample(dict(env), lhs, rhs)
-        cert = Certificate(claim, plan, inst, _KIND[claim.kind])
+        kind = game_kind(plan)
+        assert kind is not None, "a game claim has a local certificate"
+        cert = Certificate(claim, plan, inst, kind)
         pos = tuple(env[c] for c in plan.coords)
         pos = pos[0] if len(pos) == 1 else pos
         if sum(pos if isinstance(pos, tuple) else (pos,)) > MAX_SUM:
@@ -530,23 +535,23 @@ def _confirm(claim: Any, plan: Any, inst: dict, env: dict) -> Counterexample | N
         label = cert.labels_of(pos)
         if cert.agrees(g, label):
             return None
-        if claim.kind == "level_set":       # as the window reports it: the position and the level it fails at
+        if issubclass(claim.plan_type, LevelSetPlan):       # as the window reports it: the position and the level it fails at
             name = plan.level_names[0]
             levels = cert.levels or []
             fails = ([(label, "in")] if label is not None else []) + ([(g, "not in")] if g in levels else [])
             s_value, how = min(fails)
             return Counterexample({**env, name: s_value}, g, f"{how} the set for {name} = {s_value}",
                                   detail={"grundy": g})
-        if claim.kind == "grundy":
+        if issubclass(claim.plan_type, GrundyPlan):
             return Counterexample(dict(env), g, label)
         return Counterexample(dict(env), "P" if g == 0 else "N", "P" if label == 0 else "N", detail={"grundy": g})
     except (EvalError, SpecError):
         return None
 
 
-def _engine_search(claim: Any, plan: Any, inst: dict, near: dict) -> Counterexample | None:
+def _engine_search(claim: Claim, plan: Any, inst: dict, near: dict) -> Counterexample | None:
     """The least position (by sum, then lexicographic) where the claim actually fails, up to the sum of `near`."""
-    names = list(plan.coords) if claim.kind != "holds" else [n for n in plan.window.names if n not in inst]
+    names = list(plan.coords) if not issubclass(claim.plan_type, HoldsPlan) else [n for n in plan.window.names if n not in inst]
     limit = min(MAX_SUM, sum(near[n] for n in names))
     seen = 0
     for total in range(limit + 1):
@@ -577,7 +582,7 @@ def _compositions(total: int, k: int):
             yield (first,) + rest
 
 
-def _nonneg_expr(tree: ast.AST, ok: set, inst: dict, claim: Any) -> bool:
+def _nonneg_expr(tree: ast.AST, ok: set, inst: dict, claim: Claim) -> bool:
     """Is a lower bound non-negative by its form: naturals and non-negative names under +, *, //, **?"""
     if isinstance(tree, ast.Name) and tree.id in ok:
         return True
