@@ -96,7 +96,7 @@ def game_kind(plan: ClaimPlan) -> str | None:
     return handler_for(CERTIFICATE_KINDS, plan)
 
 
-def measure_words(claim: Any, plan: ClaimPlan) -> str:
+def measure_words(claim: Claim, plan: ClaimPlan) -> str:
     """The words a proof's scope adds when the claim's game declares a termination measure (the induction is on
     it, after the queries proved it one); empty when it declares none or the game is not a declared one.
 

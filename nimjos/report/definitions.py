@@ -19,6 +19,7 @@ from typing import Any, Iterator
 
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.syntax import free_names, parse
+from nimjos.spec.loader import Claim
 from nimjos.spec.schema import KIND_FIELDS
 
 #: the fields of a claim whose expressions make its statement
@@ -54,7 +55,7 @@ def _names(text: str) -> list[str]:
         return []
 
 
-def definitions_used(claim: Any) -> list[tuple[str, str]]:
+def definitions_used(claim: Claim) -> list[tuple[str, str]]:
     """The ``(head, body)`` texts of the definitions `claim`'s statement uses, directly or through another
     definition, in the order of first use (each once)."""
     definitions = claim.spec.namespace.definitions

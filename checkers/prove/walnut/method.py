@@ -171,7 +171,7 @@ def _translate(claim: Claim, plan: Any, cfg: Any) -> tuple[dict | None, list]:
         return _translate_in(claim, plan, cfg, exc.wanted)
 
 
-def _translate_in(claim: Any, plan: Any, cfg: Any, num: str) -> tuple[dict | None, list]:
+def _translate_in(claim: Claim, plan: Any, cfg: Any, num: str) -> tuple[dict | None, list]:
     """The setup and the jobs of every instance in the numeration `num`. When the statement is not automatic with its parameters
     symbolic, one or two of them with a finite constant range in the window are fixed one value at a time
     (``x // 2**v2(x) == 2*s + 1`` is automatic for each s, not in s): the proof then covers those values only."""
