@@ -88,6 +88,30 @@ def _unscale(x: ast.expr, e: ast.expr) -> tuple[ast.expr, ast.expr]:
     return x, e
 
 
+def _implied_pairs(ops: list[ast.cmpop]) -> list[tuple[int, int, type]]:
+    """The comparisons a chain implies between terms that are not neighbours, when every comparison between them
+    points the same way: ``0 <= b <= a <= 20`` implies ``0 <= a`` and ``b <= 20`` (and ``0 <= 20``). Each is
+    (i, j, operator) for terms i < j; strict when any comparison between them is. They are bounds only (they
+    add no condition: the chain itself is still checked), so that a name bounded through its neighbours can be
+    bound first.
+
+    >>> tree = ast.parse("0 <= b <= a <= 20", mode="eval").body
+    >>> [(i, j, op.__name__) for i, j, op in _implied_pairs(tree.ops)]
+    [(0, 2, 'LtE'), (0, 3, 'LtE'), (1, 3, 'LtE')]
+    >>> _implied_pairs(ast.parse("0 <= b >= a", mode="eval").body.ops)
+    []
+    """
+    out: list[tuple[int, int, type]] = []
+    for i in range(len(ops)):
+        for j in range(i + 2, len(ops) + 1):
+            kinds = {type(op) for op in ops[i:j]}
+            if kinds <= {ast.Lt, ast.LtE}:
+                out.append((i, j, ast.Lt if ast.Lt in kinds else ast.LtE))
+            elif kinds <= {ast.Gt, ast.GtE}:
+                out.append((i, j, ast.Gt if ast.Gt in kinds else ast.GtE))
+    return out
+
+
 def _round_low(v: Any, strict: bool) -> int:
     v = norm(v)
     if not isinstance(v, (int, Fraction)) or isinstance(v, bool):
@@ -178,6 +202,12 @@ class Binder:
                             candidates[x.id].append(("in", e, ci, pi))
                         elif o in (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq):
                             candidates[x.id].append((o, e, ci, pi))
+                for (i, j, op) in _implied_pairs(part.ops):
+                    a, b = exprs[i], exprs[j]
+                    for (x, e, o) in ((a, b, op), (b, a, _FLIP[op])):
+                        x, e = _unscale(x, e)
+                        if isinstance(x, ast.Name) and x.id in candidates and x.id not in free_names(e):
+                            candidates[x.id].append((o, e, ci, None))   # implied by the chain: not a pair to mark
         called = called_names(tree)
         for name in self.names:
             if name in called and not candidates[name]:  # a function nothing binds: not a variable
@@ -220,7 +250,8 @@ class Binder:
                     if o in (ast.Lt, ast.LtE, ast.Eq):
                         level.highs.append((fn, o is ast.Lt))
                         level.high_text.append(ast.unparse(e) if o is not ast.Lt else f"{ast.unparse(e)} - 1")
-                    used_pairs.setdefault(ci, set()).add(pi)
+                    if pi is not None:
+                        used_pairs.setdefault(ci, set()).add(pi)
             levels.append(level)
             known.add(name)
             remaining.remove(name)
