@@ -50,6 +50,7 @@ from checkers.prove.solver import model_value
 from checkers.prove.terms import GameRef, Untranslatable
 from checkers.prove.translate import Builder
 from checkers.prove.world import choose_mode
+from checkers.prove.modes import Mode
 
 #: most options enumerated at one position before the symbolic check (or a smaller position) is needed
 MAX_OPTIONS = 4000
@@ -83,10 +84,10 @@ class Failure:
 
 #: the local certificate of each kind of game claim it applies to: its labels are Grundy values ('grundy'),
 #: P-positions ('p') or the levels of a level set ('level')
-CERTIFICATE_KINDS: dict[type[ClaimPlan], str] = {GrundyPlan: "grundy", PPositionsPlan: "p", LevelSetPlan: "level"}
+CERTIFICATE_KINDS: dict[type[ClaimPlan], Mode] = {GrundyPlan: Mode.GRUNDY, PPositionsPlan: Mode.P, LevelSetPlan: Mode.LEVEL}
 
 
-def game_kind(plan: ClaimPlan) -> str | None:
+def game_kind(plan: ClaimPlan) -> Mode | None:
     """'grundy', 'p' or 'level' for a claim the certificate applies to (:data:`CERTIFICATE_KINDS`), else None.
 
     >>> from nimjos.spec.plan import HoldsPlan
@@ -164,7 +165,7 @@ def count_options(inst: Any, pos: Any, cap: int) -> int:
 class Certificate:
     """The local certificate of one game claim for fixed values of its non-coordinate names (`params`)."""
 
-    def __init__(self, claim: Claim, plan: GrundyPlan | SetPlan, params: dict, kind: str):
+    def __init__(self, claim: Claim, plan: GrundyPlan | SetPlan, params: dict, kind: Mode):
         self.claim = claim
         self.plan = plan
         self.params = dict(params)
@@ -175,7 +176,7 @@ class Certificate:
         self.levels: list[int] | None = None
         self._family_cache: dict = {}
         self.domain = getattr(plan, "domain", None)
-        if kind == "level":
+        if kind == Mode.LEVEL:
             assert isinstance(plan, LevelSetPlan), "a level certificate's plan is a level set's"
             lv = [e[plan.level_names[0]] for e in plan.levels.bindings(dict(params, **{c: 0 for c in plan.coords}))]
             self.levels = sorted(lv)
@@ -234,9 +235,9 @@ class Certificate:
         out: dict[Any, int | None] = {}
         for p in positions:
             g = self.inst.lookup(p)
-            if self.kind == "grundy":
+            if self.kind == Mode.GRUNDY:
                 out[p] = g
-            elif self.kind == "p":
+            elif self.kind == Mode.P:
                 out[p] = 0 if g == 0 else None
             else:
                 out[p] = g if g in (self.levels or []) else None
@@ -245,10 +246,10 @@ class Certificate:
     def _formula_labels(self, positions: list, context: list | None = None) -> list:
         plan = self.plan
         formula = plan.formula
-        if self.kind == "grundy":
+        if self.kind == Mode.GRUNDY:
             assert formula is not None, "a grundy claim's plan has its formula"
             return [formula(self.env_at(p)) for p in positions]
-        if self.kind == "p":
+        if self.kind == Mode.P:
             assert isinstance(plan, SetPlan), "a P-position certificate's plan is a set's"
             if plan.families is None:
                 assert formula is not None, "a P-position claim without families has its predicate"
@@ -297,7 +298,7 @@ class Certificate:
     def judge(self, pos: Any, lp: Any, option_labels: list[tuple[Any, Any]]) -> Failure | None:
         """Apply (a) and (b) to a position's label and its options' labels."""
         kind = self.kind
-        if kind == "grundy":
+        if kind == Mode.GRUNDY:
             if type(lp) is not int or lp < 0:
                 return Failure(pos, "label", f"the formula gives {lp!r}, not a Grundy value", label=lp)
             for q, lq in option_labels:
@@ -308,7 +309,7 @@ class Certificate:
                 if m not in seen:
                     return Failure(pos, "b", f"value {lp}, but no option has value {m}", label=lp, detail={"missing": m})
             return None
-        if kind == "p":
+        if kind == Mode.P:
             if lp == 0:
                 for q, lq in option_labels:
                     if lq == 0:
@@ -353,9 +354,9 @@ class Certificate:
 
     def agrees(self, grundy: int, label: Any) -> bool:
         """Does the engine's value agree with a label?"""
-        if self.kind == "grundy":
+        if self.kind == Mode.GRUNDY:
             return grundy == label
-        if self.kind == "p":
+        if self.kind == Mode.P:
             return (grundy == 0) == (label == 0)
         if label is None:
             return grundy > max(self.levels or [-1])
@@ -422,9 +423,9 @@ class PointSolver:
         """Z3 condition: the label of the symbolic option q equals value (None: 'not a P-position')."""
         env = dict(self.cert.params)
         env.update(_bind(self.cert.coords, q))
-        if self.cert.kind == "grundy":
+        if self.cert.kind == Mode.GRUNDY:
             return b.compare(ast.Eq, b.term(self.tree, env), value)
-        if self.cert.kind == "p":
+        if self.cert.kind == Mode.P:
             return b.formula(self.tree, env)
         return b.formula(self.tree, {**env, self.lname: value})
 
@@ -492,7 +493,7 @@ class PointSolver:
             return hit
 
         kind = cert.kind
-        if kind == "grundy":
+        if kind == Mode.GRUNDY:
             if type(lp) is not int or lp < 0:
                 return Failure(pos, "label", f"the formula gives {lp!r}, not a Grundy value", label=lp)
             hit = found(lp, "a")
@@ -502,7 +503,7 @@ class PointSolver:
             for m in targets:
                 if found(m, "b") is None:
                     return Failure(pos, "b", f"value {lp}, but no option has value {m}", label=lp, detail={"missing": m})
-        elif kind == "p":
+        elif kind == Mode.P:
             hit = found(None, "a" if lp == 0 else "b")
             if lp == 0 and isinstance(hit, tuple):
                 return Failure(pos, "a", f"a claimed P-position with the claimed P-position {_fmt(hit[0])} as an option",
@@ -572,6 +573,6 @@ class PointSolver:
             lq = self.cert.labels_of(q)
         except EvalError:
             return False
-        if self.cert.kind == "p":
+        if self.cert.kind == Mode.P:
             return lq == 0
         return lq == value

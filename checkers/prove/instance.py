@@ -23,6 +23,7 @@ from nimjos.spec.plan import ClaimPlan, GrundyPlan, HoldsPlan, SetPlan
 from nimjos.verdict import Counterexample
 from checkers.prove.budget import Budget
 from checkers.prove.certificate import Certificate, TooManyOptions, game_kind
+from checkers.prove.modes import Mode
 from checkers.prove.domain import ProofDomain
 from checkers.prove.holds import prove_holds
 from checkers.prove.queries import GameQueries
@@ -91,7 +92,7 @@ def prove_instance(claim: Claim, plan: ClaimPlan, dom: ProofDomain, params: dict
     return att
 
 
-def _confirm(claim: Claim, plan: ClaimPlan, kind: str | None, params: dict, r: QueryResult, att: Attempt) -> Attempt:
+def _confirm(claim: Claim, plan: ClaimPlan, kind: Mode | None, params: dict, r: QueryResult, att: Attempt) -> Attempt:
     """Re-evaluate a Z3 model exactly (holds) or by the engine (game claims)."""
     values = dict(params)
     values.update(r.values)
@@ -147,8 +148,8 @@ def _confirm(claim: Claim, plan: ClaimPlan, kind: str | None, params: dict, r: Q
     b = dict(game_params)
     b.update(zip(coords, q if isinstance(q, tuple) else (q,)))
     b = {n: b[n] for n in names if n in b}
-    shown = {"grundy": label, "p": "P" if label == 0 else "N"}.get(kind, label)
-    truth = {"grundy": actual, "p": "P" if actual == 0 else "N"}.get(kind, actual)
+    shown = {Mode.GRUNDY: label, Mode.P: "P" if label == 0 else "N"}.get(kind, label)
+    truth = {Mode.GRUNDY: actual, Mode.P: "P" if actual == 0 else "N"}.get(kind, actual)
     att.status = "refuted"
     att.counterexample = Counterexample(b, truth, shown, detail={"grundy": actual, "found by": f"Z3 ({r.name}), re-evaluated by the engine"})
     return att

@@ -29,11 +29,12 @@ from checkers.prove.solver import Context, QueryResult, cases
 from checkers.prove.strategy import read_strategy
 from checkers.prove.terms import GameRef, Untranslatable, is_term
 from checkers.prove.translate import Builder
+from checkers.prove.modes import Mode
 
 class GameQueries:
     """The certificate at a symbolic position, as queries (each built in its own builder)."""
 
-    def __init__(self, ctx: Context, kind: str):
+    def __init__(self, ctx: Context, kind: Mode):
         self.ctx = ctx
         self.kind = kind
         claim = ctx.claim
@@ -59,9 +60,9 @@ class GameQueries:
         """g(q) for grundy claims; the Boolean 'q is a claimed P-position' for p_positions claims."""
         e = dict(env)
         e.update(zip(self.coords, q if isinstance(q, tuple) else (q,)))
-        if self.kind == "grundy" or self.families is None:
+        if self.kind == Mode.GRUNDY or self.families is None:
             assert self.formula is not None, "a grundy claim, or a P-position claim without families, has a formula"
-            return b.term(self.formula, e) if self.kind == "grundy" else b.formula(self.formula, e)
+            return b.term(self.formula, e) if self.kind == Mode.GRUNDY else b.formula(self.formula, e)
         parts = []
         for where, point in self.families:
             names = [n for n in variables_of(where, self.ctx.ns) if n not in e] + \
@@ -102,7 +103,7 @@ class GameQueries:
         for i, fam in enumerate(game0.decl.moves):
             out.append(lambda i=i: self.q_closure(i))
             out.append(lambda i=i: self.q_a(i))
-        if self.kind == "grundy":
+        if self.kind == Mode.GRUNDY:
             out.append(self.q_nonnegative)
         if self.strategy is None:
             out.append(self.q_b_search)
@@ -208,7 +209,7 @@ class GameQueries:
         cond, q, bound = self._move(b, game, pos, i)
         lp, lq = self.label(b, env, pos), self.label(b, env, q)
         name = f"(a) along move {i + 1}"
-        if self.kind == "grundy":
+        if self.kind == Mode.GRUNDY:
             goal = b.compare(ast.NotEq, lq, lp)
             return self.ctx.run(name, b, hyps + [b.to_bool(cond)], goal, self.watch(env, bound), self.coords_terms(env))
         # a P-position and its option both in the set: split both memberships into their cases
@@ -233,7 +234,7 @@ class GameQueries:
 
     def _target(self, b: Builder, env: dict, hyps: list, pos: Any) -> tuple[Any, list]:
         """(v, extra hypotheses) of condition (b): a value below g(p), or 'p is not a claimed P-position'."""
-        if self.kind == "grundy":
+        if self.kind == Mode.GRUNDY:
             name = self.strategy.value if self.strategy is not None else "v"
             v = b.var(name)
             return v, [b.to_bool(b.compare(ast.GtE, v, 0)), b.to_bool(b.compare(ast.Lt, v, self.label(b, env, pos)))]
@@ -241,14 +242,14 @@ class GameQueries:
 
     def _reaches(self, b: Builder, env: dict, q: Any, v: Any) -> Any:
         lq = self.label(b, env, q)
-        return b.compare(ast.Eq, lq, v) if self.kind == "grundy" else lq
+        return b.compare(ast.Eq, lq, v) if self.kind == Mode.GRUNDY else lq
 
     def q_b_search(self) -> QueryResult:
         b, env, hyps, game, pos = self.setup()
         v, extra = self._target(b, env, hyps, pos)
         goal = b.over_options(game, pos, True, lambda q: self._reaches(b, env, q, v))
         watch = self.watch(env, {"v": v} if v is not None else {})
-        return self.ctx.run("(b) some option has each lower value" if self.kind == "grundy" else
+        return self.ctx.run("(b) some option has each lower value" if self.kind == Mode.GRUNDY else
                             "(b) every other position has an option in the set", b, hyps + extra, goal, watch,
                             self.coords_terms(env))
 

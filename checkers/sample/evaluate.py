@@ -31,6 +31,7 @@ from nimjos.verdict import Counterexample
 from checkers.prove.certificate import (MAX_OPTIONS, Certificate, OutsideDomain, PointSolver, TooManyOptions, Undecided,
                                         count_options, game_kind)
 from checkers.prove.terms import Untranslatable
+from checkers.prove.modes import Mode
 
 #: seconds one evaluation may take: a wall-clock safety net only, far above what the counted limits allow (steps
 #: of the expression language, Z3 resource units, the engine's positions); an instance it stops is skipped, and the
@@ -266,7 +267,7 @@ class GameEvaluator:
 
     def _engine_outcome(self, cert: Certificate, pos: Any) -> bool | None:
         """Whether `pos` is a P-position by the engine's table (None: outside the box, or no table)."""
-        if self.box is None or cert.kind != "p":
+        if self.box is None or cert.kind != Mode.P:
             return None
         at = pos if isinstance(pos, tuple) else (pos,)
         if any(type(c) is not int or not 0 <= c <= self.box for c in at):
@@ -353,7 +354,7 @@ class GameEvaluator:
         b = dict(params)
         b.update({self.coords[0]: q} if len(self.coords) == 1 else dict(zip(self.coords, q)))
         b = {n: b[n] for n in self.names if n in b}
-        shown = {"grundy": label, "p": "P" if label == 0 else "N"}.get(cert.kind, label)
-        truth = {"grundy": actual, "p": "P" if actual == 0 else "N"}.get(cert.kind, actual)
+        shown = {Mode.GRUNDY: label, Mode.P: "P" if label == 0 else "N"}.get(cert.kind, label)
+        truth = {Mode.GRUNDY: actual, Mode.P: "P" if actual == 0 else "N"}.get(cert.kind, actual)
         out = Counterexample(b, truth, shown, detail={**cx.detail, "grundy": actual, "engine": "re-evaluated by the engine"})
         return out

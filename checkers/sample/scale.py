@@ -31,6 +31,7 @@ from checkers.prove.terms import Untranslatable
 from checkers.prove.world import uses
 from checkers.sample.domain import FAR, Domain, random_env
 from checkers.sample.evaluate import Outcome, run_limited
+from checkers.prove.modes import Mode
 
 LADDER = (10 ** 18, 10 ** 9, 10 ** 6, 10 ** 4, 10 ** 3)
 #: names whose presence means ground truth comes from a table (the sample stays near the window)
@@ -69,7 +70,7 @@ def uses_table(claim: Claim, ns: Any) -> bool:
     return False
 
 
-def choose_far(claim: Claim, plan: ClaimPlan, dom: Domain, evaluate: Callable, kind: str | None,
+def choose_far(claim: Claim, plan: ClaimPlan, dom: Domain, evaluate: Callable, kind: Mode | None,
                evaluator: Any, seed: int) -> tuple[int | None, str]:
     """The far bound: the largest of LADDER at which a few evaluations are cheap, or a few times the
     window when ground truth comes from a table. None with the reason when nothing beyond the window works."""
@@ -80,7 +81,7 @@ def choose_far(claim: Claim, plan: ClaimPlan, dom: Domain, evaluate: Callable, k
     near = max(2 * top, top + 8)   # the far bound of a claim whose ground truth is a table
     if uses_table(claim, claim.spec.namespace):   # a game claim whose formula asks G too
         return near, "ground truth from the engine's table, so values stay within 2x the window"
-    if kind == "p" and evaluator.use_outcome_table(near):
+    if kind == Mode.P and evaluator.use_outcome_table(near):
         return near, ("ground truth from the table of the engine of P-positions (the game's moves), "
                                        "so values stay within 2x the window")
     ladder = list(LADDER)
@@ -116,7 +117,7 @@ def _symbolic_ok(evaluator: Any, plan: ClaimPlan) -> bool:
         return False
 
 
-def _probe(dom: Domain, evaluate: Callable, rng: random.Random, kind: str | None, evaluator: Any) -> bool:
+def _probe(dom: Domain, evaluate: Callable, rng: random.Random, kind: Mode | None, evaluator: Any) -> bool:
     """A few random instances near the far bound: all cheap enough?"""
     for _ in range(2):
         env = random_env(dom, rng)

@@ -88,7 +88,7 @@ def _unscale(x: ast.expr, e: ast.expr) -> tuple[ast.expr, ast.expr]:
     return x, e
 
 
-def _implied_pairs(ops: list[ast.cmpop]) -> list[tuple[int, int, type]]:
+def _implied_pairs(ops: list[ast.cmpop]) -> list[tuple[int, int, type[ast.cmpop]]]:
     """The comparisons a chain implies between terms that are not neighbours, when every comparison between them
     points the same way: ``0 <= b <= a <= 20`` implies ``0 <= a`` and ``b <= 20`` (and ``0 <= 20``). Each is
     (i, j, operator) for terms i < j; strict when any comparison between them is. They are bounds only (they
@@ -101,7 +101,7 @@ def _implied_pairs(ops: list[ast.cmpop]) -> list[tuple[int, int, type]]:
     >>> _implied_pairs(ast.parse("0 <= b >= a", mode="eval").body.ops)
     []
     """
-    out: list[tuple[int, int, type]] = []
+    out: list[tuple[int, int, type[ast.cmpop]]] = []
     for i in range(len(ops)):
         for j in range(i + 2, len(ops) + 1):
             kinds = {type(op) for op in ops[i:j]}
@@ -202,12 +202,11 @@ class Binder:
                             candidates[x.id].append(("in", e, ci, pi))
                         elif o in (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq):
                             candidates[x.id].append((o, e, ci, pi))
-                for (i, j, op) in _implied_pairs(part.ops):
-                    a, b = exprs[i], exprs[j]
-                    for (x, e, o) in ((a, b, op), (b, a, _FLIP[op])):
-                        x, e = _unscale(x, e)
-                        if isinstance(x, ast.Name) and x.id in candidates and x.id not in free_names(e):
-                            candidates[x.id].append((o, e, ci, None))   # implied by the chain: not a pair to mark
+                for (i, j, chain_op) in _implied_pairs(part.ops):
+                    for (term, other, side) in ((exprs[i], exprs[j], chain_op), (exprs[j], exprs[i], _FLIP[chain_op])):
+                        term, other = _unscale(term, other)
+                        if isinstance(term, ast.Name) and term.id in candidates and term.id not in free_names(other):
+                            candidates[term.id].append((side, other, ci, None))   # implied by the chain: no pair to mark
         called = called_names(tree)
         for name in self.names:
             if name in called and not candidates[name]:  # a function nothing binds: not a variable

@@ -34,6 +34,7 @@ from nimjos.spec.names import spec_namespace  # noqa: F401  (the docstring examp
 from checkers.prove.walnut.logic import Exp, NotAutomatic, Unit, pad, quant
 from checkers.prove.walnut.numeration import BASE2, Numeration
 from checkers.prove.walnut.translate import Translator
+from checkers.prove.modes import Mode
 
 #: positions of at most this many coordinates (def parameters z00..z98 sort in order)
 MAX_COORDS = 24
@@ -66,7 +67,7 @@ def _obligations(job: Job, units: list[tuple[Unit, str]]) -> None:
             i += 1
 
 
-def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: str, statement: Any,
+def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: Mode, statement: Any,
              families: list | None, domain: str | None, coords: tuple[str, ...],
              levels: tuple[str, list[int]] | None = None, num: Numeration = BASE2) -> Job:
     """The certificate of a grundy (kind 'grundy'), p_positions ('p') or level_set ('level') claim about a
@@ -103,7 +104,7 @@ def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: st
     q = {"descent": f"A{Ps},{Os} ({dmP} & {move}) => {'+'.join(O)} < {'+'.join(P)}",
          "closure": f"A{Ps},{Os} ({dmP} & {move}) => {dmO}"}
     env = dict(zip(coords, Z[1:n + 1]))
-    if kind == "grundy":
+    if kind == Mode.GRUNDY:
         unit = Unit(params=Z[:n + 1], path=[f"$dm({','.join(Z[1:n + 1])})"])
         acc: list = []
         g = tr.term(parse(statement), env, unit, acc)
@@ -118,7 +119,7 @@ def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: st
         q["b"] = f"A{Ps},g,w ({dmP} & $fG(g,{Ps}) & {val}) => (E{Os} {move} & $fG(w,{Os}))"
         cex = (f"{dmP} & (~(Eg $fG(g,{Ps})) | (E{Os},g $fG(g,{Ps}) & {move} & $fG(g,{Os})) | "
                f"(Eg,w $fG(g,{Ps}) & {val} & ~(E{Os} {move} & $fG(w,{Os}))))")
-    elif kind == "level":
+    elif kind == Mode.LEVEL:
         if levels is None:
             raise ValueError("the certificate of a level set needs its levels")
         lname, values = levels
