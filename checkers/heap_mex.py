@@ -255,8 +255,7 @@ def mex_proof(rules: HeapRules, period: int, preperiod: int, saltus: int,
     base = heap_sequence(rules, preperiod + period - 1)
     theorem = theorem_text(rules, period, preperiod, saltus)
     answer = prove_mex(rules, base, period, preperiod, saltus, profile)
-    counts = (f"Walnut: largest automaton {answer.states:,} states, {answer.total_states:,} states in all, "
-              f"{answer.seconds:.1f} s")
+    counts = (f"Walnut: largest automaton {answer.states:,} states, {answer.total_states:,} states in all")
     if answer.proved:
         reach = audit_reach(rules)
         confirm_with_engine(rules, period, preperiod, saltus, reach)

@@ -237,8 +237,7 @@ def heap_grundy_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
     except (EvalError, SpecError) as exc:   # a formula the translation cannot read: the other methods judge it
         return stop(f"not translated: {exc}")
     answer = decide(commands, queries, opts.profile)
-    counts = (f"Walnut: largest automaton {answer.states:,} states, {answer.total_states:,} states in all, "
-              f"{answer.seconds:.1f} s")
+    counts = (f"Walnut: largest automaton {answer.states:,} states, {answer.total_states:,} states in all")
     if answer.proved is None:
         return stop(answer.why)
     if any(q in why for q in answer.failed):

@@ -434,8 +434,7 @@ def _proved(claim: Claim, opts: RunOptions, window: Verdict | None, plan: Any, s
     word = "proved" if setup["covered"] else "proved-bounded"
     scope = (f"{_class(setup)}" + ("" if setup["covered"] else f" only ({setup['why_bounded']})") +
              (f" ({setup['fixed_because'][:200]})" if setup.get("fixed_because") else "") +
-             f"; {w['version']} ({w['numeration']}): {what}; largest automaton {w['states']:,} states, "
-             f"{w['seconds']:.2f} s" +
+             f"; {w['version']} ({w['numeration']}): {what}; largest automaton {w['states']:,} states" +
              (f"; {JOSEPHUS_LEMMA}" if any("$jos(" in str(r.get("commands", "")) for r in w.get("runs", [])) else "") +
              "".join(f"; {lemma}" for automaton, (_, lemma) in BEATTY_CHECKS.items()
                      if any(f"${automaton}(" in str(r.get("commands", "")) for r in w.get("runs", []))))
