@@ -36,6 +36,7 @@ if str(ROOT) not in sys.path:
 
 from nimjos.lang.errors import EvalError, NimjosError  # noqa: E402
 from nimjos.spec.loader import Claim  # noqa: E402
+from nimjos.spec.plan import LevelSetPlan  # noqa: E402
 
 CONTRACT = ROOT / "tests" / "data" / "contract.toml"
 HOLDING = ("checked", "sampled", "proved")
@@ -156,7 +157,7 @@ def claim_mutants(claim: Any, per_claim: int | None = None) -> list[Mutant]:
     raw = claim.raw
     plan = claim.plan()
     variables = tuple(plan.window.names) if plan.window is not None else ()
-    variables += tuple(plan.level_names)
+    variables += plan.level_names if isinstance(plan, LevelSetPlan) else ()
     out: list[Mutant] = []
 
     def text_field(name: str, text: str, put: Any) -> None:

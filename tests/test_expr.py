@@ -98,3 +98,46 @@ def test_every_builtin_is_documented_and_tested():
     for name, fn in BUILTINS.items():
         assert (fn.__doc__ or "").strip(), f"built-in {name} has no docstring"
         assert f"{name}(" in source, f"built-in {name} is not exercised by this test module"
+
+
+def _zeckendorf_digits(n: int) -> str:
+    """n's Zeckendorf representation by the greedy rule (digits for 1, 2, 3, 5, 8, ..., most significant first)."""
+    fibs = [1, 2]
+    while fibs[-1] <= n:
+        fibs.append(fibs[-1] + fibs[-2])
+    digits = ""
+    for f in reversed([f for f in fibs if f <= n]):
+        digits += "1" if f <= n else "0"
+        n -= f if f <= n else 0
+    return digits or "0"
+
+
+def _floor_times_root(n: int, a: int, b: int, c: int) -> int:
+    """floor(n * (a + sqrt(b)) / c) for n >= 0, by exact comparison (m <= n(a + sqrt b)/c iff cm - an <= n sqrt b)."""
+    m = 0
+    while True:
+        d = c * (m + 1) - a * n
+        if d > 0 and d * d > b * n * n:
+            return m
+        m += 1
+
+
+@pytest.mark.parametrize("n", [*range(0, 40), 100, 1000, 4181, 6765])
+def test_fibonacci_numeration_builtins_against_their_definitions(n):
+    # floor_phi(n) = floor(n phi), floor_phi2(n) = floor(n phi^2) = floor_phi(n) + n, floor_sqrt2(n) = floor(n sqrt 2)
+    assert ev(f"floor_phi({n})") == _floor_times_root(n, 1, 5, 2)
+    assert ev(f"floor_phi2({n})") == _floor_times_root(n, 3, 5, 2)
+    assert ev(f"floor_sqrt2({n})") == _floor_times_root(n, 0, 2, 1)
+    a, b = 0, 1
+    for _ in range(n % 60):
+        a, b = b, a + b
+    assert ev(f"fibonacci({n % 60})") == a
+    digits = _zeckendorf_digits(n)
+    if n >= 1:
+        assert ev(f"zeck_tz({n})") == len(digits) - len(digits.rstrip("0"))
+    shifted = digits + "0"      # the shift: every Zeckendorf digit one place up
+    fibs = [1, 2]
+    while len(fibs) < len(shifted):
+        fibs.append(fibs[-1] + fibs[-2])
+    assert ev(f"zeck_shift({n})") == (sum(f for f, d in zip(reversed(fibs[:len(shifted)]), shifted) if d == "1")
+                                      if n else 0)

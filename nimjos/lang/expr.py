@@ -79,7 +79,7 @@ def compile_expression(text: str, ns: Namespace, variables: set[str] | frozenset
     >>> compile_expression("flor(x)", Namespace(), {"x"})
     Traceback (most recent call last):
     ...
-    nimjos.lang.errors.SpecError: unknown name 'flor' (did you mean 'floor'?)
+    nimjos.lang.errors.SpecError: unknown name 'flor' (did you mean 'floor' or 'floor_phi'?)
     """
     tree = parse(text)
     fn = compile_tree(tree, ns, variables)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, TypeVar
+from typing import Any, Callable, Mapping, Protocol, TypeVar
 
 from nimjos.lang.binders import Binder
 from nimjos.spec.domain import Domain, claim_domain
@@ -25,8 +25,6 @@ from nimjos.games.declared import GameDecl
 from nimjos.lang.monotone import INC, DEC, coordinate_nodes, direction, is_nonneg_lower
 from nimjos.games.functions import FAMILIES
 
-if TYPE_CHECKING:   # the loader imports this module; the type of a loaded claim is only named here
-    from nimjos.spec.loader import Claim
 
 @dataclass(frozen=True)
 class Compiled:
@@ -69,7 +67,7 @@ class ClaimPlan:
     True
     """
 
-    claim: Claim
+    claim: PlannedClaim
     profile: str
     window: Binder | None = None
     window_text: str = ""
@@ -213,6 +211,30 @@ class LocatedClaim(Protocol):
     def line(self) -> int | None: ...
 
 
+class PlannedClaim(LocatedClaim, Protocol):
+    """What compiling needs of a loaded claim (:class:`nimjos.spec.loader.Claim` is one; the loader imports this
+    module, so the plan names the claim by what it uses, not by its class): its fields as loaded, its kind's
+    statement, and the errors located at its fields."""
+
+    id: str
+    kind: str
+    raw: dict
+    game_text: str | None
+    for_all_text: str | None
+    assume_text: str | None
+    statement: Any
+    position: tuple[str, ...] | None
+
+    def error(self, message: str, field_name: str | None = None, hint: str | None = None) -> SpecError: ...
+
+    def get(self, name: str, profile: str = "default") -> Any: ...
+
+    def formula_text(self) -> str: ...
+
+    @property
+    def statement_text(self) -> str: ...
+
+
 def field_line(claim: LocatedClaim, field_name: str | None) -> int | None:
     """The line of a claim's field (``p_positions[1]`` is on the line of ``p_positions``), else the claim's.
 
@@ -245,7 +267,7 @@ def locate_error(claim: LocatedClaim, exc: SpecError, field_name: str | None = N
     return exc.located(file=str(spec.path), item=claim.label, field=field_name, line=line)
 
 
-def _guarded(claim: Claim, field_name: str, fn: Callable) -> Callable:
+def _guarded(claim: PlannedClaim, field_name: str, fn: Callable) -> Callable:
     """`fn` run as one evaluation (fresh step budget), with any spec fault located at the claim's field."""
     def run(env: dict) -> Any:
         try:
@@ -255,7 +277,7 @@ def _guarded(claim: Claim, field_name: str, fn: Callable) -> Callable:
     return run
 
 
-def _compile(claim: Claim, field_name: str, text: Any, ns: Namespace, variables: set[str]) -> Compiled:
+def _compile(claim: PlannedClaim, field_name: str, text: Any, ns: Namespace, variables: set[str]) -> Compiled:
     try:
         tree = parse(text)
         unknown = [n for n in variables_of(tree, ns) if n not in variables]
@@ -268,7 +290,7 @@ def _compile(claim: Claim, field_name: str, text: Any, ns: Namespace, variables:
                           line=field_line(claim, field_name)) from None
 
 
-def _binder(claim: Claim, field_name: str, text: Any, ns: Namespace, outer: set[str], allow_unbounded: bool = False,
+def _binder(claim: PlannedClaim, field_name: str, text: Any, ns: Namespace, outer: set[str], allow_unbounded: bool = False,
             total: bool = False) -> Binder:
     where: dict[str, Any] = {"file": str(claim.spec.path), "item": claim.label, "field": field_name,
              "line": field_line(claim, field_name)}
@@ -281,7 +303,7 @@ def _binder(claim: Claim, field_name: str, text: Any, ns: Namespace, outer: set[
     return binder
 
 
-def _check_game_expression(claim: Claim, tree: ast.expr, ns: Namespace) -> None:
+def _check_game_expression(claim: PlannedClaim, tree: ast.expr, ns: Namespace) -> None:
     """Refuse a `game` that names no game, or calls one with the wrong number of params."""
     head = tree.func if isinstance(tree, ast.Call) else tree
     if not isinstance(head, ast.Name):
@@ -310,7 +332,7 @@ def _check_game_expression(claim: Claim, tree: ast.expr, ns: Namespace) -> None:
                           "name a [game.NAME] of this file")
 
 
-def _game_coords(claim: Claim, tree: ast.expr, ns: Namespace, window: tuple[str, ...] = ()) -> tuple[str, ...]:
+def _game_coords(claim: PlannedClaim, tree: ast.expr, ns: Namespace, window: tuple[str, ...] = ()) -> tuple[str, ...]:
     _check_game_expression(claim, tree, ns)
     explicit = claim.position
     if explicit:
@@ -350,13 +372,13 @@ def _coords_needed(tree: ast.expr, window: tuple[str, ...]) -> tuple[str, str]:
             'add position = ["x1", "x2"] to the claim to name them, one per coordinate')
 
 
-def _profile_field(claim: Claim, name: str, profile: str) -> str:
+def _profile_field(claim: PlannedClaim, name: str, profile: str) -> str:
     """The field a value comes from under a profile: ``deep.for_all`` when the profile overrides it."""
     override = claim.raw.get(profile) if profile != "default" else None
     return f"{profile}.{name}" if isinstance(override, dict) and name in override else name
 
 
-def plan_claim(claim: Claim, profile: str = "default") -> ClaimPlan:
+def plan_claim(claim: PlannedClaim, profile: str = "default") -> ClaimPlan:
     """Compile `claim` for `profile` into the plan of its kind (the loader does it once per claim and profile:
     :meth:`Claim.plan`).
 
@@ -448,7 +470,7 @@ def handler_for(table: Mapping[type[ClaimPlan], Handler], plan: ClaimPlan) -> Ha
     return None
 
 
-def _sides(claim: Claim, tree: ast.expr, ns: Namespace, variables: set[str]) -> tuple[Compiled, Compiled] | None:
+def _sides(claim: PlannedClaim, tree: ast.expr, ns: Namespace, variables: set[str]) -> tuple[Compiled, Compiled] | None:
     """The two sides of a holds statement that is one comparison, compiled (None for any other statement)."""
     if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and
             isinstance(tree.ops[0], (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE))):
@@ -458,7 +480,7 @@ def _sides(claim: Claim, tree: ast.expr, ns: Namespace, variables: set[str]) -> 
             Compiled(ast.unparse(right), right, _guarded(claim, "holds", compile_tree(right, ns, variables))))
 
 
-def _plan_pattern(claim: Claim, kind: str, raw_kind: Any, ns: Namespace, params: set[str],
+def _plan_pattern(claim: PlannedClaim, kind: str, raw_kind: Any, ns: Namespace, params: set[str],
                   coords: tuple[str, ...]) -> dict[str, Compiled]:
     """The fields of a periodic or stair claim, compiled over the window's params."""
     if len(coords) != 1:
@@ -478,7 +500,7 @@ def _plan_pattern(claim: Claim, kind: str, raw_kind: Any, ns: Namespace, params:
     return pattern
 
 
-def _plan_window(claim: Claim, ns: Namespace, profile: str) -> tuple[Binder, str, Domain]:
+def _plan_window(claim: PlannedClaim, ns: Namespace, profile: str) -> tuple[Binder, str, Domain]:
     """The claim's domain (``for_all``, as printed) and its window (``(for_all) and (window)``, finite): a domain
     that leaves a name unbounded needs a window, and nothing is inferred from the width of a range. Returns the
     window's binder, its text and the domain."""
@@ -514,7 +536,7 @@ def _plan_window(claim: Claim, ns: Namespace, profile: str) -> tuple[Binder, str
     return binder, window_text, domain
 
 
-def _closed(claim: Claim, ns: Namespace) -> bool:
+def _closed(claim: PlannedClaim, ns: Namespace) -> bool:
     """Has the claim's statement (and assumption) no free name, so that it needs no for_all?"""
     try:
         texts = [claim.statement] + ([claim.assume_text] if claim.assume_text is not None else [])
@@ -523,7 +545,7 @@ def _closed(claim: Claim, ns: Namespace) -> bool:
         return False  # the statement's own error is reported when it is compiled
 
 
-def _plan_family(claim: Claim, kind: str, i: int, fam: Any, ns: Namespace, outer: set[str], window: Binder,
+def _plan_family(claim: PlannedClaim, kind: str, i: int, fam: Any, ns: Namespace, outer: set[str], window: Binder,
                  game_coords: tuple[str, ...]) -> FamilyPlan:
     fname = f"{kind}[{i}]"
     if not isinstance(fam, dict):
@@ -571,7 +593,7 @@ def _is_int(v: Any) -> bool:
     return type(v) is int
 
 
-def _check_table(claim: Claim, table: list, start: Any) -> None:
+def _check_table(claim: PlannedClaim, table: list, start: Any) -> None:
     """A printed table of Grundy values holds integers only, in a flat list or a list of rows."""
     rows = table if table and all(isinstance(r, list) for r in table) else [table]
     for i, row in enumerate(rows):
@@ -583,7 +605,7 @@ def _check_table(claim: Claim, table: list, start: Any) -> None:
         raise claim.error(f"values.from must be an integer or a list of integers, got {start!r}", "values")
 
 
-def _plan_values(claim: Claim, ns: Namespace, profile: str) -> ValuesPlan:
+def _plan_values(claim: PlannedClaim, ns: Namespace, profile: str) -> ValuesPlan:
     v = claim.get("values", profile)
     if not isinstance(v, dict):
         raise claim.error("values must be a table", "values")
