@@ -6,7 +6,7 @@ Kayles (0.77), Dawson's Kayles (0.07) and Grundy's game at n = 10^6 and 10^7. Ea
 cache) and B (the C program, gcc -O3 -march=native), in turn A B A B ... (--runs pairs, after a warm-up of each at a
 hundredth of n, not counted), and quotes each one's median CPU seconds (user + system, from the operating system's accounting of the
 finished process) and wall seconds, and the ratio of the medians. Both print the checksum of their table (see
-:func:`checksum`) and their cost counters (splits marked, value-split comparisons): the
+:func:`nimjos.josephus.checksum.table_checksum`) and their cost counters (splits marked, value-split comparisons): the
 same method gives the same counts. At 10^6 both also write the table and the script compares them value by value.
 
 Two methods per game where they differ: "computed" (every value by the kernels: ``fast.sequence``) and "extended"
@@ -44,23 +44,6 @@ ROWS = [("Kayles (0.77)", "0.77", "computed", 6), ("Kayles (0.77)", "0.77", "com
 CHUNK = 500_000
 
 
-def checksum(values) -> str:
-    """The checksum both programs print: the sum of (g(i) + 1) * (i * K + 1) modulo 2^64, K = 0x9E3779B97F4A7C15
-    (every value weighted by its place), in hexadecimal.
-
-    >>> import numpy as np; checksum(np.array([0, 1, 0]))
-    '78dde6e5fd29f058'
-    """
-    import numpy as np
-    total = np.uint64(0)
-    step = 1 << 20
-    for lo in range(0, len(values), step):
-        part = np.asarray(values[lo:lo + step]).astype(np.uint64) + np.uint64(1)
-        weight = np.arange(lo, lo + len(part), dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)
-        total += (part * weight).sum(dtype=np.uint64)
-    return f"{int(total):016x}"
-
-
 def run(game: str, n: int, method: str, out: str | None, reach: float) -> None:
     """One nimjos process: the table of `game` to n by `method`, printed as the C program prints it."""
     import numpy as np
@@ -68,6 +51,7 @@ def run(game: str, n: int, method: str, out: str | None, reach: float) -> None:
     from nimjos.games.heaps.fast import MASK_PREFIX, periodic_tail, sequence
     from nimjos.games.heaps.grow import grown_sequence
     from nimjos.games.heaps.rules import GRUNDYS_GAME, octal_rules
+    from nimjos.josephus.checksum import table_checksum
     rules = GRUNDYS_GAME if game == "grundy" else octal_rules(game)
     stats = np.zeros(2, dtype=np.int64)
     if reach:
@@ -87,7 +71,7 @@ def run(game: str, n: int, method: str, out: str | None, reach: float) -> None:
     else:
         g = sequence(rules, n, stats=stats)
     compute = time.process_time() - began
-    print(f"n {n} checksum {checksum(g)} max {int(g.max())} marked {stats[0]} compared {stats[1]} "
+    print(f"n {n} checksum {table_checksum(g)} max {int(g.max())} marked {stats[0]} compared {stats[1]} "
           f"extended_from {start} compute_s {compute:.3f}")
     if out:
         g.astype("<i8").tofile(out)

@@ -85,3 +85,18 @@ def test_grundy_window_need_not_be_a_box_and_marks_what_it_leaves_out(capsys):
 def test_grundy_missing_param(capsys):
     status, _, err = run(capsys, "grundy", f"{CONTRACT}::maxnim", "--window", "0 <= x <= 5")
     assert status == 2 and "--param k" in err
+
+
+def test_josephus_long_table_summary_is_the_whole_table(capsys, tmp_path):
+    # without --out the long table is made a piece at a time: its summary must be the whole table's
+    from nimjos.josephus.checksum import table_checksum
+    path = tmp_path / "t.npy"
+    status, saved, _ = run(capsys, "josephus", "table", "--k", "5", "--n", "1000001", "--out", str(path))
+    status2, streamed, _ = run(capsys, "josephus", "table", "--k", "5", "--n", "1000001")
+    table = np.load(path)
+    first = " ".join(map(str, table[:10].tolist())) + " ... " + " ".join(map(str, table[-5:].tolist()))
+    assert status == status2 == 0 and saved.splitlines()[0] == streamed.strip()
+    assert streamed.strip().endswith(f": {first} (checksum {table_checksum(table)})")
+    status, out, _ = run(capsys, "josephus", "table", "--k", "5", "--n", "1000001", "--json")
+    reply = json.loads(out)
+    assert reply["checksum"] == table_checksum(table) and reply["length"] == 1000002 and reply["values"] is None

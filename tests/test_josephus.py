@@ -204,3 +204,27 @@ def test_cached_orders_are_read_only():
 @pytest.mark.parametrize("module", [jos, kernels])
 def test_docstring_examples(module):
     assert doctest.testmod(module).failed == 0
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 7, 50, 4000])
+def test_survivor_pieces_are_the_table(monkeypatch, k):
+    # the table in pieces (the summary of `nimjos josephus table`) is the table, piece edges anywhere, by both fills
+    table = jos.survivor_table(5000, k)
+    for compiled in (False, True):
+        if compiled:
+            monkeypatch.setattr(jos, "TABLE_MAX_RUNS", -1)
+        for size in (1, 7, 64, 5000, 5001, 10**6):
+            pieces = [(first, values.copy()) for first, values in jos.survivor_pieces(5000, k, size=size)]
+            assert [first for first, _ in pieces] == list(range(0, 5001, size))
+            assert np.concatenate([values for _, values in pieces]).tolist() == table.tolist()
+    assert [values.tolist() for _, values in jos.survivor_pieces(0, k)] == [[0]]
+
+
+def test_table_checksum_is_the_weighted_sum():
+    from nimjos.josephus.checksum import WEIGHT, checksum_add, table_checksum
+    rng = np.random.default_rng(7)
+    for values in ([], [-1], [0, 1, 0], rng.integers(-1, 2**62, 1000), rng.integers(0, 9, 3000).astype(np.int8)):
+        exact = sum((int(v) + 1) * (i * WEIGHT + 1) for i, v in enumerate(values)) % 2**64
+        assert table_checksum(np.asarray(values, dtype=np.int64) if len(values) == 0 else values) == f"{exact:016x}"
+        half = len(values) // 2
+        assert checksum_add(checksum_add(0, 0, values[:half]), half, values[half:]) == exact

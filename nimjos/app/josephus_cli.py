@@ -3,6 +3,9 @@ command line (numbers 1..n in a circle, every k-th removed, counting from 1).
 
 * ``survivor``: the number left; n may be huge (``--n 10**30``); n = 0 gives 0 (OEIS A006257's a(0));
 * ``table``: the survivors of every n <= N as an int64 array (index n holds the survivor of n, index 0 holds 0);
+  a table longer than the terminal shows is summed up (its first and last values and its checksum,
+  :mod:`nimjos.josephus.checksum`) and, unless ``--out`` or ``--json`` needs every value, made a piece at a time
+  rather than held (every value is still computed; memory stays bounded for any N);
 * ``order``: the numbers in the order they are removed (the last is the survivor).
 
 N and K are integers or integer expressions of the spec language (``10**8 + 1``).
@@ -17,13 +20,15 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Iterable
 
 import numpy as np
 from nimjos.lang.errors import SpecError
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.expr import compile_expression
 import nimjos.josephus.algorithms as josephus
+from nimjos.josephus.checksum import checksum_add, checksum_text
 from nimjos.lang.errors import ResourceError
 from nimjos.app.cli import help_of
 
@@ -61,14 +66,39 @@ def josephus_values(what: str, k: int, n: int) -> Any:
         raise ResourceError(str(exc)) from None
 
 
-def _describe(what: str, k: int, n: int, values: np.ndarray) -> str:
+@dataclass(frozen=True)
+class Summary:
+    """What the terminal shows of a long array: its length, first and last values and checksum."""
+    length: int
+    head: list[int]
+    tail: list[int]
+    checksum: str
+
+
+def summarise(pieces: Iterable[tuple[int, np.ndarray]], head: int = 10, tail: int = 5) -> Summary:
+    """The summary of an array given as consecutive pieces (first place, values), one piece at a time.
+
+    >>> summarise([(0, np.array([0, 1, 1])), (3, np.array([3, 1]))], head=2, tail=3)
+    Summary(length=5, head=[0, 1], tail=[1, 3, 1], checksum='11a25cd6ed909a2d')
+    """
+    length, first, last, total = 0, [], [], 0
+    for start, values in pieces:
+        if len(first) < head:
+            first += values[:head - len(first)].tolist()
+        last = (last + values[-tail:].tolist())[-tail:]
+        total = checksum_add(total, start, values)
+        length = start + len(values)
+    return Summary(length, first, last, checksum_text(total))
+
+
+def _describe(what: str, k: int, n: int, summary: Summary, values: np.ndarray | None) -> str:
     head = {"table": f"survivors of n = 0..{n:,} (k = {k}; index 0 holds 0)",
             "order": f"elimination order of 1..{n:,} (k = {k}; the last is the survivor)"}[what]
-    if len(values) <= MAX_PRINTED:
+    if values is not None and len(values) <= MAX_PRINTED:
         return head + ":\n" + " ".join(map(str, values.tolist()))
-    first = " ".join(map(str, values[:10].tolist()))
-    last = " ".join(map(str, values[-5:].tolist()))
-    return f"{head}: {first} ... {last}"
+    first = " ".join(map(str, summary.head))
+    last = " ".join(map(str, summary.tail))
+    return f"{head}: {first} ... {last} (checksum {summary.checksum})"
 
 
 def cmd_josephus(args: argparse.Namespace) -> int:
@@ -81,7 +111,12 @@ def cmd_josephus(args: argparse.Namespace) -> int:
     k = _integer(args.k, "k", 1)
     n = _integer(args.n, "n", 1 if args.what == "order" else 0)
     t0 = time.perf_counter()
-    values = josephus_values(args.what, k, n)
+    length = n + 1 if args.what == "table" else n
+    every_value = args.what != "table" or args.out or length <= MAX_PRINTED or (args.json and length <= MAX_JSON_VALUES)
+    values = josephus_values(args.what, k, n) if every_value else None
+    summary = None
+    if args.what != "survivor":
+        summary = summarise([(0, values)] if values is not None else josephus.survivor_pieces(n, k))
     seconds = time.perf_counter() - t0
     if args.out:
         if args.what == "survivor":
@@ -92,12 +127,14 @@ def cmd_josephus(args: argparse.Namespace) -> int:
         if args.what == "survivor":
             out["survivor"] = int(values)   # a JSON integer of any size, never a string
         else:
-            out["length"] = len(values)
-            if len(values) <= MAX_JSON_VALUES:
+            assert summary is not None
+            out["length"] = summary.length
+            out["checksum"] = summary.checksum
+            if values is not None and len(values) <= MAX_JSON_VALUES:
                 out["values"] = values.tolist()
             else:
                 out["values"] = None
-                out["omitted"] = (f"{len(values):,} values are more than --json gives ({MAX_JSON_VALUES:,}): "
+                out["omitted"] = (f"{summary.length:,} values are more than --json gives ({MAX_JSON_VALUES:,}): "
                                   "write them with --out FILE.npy")
         if args.out:
             out["out"] = args.out
@@ -105,9 +142,10 @@ def cmd_josephus(args: argparse.Namespace) -> int:
     elif args.what == "survivor":
         print(values)
     else:
-        print(_describe(args.what, k, n, values))
+        assert summary is not None
+        print(_describe(args.what, k, n, summary, values))
         if args.out:
-            print(f"wrote {args.out} (int64, {len(values):,} values) in {seconds:.2f} s")
+            print(f"wrote {args.out} (int64, {summary.length:,} values) in {seconds:.2f} s")
     return 0
 
 
@@ -124,7 +162,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--n", required=True, help="numbers 1..n (table: every n <= N)")
     p.add_argument("--out", metavar="FILE.npy", help="write the table or the order as a NumPy array")
     p.add_argument("--json", action="store_true",
-                   help=f"print one JSON object: what, k, n, seconds, and survivor (an integer of any size) or length "
-                        f"and values (all of them up to {MAX_JSON_VALUES:,}; beyond, values is null and omitted says "
+                   help=f"print one JSON object: what, k, n, seconds, and survivor (an integer of any size) or length, "
+                        f"checksum and values (all of them up to {MAX_JSON_VALUES:,}; beyond, values is null and omitted says "
                         "why: use --out)")
     p.set_defaults(func=cmd_josephus)

@@ -343,16 +343,58 @@ def survivor_table(N, k) -> np.ndarray:
     k = _as_int(k, "k", 1)
     _check_bytes(8 * (N + 1), f"survivor_table({N}, {k})")
     table = np.empty(N + 1, dtype=np.int64)
-    if _estimated_runs(N, k) > TABLE_MAX_RUNS:
-        kernels.compiled(kernels.fill_survivor_table)(table, k)
-        return table
-    table[0] = 0
-    ramp = np.arange(0, min(N, _RAMP) * k, k, dtype=np.int64)
-    for n, count, value in _runs(N, k):
-        for start in range(0, count, _RAMP):
-            length = min(_RAMP, count - start)
-            np.add(ramp[:length], value + start * k, out=table[n + start:n + start + length])
+    for _ in _survivor_pieces(N, k, table):
+        pass
     return table
+
+
+def survivor_pieces(N, k, size: int = 1 << 18):
+    """The survivor table of 0..N in consecutive pieces ``(first, values)``: ``values[i]`` is survivor(first + i, k)
+    (survivor(0, k) = 0), the same values as :func:`survivor_table` in the memory of one piece of ``size`` values.
+
+    Every piece is the same buffer, overwritten by the next one: copy what you keep.
+
+    >>> [(first, values.tolist()) for first, values in survivor_pieces(8, 2, size=4)]
+    [(0, [0, 1, 1, 3]), (4, [1, 3, 5, 7]), (8, [1])]
+    """
+    N = _as_int(N, "N", 0)
+    k = _as_int(k, "k", 1)
+    size = _as_int(size, "size", 1)
+    yield from _survivor_pieces(N, k, np.empty(min(size, N + 1), dtype=np.int64))
+
+
+def _survivor_pieces(N: int, k: int, buffer: np.ndarray):
+    """Fill ``buffer`` with the survivors of 0..N one piece of its length after another, yielding (first, piece)."""
+    if _estimated_runs(N, k) > TABLE_MAX_RUNS:
+        fill = kernels.compiled(kernels.fill_survivors)
+        x = 0
+        for first in range(0, N + 1, len(buffer)):
+            piece = buffer[:min(len(buffer), N + 1 - first)]
+            if first == 0:
+                piece[0] = 0
+                x = fill(piece[1:], 1, x, k)
+            else:
+                x = fill(piece, first, x, k)
+            yield first, piece
+        return
+    runs = list(_runs(N, k))
+    ramp = np.arange(0, min(N + 1, _RAMP) * k, k, dtype=np.int64)
+    at = 0                                    # the first run that reaches the current piece
+    for first in range(0, N + 1, len(buffer)):
+        stop = min(first + len(buffer), N + 1)
+        piece = buffer[:stop - first]
+        if first == 0:
+            piece[0] = 0
+        while at < len(runs) and runs[at][0] + runs[at][1] <= first:
+            at += 1
+        for n, count, value in runs[at:]:
+            if n >= stop:
+                break
+            lo, hi = max(n, first), min(n + count, stop)
+            for start in range(lo, hi, _RAMP):
+                length = min(_RAMP, hi - start)
+                np.add(ramp[:length], value + (start - n) * k, out=piece[start - first:start - first + length])
+        yield first, piece
 
 
 def jj_table(N, k) -> np.ndarray:

@@ -145,20 +145,33 @@ def backward(n, k, m):
 def fill_survivor_table(table, k):
     """Fill ``table[n]`` with the survivor of 1..n for 1 <= n < len(table), and ``table[0] = 0``.
 
-    One pass; the survivor rises by k from n to n + 1 and wraps when it passes n + 1.
-
     >>> t = np.empty(9, dtype=np.int64); fill_survivor_table(t, 2); t.tolist()
     [0, 1, 1, 3, 1, 3, 5, 7, 1]
     """
     table[0] = 0
-    x = 0
-    for m in range(1, table.shape[0]):
+    fill_survivors(table[1:], 1, 0, k)
+
+
+@kernel
+def fill_survivors(out, first, x, k):
+    """Fill ``out[i]`` with the survivor of 1..(first + i), given x, the survivor of 1..(first - 1) (0 when
+    first = 1); return the last survivor filled (x when out is empty), to carry into the next piece.
+
+    One pass; the survivor rises by k from m - 1 to m numbers and wraps when it passes m.
+
+    >>> t = np.empty(4, dtype=np.int64); fill_survivors(t, 5, 1, 2), t.tolist()
+    (1, [3, 5, 7, 1])
+    """
+    m = first
+    for i in range(out.shape[0]):
         x += k
         if x > m:
             x -= m
             if x > m:
                 x = (x - 1) % m + 1
-        table[m] = x
+        out[i] = x
+        m += 1
+    return x
 
 
 @kernel
