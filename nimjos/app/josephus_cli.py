@@ -81,7 +81,9 @@ def summarise(pieces: Iterable[tuple[int, np.ndarray]], head: int = 10, tail: in
     >>> summarise([(0, np.array([0, 1, 1])), (3, np.array([3, 1]))], head=2, tail=3)
     Summary(length=5, head=[0, 1], tail=[1, 3, 1], checksum='11a25cd6ed909a2d')
     """
-    length, first, last, total = 0, [], [], 0
+    length, total = 0, 0
+    first: list[int] = []
+    last: list[int] = []
     for start, values in pieces:
         if len(first) < head:
             first += values[:head - len(first)].tolist()
@@ -113,7 +115,7 @@ def cmd_josephus(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     length = n + 1 if args.what == "table" else n
     every_value = args.what != "table" or args.out or length <= MAX_PRINTED or (args.json and length <= MAX_JSON_VALUES)
-    values = josephus_values(args.what, k, n) if every_value else None
+    values: Any = josephus_values(args.what, k, n) if every_value else None
     summary = None
     if args.what != "survivor":
         summary = summarise([(0, values)] if values is not None else josephus.survivor_pieces(n, k))
