@@ -131,6 +131,9 @@ def _prove_with_z3(claim: Claim, opts: RunOptions, window: Verdict | None, using
     plan = claim.plan(opts.profile)
     assert isinstance(plan, WindowPlan), "a claim the prover reads has a window"
     ns = claim.spec.namespace
+    if plan.misere:
+        return not_applicable(claim, "Z3's local certificate and induction know normal play only; a misère claim is "
+                                     "proved by Walnut's certificate with the misère terminal condition")
     if not plan.window.names:
         return not_applicable(claim, "a closed statement: the window check evaluates it exactly")
     seconds = float(cfg.timeout or opts.timeout or PROVE_SECONDS.get(opts.profile, PROVE_SECONDS["deep"]))
