@@ -15,7 +15,7 @@ from typing import Any
 from nimjos.games.declared import GAME_FAMILIES, MISERE, as_instance, normal_play
 from nimjos.games.engine import active_engine
 from nimjos.games.heaps.game import HeapGame, copies, heap_game, moore_nim, nimsum, octal_game
-from nimjos.games.heaps.misere import MisereGame, misere
+from nimjos.games.heaps.misere import misere, misere_sum
 from nimjos.games.heaps.positions import multisets
 from nimjos.games.heaps.rules import GRUNDYS_GAME, LASKERS_NIM, NIM
 from nimjos.lang.errors import EvalError
@@ -108,10 +108,7 @@ def heaps(game: Any) -> Any:
     """
     inst = as_instance(game)
     if inst.play == MISERE:
-        base = inst.base if isinstance(inst, MisereGame) else None
-        if base is None:
-            raise EvalError(f"heaps(game) of {inst.label}: write misere(heaps(GAME)) for the sum in misère play")
-        return misere(copies(base))
+        return misere_sum(inst)
     return copies(inst)
 
 

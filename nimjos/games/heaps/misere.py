@@ -20,7 +20,8 @@ from __future__ import annotations
 from typing import Any
 
 from nimjos.games.declared import MISERE, GameInstance, as_instance
-from nimjos.games.heaps.game import _SHARED, Copies, HeapGame, HeapPositions, MooreNim, _heaps
+from nimjos.lang.errors import EvalError
+from nimjos.games.heaps.game import _SHARED, Copies, HeapGame, HeapPositions, MooreNim, _heaps, one_heap_moves
 
 
 #: the game types whose positions are collections of heaps: played in misère on whole positions (sorted tuples)
@@ -50,6 +51,41 @@ class MisereGame(GameInstance):
         return self.base.options(position)
 
 
+class MisereSum(MisereGame):
+    """A one-heap game played on any number of heaps in misère play: a move is a move of the one-heap game in one
+    heap; a position is a sorted tuple of heaps valued as a whole (the misère rule, no nim-sum).
+
+    >>> from nimjos.games.declared import subtraction
+    >>> total = misere_sum(subtraction(frozenset({1}))); [total.grundy(h) for h in [(), (1,), (1, 1), (2, 3)]]
+    [1, 0, 1, 1]
+    """
+
+    def __init__(self, one_heap: GameInstance):
+        super().__init__(one_heap)
+        self.heaps = True
+        self.dim, self.coords = 0, ("heaps",)
+        self.name, self.label = f"heaps({one_heap.name})", f"misere(heaps({one_heap.label}))"
+
+    def options(self, position: Any) -> list:
+        return one_heap_moves(position, lambda h: ((q,) for q in self.base.options(h)))
+
+
+def misere_sum(game: Any) -> GameInstance:
+    """A one-heap game (a game whose position is one integer) on any number of heaps, in misère play (shared
+    instance per game): ``heaps(GAME)`` of a game in misère play, ``misere(heaps(GAME))``. The one-heap game's own
+    play convention does not matter: only its moves are read."""
+    inst = as_instance(game)
+    if isinstance(inst, MisereGame) and not inst.heaps:
+        inst = inst.base
+    if inst.dim != 1:
+        raise EvalError(f"heaps(game) needs a one-heap game (a position is one integer); {inst.label} is not one")
+    key = ("misere sum", inst)
+    found = _SHARED.get(key)
+    if found is None:
+        found = _SHARED[key] = MisereSum(inst)
+    return found
+
+
 def misere(game: Any) -> GameInstance:
     """`game` under misère play (the last player to move LOSES), one shared instance per game: a declared game
     (with its params), a built-in family (``subtraction(S)``, ``gcn(...)``) or a heap game (``octal(CODE)``,
@@ -63,6 +99,8 @@ def misere(game: Any) -> GameInstance:
     inst = as_instance(game)
     if inst.play == MISERE:
         return inst
+    if isinstance(inst, Copies):
+        return misere_sum(inst.base)
     key = ("misere", inst)
     found = _SHARED.get(key)
     if found is None:
