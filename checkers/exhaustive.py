@@ -285,6 +285,8 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
     assert check_rows is not None, f"a game claim's plan has a row check ({type(plan).__name__})"
     evidence = check_rows(plan, rows, by_inst, param_names, col)
     evidence["engines"] = sorted(set().union(*(i.solved_by for i in by_inst))) if by_inst else []
+    if plan.misere:
+        evidence["play"] = "misere"  # the report says "misère play" beside the game
     for key in ("grid", "sequence"):
         if key in evidence:
             evidence[key]["coords"] = list(coords)

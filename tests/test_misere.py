@@ -244,3 +244,14 @@ def test_every_verdict_of_the_misere_examples(tmp_path):
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     out = json.loads(r.stdout)
     assert all(c["agrees"] for c in out["claims"]), [(c["id"], c["verdict"]) for c in out["claims"]]
+
+
+def test_the_report_page_says_misere_play_beside_the_game(tmp_path):
+    store, out = tmp_path / "r.sqlite", tmp_path / "out"
+    for argv in (["check", str(NIM_SPEC), "--claim", "normal-play-set-for-misere-two-heap-nim", "--store", str(store)],
+                 ["report", "--store", str(store), "--out", str(out), "--measured", str(tmp_path / "none")]):
+        r = subprocess.run([sys.executable, "-m", "nimjos.app.cli", *argv], capture_output=True, text=True,
+                           timeout=300, cwd=tmp_path)
+        assert r.returncode in (0, 1), r.stdout + r.stderr
+    page = (out / "claims" / "nim--normal-play-set-for-misere-two-heap-nim.md").read_text()
+    assert "Game `nim2`, misère play." in page
