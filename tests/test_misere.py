@@ -255,3 +255,18 @@ def test_the_report_page_says_misere_play_beside_the_game(tmp_path):
         assert r.returncode in (0, 1), r.stdout + r.stderr
     page = (out / "claims" / "nim--normal-play-set-for-misere-two-heap-nim.md").read_text()
     assert "Game `nim2`, misère play." in page
+
+
+@pytest.mark.parametrize("body", [
+    # G of a misère game behind a definition: the window's evaluation (vectorised or scalar) refuses it
+    '[define]\n"h(x)" = "G(nim2, (x, x))"\n\n[[claim]]\nid = "d"\nfor_all = "0 <= x"\nwindow = "x <= 5"\n'
+    'holds = "h(x) == 0"\n',
+    # a misère game behind a definition: its play convention is not in the claim's text, so no method may judge it
+    '[define]\n"mg" = "misere(nim())"\n\n[[claim]]\nid = "m"\ngame = "mg"\nposition = ["h"]\n'
+    'for_all = "n == 2 and len(h) == n and all(x >= 0 for x in h)"\nwindow = "h in multisets(n, 0, 3)"\n'
+    'p_positions = "nimsum(h) == 0"\n',
+])
+def test_misere_play_hidden_in_a_definition_is_a_spec_error(tmp_path, body):
+    spec = load_spec(_spec(tmp_path, body))
+    with pytest.raises(SpecError, match="misère"):
+        run_claim(spec.claims[0], RunOptions(methods=("exhaustive",)))

@@ -93,7 +93,8 @@ class ClaimPlan:
         assert self.game is not None, "a claim with a game"
         inst = as_instance(self.game(env))
         if (inst.play == MISERE) != self.misere:
-            raise self.claim.error(f"the game {inst.label} is played in {inst.play} play, which its text does not say",
+            play = "misère play" if inst.play == MISERE else "normal play"
+            raise self.claim.error(f"the game {inst.label} is played in {play}, which its text does not say",
                                    "game", hint='write misere(GAME) in the claim\'s game, or play = "misere" in '
                                                 'the game\'s table')
         return inst
