@@ -56,8 +56,9 @@ class MisereSum(MisereGame):
     heap; a position is a sorted tuple of heaps valued as a whole (the misère rule, no nim-sum).
 
     >>> from nimjos.games.declared import subtraction
-    >>> total = misere_sum(subtraction(frozenset({1}))); [total.grundy(h) for h in [(), (1,), (1, 1), (2, 3)]]
-    [1, 0, 1, 1]
+    >>> total = misere_sum(subtraction(frozenset({1})))  # 5 tokens in (2, 3): the 5th, last, move loses
+    >>> [total.grundy(h) for h in [(), (1,), (1, 1), (2, 3)]]
+    [1, 0, 1, 0]
     """
 
     def __init__(self, one_heap: GameInstance):
