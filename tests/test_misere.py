@@ -270,3 +270,12 @@ def test_misere_play_hidden_in_a_definition_is_a_spec_error(tmp_path, body):
     spec = load_spec(_spec(tmp_path, body))
     with pytest.raises(SpecError, match="misère"):
         run_claim(spec.claims[0], RunOptions(methods=("exhaustive",)))
+
+
+def test_nimjos_grundy_says_misere_values():
+    r = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "grundy", f"{NIM_SPEC}::nim2", "--window",
+                        "0 <= x <= 3 and 0 <= y <= 3", "--json"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = json.loads(r.stdout)
+    assert "misère play" in out["game"]
+    assert out["values"][0][0] == 1 and out["values"][1][1] == 1 and out["values"][2][2] == 0
