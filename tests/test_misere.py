@@ -279,3 +279,28 @@ def test_nimjos_grundy_says_misere_values():
     out = json.loads(r.stdout)
     assert "misère play" in out["game"]
     assert out["values"][0][0] == 1 and out["values"][1][1] == 1 and out["values"][2][2] == 0
+
+
+SUB12 = ('[game.sub12]\nposition = ["n"]\nplay = "misere"\nmoves = [ { to = "n - s", where = "1 <= s <= 2 and s <= n" } ]\n\n'
+         '[[claim]]\nid = "c"\ngame = "sub12"\nfor_all = "0 <= n"\nwindow = "n <= 60"\np_positions = "{}"\n')
+
+
+@pytest.mark.parametrize("p_set, verdict, at", [
+    ("n % 3 == 1", "proved", None),                   # misère subtraction {1, 2}: P iff n = 1 (mod 3)
+    ("n % 3 == 0", "refuted", 0),                     # the normal-play set: 0 is terminal, an N-position
+    ("n % 3 == 1 or n == 0", "refuted", 0),           # (c) fails: a terminal position in the set
+])
+def test_z3_certificate_in_misere_play(tmp_path, p_set, verdict, at):
+    from checkers.context import CheckContext
+    from checkers.prove.method import _prove_with_z3
+    path = tmp_path / "z.toml"
+    path.write_text('[source]\nid = "z"\n\n' + SUB12.replace("{}", p_set))
+    claim = load_spec(path).claims[0]
+    context = CheckContext.for_claim()
+    with context.installed():
+        v = _prove_with_z3(claim, RunOptions(), None, (), context)
+    assert v.verdict == verdict, v.scope
+    if at is None:
+        assert "in misère play, (c) no terminal position in the set" in v.scope
+    else:
+        assert v.counterexamples[0].bindings == {"n": at}
