@@ -74,7 +74,12 @@ class MisereSum(MisereGame):
 def misere_sum(game: Any) -> GameInstance:
     """A one-heap game (a game whose position is one integer) on any number of heaps, in misère play (shared
     instance per game): ``heaps(GAME)`` of a game in misère play, ``misere(heaps(GAME))``. The one-heap game's own
-    play convention does not matter: only its moves are read."""
+    play convention does not matter: only its moves are read.
+
+    >>> from nimjos.games.declared import subtraction
+    >>> misere_sum(subtraction(frozenset({1, 2}))).label, misere_sum(subtraction(frozenset({1, 2}))).grundy((1, 1))
+    ('misere(heaps(subtraction({1, 2})))', 1)
+    """
     inst = as_instance(game)
     if isinstance(inst, MisereGame) and not inst.heaps:
         inst = inst.base
