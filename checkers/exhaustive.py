@@ -53,7 +53,8 @@ def _scope(plan: ClaimPlan, engine_note: str = "") -> str:
     if isinstance(plan, LevelSetPlan):
         parts.append("levels " + plan.levels.describe())
     if plan.game_text:
-        parts.append(f"game {plan.game_text}")
+        parts.append(f"game {plan.game_text}" + (" in misère play (a terminal position is an N-position; each "
+                                                  "position valued on its own game graph, no nim-sum)" if plan.misere else ""))
     if engine_note:
         parts.append(engine_note)
     return "; ".join(parts)
@@ -272,7 +273,7 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
         try:
             if plan.assume is not None and not plan.assume(env):
                 continue
-            inst = as_instance(plan.game(env))
+            inst = plan.game_instance(env)
             pos = inst.normalise(position_of(env, coords))
         except EvalError as exc:
             col.undef(Counterexample(dict(zip(names, values)), reason=str(exc)))
@@ -284,6 +285,8 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
     assert check_rows is not None, f"a game claim's plan has a row check ({type(plan).__name__})"
     evidence = check_rows(plan, rows, by_inst, param_names, col)
     evidence["engines"] = sorted(set().union(*(i.solved_by for i in by_inst))) if by_inst else []
+    if plan.misere:
+        evidence["play"] = "misere"  # the report says "misère play" beside the game
     for key in ("grid", "sequence"):
         if key in evidence:
             evidence[key]["coords"] = list(coords)
@@ -540,7 +543,7 @@ def _check_values(plan: ValuesPlan, col: Collector, pins: dict | None = None,
     instances = 0
     if "grundy" in v:
         assert plan.game is not None, "a printed table has its game"
-        inst = as_instance(plan.game({}))
+        inst = plan.game_instance({})
         cells = printed_cells(v)
         positions = [inst.normalise(p) for p, _ in cells]
         active_engine().solve(inst, positions)

@@ -224,6 +224,8 @@ def heap_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
                "each" if graph else "") + ")")
     scope = (f"{what}; {held:,} held, {beyond:,} beyond the window (not counting positions of empty heaps only); "
              f"largest heap or count {largest:,}")
+    if plan.misere:
+        scope += "; misère play: each position valued as a whole on its game graph (no Sprague-Grundy reduction)"
     if plan.domain is not None:
         scope += f"; {plan.domain.describe()}"
     notes = [f"{skipped:,} drawn positions skipped: over the engine's limits"] if skipped else []
@@ -420,6 +422,9 @@ def heap_prove(claim: Claim, opts: RunOptions, context: CheckContext | None = No
 
     if claim.prove.skip:
         return not_applicable(str(claim.prove.skip))
+    if plan.misere:
+        return not_applicable(f"{plan.game_text} is played in misère play, where a sum is not valued by the nim-sum "
+                              "of its heaps (no Sprague-Grundy reduction): sums are checked as whole positions")
     gtree = parse(plan.game_text) if plan.game_text else None
     if gtree is None or not isinstance(plan, (GrundyPlan, PPositionsPlan)) or not isinstance(claim.statement, str):
         return not_applicable("only grundy and p_positions claims about a sum of one-heap games reduce to one heap")

@@ -16,7 +16,7 @@ from checkers.collector import Collector
 from checkers.evidence import evidence_rows, fixed_names_arrays, position_of, window_evidence
 from checkers.josephus_arrays import ARRAY_FUNCTIONS
 from checkers.scalar import formula_row, holds_instance, level_row, one_at_a_time
-from nimjos.games.declared import DeclaredGame, as_instance
+from nimjos.games.declared import DeclaredGame, as_instance, normal_play
 from nimjos.games.engine import active_engine, grundy_array
 import nimjos.games.fast.weights as weights
 from nimjos.games.fast import outcomes_fast
@@ -160,6 +160,7 @@ def _g_array(game: Any, position: Any) -> Any:
             inst = as_instance(game.game(*row) if row or getattr(game.game, "params", None) else game.game)
         except (EvalError, SpecError, TypeError):
             raise NotVectorisable("a game that cannot be built here") from None
+        normal_play(inst, "G(...)")  # a misère game has no normal-play value: the spec error of the scalar G
         if not isinstance(inst, DeclaredGame) or inst.dim != len(coords) or isinstance(position, tuple) != (inst.dim > 1):
             raise NotVectorisable("G of a game other than a declared game of this dimension")
         idx = members[g]

@@ -6,7 +6,9 @@ A formula g is the Grundy function of a game iff at every position p
   (b) every value below g(p) is g(q) for some option q.
 
 A set P is the set of P-positions iff (a) no option of a position in P is in P, and (b) every position
-outside P has an option in P. A level-set claim for levels 0..S combines both: a position in the set of
+outside P has an option in P. In misère play (a terminal position is an N-position) P is the set of misère
+P-positions iff (a) holds, (b) holds at every non-terminal position, and (c) no terminal position is in P (by
+induction on the game's finite depth, as in normal play). A level-set claim for levels 0..S combines both: a position in the set of
 level s has no option in it and options in every lower level; a position in no set has options in every
 level. None of this needs a table of values, so it can be tested at a single position however large,
 and (with the moves and the formula translated to Z3) proved for all positions at once (checkers.prove.queries).
@@ -36,7 +38,7 @@ import random
 import z3
 
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.games.declared import DeclaredGame, as_instance
+from nimjos.games.declared import MISERE, DeclaredGame, as_instance
 from nimjos.games.engine import active_engine
 from nimjos.lang.values import format_value
 from nimjos.lang.compiler import compile_tree
@@ -173,6 +175,8 @@ class Certificate:
         self.coords = plan.coords
         assert plan.game is not None, "a game claim's plan has its game"
         self.inst = as_instance(plan.game(dict(params, **{c: 0 for c in plan.coords})))
+        if self.inst.play == MISERE and kind != Mode.P:
+            raise Untranslatable("in misère play the local certificate judges P-positions only")
         self.levels: list[int] | None = None
         self._family_cache: dict = {}
         self.domain = getattr(plan, "domain", None)
@@ -310,6 +314,11 @@ class Certificate:
                     return Failure(pos, "b", f"value {lp}, but no option has value {m}", label=lp, detail={"missing": m})
             return None
         if kind == Mode.P:
+            if self.inst.play == MISERE and not option_labels:
+                if lp == 0:
+                    return Failure(pos, "c", "a claimed P-position, but it is terminal: an N-position in misère play",
+                                   label=0)
+                return None
             if lp == 0:
                 for q, lq in option_labels:
                     if lq == 0:
@@ -407,6 +416,8 @@ class PointSolver:
         inst = cert.inst
         if not isinstance(inst, DeclaredGame):
             raise Untranslatable("built-in game families have no declared moves to translate")
+        if inst.play == MISERE:
+            raise Untranslatable("the symbolic search at one position does not tell a terminal position (misère play)")
         claim = cert.claim
         if isinstance(cert.plan, SetPlan) and cert.plan.families is not None:
             raise Untranslatable("P-position families are enumerated, not searched")

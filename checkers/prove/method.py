@@ -131,6 +131,9 @@ def _prove_with_z3(claim: Claim, opts: RunOptions, window: Verdict | None, using
     plan = claim.plan(opts.profile)
     assert isinstance(plan, WindowPlan), "a claim the prover reads has a window"
     ns = claim.spec.namespace
+    if plan.misere and game_kind(plan) is None:
+        return not_applicable(claim, "in misère play Z3 proves P-position claims only (the local certificate with the "
+                                     "terminal condition); a statement about misère values has no symbolic model")
     if not plan.window.names:
         return not_applicable(claim, "a closed statement: the window check evaluates it exactly")
     seconds = float(cfg.timeout or opts.timeout or PROVE_SECONDS.get(opts.profile, PROVE_SECONDS["deep"]))
@@ -352,6 +355,7 @@ def _verdict(claim: Claim, plan: ClaimPlan, opts: RunOptions, window: Verdict | 
     engines = ("Z3",) + (("induction",) if any(a.startswith("induction ") for a in abstractions) else ())
     kind = game_kind(plan)
     what = "" if kind is None else ("certificate (a), (b)" + (" by the strategy" if claim.strategy else "")
+                                     + (" in misère play, (c) no terminal position in the set" if plan.misere else "")
                                      + ", moves stay in the domain and decrease" + measure_words(claim, plan))
     notes = []
     if symbolic_first is not None and symbolic_first not in attempts:

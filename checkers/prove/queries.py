@@ -2,7 +2,9 @@
 (:mod:`checkers.prove.certificate`) a proof by induction: every move stays in the domain (closure) and
 decreases a measure (descent), (a) along each move family, values non-negative (grundy), and (b) by a Z3
 search for the witness move or by the claim's strategy, case by case (with a query that the listed cases
-cover every position). Each query is built in its own builder.
+cover every position). Each query is built in its own builder. In misère play (P-positions only) condition (b) is
+asked of the positions that have a move, and (c) says that every claimed P-position has a move (a terminal position
+is an N-position).
 
 >>> import time
 >>> from nimjos.spec.loader import load_spec, ProveOptions
@@ -45,6 +47,10 @@ class GameQueries:
         self.formula = parse(raw) if isinstance(raw, str) else None
         self.families = None if isinstance(raw, str) else [(parse(f.get("where", "True")), parse(f["point"])) for f in raw]
         self.strategy = read_strategy(claim)
+        #: the game is played in misère play: (b) only where a move exists, and the terminal condition (c)
+        self.misere = bool(getattr(ctx.plan, "misere", False))
+        if self.misere and kind != Mode.P:
+            raise Untranslatable("in misère play the local certificate judges P-positions only")
 
     def setup(self) -> tuple[Builder, dict, list, GameRef, Any]:
         b, env, hyps = self.ctx.builder()
@@ -105,6 +111,8 @@ class GameQueries:
             out.append(lambda i=i: self.q_a(i))
         if self.kind == Mode.GRUNDY:
             out.append(self.q_nonnegative)
+        if self.misere:
+            out.append(self.q_c_terminal)
         if self.strategy is None:
             out.append(self.q_b_search)
         else:
@@ -232,13 +240,29 @@ class GameQueries:
         goal = b.compare(ast.GtE, self.label(b, env, pos), 0)
         return self.ctx.run("values are non-negative", b, hyps, goal, self.watch(env), self.coords_terms(env))
 
-    def _target(self, b: Builder, env: dict, hyps: list, pos: Any) -> tuple[Any, list]:
-        """(v, extra hypotheses) of condition (b): a value below g(p), or 'p is not a claimed P-position'."""
+    def _target(self, b: Builder, env: dict, hyps: list, pos: Any, game: GameRef) -> tuple[Any, list]:
+        """(v, extra hypotheses) of condition (b): a value below g(p), or 'p is not a claimed P-position' (and, in
+        misère play, 'p has a move')."""
         if self.kind == Mode.GRUNDY:
             name = self.strategy.value if self.strategy is not None else "v"
             v = b.var(name)
             return v, [b.to_bool(b.compare(ast.GtE, v, 0)), b.to_bool(b.compare(ast.Lt, v, self.label(b, env, pos)))]
-        return None, [z3.Not(b.to_bool(self.label(b, env, pos)))]
+        extra = [z3.Not(b.to_bool(self.label(b, env, pos)))]
+        if self.misere:
+            extra.append(b.to_bool(self._has_move(b, game, pos)))
+        return None, extra
+
+    @staticmethod
+    def _has_move(b: Builder, game: GameRef, pos: Any) -> Any:
+        """'the position has an option' (one existential quantifier per move family)."""
+        return b.over_options(game, pos, True, lambda q: True)
+
+    def q_c_terminal(self) -> QueryResult:
+        """(c) of misère play: every claimed P-position has a move (no terminal position is in the set)."""
+        b, env, hyps, game, pos = self.setup()
+        goal = self._has_move(b, game, pos)
+        return self.ctx.run("(c) no claimed P-position is terminal (misère play)", b,
+                            hyps + [b.to_bool(self.label(b, env, pos))], goal, self.watch(env), self.coords_terms(env))
 
     def _reaches(self, b: Builder, env: dict, q: Any, v: Any) -> Any:
         lq = self.label(b, env, q)
@@ -246,7 +270,7 @@ class GameQueries:
 
     def q_b_search(self) -> QueryResult:
         b, env, hyps, game, pos = self.setup()
-        v, extra = self._target(b, env, hyps, pos)
+        v, extra = self._target(b, env, hyps, pos, game)
         goal = b.over_options(game, pos, True, lambda q: self._reaches(b, env, q, v))
         watch = self.watch(env, {"v": v} if v is not None else {})
         return self.ctx.run("(b) some option has each lower value" if self.kind == Mode.GRUNDY else
@@ -264,7 +288,7 @@ class GameQueries:
 
     def q_b_strategy(self, j: int) -> QueryResult:
         b, env, hyps, game, pos = self.setup()
-        v, extra = self._target(b, env, hyps, pos)
+        v, extra = self._target(b, env, hyps, pos, game)
         e = self._strategy_env(b, env, v)
         assert self.strategy is not None, "the strategy's queries are asked of a claim with a strategy"
         whens, move = self.strategy.cases[j]
@@ -277,7 +301,7 @@ class GameQueries:
 
     def q_b_cover(self) -> QueryResult:
         b, env, hyps, game, pos = self.setup()
-        v, extra = self._target(b, env, hyps, pos)
+        v, extra = self._target(b, env, hyps, pos, game)
         e = self._strategy_env(b, env, v)
         assert self.strategy is not None, "the strategy's queries are asked of a claim with a strategy"
         goal = b._any([b.formula(w[0], e) for w, _ in self.strategy.cases if w])

@@ -227,7 +227,8 @@ def grundy_table(target: str, assignments: list[str], window: str, max_positions
                                   dtype=np.int64)
         table = np.full([hi - lo + 1 for lo, hi in zip(lows, highs)], OUTSIDE, dtype=np.int64)
         table[tuple(a - lo for a, lo in zip(arrays, lows))] = values
-    how = {"game": game.label, "window": window, "coordinates": list(names), "positions": count,
+    label = game.label + (" in misère play (misère Grundy values: 1 at a terminal position)" if game.play == "misere" else "")
+    how = {"game": label, "window": window, "coordinates": list(names), "positions": count,
            "outside": int(table.size - count), "engine": engine.describe_last(),
            "seconds": round(time.perf_counter() - t0, 3), "origin": lows}
     if table.ndim == 1 and not how["outside"]:

@@ -65,8 +65,37 @@ def is_affine(node: ast.AST, var: str) -> bool:
     return False
 
 
+#: the play conventions of a game: normal (the player who cannot move loses) and misère (the player who cannot
+#: move wins: a terminal position is an N-position)
+NORMAL, MISERE = "normal", "misere"
+PLAYS = (NORMAL, MISERE)
+
+
+def play_of(table: dict) -> str:
+    """The play convention a `[game.NAME]` table declares (``play = "misere"``; normal play when absent).
+
+    >>> play_of({}), play_of({"play": "misere"})
+    ('normal', 'misere')
+    >>> play_of({"play": "misère"})
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.SpecError: field 'play': unknown play convention 'misère' (play is "normal" or "misere")
+    """
+    play = table.get("play", NORMAL)
+    if play not in PLAYS:
+        raise SpecError(f"unknown play convention {play!r} (play is \"normal\" or \"misere\")", field="play")
+    return play
+
+
 class GameInstance:
-    """A game with all params fixed. Positions are ints (1-D) or tuples; options come from the moves."""
+    """A game with all params fixed. Positions are ints (1-D) or tuples; options come from the moves.
+
+    Its values (``table``, ``dense``, :meth:`grundy`) are the Grundy values of its play convention, ``play``: in
+    normal play the mex of the options' values, in misère play (``play == MISERE``) the misère Grundy value (1 at a
+    terminal position, the mex of the options' values elsewhere), whose zeros are the misère P-positions."""
+
+    #: the play convention: NORMAL, or MISERE (the engines value terminal positions 1, the nim-sum rule is void)
+    play: str = NORMAL
 
     def __init__(self, name: str, dim: int, coords: tuple[str, ...], params: dict[str, Any], label: str):
         self.name = name
@@ -148,6 +177,7 @@ class DeclaredGame(GameInstance):
         label = decl.name + (f"({', '.join(f'{k}={format_value(v)}' for k, v in params.items())})" if params else "")
         super().__init__(decl.name, len(decl.position), tuple(decl.position), params, label)
         self.decl = decl
+        self.play = decl.play
 
     def options(self, position: Any) -> list:
         decl = self.decl
@@ -315,8 +345,10 @@ class GameDecl:
     """A game declared in a spec: name, params, position coordinates and move families."""
 
     def __init__(self, name: str, title: str, params: tuple[str, ...], position: tuple[str, ...],
-                 moves: list[MoveFamily], measure: tuple[str, ...] = ()):
+                 moves: list[MoveFamily], measure: tuple[str, ...] = (), play: str = NORMAL):
         self.name = name
+        #: the play convention of the game's instances (NORMAL or MISERE)
+        self.play = play
         self.title = title
         self.params = params
         self.position = position
@@ -360,7 +392,8 @@ class GameDecl:
                 if all(is_affine(p, level.name) for p in parts):
                     fam.affine = [compile_tree(p, ns, variables) for p in parts]
             moves.append(fam)
-        return cls(name, table.get("title", name), params, position, moves, _measure(table, ns, outer))
+        return cls(name, table.get("title", name), params, position, moves, _measure(table, ns, outer),
+                   play_of(table))
 
     def instance(self, values: tuple) -> DeclaredGame:
         """The instance with these param values (shared: one cache per distinct params)."""
@@ -405,6 +438,21 @@ def _measure(table: dict, ns: Namespace, names: set[str]) -> tuple[str, ...]:
             raise SpecError(f"the measure names {unknown[0]}, which is neither a param nor a coordinate of the game",
                             field="measure")
     return texts
+
+
+def normal_play(inst: GameInstance, asked: str) -> GameInstance:
+    """`inst` when it is in normal play; a misère game is refused with a spec error that says what to ask instead,
+    so that no normal-play Grundy value (or nim-sum) of a misère game is ever answered silently. `asked`: what was
+    asked, for the message.
+
+    >>> g = subtraction(frozenset({1})); normal_play(g, "G") is g
+    True
+    """
+    if inst.play != NORMAL:
+        raise SpecError(f"{asked} asks a normal-play Grundy value of {inst.label}, a game in misère play",
+                        hint="a misère claim states its P-positions (p_positions = ...), or names the misère Grundy "
+                             "value: misere_grundy(GAME, position)")
+    return inst
 
 
 def as_instance(game: Any) -> GameInstance:

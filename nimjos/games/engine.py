@@ -39,6 +39,18 @@ def _mex(values: Iterable[int]) -> int:
     return m
 
 
+def position_value(misere: bool, option_values: list[int]) -> int:
+    """The Grundy value of a position from its options' values: their mex; in misère play a terminal position (no
+    option) has the value 1 (Conway, On Numbers and Games, ch. 12), so that the zeros are the misère P-positions.
+
+    >>> position_value(False, []), position_value(True, []), position_value(True, [1]), position_value(True, [0, 2])
+    (0, 1, 0, 1)
+    """
+    if misere and not option_values:
+        return 1
+    return _mex(option_values)
+
+
 def _cycle_text(cycle: list) -> str:
     path = [cycle[0][0]] + [e[1] for e in cycle]
     return " -> ".join(repr(p) for p in path)
@@ -162,13 +174,15 @@ class ReferenceEngine:
                             "(a move leads back to an earlier position)", item=f"game '{game.name}'",
                             field="moves") from None
         table = game.table
+        misere = game.play == "misere"
         for p in reversed(order):
             if p in table or p not in adj:
                 continue
-            table[p] = _mex(map(game.lookup, adj[p]))
+            table[p] = position_value(misere, [game.lookup(q) for q in adj[p]])
 
     def _solve_postorder(self, game: Any, adj: dict[Any, list]) -> None:
         table = game.table
+        misere = game.play == "misere"
         state: dict[Any, int] = {}  # 1 = on the stack, 2 = done
         for root in adj:
             if root in table:
@@ -196,7 +210,7 @@ class ReferenceEngine:
                         break
                 if not advanced:
                     stack.pop()
-                    table[p] = _mex(map(game.lookup, adj[p]))
+                    table[p] = position_value(misere, [game.lookup(q) for q in adj[p]])
                     state[p] = 2
 
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from nimjos.games.declared import GAME_FAMILIES, as_instance
+from nimjos.games.declared import GAME_FAMILIES, MISERE, as_instance, normal_play
 from nimjos.games.engine import active_engine
 from nimjos.games.heaps.game import HeapGame, copies, heap_game, moore_nim, nimsum, octal_game
+from nimjos.games.heaps.misere import misere, misere_sum
 from nimjos.games.heaps.positions import multisets
 from nimjos.games.heaps.rules import GRUNDYS_GAME, LASKERS_NIM, NIM
 from nimjos.lang.errors import EvalError
@@ -27,10 +28,24 @@ def G(game: Any, position: Any) -> int:
     `game` is a game instance (a game name, or ``maxnim(3)`` for a game with params); `position` is a
     number for a 1-D game, a tuple otherwise; for a heap game (``octal("0.77")``) a heap or a tuple of heaps,
     whose value is the nim-sum of the heaps' values. A position outside the game (a negative coordinate, a
-    wrong dimension) is ill-defined.
+    wrong dimension) is ill-defined. A game in misère play has no normal-play value: a spec error
+    (:func:`misere_grundy` names its misère Grundy value).
     """
-    inst = as_instance(game)
+    inst = normal_play(as_instance(game), "G(...)")
     active_engine().asked.add(inst)  # the claim's ground truth names the engines of the games it asked
+    return inst.grundy(position)
+
+
+def misere_grundy(game: Any, position: Any) -> int:
+    """The misère Grundy value of `position` in `game` played in misère play, from the moves: 1 at a terminal
+    position, the mex of the options' misère values elsewhere (Conway, On Numbers and Games, ch. 12); 0 exactly at
+    the misère P-positions. A heap game's position of several heaps is valued as a whole (no nim-sum rule).
+
+    >>> misere_grundy(nim(), (1, 1)), misere_grundy(nim(), (1, 1, 1)), misere_grundy(misere(nim()), 0)
+    (1, 0, 1)
+    """
+    inst = misere(game)
+    active_engine().asked.add(inst)
     return inst.grundy(position)
 
 
@@ -84,18 +99,22 @@ def nim() -> HeapGame:
 def heaps(game: Any) -> Any:
     """A one-heap game (a game whose position is one integer: a declared 1-D game, ``subtraction(S)``) played on
     any number of heaps, a move in one heap; a position is a tuple of heaps, its value the nim-sum of the heaps'
-    values (Sprague-Grundy). A heap game (``octal(...)``, ``nim()``) is returned as it is.
+    values (Sprague-Grundy). A heap game (``octal(...)``, ``nim()``) is returned as it is. A game in misère play
+    gives the misère play of the sum (``misere(heaps(GAME))``), valued on whole positions (no nim-sum).
 
     >>> from nimjos.games.declared import subtraction
     >>> G(heaps(subtraction(frozenset({1, 2}))), (4, 5, 2))
     1
     """
-    return copies(game)
+    inst = as_instance(game)
+    if inst.play == MISERE:
+        return misere_sum(inst)
+    return copies(inst)
 
 
 def heaps_value(game: Any, heaps: Any) -> int:
     """The value of a position of a heap game: the nim-sum of its heaps' values (the same as G)."""
-    inst = as_instance(game)
+    inst = normal_play(as_instance(game), "heaps_value(...)")
     if not isinstance(inst, HeapGame):
         raise EvalError(f"{inst.label} is not a heap game")
     return inst.grundy(heaps)
@@ -103,11 +122,13 @@ def heaps_value(game: Any, heaps: Any) -> int:
 
 #: the heap games' families as names of the expression language
 HEAP_FAMILIES = {"octal": octal, "hexadecimal": hexadecimal, "grundys_game": grundys_game,
-                 "laskers_nim": laskers_nim, "nim": nim, "moore_nim": moore_nim, "heaps": heaps}
+                 "laskers_nim": laskers_nim, "nim": nim, "moore_nim": moore_nim, "heaps": heaps,
+                 "misere": misere}
 
 #: every built-in game family (a claim's `game` may call one: nimjos.spec.plan checks against this table)
 FAMILIES = {**GAME_FAMILIES, **HEAP_FAMILIES}
 
 #: the game functions and built-in game families as names of the expression language
 GAME_FUNCTIONS = {"G": G, "options": options, **FAMILIES, "heaps_value": heaps_value, "nimsum": nimsum,
+                  "misere_grundy": misere_grundy,
                   "multisets": multisets}

@@ -157,7 +157,10 @@ _ENTRIES = (
             walnut=_COLLECTION, fast=_COLLECTION),
     _family("subtraction", 1, DECLARED), _family("gcn", 2, DECLARED), _family("octal", 1), _family("hexadecimal", 1),
     _family("grundys_game", 0), _family("laskers_nim", 0), _family("nim", 0), _family("moore_nim", 1),
-    _family("heaps", 1),
+    _family("heaps", 1), _family("misere", 1),
+    Builtin("misere_grundy", (2, 2), GAMES, vector=_NO_ARRAY, z3="the misère Grundy function has no symbolic model",
+            walnut="misere_grundy(...) is the misère Grundy function itself, with no closed form to translate",
+            fast="the Grundy function of another game inside a move"),
     # -- the Josephus problem
     Builtin("survivor", (2, 2), JOSEPHUS, fast=_NOT_IN_MOVES, domains=(INT, SMALL)),
     Builtin("removal_index", (3, 3), JOSEPHUS, vector=_NO_ARRAY, walnut=_NOT_AUTOMATIC, fast=_NOT_IN_MOVES),

@@ -208,6 +208,22 @@ class Claim:
         return next(iter(self.names), "n")
 
     @property
+    def game_words(self) -> str:
+        """The claim's game as the page names it, with its play convention when it is misère play (which a
+        record's evidence says); "" for a claim without a game.
+
+        >>> Claim("f", "c", [{"evidence": {"play": "misere"}}], {"game": "nim2"}).game_words
+        'nim2, misère play'
+        >>> Claim("f", "c", [], {"game": "nim2"}).game_words
+        'nim2'
+        """
+        game = self.get("game", "")
+        if not game:
+            return ""
+        misere = any((r.get("evidence") or {}).get("play") == "misere" for r in self.records or [self.best])
+        return f"{game}, misère play" if misere else game
+
+    @property
     def statement_words(self) -> str | None:
         """The claim in the words of its kind (periodic, stair), or None when its formula is the statement.
 

@@ -21,7 +21,7 @@ from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.expr import evaluate, variables_of
 from nimjos.lang.syntax import free_names, parse, suggest, unknown_name_error
-from nimjos.games.declared import GameDecl
+from nimjos.games.declared import MISERE, GameDecl, as_instance
 from nimjos.lang.monotone import INC, DEC, coordinate_nodes, direction, is_nonneg_lower
 from nimjos.games.functions import FAMILIES
 
@@ -76,6 +76,28 @@ class ClaimPlan:
     game: Compiled | None = None
     coords: tuple[str, ...] = ()
     assume: Compiled | None = None
+    #: the claim's game is played in misère play (``play = "misere"``, ``misere(GAME)``): its values are misère
+    #: Grundy values, its P-positions the misère ones; a method that knows only normal play does not apply
+    misere: bool = False
+
+    def game_instance(self, env: dict) -> Any:
+        """The claim's game at a binding of the window, refused (a spec error at the claim's game) when its play
+        convention is not the one the plan was compiled for (misère play hidden from the text, in a definition):
+        a method must never judge a misère game by normal-play rules.
+
+        >>> plan = ClaimPlan(claim=None, profile="default", game=Compiled("g", parse("g"), lambda env: env["g"]))
+        >>> from nimjos.games.declared import subtraction
+        >>> plan.game_instance({"g": subtraction(frozenset({1}))}).label
+        'subtraction({1})'
+        """
+        assert self.game is not None, "a claim with a game"
+        inst = as_instance(self.game(env))
+        if (inst.play == MISERE) != self.misere:
+            play = "misère play" if inst.play == MISERE else "normal play"
+            raise self.claim.error(f"the game {inst.label} is played in {play}, which its text does not say",
+                                   "game", hint='write misere(GAME) in the claim\'s game, or play = "misere" in '
+                                                'the game\'s table')
+        return inst
 
     @property
     def game_text(self) -> str:
@@ -332,6 +354,47 @@ def _check_game_expression(claim: PlannedClaim, tree: ast.expr, ns: Namespace) -
                           "name a [game.NAME] of this file")
 
 
+#: the claim kinds that state normal-play Grundy values (refused on a game in misère play)
+NORMAL_VALUE_KINDS = ("grundy", "level_set", "periodic", "stair", "grundy_at_most")
+
+
+def plays_misere(tree: ast.expr, ns: Namespace) -> bool:
+    """Does a claim's game expression denote a game in misère play: a call of ``misere`` anywhere in it, or a
+    declared game with ``play = "misere"``? (Misère play is never undone: ``heaps(misere(G))`` is misère too.)
+
+    >>> plays_misere(parse('misere(octal("0.77"))'), Namespace()), plays_misere(parse('octal("0.77")'), Namespace())
+    (True, False)
+    """
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            if node.id == "misere" and node.id not in ns.games:
+                return True
+            decl = ns.games.get(node.id)
+            if isinstance(decl, GameDecl) and decl.play == MISERE:
+                return True
+    return False
+
+
+def _refuse_normal_values(claim: PlannedClaim, kind: str, misere: bool) -> None:
+    """Refuse, at load, a claim that states normal-play Grundy values of a game in misère play."""
+    if misere and kind in NORMAL_VALUE_KINDS + ("values",):
+        field_name = "values" if kind == "values" else kind
+        raise claim.error(f"a {kind} claim states normal-play Grundy values, and {claim.game_text} is played in misère "
+                          "play", field_name,
+                          hint="state its P-positions (p_positions = ...), or its misère Grundy values with holds = "
+                               "'misere_grundy(GAME, position) == ...'")
+
+
+def _refuse_normal_calls(claim: PlannedClaim, field_name: str, formula: Compiled, ns: Namespace) -> None:
+    """Refuse, at load, a formula that asks G(...) or heaps_value(...) of a game in misère play."""
+    for node in ast.walk(formula.tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("G", "heaps_value") \
+                and node.args and plays_misere(node.args[0], ns):
+            raise claim.error(f"{node.func.id}(...) asks a normal-play Grundy value of {ast.unparse(node.args[0])}, a "
+                              "game in misère play", field_name,
+                              hint="name its misère Grundy value: misere_grundy(GAME, position)")
+
+
 def _game_coords(claim: PlannedClaim, tree: ast.expr, ns: Namespace, window: tuple[str, ...] = ()) -> tuple[str, ...]:
     _check_game_expression(claim, tree, ns)
     explicit = claim.position
@@ -398,9 +461,12 @@ def plan_claim(claim: PlannedClaim, profile: str = "default") -> ClaimPlan:
     game: Compiled | None = None
     coords: tuple[str, ...] = ()
     assume: Compiled | None = None
+    misere = False
     if claim.game_text is not None:
         game = _compile(claim, "game", claim.game_text, ns, window_names)
         coords = _game_coords(claim, game.tree, ns, window.names)
+        misere = plays_misere(game.tree, ns)
+        _refuse_normal_values(claim, kind, misere)
         missing = [c for c in coords if c not in window_names]
         if missing:
             raise claim.error(f"for_all does not bind the position coordinate {missing[0]!r}", "for_all",
@@ -410,7 +476,7 @@ def plan_claim(claim: PlannedClaim, profile: str = "default") -> ClaimPlan:
     if claim.assume_text is not None:
         assume = _compile(claim, "assume", claim.assume_text, ns, window_names)
     shared: dict[str, Any] = {"claim": claim, "profile": profile, "window": window, "window_text": window_text,
-                              "domain": domain, "game": game, "coords": coords, "assume": assume}
+                              "domain": domain, "game": game, "coords": coords, "assume": assume, "misere": misere}
     params = window_names - set(coords)
     if kind in ("periodic", "stair"):
         pattern_type = PeriodicPlan if kind == "periodic" else StairPlan
@@ -421,6 +487,7 @@ def plan_claim(claim: PlannedClaim, profile: str = "default") -> ClaimPlan:
         return GrundyBoundPlan(**shared, bound=_compile(claim, kind, str(raw_kind), ns, params))
     if kind in ("grundy", "holds"):
         formula = _compile(claim, kind, raw_kind, ns, window_names)
+        _refuse_normal_calls(claim, kind, formula, ns)
         if kind == "grundy":
             return GrundyPlan(**shared, formula=formula)
         return HoldsPlan(**shared, formula=formula, sides=_sides(claim, formula.tree, ns, window_names))
@@ -433,6 +500,7 @@ def plan_claim(claim: PlannedClaim, profile: str = "default") -> ClaimPlan:
         params = params | set(levels.names)
     if isinstance(raw_kind, str):
         formula = _compile(claim, kind, raw_kind, ns, window_names | set(levels.names if levels else ()))
+        _refuse_normal_calls(claim, kind, formula, ns)
         set_parts: dict[str, Any] = {"formula": formula}
     else:
         families = tuple(_plan_family(claim, kind, i, fam, ns, params, window, coords) for i, fam in enumerate(raw_kind))
@@ -618,6 +686,7 @@ def _plan_values(claim: PlannedClaim, ns: Namespace, profile: str) -> ValuesPlan
             raise claim.error("a values table of Grundy values needs a game", "game")
         game = _compile(claim, "game", claim.game_text, ns, set())
         coords = _game_coords(claim, game.tree, ns)
+        _refuse_normal_values(claim, "values", plays_misere(game.tree, ns))
         if not isinstance(v["grundy"], list):
             raise claim.error("values.grundy must be a list", "values")
         _check_table(claim, v["grundy"], v.get("from", 0))

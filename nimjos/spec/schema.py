@@ -18,7 +18,8 @@ from nimjos.lang.syntax import parse, suggest
 SOURCE_FIELDS = {"id": str, "title": str, "cite": str, "authors": (str, list), "document": str, "url": str,
                  "note": str, "year": int}
 GAME_FIELDS = {"title": str, "params": list, "position": list, "moves": list, "note": str,
-               "measure": (str, list)}   # a termination measure: one expression, or a list (lexicographic)
+               "measure": (str, list),  # a termination measure: one expression, or a list (lexicographic)
+               "play": str}  # the play convention: "normal" (default) or "misere"
 MOVE_FIELDS = {"to": str, "where": str}
 KIND_FIELDS = ("grundy", "p_positions", "holds", "values", "level_set", "periodic", "stair", "grundy_at_most")
 CLAIM_FIELDS: dict[str, Any] = {

@@ -10,7 +10,8 @@ existential inside), ``fG(g, position)`` the claimed value (g = 2**value when th
   domain (together: the certificate is a proof by induction on the sum);
 * ``total``: the formula has a value at every position of the domain (grundy);
 * ``a``: no option has the same value (no move P -> P); ``b``: every smaller value is the value of an
-  option (every position outside P has a move into P);
+  option (every position outside P has a move into P); in misère play (P-positions only) ``b`` asks it of every
+  non-terminal position outside P, and ``c``: no terminal position is in P (a terminal position is an N-position);
 * ``ob<i>``: the obligations of the translation (a difference never negative where it is evaluated ...).
 
 ``cex`` is the automaton of the positions where the certificate fails; when descent and closure hold, its
@@ -69,11 +70,14 @@ def _obligations(job: Job, units: list[tuple[Unit, str]]) -> None:
 
 def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: Mode, statement: Any,
              families: list | None, domain: str | None, coords: tuple[str, ...],
-             levels: tuple[str, list[int]] | None = None, num: Numeration = BASE2) -> Job:
+             levels: tuple[str, list[int]] | None = None, num: Numeration = BASE2, misere: bool = False) -> Job:
     """The certificate of a grundy (kind 'grundy'), p_positions ('p') or level_set ('level') claim about a
     declared game; `levels` is a level set's name and its values 0..S, each level's set translated with the
-    level fixed; `num` the numeration of the formulas (msd_2 unless given)."""
+    level fixed; `num` the numeration of the formulas (msd_2 unless given); `misere`: the game is played in misère
+    play (P-positions only: the terminal condition ``c``)."""
     n = len(coords)
+    if misere and kind != Mode.P:
+        raise NotAutomatic("in misère play the certificate judges P-positions only")
     if n > MAX_COORDS:
         raise NotAutomatic(f"{n} coordinates (at most {MAX_COORDS})")
     # the claim's names (consts) and the game's parameters are different scopes, even under one name: the game
@@ -158,8 +162,16 @@ def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: Mo
         job.statement = f"fP({', '.join(coords)}) := {_readable(body, ['', *coords])}"
         units.append((unit, "the P-positions"))
         q["a"] = f"A{Ps},{Os} ({dmP} & $fP({Ps}) & {move}) => ~$fP({Os})"
-        q["b"] = f"A{Ps} ({dmP} & ~$fP({Ps})) => (E{Os} {move} & $fP({Os}))"
-        cex = f"{dmP} & ((E{Os} $fP({Ps}) & {move} & $fP({Os})) | (~$fP({Ps}) & ~(E{Os} {move} & $fP({Os}))))"
+        if misere:
+            # a terminal position (no move) is an N-position: never in P; (b) only where a move exists
+            some_move = f"(E{Os} {move})"
+            q["b"] = f"A{Ps} ({dmP} & ~$fP({Ps}) & {some_move}) => (E{Os} {move} & $fP({Os}))"
+            q["c"] = f"A{Ps} ({dmP} & $fP({Ps})) => {some_move}"
+            cex = (f"{dmP} & ((E{Os} $fP({Ps}) & {move} & $fP({Os})) | "
+                   f"(~$fP({Ps}) & {some_move} & ~(E{Os} {move} & $fP({Os}))) | ($fP({Ps}) & ~{some_move}))")
+        else:
+            q["b"] = f"A{Ps} ({dmP} & ~$fP({Ps})) => (E{Os} {move} & $fP({Os}))"
+            cex = f"{dmP} & ((E{Os} $fP({Ps}) & {move} & $fP({Os})) | (~$fP({Ps}) & ~(E{Os} {move} & $fP({Os}))))"
     for k, f in q.items():
         job.commands.append(f'eval q_{k} "{f}";')
         job.queries[f"q_{k}"] = k

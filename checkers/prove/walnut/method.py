@@ -28,7 +28,7 @@ import re
 import time
 from typing import Any
 
-from nimjos.games.declared import DeclaredGame, as_instance
+from nimjos.games.declared import MISERE, DeclaredGame, as_instance
 from nimjos.lang.binders import Binder
 from nimjos.lang.builtins import iter_items
 from nimjos.lang.compiler import compile_tree
@@ -314,14 +314,14 @@ def _job(claim: Claim, plan: Any, setup: dict, inst: dict) -> Job:
             game = as_instance(plan.game({**inst, **{c: 0 for c in plan.coords}}))
         except (EvalError, SpecError) as exc:
             raise NotAutomatic(f"the game cannot be built: {exc}") from None
-        if not isinstance(game, DeclaredGame):
+        if not isinstance(game, DeclaredGame):  # (misère play of a built-in: a MisereGame, refused here too)
             raise NotAutomatic(f"the built-in game {game.label} has no declared moves to translate")
         kind = game_kind(plan)
         assert kind is not None, "a game claim has a local certificate"
         job = game_job(ns, game.decl, dict(game.params), inst, kind, claim.statement,
                        list(plan.families) if isinstance(plan, SetPlan) and plan.families is not None else None,
                        setup["domain"], tuple(plan.coords), _levels(plan, inst) if isinstance(plan, LevelSetPlan) else None,
-                       num=setup["num"])
+                       num=setup["num"], misere=game.play == MISERE)
     return job
 
 
@@ -430,6 +430,7 @@ def _proved(claim: Claim, opts: RunOptions, window: Verdict | None, plan: Any, s
     what = ("the statement" if issubclass(claim.plan_type, HoldsPlan) else
             "certificate (a), (b)" + (", total" if issubclass(claim.plan_type, GrundyPlan) else "") +
             (", (c) and disjoint levels" if issubclass(claim.plan_type, LevelSetPlan) else "") +
+            (" in misère play, (c) no terminal position in the set" if plan.misere else "") +
             ", moves decrease and stay in the domain")
     word = "proved" if setup["covered"] else "proved-bounded"
     scope = (f"{_class(setup)}" + ("" if setup["covered"] else f" only ({setup['why_bounded']})") +

@@ -64,6 +64,8 @@ def solve_fast(game: Any, positions: list, engine: Any) -> str | None:
     >>> solve_fast(nim, [99_999], ReferenceEngine()), nim.dense[12345]
     ('fast engine (1-D interval options, numba)', np.int32(12345))
     """
+    if game.play != "normal":
+        return None  # the fast engines compute normal-play values (terminal 0); misère play: the reference engine
     for solve in ENGINES:
         name = solve(game, positions, engine)
         if name:
@@ -93,6 +95,8 @@ def outcomes_fast(game: Any, coords: list, engine: Any) -> np.ndarray | None:
     >>> outcomes_fast(subtraction(frozenset({1, 2})), [np.arange(3)], None) is None
     True
     """
+    if game.play != "normal":
+        return None  # the engines of P-positions know normal play only
     for solve in OUTCOME_ENGINES:
         found = solve(game, coords, engine)
         if found is not None:

@@ -266,6 +266,8 @@ def copies(game: Any) -> GameInstance:
     inst = as_instance(game)
     if isinstance(inst, HeapGame):
         return inst
+    if inst.play != "normal":
+        raise EvalError(f"{inst.label} is played in misère play: its sum is no nim-sum (misere_sum)")
     if inst.dim != 1:
         raise EvalError(f"heaps(game) needs a one-heap game (a position is one integer); {inst.label} is not one")
     key = ("copies", inst)

@@ -1,0 +1,114 @@
+"""Misère play of a built-in game: ``misere(GAME)``, the same moves with the other winning convention.
+
+In misère play the player who cannot move WINS: a terminal position is an N-position. A :class:`MisereGame` has
+the moves of the game it wraps and is valued by the reference engine with the misère rule (a terminal position
+has the misère Grundy value 1, any other the mex of its options' values; Conway, On Numbers and Games, ch. 12),
+so its P-positions are the zeros of its values, all from the moves. A heap game (an octal code, Nim, a one-heap
+game on any number of heaps, Moore's Nim) is played on whole positions: a position is a sorted tuple of heaps
+(a multiset) and is valued on its own game graph, because a misère sum is NOT the nim-sum of its parts (no
+Sprague-Grundy reduction): ``misere(nim())`` at (1, 1) is an N-position although each heap of 1 is a P-position.
+
+>>> from nimjos.games.heaps.game import heap_game
+>>> from nimjos.games.heaps.rules import NIM, octal_rules
+>>> m = misere(heap_game(NIM)); [m.grundy(h) for h in [(), (1,), (1, 1), (1, 1, 1), (2, 2), (2, 3)]]
+[1, 0, 1, 0, 0, 1]
+>>> kayles = misere(heap_game(octal_rules("0.77"))); [n for n in range(12) if kayles.grundy(n) == 0]
+[1, 4, 9]
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from nimjos.games.declared import MISERE, GameInstance, as_instance
+from nimjos.lang.errors import EvalError
+from nimjos.games.heaps.game import _SHARED, Copies, HeapGame, HeapPositions, MooreNim, _heaps, one_heap_moves
+
+
+#: the game types whose positions are collections of heaps: played in misère on whole positions (sorted tuples)
+HEAP_TYPES = (HeapGame, Copies, MooreNim, HeapPositions)
+
+
+class MisereGame(GameInstance):
+    """A game under misère play: the options of `base`, the values by the engine's misère rule (terminal: 1).
+
+    A heap game's position is a sorted tuple of heaps (one heap: a tuple of one, or an integer), valued as a
+    whole: its table is keyed by the multiset, not reduced to the heaps' values."""
+
+    def __init__(self, base: GameInstance):
+        heaps = isinstance(base, HEAP_TYPES)
+        super().__init__(base.name, 0 if heaps else base.dim, ("heaps",) if heaps else base.coords, base.params,
+                         f"misere({base.label})")
+        self.base = base
+        self.heaps = heaps
+        self.play = MISERE
+
+    def normalise(self, position: Any) -> Any:
+        if self.heaps:
+            return _heaps(self, position)
+        return self.base.normalise(position)
+
+    def options(self, position: Any) -> list:
+        return self.base.options(position)
+
+
+class MisereSum(MisereGame):
+    """A one-heap game played on any number of heaps in misère play: a move is a move of the one-heap game in one
+    heap; a position is a sorted tuple of heaps valued as a whole (the misère rule, no nim-sum).
+
+    >>> from nimjos.games.declared import subtraction
+    >>> total = misere_sum(subtraction(frozenset({1})))  # 5 tokens in (2, 3): the 5th, last, move loses
+    >>> [total.grundy(h) for h in [(), (1,), (1, 1), (2, 3)]]
+    [1, 0, 1, 0]
+    """
+
+    def __init__(self, one_heap: GameInstance):
+        super().__init__(one_heap)
+        self.heaps = True
+        self.dim, self.coords = 0, ("heaps",)
+        self.name, self.label = f"heaps({one_heap.name})", f"misere(heaps({one_heap.label}))"
+
+    def options(self, position: Any) -> list:
+        return one_heap_moves(position, lambda h: ((q,) for q in self.base.options(h)))
+
+
+def misere_sum(game: Any) -> GameInstance:
+    """A one-heap game (a game whose position is one integer) on any number of heaps, in misère play (shared
+    instance per game): ``heaps(GAME)`` of a game in misère play, ``misere(heaps(GAME))``. The one-heap game's own
+    play convention does not matter: only its moves are read.
+
+    >>> from nimjos.games.declared import subtraction
+    >>> misere_sum(subtraction(frozenset({1, 2}))).label, misere_sum(subtraction(frozenset({1, 2}))).grundy((1, 1))
+    ('misere(heaps(subtraction({1, 2})))', 1)
+    """
+    inst = as_instance(game)
+    if isinstance(inst, MisereGame) and not inst.heaps:
+        inst = inst.base
+    if inst.dim != 1:
+        raise EvalError(f"heaps(game) needs a one-heap game (a position is one integer); {inst.label} is not one")
+    key = ("misere sum", inst)
+    found = _SHARED.get(key)
+    if found is None:
+        found = _SHARED[key] = MisereSum(inst)
+    return found
+
+
+def misere(game: Any) -> GameInstance:
+    """`game` under misère play (the last player to move LOSES), one shared instance per game: a declared game
+    (with its params), a built-in family (``subtraction(S)``, ``gcn(...)``) or a heap game (``octal(CODE)``,
+    ``nim()``, ``heaps(GAME)``, ``moore_nim(k)``), whose sums are valued as whole positions. A game already in
+    misère play is returned as it is.
+
+    >>> from nimjos.games.declared import subtraction
+    >>> g = misere(subtraction(frozenset({1, 2}))); [g.grundy(n) for n in range(7)], misere(g) is g
+    ([1, 0, 2, 1, 0, 2, 1], True)
+    """
+    inst = as_instance(game)
+    if inst.play == MISERE:
+        return inst
+    if isinstance(inst, Copies):
+        return misere_sum(inst.base)
+    key = ("misere", inst)
+    found = _SHARED.get(key)
+    if found is None:
+        found = _SHARED[key] = MisereGame(inst)
+    return found
