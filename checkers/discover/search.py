@@ -116,7 +116,7 @@ def claim_block(cid: str, klass: str, game: GameSource, window_high: int, statem
     ...                   'p_positions = "x == y"'))
     [[claim]]
     id = "discovered-p"
-    text = "P-positions formula of nim2, discovered from the moves by nimjos discover"
+    text = "Discovered by nimjos discover from the moves of nim2 (P-positions formula)"
     game = "nim2"
     position = ["x", "y"]
     for_all = "0 <= x and 0 <= y"
@@ -125,7 +125,7 @@ def claim_block(cid: str, klass: str, game: GameSource, window_high: int, statem
     expect = "holds"
     """
     lines = ["[[claim]]", f"id = {json.dumps(cid)}",
-             f"text = {json.dumps(f'{klass} of {game.claim_game}, discovered from the moves by nimjos discover')}",
+             f"text = {json.dumps(f'Discovered by nimjos discover from the moves of {game.claim_game} ({klass})')}",
              f"game = {json.dumps(game.claim_game)}", f"position = {json.dumps(list(game.coords))}",
              f"for_all = {json.dumps(domain_text(game.coords))}",
              f"window = {json.dumps(box_text(game.coords, window_high))}", statement, 'expect = "holds"']

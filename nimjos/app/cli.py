@@ -40,6 +40,8 @@ SUBCOMMANDS = (
     Subcommand("josephus", "the Josephus problem: survivor, survivor table, elimination order", "nimjos.app.josephus_cli"),
     Subcommand("grundy", "Grundy values of a game (declared or built-in) on a window, from its moves",
                "nimjos.app.grundy_cli"),
+    Subcommand("discover", "from a game's moves to a checked description of its P-positions or Grundy values",
+               "nimjos.app.discover_cli"),
     Subcommand("new", "write a commented skeleton spec", "nimjos.app.scaffold"),
     Subcommand("explain", "options, Grundy values and mex at a counterexample or position", "nimjos.app.explain"),
 )
