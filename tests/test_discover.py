@@ -1,0 +1,105 @@
+"""nimjos discover: descriptions fitted on a game's table (from its moves), printed as claims, checked like any claim.
+
+The printed spec is checked again by ``nimjos check``, which must give the same verdict; a fit that holds on the
+small box but not on the larger one is never printed; a game no formula of the grammar describes gets "no
+description", with the classes tried.
+"""
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+from checkers.discover.grammar import fit_grundy, fit_p_set
+from checkers.discover.search import GameSource, discover
+from nimjos.app.cli import main
+from nimjos.app.discover_cli import game_source, toml_value
+from nimjos.spec.loader import load_spec
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC_004 = ROOT / "specs" / "004_cyclic_nimhoff_delete_nim.toml"
+
+
+def _discover_json(capsys, *argv: str) -> tuple[int, dict]:
+    code = main(["discover", *argv, "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def _check_json(capsys, path: Path) -> dict[str, str]:
+    main(["check", str(path), "--json", "--jobs", "1"])
+    return {c["id"]: c["verdict"] for c in json.loads(capsys.readouterr().out)["claims"]}
+
+
+def test_a_subtraction_game_is_discovered_periodic_and_check_on_the_written_spec_agrees(capsys, tmp_path):
+    out = tmp_path / "sub.toml"
+    code, found = _discover_json(capsys, "subtraction({1, 2, 3})", "--window", "100", "--out", str(out))
+    assert code == 0
+    assert [f["class"] for f in found["found"]] == ["periodic"]
+    assert "period = 4, preperiod = 0" in found["found"][0]["statement"]
+    assert found["found"][0]["verdict"] == "proved"
+    assert _check_json(capsys, out) == {"discovered-periodic": "proved"}
+
+
+def test_two_heap_nim_declared_by_its_moves_gets_its_p_positions_and_grundy_values_proved(capsys, tmp_path):
+    out = tmp_path / "nim2.toml"
+    code, found = _discover_json(capsys, f"{SPEC_004}::nim2", "--window", "15", "--out", str(out))
+    assert code == 0
+    by_class = {f["class"]: f for f in found["found"]}
+    assert by_class["P-positions formula"]["statement"] == 'p_positions = "x == y"'
+    assert by_class["Grundy formula"]["statement"] == 'grundy = "xor(x, y)"'
+    # the written spec declares the game and checks to the same verdicts
+    spec = load_spec(out)
+    assert "nim2" in spec.games
+    written = _check_json(capsys, out)
+    assert written == {"discovered-p-positions": by_class["P-positions formula"]["verdict"],
+                       "discovered-grundy": by_class["Grundy formula"]["verdict"]}
+    assert set(written.values()) == {"proved"}
+
+
+def test_a_fit_that_fails_on_the_larger_table_is_never_printed():
+    # P-positions x == y below 40 only: the small box (0..15) fits "x == y", the larger one (0..31) does not... and
+    # a table that breaks the pattern at 20 (inside the larger box) must give no description
+    def table_of(highs):
+        x, y = np.meshgrid(np.arange(highs[0] + 1), np.arange(highs[1] + 1), indexing="ij")
+        g = (x ^ y).astype(np.int64)
+        g[(x == 20) & (y == 20)] = 7
+        return g
+    result = discover(GameSource("fake", ("x", "y")), table_of, fit_size=15, prove=False)
+    assert result.found == []
+    assert result.tried == ["P-positions formula", "Grundy formula"]
+
+
+def test_no_description_on_a_table_the_grammar_cannot_state(capsys):
+    rng = np.random.default_rng(5)
+    noise = rng.integers(0, 3, size=(64, 64))
+    result = discover(GameSource("noise", ("x", "y")), lambda highs: noise[:highs[0] + 1, :highs[1] + 1],
+                      fit_size=15, prove=False)
+    assert result.found == []
+
+
+def test_conjunctions_have_no_needless_atom():
+    n = np.arange(200)
+    fits = fit_p_set(("n",), [n], n % 4 == 1)
+    assert fits[0] == "n % 4 == 1"
+    assert all("n % 2 == 1 and" not in f for f in fits)
+
+
+def test_the_grundy_grammar_finds_a_sum_and_refuses_what_is_not_exact():
+    x, y = np.arange(10).repeat(10), np.tile(np.arange(10), 10)
+    assert fit_grundy(("x", "y"), [x, y], x + y) == ["x + y"]
+    assert fit_grundy(("x", "y"), [x, y], x + y + (x == 9)) == []
+
+
+def test_a_declared_game_with_params_is_named_with_them_and_its_declaration_copied():
+    source = game_source(f"{SPEC_004}::cyclic_nimhoff2", ["h=3"])
+    assert source.claim_game == "cyclic_nimhoff2(3)"
+    assert source.declarations.startswith("[game.cyclic_nimhoff2]")
+    assert 'params = [ "h" ]' in source.declarations
+
+
+def test_toml_values_round_trip():
+    value = {"moves": [{"to": "(x - t, y)", "where": 'a in {1, 2} and "q" != "\\\\"'}], "n": 3, "ok": True}
+    text = "\n".join(f"{k} = {toml_value(v)}" for k, v in value.items())
+    assert tomllib.loads(text) == value
