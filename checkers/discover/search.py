@@ -27,6 +27,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from checkers.discover.automaton import learn
 from checkers.discover.grammar import fit_grundy, fit_p_set
 from checkers.options import RunOptions
 from checkers.run import run_claim
@@ -36,11 +37,16 @@ from nimjos.spec.loader import load_spec
 #: the table of a game on the box from 0 up to ``highs`` (one highest value per coordinate), from its moves
 TableOf = Callable[[tuple[int, ...]], np.ndarray]
 
+#: the class of P-sets recognised by an automaton reading the coordinates' base-2 digits together
+AUTOMATON = "automaton (msd_2)"
+#: why a learned automaton is checked, not proved
+NOT_PROVED = ("not proved: the spec language has no built-in that calls a stored automaton yet, so no claim can "
+              "state it for Walnut to prove")
 #: the default largest coordinate of the box a class is fitted on, by the number of coordinates
 FIT_SIZE = {1: 1000, 2: 63, 3: 15}
 #: the classes tried, by the number of coordinates, in the order they are tried
-CLASSES = {1: ("periodic", "arithmetic-periodic", "P-positions formula", "Grundy formula"),
-           2: ("P-positions formula", "Grundy formula"), 3: ("P-positions formula", "Grundy formula")}
+CLASSES = {1: ("periodic", "arithmetic-periodic", "P-positions formula", "Grundy formula", AUTOMATON),
+           2: ("P-positions formula", "Grundy formula", AUTOMATON), 3: ("P-positions formula", "Grundy formula", AUTOMATON)}
 
 
 @dataclass(frozen=True)
@@ -200,6 +206,32 @@ def _first_confirmed(candidates: list[str], names: Sequence[str], big: list[np.n
     return next((c for c in candidates if c in confirmed), None)
 
 
+def _automaton(names: Sequence[str], small: np.ndarray, big: np.ndarray) -> tuple[Found | None, str | None]:
+    """The P-set as an automaton learned on the largest box below a power of two in ``small`` and confirmed on the
+    box below the next power of two in ``big``: (the description, checked on that window; None) when it is stable,
+    else (None, the automaton learned on the larger box, which agrees with that window only)."""
+    k = (min(small.shape) + 1).bit_length() - 1
+    while 2 ** k > min(small.shape):
+        k -= 1
+    if k < 1 or 2 ** (k + 1) > min(big.shape):
+        return None, None
+    window = tuple(slice(0, 2 ** (k + 1)) for _ in names)
+    inside = big[window] == 0
+    columns = [c.reshape(inside.shape) for c in _columns(inside.shape)]
+    learned = learn(small == 0, k)
+    where = " and ".join(f"{n} < {2 ** (k + 1)}" for n in names)
+    if np.array_equal(learned.accepts(columns), inside):
+        scope = (f"learned by RPNI on {' and '.join(f'{n} < {2 ** k}' for n in names)}; agrees with the P-positions "
+                 f"(from the moves) at every position of {where}; {NOT_PROVED}")
+        return Found(AUTOMATON, f"P-positions: an automaton of {learned.states} states (msd_2, "
+                                f"{', '.join(names)} read together)", learned.walnut(), "checked", "discover",
+                     scope, learned.states), None
+    wider = learn(inside, k + 1)
+    return None, (f"an automaton of {wider.states} states (msd_2) agrees with the P-positions on {where}, but the "
+                  f"one of {learned.states} states learned below {2 ** k} did not: no stable automaton within the "
+                  f"budget (checked on the window only)")
+
+
 def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, prove: bool = True,
              out: Path | None = None) -> Discovery:
     """Discover descriptions of ``game`` from its table: fitted on the box from 0 up to ``fit_size`` in every
@@ -236,8 +268,16 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
                                  fit_grundy)
         if g_fit is not None:
             blocks.append(("discovered-grundy", "Grundy formula", f"grundy = {json.dumps(g_fit)}"))
+    if dim >= 1 and not any(klass == "P-positions formula" for _, klass, _ in blocks) and \
+            not any(klass.endswith("periodic") for _, klass, _ in blocks):
+        result.tried.append(AUTOMATON)
+        automaton, closest = _automaton(names, small, big)
+        if automaton is not None:
+            result.found.append(automaton)
+        result.closest = closest
     claims = [claim_block(cid, klass, game, high, statement) for cid, klass, statement in blocks]
-    result.found = [Found(klass, statement, block) for (_, klass, statement), block in zip(blocks, claims)]
+    result.found = [Found(klass, statement, block) for (_, klass, statement), block in zip(blocks, claims)] + \
+        result.found
     if blocks and (prove or out is not None):
         text = spec_text(game, claims)
         checked = check_claims(text, [cid for cid, _, _ in blocks], out) if prove else {}
