@@ -13,12 +13,14 @@ from pathlib import Path
 import numpy as np
 
 from checkers.discover.grammar import fit_grundy, fit_p_set
-from checkers.discover.search import GameSource, discover
+from checkers.discover.automaton import learn
+from checkers.discover.search import AUTOMATON, GameSource, discover
 from nimjos.app.cli import main
 from nimjos.app.discover_cli import game_source, toml_value
 from nimjos.spec.loader import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
+SPEC_003 = ROOT / "specs" / "003_turn_nim_and_weighted_nim.toml"
 SPEC_004 = ROOT / "specs" / "004_cyclic_nimhoff_delete_nim.toml"
 
 
@@ -59,8 +61,8 @@ def test_two_heap_nim_declared_by_its_moves_gets_its_p_positions_and_grundy_valu
 
 
 def test_a_fit_that_fails_on_the_larger_table_is_never_printed():
-    # P-positions x == y below 40 only: the small box (0..15) fits "x == y", the larger one (0..31) does not... and
-    # a table that breaks the pattern at 20 (inside the larger box) must give no description
+    # the P-positions are x == y except (20, 20): the small box (0..15) fits "x == y", the larger one (0..31) breaks
+    # it, and neither a formula nor an automaton learned on the small box is printed
     def table_of(highs):
         x, y = np.meshgrid(np.arange(highs[0] + 1), np.arange(highs[1] + 1), indexing="ij")
         g = (x ^ y).astype(np.int64)
@@ -68,7 +70,8 @@ def test_a_fit_that_fails_on_the_larger_table_is_never_printed():
         return g
     result = discover(GameSource("fake", ("x", "y")), table_of, fit_size=15, prove=False)
     assert result.found == []
-    assert result.tried == ["P-positions formula", "Grundy formula"]
+    assert result.tried == ["P-positions formula", "Grundy formula", AUTOMATON]
+    assert "no stable automaton" in result.closest
 
 
 def test_no_description_on_a_table_the_grammar_cannot_state(capsys):
@@ -103,3 +106,39 @@ def test_toml_values_round_trip():
     value = {"moves": [{"to": "(x - t, y)", "where": 'a in {1, 2} and "q" != "\\\\"'}], "n": 3, "ok": True}
     text = "\n".join(f"{k} = {toml_value(v)}" for k, v in value.items())
     assert tomllib.loads(text) == value
+
+
+def test_weighted_nim_of_003_has_no_description_in_these_classes_and_shows_the_best_window_checked_one(capsys):
+    # Definition 3.1: P compares a coordinate with an exponent, which no base-2 automaton states for every y
+    code, found = _discover_json(capsys, f"{SPEC_003}::weighted_nim", "--window", "15")
+    assert code == 1 and found["found"] == []
+    assert found["tried"] == ["P-positions formula", "Grundy formula", AUTOMATON]
+    assert "no stable automaton" in found["closest"] and "x < 32 and y < 32" in found["closest"]
+
+
+def _popcount_parity(v: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(v)
+    for bit in range(12):
+        out ^= (v >> bit) & 1
+    return out
+
+
+def test_an_automatic_p_set_outside_the_grammar_is_learned_as_an_automaton_and_only_checked():
+    # P: x and y share no 1-bit and x has an even number of 1-bits (automatic, not a formula of the grammar)
+    def table_of(highs):
+        x, y = np.meshgrid(np.arange(highs[0] + 1), np.arange(highs[1] + 1), indexing="ij")
+        return np.where(((x & y) == 0) & (_popcount_parity(x) == 0), 0, 1)
+    result = discover(GameSource("t", ("x", "y")), table_of, fit_size=31, prove=False)
+    assert [f.klass for f in result.found] == [AUTOMATON]
+    found = result.found[0]
+    assert found.verdict == "checked" and found.states == 3 and "not proved" in found.scope
+    assert found.claim.startswith("msd_2 msd_2\n\n0 1")
+
+
+def test_a_learned_automaton_reads_numbers_not_words():
+    # leading zeros name the same position: the automaton of the multiples of 3 learned below 2^5 agrees with them
+    # on words twice as long, which it was never shown
+    n = np.arange(1 << 10)
+    learned = learn(n % 3 == 0, 5)
+    assert learned.states == 3
+    assert np.array_equal(learned.accepts([n]), n % 3 == 0)
