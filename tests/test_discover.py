@@ -142,3 +142,13 @@ def test_a_learned_automaton_reads_numbers_not_words():
     learned = learn(n % 3 == 0, 5)
     assert learned.states == 3
     assert np.array_equal(learned.accepts([n]), n % 3 == 0)
+
+
+def test_josephus_nim_of_002_at_level_0_is_proved_from_its_moves(capsys):
+    # the order relation first: Walnut then knows that x - y is a natural number where the difference is read
+    code, found = _discover_json(capsys, str(ROOT / "specs" / "002_josephus_nim.toml") + "::josephus_nim",
+                                 "--window", "31")
+    assert code == 0
+    p_set = found["found"][0]
+    assert p_set["statement"] == 'p_positions = "2 * y <= x and (x - y) & (x - y + 1) == 0"'
+    assert p_set["verdict"] == "proved" and p_set["states"] > 0

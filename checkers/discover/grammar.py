@@ -17,6 +17,7 @@ printed is the formula fitted.
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Iterator, Sequence
 
 import numpy as np
@@ -78,6 +79,21 @@ def atoms(names: Sequence[str]) -> list[str]:
     return out
 
 
+#: an order relation between coordinates (``x <= y``, ``2 * x < y``, ``x == y``)
+_ORDER = re.compile(r"^(2 \* )?\w+ (<=|<|==) \w+$")
+
+
+def guards_first(conjuncts: Sequence[str]) -> str:
+    """A conjunction with its order relations between coordinates first: a prover reading it left to right
+    then knows, at the later atoms, that a difference such as ``x - y`` is a natural number (Walnut's numbers are
+    the naturals).
+
+    >>> guards_first(["(x - y) & (x - y + 1) == 0", "2 * y <= x"])
+    '2 * y <= x and (x - y) & (x - y + 1) == 0'
+    """
+    return " and ".join(sorted(conjuncts, key=lambda atom: 0 if _ORDER.match(atom) else 1))
+
+
 def _evaluate(text: str, names: Sequence[str], columns: Sequence[np.ndarray], truth: bool) -> np.ndarray | None:
     """The value of ``text`` at every position (one array per coordinate), by the language's vectorised
     evaluator; None when it cannot be evaluated exactly there (the formula is then not a candidate)."""
@@ -110,7 +126,7 @@ def conjunctions(names: Sequence[str], columns: Sequence[np.ndarray], inside: np
             if np.array_equal(mask, inside) and all(
                     not np.array_equal(np.logical_and.reduce([m for j, (_, m) in enumerate(combo) if j != i]), inside)
                     for i in range(size) if size > 1):   # every atom is needed
-                found.append(" and ".join(a for a, _ in combo))
+                found.append(guards_first([a for a, _ in combo]))
         yield from sorted(found, key=len)
 
 
