@@ -33,7 +33,11 @@ class Automaton:
 
     @property
     def states(self) -> int:
-        """The number of states."""
+        """The number of states.
+
+        >>> Automaton(1, ((0, 1), (1, 1)), (True, False)).states
+        2
+        """
         return len(self.accepting)
 
     def accepts(self, columns: list[np.ndarray]) -> np.ndarray:

@@ -138,14 +138,23 @@ def claim_block(cid: str, klass: str, game: GameSource, window_high: int, statem
     return "\n".join(lines)
 
 
+def source_id(claim_game: str) -> str:
+    """The source id of a discovered spec: the game's text reduced to letters, digits and hyphens.
+
+    >>> source_id('cyclic_nimhoff2(3)'), source_id('subtraction({1, 2, 3})')
+    ('discovered-cyclic-nimhoff2-3', 'discovered-subtraction-1-2-3')
+    """
+    return "discovered-" + re.sub(r"[^a-z0-9]+", "-", claim_game.lower()).strip("-")
+
+
 def spec_text(game: GameSource, claims: Sequence[str]) -> str:
     """A whole spec file: its source, the declarations of the game, and the claims.
 
     >>> spec_text(GameSource('octal("0.77")', ("n",)), ["[[claim]]"]).splitlines()[1:]
-    ['[source]', 'id = "discovered"', 'title = "Discovered from the moves of octal(\\\\"0.77\\\\")"', '', '[[claim]]']
+    ['[source]', 'id = "discovered-octal-0-77"', 'title = "Discovered from the moves of octal(\\\\"0.77\\\\")"', '', '[[claim]]']
     """
     head = ["# written by nimjos discover: descriptions fitted on the game's table (from its moves), each checked "
-            "by nimjos check", "[source]", 'id = "discovered"',
+            "by nimjos check", "[source]", f"id = {json.dumps(source_id(game.claim_game))}",
             f"title = {json.dumps('Discovered from the moves of ' + game.claim_game)}", ""]
     body = [game.declarations] if game.declarations else []
     return "\n".join(head + body + ["\n\n".join(claims)]) + "\n"
@@ -171,7 +180,7 @@ def check_claims(text: str, ids: Sequence[str], path: Path | None = None) -> dic
             walnut = next((v.evidence.get("walnut") for v in [final] if isinstance(v.evidence.get("walnut"), dict)),
                           None)
             out[cid] = {"verdict": final.verdict, "method": final.method, "scope": final.scope,
-                        "states": walnut.get("states") if walnut else _states_in(final.scope),
+                        "states": walnut.get("states") if walnut else _states_in(" ".join([final.scope] + final.notes)),
                         "seconds": time.perf_counter() - started}
         return out
 

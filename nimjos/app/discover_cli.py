@@ -82,7 +82,11 @@ def game_source(target: str, assignments: list[str]) -> GameSource:
 
 
 def table_function(target: str, assignments: list[str], names: tuple[str, ...]):
-    """The table of the game on the box from 0 up to given highs, from its moves (``nimjos grundy``'s table)."""
+    """The table of the game on the box from 0 up to given highs, from its moves (``nimjos grundy``'s table).
+
+    >>> table_function('subtraction({1, 2})', [], ("n",))((7,)).tolist()
+    [0, 1, 2, 0, 1, 2, 0, 1]
+    """
     def table_of(highs: tuple[int, ...]) -> np.ndarray:
         window = " and ".join(f"0 <= {n} <= {h}" for n, h in zip(names, highs))
         return grundy_table(target, assignments, window)[0]
@@ -90,7 +94,12 @@ def table_function(target: str, assignments: list[str], names: tuple[str, ...]):
 
 
 def report_lines(result: Discovery) -> list[str]:
-    """The text ``nimjos discover`` prints: what was tried, each description with its verdict, or that none fits."""
+    """The text ``nimjos discover`` prints: what was tried, each description with its verdict, or that none fits.
+
+    >>> print("\\n".join(report_lines(Discovery(GameSource("g", ("x",)), ["periodic"], window="x <= 9"))))
+    g: 1 class(es) tried (periodic); 0 positions valued from the moves; 0.0 s
+    no description in these classes within the budget (window x <= 9)
+    """
     lines = [f"{result.game.claim_game}: {len(result.tried)} class(es) tried ({', '.join(result.tried)}); "
              f"{result.positions:,} positions valued from the moves; {result.seconds:.1f} s"]
     if not result.found:
@@ -105,7 +114,18 @@ def report_lines(result: Discovery) -> list[str]:
 
 
 def cmd_discover(args: argparse.Namespace) -> int:
-    """Run ``nimjos discover``: exit 0 when a description was found and checked, 1 when none was found."""
+    """Run ``nimjos discover``: exit 0 when a description was found and checked, 1 when none was found.
+
+    >>> cmd_discover(argparse.Namespace(target="subtraction({1, 2})", param=None, window=30, out=None,
+    ...                                 json=False))  # doctest: +ELLIPSIS
+    subtraction({1, 2}): 2 class(es) tried (periodic, arithmetic-periodic); 93 positions valued from the moves; ...
+    periodic: proved (periodicity): every n >= 0: finite subtraction set, max(S) = 2: ...
+        [[claim]]
+    ...
+        periodic = { period = 3, preperiod = 0, saltus = 0 }
+        expect = "holds"
+    0
+    """
     source = game_source(args.target, args.param or [])
     tried = CLASSES.get(len(source.coords))
     if tried is None:
