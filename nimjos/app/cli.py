@@ -62,7 +62,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     The other subcommands are named with their help (for ``nimjos --help``) and their modules are not imported.
 
     >>> sorted(build_parser("josephus")._subparsers._group_actions[0].choices)[:3]
-    ['check', 'explain', 'grundy']
+    ['check', 'discover', 'explain']
     >>> build_parser("josephus").parse_args(["josephus", "table", "--k", "2", "--n", "5"]).n
     '5'
     """
