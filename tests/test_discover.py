@@ -152,3 +152,18 @@ def test_josephus_nim_of_002_at_level_0_is_proved_from_its_moves(capsys):
     p_set = found["found"][0]
     assert p_set["statement"] == 'p_positions = "2 * y <= x and (x - y) & (x - y + 1) == 0"'
     assert p_set["verdict"] == "proved" and p_set["states"] > 0
+
+
+def test_a_fit_the_methods_refute_beyond_the_tables_is_listed_as_refuted_and_never_printed(tmp_path):
+    # a table that lies (P only on the even diagonal) for Nim on two heaps: every fit is refuted by the checks
+    # against the real game's moves, and none is printed or written
+    def table_of(highs):
+        x, y = np.meshgrid(np.arange(highs[0] + 1), np.arange(highs[1] + 1), indexing="ij")
+        g = (x ^ y).astype(np.int64)
+        g[(x == y) & (x % 2 == 1)] = 5
+        return g
+    out = tmp_path / "lie.toml"
+    result = discover(game_source(f"{SPEC_004}::nim2", []), table_of, fit_size=7, out=out)
+    assert result.refuted and all(s.startswith("p_positions = ") for s in result.refuted)
+    assert not any(f.klass == "P-positions formula" for f in result.found)
+    assert all(f.verdict != "refuted" for f in result.found)

@@ -42,6 +42,8 @@ AUTOMATON = "automaton (msd_2)"
 #: why a learned automaton is checked, not proved
 NOT_PROVED = ("not proved: the spec language has no built-in that calls a stored automaton yet, so no claim can "
               "state it for Walnut to prove")
+#: the most fitted formulas of one class checked in turn while the methods refute the simpler ones
+MAX_CANDIDATES = 3
 #: the default largest coordinate of the box a class is fitted on, by the number of coordinates
 FIT_SIZE = {1: 1000, 2: 63, 3: 15}
 #: the classes tried, by the number of coordinates, in the order they are tried
@@ -95,6 +97,8 @@ class Discovery:
     window: str = ""
     closest: str | None = None
     seconds: float = 0.0
+    #: the statements that fitted the tables but that the methods refuted beyond them
+    refuted: list[str] = field(default_factory=list)
 
 
 def box_text(names: Sequence[str], high: int) -> str:
@@ -208,11 +212,11 @@ def _periodic(values: np.ndarray) -> str | None:
     return f"periodic = {{ period = {seen.period}, preperiod = {seen.preperiod}, saltus = {seen.saltus} }}"
 
 
-def _first_confirmed(candidates: list[str], names: Sequence[str], big: list[np.ndarray], truth: np.ndarray,
-                     check: Callable[[Sequence[str], list[np.ndarray], np.ndarray], list[str]]) -> str | None:
-    """The first candidate (simplest first) that the grammar also fits on the larger table."""
+def _confirmed(candidates: list[str], names: Sequence[str], big: list[np.ndarray], truth: np.ndarray,
+               check: Callable[[Sequence[str], list[np.ndarray], np.ndarray], list[str]]) -> list[str]:
+    """The first :data:`MAX_CANDIDATES` candidates (simplest first) that the grammar also fits on the larger table."""
     confirmed = set(check(names, big, truth)) if candidates else set()
-    return next((c for c in candidates if c in confirmed), None)
+    return [c for c in candidates if c in confirmed][:MAX_CANDIDATES]
 
 
 def _automaton(names: Sequence[str], small: np.ndarray, big: np.ndarray) -> tuple[Found | None, str | None]:
@@ -259,43 +263,42 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
     high = 2 * size + 1
     big = np.asarray(table_of((high,) * dim))
     result = Discovery(game, [], positions=int(small.size + big.size), window=box_text(names, high))
-    blocks: list[tuple[str, str, str]] = []   # (claim id, class, statement)
+    choices: list[tuple[str, str, list[str]]] = []   # (claim id, class, statements to try, simplest first)
     if dim == 1:
         result.tried += ["periodic", "arithmetic-periodic"]
         statement = _periodic(big)
         if statement is not None:
             klass = "periodic" if statement.endswith("saltus = 0 }") else "arithmetic-periodic"
-            blocks.append(("discovered-" + klass, klass, statement))
-    if not blocks:
+            choices.append(("discovered-" + klass, klass, [statement]))
+    if not choices:
         result.tried += ["P-positions formula", "Grundy formula"]
         cols_small, cols_big = _columns(small.shape), _columns(big.shape)
-        p_fit = _first_confirmed(fit_p_set(names, cols_small, small.ravel() == 0), names, cols_big,
-                                 big.ravel() == 0, fit_p_set)
-        if p_fit is not None:
-            blocks.append(("discovered-p-positions", "P-positions formula", f"p_positions = {json.dumps(p_fit)}"))
-        g_fit = _first_confirmed(fit_grundy(names, cols_small, small.ravel()), names, cols_big, big.ravel(),
-                                 fit_grundy)
-        if g_fit is not None:
-            blocks.append(("discovered-grundy", "Grundy formula", f"grundy = {json.dumps(g_fit)}"))
-    if dim >= 1 and not any(klass == "P-positions formula" for _, klass, _ in blocks) and \
-            not any(klass.endswith("periodic") for _, klass, _ in blocks):
-        result.tried.append(AUTOMATON)
-        automaton, closest = _automaton(names, small, big)
-        if automaton is not None:
-            result.found.append(automaton)
-        result.closest = closest
-    claims = [claim_block(cid, klass, game, high, statement) for cid, klass, statement in blocks]
-    result.found = [Found(klass, statement, block) for (_, klass, statement), block in zip(blocks, claims)] + \
-        result.found
-    if blocks and (prove or out is not None):
-        text = spec_text(game, claims)
-        checked = check_claims(text, [cid for cid, _, _ in blocks], out) if prove else {}
-        if out is not None and not prove:
-            out.write_text(text)
-        for found, (cid, _, _) in zip(result.found, blocks):
-            if cid in checked:
-                c = checked[cid]
+        p_fits = _confirmed(fit_p_set(names, cols_small, small.ravel() == 0), names, cols_big, big.ravel() == 0,
+                            fit_p_set)
+        if p_fits:
+            choices.append(("discovered-p-positions", "P-positions formula",
+                            [f"p_positions = {json.dumps(f)}" for f in p_fits]))
+        g_fits = _confirmed(fit_grundy(names, cols_small, small.ravel()), names, cols_big, big.ravel(), fit_grundy)
+        if g_fits:
+            choices.append(("discovered-grundy", "Grundy formula", [f"grundy = {json.dumps(f)}" for f in g_fits]))
+    for cid, klass, statements in choices:
+        for statement in statements:   # the next fit only when the methods refute this one beyond the tables
+            found = Found(klass, statement, claim_block(cid, klass, game, high, statement))
+            if prove:
+                c = check_claims(spec_text(game, [found.claim]), [cid])[cid]
                 found.verdict, found.method, found.scope = c["verdict"], c["method"], c["scope"]
                 found.states, found.seconds = c["states"], c["seconds"]
+            if found.verdict == "refuted":
+                result.refuted.append(statement)
+                continue
+            result.found.append(found)
+            break
+    if out is not None and result.found:
+        out.write_text(spec_text(game, [f.claim for f in result.found]))
+    if not any(f.klass == "P-positions formula" or f.klass.endswith("periodic") for f in result.found):
+        result.tried.append(AUTOMATON)
+        automaton, result.closest = _automaton(names, small, big)
+        if automaton is not None:
+            result.found.append(automaton)
     result.seconds = time.perf_counter() - started
     return result

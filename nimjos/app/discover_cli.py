@@ -106,6 +106,8 @@ def report_lines(result: Discovery) -> list[str]:
         lines.append(f"no description in these classes within the budget (window {result.window})")
         if result.closest:
             lines.append(f"best window-checked description: {result.closest}")
+    if result.refuted:
+        lines.append("fitted on the tables but refuted by the methods beyond them: " + "; ".join(result.refuted))
     for found in result.found:
         states = f"; largest automaton {found.states:,} states" if found.states else ""
         lines.append(f"{found.klass}: {found.verdict} ({found.method}{states}): {found.scope}")
@@ -141,6 +143,7 @@ def cmd_discover(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"game": source.claim_game, "tried": result.tried, "positions": result.positions,
                           "window": result.window, "seconds": round(result.seconds, 3), "closest": result.closest,
+                          "refuted": result.refuted,
                           "found": [f.to_json() for f in result.found]}))
     else:
         print("\n".join(report_lines(result)))
