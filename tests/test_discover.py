@@ -167,3 +167,18 @@ def test_a_fit_the_methods_refute_beyond_the_tables_is_listed_as_refuted_and_nev
     assert result.refuted and all(s.startswith("p_positions = ") for s in result.refuted)
     assert not any(f.klass == "P-positions formula" for f in result.found)
     assert all(f.verdict != "refuted" for f in result.found)
+
+
+def test_an_automaton_the_next_power_of_two_breaks_is_learned_again_when_rounds_allow():
+    # P: x == y below 16, and x == y with x even from 16 on (automatic): the automaton RPNI learns below 16 fails
+    # below 32; learned again on each larger box, the one learned below 128 holds below 256
+    def table_of(highs):
+        x, y = np.meshgrid(np.arange(highs[0] + 1), np.arange(highs[1] + 1), indexing="ij")
+        p = (x == y) & ((x < 16) | (x % 2 == 0))
+        return np.where(p, 0, 1 + (x + y) % 2)
+    one = discover(GameSource("t", ("x", "y")), table_of, fit_size=15, prove=False, rounds=1)
+    assert one.found == [] and "1 confirmation" in one.closest
+    four = discover(GameSource("t", ("x", "y")), table_of, fit_size=15, prove=False, rounds=4)
+    assert [f.klass for f in four.found] == [AUTOMATON] and four.found[0].verdict == "checked"
+    assert "x < 256 and y < 256" in four.found[0].scope
+    assert four.positions == sum(2 ** (2 * k) for k in range(4, 9))   # the boxes below 16, 32, ..., 256

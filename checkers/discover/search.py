@@ -219,37 +219,46 @@ def _confirmed(candidates: list[str], names: Sequence[str], big: list[np.ndarray
     return [c for c in candidates if c in confirmed][:MAX_CANDIDATES]
 
 
-def _automaton(names: Sequence[str], small: np.ndarray, big: np.ndarray) -> tuple[Found | None, str | None]:
-    """The P-set as an automaton learned on the largest box below a power of two in ``small`` and confirmed on the
-    box below the next power of two in ``big``: (the description, checked on that window; None) when it is stable,
-    else (None, the automaton learned on the larger box, which agrees with that window only)."""
+def _automaton(names: Sequence[str], small: np.ndarray, big: np.ndarray, table_of: TableOf,
+               rounds: int) -> tuple[Found | None, str | None, int]:
+    """The P-set as an automaton learned on the largest box below a power of two 2^k in ``small`` and confirmed on
+    the box below 2^(k+1) (in ``big``); when that fails, learned again on the larger box and confirmed on the next
+    power of two (a table from ``table_of``), at most ``rounds`` confirmations in all. (the description, checked on
+    the last window; None; positions valued beyond ``big``) when one is stable, else (None, the automaton learned
+    on the last box, which agrees with that window only; positions)."""
     k = (min(small.shape) + 1).bit_length() - 1
     while 2 ** k > min(small.shape):
         k -= 1
     if k < 1 or 2 ** (k + 1) > min(big.shape):
-        return None, None
-    window = tuple(slice(0, 2 ** (k + 1)) for _ in names)
-    inside = big[window] == 0
-    columns = [c.reshape(inside.shape) for c in _columns(inside.shape)]
-    learned = learn(small == 0, k)
-    where = " and ".join(f"{n} < {2 ** (k + 1)}" for n in names)
-    if np.array_equal(learned.accepts(columns), inside):
-        scope = (f"learned by RPNI on {' and '.join(f'{n} < {2 ** k}' for n in names)}; agrees with the P-positions "
-                 f"(from the moves) at every position of {where}; {NOT_PROVED}")
-        return Found(AUTOMATON, f"P-positions: an automaton of {learned.states} states (msd_2, "
-                                f"{', '.join(names)} read together)", learned.walnut(), "checked", "discover",
-                     scope, learned.states), None
+        return None, None, 0
+    learned_on, table, valued = small, big, 0
+    for round_ in range(rounds):
+        if round_:
+            learned_on, k = table, k + 1
+            table = np.asarray(table_of((2 ** (k + 1) - 1,) * len(names)))
+            valued += int(table.size)
+        inside = table[tuple(slice(0, 2 ** (k + 1)) for _ in names)] == 0
+        columns = [c.reshape(inside.shape) for c in _columns(inside.shape)]
+        learned = learn(learned_on == 0, k)
+        where = " and ".join(f"{n} < {2 ** (k + 1)}" for n in names)
+        if np.array_equal(learned.accepts(columns), inside):
+            scope = (f"learned by RPNI on {' and '.join(f'{n} < {2 ** k}' for n in names)}; agrees with the "
+                     f"P-positions (from the moves) at every position of {where}; {NOT_PROVED}")
+            return Found(AUTOMATON, f"P-positions: an automaton of {learned.states} states (msd_2, "
+                                    f"{', '.join(names)} read together)", learned.walnut(), "checked", "discover",
+                         scope, learned.states), None, valued
     wider = learn(inside, k + 1)
     return None, (f"an automaton of {wider.states} states (msd_2) agrees with the P-positions on {where}, but the "
                   f"one of {learned.states} states learned below {2 ** k} did not: no stable automaton within the "
-                  f"budget (checked on the window only)")
+                  f"budget of {rounds} confirmation(s) (checked on the window only)"), valued
 
 
 def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, prove: bool = True,
-             out: Path | None = None) -> Discovery:
+             out: Path | None = None, rounds: int = 1) -> Discovery:
     """Discover descriptions of ``game`` from its table: fitted on the box from 0 up to ``fit_size`` in every
     coordinate, confirmed on the box up to twice that, then printed as claims and checked (``prove``: with every
-    method, the spec written to ``out`` or a temporary file).
+    method, the spec written to ``out`` or a temporary file). An automaton gets at most ``rounds`` confirmations,
+    each on the box below the next power of two (a count, never a time).
 
     >>> game = GameSource('subtraction({1, 2})', ("n",), heap=True)
     >>> result = discover(game, lambda highs: np.arange(highs[0] + 1) % 3, fit_size=30, prove=False)
@@ -297,7 +306,8 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
         out.write_text(spec_text(game, [f.claim for f in result.found]))
     if not any(f.klass == "P-positions formula" or f.klass.endswith("periodic") for f in result.found):
         result.tried.append(AUTOMATON)
-        automaton, result.closest = _automaton(names, small, big)
+        automaton, result.closest, valued = _automaton(names, small, big, table_of, rounds)
+        result.positions += valued
         if automaton is not None:
             result.found.append(automaton)
     result.seconds = time.perf_counter() - started

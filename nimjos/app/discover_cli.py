@@ -1,4 +1,4 @@
-"""``nimjos discover FILE::GAME [--param NAME=VALUE] [--window N] [--json] [--out FILE.toml]``: from a game's moves
+"""``nimjos discover FILE::GAME [--param NAME=VALUE] [--window N] [--rounds R] [--json] [--out FILE.toml]``: from a game's moves
 to a checked description of its P-positions or Grundy values, without being given a formula.
 
 GAME is named as ``nimjos grundy`` names it (a game declared in FILE, or a game expression over the built-in
@@ -119,7 +119,7 @@ def cmd_discover(args: argparse.Namespace) -> int:
     """Run ``nimjos discover``: exit 0 when a description was found and checked, 1 when none was found.
 
     >>> cmd_discover(argparse.Namespace(target="subtraction({1, 2})", param=None, window=30, out=None,
-    ...                                 json=False))  # doctest: +ELLIPSIS
+    ...                                 json=False, rounds=1))  # doctest: +ELLIPSIS
     subtraction({1, 2}): 2 class(es) tried (periodic, arithmetic-periodic); 93 positions valued from the moves; ...
     periodic: proved (periodicity): every n >= 0: finite subtraction set, max(S) = 2: ...
         [[claim]]
@@ -133,7 +133,7 @@ def cmd_discover(args: argparse.Namespace) -> int:
     if tried is None:
         raise SpecError(f"nimjos discover fits games of 1 to 3 coordinates, not {len(source.coords)}")
     result = discover(source, table_function(args.target, args.param or [], source.coords),
-                      fit_size=args.window, out=Path(args.out) if args.out else None)
+                      fit_size=args.window, out=Path(args.out) if args.out else None, rounds=args.rounds)
     if args.out:
         for found in result.found:
             if found.klass == AUTOMATON:   # the learned automaton, in Walnut's format, beside the spec
@@ -167,6 +167,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--window", type=int, default=None, metavar="N",
                    help="fit on every coordinate from 0 to N (default 1000, 63 or 15 for 1, 2 or 3 coordinates); "
                         "confirm and check on 0 to 2N + 1")
+    p.add_argument("--rounds", type=int, default=1, metavar="R",
+                   help="an automaton that the next power of two breaks is learned again on it, R confirmations "
+                        "in all (each doubles the box; default 1)")
     p.add_argument("--out", metavar="FILE.toml", help="write the spec of the discovered claims (the game declared)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_discover)
