@@ -96,7 +96,7 @@ def test_the_grundy_grammar_finds_a_sum_and_refuses_what_is_not_exact():
 
 
 def test_a_declared_game_with_params_is_named_with_them_and_its_declaration_copied():
-    source = game_source(f"{SPEC_004}::cyclic_nimhoff2", ["h=3"])
+    source = game_source(f"{SPEC_004}::cyclic_nimhoff2", ["h = 3"])
     assert source.claim_game == "cyclic_nimhoff2(3)"
     assert source.declarations.startswith("[game.cyclic_nimhoff2]")
     assert 'params = [ "h" ]' in source.declarations

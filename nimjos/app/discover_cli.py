@@ -71,7 +71,7 @@ def game_source(target: str, assignments: list[str]) -> GameSource:
             raise SpecError("--param gives the params of a declared game; write a built-in game's in its expression")
         return GameSource(name, (HEAP,), "", heap=True)
     decl = spec.games[name]
-    values = dict(a.split("=", 1) for a in assignments)
+    values = {name.strip(): value for name, _, value in (a.partition("=") for a in assignments)}
     args = [values.get(p, "").strip() for p in decl.params]
     if any(not a for a in args):
         raise SpecError(f"game {name} needs --param NAME=VALUE for each of {', '.join(decl.params)}")
