@@ -23,6 +23,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from nimjos.lang.compiler import Namespace
+from nimjos.lang.errors import EvalError
 from nimjos.lang.syntax import parse
 from nimjos.lang.vector import NotVectorisable, as_full, as_truth, vectorise
 
@@ -101,7 +102,7 @@ def _evaluate(text: str, names: Sequence[str], columns: Sequence[np.ndarray], tr
         value = vectorise(parse(text), Namespace())(dict(zip(names, columns)))
         n = len(columns[0])
         return as_truth(value, n) if truth else as_full(value, n)
-    except (NotVectorisable, ArithmeticError, ValueError):
+    except (NotVectorisable, EvalError, ArithmeticError, ValueError):
         return None
 
 
