@@ -40,6 +40,8 @@ SUBCOMMANDS = (
     Subcommand("josephus", "the Josephus problem: survivor, survivor table, elimination order", "nimjos.app.josephus_cli"),
     Subcommand("grundy", "Grundy values of a game (declared or built-in) on a window, from its moves",
                "nimjos.app.grundy_cli"),
+    Subcommand("discover", "from a game's moves to a checked description of its P-positions or Grundy values",
+               "nimjos.app.discover_cli"),
     Subcommand("new", "write a commented skeleton spec", "nimjos.app.scaffold"),
     Subcommand("explain", "options, Grundy values and mex at a counterexample or position", "nimjos.app.explain"),
 )
@@ -60,7 +62,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     The other subcommands are named with their help (for ``nimjos --help``) and their modules are not imported.
 
     >>> sorted(build_parser("josephus")._subparsers._group_actions[0].choices)[:3]
-    ['check', 'explain', 'grundy']
+    ['check', 'discover', 'explain']
     >>> build_parser("josephus").parse_args(["josephus", "table", "--k", "2", "--n", "5"]).n
     '5'
     """

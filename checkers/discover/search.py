@@ -1,0 +1,314 @@
+"""The discovery loop: fit each class of descriptions on a game's table, simplest first, confirm the fit on a
+larger table, print it as a claim of the spec format and check that claim with every method (as ``nimjos check``
+does), so that the word printed beside a description is the verdict the methods earned, never more.
+
+The classes, in order: for one heap (one coordinate), periodic and arithmetic-periodic (with saltus), observed on
+the table by :func:`nimjos.games.periodicity.detect` and proved by the periodicity theorems (the Guy-Smith theorem,
+the repeating state of a finite subtraction set, the mex certificate in Walnut); then, for any number of
+coordinates, the P-positions as a formula of the grammar of :mod:`checkers.discover.grammar` and the Grundy
+values as one of its terms, proved by the local certificate (Walnut, Z3). The table comes from the caller (the
+game's moves, the engines): this module never sees a paper's formula.
+
+>>> import numpy as np
+>>> game = GameSource('subtraction({1, 2})', ("n",), "", heap=True)
+>>> found = discover(game, lambda highs: np.arange(highs[0] + 1) % 3, fit_size=60, prove=False)
+>>> found.found[0].statement, found.found[0].verdict
+('periodic = { period = 3, preperiod = 0, saltus = 0 }', 'not checked')
+"""
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from checkers.discover.automaton import learn
+from checkers.discover.grammar import fit_grundy, fit_p_set
+from checkers.options import RunOptions
+from checkers.run import run_claim
+from nimjos.games.periodicity import detect
+from nimjos.spec.loader import load_spec
+
+#: the table of a game on the box from 0 up to ``highs`` (one highest value per coordinate), from its moves
+TableOf = Callable[[tuple[int, ...]], np.ndarray]
+
+#: the class of P-sets recognised by an automaton reading the coordinates' base-2 digits together
+AUTOMATON = "automaton (msd_2)"
+#: why a learned automaton is checked, not proved
+NOT_PROVED = ("not proved: the spec language has no built-in that calls a stored automaton yet, so no claim can "
+              "state it for Walnut to prove")
+#: the most fitted formulas of one class checked in turn while the methods refute the simpler ones
+MAX_CANDIDATES = 3
+#: the default largest coordinate of the box a class is fitted on, by the number of coordinates
+FIT_SIZE = {1: 1000, 2: 63, 3: 15}
+#: the classes tried, by the number of coordinates, in the order they are tried
+CLASSES = {1: ("periodic", "arithmetic-periodic", "P-positions formula", "Grundy formula", AUTOMATON),
+           2: ("P-positions formula", "Grundy formula", AUTOMATON), 3: ("P-positions formula", "Grundy formula", AUTOMATON)}
+
+
+@dataclass(frozen=True)
+class GameSource:
+    """A game as a discovered claim names it: its text in a claim's ``game`` field, its coordinates, the TOML that
+    declares it (empty for a built-in family) and whether it is a built-in heap game."""
+
+    claim_game: str
+    coords: tuple[str, ...]
+    declarations: str = ""
+    heap: bool = False
+
+
+@dataclass
+class Found:
+    """One description found: its class, the claim's statement line, the whole claim, and what checking it gave."""
+
+    klass: str
+    statement: str
+    claim: str
+    verdict: str = "not checked"
+    method: str = ""
+    scope: str = ""
+    states: int | None = None
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The description as ``--json`` prints it.
+
+        >>> Found("periodic", "periodic = { period = 1 }", "[[claim]]").to_json()["class"]
+        'periodic'
+        """
+        return {"class": self.klass, "statement": self.statement, "claim": self.claim, "verdict": self.verdict,
+                "method": self.method, "scope": self.scope, "states": self.states, "seconds": round(self.seconds, 3)}
+
+
+@dataclass
+class Discovery:
+    """What discovery gave on one game: the descriptions found (each checked), the classes tried, the positions
+    valued, and the closest description of the grammar when nothing fits."""
+
+    game: GameSource
+    tried: list[str]
+    found: list[Found] = field(default_factory=list)
+    positions: int = 0
+    window: str = ""
+    closest: str | None = None
+    seconds: float = 0.0
+    #: the statements that fitted the tables but that the methods refuted beyond them
+    refuted: list[str] = field(default_factory=list)
+
+
+def box_text(names: Sequence[str], high: int) -> str:
+    """A window's text: every coordinate from 0 up to ``high``.
+
+    >>> box_text(("x", "y"), 7)
+    'x <= 7 and y <= 7'
+    """
+    return " and ".join(f"{n} <= {high}" for n in names)
+
+
+def domain_text(names: Sequence[str]) -> str:
+    """The domain of a discovered claim: every coordinate a natural number.
+
+    >>> domain_text(("x", "y"))
+    '0 <= x and 0 <= y'
+    """
+    return " and ".join(f"0 <= {n}" for n in names)
+
+
+def claim_block(cid: str, klass: str, game: GameSource, window_high: int, statement: str) -> str:
+    """The ``[[claim]]`` table of one description, in the spec format.
+
+    >>> print(claim_block("discovered-p", "P-positions formula", GameSource("nim2", ("x", "y")), 9,
+    ...                   'p_positions = "x == y"'))
+    [[claim]]
+    id = "discovered-p"
+    text = "Discovered by nimjos discover from the moves of nim2 (P-positions formula)"
+    game = "nim2"
+    position = ["x", "y"]
+    for_all = "0 <= x and 0 <= y"
+    window = "x <= 9 and y <= 9"
+    p_positions = "x == y"
+    expect = "holds"
+    """
+    lines = ["[[claim]]", f"id = {json.dumps(cid)}",
+             f"text = {json.dumps(f'Discovered by nimjos discover from the moves of {game.claim_game} ({klass})')}",
+             f"game = {json.dumps(game.claim_game)}", f"position = {json.dumps(list(game.coords))}",
+             f"for_all = {json.dumps(domain_text(game.coords))}",
+             f"window = {json.dumps(box_text(game.coords, window_high))}", statement, 'expect = "holds"']
+    return "\n".join(lines)
+
+
+def source_id(claim_game: str) -> str:
+    """The source id of a discovered spec: the game's text reduced to letters, digits and hyphens.
+
+    >>> source_id('cyclic_nimhoff2(3)'), source_id('subtraction({1, 2, 3})')
+    ('discovered-cyclic-nimhoff2-3', 'discovered-subtraction-1-2-3')
+    """
+    return "discovered-" + re.sub(r"[^a-z0-9]+", "-", claim_game.lower()).strip("-")
+
+
+def spec_text(game: GameSource, claims: Sequence[str]) -> str:
+    """A whole spec file: its source, the declarations of the game, and the claims.
+
+    >>> spec_text(GameSource('octal("0.77")', ("n",)), ["[[claim]]"]).splitlines()[1:]
+    ['[source]', 'id = "discovered-octal-0-77"', 'title = "Discovered from the moves of octal(\\\\"0.77\\\\")"', '', '[[claim]]']
+    """
+    head = ["# written by nimjos discover: descriptions fitted on the game's table (from its moves), each checked "
+            "by nimjos check", "[source]", f"id = {json.dumps(source_id(game.claim_game))}",
+            f"title = {json.dumps('Discovered from the moves of ' + game.claim_game)}", ""]
+    body = [game.declarations] if game.declarations else []
+    return "\n".join(head + body + ["\n\n".join(claims)]) + "\n"
+
+
+def check_claims(text: str, ids: Sequence[str], path: Path | None = None) -> dict[str, dict[str, Any]]:
+    """Check the claims ``ids`` of the spec ``text`` with every method that applies (written to ``path``, or to a
+    temporary file): each claim's final verdict, method, scope and Walnut's largest automaton.
+
+    >>> text = spec_text(GameSource('subtraction({1, 2})', ("n",)), [claim_block("c", "periodic",
+    ...     GameSource('subtraction({1, 2})', ("n",)), 60, "periodic = { period = 3 }")])
+    >>> check_claims(text, ["c"])["c"]["verdict"]
+    'proved'
+    """
+    with tempfile.TemporaryDirectory() as scratch:
+        target = path or Path(scratch) / "discovered.toml"
+        target.write_text(text)
+        spec = load_spec(target)
+        out = {}
+        for cid in ids:
+            started = time.perf_counter()
+            final = run_claim(spec.claim(cid), RunOptions(repair=False)).final
+            walnut = next((v.evidence.get("walnut") for v in [final] if isinstance(v.evidence.get("walnut"), dict)),
+                          None)
+            out[cid] = {"verdict": final.verdict, "method": final.method, "scope": final.scope,
+                        "states": walnut.get("states") if walnut else _states_in(" ".join([final.scope] + final.notes)),
+                        "seconds": time.perf_counter() - started}
+        return out
+
+
+def _states_in(scope: str) -> int | None:
+    """The largest automaton a scope names ("largest automaton 152 states"), or None.
+
+    >>> _states_in("Walnut: largest automaton 1,152 states, 11,161 states in all")
+    1152
+    """
+    found = re.search(r"largest automaton ([\d,]+) states", scope)
+    return int(found.group(1).replace(",", "")) if found else None
+
+
+def _columns(shape: tuple[int, ...]) -> list[np.ndarray]:
+    """The coordinates of every cell of a box from 0 of this shape, one flat array per coordinate."""
+    return [a.ravel() for a in np.meshgrid(*[np.arange(n) for n in shape], indexing="ij")]
+
+
+def _periodic(values: np.ndarray) -> str | None:
+    """The periodic statement a one-heap table shows (None: no period within it)."""
+    seen = detect(values.tolist())
+    if seen is None:
+        return None
+    return f"periodic = {{ period = {seen.period}, preperiod = {seen.preperiod}, saltus = {seen.saltus} }}"
+
+
+def _confirmed(candidates: list[str], names: Sequence[str], big: list[np.ndarray], truth: np.ndarray,
+               check: Callable[[Sequence[str], list[np.ndarray], np.ndarray], list[str]]) -> list[str]:
+    """The first :data:`MAX_CANDIDATES` candidates (simplest first) that the grammar also fits on the larger table."""
+    confirmed = set(check(names, big, truth)) if candidates else set()
+    return [c for c in candidates if c in confirmed][:MAX_CANDIDATES]
+
+
+def _automaton(names: Sequence[str], small: np.ndarray, big: np.ndarray, table_of: TableOf,
+               rounds: int) -> tuple[Found | None, str | None, int]:
+    """The P-set as an automaton learned on the largest box below a power of two 2^k in ``small`` and confirmed on
+    the box below 2^(k+1) (in ``big``); when that fails, learned again on the larger box and confirmed on the next
+    power of two (a table from ``table_of``), at most ``rounds`` confirmations in all. (the description, checked on
+    the last window; None; positions valued beyond ``big``) when one is stable, else (None, the automaton learned
+    on the last box, which agrees with that window only; positions)."""
+    k = (min(small.shape) + 1).bit_length() - 1
+    while 2 ** k > min(small.shape):
+        k -= 1
+    if k < 1 or 2 ** (k + 1) > min(big.shape):
+        return None, None, 0
+    learned_on, table, valued = small, big, 0
+    for round_ in range(rounds):
+        if round_:
+            learned_on, k = table, k + 1
+            table = np.asarray(table_of((2 ** (k + 1) - 1,) * len(names)))
+            valued += int(table.size)
+        inside = table[tuple(slice(0, 2 ** (k + 1)) for _ in names)] == 0
+        columns = [c.reshape(inside.shape) for c in _columns(inside.shape)]
+        learned = learn(learned_on == 0, k)
+        where = " and ".join(f"{n} < {2 ** (k + 1)}" for n in names)
+        if np.array_equal(learned.accepts(columns), inside):
+            scope = (f"learned by RPNI on {' and '.join(f'{n} < {2 ** k}' for n in names)}; agrees with the "
+                     f"P-positions (from the moves) at every position of {where}; {NOT_PROVED}")
+            return Found(AUTOMATON, f"P-positions: an automaton of {learned.states} states (msd_2, "
+                                    f"{', '.join(names)} read together)", learned.walnut(), "checked", "discover",
+                         scope, learned.states), None, valued
+    wider = learn(inside, k + 1)
+    return None, (f"an automaton of {wider.states} states (msd_2) agrees with the P-positions on {where}, but the "
+                  f"one of {learned.states} states learned below {2 ** k} did not: no stable automaton within the "
+                  f"budget of {rounds} confirmation(s) (checked on the window only)"), valued
+
+
+def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, prove: bool = True,
+             out: Path | None = None, rounds: int = 1) -> Discovery:
+    """Discover descriptions of ``game`` from its table: fitted on the box from 0 up to ``fit_size`` in every
+    coordinate, confirmed on the box up to twice that, then printed as claims and checked (``prove``: with every
+    method, the spec written to ``out`` or a temporary file). An automaton gets at most ``rounds`` confirmations,
+    each on the box below the next power of two (a count, never a time).
+
+    >>> game = GameSource('subtraction({1, 2})', ("n",), heap=True)
+    >>> result = discover(game, lambda highs: np.arange(highs[0] + 1) % 3, fit_size=30, prove=False)
+    >>> result.tried, result.window
+    (['periodic', 'arithmetic-periodic'], 'n <= 61')
+    """
+    started = time.perf_counter()
+    names, dim = game.coords, len(game.coords)
+    size = fit_size or FIT_SIZE.get(dim, 7)
+    small = np.asarray(table_of((size,) * dim))
+    high = 2 * size + 1
+    big = np.asarray(table_of((high,) * dim))
+    result = Discovery(game, [], positions=int(small.size + big.size), window=box_text(names, high))
+    choices: list[tuple[str, str, list[str]]] = []   # (claim id, class, statements to try, simplest first)
+    if dim == 1:
+        result.tried += ["periodic", "arithmetic-periodic"]
+        statement = _periodic(big)
+        if statement is not None:
+            klass = "periodic" if statement.endswith("saltus = 0 }") else "arithmetic-periodic"
+            choices.append(("discovered-" + klass, klass, [statement]))
+    if not choices:
+        result.tried += ["P-positions formula", "Grundy formula"]
+        cols_small, cols_big = _columns(small.shape), _columns(big.shape)
+        p_fits = _confirmed(fit_p_set(names, cols_small, small.ravel() == 0), names, cols_big, big.ravel() == 0,
+                            fit_p_set)
+        if p_fits:
+            choices.append(("discovered-p-positions", "P-positions formula",
+                            [f"p_positions = {json.dumps(f)}" for f in p_fits]))
+        g_fits = _confirmed(fit_grundy(names, cols_small, small.ravel()), names, cols_big, big.ravel(), fit_grundy)
+        if g_fits:
+            choices.append(("discovered-grundy", "Grundy formula", [f"grundy = {json.dumps(f)}" for f in g_fits]))
+    for cid, klass, statements in choices:
+        for statement in statements:   # the next fit only when the methods refute this one beyond the tables
+            found = Found(klass, statement, claim_block(cid, klass, game, high, statement))
+            if prove:
+                c = check_claims(spec_text(game, [found.claim]), [cid])[cid]
+                found.verdict, found.method, found.scope = c["verdict"], c["method"], c["scope"]
+                found.states, found.seconds = c["states"], c["seconds"]
+            if found.verdict == "refuted":
+                result.refuted.append(statement)
+                continue
+            result.found.append(found)
+            break
+    if out is not None and result.found:
+        out.write_text(spec_text(game, [f.claim for f in result.found]))
+    if not any(f.klass == "P-positions formula" or f.klass.endswith("periodic") for f in result.found):
+        result.tried.append(AUTOMATON)
+        automaton, result.closest, valued = _automaton(names, small, big, table_of, rounds)
+        result.positions += valued
+        if automaton is not None:
+            result.found.append(automaton)
+    result.seconds = time.perf_counter() - started
+    return result

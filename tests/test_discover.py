@@ -1,0 +1,184 @@
+"""nimjos discover: descriptions fitted on a game's table (from its moves), printed as claims, checked like any claim.
+
+The printed spec is checked again by ``nimjos check``, which must give the same verdict; a fit that holds on the
+small box but not on the larger one is never printed; a game no formula of the grammar describes gets "no
+description", with the classes tried.
+"""
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+from checkers.discover.grammar import fit_grundy, fit_p_set
+from checkers.discover.automaton import learn
+from checkers.discover.search import AUTOMATON, GameSource, discover
+from nimjos.app.cli import main
+from nimjos.app.discover_cli import game_source, toml_value
+from nimjos.spec.loader import load_spec
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC_003 = ROOT / "specs" / "003_turn_nim_and_weighted_nim.toml"
+SPEC_004 = ROOT / "specs" / "004_cyclic_nimhoff_delete_nim.toml"
+
+
+def _discover_json(capsys, *argv: str) -> tuple[int, dict]:
+    code = main(["discover", *argv, "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def _check_json(capsys, path: Path) -> dict[str, str]:
+    main(["check", str(path), "--json", "--jobs", "1"])
+    return {c["id"]: c["verdict"] for c in json.loads(capsys.readouterr().out)["claims"]}
+
+
+def test_a_subtraction_game_is_discovered_periodic_and_check_on_the_written_spec_agrees(capsys, tmp_path):
+    out = tmp_path / "sub.toml"
+    code, found = _discover_json(capsys, "subtraction({1, 2, 3})", "--window", "100", "--out", str(out))
+    assert code == 0
+    assert [f["class"] for f in found["found"]] == ["periodic"]
+    assert "period = 4, preperiod = 0" in found["found"][0]["statement"]
+    assert found["found"][0]["verdict"] == "proved"
+    assert _check_json(capsys, out) == {"discovered-periodic": "proved"}
+
+
+def test_two_heap_nim_declared_by_its_moves_gets_its_p_positions_and_grundy_values_proved(capsys, tmp_path):
+    out = tmp_path / "nim2.toml"
+    code, found = _discover_json(capsys, f"{SPEC_004}::nim2", "--window", "15", "--out", str(out))
+    assert code == 0
+    by_class = {f["class"]: f for f in found["found"]}
+    assert by_class["P-positions formula"]["statement"] == 'p_positions = "x == y"'
+    assert by_class["Grundy formula"]["statement"] == 'grundy = "xor(x, y)"'
+    # the written spec declares the game and checks to the same verdicts
+    spec = load_spec(out)
+    assert "nim2" in spec.games
+    written = _check_json(capsys, out)
+    assert written == {"discovered-p-positions": by_class["P-positions formula"]["verdict"],
+                       "discovered-grundy": by_class["Grundy formula"]["verdict"]}
+    assert set(written.values()) == {"proved"}
+
+
+def test_a_fit_that_fails_on_the_larger_table_is_never_printed():
+    # the P-positions are x == y except (20, 20): the small box (0..15) fits "x == y", the larger one (0..31) breaks
+    # it, and neither a formula nor an automaton learned on the small box is printed
+    def table_of(highs):
+        x, y = np.meshgrid(np.arange(highs[0] + 1), np.arange(highs[1] + 1), indexing="ij")
+        g = (x ^ y).astype(np.int64)
+        g[(x == 20) & (y == 20)] = 7
+        return g
+    result = discover(GameSource("fake", ("x", "y")), table_of, fit_size=15, prove=False)
+    assert result.found == []
+    assert result.tried == ["P-positions formula", "Grundy formula", AUTOMATON]
+    assert "no stable automaton" in result.closest
+
+
+def test_no_description_on_a_table_the_grammar_cannot_state(capsys):
+    rng = np.random.default_rng(5)
+    noise = rng.integers(0, 3, size=(64, 64))
+    result = discover(GameSource("noise", ("x", "y")), lambda highs: noise[:highs[0] + 1, :highs[1] + 1],
+                      fit_size=15, prove=False)
+    assert result.found == []
+
+
+def test_conjunctions_have_no_needless_atom():
+    n = np.arange(200)
+    fits = fit_p_set(("n",), [n], n % 4 == 1)
+    assert fits[0] == "n % 4 == 1"
+    assert all("n % 2 == 1 and" not in f for f in fits)
+
+
+def test_the_grundy_grammar_finds_a_sum_and_refuses_what_is_not_exact():
+    x, y = np.arange(10).repeat(10), np.tile(np.arange(10), 10)
+    assert fit_grundy(("x", "y"), [x, y], x + y) == ["x + y"]
+    assert fit_grundy(("x", "y"), [x, y], x + y + (x == 9)) == []
+
+
+def test_a_declared_game_with_params_is_named_with_them_and_its_declaration_copied():
+    source = game_source(f"{SPEC_004}::cyclic_nimhoff2", ["h = 3"])
+    assert source.claim_game == "cyclic_nimhoff2(3)"
+    assert source.declarations.startswith("[game.cyclic_nimhoff2]")
+    assert 'params = [ "h" ]' in source.declarations
+
+
+def test_toml_values_round_trip():
+    value = {"moves": [{"to": "(x - t, y)", "where": 'a in {1, 2} and "q" != "\\\\"'}], "n": 3, "ok": True}
+    text = "\n".join(f"{k} = {toml_value(v)}" for k, v in value.items())
+    assert tomllib.loads(text) == value
+
+
+def test_weighted_nim_of_003_has_no_description_in_these_classes_and_shows_the_best_window_checked_one(capsys):
+    # Definition 3.1: P compares a coordinate with an exponent, which no base-2 automaton states for every y
+    code, found = _discover_json(capsys, f"{SPEC_003}::weighted_nim", "--window", "15")
+    assert code == 1 and found["found"] == []
+    assert found["tried"] == ["P-positions formula", "Grundy formula", AUTOMATON]
+    assert "no stable automaton" in found["closest"] and "x < 32 and y < 32" in found["closest"]
+
+
+def _popcount_parity(v: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(v)
+    for bit in range(12):
+        out ^= (v >> bit) & 1
+    return out
+
+
+def test_an_automatic_p_set_outside_the_grammar_is_learned_as_an_automaton_and_only_checked():
+    # P: x and y share no 1-bit and x has an even number of 1-bits (automatic, not a formula of the grammar)
+    def table_of(highs):
+        x, y = np.meshgrid(np.arange(highs[0] + 1), np.arange(highs[1] + 1), indexing="ij")
+        return np.where(((x & y) == 0) & (_popcount_parity(x) == 0), 0, 1)
+    result = discover(GameSource("t", ("x", "y")), table_of, fit_size=31, prove=False)
+    assert [f.klass for f in result.found] == [AUTOMATON]
+    found = result.found[0]
+    assert found.verdict == "checked" and found.states == 3 and "not proved" in found.scope
+    assert found.claim.startswith("msd_2 msd_2\n\n0 1")
+
+
+def test_a_learned_automaton_reads_numbers_not_words():
+    # leading zeros name the same position: the automaton of the multiples of 3 learned below 2^5 agrees with them
+    # on words twice as long, which it was never shown
+    n = np.arange(1 << 10)
+    learned = learn(n % 3 == 0, 5)
+    assert learned.states == 3
+    assert np.array_equal(learned.accepts([n]), n % 3 == 0)
+
+
+def test_josephus_nim_of_002_at_level_0_is_proved_from_its_moves(capsys):
+    # the order relation first: Walnut then knows that x - y is a natural number where the difference is read
+    code, found = _discover_json(capsys, str(ROOT / "specs" / "002_josephus_nim.toml") + "::josephus_nim",
+                                 "--window", "31")
+    assert code == 0
+    p_set = found["found"][0]
+    assert p_set["statement"] == 'p_positions = "2 * y <= x and (x - y) & (x - y + 1) == 0"'
+    assert p_set["verdict"] == "proved" and p_set["states"] > 0
+
+
+def test_a_fit_the_methods_refute_beyond_the_tables_is_listed_as_refuted_and_never_printed(tmp_path):
+    # a table that lies (P only on the even diagonal) for Nim on two heaps: every fit is refuted by the checks
+    # against the real game's moves, and none is printed or written
+    def table_of(highs):
+        x, y = np.meshgrid(np.arange(highs[0] + 1), np.arange(highs[1] + 1), indexing="ij")
+        g = (x ^ y).astype(np.int64)
+        g[(x == y) & (x % 2 == 1)] = 5
+        return g
+    out = tmp_path / "lie.toml"
+    result = discover(game_source(f"{SPEC_004}::nim2", []), table_of, fit_size=7, out=out)
+    assert result.refuted and all(s.startswith("p_positions = ") for s in result.refuted)
+    assert not any(f.klass == "P-positions formula" for f in result.found)
+    assert all(f.verdict != "refuted" for f in result.found)
+
+
+def test_an_automaton_the_next_power_of_two_breaks_is_learned_again_when_rounds_allow():
+    # P: x == y below 16, and x == y with x even from 16 on (automatic): the automaton RPNI learns below 16 fails
+    # below 32; learned again on each larger box, the one learned below 128 holds below 256
+    def table_of(highs):
+        x, y = np.meshgrid(np.arange(highs[0] + 1), np.arange(highs[1] + 1), indexing="ij")
+        p = (x == y) & ((x < 16) | (x % 2 == 0))
+        return np.where(p, 0, 1 + (x + y) % 2)
+    one = discover(GameSource("t", ("x", "y")), table_of, fit_size=15, prove=False, rounds=1)
+    assert one.found == [] and "1 confirmation" in one.closest
+    four = discover(GameSource("t", ("x", "y")), table_of, fit_size=15, prove=False, rounds=4)
+    assert [f.klass for f in four.found] == [AUTOMATON] and four.found[0].verdict == "checked"
+    assert "x < 256 and y < 256" in four.found[0].scope
+    assert four.positions == sum(2 ** (2 * k) for k in range(4, 9))   # the boxes below 16, 32, ..., 256
