@@ -141,3 +141,13 @@ def test_fibonacci_numeration_builtins_against_their_definitions(n):
         fibs.append(fibs[-1] + fibs[-2])
     assert ev(f"zeck_shift({n})") == (sum(f for f, d in zip(reversed(fibs[:len(shifted)]), shifted) if d == "1")
                                       if n else 0)
+
+
+def test_misere_builtins_by_hand():
+    # misère play: a terminal position has the value 1, any other the mex of its options' values. One token taken
+    # at a time from n: 0 -> 1, 1 -> mex{1} = 0, 2 -> mex{0} = 1, ...; misère Nim (1, 1) -> N, (1, 1, 1) -> P
+    assert [ev("misere_grundy(misere(subtraction({1})), n)", n=n) for n in range(6)] == [1, 0, 1, 0, 1, 0]
+    assert ev("misere_grundy(misere(nim()), (1, 1))") != 0 and ev("misere_grundy(misere(nim()), (1, 1, 1))") == 0
+    assert ev("misere_grundy(misere(nim()), (2, 2))") == 0 and ev("misere_grundy(misere(nim()), (0,))") == 1
+    with pytest.raises(SpecError, match="misère"):
+        ev("G(misere(nim()), (1, 1))")
