@@ -323,7 +323,7 @@ class Arithmetic(_Host):
         >>> ns.builtins["odd"] = StoredAutomaton("odd", read_walnut("msd_2\\n\\n0 0\\n0 -> 0\\n1 -> 1\\n\\n1 1\\n0 -> 0\\n1 -> 1\\n"), "odd.txt")
         >>> tr = Translator(ns)
         >>> tr.formula(parse("odd(x + 1)"), {"x": "x"}, Unit([])).replace(ns.builtins["odd"].walnut_name, "ODD")
-        '$ODD(x+1)'
+        '$ODD((x + 1))'
         >>> list(tr.stored) == [ns.builtins["odd"].walnut_name]
         True
         """
