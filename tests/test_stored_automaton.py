@@ -11,10 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from checkers.discover.automaton import learn
 from checkers.discover.search import AUTOMATON, AUTOMATON_CLAIM
 from checkers.prove.terms import Untranslatable
 from checkers.prove.translate import Builder
 from nimjos.app.cli import main
+from nimjos.app.discover_cli import game_source, table_function
 from nimjos.games.fast.arith import Unsupported, Vec
 from nimjos.games.fast.translate import Translator as FastTranslator
 from nimjos.lang.errors import EvalError, SpecError
@@ -203,3 +205,18 @@ def test_an_automatic_p_set_outside_the_grammar_is_proved_from_the_moves_and_che
     flipped = DigitAutomaton(2, learned.transitions, (not learned.accepting[0],) + learned.accepting[1:])
     (tmp_path / "sub5_P.txt").write_text(flipped.walnut())
     assert _verdicts(capsys, out) == {AUTOMATON_CLAIM: "refuted"}
+
+
+def test_an_automaton_learned_on_too_small_a_box_is_refuted_never_proved(tmp_path, capsys):
+    # nim_sub5's P-set learned below 32 agrees with the table there but not below 64: stated as a claim over the
+    # box it was learned on, it is refuted (Walnut's certificate, confirmed by the engine), never proved
+    games = tmp_path / "games.toml"
+    games.write_text(f'[source]\nid = "g"\n\n{SUB5}')
+    target = f"{games}::nim_sub5"
+    table = np.asarray(table_function(target, [], game_source(target, []).coords)((63, 63)))
+    small = learn(table == 0, 5)
+    assert np.array_equal(small.accepts([*np.meshgrid(np.arange(32), np.arange(32), indexing="ij")]), table[:32, :32] == 0)
+    assert not np.array_equal(small.accepts([*np.meshgrid(np.arange(64), np.arange(64), indexing="ij")]), table == 0)
+    path = _spec(tmp_path, small.walnut(), game=SUB5)
+    path.write_text(path.read_text().replace("x <= 12 and y <= 12", "x <= 31 and y <= 31"))
+    assert _verdicts(capsys, path) == {"p": "refuted"}
