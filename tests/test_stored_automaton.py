@@ -220,3 +220,12 @@ def test_an_automaton_learned_on_too_small_a_box_is_refuted_never_proved(tmp_pat
     path = _spec(tmp_path, small.walnut(), game=SUB5)
     path.write_text(path.read_text().replace("x <= 12 and y <= 12", "x <= 31 and y <= 31"))
     assert _verdicts(capsys, path) == {"p": "refuted"}
+
+
+def test_a_negative_argument_is_ill_defined_in_every_method_and_never_proved(tmp_path, capsys):
+    (tmp_path / "a.txt").write_text(EQUAL)
+    (tmp_path / "s.toml").write_text(
+        '[source]\nid = "d"\n\n[automaton.same]\nfile = "a.txt"\n\n'
+        '[[claim]]\nid = "h"\nfor_all = "x >= 0"\nwindow = "x <= 5"\nholds = "same(x - 1, x - 1)"\n\n'
+        '[[claim]]\nid = "h2"\nfor_all = "x >= 1"\nwindow = "x <= 5"\nholds = "same(x - 1, x - 1) and not same(x, x - 1)"\n')
+    assert _verdicts(capsys, tmp_path / "s.toml") == {"h": "ill-defined", "h2": "proved"}
