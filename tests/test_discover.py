@@ -123,7 +123,7 @@ def _popcount_parity(v: np.ndarray) -> np.ndarray:
     return out
 
 
-def test_an_automatic_p_set_outside_the_grammar_is_learned_as_an_automaton_and_only_checked():
+def test_an_automatic_p_set_outside_the_grammar_is_learned_as_an_automaton_stated_as_a_claim():
     # P: x and y share no 1-bit and x has an even number of 1-bits (automatic, not a formula of the grammar)
     def table_of(highs):
         x, y = np.meshgrid(np.arange(highs[0] + 1), np.arange(highs[1] + 1), indexing="ij")
@@ -131,8 +131,9 @@ def test_an_automatic_p_set_outside_the_grammar_is_learned_as_an_automaton_and_o
     result = discover(GameSource("t", ("x", "y")), table_of, fit_size=31, prove=False)
     assert [f.klass for f in result.found] == [AUTOMATON]
     found = result.found[0]
-    assert found.verdict == "checked" and found.states == 3 and "not proved" in found.scope
-    assert found.claim.startswith("msd_2 msd_2\n\n0 1")
+    assert found.verdict == "not checked" and found.states == 3
+    assert found.statement == 'p_positions = "learned_P(x, y)"' and found.statement in found.claim
+    assert found.stored.startswith("msd_2 msd_2\n\n0 1")
 
 
 def test_a_learned_automaton_reads_numbers_not_words():
@@ -179,6 +180,6 @@ def test_an_automaton_the_next_power_of_two_breaks_is_learned_again_when_rounds_
     one = discover(GameSource("t", ("x", "y")), table_of, fit_size=15, prove=False, rounds=1)
     assert one.found == [] and "1 confirmation" in one.closest
     four = discover(GameSource("t", ("x", "y")), table_of, fit_size=15, prove=False, rounds=4)
-    assert [f.klass for f in four.found] == [AUTOMATON] and four.found[0].verdict == "checked"
+    assert [f.klass for f in four.found] == [AUTOMATON] and four.found[0].verdict == "not checked"
     assert "x < 256 and y < 256" in four.found[0].scope
     assert four.positions == sum(2 ** (2 * k) for k in range(4, 9))   # the boxes below 16, 32, ..., 256

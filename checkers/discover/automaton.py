@@ -15,69 +15,15 @@ on the box below 2^(k+1), which it was not learned from. Agreement on a window i
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 
 import numpy as np
 from aalpy.learning_algs import run_RPNI
 
+from nimjos.lang.stored import DigitAutomaton
 
-@dataclass(frozen=True)
-class Automaton:
-    """A complete deterministic automaton over the letters 0 .. 2^d - 1 (a letter: one digit of each of the d
-    coordinates, the first coordinate's the highest bit): its transitions by state and letter, which states
-    accept, state 0 the initial state."""
 
-    dim: int
-    transitions: tuple[tuple[int, ...], ...]
-    accepting: tuple[bool, ...]
-
-    @property
-    def states(self) -> int:
-        """The number of states.
-
-        >>> Automaton(1, ((0, 1), (1, 1)), (True, False)).states
-        2
-        """
-        return len(self.accepting)
-
-    def accepts(self, columns: list[np.ndarray]) -> np.ndarray:
-        """Whether the automaton accepts each position (one integer array per coordinate, all of the same shape).
-
-        >>> Automaton(1, ((0, 1), (1, 1)), (True, False)).accepts([np.arange(4)]).tolist()
-        [True, False, False, False]
-        """
-        columns = [np.asarray(c, dtype=np.int64) for c in columns]
-        width = max(int(c.max()).bit_length() for c in columns) if columns[0].size else 0
-        table = np.array(self.transitions, dtype=np.int64)
-        state = np.zeros(columns[0].shape, dtype=np.int64)
-        for bit in range(width - 1, -1, -1):
-            letter = np.zeros_like(state)
-            for c in columns:
-                letter = letter * 2 + ((c >> bit) & 1)
-            state = table[state, letter]
-        return np.array(self.accepting)[state]
-
-    def walnut(self) -> str:
-        """The automaton in Walnut's file format (msd_2 on every input; a transition line per letter).
-
-        >>> print(Automaton(1, ((0, 1), (1, 1)), (True, False)).walnut())
-        msd_2
-        <BLANKLINE>
-        0 1
-        0 -> 0
-        1 -> 1
-        <BLANKLINE>
-        1 0
-        0 -> 1
-        1 -> 1
-        """
-        lines = [" ".join(["msd_2"] * self.dim)]
-        for s, (row, accept) in enumerate(zip(self.transitions, self.accepting)):
-            lines += ["", f"{s} {int(accept)}"]
-            for letter, target in enumerate(row):
-                digits = [(letter >> (self.dim - 1 - i)) & 1 for i in range(self.dim)]
-                lines.append(f"{' '.join(map(str, digits))} -> {target}")
-        return "\n".join(lines)
+#: the automaton discovery learns: the language's own (a stored automaton of a spec reads the same digits)
+Automaton = DigitAutomaton
 
 
 def samples(inside: np.ndarray, k: int) -> list[tuple[tuple[int, ...], bool]]:
@@ -117,33 +63,9 @@ def learn(inside: np.ndarray, k: int) -> Automaton:
 
 
 def minimal(automaton: Automaton) -> Automaton:
-    """The least automaton accepting the same words: unreachable states dropped, equivalent states merged.
+    """The least automaton accepting the same words (:meth:`nimjos.lang.stored.DigitAutomaton.minimal`).
 
     >>> minimal(Automaton(1, ((1, 2), (1, 2), (2, 2)), (True, True, False))).states
     2
     """
-    reach, todo = {0}, [0]
-    while todo:
-        for t in automaton.transitions[todo.pop()]:
-            if t not in reach:
-                reach.add(t)
-                todo.append(t)
-    live = sorted(reach)
-    block = {s: int(automaton.accepting[s]) for s in live}
-    while True:
-        signature = {s: (block[s],) + tuple(block[t] for t in automaton.transitions[s]) for s in live}
-        names: dict[tuple, int] = {}
-        for s in live:   # numbered in order of first appearance from the initial state: the initial state is 0
-            names.setdefault(signature[s], len(names))
-        refined = {s: names[signature[s]] for s in live}
-        if len(names) == len(set(block.values())):
-            block = refined
-            break
-        block = refined
-    count = len(set(block.values()))
-    transitions: list[tuple[int, ...]] = [()] * count
-    accepting = [False] * count
-    for s in live:
-        transitions[block[s]] = tuple(block[t] for t in automaton.transitions[s])
-        accepting[block[s]] = automaton.accepting[s]
-    return Automaton(automaton.dim, tuple(transitions), tuple(accepting))
+    return automaton.minimal()

@@ -39,9 +39,8 @@ TableOf = Callable[[tuple[int, ...]], np.ndarray]
 
 #: the class of P-sets recognised by an automaton reading the coordinates' base-2 digits together
 AUTOMATON = "automaton (msd_2)"
-#: why a learned automaton is checked, not proved
-NOT_PROVED = ("not proved: the spec language has no built-in that calls a stored automaton yet, so no claim can "
-              "state it for Walnut to prove")
+#: the name of a learned automaton in the spec discover writes (an ``[automaton.NAME]`` table), and the claim id
+AUTOMATON_NAME, AUTOMATON_CLAIM = "learned_P", "discovered-automaton"
 #: the most fitted formulas of one class checked in turn while the methods refute the simpler ones
 MAX_CANDIDATES = 3
 #: the default largest coordinate of the box a class is fitted on, by the number of coordinates
@@ -74,6 +73,8 @@ class Found:
     scope: str = ""
     states: int | None = None
     seconds: float = 0.0
+    #: a learned automaton's text in Walnut's format (the claim calls it as AUTOMATON_NAME), else empty
+    stored: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The description as ``--json`` prints it.
@@ -151,8 +152,18 @@ def source_id(claim_game: str) -> str:
     return "discovered-" + re.sub(r"[^a-z0-9]+", "-", claim_game.lower()).strip("-")
 
 
-def spec_text(game: GameSource, claims: Sequence[str]) -> str:
-    """A whole spec file: its source, the declarations of the game, and the claims.
+def automaton_file(out: Path | None) -> str:
+    """The file name of a learned automaton, beside the spec ``out`` (``NAME_P.txt``; ``discovered_P.txt`` without one).
+
+    >>> automaton_file(Path("runs/nim2.toml")), automaton_file(None)
+    ('nim2_P.txt', 'discovered_P.txt')
+    """
+    return (out.stem if out is not None else "discovered") + "_P.txt"
+
+
+def spec_text(game: GameSource, claims: Sequence[str], automata: dict[str, str] | None = None) -> str:
+    """A whole spec file: its source, the stored automata it declares (`automata`: name -> file beside the spec), the
+    declarations of the game, and the claims.
 
     >>> spec_text(GameSource('octal("0.77")', ("n",)), ["[[claim]]"]).splitlines()[1:]
     ['[source]', 'id = "discovered-octal-0-77"', 'title = "Discovered from the moves of octal(\\\\"0.77\\\\")"', '', '[[claim]]']
@@ -160,13 +171,17 @@ def spec_text(game: GameSource, claims: Sequence[str]) -> str:
     head = ["# written by nimjos discover: descriptions fitted on the game's table (from its moves), each checked "
             "by nimjos check", "[source]", f"id = {json.dumps(source_id(game.claim_game))}",
             f"title = {json.dumps('Discovered from the moves of ' + game.claim_game)}", ""]
+    tables = [f"[automaton.{name}]\nfile = {json.dumps(file)}\nnumeration = \"msd_2\"\n"
+              for name, file in (automata or {}).items()]
     body = [game.declarations] if game.declarations else []
-    return "\n".join(head + body + ["\n\n".join(claims)]) + "\n"
+    return "\n".join(head + tables + body + ["\n\n".join(claims)]) + "\n"
 
 
-def check_claims(text: str, ids: Sequence[str], path: Path | None = None) -> dict[str, dict[str, Any]]:
+def check_claims(text: str, ids: Sequence[str], path: Path | None = None,
+                 files: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:
     """Check the claims ``ids`` of the spec ``text`` with every method that applies (written to ``path``, or to a
-    temporary file): each claim's final verdict, method, scope and Walnut's largest automaton.
+    temporary file, with ``files``, name -> text, beside it): each claim's final verdict, method, scope and
+    Walnut's largest automaton.
 
     >>> text = spec_text(GameSource('subtraction({1, 2})', ("n",)), [claim_block("c", "periodic",
     ...     GameSource('subtraction({1, 2})', ("n",)), 60, "periodic = { period = 3 }")])
@@ -176,6 +191,8 @@ def check_claims(text: str, ids: Sequence[str], path: Path | None = None) -> dic
     with tempfile.TemporaryDirectory() as scratch:
         target = path or Path(scratch) / "discovered.toml"
         target.write_text(text)
+        for name, content in (files or {}).items():
+            (target.parent / name).write_text(content + "\n")
         spec = load_spec(target)
         out = {}
         for cid in ids:
@@ -219,13 +236,16 @@ def _confirmed(candidates: list[str], names: Sequence[str], big: list[np.ndarray
     return [c for c in candidates if c in confirmed][:MAX_CANDIDATES]
 
 
-def _automaton(names: Sequence[str], small: np.ndarray, big: np.ndarray, table_of: TableOf,
-               rounds: int) -> tuple[Found | None, str | None, int]:
+def _automaton(game: GameSource, small: np.ndarray, big: np.ndarray, table_of: TableOf, rounds: int,
+               window_high: int) -> tuple[Found | None, str | None, int]:
     """The P-set as an automaton learned on the largest box below a power of two 2^k in ``small`` and confirmed on
     the box below 2^(k+1) (in ``big``); when that fails, learned again on the larger box and confirmed on the next
     power of two (a table from ``table_of``), at most ``rounds`` confirmations in all. (the description, checked on
     the last window; None; positions valued beyond ``big``) when one is stable, else (None, the automaton learned
-    on the last box, which agrees with that window only; positions)."""
+    on the last box, which agrees with that window only; positions). The description is the claim
+    ``p_positions = "learned_P(x, y)"`` over the window up to ``window_high``, the automaton stored beside the spec
+    (:data:`AUTOMATON_NAME`), not yet checked."""
+    names = game.coords
     k = (min(small.shape) + 1).bit_length() - 1
     while 2 ** k > min(small.shape):
         k -= 1
@@ -242,11 +262,12 @@ def _automaton(names: Sequence[str], small: np.ndarray, big: np.ndarray, table_o
         learned = learn(learned_on == 0, k)
         where = " and ".join(f"{n} < {2 ** (k + 1)}" for n in names)
         if np.array_equal(learned.accepts(columns), inside):
-            scope = (f"learned by RPNI on {' and '.join(f'{n} < {2 ** k}' for n in names)}; agrees with the "
-                     f"P-positions (from the moves) at every position of {where}; {NOT_PROVED}")
-            return Found(AUTOMATON, f"P-positions: an automaton of {learned.states} states (msd_2, "
-                                    f"{', '.join(names)} read together)", learned.walnut(), "checked", "discover",
-                         scope, learned.states), None, valued
+            scope = (f"an automaton of {learned.states} states (msd_2, {', '.join(names)} read together) learned by "
+                     f"RPNI on {' and '.join(f'{n} < {2 ** k}' for n in names)}; agrees with the P-positions (from "
+                     f"the moves) at every position of {where}")
+            statement = f"p_positions = {json.dumps(AUTOMATON_NAME + '(' + ', '.join(names) + ')')}"
+            return Found(AUTOMATON, statement, claim_block(AUTOMATON_CLAIM, AUTOMATON, game, window_high, statement),
+                         scope=scope, states=learned.states, stored=learned.walnut()), None, valued
     wider = learn(inside, k + 1)
     return None, (f"an automaton of {wider.states} states (msd_2) agrees with the P-positions on {where}, but the "
                   f"one of {learned.states} states learned below {2 ** k} did not: no stable automaton within the "
@@ -302,13 +323,27 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
                 continue
             result.found.append(found)
             break
-    if out is not None and result.found:
-        out.write_text(spec_text(game, [f.claim for f in result.found]))
     if not any(f.klass == "P-positions formula" or f.klass.endswith("periodic") for f in result.found):
         result.tried.append(AUTOMATON)
-        automaton, result.closest, valued = _automaton(names, small, big, table_of, rounds)
+        automaton, result.closest, valued = _automaton(game, small, big, table_of, rounds, high)
         result.positions += valued
+        if automaton is not None and prove:   # checked as nimjos check checks it, the automaton beside the spec
+            stored = {automaton_file(out): automaton.stored}
+            c = check_claims(spec_text(game, [automaton.claim], {AUTOMATON_NAME: automaton_file(out)}),
+                             [AUTOMATON_CLAIM], files=stored)[AUTOMATON_CLAIM]
+            automaton.verdict, automaton.method = c["verdict"], c["method"]
+            automaton.scope = f"{c['scope']}; {automaton.scope}"
+            automaton.states, automaton.seconds = c["states"] or automaton.states, c["seconds"]
+            if automaton.verdict == "refuted":
+                result.refuted.append(f"{automaton.statement} ({automaton.scope})")
+                automaton = None
         if automaton is not None:
             result.found.append(automaton)
+    if out is not None and result.found:
+        stored_automata = [f for f in result.found if f.stored]
+        out.write_text(spec_text(game, [f.claim for f in result.found],
+                                 {AUTOMATON_NAME: automaton_file(out)} if stored_automata else None))
+        for f in stored_automata:
+            out.with_name(automaton_file(out)).write_text(f.stored + "\n")
     result.seconds = time.perf_counter() - started
     return result

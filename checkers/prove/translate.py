@@ -46,8 +46,9 @@ import z3
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.inline import rename_definition
-from nimjos.lang.registry import REGISTRY
+from nimjos.lang.registry import REGISTRY, STORED_AUTOMATON
 from nimjos.lang.runtime import Definition, Lambda, norm
+from nimjos.lang.stored import StoredAutomaton
 from checkers.prove.arith import Arithmetic
 from checkers.prove.calls import BuiltinCalls
 from checkers.prove.compare import Comparisons
@@ -393,6 +394,12 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
                     reason = form.why
                 else:
                     reason = REGISTRY[name].z3 if name in REGISTRY else None
+                if isinstance(self.ns.builtins[name], StoredAutomaton):
+                    reason = STORED_AUTOMATON.z3
+                    args = tuple(self._ex(a, env) for a in node.args)
+                    if not all(is_const(a) for a in args):
+                        raise Untranslatable(f"{name}(...): {reason}")
+                    return self._exact(self.ns.builtins[name], args)
                 if reason is not None:
                     try:
                         args = tuple(self._ex(a, env) for a in node.args)

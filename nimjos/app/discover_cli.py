@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from checkers.discover.search import AUTOMATON, CLASSES, Discovery, GameSource, discover
+from checkers.discover.search import CLASSES, Discovery, GameSource, automaton_file, discover
 from nimjos.app.cli import help_of
 from nimjos.app.grundy_cli import grundy_table
 from nimjos.lang.errors import SpecError
@@ -136,10 +136,9 @@ def cmd_discover(args: argparse.Namespace) -> int:
                       fit_size=args.window, out=Path(args.out) if args.out else None, rounds=args.rounds)
     if args.out:
         for found in result.found:
-            if found.klass == AUTOMATON:   # the learned automaton, in Walnut's format, beside the spec
-                stored = Path(args.out).with_name(Path(args.out).stem + "_P.txt")
-                stored.write_text(found.claim + "\n")
-                found.scope += f"; stored in {stored} (Walnut's automaton format)"
+            if found.stored:   # discover wrote the learned automaton, in Walnut's format, beside the spec
+                found.scope += (f"; stored in {Path(args.out).with_name(automaton_file(Path(args.out)))} (Walnut's "
+                                "automaton format)")
     if args.json:
         print(json.dumps({"game": source.claim_game, "tried": result.tried, "positions": result.positions,
                           "window": result.window, "seconds": round(result.seconds, 3), "closest": result.closest,
@@ -147,7 +146,7 @@ def cmd_discover(args: argparse.Namespace) -> int:
                           "found": [f.to_json() for f in result.found]}))
     else:
         print("\n".join(report_lines(result)))
-        if args.out and any(found.klass != AUTOMATON for found in result.found):
+        if args.out and result.found:
             print(f"wrote {args.out}")
     sys.stdout.flush()
     return 0 if result.found else 1

@@ -172,6 +172,15 @@ _ENTRIES = (
 #: every built-in of the language, by name
 REGISTRY: dict[str, Builtin] = {b.name: b for b in _ENTRIES}
 
+#: the forms of every stored automaton (a spec's ``[automaton.NAME]``, :mod:`nimjos.lang.stored`), whatever NAME
+#: the spec gives it: not in REGISTRY (its name is the spec's); each backend dispatches on the function's type --
+#: vectorised: ``nimjos.lang.vector.STORED_VECTOR_FORM``; Walnut: ``checkers.prove.walnut.arith.STORED_WALNUT_FORM``
+#: (the automaton installed in Walnut's library under its content's name); Z3 and the fast engines refuse
+STORED_AUTOMATON = Builtin("[automaton.NAME]", (1, None), "nimjos.lang.stored", "StoredAutomaton",
+                           z3="a stored automaton is a finite-state predicate on the arguments' binary digits, with no "
+                              "model in Z3's integer arithmetic",
+                           fast="a stored automaton is a predicate, not a move's arithmetic")
+
 
 def builtins_of(module: str) -> dict[str, Builtin]:
     """The built-ins whose scalar forms live in `module` (:data:`LANG`, :data:`GAMES`, :data:`DECLARED` or

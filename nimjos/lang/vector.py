@@ -43,6 +43,7 @@ from nimjos.lang.compiler import Namespace
 from nimjos.lang.errors import EvalError
 from nimjos.lang.inline import rename_definition
 from nimjos.lang.registry import REGISTRY
+from nimjos.lang.stored import StoredAutomaton
 from nimjos.lang.syntax import free_names
 
 #: every int64 value an evaluation produces stays below this in magnitude
@@ -471,6 +472,8 @@ class _Vectoriser:
         array_fn = self.extra.get(id(fn))
         if array_fn is not None:
             return array_fn(*[self.ev(a, env) for a in node.args])
+        if isinstance(fn, StoredAutomaton):
+            return STORED_VECTOR_FORM(self, node, env)
         if BUILTINS.get(name) is not fn:
             raise NotVectorisable(f"the function {name!r}")
         form = VECTOR_FORMS.get(name)
@@ -526,6 +529,19 @@ class _Vectoriser:
         if count is not None and len(node.args) != count:
             raise NotVectorisable("a call with another number of arguments")
         return [_int(self.ev(a, env)) for a in node.args]
+
+    def b_stored(self, node: ast.Call, env: dict) -> Any:
+        """A stored automaton (:class:`nimjos.lang.stored.StoredAutomaton`) on arrays: the same answers as its scalar
+        form; a negative argument (or a boolean, a wrong arity) is left to the scalar form, which refuses it."""
+        assert isinstance(node.func, ast.Name), "a stored automaton is called by its name"
+        fn = self.ns.builtins[node.func.id]
+        args = self._args(node, env, fn.arity)
+        if any((int(np.min(a)) if a.size else 0) < 0 if isinstance(a, np.ndarray) else a < 0 for a in args):
+            raise NotVectorisable(f"{fn.name} of a negative number")
+        if not any(isinstance(a, np.ndarray) for a in args):
+            return fn(*args)
+        columns = np.broadcast_arrays(*[np.asarray(a, dtype=np.int64) for a in args])
+        return fn.automaton.accepts(list(columns))
 
     def b_floor(self, node: ast.Call, env: dict) -> Any:
         if len(node.args) == 1 and isinstance(node.args[0], ast.BinOp) and isinstance(node.args[0].op, ast.Div):
@@ -775,6 +791,8 @@ VECTOR_FORMS: dict[str, Callable[[_Vectoriser, ast.Call, dict], Any]] = {
     "zeck_tz": _Vectoriser.b_zeck_tz,
     "floor_sqrt2": _Vectoriser.b_floor_sqrt2,
 }
+#: the vectorised form of every stored automaton (nimjos.lang.registry.STORED_AUTOMATON), whatever its name
+STORED_VECTOR_FORM = _Vectoriser.b_stored
 
 
 def vectorise(tree: ast.AST, ns: Namespace, extra: dict[Any, Callable] | None = None) -> Callable[[dict], Any]:

@@ -31,6 +31,7 @@ from nimjos.games.declared import GameDecl
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.errors import SpecError
 from nimjos.lang.syntax import suggest
+from nimjos.spec.automata import declare_automata
 from nimjos.spec.definitions import compile_definitions, declare_definitions
 from nimjos.spec.names import spec_namespace
 from nimjos.spec.plan import KIND_PLANS, ClaimPlan, HoldsPlan, ValuesPlan, plan_claim
@@ -351,6 +352,8 @@ def load_spec(path: str | Path) -> Spec:
                     authors=", ".join(authors) if isinstance(authors, list) else authors,
                     document=src.get("document", ""), note=src.get("note", ""))
     ns = spec_namespace()
+    # [automaton.NAME]: stored automata, bound before the definitions so that no definition can take their names
+    declare_automata(data.get("automaton", {}), ns, path, lines)
     # [define]
     defines = data.get("define", {})
     if not isinstance(defines, dict):

@@ -39,7 +39,9 @@ FAMILY_FIELDS = {"point": str, "where": str}
 VALUES_FIELDS = {"from": (int, list), "grundy": list, "of": str, "var": str, "equal": list}
 EXPECT_WORDS = ("holds", "refuted", "ill-defined", "vacuous", "proved", "proved-bounded", "sampled", "checked",
                 "inconclusive")
-TOP_LEVEL = {"source", "game", "define", "claim"}
+TOP_LEVEL = {"source", "game", "define", "claim", "automaton"}
+#: the fields of a stored automaton's table, ``[automaton.NAME]`` (nimjos/spec/automata.py)
+AUTOMATON_FIELDS = {"file": str, "numeration": str, "note": str}
 
 
 class SpecLines:

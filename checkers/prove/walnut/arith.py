@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable
 
 from nimjos.lang.registry import REGISTRY
+from nimjos.lang.stored import StoredAutomaton
 from checkers.prove.walnut.logic import (BEATTY_TERMS, LOG_AUTOMATA, LOG_NUMERATION, MAX_CONSTANT, MAX_EXPONENT, MAX_FACTOR,
                                          MAX_RESIDUE_MODULUS, Exp, NotAutomatic, Unit, WrongNumeration)
 
@@ -252,6 +253,8 @@ class Arithmetic(_Host):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             if node.func.id in ("min", "max"):
                 return any(self.maybe_bool(a, env) for a in node.args)
+            if isinstance(self.ns.builtins.get(node.func.id), StoredAutomaton):
+                return True
             body = self._inline(node)
             return body is not None and self.maybe_bool(body, env)
         return False
@@ -296,6 +299,8 @@ class Arithmetic(_Host):
         body = self._inline(node, env, unit)
         if body is not None:
             return self.term(body, env, unit, acc)
+        if isinstance(self.ns.builtins.get(f), StoredAutomaton):
+            return STORED_WALNUT_FORM(self, node, env, unit, acc)
         form = WALNUT_FORMS.get(f)
         if callable(form):
             out = form(self, node, env, unit, acc)
@@ -303,6 +308,42 @@ class Arithmetic(_Host):
                 return out
         reason = form if isinstance(form, str) else REGISTRY[f].walnut if f in REGISTRY else None
         raise NotAutomatic(f"{f}(...) in {ast.unparse(node)}: {reason or 'no Walnut translation'}")
+
+    def stored_atom(self, node: ast.Call, env: dict, unit: Unit) -> str:
+        """A call of a stored automaton as a Walnut formula: ``$name(t1,...,tk)``, the automaton installed in Walnut's
+        automata library under its content's name (recorded in ``self.stored``), each argument a natural-number
+        term (a boolean argument refused, as the language refuses it; a difference that may go negative an
+        obligation, as everywhere).
+
+        >>> from nimjos.lang.syntax import parse
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from nimjos.lang.stored import StoredAutomaton, read_walnut
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> ns = spec_namespace()
+        >>> ns.builtins["odd"] = StoredAutomaton("odd", read_walnut("msd_2\\n\\n0 0\\n0 -> 0\\n1 -> 1\\n\\n1 1\\n0 -> 0\\n1 -> 1\\n"), "odd.txt")
+        >>> tr = Translator(ns)
+        >>> tr.formula(parse("odd(x + 1)"), {"x": "x"}, Unit([])).replace(ns.builtins["odd"].walnut_name, "ODD")
+        '$ODD((x + 1))'
+        >>> list(tr.stored) == [ns.builtins["odd"].walnut_name]
+        True
+        """
+        assert isinstance(node.func, ast.Name), "a stored automaton is called by its name"
+        fn = self.ns.builtins[node.func.id]
+        assert isinstance(fn, StoredAutomaton), "stored_atom translates stored automata only"
+        if len(node.args) != fn.arity or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+            raise NotAutomatic(f"{ast.unparse(node)}: {fn.name} takes {fn.arity} argument(s)")
+        self.needs("msd_2", f"the stored automaton {ast.unparse(node)} (it reads msd_2)")
+        acc: list = []
+        terms = [self.int_term(self.strict(a, env, f"the automaton {fn.name}"), env, unit, acc) for a in node.args]
+        self.stored[fn.walnut_name] = fn.automaton.walnut()
+        return self.close(acc, f"${fn.walnut_name}({','.join(terms)})")
+
+    def _call_stored(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> str:
+        """A stored automaton's call used as a number: 1 where it accepts, 0 elsewhere (True == 1)."""
+        f = self.stored_atom(node, env, unit)
+        v = self.fresh()
+        acc.append((v, f"((({f}) & {v} = 1) | (~({f}) & {v} = 0))"))
+        return v
 
     def _call_xor(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> str | None:
         if not node.args:
@@ -484,3 +525,5 @@ WALNUT_FORMS: dict[str, Callable | str] = {
     "range": "range(...) is translated only as the range of a quantifier or in a membership test",
     "options": "options(...) is not translated (only the certificate of a game claim uses the moves)",
 }
+#: the Walnut form of every stored automaton (nimjos.lang.registry.STORED_AUTOMATON), whatever its name, as a term
+STORED_WALNUT_FORM = Arithmetic._call_stored

@@ -52,6 +52,7 @@ class Job:
     exp_names: set = field(default_factory=set)                 # names carried as 2**n
     exp_value: bool = False                                     # a grundy value carried as 2**value
     statement: str = ""                                         # the claim's formula in Walnut, for notes
+    automata: dict[str, str] = field(default_factory=dict)      # stored automata to install: library name -> text
 
 
 def _names(prefix: str, n: int) -> list[str]:
@@ -177,6 +178,7 @@ def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: Mo
         job.queries[f"q_{k}"] = k
     _obligations(job, units)
     job.commands.append(f'eval cex "{pad(P, cex)}";')
+    job.automata = dict(tr.stored)
     return job
 
 
@@ -226,6 +228,7 @@ def holds_job(ns: Namespace, statement: str, names: list[str], consts: dict, dom
     job.queries["q_holds"] = "holds"
     _obligations(job, [(unit, "the statement")])
     job.commands.append(f'eval cex "{pad(X, f"({h}) & ~({body})")}";')
+    job.automata = dict(tr.stored)
     return job
 
 

@@ -32,6 +32,7 @@ class TranslatorHost(Protocol):
     n: int
     jos_args: set
     num: Numeration
+    stored: dict
 
     # -- checkers.prove.walnut.translate.Translator
     def fresh(self, stem: str = "v") -> str: ...

@@ -117,7 +117,8 @@ def walnut_verdict(claim: Claim, opts: RunOptions, window: Verdict | None = None
     commands = library(commands, num) + commands
     profile = opts.profile if opts is not None else "default"
     work, largest = work_limit(profile, len(jobs)), state_limit(profile)
-    res = run(commands, timeout=timeout, max_states=largest, java=java, jar=jar, max_total=work)
+    stored = {name: text for _, job in jobs for name, text in job.automata.items()}
+    res = run(commands, timeout=timeout, max_states=largest, java=java, jar=jar, max_total=work, automata=stored)
     runs = [(inst, job, _Answers(res, k)) for k, (inst, job) in enumerate(jobs)]
     why = res.failure(largest, timeout, work)
     if why is not None:
@@ -403,7 +404,7 @@ def _evidence(runs: list, jar: str, res: Any, num: Any = BASE2) -> dict:
         sizes = {name: states_of(text) for name, text in ans.automata.items() if name != "cex"}
         out.append({"params": {k: json_value(v) for k, v in inst.items()},
                     "commands": "\n".join(library(job.commands, num) + [in_numeration(c, num) for c in job.commands]),
-                    "states": sizes,
+                    "states": sizes, "automata": dict(job.automata),
                     "answers": {job.queries.get(k, k): v for k, v in ans.verdicts.items()}})
     return {"walnut": {"version": jar_version(jar), "numeration": num.walnut, "runs": out, "states": res.max_states_seen,
                        "total_states": res.total_states, "seconds": round(res.seconds, 3)}}

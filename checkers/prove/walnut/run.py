@@ -207,8 +207,10 @@ def _errors(stderr: str, cmds: list[str]) -> list[tuple[str, str]]:
 
 
 def run(commands: list[str], timeout: float = 600.0, xmx: str = "1g", max_states: int | None = MAX_STATES,
-        java: str | None = None, jar: str | None = None, max_total: int | None = None) -> Result:
-    """Run Walnut commands (each ending with ';') in a fresh working directory, removed afterwards."""
+        java: str | None = None, jar: str | None = None, max_total: int | None = None,
+        automata: dict[str, str] | None = None) -> Result:
+    """Run Walnut commands (each ending with ';') in a fresh working directory, removed afterwards; `automata`
+    (name -> text in Walnut's format) are installed in its automata library first, where ``$name`` finds them."""
     cmds = [c.strip() if c.strip()[-1] in ";:" else c.strip() + ";" for c in commands if c.strip()]
     if max_states is not None:
         cmds = [c.rstrip(";:") + "::" if _CMD_NAME.match(c) else c for c in cmds]
@@ -219,6 +221,9 @@ def run(commands: list[str], timeout: float = 600.0, xmx: str = "1g", max_states
     try:
         for d in DIRS:
             (wd / d).mkdir(parents=True, exist_ok=True)
+        for name, text in (automata or {}).items():
+            assert re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name), "a library name is a Walnut name"
+            (wd / "Automata Library" / f"{name}.txt").write_text(text + "\n", encoding="utf-8")
         (wd / "Command Files" / "job.txt").write_text("\n".join(cmds) + "\nexit;\n", encoding="utf-8")
         argv = [java, f"-Xmx{xmx}", *JVM_FLAGS, "-jar", jar, "job.txt"]
         t0 = time.monotonic()

@@ -44,6 +44,7 @@ from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.expr import variables_of
 from nimjos.lang.inline import names_in, substitute_call, unevaluated_arguments
+from nimjos.lang.stored import StoredAutomaton
 from nimjos.lang.syntax import parse
 from checkers.prove.walnut.arith import Arithmetic
 from checkers.prove.walnut.compare import Comparisons
@@ -66,6 +67,7 @@ class Translator(Arithmetic, Comparisons, Quantifiers):
         self.n = 0
         self.jos_args: set = set()      # the Walnut terms survivor(., 2) is evaluated at
         self.num = num                  # the numeration the formulas are read in (msd_2, fib, ...)
+        self.stored: dict[str, str] = {}  # the stored automata called: Walnut library name -> automaton file text
 
     def fresh(self, stem: str = "v") -> str:
         """A new name: the stem and a number, unique within this translator.
@@ -204,6 +206,8 @@ class Translator(Arithmetic, Comparisons, Quantifiers):
             del unit.path[len(unit.path) - len(out):]
             return out[0] if len(out) == 1 else "(" + " & ".join(f"({o})" for o in out) + ")"
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if isinstance(self.ns.builtins.get(node.func.id), StoredAutomaton):
+                return self.stored_atom(node, env, unit)
             body = self._inline(node, env, unit)
             if body is not None:
                 return self.formula(body, env, unit)
