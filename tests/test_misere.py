@@ -254,7 +254,7 @@ def test_the_report_page_says_misere_play_beside_the_game(tmp_path):
                            timeout=300, cwd=tmp_path)
         assert r.returncode in (0, 1), r.stdout + r.stderr
     page = (out / "claims" / "nim--normal-play-set-for-misere-two-heap-nim.md").read_text()
-    assert "Game `nim2`, misère play." in page
+    assert "Game `nim2`, misère play.\n\n**" in page
 
 
 @pytest.mark.parametrize("body", [

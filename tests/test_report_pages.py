@@ -216,3 +216,11 @@ def test_a_correction_says_where_it_was_rechecked(tmp_path):
     assert "0 <= x <= 3, 0 <= y <= 3; and at 2 counterexamples of the printed statement" in repairs
     md = text_of((out / "claims/heaps--in-g.md").read_text())
     assert "and at 2 counterexamples of the printed statement" in md
+
+
+def test_the_source_line_of_a_markdown_page_is_its_own_paragraph(tmp_path):
+    # a line of the page that ends in a template tag must not swallow the blank line after it: Markdown would join
+    # the source line and the verdict into one paragraph
+    for page in (pages(tmp_path) / "claims").glob("*.md"):
+        text = page.read_text()
+        assert re.search(r"Spec `[^`]+`\.( Game `[^`]+`, misère play\.)?\n\n\*\*", text), text[:400]
