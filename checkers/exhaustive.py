@@ -25,9 +25,10 @@ from checkers.evidence import (fixed_names, josephus_evidence,
                                options_evidence, position_of, window_evidence)
 from checkers.scalar import formula_row, holds_instance, level_row, one_at_a_time
 from checkers.vectorised import check_vectorised
-from nimjos.games.declared import as_instance
+from nimjos.games.declared import MISERE, as_instance
 from nimjos.games.engine import active_engine
 from nimjos.games.fast import outcomes_fast
+from nimjos.games.heaps.misere import QUOTIENT_ENGINE, quotient_outcome
 from nimjos.games.periodicity import first_stair_break
 from nimjos.lang.analysis import grundy_calls
 from nimjos.lang.compiler import compile_tree
@@ -54,7 +55,7 @@ def _scope(plan: ClaimPlan, engine_note: str = "") -> str:
         parts.append("levels " + plan.levels.describe())
     if plan.game_text:
         parts.append(f"game {plan.game_text}" + (" in misère play (a terminal position is an N-position; each "
-                                                  "position valued on its own game graph, no nim-sum)" if plan.misere else ""))
+                                                  "position valued as a whole, no nim-sum)" if plan.misere else ""))
     if engine_note:
         parts.append(engine_note)
     return "; ".join(parts)
@@ -242,10 +243,17 @@ def _solve_all(groups: dict) -> None:
 
 def _outcomes(by_inst: dict) -> dict | None:
     """{(instance, position): 0 at a P-position, -1 elsewhere} when an engine of P-positions answers for every
-    instance (:func:`nimjos.games.fast.outcomes_fast`); None to ask for the Grundy values."""
+    instance (:func:`nimjos.games.fast.outcomes_fast`; a misère heap game's quotient,
+    :func:`nimjos.games.heaps.misere.quotient_outcome`); None to ask for the Grundy values."""
     out: dict = {}
     engine = active_engine()
     for inst, positions in by_inst.items():
+        if getattr(inst, "play", None) == MISERE and getattr(inst, "heaps", False):
+            answers = [quotient_outcome(inst, p) for p in positions]
+            if any(a is None for a in answers):
+                return None
+            out.update({(inst, p): 0 if a else -1 for p, a in zip(positions, answers)})
+            continue
         if getattr(inst, "dim", 1) < 2 or not positions:
             return None
         coords = [np.array([p[j] for p in positions], dtype=np.int64) for j in range(inst.dim)]
@@ -284,7 +292,10 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
     check_rows = handler_for(ROW_CHECKS, plan)
     assert check_rows is not None, f"a game claim's plan has a row check ({type(plan).__name__})"
     evidence = check_rows(plan, rows, by_inst, param_names, col)
-    evidence["engines"] = sorted(set().union(*(i.solved_by for i in by_inst))) if by_inst else []
+    engines = set().union(*(i.solved_by for i in by_inst)) if by_inst else set()
+    if evidence.pop("quotient", False):
+        engines.add(QUOTIENT_ENGINE)
+    evidence["engines"] = sorted(engines)
     if plan.misere:
         evidence["play"] = "misere"  # the report says "misère play" beside the game
     for key in ("grid", "sequence"):
@@ -312,7 +323,7 @@ def _formula_rows(plan: GrundyPlan | PPositionsPlan, rows: list, by_inst: dict, 
         if claimed is not None:
             claimed_map[(inst, pos)] = (1 if claimed[0] else 0) if predicate else claimed[0]
     if outcomes is not None:   # no Grundy values to plot from an engine of P-positions only
-        return {}
+        return {"quotient": True} if any(getattr(i, "play", None) == MISERE for i in by_inst) else {}
     return window_evidence(rows, claimed_map, "claimed P-positions" if predicate else "claimed value")
 
 

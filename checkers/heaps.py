@@ -43,6 +43,7 @@ from checkers.sample.driver import db_key
 from checkers.sample.method import MIN_BEYOND
 from nimjos.games.declared import as_instance
 from nimjos.games.heaps.game import Copies, HeapGame, MooreNim
+from nimjos.games.heaps.misere import quotient_outcome
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.inline import substitute_call
@@ -225,7 +226,8 @@ def heap_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
     scope = (f"{what}; {held:,} held, {beyond:,} beyond the window (not counting positions of empty heaps only); "
              f"largest heap or count {largest:,}")
     if plan.misere:
-        scope += "; misère play: each position valued as a whole on its game graph (no Sprague-Grundy reduction)"
+        scope += ("; misère play: each position valued as a whole (no Sprague-Grundy reduction), on its game graph"
+                  " or by the game's misère quotient where one is verified for its heaps")
     if plan.domain is not None:
         scope += f"; {plan.domain.describe()}"
     notes = [f"{skipped:,} drawn positions skipped: over the engine's limits"] if skipped else []
@@ -296,7 +298,8 @@ def _judge(claim: Claim, plan: PPositionsPlan | GrundyPlan | HoldsPlan, env: dic
             return False, plan.sides[0](env), plan.sides[1](env)
         return ok, ok, True
     inst = as_instance(plan.game(env))
-    actual = inst.grundy(env[hw.coord])
+    is_p = quotient_outcome(inst, env[hw.coord]) if isinstance(plan, PPositionsPlan) else None
+    actual = (0 if is_p else -1) if is_p is not None else inst.grundy(env[hw.coord])
     claimed = plan.formula(env)
     if isinstance(plan, PPositionsPlan):
         return bool(claimed) == (actual == 0), "P" if actual == 0 else "N", "P" if claimed else "N"

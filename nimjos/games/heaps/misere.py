@@ -22,6 +22,7 @@ from typing import Any
 from nimjos.games.declared import MISERE, GameInstance, as_instance
 from nimjos.lang.errors import EvalError
 from nimjos.games.heaps.game import _SHARED, Copies, HeapGame, HeapPositions, MooreNim, _heaps, one_heap_moves
+from nimjos.games.heaps.quotient import Moves, QuotientBudget, QuotientBuilder
 
 
 #: the game types whose positions are collections of heaps: played in misère on whole positions (sorted tuples)
@@ -90,6 +91,71 @@ def misere_sum(game: Any) -> GameInstance:
     if found is None:
         found = _SHARED[key] = MisereSum(inst)
     return found
+
+
+#: the largest heap a misère quotient is grown to for the outcomes of a window or a sample; a position with a
+#: larger heap is valued on its game graph
+QUOTIENT_HEAPS = 1000
+#: the most states one search of the quotient may hold when it answers a window or a sample (past it, the game
+#: graph answers): misère Kayles to heap 1000 stays well under it, misère Nim stops near heap 64
+QUOTIENT_BUDGET = 20_000
+
+#: the words the scope gives the quotient as an engine of outcomes
+QUOTIENT_ENGINE = ("misère quotient (Plambeck-Siegel) from the moves, verified for every sum of the heaps it covers")
+
+_BUILDERS: dict[Any, QuotientBuilder | None] = {}
+
+
+def _one_heap_moves(game: GameInstance) -> Moves | None:
+    """The one-heap moves of a misère heap game's rule (a take-and-break code, or a one-heap game played on
+    any number of heaps), or None for a game whose positions are not sums of heaps (Moore's Nim)."""
+    if not isinstance(game, MisereGame) or not game.heaps:
+        return None
+    base = game.base
+    if isinstance(base, (HeapGame, HeapPositions)):
+        return base.rules.moves
+    if isinstance(game, MisereSum):
+        one_heap = base
+
+        def moves(n: int) -> list[tuple[int, ...]]:
+            return [(q,) if type(q) is int else tuple(q) for q in one_heap.options(n)]
+        return moves
+    return None
+
+
+def quotient_outcome(game: GameInstance, position: Any) -> bool | None:
+    """Whether `position` of a misère heap game is a P-position, read from the game's misère quotient
+    (:mod:`nimjos.games.heaps.quotient`, grown as far as the largest heap asked, verified for every sum of heaps
+    up to it); None when the quotient does not answer: not a sum of heaps, a heap over :data:`QUOTIENT_HEAPS`, or
+    no verified quotient within the budget (then the position is valued on its game graph).
+
+    >>> from nimjos.games.heaps.game import heap_game
+    >>> from nimjos.games.heaps.rules import octal_rules
+    >>> kayles = misere(heap_game(octal_rules("0.77")))
+    >>> [n for n in range(60) if quotient_outcome(kayles, (n,))], quotient_outcome(kayles, (2, 2, 20))
+    ([1, 4, 9, 12, 20], False)
+    """
+    moves = _one_heap_moves(game)
+    if moves is None:
+        return None
+    heaps = game.normalise(position)
+    heaps = heaps if isinstance(heaps, tuple) else (heaps,)
+    top = max(heaps, default=0)
+    if top > QUOTIENT_HEAPS:
+        return None
+    key = game.base.rules if isinstance(game.base, (HeapGame, HeapPositions)) else game
+    builder = _BUILDERS.get(key, False)
+    if builder is None:
+        return None
+    if builder is False:
+        builder = _BUILDERS[key] = QuotientBuilder(moves, budget=QUOTIENT_BUDGET)
+    if builder.stuck_at is not None and top >= builder.stuck_at:
+        return None
+    try:
+        quotient = builder.grow(max(top, builder.bound))
+    except (QuotientBudget, EvalError):
+        return None
+    return quotient.outcome(heaps) == "P"
 
 
 def misere(game: Any) -> GameInstance:
