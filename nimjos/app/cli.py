@@ -42,6 +42,8 @@ SUBCOMMANDS = (
                "nimjos.app.grundy_cli"),
     Subcommand("discover", "from a game's moves to a checked description of its P-positions or Grundy values",
                "nimjos.app.discover_cli"),
+    Subcommand("quotient", "the misère quotient of a heap game, verified for every sum of heaps up to a bound",
+               "nimjos.app.quotient_cli"),
     Subcommand("new", "write a commented skeleton spec", "nimjos.app.scaffold"),
     Subcommand("explain", "options, Grundy values and mex at a counterexample or position", "nimjos.app.explain"),
 )

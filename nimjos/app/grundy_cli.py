@@ -59,7 +59,7 @@ OUTSIDE = -1
 DETECT_PERIODICITY = detect
 
 
-def _game(target: str, assignments: list[str]) -> tuple[Any, tuple[str, ...] | None, dict[str, Any], Namespace]:
+def resolve_game(target: str, assignments: list[str]) -> tuple[Any, tuple[str, ...] | None, dict[str, Any], Namespace]:
     """(game instance, its coordinate names or None for any names, its params, the namespace of the window).
 
     ``FILE::NAME`` names a declared game; ``FILE::EXPR`` or ``EXPR`` is a game expression (built-in families).
@@ -196,7 +196,7 @@ def grundy_table(target: str, assignments: list[str], window: str, max_positions
     >>> grundy_table("nim()", [], "1 <= a <= 3 and 1 <= b <= a")[0].tolist()
     [[0, -1, -1], [3, 0, -1], [2, 1, 0]]
     """
-    game, coords, params, ns = _game(target, assignments)
+    game, coords, params, ns = resolve_game(target, assignments)
     binder, names = _window_binder(window, ns, params, coords)
     box = box_of(binder, params, names)
     if box is not None:

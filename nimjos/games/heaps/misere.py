@@ -106,9 +106,15 @@ QUOTIENT_ENGINE = ("misère quotient (Plambeck-Siegel) from the moves, verified 
 _BUILDERS: dict[Any, QuotientBuilder | None] = {}
 
 
-def _one_heap_moves(game: GameInstance) -> Moves | None:
+def one_heap_rule(game: GameInstance) -> Moves | None:
     """The one-heap moves of a misère heap game's rule (a take-and-break code, or a one-heap game played on
-    any number of heaps), or None for a game whose positions are not sums of heaps (Moore's Nim)."""
+    any number of heaps), or None for a game whose positions are not sums of heaps (Moore's Nim).
+
+    >>> from nimjos.games.heaps.game import heap_game, moore_nim
+    >>> from nimjos.games.heaps.rules import octal_rules
+    >>> sorted(one_heap_rule(misere(heap_game(octal_rules("0.77"))))(3)), one_heap_rule(misere(moore_nim(2)))
+    ([(1,), (1, 1), (2,)], None)
+    """
     if not isinstance(game, MisereGame) or not game.heaps:
         return None
     base = game.base
@@ -135,7 +141,7 @@ def quotient_outcome(game: GameInstance, position: Any) -> bool | None:
     >>> [n for n in range(60) if quotient_outcome(kayles, (n,))], quotient_outcome(kayles, (2, 2, 20))
     ([1, 4, 9, 12, 20], False)
     """
-    moves = _one_heap_moves(game)
+    moves = one_heap_rule(game)
     if moves is None:
         return None
     heaps = game.normalise(position)
