@@ -103,7 +103,7 @@ QUOTIENT_BUDGET = 20_000
 #: the words the scope gives the quotient as an engine of outcomes
 QUOTIENT_ENGINE = ("misère quotient (Plambeck-Siegel) from the moves, verified for every sum of the heaps it covers")
 
-_BUILDERS: dict[Any, QuotientBuilder | None] = {}
+_BUILDERS: dict[Any, QuotientBuilder] = {}
 
 
 def one_heap_rule(game: GameInstance) -> Moves | None:
@@ -142,7 +142,7 @@ def quotient_outcome(game: GameInstance, position: Any) -> bool | None:
     ([1, 4, 9, 12, 20], False)
     """
     moves = one_heap_rule(game)
-    if moves is None:
+    if moves is None or not isinstance(game, MisereGame):
         return None
     heaps = game.normalise(position)
     heaps = heaps if isinstance(heaps, tuple) else (heaps,)
@@ -150,10 +150,8 @@ def quotient_outcome(game: GameInstance, position: Any) -> bool | None:
     if top > QUOTIENT_HEAPS:
         return None
     key = game.base.rules if isinstance(game.base, (HeapGame, HeapPositions)) else game
-    builder = _BUILDERS.get(key, False)
+    builder = _BUILDERS.get(key)
     if builder is None:
-        return None
-    if builder is False:
         builder = _BUILDERS[key] = QuotientBuilder(moves, budget=QUOTIENT_BUDGET)
     if builder.stuck_at is not None and top >= builder.stuck_at:
         return None

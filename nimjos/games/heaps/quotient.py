@@ -39,7 +39,7 @@ from __future__ import annotations
 import heapq
 from itertools import combinations
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from nimjos.lang.errors import EvalError
 
@@ -278,6 +278,18 @@ def _minimise(auto: _Automaton, letters: set[int] | None = None) -> _Automaton:
     return _Automaton(rows=rows, letter_of=letter_of, p=p, budget=auto.budget)
 
 
+def _number(index: dict, states: list, state: Any, budget: int) -> int:
+    """The number of `state` in a search that numbers states as it meets them (a new one is appended to
+    `states`); past `budget` states, the search stops."""
+    found = index.get(state)
+    if found is None:
+        found = index[state] = len(states)
+        states.append(state)
+        if len(states) > budget:
+            raise QuotientBudget(f"more than {budget} elements in a candidate")
+    return found
+
+
 def _free(auto: _Automaton, heaps: dict[int, int], heap_opts) -> _Automaton:
     """A candidate in which each heap of `heaps` is a free generator of its own, g^(i+2) = g^i with the index i
     given, beside the quotient the other heaps generate; P-portion marked from the moves, then reduced."""
@@ -289,11 +301,9 @@ def _free(auto: _Automaton, heaps: dict[int, int], heap_opts) -> _Automaton:
     start = (0,) + (0,) * len(freed)
     index = {start: 0}
     states = [start]
-    moves_of = []  # (row of base or None, position of the freed generator or None)
-    for l in sorted(base_rows):
-        moves_of.append((base.rows[base_rows[l]], None))
-    for j, h in enumerate(freed):
-        moves_of.append((None, j))
+    # each letter: (the base row it applies, -1) or (None, the position of its freed generator)
+    moves_of: list[tuple[list[int] | None, int]] = [(base.rows[base_rows[l]], -1) for l in sorted(base_rows)]
+    moves_of += [(None, j) for j in range(len(freed))]
     edges: list[list[int]] = [[] for _ in moves_of]
     i = 0
     while i < len(states):
@@ -307,13 +317,7 @@ def _free(auto: _Automaton, heaps: dict[int, int], heap_opts) -> _Automaton:
                 if c == top + 2:
                     c = top
                 nxt = state[:1 + j] + (c,) + state[2 + j:]
-            t = index.get(nxt)
-            if t is None:
-                t = index[nxt] = len(states)
-                states.append(nxt)
-                if len(states) > auto.budget:
-                    raise QuotientBudget(f"more than {auto.budget} elements in a candidate")
-            edges[e].append(t)
+            edges[e].append(_number(index, states, nxt, auto.budget))
         i += 1
     letter_index = {l: e for e, l in enumerate(sorted(base_rows))}
     letter_of = []
@@ -334,21 +338,14 @@ def _refine(auto: _Automaton, heap_opts) -> _Automaton:
     from the moves and reduced."""
     pairs = _Pairs(auto, heap_opts)
     kinds = list(pairs.kind_heap)
-    start = (0, frozenset())
+    start: tuple[int, frozenset] = (0, frozenset())
     index = {start: 0}
     states = [start]
     rows: list[list[int]] = [[] for _ in kinds]
     i = 0
     while i < len(states):
         for k, kind in enumerate(kinds):
-            nxt = pairs.step(states[i], kind)
-            j = index.get(nxt)
-            if j is None:
-                j = index[nxt] = len(states)
-                states.append(nxt)
-                if len(states) > auto.budget:
-                    raise QuotientBudget(f"more than {auto.budget} elements in a candidate")
-            rows[k].append(j)
+            rows[k].append(_number(index, states, pairs.step(states[i], kind), auto.budget))
         i += 1
     kind_index = {kind: k for k, kind in enumerate(kinds)}
     letter_of = [kind_index[pairs.kind(h, heap_opts)] if auto.letter_of[h] >= 0 else -1
