@@ -197,3 +197,14 @@ def test_the_quotient_command(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "quotient", "moore_nim(2)", "--heaps", "3"],
                          capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "no misère quotient" in bad.stderr
+
+
+def test_a_candidate_whose_heaps_do_not_commute_is_refused():
+    from nimjos.games.heaps.quotient import _check_commutative
+    # two letters on states 0, 1, 2: a then b reaches 2, b then a reaches 1
+    auto = _Automaton(rows=[[1, 1, 2], [2, 2, 2]], letter_of=[-1, 0, 1], p=[False, True, False])
+    auto.rows[1][1] = 2
+    auto.rows[0][2] = 1
+    with pytest.raises(RuntimeError, match="not commutative"):
+        _check_commutative(auto)
+    _check_commutative(QuotientBuilder(octal_rules("0.77").moves).grow(12) and _verified("0.77", 12).auto)

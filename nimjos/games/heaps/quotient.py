@@ -278,6 +278,19 @@ def _minimise(auto: _Automaton, letters: set[int] | None = None) -> _Automaton:
     return _Automaton(rows=rows, letter_of=letter_of, p=p, budget=auto.budget)
 
 
+def _check_commutative(auto: _Automaton) -> None:
+    """Refuse a candidate whose heaps do not commute at some reachable state: its element of a position would
+    depend on the order of the heaps, and the verification's induction would not hold (never expected: every
+    candidate is built as a commutative monoid; this makes sure)."""
+    rows = list({tuple(row) for row in auto.rows})
+    words = _words(auto)
+    for x in _by_size(words):
+        for i, a in enumerate(rows):
+            for b in rows[i + 1:]:
+                if a[b[x]] != b[a[x]]:
+                    raise RuntimeError(f"a misère-quotient candidate is not commutative at {words[x]}: refused")
+
+
 def _number(index: dict, states: list, state: Any, budget: int) -> int:
     """The number of `state` in a search that numbers states as it meets them (a new one is appended to
     `states`); past `budget` states, the search stops."""
@@ -521,6 +534,7 @@ class QuotientBuilder:
             count, failure = pairs.search()
             self._spend(count)
             if failure is None:
+                _check_commutative(trial)
                 self.auto, self.pairs = trial, pairs
                 return
             known[failure] = not trial.p[trial.apply(0, failure)]
