@@ -20,13 +20,20 @@ How it is computed here, heap by heap (A_n: the sums of heaps of at most n token
   sigma(empty) = (0, {}) under the heaps' transitions: a finite search. By induction on positions, if every
   reachable pair (x, T) has x in P exactly when T is not empty and holds no element of P, the element of
   every position of A_n gives its misère outcome (a terminal position is an N-position);
-* heap n gets an element of the quotient of A_{n-1} when one passes the verification; else a new generator of
-  period 2 (x^4 = x^2, the form of every element of a misère quotient), and a candidate that fails is refined
-  by the pairs sigma until one passes. A verified candidate is reduced by indistinguishability (the least
-  automaton with the same P-language), which is the misère quotient of A_n.
+* heap n gets an element of the quotient of A_{n-1} when one passes the verification (the pairs already met
+  are kept, so only those a heap of a new kind adds are visited). Else heap n becomes a new generator of period
+  2 (g^4 = g^2: every element of a misère quotient has g^(i+2) = g^i for some i) beside the quotient of the
+  other heaps, and while the verification fails, the least failing position (least in the multiset order, so
+  that every smaller position passed and its true outcome is the one its options give) is kept with that
+  outcome, and the fewest of its heaps are freed as generators of their own, with an index at least their count
+  in any failing position met, until a candidate gets every failing position met right (after the subsets, the
+  refinement of the candidate by its pairs sigma). Each candidate is reduced by indistinguishability (the least
+  automaton with the same P-language); the verified one is the misère quotient of A_n.
 
-Every step that could err (the candidate, its P-portion, its refinement) is followed by the verification,
-which is exact, so a returned quotient is correct for every position of A_n; budgets are counts of states.
+Every step that could err (the candidate, its P-portion, its recalibration) is followed by the verification,
+which is exact, and a verified candidate is also checked to commute at every reachable state, so a returned
+quotient is correct for every position of A_n. The budgets are counts (states of one search, products of all
+the searches), never times: past them the computation stops and says at which heap.
 
 >>> from nimjos.games.heaps.rules import NIM, octal_rules
 >>> q = misere_quotient(NIM.moves, 1); q.order, q.outcome((1, 1, 1)), q.outcome((1, 1))
