@@ -52,13 +52,123 @@ class Level:
         return self.members is None and not self.highs
 
     def describe(self) -> str:
+        """The level as a reader writes it: ``lo <= name <= hi``, ``name >= lo`` or ``name in S``. Several bounds
+        print as ``max(...)``/``min(...)`` of the bounds as written, less repeats, with their integer literals
+        folded into one (see :func:`shown_bounds`).
+
+        >>> Binder.from_text("2 <= k <= 8 and 1 <= n <= 40 and 1 <= n and k <= n", Namespace()).levels[1].describe()
+        'max(1, k) <= n <= 40'
+        >>> Binder.from_text("1 <= n <= 9 and n > 0", Namespace()).levels[0].describe()
+        '1 <= n <= 9'
+        >>> Binder.from_text("n >= 3 and n >= 2", Namespace(), allow_unbounded=True).levels[0].describe()
+        'n >= 3'
+        """
         if self.members is not None:
             return f"{self.name} in {self.member_text}"
-        lo = " max(" + ", ".join(self.low_text) + ")" if len(self.low_text) > 1 else (self.low_text[0] if self.low_text else "?")
+        lo = _joined("max", shown_bounds(self.low_text, [s for _, s in self.lows], lower=True)) or "?"
         if not self.highs:
-            return f"{self.name} >= {lo.strip()}"
-        hi = "min(" + ", ".join(self.high_text) + ")" if len(self.high_text) > 1 else self.high_text[0]
-        return f"{lo.strip()} <= {self.name} <= {hi}"
+            return f"{self.name} >= {lo}"
+        hi = _joined("min", shown_bounds(self.high_text, [s for _, s in self.highs], lower=False))
+        return f"{lo} <= {self.name} <= {hi}"
+
+
+def _int_literal(text: str) -> int | None:
+    """The value of a bound text that parses as an integer literal (``7``, ``-3``), else None; nothing is
+    evaluated, and ``2 + 1`` is not a literal.
+
+    >>> _int_literal("7"), _int_literal("-3"), _int_literal("2 + 1"), _int_literal("k"), _int_literal("True")
+    (7, -3, None, None, None)
+    """
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    sign = 1
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        sign, node = -1, node.operand
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return sign * node.value
+    return None
+
+
+def _bound_literal(text: str, strict: bool, lower: bool) -> int | None:
+    """The integer a bound text stands for when it is an integer literal, or the text a strict bound on an integer
+    literal c was written as (``c + 1`` below, ``c - 1`` above: the enumeration's ``floor(c) + 1`` and
+    ``ceil(c) - 1``, exactly c + 1 and c - 1 for an integer c), else None.
+
+    >>> _bound_literal("3", False, True), _bound_literal("2 + 1", True, True), _bound_literal("-3 - 1", True, False)
+    (3, 3, -4)
+    >>> _bound_literal("2 + 1", False, True) is None, _bound_literal("k + 1", True, True) is None
+    (True, True)
+    """
+    value = _int_literal(text)
+    if value is not None:
+        return value
+    suffix = " + 1" if lower else " - 1"
+    if strict and text.endswith(suffix):
+        inner = _int_literal(text[:-len(suffix)])
+        if inner is not None:
+            return inner + 1 if lower else inner - 1
+    return None
+
+
+def shown_bounds(texts: Sequence[str], stricts: Sequence[bool], lower: bool) -> list[str]:
+    """The bounds of one side of a level as printed: repeated texts once, and the integer literals among them
+    folded into one (the largest of several lower bounds, the smallest of several upper bounds) where the first
+    of them stood; other bounds are kept as written, since which one binds may depend on the names.
+    `stricts` says which bounds were strict (their texts end in ``+ 1``/``- 1``); the printed bounds mean what
+    the enumeration (:meth:`Binder.range_of`) takes, the maximum (minimum) of the bounds.
+
+    >>> shown_bounds(["1", "1"], [False, False], lower=True)
+    ['1']
+    >>> shown_bounds(["n", "n"], [False, False], lower=False)
+    ['n']
+    >>> shown_bounds(["3", "2"], [False, False], lower=True), shown_bounds(["3", "2"], [False, False], lower=False)
+    (['3'], ['2'])
+    >>> shown_bounds(["1", "1", "1", "1"], [False] * 4, lower=True)
+    ['1']
+    >>> shown_bounds(["k + 1", "k + 1"], [True, False], lower=True)
+    ['k + 1']
+    >>> shown_bounds(["k + 1", "1", "k + 1", "1"], [False] * 4, lower=True)
+    ['k + 1', '1']
+    >>> shown_bounds(["k + 1", "2"], [False, False], lower=True)
+    ['k + 1', '2']
+    >>> shown_bounds(["n / k", "n / k"], [False, False], lower=False)
+    ['n / k']
+    >>> shown_bounds(["k - 1 - 1", "k - 1 - 1"], [True, True], lower=False)
+    ['k - 1 - 1']
+    >>> shown_bounds(["1", "0 + 1"], [False, True], lower=True), shown_bounds(["3", "0"], [False, False], lower=True)
+    (['1'], ['3'])
+    >>> shown_bounds(["-3", "-5", "x"], [False, False, False], lower=True)
+    ['-3', 'x']
+    >>> shown_bounds(["9", "10 - 1", "x"], [False, True, False], lower=False)
+    ['9', 'x']
+    """
+    if len(stricts) != len(texts):   # not built side by side: read no strictness
+        stricts = [False] * len(texts)
+    values = [_bound_literal(t, s, lower) for t, s in zip(texts, stricts)]
+    literals = [v for v in values if v is not None]
+    out: list[str] = []
+    placed = False
+    for text, value in zip(texts, values):
+        if value is None:
+            if text not in out:
+                out.append(text)
+        elif not placed:
+            out.append(str(max(literals) if lower else min(literals)))
+            placed = True
+    return out
+
+
+def _joined(fold: str, texts: list[str]) -> str:
+    """One bound text, or ``max(...)``/``min(...)`` of several; empty for none.
+
+    >>> _joined("max", ["1"]), _joined("min", ["n", "k"]), _joined("max", [])
+    ('1', 'min(n, k)', '')
+    """
+    if len(texts) > 1:
+        return f"{fold}({', '.join(texts)})"
+    return texts[0] if texts else ""
 
 
 def conjuncts(tree: ast.expr) -> list[ast.expr]:
@@ -330,7 +440,8 @@ class Binder:
         return [l for l in self.levels if l.unbounded]
 
     def describe(self) -> str:
-        """The bounds as read, e.g. ``'0 <= x <= 3, 0 <= y <= x'``.
+        """The bounds as a reader writes them (each level by :meth:`Level.describe`), e.g.
+        ``'0 <= x <= 3, 0 <= y <= x'``, then the conditions kept as filters.
 
         >>> Binder.from_text("0 <= x <= 3 and y >= 0 and y <= x", Namespace()).describe()
         '0 <= x <= 3, 0 <= y <= x'
