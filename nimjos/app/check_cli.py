@@ -1,28 +1,29 @@
-"""``nimjos check`` and ``nimjos list``: check the claims of spec files, list them.
+"""``nimjos check``: check the claims of spec files, once :mod:`nimjos.app.check_input` has read and validated
+them all (its arguments are there too): this module imports the methods.
 
 Exit status of ``check``: 0 when every verdict agrees with its claim's ``expect``; 1 when one does not; 3 when
-a proof failed its audit (a prover bug); 2 on bad input (:func:`nimjos.app.cli.main` prints it as one line).
+a proof failed its audit (a prover bug); 2 on bad input (:func:`nimjos.app.cli.main` prints one line per fault).
 
->>> parser = argparse.ArgumentParser(); register_check(parser.add_subparsers())
->>> parser.parse_args(["check", "specs/", "--claim", "a"]).claim
-['a']
+>>> from checkers.run import ClaimResult
+>>> from nimjos.verdict import Verdict
+>>> _claim_seconds(ClaimResult(None, [Verdict("c", "checked", "exhaustive", "", seconds=0.25)]))
+'0.25s'
 """
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from nimjos.lang.errors import SpecError
+from nimjos.lang.errors import SpecError, raise_all
 from nimjos.lang.values import format_value
 from nimjos.results.store import ResultsStore
 from checkers.run import RunOptions, Sharding
 from nimjos.app.claim_pool import default_jobs, load_costs, run_claims
-from nimjos.spec.loader import Claim, load_spec, spec_files
+from nimjos.spec.loader import Claim, load_specs
 from nimjos.games.engine import default_engine, set_max_positions
 from nimjos.lang.syntax import suggest
 from checkers.run import METHODS
@@ -32,7 +33,7 @@ from nimjos.app.progress import ShardProgress
 from nimjos.app.pins import parse_at
 from nimjos.report.definitions import definitions_used
 from nimjos.report.model import side_names
-from nimjos.app.cli import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_OK, EXIT_PROVER_BUG, help_of
+from nimjos.app.cli import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_OK, EXIT_PROVER_BUG
 
 
 def _claim_meta(claim: Claim, agrees: bool) -> dict:
@@ -141,7 +142,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    specs = [load_spec(p) for p in spec_files(args.paths or ["specs"])]
+    specs = getattr(args, "specs", None)   # read and validated by nimjos.app.check_input, before the methods loaded
+    if specs is None:
+        specs, faults = load_specs(args.paths or ["specs"])
+        raise_all(faults)
     pins = parse_at(args.at) if args.at else None
     selected = []
     for spec in specs:
@@ -238,57 +242,3 @@ def _check(args: argparse.Namespace) -> int:
     if errors:
         return EXIT_BAD_INPUT
     return status
-
-
-def cmd_list(args: argparse.Namespace) -> int:
-    for path in spec_files(args.paths or ["specs"]):
-        spec = load_spec(path)
-        print(f"{path}  ({spec.source.title or spec.source.id})")
-        for c in spec.claims:
-            extra = f" corrects {c.corrects}" if c.corrects else ""
-            print(f"  {c.id:<40} {c.kind:<12} {c.ref:<28} expect {c.expect or '-'}{extra}")
-    return EXIT_OK
-
-
-def register_check(sub: argparse._SubParsersAction) -> None:
-    """Add ``nimjos check`` to the subcommands of a parser.
-
-    >>> parser = argparse.ArgumentParser(); register_check(parser.add_subparsers())
-    >>> parser.parse_args(["check", "--jobs", "2"]).jobs
-    2
-    """
-    check = sub.add_parser("check", help=help_of("check"))
-    check.add_argument("paths", nargs="*", help="spec files or directories")
-    check.add_argument("--claim", action="append", help="check only this claim id (repeatable)")
-    check.add_argument("--json", action="store_true", help="print one JSON object instead of text")
-    check.add_argument("--max-counterexamples", type=int, default=10, metavar="N")
-    check.add_argument("--profile", default="default", choices=["default", "deep"])
-    check.add_argument("--at", help="check one instance only, e.g. --at 'x=0,y=2'")
-    check.add_argument("--method", help="comma-separated methods: exhaustive,sample,prove (default: all that apply)")
-    check.add_argument("--timeout", type=float, default=None,
-                       help="seconds per claim for the prover (default: 10, or 30 with --profile deep)")
-    check.add_argument("--store", default=os.environ.get("NIMJOS_STORE", ".nimjos/results.sqlite"),
-                       help="results store (SQLite)")
-    check.add_argument("--no-store", action="store_true", help="do not record results")
-    check.add_argument("--no-repair", action="store_true", help="do not search corrections of refuted claims")
-    check.add_argument("--resume", action="store_true", help="skip claims already recorded by an interrupted run")
-    check.add_argument("--jobs", type=int, default=0,
-                       help="claims checked at once, one process each (default: one per core)")
-    check.add_argument("--workers", type=int, default=1, help="processes for sharded exhaustive checks (local executor)")
-    check.add_argument("--shards", type=int, default=0, help="shards per claim (default: 4 x workers, balanced)")
-    check.add_argument("--executor", default="local", choices=["local", "dask"], help="where shards run")
-    check.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://127.0.0.1:8786")
-    check.add_argument("--max-positions", type=int, default=0, help="resource guard: positions one table may hold")
-    check.set_defaults(func=cmd_check)
-
-
-def register_list(sub: argparse._SubParsersAction) -> None:
-    """Add ``nimjos list`` to the subcommands of a parser.
-
-    >>> parser = argparse.ArgumentParser(); register_list(parser.add_subparsers())
-    >>> parser.parse_args(["list", "specs/"]).paths
-    ['specs/']
-    """
-    lst = sub.add_parser("list", help=help_of("list"))
-    lst.add_argument("paths", nargs="*")
-    lst.set_defaults(func=cmd_list)

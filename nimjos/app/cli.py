@@ -17,25 +17,28 @@ import argparse
 import sys
 from typing import NamedTuple
 
-from nimjos.lang.errors import NimjosError
+from nimjos.lang.errors import NimjosError, SpecErrors
 from nimjos.lang.lazy import import_on_use
 
 EXIT_OK, EXIT_DISAGREE, EXIT_BAD_INPUT, EXIT_PROVER_BUG = 0, 1, 2, 3
 
 
 class Subcommand(NamedTuple):
-    """One subcommand: its name, its one-line help, and the module (with its function) that adds its arguments."""
+    """One subcommand: its name, its one-line help, the module (with its function) that adds its arguments, and
+    the module that does its work when that is another, imported once the input has been read and validated."""
 
     name: str
     help: str
     module: str
     register: str = "register"
+    runs: str = ""
 
 
 #: every subcommand, in the order ``nimjos --help`` lists them; a module is imported only when its subcommand runs
 SUBCOMMANDS = (
-    Subcommand("check", "check the claims of spec files (default: specs/)", "nimjos.app.check_cli", "register_check"),
-    Subcommand("list", "list the claims of spec files", "nimjos.app.check_cli", "register_list"),
+    Subcommand("check", "check the claims of spec files (default: specs/)", "nimjos.app.check_input", "register_check",
+               "nimjos.app.check_cli"),
+    Subcommand("list", "list the claims of spec files", "nimjos.app.check_input", "register_list"),
     Subcommand("report", "render reports/ from the results store", "nimjos.app.report_cli"),
     Subcommand("josephus", "the Josephus problem: survivor, survivor table, elimination order", "nimjos.app.josephus_cli"),
     Subcommand("grundy", "Grundy values of a game (declared or built-in) on a window, from its moves",
@@ -56,6 +59,17 @@ def help_of(name: str) -> str:
     'list the claims of spec files'
     """
     return next(c.help for c in SUBCOMMANDS if c.name == name)
+
+
+def runner_of(name: str) -> str:
+    """The module that does the work of the subcommand ``name`` (its own module unless :data:`SUBCOMMANDS` names
+    another).
+
+    >>> runner_of("check"), runner_of("list")
+    ('nimjos.app.check_cli', 'nimjos.app.check_input')
+    """
+    command = next(c for c in SUBCOMMANDS if c.name == name)
+    return command.runs or command.module
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -100,8 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser(chosen_subcommand(words)).parse_args(words)
     try:
         return args.func(args)
-    except NimjosError as exc:   # a SpecError too: one line, never a traceback
-        print(f"nimjos: {exc}", file=sys.stderr)
+    except NimjosError as exc:   # a SpecError too: one line (one per fault of a SpecErrors), never a traceback
+        for error in exc.errors if isinstance(exc, SpecErrors) else [exc]:
+            print(f"nimjos: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return EXIT_OK

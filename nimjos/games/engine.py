@@ -17,11 +17,11 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Iterable, Iterator
 
-import networkx as nx
 import numpy as np
 
 from nimjos.lang.errors import ResourceError, SpecError
 from nimjos.games.fast import solve_fast
+from nimjos.lang.lazy import import_on_use
 
 #: largest graph (in edges) solved through networkx; larger ones use the iterative post-order
 NETWORKX_EDGE_LIMIT = 400_000
@@ -161,6 +161,7 @@ class ReferenceEngine:
         game.solved_by.add(self.last_method)
 
     def _solve_networkx(self, game: Any, adj: dict[Any, list]) -> None:
+        nx = import_on_use("networkx")   # about 0.1 s to import: not on the path that only reads a spec
         graph = nx.DiGraph()
         graph.add_nodes_from(adj)
         for p, opts in adj.items():

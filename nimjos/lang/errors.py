@@ -1,6 +1,7 @@
 """The project's error types.
 
 * :class:`SpecError` -- bad input: the spec file is wrong. The CLI prints one line and exits with status 2.
+* :class:`SpecErrors` -- several independent faults, found in one reading (a SpecError too): one line each.
 * :class:`ResourceError` -- the spec asks for more than the limits allow (a SpecError too).
 * :class:`EvalError` -- the mathematics cannot be evaluated at one instance (division by zero, v2(0),
   a function outside its domain); a checker turns it into the verdict ``ill-defined`` at that instance.
@@ -56,6 +57,48 @@ class SpecError(NimjosError):
         if self.hint:
             text += f" ({self.hint})"
         return text
+
+
+class SpecErrors(SpecError):
+    """Several independent faults of the spec files, each a :class:`SpecError`, found in one reading: its text is
+    one line per fault; its location is the first fault's.
+
+    >>> str(SpecErrors([SpecError("bad", file="a.toml", line=2), SpecError("worse", file="b.toml")]))
+    'a.toml:2: bad\\nb.toml: worse'
+    """
+
+    def __init__(self, errors: list[SpecError]):
+        first = errors[0]
+        super().__init__(first.message, file=first.file, item=first.item, field=first.field, line=first.line,
+                         hint=first.hint)
+        self.errors = [one for error in errors for one in each_error(error)]
+
+    def __str__(self) -> str:
+        return "\n".join(str(error) for error in self.errors)
+
+
+def each_error(error: SpecError) -> list[SpecError]:
+    """The faults a SpecError stands for: those of a :class:`SpecErrors`, or the error itself.
+
+    >>> [e.message for e in each_error(SpecErrors([SpecError("a"), SpecError("b")]))], each_error(SpecError("c"))[0].message
+    (['a', 'b'], 'c')
+    """
+    return list(error.errors) if isinstance(error, SpecErrors) else [error]
+
+
+def raise_all(errors: list[SpecError]) -> None:
+    """Raise the faults found: nothing when there is none, the fault itself when there is one, else a
+    :class:`SpecErrors` of them all.
+
+    >>> raise_all([])
+    >>> raise_all([SpecError("one", file="a.toml")])
+    Traceback (most recent call last):
+    nimjos.lang.errors.SpecError: a.toml: one
+    """
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise SpecErrors(errors)
 
 
 class ResourceError(SpecError):

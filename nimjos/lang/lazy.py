@@ -3,25 +3,33 @@ named in a registry (:data:`nimjos.app.cli.SUBCOMMANDS`, :data:`nimjos.API`) or 
 :data:`LIBRARIES_ON_USE`.
 
 The project imports at the top of a module, never inside a function (tests/test_architecture.py); this
-module is the one exception, so that ``nimjos --help`` and ``nimjos josephus survivor`` do not load sympy,
-numba, z3, matplotlib or dask. Of the project, only modules of the application layer (``nimjos.app.*``,
+module is the one exception, so that ``nimjos --help``, ``nimjos josephus survivor`` and reading a spec do not
+load sympy, numba, z3, matplotlib or dask. Of the project, only modules of the application layer (``nimjos.app.*``,
 the top layer, which nothing below may import) are loaded this way, so a lazy import is never an import
 upward through the layers; tests/test_architecture.py checks who calls it with what.
+
+The compiled kernels of the games (:func:`compiled_on_use`, in place of ``numba.njit``) are compiled, and numba
+imported, at the first call of one of them.
 
 >>> import_on_use("nimjos.app.pins").__name__
 'nimjos.app.pins'
 """
 from __future__ import annotations
 
+import functools
 import importlib
-from types import ModuleType
+from types import MethodType, ModuleType
+from typing import Any, Callable
 
 #: the package whose modules may be imported on first use: the top layer
 LAZY_PACKAGE = "nimjos.app"
 
 #: third-party libraries imported on first use, each with the one place that needs it
 LIBRARIES_ON_USE = {
-    "numba": "nimjos.josephus.kernels.compiled: the Josephus kernels, compiled when the work pays for numba",
+    "numba": "nimjos.josephus.kernels.compiled: the Josephus kernels, compiled when the work pays for numba; "
+             "compiled_on_use: the kernels of the games, compiled at their first call",
+    "numba.cpython.unsafe.numbers": "nimjos.games.fast.kernels: the intrinsic trailing_zeros of a compiled kernel",
+    "networkx": "nimjos.games.engine: the order of a game's positions, when the reference engine computes a table",
 }
 
 
@@ -31,9 +39,82 @@ def import_on_use(path: str) -> ModuleType:
     >>> import_on_use("nimjos.report")
     Traceback (most recent call last):
     ...
-    ValueError: only modules of nimjos.app and the libraries numba are imported on first use, not 'nimjos.report'
+    ValueError: only modules of nimjos.app and the libraries numba, numba.cpython.unsafe.numbers, networkx are imported on first use, not 'nimjos.report'
     """
     if not (path.startswith(LAZY_PACKAGE + ".") or path in LIBRARIES_ON_USE):
         raise ValueError(f"only modules of {LAZY_PACKAGE} and the libraries {', '.join(LIBRARIES_ON_USE)} are "
                          f"imported on first use, not {path!r}")
     return importlib.import_module(path)
+
+
+class CompiledOnUse:
+    """A kernel that numba compiles (``numba.njit(**options)``) at its first call: see :func:`compiled_on_use`."""
+
+    def __init__(self, fn: Callable, options: dict[str, Any]):
+        functools.update_wrapper(self, fn)
+        self.py_func = fn
+        self.options = options
+        #: the numba dispatcher, made at the first call of a kernel of the same module
+        self.dispatcher: Any = None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.dispatcher is None:
+            _compile_kernels(self.py_func.__globals__)
+        return self.dispatcher(*args, **kwargs)
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:   # a function's descriptor: doctest finds its examples
+        return self if obj is None else MethodType(self, obj)
+
+
+#: (function, implementation) of the numba overloads registered by :func:`overload_on_use`, applied when numba loads
+_OVERLOADS: list[tuple[Callable, Callable]] = []
+
+
+def compiled_on_use(**options: Any) -> Callable[[Callable], CompiledOnUse]:
+    """In place of ``@numba.njit(**options)``: the kernel is compiled, and numba imported, at its first call.
+
+    Then every kernel of the kernel's module is handed to numba, and the module's names of the kernels (those of
+    other modules that it imports too) are bound to numba's dispatchers, so that a compiled kernel calls another
+    as numba does. A pure cache: the same compiled code for every caller, no state of a check.
+
+    >>> @compiled_on_use(cache=False)
+    ... def twice(x):
+    ...     return 2 * x
+    >>> kept = [twice]; kept[0].dispatcher is None
+    True
+    >>> kept[0](21), twice is kept[0].dispatcher, type(twice).__module__.split(".")[0]
+    (42, True, 'numba')
+    """
+    def wrap(fn: Callable) -> CompiledOnUse:
+        return CompiledOnUse(fn, options)
+    return wrap
+
+
+def overload_on_use(fn: Callable) -> Callable[[Callable], Callable]:
+    """In place of ``@numba.extending.overload(fn)``: the overload is registered when numba is imported by
+    :func:`compiled_on_use` (before anything is compiled).
+
+    >>> def one(): return 1
+    >>> overload_on_use(one)(lambda: (lambda: 1)).__name__
+    '<lambda>'
+    """
+    def wrap(impl: Callable) -> Callable:
+        _OVERLOADS.append((fn, impl))
+        return impl
+    return wrap
+
+
+def _compile_kernels(namespace: dict[str, Any]) -> None:
+    """Give every :class:`CompiledOnUse` kernel named in the module `namespace` its dispatcher, and bind the names."""
+    numba = import_on_use("numba")
+    while _OVERLOADS:
+        fn, impl = _OVERLOADS.pop(0)
+        numba.extending.overload(fn)(impl)
+    for name, value in list(namespace.items()):
+        if isinstance(value, CompiledOnUse):
+            if value.dispatcher is None:
+                if value.py_func.__globals__ is namespace:
+                    value.dispatcher = numba.njit(**value.options)(value.py_func)
+                else:
+                    _compile_kernels(value.py_func.__globals__)
+            namespace[name] = value.dispatcher

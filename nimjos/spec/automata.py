@@ -23,7 +23,7 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
 from nimjos.lang.compiler import Namespace
-from nimjos.lang.errors import SpecError
+from nimjos.lang.errors import SpecError, raise_all
 from nimjos.lang.stored import NUMERATION, AutomatonFormatError, StoredAutomaton, read_walnut
 from nimjos.spec.schema import AUTOMATON_FIELDS, SpecLines, check_fields
 
@@ -31,45 +31,61 @@ from nimjos.spec.schema import AUTOMATON_FIELDS, SpecLines, check_fields
 MAX_FILE_BYTES = 20_000_000
 
 
-def declare_automata(tables: Any, ns: Namespace, spec_path: Path, lines: SpecLines) -> None:
+def declare_automata(tables: Any, ns: Namespace, spec_path: Path, lines: SpecLines,
+                     failed: set[str] | None = None) -> None:
     """Read and validate each ``[automaton.NAME]`` table of the spec at `spec_path` and bind NAME in `ns` to its
-    automaton (see the module docstring); a fault is a :class:`SpecError`."""
+    automaton (see the module docstring); a fault is a :class:`SpecError`. Each table is read on its own: the
+    faults of all are raised together, and the names of those that failed are added to `failed`."""
     fname = str(spec_path)
     if not isinstance(tables, dict) or not all(isinstance(t, dict) for t in tables.values()):
         raise SpecError("[automaton] must contain tables [automaton.NAME]", file=fname, line=lines.header("automaton"))
+    failed = set() if failed is None else failed
+    errors: list[SpecError] = []
     for name, table in tables.items():
-        line = lines.header(r"automaton\s*\.\s*" + re.escape(name))
-        where: dict[str, Any] = {"file": fname, "item": f"[automaton.{name}]", "line": line}
-        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name) or name in ("True", "False"):
-            raise SpecError("an automaton's name must be letters, digits and '_', starting with a letter", **where)
-        if name in ns.builtins or name in ns.definitions or name in ns.games:
-            raise SpecError(f"{name!r} is a built-in and cannot name an automaton", hint="choose another name", **where)
-        check_fields(table, AUTOMATON_FIELDS, where, f"[automaton.{name}]", lambda key: lines.field_in_block(line, key))
+        try:
+            _declare_one(name, table, ns, spec_path, lines)
+        except SpecError as exc:
+            errors.append(exc)
+            if name not in ns.builtins:
+                failed.add(name)
+    raise_all(errors)
 
-        def at(field: str) -> dict[str, Any]:
-            return {**where, "field": field, "line": lines.field_in_block(line, field) or line}
-        if "file" not in table:
-            raise SpecError("missing field 'file' (the automaton in Walnut's format, beside the spec)",
-                            **{**where, "field": "file"})
-        numeration = table.get("numeration", NUMERATION)
-        if numeration != NUMERATION:
-            raise SpecError(f"numeration {numeration!r} is not accepted: only {NUMERATION!r} (base 2, most "
-                            "significant digit first) is, for now", **at("numeration"))
-        path = _inside(table["file"], spec_path, at("file"))
-        try:
-            data = path.read_bytes()[:MAX_FILE_BYTES + 1]
-        except OSError as exc:
-            raise SpecError(f"cannot read {table['file']!r}: {exc.strerror}", **at("file")) from None
-        if len(data) > MAX_FILE_BYTES:
-            raise SpecError(f"{table['file']!r} is larger than {MAX_FILE_BYTES:,} bytes", **at("file"))
-        try:
-            read = read_walnut(data.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise SpecError(f"{table['file']!r} is not UTF-8 text", **at("file")) from None
-        except AutomatonFormatError as exc:
-            spot = f"{table['file']}:{exc.line}" if exc.line else table["file"]
-            raise SpecError(f"{spot}: {exc.message}", **at("file")) from None
-        ns.builtins[name] = StoredAutomaton(name, read, str(path))
+
+def _declare_one(name: str, table: dict, ns: Namespace, spec_path: Path, lines: SpecLines) -> None:
+    """Read one ``[automaton.NAME]`` table and bind NAME in `ns`."""
+    fname = str(spec_path)
+    line = lines.header(r"automaton\s*\.\s*" + re.escape(name))
+    where: dict[str, Any] = {"file": fname, "item": f"[automaton.{name}]", "line": line}
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name) or name in ("True", "False"):
+        raise SpecError("an automaton's name must be letters, digits and '_', starting with a letter", **where)
+    if name in ns.builtins or name in ns.definitions or name in ns.games:
+        raise SpecError(f"{name!r} is a built-in and cannot name an automaton", hint="choose another name", **where)
+    check_fields(table, AUTOMATON_FIELDS, where, f"[automaton.{name}]", lambda key: lines.field_in_block(line, key))
+
+    def at(field: str) -> dict[str, Any]:
+        return {**where, "field": field, "line": lines.field_in_block(line, field) or line}
+    if "file" not in table:
+        raise SpecError("missing field 'file' (the automaton in Walnut's format, beside the spec)",
+                        **{**where, "field": "file"})
+    numeration = table.get("numeration", NUMERATION)
+    if numeration != NUMERATION:
+        raise SpecError(f"numeration {numeration!r} is not accepted: only {NUMERATION!r} (base 2, most "
+                        "significant digit first) is, for now", **at("numeration"))
+    path = _inside(table["file"], spec_path, at("file"))
+    try:
+        data = path.read_bytes()[:MAX_FILE_BYTES + 1]
+    except OSError as exc:
+        raise SpecError(f"cannot read {table['file']!r}: {exc.strerror}", **at("file")) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise SpecError(f"{table['file']!r} is larger than {MAX_FILE_BYTES:,} bytes", **at("file"))
+    try:
+        read = read_walnut(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise SpecError(f"{table['file']!r} is not UTF-8 text", **at("file")) from None
+    except AutomatonFormatError as exc:
+        spot = f"{table['file']}:{exc.line}" if exc.line else table["file"]
+        raise SpecError(f"{spot}: {exc.message}", **at("file")) from None
+    ns.builtins[name] = StoredAutomaton(name, read, str(path))
 
 
 def _inside(text: str, spec_path: Path, where: dict) -> Path:

@@ -29,7 +29,7 @@ from typing import Any
 
 from nimjos.games.declared import GameDecl
 from nimjos.lang.compiler import Namespace
-from nimjos.lang.errors import SpecError
+from nimjos.lang.errors import SpecError, each_error, raise_all
 from nimjos.lang.syntax import suggest
 from nimjos.spec.automata import declare_automata
 from nimjos.spec.definitions import compile_definitions, declare_definitions
@@ -311,10 +311,26 @@ class Spec:
 def load_spec(path: str | Path) -> Spec:
     """Read, check and compile one spec file.
 
+    Every independent fault is found in one reading and raised together (:class:`~nimjos.lang.errors.SpecErrors`,
+    one line each): a file that cannot be read as TOML stops at that fault, but the ``[source]`` table, each
+    automaton, definition, game and claim is checked on its own. A definition, game or claim that names a
+    definition, game or automaton that failed fails with it, with no fault of its own (the first fault says it
+    all); so does a claim whose ``corrects``, ``relaxes`` or ``prove.using`` names a claim that failed.
+
     >>> load_spec("no/such.toml")
     Traceback (most recent call last):
     ...
     nimjos.lang.errors.SpecError: no/such.toml: cannot read spec: No such file or directory
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "s.toml"
+    >>> _ = p.write_text('[source]\\nid = "s"\\n[[claim]]\\nid = "a"\\nholds = "1 >= 0"\\nexpect = "true"\\n'
+    ...                  '[[claim]]\\nid = "b"\\nfor_all = "0 <= n <= 3"\\nholds = "n >= m"\\n')
+    >>> try:
+    ...     load_spec(p)
+    ... except SpecError as exc:
+    ...     print("\\n".join(f"{e.line}: {e.item}, {e.field}: {e.message}" for e in each_error(exc)))
+    6: claim 'a', expect: expect = 'true' is not a verdict
+    10: claim 'b', holds: unknown name 'm'
     """
     path = Path(path)
     fname = str(path)
@@ -334,144 +350,259 @@ def load_spec(path: str | Path) -> Spec:
         msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
         raise SpecError(f"TOML syntax error: {msg}" + (f" (column {m.group(2)})" if m else ""), file=fname, line=line) from None
     lines = SpecLines(text)
+    errors: list[SpecError] = []
+    #: names of the automata, definitions and games that failed, and ids of the claims that failed
+    failed: set[str] = set()
+
+    def attempt(check: Any, *args: Any, **kwargs: Any) -> bool:
+        """Run one check; its faults are kept, and False returned, when it fails."""
+        try:
+            check(*args, **kwargs)
+            return True
+        except SpecError as exc:
+            errors.extend(each_error(exc))
+            return False
+
     for key in data:
         if key not in TOP_LEVEL:
-            raise SpecError(f"unknown table {key!r}", file=fname, line=lines.header(re.escape(key)),
-                            hint=suggest(key, TOP_LEVEL) or f"known tables: {', '.join(sorted(TOP_LEVEL))}")
-    # [source]
-    src = data.get("source")
-    if src is None:
-        raise SpecError("missing [source] table", file=fname, hint="add [source] with at least id = \"...\"")
-    src_line = lines.header("source")
-    check_fields(src, SOURCE_FIELDS, {"file": fname, "item": "[source]", "line": src_line}, "[source]",
-                  lambda key: lines.field_in_block(src_line, key))
-    if "id" not in src:
-        raise SpecError("missing field 'id'", file=fname, item="[source]", line=src_line)
-    authors = src.get("authors", "")
-    source = Source(id=src["id"], title=src.get("title", ""), cite=src.get("cite", ""),
-                    authors=", ".join(authors) if isinstance(authors, list) else authors,
-                    document=src.get("document", ""), note=src.get("note", ""))
+            errors.append(SpecError(f"unknown table {key!r}", file=fname, line=lines.header(re.escape(key)),
+                                    hint=suggest(key, TOP_LEVEL) or f"known tables: {', '.join(sorted(TOP_LEVEL))}"))
+    source = Source(id="")
+    attempt(_read_source, data, fname, lines, source)
     ns = spec_namespace()
     # [automaton.NAME]: stored automata, bound before the definitions so that no definition can take their names
-    declare_automata(data.get("automaton", {}), ns, path, lines)
+    attempt(declare_automata, data.get("automaton", {}), ns, path, lines, failed)
     # [define]
     defines = data.get("define", {})
     if not isinstance(defines, dict):
-        raise SpecError("[define] must be a table", file=fname)
-    declare_definitions(defines, ns, fname, lines)
+        errors.append(SpecError("[define] must be a table", file=fname))
+        defines = {}
+    attempt(declare_definitions, defines, ns, fname, lines, failed)
     # [game.NAME]
     games_raw = data.get("game", {})
     if not isinstance(games_raw, dict):
-        raise SpecError("[game] must contain tables [game.NAME]", file=fname)
+        errors.append(SpecError("[game] must contain tables [game.NAME]", file=fname))
+        games_raw = {}
     games: dict[str, GameDecl] = {}
     for gname, table in games_raw.items():
-        gline = lines.header(r"game\." + re.escape(gname))
-        where: dict[str, Any] = {"file": fname, "item": f"game '{gname}'", "line": gline}
-
-        def at(key: str, gline: int | None = gline, where: dict = where) -> dict:
-            return {**where, "field": key, "line": lines.field_in_block(gline, key.split("[")[0]) or gline}
-        if gname in ns.builtins or gname in ns.definitions:
-            raise SpecError(f"game name {gname!r} is already a built-in or definition", **where)
-        check_fields(table, GAME_FIELDS, where, f"game '{gname}'", lambda key: at(key)["line"])
-        for req in ("position", "moves"):
-            if req not in table:
-                raise SpecError(f"missing field {req!r}", **{**where, "field": req})
-        if not table["position"]:
-            raise SpecError("a game needs at least one position coordinate", **at("position"))
-        if not table["moves"]:
-            raise SpecError("a game needs at least one move family", **at("moves"))
-        for key in ("params", "position"):
-            taken = [n for n in table.get(key, []) if isinstance(n, str) and (n in ns.builtins or n in games_raw)]
-            if taken:
-                kind = "built-in" if taken[0] in ns.builtins else "game"
-                raise SpecError(f"{taken[0]!r} is a {kind} and cannot name a coordinate or param",
-                                hint="choose another name",
-                                **at(key))
-        for i, mv in enumerate(table["moves"]):
-            check_fields(mv, MOVE_FIELDS, at(f"moves[{i}]"), f"move {i + 1}")
-            if "to" not in mv:
-                raise SpecError(f"move {i + 1} has no 'to'", **at(f"moves[{i}]"))
+        if not attempt(_check_game, gname, table, games_raw, ns, fname, lines):
+            failed.add(gname)
         ns.games[gname] = None  # reserve the name while compiling moves
     game_lines: dict[str, int | None] = {}
     for gname, table in games_raw.items():
         gline = lines.header(r"game\." + re.escape(gname))
         game_lines[gname] = lines.field_in_block(gline, "moves") or gline
+        if gname in failed:
+            continue
         try:
             games[gname] = GameDecl.declare(gname, table, ns)
         except SpecError as exc:
-            key = (exc.field or "moves").split("[")[0]
-            raise exc.located(file=fname, item=f"game '{gname}'",
-                              line=lines.field_in_block(gline, key) or gline) from None
+            failed.add(gname)
+            if not _names_a_failed(table, failed - {gname}):
+                key = (exc.field or "moves").split("[")[0]
+                errors.append(exc.located(file=fname, item=f"game '{gname}'",
+                                          line=lines.field_in_block(gline, key) or gline))
+            continue
         ns.games[gname] = games[gname]
-    compile_definitions(ns, fname, lines)
+    for gname in failed & set(games_raw):
+        del ns.games[gname]
+    attempt(compile_definitions, ns, fname, lines, failed)
     # [[claim]]
     claims_raw = data.get("claim", [])
     if not isinstance(claims_raw, list):
-        raise SpecError("claims are written as [[claim]] tables", file=fname)
+        errors.append(SpecError("claims are written as [[claim]] tables", file=fname))
+        claims_raw = []
     spec = Spec(path, source, ns, games, [], hashlib.sha256(data_bytes).hexdigest(), text, game_lines)
     seen: dict[str, int] = {}
     for i, raw in enumerate(claims_raw):
-        cline = lines.claim_starts[i] if i < len(lines.claim_starts) else None
-        item = f"claim {raw.get('id', '#' + str(i + 1))!r}" if isinstance(raw, dict) else f"claim #{i + 1}"
-        item = item.replace('"', "'")
-        where = {"file": fname, "item": item, "line": cline}
-        _refuse_retired(raw, where, lines, cline)
-        check_fields(raw, CLAIM_FIELDS, where, "a claim", lambda key, cline=cline: lines.field_in_block(cline, key))
-        found_lines = {k: lines.field_in_block(cline, k) for k in raw}
-        field_lines = {k: v for k, v in found_lines.items() if v}
-        for k in raw:
-            if k not in field_lines:
-                continue
-        if "id" not in raw:
-            raise SpecError("missing field 'id'", **where)
-        cid = raw["id"]
-        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.\-]*", cid):
-            raise SpecError(f"claim id {cid!r} must be letters, digits, '-', '_' or '.'",
-                            **{**where, "field": "id", "line": field_lines.get("id", cline)})
-        if cid in seen:
-            raise SpecError(f"claim id {cid!r} is used twice (first at claim #{seen[cid] + 1})",
-                            **{**where, "field": "id", "line": field_lines.get("id", cline)})
-        seen[cid] = i
-        kinds = [k for k in KIND_FIELDS if k in raw]
-        if len(kinds) != 1:
-            raise SpecError("a claim needs exactly one of " + ", ".join(KIND_FIELDS) +
-                            (f"; it has {', '.join(kinds)}" if kinds else ""), **where)
-        kind = kinds[0]
-        expect = raw.get("expect")
-        if expect is not None and expect not in EXPECT_WORDS:
-            raise SpecError(f"expect = {expect!r} is not a verdict", hint=suggest(expect, list(EXPECT_WORDS)) or
-                            "one of " + ", ".join(EXPECT_WORDS),
-                            **{**where, "field": "expect", "line": field_lines.get("expect", cline)})
-        if "deep" in raw:
-            check_fields(raw["deep"], PROFILE_FIELDS,
-                          {**where, "field": "deep", "line": field_lines.get("deep", cline)}, "deep")
-        for name, allowed in (("sample", SAMPLE_FIELDS), ("prove", PROVE_FIELDS)):
-            if name in raw:
-                check_method_options(raw[name], allowed, {**where, "field": name,
-                                                           "line": field_lines.get(name, cline)}, name)
-        claim = Claim.from_table(spec, i, cid, kind, raw, cline, field_lines)
-        spec.claims.append(claim)
-    ids = {c.id for c in spec.claims}
-    for c in spec.claims:
-        for ref_field in ("corrects", "relaxes"):
-            target = getattr(c, ref_field)
-            if target is not None and target not in ids:
-                raise c.error(f"{ref_field} = {target!r} names no claim in this file", ref_field,
-                              hint=suggest(target, ids))
-        for target in c.prove.using:
-            used = next((u for u in spec.claims if u.id == target), None)
-            if used is None or not issubclass(used.plan_type, HoldsPlan) or target == c.id:
-                why = ("names no claim in this file" if used is None else
-                       "names the claim itself" if target == c.id else "names a claim that is not a `holds` claim")
-                raise c.error(f"prove.using: {target!r} {why}", "prove", hint=suggest(target, ids) if used is None else None)
+        try:
+            spec.claims.append(_read_claim(spec, i, raw, lines, seen))
+        except SpecError as exc:   # a fault of the table itself: never derived from another
+            if isinstance(raw, dict) and isinstance(raw.get("id"), str):
+                failed.add(raw["id"])
+            errors.extend(each_error(exc))
+    ids = {c.id for c in spec.claims} | {raw["id"] for raw in claims_raw if isinstance(raw, dict)
+                                         and isinstance(raw.get("id"), str)}
+    for c in list(spec.claims):
+        if not attempt(_check_references, c, spec.claims, ids, failed):
+            failed.add(c.id)
     # compile every claim now, so that a bad expression stops the run before anything is checked
     for c in spec.claims:
-        compile_claim(c)
+        if c.id in failed:
+            continue
+        try:
+            compile_claim(c)
+        except SpecError as exc:
+            failed.add(c.id)
+            if not _names_a_failed(c.raw, failed - {c.id}):
+                errors.extend(each_error(exc))
+    errors.sort(key=lambda e: e.line or 0)   # as they stand in the file
+    raise_all(errors)
     return spec
 
 
+def _read_source(data: dict, fname: str, lines: SpecLines, source: Source) -> None:
+    """Check the ``[source]`` table and fill in `source` from it."""
+    src = data.get("source")
+    if src is None:
+        raise SpecError("missing [source] table", file=fname, hint="add [source] with at least id = \"...\"")
+    src_line = lines.header("source")
+    check_fields(src, SOURCE_FIELDS, {"file": fname, "item": "[source]", "line": src_line}, "[source]",
+                 lambda key: lines.field_in_block(src_line, key))
+    if "id" not in src:
+        raise SpecError("missing field 'id'", file=fname, item="[source]", line=src_line)
+    authors = src.get("authors", "")
+    source.id, source.title, source.cite = src["id"], src.get("title", ""), src.get("cite", "")
+    source.authors = ", ".join(authors) if isinstance(authors, list) else authors
+    source.document, source.note = src.get("document", ""), src.get("note", "")
+
+
+def _check_game(gname: str, table: Any, games_raw: dict, ns: Namespace, fname: str, lines: SpecLines) -> None:
+    """Check the fields of one ``[game.NAME]`` table (its moves are compiled by GameDecl.declare)."""
+    gline = lines.header(r"game\." + re.escape(gname))
+    where: dict[str, Any] = {"file": fname, "item": f"game '{gname}'", "line": gline}
+
+    def at(key: str) -> dict:
+        return {**where, "field": key, "line": lines.field_in_block(gline, key.split("[")[0]) or gline}
+    if gname in ns.builtins or gname in ns.definitions:
+        raise SpecError(f"game name {gname!r} is already a built-in or definition", **where)
+    check_fields(table, GAME_FIELDS, where, f"game '{gname}'", lambda key: at(key)["line"])
+    for req in ("position", "moves"):
+        if req not in table:
+            raise SpecError(f"missing field {req!r}", **{**where, "field": req})
+    if not table["position"]:
+        raise SpecError("a game needs at least one position coordinate", **at("position"))
+    if not table["moves"]:
+        raise SpecError("a game needs at least one move family", **at("moves"))
+    for key in ("params", "position"):
+        taken = [n for n in table.get(key, []) if isinstance(n, str) and (n in ns.builtins or n in games_raw)]
+        if taken:
+            kind = "built-in" if taken[0] in ns.builtins else "game"
+            raise SpecError(f"{taken[0]!r} is a {kind} and cannot name a coordinate or param",
+                            hint="choose another name",
+                            **at(key))
+    for i, mv in enumerate(table["moves"]):
+        check_fields(mv, MOVE_FIELDS, at(f"moves[{i}]"), f"move {i + 1}")
+        if "to" not in mv:
+            raise SpecError(f"move {i + 1} has no 'to'", **at(f"moves[{i}]"))
+
+
+def _read_claim(spec: Spec, i: int, raw: Any, lines: SpecLines, seen: dict[str, int]) -> Claim:
+    """Check the fields of the i-th ``[[claim]]`` table; its typed claim (compiled later)."""
+    fname = str(spec.path)
+    cline = lines.claim_starts[i] if i < len(lines.claim_starts) else None
+    item = f"claim {raw.get('id', '#' + str(i + 1))!r}" if isinstance(raw, dict) else f"claim #{i + 1}"
+    item = item.replace('"', "'")
+    where = {"file": fname, "item": item, "line": cline}
+    _refuse_retired(raw, where, lines, cline)
+    check_fields(raw, CLAIM_FIELDS, where, "a claim", lambda key, cline=cline: lines.field_in_block(cline, key))
+    found_lines = {k: lines.field_in_block(cline, k) for k in raw}
+    field_lines = {k: v for k, v in found_lines.items() if v}
+    if "id" not in raw:
+        raise SpecError("missing field 'id'", **where)
+    cid = raw["id"]
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.\-]*", cid):
+        raise SpecError(f"claim id {cid!r} must be letters, digits, '-', '_' or '.'",
+                        **{**where, "field": "id", "line": field_lines.get("id", cline)})
+    if cid in seen:
+        raise SpecError(f"claim id {cid!r} is used twice (first at claim #{seen[cid] + 1})",
+                        **{**where, "field": "id", "line": field_lines.get("id", cline)})
+    seen[cid] = i
+    kinds = [k for k in KIND_FIELDS if k in raw]
+    if len(kinds) != 1:
+        raise SpecError("a claim needs exactly one of " + ", ".join(KIND_FIELDS) +
+                        (f"; it has {', '.join(kinds)}" if kinds else ""), **where)
+    kind = kinds[0]
+    expect = raw.get("expect")
+    if expect is not None and expect not in EXPECT_WORDS:
+        raise SpecError(f"expect = {expect!r} is not a verdict", hint=suggest(expect, list(EXPECT_WORDS)) or
+                        "one of " + ", ".join(EXPECT_WORDS),
+                        **{**where, "field": "expect", "line": field_lines.get("expect", cline)})
+    if "deep" in raw:
+        check_fields(raw["deep"], PROFILE_FIELDS,
+                     {**where, "field": "deep", "line": field_lines.get("deep", cline)}, "deep")
+    for name, allowed in (("sample", SAMPLE_FIELDS), ("prove", PROVE_FIELDS)):
+        if name in raw:
+            check_method_options(raw[name], allowed, {**where, "field": name,
+                                                       "line": field_lines.get(name, cline)}, name)
+    return Claim.from_table(spec, i, cid, kind, raw, cline, field_lines)
+
+
+def _check_references(c: Claim, claims: list[Claim], ids: set[str], failed: set[str]) -> None:
+    """The claims that `c` names (``corrects``, ``relaxes``, ``prove.using``) are in its file; a reference to a
+    claim that failed is not checked (that claim's fault is reported)."""
+    for ref_field in ("corrects", "relaxes"):
+        target = getattr(c, ref_field)
+        if target is not None and target not in ids:
+            raise c.error(f"{ref_field} = {target!r} names no claim in this file", ref_field,
+                          hint=suggest(target, ids))
+    for target in c.prove.using:
+        if target in failed and target != c.id:
+            raise SpecError("derived")   # not reported: kept out of the run with the claim it names
+        used = next((u for u in claims if u.id == target), None)
+        if used is None or not issubclass(used.plan_type, HoldsPlan) or target == c.id:
+            why = ("names no claim in this file" if used is None else
+                   "names the claim itself" if target == c.id else "names a claim that is not a `holds` claim")
+            raise c.error(f"prove.using: {target!r} {why}", "prove", hint=suggest(target, ids) if used is None else None)
+
+
+#: fields of a claim that are prose, not expressions: a name in them refers to nothing
+_PROSE = ("id", "ref", "text", "note", "reading", "expect", "expect_counterexample", "corrects", "relaxes")
+
+
+def _names_a_failed(raw: Any, failed: set[str]) -> bool:
+    """Whether a claim or game table names (in an expression, not in its prose) one of `failed`: then its own
+    fault comes from theirs and is not reported again.
+
+    >>> _names_a_failed({"id": "c", "text": "for every g", "holds": "g(n) >= 0"}, {"g"})
+    True
+    >>> _names_a_failed({"id": "c", "text": "for every g", "holds": "n >= 0"}, {"g"})
+    False
+    """
+    if not failed:
+        return False
+    pattern = re.compile(r"\b(" + "|".join(re.escape(name) for name in failed) + r")\b")
+
+    def names(value: Any) -> bool:
+        if isinstance(value, str):
+            return bool(pattern.search(value))
+        if isinstance(value, dict):
+            return any(names(v) for k, v in value.items() if k not in _PROSE)
+        if isinstance(value, list):
+            return any(names(v) for v in value)
+        return False
+    return names(raw)
+
+
+def load_specs(paths: list[str] | list[Path]) -> tuple[list[Spec], list[SpecError]]:
+    """Load every spec file of `paths` (a folder: the spec files inside it): the specs that loaded, and every fault
+    of the others and every path that does not exist (one file's faults do not hide another's).
+
+    >>> import pathlib
+    >>> specs, errors = load_specs([pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml",
+    ...                              pathlib.Path("no/such.toml")])
+    >>> [s.source.id for s in specs], [str(e) for e in errors]
+    (['tiny'], ['no/such.toml: cannot read spec: No such file or directory'])
+    """
+    specs: list[Spec] = []
+    errors: list[SpecError] = []
+    for given in paths:
+        try:
+            files = spec_files([str(given)])
+        except SpecError as exc:
+            errors.extend(each_error(exc))
+            continue
+        for path in files:
+            try:
+                specs.append(load_spec(path))
+            except SpecError as exc:
+                errors.extend(each_error(exc))
+    return specs, errors
+
+
 def spec_files(paths: list[str]) -> list[Path]:
-    """Expand directories to the .toml files inside them (sorted); keep files as given.
+    """Expand directories to the .toml files inside them (sorted); keep files as given. Every path that does not
+    exist is a fault (raised together).
 
     >>> import pathlib
     >>> data = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data"
@@ -479,6 +610,7 @@ def spec_files(paths: list[str]) -> list[Path]:
     (True, 'tiny.toml')
     """
     out: list[Path] = []
+    missing: list[SpecError] = []
     for p in paths:
         path = Path(p)
         if path.is_dir():
@@ -486,5 +618,6 @@ def spec_files(paths: list[str]) -> list[Path]:
         elif path.exists():
             out.append(path)
         else:
-            raise SpecError("no such file or directory", file=str(path))
+            missing.append(SpecError("no such file or directory", file=str(path)))
+    raise_all(missing)
     return out

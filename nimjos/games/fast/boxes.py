@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import itertools
 
-import numba
 import numpy as np
+
+from nimjos.lang.lazy import compiled_on_use
 
 #: bytes one position of the box costs (the int32 table the values stay in), for the resource guard
 BYTES_PER_POSITION = 4
@@ -27,7 +28,7 @@ BYTES_PER_POSITION = 4
 MIN_WORK = 500
 
 
-@numba.njit(cache=True)
+@compiled_on_use(cache=True)
 def _mex_box(shape, members, starts, offsets, out):
     """Fill `out` (flat, row-major over `shape`) with the Grundy values: options subtract members[starts[i]:
     starts[i + 1]] (sorted ascending) from heap i, or a row of `offsets` from every heap at once."""

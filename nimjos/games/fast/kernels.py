@@ -23,10 +23,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba
-import numba.extending
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
+
+from nimjos.lang.lazy import compiled_on_use, import_on_use, overload_on_use
 
 FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
 ONE = np.uint64(1)
@@ -36,7 +35,7 @@ ONE = np.uint64(1)
 BIG = 1 << 40
 
 
-@numba.njit(cache=True, inline="always")
+@compiled_on_use(cache=True, inline="always")
 def _y(d, line, c, Y):
     """The y coordinate of the position `c` along line `line` of direction d (row, column, diagonal,
     anti-diagonal); its x coordinate is `line` for a column, `c` otherwise."""
@@ -49,7 +48,7 @@ def _y(d, line, c, Y):
     return line - c
 
 
-@numba.njit(cache=True, inline="always")
+@compiled_on_use(cache=True, inline="always")
 def _flat(d, line, c, Y):
     """The flat index x * Y + y of the position `c` along line `line` of direction `d`."""
     if d == 1:
@@ -57,7 +56,7 @@ def _flat(d, line, c, Y):
     return c * Y + _y(d, line, c, Y)
 
 
-@numba.njit(cache=True, inline="always")
+@compiled_on_use(cache=True, inline="always")
 def check_interval(d, line, L, R, X, Y, p):
     """0 when the positions L..R of the line lie in the box [0, X) x [0, Y) and come before the flat
     position p; the y extent the box needs when they lie beyond it in y only; -1 otherwise.
@@ -90,15 +89,17 @@ def _ctz(m):
     return (m & -m).bit_length() - 1
 
 
-@numba.extending.overload(_ctz)
+@overload_on_use(_ctz)
 def _ctz_compiled(m):
     """The compiled _ctz."""
+    trailing_zeros = import_on_use("numba.cpython.unsafe.numbers").trailing_zeros   # numba is loaded: compiling
+
     def impl(m):
         return np.int64(trailing_zeros(m))
     return impl
 
 
-@numba.njit(cache=True, inline="always")
+@compiled_on_use(cache=True, inline="always")
 def _set(bits, s, offs, nlev, v):
     pos = np.int64(v)
     for lev in range(nlev):
@@ -110,7 +111,7 @@ def _set(bits, s, offs, nlev, v):
         pos >>= 6
 
 
-@numba.njit(cache=True, inline="always")
+@compiled_on_use(cache=True, inline="always")
 def _clear(bits, s, offs, nlev, v):
     pos = np.int64(v)
     for lev in range(nlev):
@@ -122,7 +123,7 @@ def _clear(bits, s, offs, nlev, v):
         pos >>= 6
 
 
-@numba.njit(cache=True, inline="always")
+@compiled_on_use(cache=True, inline="always")
 def _next_absent(bits, s, offs, v):
     """The least value >= v absent from window s (one always exists: the top value is never present)."""
     lev = 0
@@ -141,7 +142,7 @@ def _next_absent(bits, s, offs, v):
     return pos
 
 
-@numba.njit(cache=True, inline="always")
+@compiled_on_use(cache=True, inline="always")
 def _add(counts, bits, s, offs, nlev, v):
     c = counts[s, v] + 1
     counts[s, v] = c
@@ -149,7 +150,7 @@ def _add(counts, bits, s, offs, nlev, v):
         _set(bits, s, offs, nlev, v)
 
 
-@numba.njit(cache=True, inline="always")
+@compiled_on_use(cache=True, inline="always")
 def _remove(counts, bits, s, offs, nlev, v):
     c = counts[s, v] - 1
     counts[s, v] = c
@@ -157,7 +158,7 @@ def _remove(counts, bits, s, offs, nlev, v):
         _clear(bits, s, offs, nlev, v)
 
 
-@numba.njit(cache=True, inline="always")
+@compiled_on_use(cache=True, inline="always")
 def _move(dense, Y, d, line, counts, bits, win, s, offs, nlev, L, R):
     """Move window s (on `line` of direction d) to the interval [L, R]."""
     wl = win[s, 0]
@@ -184,7 +185,7 @@ def _move(dense, Y, d, line, counts, bits, win, s, offs, nlev, L, R):
     win[s, 1] = R
 
 
-@numba.njit(cache=True)
+@compiled_on_use(cache=True)
 def run_chunk(dense, X, Y, start, n, fdir, fbase, line, lo, hi, counts, bits, win, scratch, offs, nlev, small):
     """Grundy values of the flat positions start .. start + n - 1, in order.
 

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
 
 from nimjos.games.fast.arith import Unsupported, Vec
 from nimjos.games.fast.lines import plan
 from nimjos.games.fast.pieces import ROW
 from nimjos.lang.errors import NimjosError
+from nimjos.lang.lazy import compiled_on_use
 
 NAME = "fast engine (options on a row to the left, numba)"
 #: below this many positions the reference engine answers
@@ -48,7 +48,7 @@ MAX_WORK = 200_000_000
 Rows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
-@numba.njit(cache=True)
+@compiled_on_use(cache=True)
 def _kernel(X, Y, line, lo, hi, how, ptr, ox, oy, max_work):
     """Grundy values of the box [0, X) x [0, Y) (flat, x-major), -1 where unknown; how[i]: 0 pieces (line, lo,
     hi per piece), 1 listed options (ox, oy from ptr[i] to ptr[i + 1]), 2 unknown. An empty array when the work

@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import numba
 import numpy as np
 
 import nimjos.games.fast.arith as arith
@@ -37,6 +36,7 @@ from nimjos.games.fast.pieces import namespace_of, param_env
 from nimjos.games.fast.translate import Bounds, Translator, _compare, _lin
 from nimjos.lang.binders import conjuncts
 from nimjos.lang.syntax import free_names
+from nimjos.lang.lazy import compiled_on_use
 
 NAME = "fast engine (P-positions of weight-band options, numba)"
 #: below this many positions the reference engine answers (it also gives the Grundy values, which reports plot)
@@ -250,7 +250,7 @@ def _mag(v: np.ndarray) -> int:
     return int(np.abs(v).max()) if v.size else 0
 
 
-@numba.njit(cache=True)
+@compiled_on_use(cache=True)
 def _search(px, start, end, lo):
     """The first index i in [start, end) with px[i] >= lo (px sorted there), or end."""
     while start < end:
@@ -262,7 +262,7 @@ def _search(px, start, end, lo):
     return start
 
 
-@numba.njit(cache=True)
+@compiled_on_use(cache=True)
 def _first_weight(nz, nnz, wval, lo):
     """The first j < nnz with wval[nz[j]] >= lo (increasing there), or nnz."""
     start, end = 0, nnz
@@ -275,7 +275,7 @@ def _first_weight(nz, nnz, wval, lo):
     return start
 
 
-@numba.njit(cache=True)
+@compiled_on_use(cache=True)
 def _region(nz, nnz, wval, px, wstart, a, b, xl, xh, yl, yh, wl, wh):
     """(whether a kept position lies in the region x in [xl, xh], y in [yl, yh], weight in [wl, wh], the weights
     scanned). The kept positions, by weight: the weight of rank r is wval[r], the sorted x of its kept positions
@@ -296,7 +296,7 @@ def _region(nz, nnz, wval, px, wstart, a, b, xl, xh, yl, yh, wl, wh):
     return False, j - first + 1
 
 
-@numba.njit(cache=True)
+@compiled_on_use(cache=True)
 def _kernel(X, Y, a, b, order, tlo, thi, ulo, uhi, wlo, whi, max_work):
     """The P-positions of the box [0, X) x [0, Y) (flat, x-major), or an empty array when the work exceeds
     max_work. Positions are visited in `order`: by increasing weight a*x + b*y, each weight by increasing x."""
@@ -345,7 +345,7 @@ def _kernel(X, Y, a, b, order, tlo, thi, ulo, uhi, wlo, whi, max_work):
     return isp
 
 
-@numba.njit(cache=True)
+@compiled_on_use(cache=True)
 def _query(px, wsorted, a, b, x, y, tlo, thi, ulo, uhi, wlo, whi, max_work):
     """At each position (x[i], y[i]): whether one of the kept positions (x px, weight wsorted, sorted by weight
     then x) is among its options; an empty array when the work exceeds max_work."""

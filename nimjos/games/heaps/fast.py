@@ -34,11 +34,11 @@ True
 """
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from nimjos.games.heaps.rules import HeapRules
 from nimjos.lang.errors import EvalError
+from nimjos.lang.lazy import compiled_on_use
 
 #: splits scanned in each run between two looks at the values still missing (rare-value method)
 BLOCK = 16
@@ -64,7 +64,7 @@ PLAIN_BLOCK = 2048
 ALL_BITS = (1 << 62) - 1
 
 
-@numba.njit(cache=True)
+@compiled_on_use(cache=True)
 def _parity(v: int) -> int:
     p = 0
     while v:
@@ -73,7 +73,7 @@ def _parity(v: int) -> int:
     return p
 
 
-@numba.njit(cache=True)
+@compiled_on_use(cache=True)
 def _plain_kernel(digits, tail, unequal, g, start, stop):  # pragma: no cover - compiled
     """g[start..stop] by the plain mex, g[:start] given. The marks cover the values 0..top, top the least power
     of two above every value so far (those given included): a value, and the nim-sum of two, is below top, so
@@ -108,7 +108,7 @@ def _plain_kernel(digits, tail, unequal, g, start, stop):  # pragma: no cover - 
             seen = np.full(top + 1, -1, np.int64)
 
 
-@numba.njit(cache=True)
+@compiled_on_use(cache=True)
 def _matches(x, y, v):  # pragma: no cover - compiled
     """Does some t have x[t] ^ y[t] == v (both read forwards, v of their type)? The flag is kept one byte wide
     (a wider one, as numba's integer promotion makes it, keeps LLVM from packing 32 splits per instruction)."""
@@ -118,7 +118,7 @@ def _matches(x, y, v):  # pragma: no cover - compiled
     return hit
 
 
-@numba.njit(cache=True)
+@compiled_on_use(cache=True)
 def _scan(h, back, seen, wanted, need, m, rs, halves, streams, few_block, stats):  # pragma: no cover - compiled
     """Look for the values wanted[:need] (none seen yet at heap m) among the splits of every move size at once:
     the splits a + (r - a), 1 <= a <= halves[q], of r = rs[q]. Each round takes the next few splits of `streams`
@@ -171,7 +171,7 @@ def _scan(h, back, seen, wanted, need, m, rs, halves, streams, few_block, stats)
     return need
 
 
-@numba.njit(cache=True)
+@compiled_on_use(cache=True)
 def _drop_seen(seen, wanted, need, m):  # pragma: no cover - compiled
     """Keep in wanted[:need] the values not seen at heap m (in any order); returns how many."""
     t = 0
@@ -184,7 +184,7 @@ def _drop_seen(seen, wanted, need, m):  # pragma: no cover - compiled
     return need
 
 
-@numba.njit(cache=True)
+@compiled_on_use(cache=True)
 def _mark_first(h, seen, m, rs, halves, stats):  # pragma: no cover - compiled
     """Mark at heap m the values of the first FIRST_SPLITS splits a + (r - a), a = 1, 2, ..., of every r in rs."""
     for q in range(rs.shape[0]):
@@ -195,7 +195,7 @@ def _mark_first(h, seen, m, rs, halves, stats):  # pragma: no cover - compiled
         stats[0] += hi
 
 
-@numba.njit(cache=True)
+@compiled_on_use(cache=True)
 def _kernel(digits, unequal, g, h, back, start, stop, limit, rare_mode, give_way, mask, shift,
             kpar, stats):  # pragma: no cover - compiled
     """g[start..stop] of a finite code whose moves leave at most two heaps, g[:start] given; h is a copy of g in
@@ -443,7 +443,7 @@ def _compiled(rules: HeapRules, g: np.ndarray, start: int, n: int, cost: np.ndar
             rare, give_way = None, 0
 
 
-@numba.njit(cache=True)
+@compiled_on_use(cache=True)
 def _periodic_tail(g, most_period, most_start):  # pragma: no cover - compiled
     """The least p <= most_period with g(m + p) = g(m) for every m from some n0 <= most_start to the table's end,
     and the least such n0; (0, 0) when there is none. Each p is read from the end back to its first
