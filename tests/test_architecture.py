@@ -149,7 +149,7 @@ def test_import_on_use_is_called_with_a_registry_entry_or_a_listed_library_only(
     its registries name, and every one of those is a module of nimjos.app: a lazy import never goes up the layers."""
     modules = _modules()
     assert not _lazy_import_misuses(modules)
-    registered = {c.module for c in SUBCOMMANDS} | set(nimjos.API.values())
+    registered = {c.module for c in SUBCOMMANDS} | {c.runs for c in SUBCOMMANDS if c.runs} | set(nimjos.API.values())
     assert registered and all(m.startswith("nimjos.app.") and m in modules for m in registered), registered
     assert not any(library.split(".")[0] in PACKAGES for library in LIBRARIES_ON_USE)
 

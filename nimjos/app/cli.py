@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from nimjos.lang.errors import NimjosError, SpecErrors
 from nimjos.lang.lazy import import_on_use
@@ -39,16 +39,18 @@ SUBCOMMANDS = (
     Subcommand("check", "check the claims of spec files (default: specs/)", "nimjos.app.check_input", "register_check",
                "nimjos.app.check_cli"),
     Subcommand("list", "list the claims of spec files", "nimjos.app.check_input", "register_list"),
-    Subcommand("report", "render reports/ from the results store", "nimjos.app.report_cli"),
+    Subcommand("report", "render reports/ from the results store", "nimjos.app.arguments", "register_report",
+               "nimjos.app.report_cli"),
     Subcommand("josephus", "the Josephus problem: survivor, survivor table, elimination order", "nimjos.app.josephus_cli"),
     Subcommand("grundy", "Grundy values of a game (declared or built-in) on a window, from its moves",
-               "nimjos.app.grundy_cli"),
+               "nimjos.app.arguments", "register_grundy", "nimjos.app.grundy_cli"),
     Subcommand("discover", "from a game's moves to a checked description of its P-positions or Grundy values",
-               "nimjos.app.discover_cli"),
+               "nimjos.app.arguments", "register_discover", "nimjos.app.discover_cli"),
     Subcommand("quotient", "the misère quotient of a heap game, verified for every sum of heaps up to a bound",
-               "nimjos.app.quotient_cli"),
+               "nimjos.app.arguments", "register_quotient", "nimjos.app.quotient_cli"),
     Subcommand("new", "write a commented skeleton spec", "nimjos.app.scaffold"),
-    Subcommand("explain", "options, Grundy values and mex at a counterexample or position", "nimjos.app.explain"),
+    Subcommand("explain", "options, Grundy values and mex at a counterexample or position", "nimjos.app.arguments",
+               "register_explain", "nimjos.app.explain"),
 )
 
 
@@ -70,6 +72,22 @@ def runner_of(name: str) -> str:
     """
     command = next(c for c in SUBCOMMANDS if c.name == name)
     return command.runs or command.module
+
+
+def deferred(name: str, function: str) -> Callable[[argparse.Namespace], int]:
+    """The function ``function`` of the module that does the work of the subcommand ``name`` (:func:`runner_of`),
+    imported when the subcommand runs, not when its arguments are parsed.
+
+    >>> import argparse
+    >>> deferred("list", "cmd_list")(argparse.Namespace(paths=["tests/data/tiny.toml"]))  # doctest: +ELLIPSIS
+    tests/data/tiny.toml  (...)
+      nim1-grundy ...
+    0
+    """
+    def run(args: argparse.Namespace) -> int:
+        return getattr(import_on_use(runner_of(name)), function)(args)
+    run.__qualname__ = run.__name__ = f"{function} (imported on use)"
+    return run
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

@@ -25,7 +25,6 @@ from typing import Any
 import numpy as np
 
 from checkers.discover.search import CLASSES, Discovery, GameSource, automaton_file, discover
-from nimjos.app.cli import help_of
 from nimjos.app.grundy_cli import grundy_table
 from nimjos.lang.errors import SpecError
 from nimjos.spec.loader import load_spec
@@ -150,25 +149,3 @@ def cmd_discover(args: argparse.Namespace) -> int:
             print(f"wrote {args.out}")
     sys.stdout.flush()
     return 0 if result.found else 1
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``nimjos discover``.
-
-    >>> parser = argparse.ArgumentParser(); register(parser.add_subparsers())
-    >>> parser.parse_args(["discover", "f.toml::g", "--window", "31"]).window
-    31
-    """
-    p = sub.add_parser("discover", help=help_of("discover"))
-    p.add_argument("target", metavar="FILE::GAME",
-                   help='a spec file and one of its games, or a game expression (FILE::octal("0.77"), octal("0.07"))')
-    p.add_argument("--param", action="append", metavar="NAME=VALUE", help="a param of the game (repeatable)")
-    p.add_argument("--window", type=int, default=None, metavar="N",
-                   help="fit on every coordinate from 0 to N (default 1000, 63 or 15 for 1, 2 or 3 coordinates); "
-                        "confirm and check on 0 to 2N + 1")
-    p.add_argument("--rounds", type=int, default=1, metavar="R",
-                   help="an automaton that the next power of two breaks is learned again on it, R confirmations "
-                        "in all (each doubles the box; default 1)")
-    p.add_argument("--out", metavar="FILE.toml", help="write the spec of the discovered claims (the game declared)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(func=cmd_discover)

@@ -176,15 +176,6 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("explain", help="options, Grundy values and mex at a counterexample or position")
-    p.add_argument("target", help="FILE::CLAIM")
-    p.add_argument("--at", help="a position, e.g. '(0, 2)' or 'x=0,y=2' (default: the smallest counterexample)")
-    p.add_argument("--depth", type=int, default=0, help="also print the game tree this deep")
-    p.add_argument("--profile", default="default", choices=["default", "deep"])
-    p.set_defaults(func=cmd_explain)
-
-
 def _grundy_says(plan: GrundyPlan, env: dict, pos: Any, inst: Any, value: int) -> str:
     return f"{format_value(plan.formula(env))} (grundy = {plan.claim.statement})"
 

@@ -43,7 +43,6 @@ from nimjos.games.engine import MAX_POSITIONS, ReferenceEngine, grundy_array, us
 from nimjos.games.periodicity import Periodicity, detect
 from nimjos.lang.errors import ResourceError
 from nimjos.report.plots import plot_grid, plot_sequence
-from nimjos.app.cli import help_of
 
 #: a window the engine must fill position by position (no fast engine covers it) may hold at most this many
 MAX_REFERENCE_WINDOW = 2_000_000
@@ -366,25 +365,3 @@ def cmd_grundy(args: argparse.Namespace) -> int:
             print(f"wrote {how['png']}")
     sys.stdout.flush()
     return 0
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``nimjos grundy``.
-
-    >>> parser = argparse.ArgumentParser(); register(parser.add_subparsers())
-    >>> parser.parse_args(["grundy", "f.toml::g", "--window", "0 <= x <= 9"]).window
-    '0 <= x <= 9'
-    """
-    p = sub.add_parser("grundy", help=help_of("grundy"))
-    p.add_argument("target", metavar="FILE::GAME",
-                   help='a spec file and one of its games or a game expression (FILE::octal("0.77")); '
-                        'a built-in game alone: laskers_nim()')
-    p.add_argument("--param", action="append", metavar="NAME=VALUE",
-                   help="a param of the game (an expression of the spec language; repeatable)")
-    p.add_argument("--window", required=True, help='positions, e.g. "0 <= x <= 10**8", "0 <= x < 40 and 0 <= y < 40", "0 <= a <= 20 and 0 <= b <= a"')
-    p.add_argument("--out", metavar="FILE.npy", help="write the values as a NumPy array")
-    p.add_argument("--png", metavar="FILE.png", help="draw the values: a heatmap (2-D) or the sequence (1-D)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--max-positions", type=int, default=0,
-                   help="resource guard (default: enough for the box from 0 up to the window)")
-    p.set_defaults(func=cmd_grundy)

@@ -25,14 +25,14 @@ import json
 import sys
 from typing import Any
 
-from nimjos.app.cli import help_of, main
+from nimjos.app.cli import main
 from nimjos.app.grundy_cli import resolve_game
 from nimjos.games.heaps.misere import misere, one_heap_rule
 from nimjos.games.heaps.quotient import MisereQuotient, QuotientBudget, QuotientBuilder
 from nimjos.games.periodicity import detect
 from nimjos.lang.errors import EvalError, SpecError
 
-__all__ = ["cmd_quotient", "quotient_summary", "register", "main"]
+__all__ = ["cmd_quotient", "quotient_summary", "main"]
 
 
 def _positions(texts: list[str]) -> list[tuple[int, ...]]:
@@ -122,20 +122,3 @@ def cmd_quotient(args: argparse.Namespace) -> int:
             print(f"outcome of ({', '.join(map(str, p))}{',' if len(p) == 1 else ''}): {quotient.outcome(p)}")
     sys.stdout.flush()
     return 0
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``nimjos quotient``.
-
-    >>> parser = argparse.ArgumentParser(); register(parser.add_subparsers())
-    >>> parser.parse_args(["quotient", 'octal("0.77")', "--heaps", "30"]).heaps
-    30
-    """
-    p = sub.add_parser("quotient", help=help_of("quotient"))
-    p.add_argument("target", metavar="GAME", help='a heap game: octal("0.77"), nim(), heaps(subtraction({1, 2})), or FILE::GAME')
-    p.add_argument("--heaps", type=int, required=True, help="the largest heap of the positions the quotient covers")
-    p.add_argument("--outcome", action="append", metavar="HEAPS",
-                   help="a position (heaps separated by commas) whose misère outcome to print; repeatable")
-    p.add_argument("--table", action="store_true", help="print the multiplication table too")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(func=cmd_quotient)

@@ -1,24 +1,13 @@
-"""``nimjos report``: render reports/ from the results store (the work is :mod:`nimjos.report`'s).
+"""``nimjos report``: render reports/ from the results store. The work is :mod:`nimjos.report`'s
+(:func:`~nimjos.report.run_report_command`); this module, imported when the subcommand runs, hands it on. The
+arguments are :func:`nimjos.app.arguments.register_report`'s.
 
->>> parser = argparse.ArgumentParser(); register(parser.add_subparsers())
->>> parser.parse_args(["report", "--format", "md"]).format
-'md'
+>>> import argparse, os, tempfile
+>>> run_report_command(argparse.Namespace(format="md", out="x", store=os.path.join(tempfile.mkdtemp(), "none")))
+2
 """
 from __future__ import annotations
 
-import argparse
+from nimjos.report import run_report_command
 
-from nimjos.report import add_report_arguments, run_report_command
-from nimjos.app.cli import help_of
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``nimjos report`` to the subcommands of a parser.
-
-    >>> parser = argparse.ArgumentParser(); register(parser.add_subparsers())
-    >>> parser.parse_args(["report"]).func is run_report_command
-    True
-    """
-    rep = sub.add_parser("report", help=help_of("report"))
-    add_report_arguments(rep)
-    rep.set_defaults(func=run_report_command)
+__all__ = ["run_report_command"]

@@ -1,6 +1,6 @@
 """The one way a module is imported on first use instead of at start-up: :func:`import_on_use`, by a path
-named in a registry (:data:`nimjos.app.cli.SUBCOMMANDS`, :data:`nimjos.API`) or a heavy library named in
-:data:`LIBRARIES_ON_USE`.
+named in a registry (:data:`nimjos.app.cli.SUBCOMMANDS`: the module that adds a subcommand's arguments and the one
+that does its work; :data:`nimjos.API`) or a heavy library named in :data:`LIBRARIES_ON_USE`.
 
 The project imports at the top of a module, never inside a function (tests/test_architecture.py); this
 module is the one exception, so that ``nimjos --help``, ``nimjos josephus survivor`` and reading a spec do not

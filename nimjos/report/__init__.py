@@ -11,22 +11,18 @@ and :mod:`~nimjos.report.mathprint` (formulas as LaTeX and MathML), :mod:`~nimjo
 (matplotlib pictures), :mod:`~nimjos.report.markdown` (escaping for Markdown) and
 :mod:`~nimjos.report.pages` (templates and files).
 
->>> import argparse
->>> parser = argparse.ArgumentParser(prog="nimjos report")
->>> add_report_arguments(parser)
->>> args = parser.parse_args(["--format", "md", "--out", "out/"])
->>> args.format, args.out
-('md', 'out/')
+The command line's arguments are :func:`nimjos.app.arguments.add_report_arguments`.
+
+>>> FORMATS
+('md', 'html')
 """
 from __future__ import annotations
 
-import argparse
 import hashlib
 import os
 import sys
 from pathlib import Path
 
-from nimjos.results.store import DEFAULT_PATH
 from nimjos.report.model import build_report
 from nimjos.report.pages import write_report
 from nimjos.results.store import ResultsStore
@@ -106,17 +102,6 @@ def spec_hashes(files: set[str]) -> dict[str, str | None]:
     return out
 
 
-def add_report_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``--format``, ``--out`` and ``--store`` to the parser of ``nimjos report``."""
-    parser.add_argument("--format", default=",".join(FORMATS), metavar="md,html",
-                        help="comma-separated formats to write (default: md,html)")
-    parser.add_argument("--out", default="reports/", metavar="DIR", help="output directory (default: reports/)")
-    parser.add_argument("--store", default=os.environ.get("NIMJOS_STORE", str(DEFAULT_PATH)), metavar="FILE",
-                        help="results store to read (default: .nimjos/results.sqlite)")
-    parser.add_argument("--measured", default="bench/results", metavar="DIR",
-                        help="benchmark results with measured performance claims (default: bench/results)")
-
-
 def run_report_command(args) -> int:
     """What ``nimjos report`` does: render, print where the index is; 0 on success, 2 on bad input.
 
@@ -137,4 +122,4 @@ def run_report_command(args) -> int:
     return 0
 
 
-__all__ = ["render", "spec_hashes", "add_report_arguments", "run_report_command", "parse_formats", "FORMATS"]
+__all__ = ["render", "spec_hashes", "run_report_command", "parse_formats", "FORMATS"]
