@@ -1,14 +1,25 @@
 """Start-up: each command imports only what it uses. ``nimjos --help``, ``import nimjos`` and
 ``nimjos josephus survivor`` run in a fresh interpreter and list which heavy libraries they loaded
-(issue 28: sympy alone took 4.6 s of every command's start).
+(issue 28: sympy alone took 4.6 s of every command's start). Issue 37: every subcommand's ``--help``, and
+``check`` and ``list`` on a bad spec, load none of them either: reading and validating a spec imports no solver,
+compiler or plotting library (a fresh interpreter for each command, and, in process, the static imports of the
+modules those commands import at start-up).
 """
 from __future__ import annotations
 
+import argparse
+import ast
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from nimjos.app.arguments import add_report_arguments
+from nimjos.app.cli import SUBCOMMANDS
+from nimjos.report import FORMATS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -70,3 +81,106 @@ def test_every_help_line_of_the_light_parser_is_the_full_parsers():
     """``nimjos --help`` (nothing loaded) lists the same subcommands with the same help as the full parser."""
     from nimjos.app.cli import build_parser
     assert build_parser("").format_help() == build_parser().format_help()
+
+
+BAD_SPEC = '[source]\nid = "bad"\n\n[[claim]]\nid = "c"\nfor_all = "0 <= n <= 3"\nholds = "n >= m"\nexpct = "proved"\n'
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [c.name for c in SUBCOMMANDS])
+def test_every_subcommands_help_imports_none_of_the_heavy_libraries(name):
+    result = loaded_by(PROBE, name, "--help")
+    assert result["code"] == 0 and f"usage: nimjos {name}" in result["out"]
+    assert result["heavy"] == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["check", "list"])
+def test_a_bad_spec_is_refused_before_any_heavy_library_is_imported(command, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(BAD_SPEC)
+    empty = tmp_path / "empty.toml"
+    empty.write_text("")
+    result = loaded_by(PROBE, command, str(bad), str(empty))
+    assert result["code"] == 2
+    assert result["heavy"] == []
+
+
+@pytest.mark.slow
+def test_the_probe_sees_the_methods_loaded_once_the_spec_is_valid(tmp_path):
+    """The probe above is not vacuous: a valid spec is handed to the methods (z3...)."""
+    result = loaded_by(PROBE, "check", str(ROOT / "tests" / "data" / "tiny.toml"), "--no-store", "--jobs", "1",
+                       "--method", "exhaustive")
+    assert result["code"] == 0 and "z3" in result["heavy"]
+
+
+# ------------------------------------------------------------------------------- in process: the static imports
+
+PACKAGES = ("nimjos", "checkers")
+
+
+def _module_file(name: str) -> Path | None:
+    base = ROOT.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _top_level_imports(name: str) -> set[str]:
+    """The modules a module of the project imports when it is imported: its import statements at module level
+    (and in a ``try``), not those in a function nor under ``if TYPE_CHECKING``; with each one's parent packages."""
+    path = _module_file(name)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    body = list(ast.parse(path.read_text()).body)
+    while body:
+        node = body.pop()
+        if isinstance(node, ast.Try):
+            body.extend(node.body + node.finalbody)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names if _module_file(f"{base}.{alias.name}"))
+    return {".".join(m.split(".")[:i]) for m in found for i in range(1, len(m.split(".")) + 1)}
+
+
+def imported_at_start(*modules: str) -> set[str]:
+    """Every module imported, directly or not, when `modules` are imported (statically: the import statements)."""
+    todo = [".".join(m.split(".")[:i]) for m in modules for i in range(1, len(m.split(".")) + 1)]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name.split(".")[0] in PACKAGES and _module_file(name):
+            todo.extend(_top_level_imports(name))
+    return seen
+
+
+#: what ``nimjos check``/``list`` import before the specs are valid, and what every ``--help`` imports
+LIGHT_PATH = tuple({c.module for c in SUBCOMMANDS} | {"nimjos.app.cli"})
+
+
+def test_reading_a_spec_and_every_help_import_none_of_the_heavy_libraries():
+    reached = imported_at_start(*LIGHT_PATH)
+    assert "nimjos.spec.loader" in reached and "nimjos.app.check_input" in reached
+    assert sorted(m for m in reached if m.split(".")[0] in HEAVY) == []
+
+
+def test_the_static_walk_sees_a_heavy_library_where_one_is_imported():
+    """The walk is not vacuous: the methods' module reaches z3 and hypothesis, the report sympy and matplotlib."""
+    reached = imported_at_start("nimjos.app.check_cli")
+    assert {"z3", "hypothesis", "sympy", "matplotlib"} <= {m.split(".")[0] for m in reached}
+
+
+def test_the_report_arguments_default_to_every_format():
+    parser = argparse.ArgumentParser()
+    add_report_arguments(parser)
+    assert parser.parse_args([]).format == ",".join(FORMATS)
