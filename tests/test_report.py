@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from nimjos.verdict import Verdict
-from nimjos.report import add_report_arguments, parse_formats, render, run_report_command
+from nimjos.app.arguments import add_report_arguments
+from nimjos.report import parse_formats, render, run_report_command
 from nimjos.report.model import build_report
 from nimjos.results.store import ResultsStore
 from test_report_data import DEMO, SCRIPT, claim, make_store

@@ -582,7 +582,7 @@ def load_specs(paths: list[str] | list[Path]) -> tuple[list[Spec], list[SpecErro
     >>> specs, errors = load_specs([pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml",
     ...                              pathlib.Path("no/such.toml")])
     >>> [s.source.id for s in specs], [str(e) for e in errors]
-    (['tiny'], ['no/such.toml: cannot read spec: No such file or directory'])
+    (['tiny'], ['no/such.toml: no such file or directory'])
     """
     specs: list[Spec] = []
     errors: list[SpecError] = []
