@@ -161,11 +161,23 @@ id = "lost"
 corrects = "nowhere"
 for_all = "0 <= n <= 3"
 holds = "n >= 0"
+
+[[claim]]
+id = "lemma"
+for_all = "0 <= n <= 3"
+holds = "n >= q"
+
+[[claim]]
+id = "by-lemma"
+for_all = "0 <= n <= 3"
+holds = "n + 1 >= 0"
+prove = { using = ["lemma"] }
 ''')
     with pytest.raises(SpecErrors) as info:
         load_spec(path)
     assert [(e.item, e.field) for e in each_error(info.value)] == [("claim 'base'", "expect"),
-                                                                  ("claim 'lost'", "corrects")]
+                                                                  ("claim 'lost'", "corrects"),
+                                                                  ("claim 'lemma'", "holds")]
 
 
 def test_independent_definitions_and_a_cycle_are_each_reported_once(write_spec):

@@ -423,9 +423,13 @@ def load_spec(path: str | Path) -> Spec:
             errors.extend(each_error(exc))
     ids = {c.id for c in spec.claims} | {raw["id"] for raw in claims_raw if isinstance(raw, dict)
                                          and isinstance(raw.get("id"), str)}
-    for c in list(spec.claims):
-        if not attempt(_check_references, c, spec.claims, ids, failed):
+    for c in spec.claims:
+        try:
+            if not _check_references(c, spec.claims, ids, failed):
+                failed.add(c.id)   # it uses a claim that failed: that claim's fault is reported
+        except SpecError as exc:
             failed.add(c.id)
+            errors.extend(each_error(exc))
     # compile every claim now, so that a bad expression stops the run before anything is checked
     for c in spec.claims:
         if c.id in failed:
@@ -528,9 +532,9 @@ def _read_claim(spec: Spec, i: int, raw: Any, lines: SpecLines, seen: dict[str, 
     return Claim.from_table(spec, i, cid, kind, raw, cline, field_lines)
 
 
-def _check_references(c: Claim, claims: list[Claim], ids: set[str], failed: set[str]) -> None:
-    """The claims that `c` names (``corrects``, ``relaxes``, ``prove.using``) are in its file; a reference to a
-    claim that failed is not checked (that claim's fault is reported)."""
+def _check_references(c: Claim, claims: list[Claim], ids: set[str], failed: set[str]) -> bool:
+    """Check that the claims `c` names (``corrects``, ``relaxes``, ``prove.using``) are in its file; False when a
+    lemma it uses (``prove.using``) failed (then `c` cannot be compiled, and that claim's fault says why)."""
     for ref_field in ("corrects", "relaxes"):
         target = getattr(c, ref_field)
         if target is not None and target not in ids:
@@ -538,12 +542,13 @@ def _check_references(c: Claim, claims: list[Claim], ids: set[str], failed: set[
                           hint=suggest(target, ids))
     for target in c.prove.using:
         if target in failed and target != c.id:
-            raise SpecError("derived")   # not reported: kept out of the run with the claim it names
+            return False
         used = next((u for u in claims if u.id == target), None)
         if used is None or not issubclass(used.plan_type, HoldsPlan) or target == c.id:
             why = ("names no claim in this file" if used is None else
                    "names the claim itself" if target == c.id else "names a claim that is not a `holds` claim")
             raise c.error(f"prove.using: {target!r} {why}", "prove", hint=suggest(target, ids) if used is None else None)
+    return True
 
 
 #: fields of a claim that are prose, not expressions: a name in them refers to nothing
