@@ -16,7 +16,7 @@ import networkx as nx
 import pytest
 
 import nimjos
-from nimjos.app.cli import SUBCOMMANDS
+from nimjos.app.cli import CHECKS, SUBCOMMANDS
 from nimjos.lang.lazy import LIBRARIES_ON_USE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -149,7 +149,8 @@ def test_import_on_use_is_called_with_a_registry_entry_or_a_listed_library_only(
     its registries name, and every one of those is a module of nimjos.app: a lazy import never goes up the layers."""
     modules = _modules()
     assert not _lazy_import_misuses(modules)
-    registered = {c.module for c in SUBCOMMANDS} | {c.runs for c in SUBCOMMANDS if c.runs} | set(nimjos.API.values())
+    registered = ({c.module for c in SUBCOMMANDS} | {c.runs for c in SUBCOMMANDS if c.runs} | {CHECKS}
+                  | set(nimjos.API.values()))
     assert registered and all(m.startswith("nimjos.app.") and m in modules for m in registered), registered
     assert not any(library.split(".")[0] in PACKAGES for library in LIBRARIES_ON_USE)
 

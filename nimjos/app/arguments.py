@@ -1,7 +1,7 @@
-"""The arguments of the subcommands whose work loads the heavy libraries (``report``, ``grundy``, ``discover``,
-``quotient``, ``explain``): their parsers are built from here, so that ``--help`` and a bad argument answer at
-once, and the module that does the work (:data:`nimjos.app.cli.SUBCOMMANDS`) is imported when the subcommand runs
-(:func:`nimjos.app.cli.deferred`).
+"""The arguments of the subcommands whose work loads the heavy libraries or reads specs (``check``, ``list``,
+``report``, ``grundy``, ``discover``, ``quotient``, ``explain``): their parsers are built from here, so that
+``--help`` and a bad argument answer at once, and the module that does the work (:data:`nimjos.app.cli.SUBCOMMANDS`)
+is imported when the subcommand runs (:func:`nimjos.app.cli.deferred`).
 
 >>> parser = argparse.ArgumentParser(); register_quotient(parser.add_subparsers())
 >>> parser.parse_args(["quotient", 'octal("0.77")', "--heaps", "30"]).heaps
@@ -14,6 +14,50 @@ import os
 
 from nimjos.results.store import DEFAULT_PATH
 from nimjos.app.cli import deferred, help_of
+
+
+def register_check(sub: argparse._SubParsersAction) -> None:
+    """Add ``nimjos check`` to the subcommands of a parser.
+
+    >>> parser = argparse.ArgumentParser(); register_check(parser.add_subparsers())
+    >>> parser.parse_args(["check", "--jobs", "2"]).jobs
+    2
+    """
+    check = sub.add_parser("check", help=help_of("check"))
+    check.add_argument("paths", nargs="*", help="spec files or directories")
+    check.add_argument("--claim", action="append", help="check only this claim id (repeatable)")
+    check.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    check.add_argument("--max-counterexamples", type=int, default=10, metavar="N")
+    check.add_argument("--profile", default="default", choices=["default", "deep"])
+    check.add_argument("--at", help="check one instance only, e.g. --at 'x=0,y=2'")
+    check.add_argument("--method", help="comma-separated methods: exhaustive,sample,prove (default: all that apply)")
+    check.add_argument("--timeout", type=float, default=None,
+                       help="seconds per claim for the prover (default: 10, or 30 with --profile deep)")
+    check.add_argument("--store", default=os.environ.get("NIMJOS_STORE", ".nimjos/results.sqlite"),
+                       help="results store (SQLite)")
+    check.add_argument("--no-store", action="store_true", help="do not record results")
+    check.add_argument("--no-repair", action="store_true", help="do not search corrections of refuted claims")
+    check.add_argument("--resume", action="store_true", help="skip claims already recorded by an interrupted run")
+    check.add_argument("--jobs", type=int, default=0,
+                       help="claims checked at once, one process each (default: one per core)")
+    check.add_argument("--workers", type=int, default=1, help="processes for sharded exhaustive checks (local executor)")
+    check.add_argument("--shards", type=int, default=0, help="shards per claim (default: 4 x workers, balanced)")
+    check.add_argument("--executor", default="local", choices=["local", "dask"], help="where shards run")
+    check.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://127.0.0.1:8786")
+    check.add_argument("--max-positions", type=int, default=0, help="resource guard: positions one table may hold")
+    check.set_defaults(func=deferred("check", "cmd_check"))
+
+
+def register_list(sub: argparse._SubParsersAction) -> None:
+    """Add ``nimjos list`` to the subcommands of a parser.
+
+    >>> parser = argparse.ArgumentParser(); register_list(parser.add_subparsers())
+    >>> parser.parse_args(["list", "specs/"]).paths
+    ['specs/']
+    """
+    lst = sub.add_parser("list", help=help_of("list"))
+    lst.add_argument("paths", nargs="*")
+    lst.set_defaults(func=deferred("list", "cmd_list"))
 
 
 def register_report(sub: argparse._SubParsersAction) -> None:

@@ -1,5 +1,5 @@
 """``nimjos check``: check the claims of spec files, once :mod:`nimjos.app.check_input` has read and validated
-them all (its arguments are there too): this module imports the methods.
+them all (the arguments are :mod:`nimjos.app.arguments`'): this module imports the methods.
 
 Exit status of ``check``: 0 when every verdict agrees with its claim's ``expect``; 1 when one does not; 3 when
 a proof failed its audit (a prover bug); 2 on bad input (:func:`nimjos.app.cli.main` prints one line per fault).

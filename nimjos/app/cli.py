@@ -36,9 +36,10 @@ class Subcommand(NamedTuple):
 
 #: every subcommand, in the order ``nimjos --help`` lists them; a module is imported only when its subcommand runs
 SUBCOMMANDS = (
-    Subcommand("check", "check the claims of spec files (default: specs/)", "nimjos.app.check_input", "register_check",
-               "nimjos.app.check_cli"),
-    Subcommand("list", "list the claims of spec files", "nimjos.app.check_input", "register_list"),
+    Subcommand("check", "check the claims of spec files (default: specs/)", "nimjos.app.arguments", "register_check",
+               "nimjos.app.check_input"),
+    Subcommand("list", "list the claims of spec files", "nimjos.app.arguments", "register_list",
+               "nimjos.app.check_input"),
     Subcommand("report", "render reports/ from the results store", "nimjos.app.arguments", "register_report",
                "nimjos.app.report_cli"),
     Subcommand("josephus", "the Josephus problem: survivor, survivor table, elimination order", "nimjos.app.josephus_cli"),
@@ -54,6 +55,10 @@ SUBCOMMANDS = (
 )
 
 
+#: the module that checks the claims, imported by :mod:`nimjos.app.check_input` once every spec is read and valid
+CHECKS = "nimjos.app.check_cli"
+
+
 def help_of(name: str) -> str:
     """The one-line help of the subcommand ``name``, as :data:`SUBCOMMANDS` gives it.
 
@@ -67,8 +72,8 @@ def runner_of(name: str) -> str:
     """The module that does the work of the subcommand ``name`` (its own module unless :data:`SUBCOMMANDS` names
     another).
 
-    >>> runner_of("check"), runner_of("list")
-    ('nimjos.app.check_cli', 'nimjos.app.check_input')
+    >>> runner_of("check"), runner_of("josephus")
+    ('nimjos.app.check_input', 'nimjos.app.josephus_cli')
     """
     command = next(c for c in SUBCOMMANDS if c.name == name)
     return command.runs or command.module
