@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from nimjos.app.arguments import add_report_arguments
+from nimjos.app.arguments import STORE, add_report_arguments
 from nimjos.app.cli import SUBCOMMANDS
 from nimjos.report import FORMATS
+from nimjos.results.store import DEFAULT_PATH
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -181,7 +182,9 @@ def test_the_static_walk_sees_a_heavy_library_where_one_is_imported():
     assert {"z3", "hypothesis", "sympy", "matplotlib"} <= {m.split(".")[0] for m in reached}
 
 
-def test_the_report_arguments_default_to_every_format():
+def test_the_report_arguments_default_to_every_format_and_to_the_stores_own_path(monkeypatch):
+    monkeypatch.delenv("NIMJOS_STORE", raising=False)
     parser = argparse.ArgumentParser()
     add_report_arguments(parser)
     assert parser.parse_args([]).format == ",".join(FORMATS)
+    assert parser.parse_args([]).store == STORE == str(DEFAULT_PATH)

@@ -12,8 +12,11 @@ from __future__ import annotations
 import argparse
 import os
 
-from nimjos.results.store import DEFAULT_PATH
 from nimjos.app.cli import deferred, help_of
+
+#: the results store the commands use unless NIMJOS_STORE or --store names another: the store's own default
+#: (:data:`nimjos.results.store.DEFAULT_PATH`, not imported: the store module is not needed to parse arguments)
+STORE = ".nimjos/results.sqlite"
 
 
 def register_check(sub: argparse._SubParsersAction) -> None:
@@ -33,7 +36,7 @@ def register_check(sub: argparse._SubParsersAction) -> None:
     check.add_argument("--method", help="comma-separated methods: exhaustive,sample,prove (default: all that apply)")
     check.add_argument("--timeout", type=float, default=None,
                        help="seconds per claim for the prover (default: 10, or 30 with --profile deep)")
-    check.add_argument("--store", default=os.environ.get("NIMJOS_STORE", ".nimjos/results.sqlite"),
+    check.add_argument("--store", default=os.environ.get("NIMJOS_STORE", STORE),
                        help="results store (SQLite)")
     check.add_argument("--no-store", action="store_true", help="do not record results")
     check.add_argument("--no-repair", action="store_true", help="do not search corrections of refuted claims")
@@ -85,7 +88,7 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", default="md,html", metavar="md,html",
                         help="comma-separated formats to write (default: md,html)")
     parser.add_argument("--out", default="reports/", metavar="DIR", help="output directory (default: reports/)")
-    parser.add_argument("--store", default=os.environ.get("NIMJOS_STORE", str(DEFAULT_PATH)), metavar="FILE",
+    parser.add_argument("--store", default=os.environ.get("NIMJOS_STORE", STORE), metavar="FILE",
                         help="results store to read (default: .nimjos/results.sqlite)")
     parser.add_argument("--measured", default="bench/results", metavar="DIR",
                         help="benchmark results with measured performance claims (default: bench/results)")
