@@ -497,7 +497,7 @@ def _read_claim(spec: Spec, i: int, raw: Any, lines: SpecLines, seen: dict[str, 
     cline = lines.claim_starts[i] if i < len(lines.claim_starts) else None
     item = f"claim {raw.get('id', '#' + str(i + 1))!r}" if isinstance(raw, dict) else f"claim #{i + 1}"
     item = item.replace('"', "'")
-    where = {"file": fname, "item": item, "line": cline}
+    where: dict[str, Any] = {"file": fname, "item": item, "line": cline}
     _refuse_retired(raw, where, lines, cline)
     check_fields(raw, CLAIM_FIELDS, where, "a claim", lambda key, cline=cline: lines.field_in_block(cline, key))
     found_lines = {k: lines.field_in_block(cline, k) for k in raw}
