@@ -10,7 +10,7 @@ it does not apply; the exhaustive one always applies. The final verdict is decid
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from nimjos.spec.loader import Claim
@@ -27,7 +27,7 @@ from checkers.periodicity import periodic_prove, periodic_sample, periodic_verdi
 from checkers.sample import sample_claim
 from nimjos.spec.plan import (ClaimPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PeriodicPlan, PPositionsPlan, StairPlan,
                                ValuesPlan, handler_for)
-from nimjos.verdict import HasId, Verdict, final_verdict
+from nimjos.verdict import Verdict
 from checkers.shard import ShardLog, run_sharded, shard_plan
 from checkers.repair import find_repairs
 from checkers.result import ClaimResult  # noqa: F401  (re-exported: the result of run_claim)
