@@ -115,6 +115,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+#: how many results of one claim (file and id) :meth:`ResultsStore.remember` keeps, newest first: a claim checked
+#: under a few option sets (profiles, methods) keeps each, and an edited claim's old results do not pile up
+KEPT_PER_CLAIM = 4
+
+
 class StoreError(RuntimeError):
     """The store file cannot be used (for example: written by a newer nimjos)."""
 
@@ -304,6 +309,10 @@ class ResultsStore:
         False
         >>> found = s.reusable(["k1", "k2"]); sorted(found), found["k1"][0], found["k1"][1][0].scope
         (['k1'], 1, '0 <= x <= 3')
+        >>> for k in ("k3", "k4", "k5", "k6"):
+        ...     _ = s.remember(run, k, "f.toml", "c", ([], [], 0.0))
+        >>> sorted(s.reusable(["k1", "k3", "k4", "k5", "k6"]))
+        ['k3', 'k4', 'k5', 'k6']
         """
         try:
             blob = pickle.dumps(tuple(result), protocol=pickle.HIGHEST_PROTOCOL)
@@ -312,6 +321,10 @@ class ResultsStore:
         with self._conn:
             self._conn.execute("INSERT OR REPLACE INTO reusable (key, run_id, file, claim_id, result, recorded) "
                                "VALUES (?, ?, ?, ?, ?, ?)", (key, run_id, file, claim_id, blob, now()))
+            # the newest KEPT_PER_CLAIM results of a claim stay (another profile's, another --method's...)
+            self._conn.execute("DELETE FROM reusable WHERE file = ? AND claim_id = ? AND rowid NOT IN (SELECT rowid "
+                               "FROM reusable WHERE file = ? AND claim_id = ? ORDER BY rowid DESC LIMIT ?)",
+                               (file, claim_id, file, claim_id, KEPT_PER_CLAIM))
         return True
 
     def reusable(self, keys: list[str]) -> dict[str, tuple]:
