@@ -26,10 +26,11 @@ id = "reuse"
 "sq(x)" = "x * x"
 "bump(x)" = "sq(x) + 1"
 "tw(x)" = "x + x"
+"cap(n)" = "min(2, n)"
 
 [game.take2]
 position = ["n"]
-moves = [ { to = "n - t", where = "1 <= t <= min(2, n)" } ]
+moves = [ { to = "n - t", where = "1 <= t <= cap(n)" } ]
 
 [game.take3]
 position = ["n"]
@@ -92,8 +93,9 @@ def spec(tmp_path) -> Path:
 
 def test_what_each_claim_reaches(spec):
     claims = {c.id: reached(c) for c in load_spec(spec).claims}
-    assert claims == {"a-bump": ["define:bump", "define:sq"], "b-twice": ["define:tw"], "c-take2": ["game:take2"],
-                      "d-take3": ["game:take3"], "e-both": ["define:sq", "game:take2"]}
+    assert claims == {"a-bump": ["define:bump", "define:sq"], "b-twice": ["define:tw"],
+                      "c-take2": ["define:cap", "game:take2"], "d-take3": ["game:take3"],
+                      "e-both": ["define:cap", "define:sq", "game:take2"]}
 
 
 def test_a_claim_added_above_or_a_comment_leaves_every_fingerprint_alone(spec):
@@ -163,8 +165,13 @@ def test_a_changed_definition_or_game_rechecks_exactly_the_claims_that_reach_it(
     spec.write_text(DEFINE.replace("min(3, n)", "min(3, n) + 0").replace('"x * x"', '"x * x + 0"') + CLAIMS)
     _, out = check(capsys, spec, store)
     assert rechecked(out) == {"d-take3"}
-    spec.write_text(DEFINE.replace("min(3, n)", "min(3, n) + 0").replace('"x * x"', '"x * x + 0"') + UNRELATED
-                    + CLAIMS.replace('holds = "tw(x) >= x"', 'holds = "tw(x) >= x + 0"'))
+    # a definition used only by a game's moves: the claims on that game
+    spec.write_text(DEFINE.replace("min(3, n)", "min(3, n) + 0").replace('"x * x"', '"x * x + 0"')
+                    .replace('"min(2, n)"', '"min(n, 2)"') + CLAIMS)
+    _, out = check(capsys, spec, store)
+    assert rechecked(out) == {"c-take2", "e-both"}
+    spec.write_text(DEFINE.replace("min(3, n)", "min(3, n) + 0").replace('"x * x"', '"x * x + 0"')
+                    .replace('"min(2, n)"', '"min(n, 2)"') + UNRELATED + CLAIMS.replace('holds = "tw(x) >= x"', 'holds = "tw(x) >= x + 0"'))
     _, out = check(capsys, spec, store)
     assert rechecked(out) == {"b-twice", "z-new"}
 
@@ -236,3 +243,18 @@ def test_a_kept_result_that_cannot_be_read_back_is_checked_again(tmp_path):
         store.remember(run, "k", "f.toml", "c", ([Verdict("c", "checked", "exhaustive", "s")], [], 0.0))
         store._conn.execute("UPDATE reusable SET result = ?", (b"not a pickle",))
         assert store.reusable(["k"]) == {}
+
+
+def test_a_changed_automaton_file_changes_the_fingerprint_of_the_claims_that_use_it(tmp_path):
+    odd = "msd_2\n\n0 0\n0 -> 0\n1 -> 1\n\n1 1\n0 -> 0\n1 -> 1\n"
+    (tmp_path / "aut.txt").write_text(odd)
+    path = tmp_path / "a.toml"
+    path.write_text('[source]\nid = "a"\n[automaton.odd]\nfile = "aut.txt"\n'
+                    '[[claim]]\nid = "uses"\nfor_all = "0 <= x <= 9"\nholds = "odd(x) == (x % 2 == 1)"\n'
+                    '[[claim]]\nid = "not"\nfor_all = "0 <= x <= 9"\nholds = "x >= 0"\n')
+    spec = load_spec(path)
+    assert reached(spec.claim("uses")) == ["automaton:odd"] and reached(spec.claim("not")) == []
+    before = {c.id: claim_fingerprint(c) for c in spec.claims}
+    (tmp_path / "aut.txt").write_text(odd.replace("0 0\n", "0 1\n", 1).replace("1 1\n", "1 0\n", 1))
+    after = {c.id: claim_fingerprint(c) for c in load_spec(path).claims}
+    assert after["uses"] != before["uses"] and after["not"] == before["not"]
