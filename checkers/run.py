@@ -10,7 +10,7 @@ it does not apply; the exhaustive one always applies. The final verdict is decid
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from nimjos.spec.loader import Claim
@@ -27,32 +27,10 @@ from checkers.periodicity import periodic_prove, periodic_sample, periodic_verdi
 from checkers.sample import sample_claim
 from nimjos.spec.plan import (ClaimPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PeriodicPlan, PPositionsPlan, StairPlan,
                                ValuesPlan, handler_for)
-from nimjos.verdict import HasId, Verdict, final_verdict
+from nimjos.verdict import Verdict
 from checkers.shard import ShardLog, run_sharded, shard_plan
 from checkers.repair import find_repairs
-
-
-@dataclass
-class ClaimResult:
-    claim: HasId
-    verdicts: list[Verdict]
-    repairs: list = field(default_factory=list)
-    repair_seconds: float = 0.0  # the search for candidate corrections of a refuted claim
-
-    @property
-    def seconds(self) -> float:
-        """The claim's time: its methods' seconds (each the whole call of the method) and the search for corrections.
-
-        >>> ClaimResult(None, [Verdict("c", "checked", "exhaustive", "", seconds=2.0),
-        ...                    Verdict("c", "proved", "prove", "", seconds=0.5)], repair_seconds=0.25).seconds
-        2.75
-        """
-        return sum(v.seconds for v in self.verdicts) + self.repair_seconds
-
-    @property
-    def final(self) -> Verdict:
-        """The verdict the claim earned from its methods (the rule: :func:`nimjos.verdict.final_verdict`)."""
-        return final_verdict(self.verdicts)
+from checkers.result import ClaimResult  # noqa: F401  (re-exported: the result of run_claim)
 
 
 @dataclass(frozen=True)
@@ -217,6 +195,10 @@ METHODS: dict[str, Handler] = {
 }
 
 
+#: the first words of the scope of an audit that failed with an error
+AUDIT_FAILED = "the audit failed"
+
+
 def _audit(claim: Claim, opts: RunOptions, v: Verdict) -> Verdict | None:
     """The audit of a proof (checkers.audit) before it prints: None unless `v` is ``proved`` or
     ``proved-bounded`` and the claim has probe points beyond its window."""
@@ -226,7 +208,7 @@ def _audit(claim: Claim, opts: RunOptions, v: Verdict) -> Verdict | None:
     try:
         audit = audit_proof(claim, v, opts.profile)
     except Exception as exc:  # noqa: BLE001  (a failure of the audit must not lose the claim's other verdicts)
-        audit = Verdict(claim.id, "inconclusive", "audit", f"the audit failed: {type(exc).__name__}: {exc}"[:300])
+        audit = Verdict(claim.id, "inconclusive", "audit", f"{AUDIT_FAILED}: {type(exc).__name__}: {exc}"[:300])
     if audit is not None:
         audit.seconds = time.perf_counter() - started
     return audit
@@ -243,6 +225,7 @@ def _run_methods(claim: Claim, opts: RunOptions, context: CheckContext) -> Claim
     """The body of :func:`run_claim`: each method in turn, the audit of a proof, the repairs of a refutation."""
     names = opts.methods or tuple(METHODS)
     verdicts: list[Verdict] = []
+    failures: list[str] = []   # the methods (and audits) that failed with an error: the result is not complete
     # later methods are given the earlier verdicts of this claim (the prover's soundness check reads the window's)
     earlier = Earlier()
     for name in names:
@@ -268,6 +251,7 @@ def _run_methods(claim: Claim, opts: RunOptions, context: CheckContext) -> Claim
             except Exception as exc:  # noqa: BLE001
                 v = Verdict(claim.id, "inconclusive", name,
                             f"method failed: {type(exc).__name__}: {exc}"[:300])
+                failures.append(name)
         if v is not None:
             v.seconds = time.perf_counter() - started  # the method's whole call, its setup included
             verdicts.append(v)
@@ -275,7 +259,9 @@ def _run_methods(claim: Claim, opts: RunOptions, context: CheckContext) -> Claim
             audit = _audit(claim, opts, v)
             if audit is not None:
                 verdicts.append(audit)
-    result = ClaimResult(claim, verdicts)
+                if audit.scope.startswith(AUDIT_FAILED):
+                    failures.append("audit")
+    result = ClaimResult(claim, verdicts, complete=not failures)
     final = result.final if verdicts else None
     if opts.repair and not opts.pins and final is not None and final.verdict == "refuted":
         started = time.perf_counter()

@@ -39,6 +39,9 @@ def register_check(sub: argparse._SubParsersAction) -> None:
     check.add_argument("--store", default=os.environ.get("NIMJOS_STORE", STORE),
                        help="results store (SQLite)")
     check.add_argument("--no-store", action="store_true", help="do not record results")
+    check.add_argument("--fresh", action="store_true",
+                       help="check every claim again instead of reusing the stored result of an unchanged claim "
+                            "(the new results are still recorded)")
     check.add_argument("--no-repair", action="store_true", help="do not search corrections of refuted claims")
     check.add_argument("--resume", action="store_true", help="skip claims already recorded by an interrupted run")
     check.add_argument("--jobs", type=int, default=0,

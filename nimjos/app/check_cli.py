@@ -34,6 +34,8 @@ from nimjos.app.pins import parse_at
 from nimjos.report.definitions import definitions_used
 from nimjos.report.model import side_names
 from nimjos.app.cli import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_OK, EXIT_PROVER_BUG
+from nimjos.results.key import verdict_key
+from checkers.result import ClaimResult
 
 
 def _claim_meta(claim: Claim, agrees: bool) -> dict:
@@ -183,14 +185,19 @@ def _check(args: argparse.Namespace) -> int:
     current_file = None
     t0 = time.perf_counter()
     todo = [c for c in selected if (str(c.spec.path), c.id) not in done]
-    jobs = args.jobs if args.jobs > 0 else default_jobs(len(todo))
+    keys = [verdict_key(c, opts, args.max_positions) for c in todo] if store else []
+    kept = store.reusable(keys) if store and not args.fresh else {}
+    reused = {i: kept[k] for i, k in enumerate(keys) if k in kept}   # index -> (run, verdicts, repairs, seconds)
+    fresh = [i for i in range(len(todo)) if i not in reused]
+    jobs = args.jobs if args.jobs > 0 else default_jobs(len(fresh))
     if pins or args.workers > 1 or args.executor == "dask":
         jobs = 1  # a pinned instance is one claim; sharded claims use the cores (or the cluster) themselves
     entries: dict[int, Any] = {}   # index -> JSON entry or printed line, put back in claim order
     finals: dict[str, int] = {}    # final verdict -> claims, for the summary line
     printed = 0
-    costs = load_costs(sorted({Path(c.spec.path).parent for c in todo}))
-    results = run_claims(todo, opts, jobs, args.max_positions, costs)
+    costs = load_costs(sorted({Path(todo[i].spec.path).parent for i in fresh}))
+    results = _reused_first(todo, reused, fresh, run_claims([todo[i] for i in fresh], opts, jobs, args.max_positions,
+                                                            costs))
     try:
         for i, claim, result in results:
             if isinstance(result, SpecError):
@@ -209,8 +216,12 @@ def _check(args: argparse.Namespace) -> int:
                 if store:
                     meta = _claim_meta(claim, agrees)
                     for v in result.verdicts:
-                        store.record(run_id, meta, v)
+                        store.record(run_id, meta, v, reused_from=reused[i][0] if i in reused else None)
+                    if i not in reused and result.complete:   # kept for reuse once every verdict is recorded
+                        store.remember(run_id, keys[i], str(claim.spec.path), claim.id,
+                                       (result.verdicts, result.repairs, result.repair_seconds))
                 entries[i] = _json_entry(claim, result, agrees) if args.json else _human_line(claim, result, agrees, why)
+                entries[i] = _mark_reused(entries[i], reused[i][0] if i in reused else None)
             while not args.json and printed in entries:
                 claim = todo[printed]
                 if claim.spec.path != current_file:
@@ -232,13 +243,44 @@ def _check(args: argparse.Namespace) -> int:
     if store:
         store.finish_run(run_id, "errors" if errors else "ok")
     if args.json:
-        print(json.dumps({"claims": out_claims, "errors": errors,
+        print(json.dumps({"claims": out_claims, "errors": errors, "reused": len(reused),
                           "seconds": round(time.perf_counter() - t0, 3)}, indent=1))
     else:
         n = len(out_claims) if args.json else len(selected)
         counts = ", ".join(f"{finals[w]} {w}" for w in VERDICTS if finals.get(w))
         print(f"{n} claim{'s' if n != 1 else ''} in {time.perf_counter() - t0:.1f}s" + (f": {counts}" if counts else "")
-              + f"; exit {EXIT_BAD_INPUT if errors else status}")
+              + (f"; {len(reused)} reused" if reused else "") + f"; exit {EXIT_BAD_INPUT if errors else status}")
     if errors:
         return EXIT_BAD_INPUT
     return status
+
+
+def _reused_first(todo: list, reused: dict[int, tuple], fresh: list[int], results: Any) -> Any:
+    """(index in `todo`, claim, result) for each claim: first those whose kept result is reused (`reused`: index
+    -> the run that checked it, verdicts, repairs, their seconds), then those `results` checks (the claims of
+    `todo` at the indices `fresh`, in the order they finish). Closing it closes `results`."""
+    try:
+        for i in sorted(reused):
+            _, verdicts, repairs, repair_seconds = reused[i]
+            yield i, todo[i], ClaimResult(todo[i], verdicts, repairs, repair_seconds)
+        for j, claim, result in results:
+            yield fresh[j], claim, result
+    finally:
+        results.close()
+
+
+def _mark_reused(entry: Any, run: int | None) -> Any:
+    r"""A claim's printed line or JSON entry, saying when its result is reused from an earlier run (`run`).
+
+    >>> _mark_reused("  ok checked  c  [...]  0.50s\n       a note", 3)
+    '  ok checked  c  [...]  0.50s  reused from run 3\n       a note'
+    >>> _mark_reused({"id": "c"}, None), _mark_reused({"id": "c"}, 3)
+    ({'id': 'c', 'reused': False}, {'id': 'c', 'reused': True, 'reused_from': 3})
+    """
+    if isinstance(entry, dict):
+        return {**entry, "reused": run is not None, **({"reused_from": run} if run is not None else {})}
+    if run is None:
+        return entry
+    first, newline, rest = entry.partition("\n")
+    return f"{first}  reused from run {run}{newline}{rest}"
+

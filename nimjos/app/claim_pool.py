@@ -91,7 +91,7 @@ def _run_one(path: str, claim_id: str, opts: Any) -> tuple[str, Any, Any]:
         return "spec-error", (exc.message, fields), None
     except Exception as exc:  # noqa: BLE001  (a bug met by one claim must not take the others' verdicts down)
         return "failed", internal_error(exc), None
-    return "ok", result.verdicts, (result.repairs, result.repair_seconds)
+    return "ok", result.verdicts, (result.repairs, result.repair_seconds, result.complete)
 
 
 def how_it_ended(exitcode: int | None) -> str:
@@ -128,11 +128,11 @@ def failed(claim: HasId, error: str) -> ClaimResult:
     """The result of a claim whose check raised an internal error (a bug of nimjos, not of the spec):
     ``inconclusive``, with the error; the other claims keep their verdicts.
 
-    >>> failed(type("C", (), {"id": "c"})(), "ValueError: x (at a.py:3)").final.scope[:48]
-    'the check failed with an internal error: ValueEr'
+    >>> r = failed(type("C", (), {"id": "c"})(), "ValueError: x (at a.py:3)"); r.final.scope[:48], r.complete
+    ('the check failed with an internal error: ValueEr', False)
     """
     why = f"the check failed with an internal error: {error}; a bug of nimjos, please report it"
-    return ClaimResult(claim, [Verdict(claim.id, "inconclusive", "exhaustive", why)])
+    return ClaimResult(claim, [Verdict(claim.id, "inconclusive", "exhaustive", why)], complete=False)
 
 
 def crashed(claim: HasId, how: str) -> ClaimResult:
@@ -143,7 +143,7 @@ def crashed(claim: HasId, how: str) -> ClaimResult:
     ('inconclusive', "the engine crashed: the claim's process ended by signal SIGABRT (6)")
     """
     why = f"the engine crashed: the claim's process ended by {how}, in the pool and again when run alone"
-    return ClaimResult(claim, [Verdict(claim.id, "inconclusive", "exhaustive", why)])
+    return ClaimResult(claim, [Verdict(claim.id, "inconclusive", "exhaustive", why)], complete=False)
 
 
 @contextlib.contextmanager

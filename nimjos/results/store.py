@@ -23,8 +23,10 @@ The file is in WAL mode (readers never block the writer) and carries its schema 
 """
 from __future__ import annotations
 
+import io
 import json
 import os
+import pickle
 import platform
 import sqlite3
 from datetime import datetime, timezone
@@ -96,8 +98,26 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         "ALTER TABLE results ADD COLUMN definitions TEXT NOT NULL DEFAULT '[]'",
     ),
+    # 7: each claim's complete result, kept for reuse under the key of everything it depends on
+    #    (nimjos.results.key); on a result row, the run whose check it reuses (NULL: checked in its own run)
+    (
+        """CREATE TABLE reusable (
+            key TEXT PRIMARY KEY,
+            run_id INTEGER NOT NULL REFERENCES runs(id),
+            file TEXT NOT NULL,
+            claim_id TEXT NOT NULL,
+            result BLOB NOT NULL,
+            recorded TEXT NOT NULL
+        )""",
+        "ALTER TABLE results ADD COLUMN reused_from INTEGER",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+#: how many results of one claim (file and id) :meth:`ResultsStore.remember` keeps, newest first: a claim checked
+#: under a few option sets (profiles, methods) keeps each, and an edited claim's old results do not pile up
+KEPT_PER_CLAIM = 4
 
 
 class StoreError(RuntimeError):
@@ -109,7 +129,7 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
 
     >>> conn = sqlite3.connect(":memory:")
     >>> migrate(conn, 1), migrate(conn)
-    (1, 6)
+    (1, 7)
     """
     def current() -> int:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -223,7 +243,7 @@ class ResultsStore:
         assert cur.lastrowid is not None, "an INSERT sets the row id"
         return cur.lastrowid
 
-    def record(self, run_id: int, claim: dict, verdict: Verdict) -> None:
+    def record(self, run_id: int, claim: dict, verdict: Verdict, reused_from: int | None = None) -> None:
         """Store what `verdict` established about `claim`, committed at once.
 
         `claim` holds the fields of :data:`CLAIM_FIELDS` (missing ones are stored as NULL; `for_all` and
@@ -231,7 +251,8 @@ class ResultsStore:
         spec file the claim was read from, so that a report can tell when the file changed since), optionally
         `definitions` (the ``[define]`` heads and bodies the statement uses, as pairs), `agrees`
         (does the verdict satisfy the claim's `expect`) and optionally `order` (the claim's place in
-        its file, used to list claims as the paper does).
+        its file, used to list claims as the paper does). `reused_from`: the run whose check this verdict reuses
+        (:meth:`reusable`), None when this run checked it.
 
         >>> from nimjos.verdict import Verdict, Counterexample
         >>> s = ResultsStore(":memory:"); run = s.begin_run([], "default")
@@ -265,6 +286,7 @@ class ResultsStore:
             "evidence": json.dumps(verdict.stored_evidence(), sort_keys=True, default=str),
             "definitions": json.dumps([[str(head), str(body)] for head, body in claim.get("definitions") or []]),
             "seconds": float(verdict.seconds),
+            "reused_from": reused_from,
             "recorded": now(),
             **self._versions,
         })
@@ -272,6 +294,59 @@ class ResultsStore:
         marks = ", ".join("?" for _ in row)
         with self._conn:
             self._conn.execute(f"INSERT INTO results ({names}) VALUES ({marks})", tuple(row.values()))
+
+    def remember(self, run_id: int, key: str, file: str, claim_id: str, result: tuple) -> bool:
+        """Keep a claim's complete result for reuse under `key` (nimjos.results.key), replacing what was kept
+        under it: `result` is (verdicts, repairs, seconds of the search for repairs), as the methods gave them.
+        Call it only once the whole result is recorded, and never for a claim whose check failed (a crash, an
+        internal error): only a complete result is reused. False when the result cannot be kept (not picklable).
+
+        >>> from nimjos.verdict import Verdict
+        >>> s = ResultsStore(":memory:"); run = s.begin_run([], "default")
+        >>> s.remember(run, "k1", "f.toml", "c", ([Verdict("c", "checked", "exhaustive", "0 <= x <= 3")], [], 0.0))
+        True
+        >>> s.remember(run, "k2", "f.toml", "c", ([lambda: 0], [], 0.0))
+        False
+        >>> found = s.reusable(["k1", "k2"]); sorted(found), found["k1"][0], found["k1"][1][0].scope
+        (['k1'], 1, '0 <= x <= 3')
+        >>> for k in ("k3", "k4", "k5", "k6"):
+        ...     _ = s.remember(run, k, "f.toml", "c", ([], [], 0.0))
+        >>> sorted(s.reusable(["k1", "k3", "k4", "k5", "k6"]))
+        ['k3', 'k4', 'k5', 'k6']
+        """
+        try:
+            blob = pickle.dumps(tuple(result), protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return False
+        with self._conn:
+            self._conn.execute("INSERT OR REPLACE INTO reusable (key, run_id, file, claim_id, result, recorded) "
+                               "VALUES (?, ?, ?, ?, ?, ?)", (key, run_id, file, claim_id, blob, now()))
+            # the newest KEPT_PER_CLAIM results of a claim stay (another profile's, another --method's...)
+            self._conn.execute("DELETE FROM reusable WHERE file = ? AND claim_id = ? AND rowid NOT IN (SELECT rowid "
+                               "FROM reusable WHERE file = ? AND claim_id = ? ORDER BY rowid DESC LIMIT ?)",
+                               (file, claim_id, file, claim_id, KEPT_PER_CLAIM))
+        return True
+
+    def reusable(self, keys: list[str]) -> dict[str, tuple]:
+        """The results kept under `keys` by :meth:`remember`: key -> (the run that checked it, verdicts, repairs,
+        seconds of the search for repairs). A key with nothing kept, or whose result cannot be read back (a
+        class nimjos no longer has), is left out: its claim is checked again.
+
+        >>> ResultsStore(":memory:").reusable(["nothing"])
+        {}
+        """
+        out: dict[str, tuple] = {}
+        keys = list(dict.fromkeys(keys))
+        for start in range(0, len(keys), 500):
+            chunk = keys[start:start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            for row in self._conn.execute(f"SELECT key, run_id, result FROM reusable WHERE key IN ({marks})", chunk):
+                try:
+                    verdicts, repairs, repair_seconds = _Unpickler(io.BytesIO(row["result"])).load()
+                except Exception:  # noqa: BLE001  (anything unreadable is not reused: the claim is checked again)
+                    continue
+                out[row["key"]] = (row["run_id"], verdicts, repairs, repair_seconds)
+        return out
 
     def finish_run(self, run_id: int, status: str) -> None:
         """Mark a run finished with `status` (for example ``ok``, ``failed``, ``interrupted``).
@@ -345,6 +420,33 @@ class ResultsStore:
         rows = self._conn.execute(f"SELECT DISTINCT file, claim_id FROM results WHERE run_id IN ({marks})",
                                   run_ids)
         return {(row["file"], row["claim_id"]) for row in rows}
+
+
+#: the globals a kept result may name besides the classes of nimjos and checkers (see :class:`_Unpickler`)
+_PLAIN_GLOBALS = {("builtins", name) for name in ("set", "frozenset", "tuple", "list", "dict", "complex", "range",
+                                                  "slice", "bytes", "bytearray", "int", "float", "str", "bool")} | {
+    ("fractions", "Fraction"), ("collections", "OrderedDict"), ("copyreg", "_reconstructor"), ("builtins", "object")}
+
+
+class _Unpickler(pickle.Unpickler):
+    """Reads a kept result back naming only classes: those defined in nimjos and checkers, and plain values
+    (:data:`_PLAIN_GLOBALS`); any other global (a function, a module's attribute) is refused.
+
+    >>> try:
+    ...     _Unpickler(io.BytesIO(pickle.dumps(os.system))).load()
+    ... except pickle.UnpicklingError as exc:
+    ...     print(exc)
+    a kept result names posix.system, which is not a class of nimjos
+    """
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in _PLAIN_GLOBALS:
+            return super().find_class(module, name)
+        if module.split(".")[0] in ("nimjos", "checkers") and "." not in name:
+            found = super().find_class(module, name)
+            if isinstance(found, type) and found.__module__ == module:
+                return found
+        raise pickle.UnpicklingError(f"a kept result names {module}.{name}, which is not a class of nimjos")
 
 
 def _decode(row: sqlite3.Row) -> dict:
