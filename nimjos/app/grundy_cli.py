@@ -44,9 +44,12 @@ from nimjos.games.heaps.fast import detect_table
 from nimjos.games.heaps.game import HeapGame
 from nimjos.games.periodicity import Periodicity
 from nimjos.lang.errors import ResourceError
-from nimjos.report.plots import plot_grid, plot_sequence
+from nimjos.lang.lazy import import_on_use
 from nimjos.app.cli import help_of
 
+#: the modules of this command loaded on use (nimjos.lang.lazy): the picture of --png (matplotlib, the report's
+#: plots), which a table alone never loads
+ON_USE = {"png": "nimjos.app.grundy_draw"}
 #: a window the engine must fill position by position (no fast engine covers it) may hold at most this many
 MAX_REFERENCE_WINDOW = 2_000_000
 #: windows up to this many positions are printed in full
@@ -353,22 +356,15 @@ def _summary(table: np.ndarray, how: dict) -> list[str]:
 
 
 def draw_table(table: np.ndarray, how: dict, path: str | Path) -> Path:
-    """Draw a 1-D table as its sequence, a 2-D table as a heatmap (cells outside the window grey) into ``path``.
+    """Draw a 1-D table as its sequence, a 2-D table as a heatmap (cells outside the window grey) into ``path``
+    (:func:`nimjos.app.grundy_draw.draw_table`: matplotlib is loaded only when a picture is asked for).
 
     >>> import tempfile
     >>> table, how = grundy_table("nim()", [], "0 <= a <= 5 and 0 <= b <= a")
     >>> draw_table(table, how, Path(tempfile.mkdtemp()) / "nim.png").stat().st_size > 1000
     True
     """
-    names, origin = how["coordinates"], how["origin"]
-    title = f"{how['game']}: Grundy values on {how['window']}"
-    if table.ndim == 1:
-        return plot_sequence({"x0": origin[0], "grundy": table.tolist(), "claimed": None}, [], Path(path), title,
-                             name=names[0])
-    if table.ndim == 2:
-        return plot_grid({"x0": origin[0], "y0": origin[1], "grundy": table.tolist(), "claimed": None}, [],
-                         Path(path), title, names=(names[0], names[1]))
-    raise SpecError(f"--png draws a window of one or two coordinates, not {table.ndim} ({', '.join(names)})")
+    return import_on_use(ON_USE["png"]).draw_table(table, how, path)
 
 
 def cmd_grundy(args: argparse.Namespace) -> int:
