@@ -330,7 +330,7 @@ def grid_lines(table: np.ndarray, origin: list[int], names: list[str]) -> list[s
 def _summary(table: np.ndarray, how: dict) -> list[str]:
     lines = [f"{how['game']} on {how['window']}: {how['positions']:,} positions in {how['seconds']:.2f} s "
              f"({how['engine']})"]
-    inside = table[table != OUTSIDE]
+    inside = table if not how["outside"] else table[table != OUTSIDE]   # a whole box: the table itself, no copy
     if inside.size:
         lines.append(f"values {int(inside.min())} .. {int(inside.max())}; "
                      f"{int(np.count_nonzero(inside == 0)):,} P-positions (value 0)"

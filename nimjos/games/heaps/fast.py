@@ -481,7 +481,8 @@ def _detect(a, min_repeats, limit):  # pragma: no cover - compiled
     """(p, n0, s) of :func:`nimjos.games.periodicity.detect` on the int64 array a: for each p (at most `limit`, none
     beyond the best's n0 + p), the saltus s = a(N - 1) - a(N - 1 - p) at the end, and n0 the least index from which
     a(m + p) = a(m) + s to the end (walked back from the end); kept when seen `min_repeats` times and n0 + p is less
-    than the best's. (0, 0, 0) when there is none."""
+    than the best's. (0, 0, 0) when there is none. A multiple of the best period with the saltus it implies holds
+    from the best's n0 on: its walk starts there."""
     n = a.shape[0]
     best_p = 0
     best_n0 = 0
@@ -491,6 +492,8 @@ def _detect(a, min_repeats, limit):  # pragma: no cover - compiled
             break
         s = a[n - 1] - a[n - 1 - p]
         m = n - p - 1
+        if best_p and p % best_p == 0 and s == best_s * (p // best_p):
+            m = min(m, best_n0 - 1)   # a(m + p) = a(m) + s for every m >= best_n0 already: walk on from there
         while m >= 0 and a[m + p] - a[m] == s:
             m -= 1
         n0 = m + 1
