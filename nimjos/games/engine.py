@@ -17,10 +17,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Iterable, Iterator
 
-import networkx as nx
 import numpy as np
 
 from nimjos.lang.errors import ResourceError, SpecError
+from nimjos.lang.lazy import import_on_use
 from nimjos.games.fast import solve_fast
 
 #: largest graph (in edges) solved through networkx; larger ones use the iterative post-order
@@ -161,6 +161,7 @@ class ReferenceEngine:
         game.solved_by.add(self.last_method)
 
     def _solve_networkx(self, game: Any, adj: dict[Any, list]) -> None:
+        nx = import_on_use("networkx")   # about 0.1 s of start-up, only when a game graph is solved
         graph = nx.DiGraph()
         graph.add_nodes_from(adj)
         for p, opts in adj.items():

@@ -22,6 +22,8 @@ LAZY_PACKAGE = "nimjos.app"
 #: third-party libraries imported on first use, each with the one place that needs it
 LIBRARIES_ON_USE = {
     "numba": "nimjos.josephus.kernels.compiled: the Josephus kernels, compiled when the work pays for numba",
+    "networkx": "nimjos.games.engine: the reference engine's game graph, built only when a graph is solved (not for "
+                "a table a compiled kernel fills: nimjos grundy on a heap game)",
 }
 
 
