@@ -240,17 +240,17 @@ def grundy_table(target: str, assignments: list[str], window: str, max_positions
         lows, highs = [int(a.min()) for a in arrays], [int(a.max()) for a in arrays]
         engine = ReferenceEngine(max_positions=max_positions or max(MAX_POSITIONS, _cover(highs)))
         if game.dim == len(names):
-            if count > MAX_REFERENCE_WINDOW and box is None:
+            if count > MAX_REFERENCE_WINDOW and box is None and not isinstance(game, HeapGame):
                 raise ResourceError(f"{game.label}: the window has {count:,} positions and is not a box a fast "
                                     f"engine fills (at most {MAX_REFERENCE_WINDOW:,} are valued here)")
             values = grundy_array(engine, game, arrays)
         else:   # a heap game on several heaps, Moore's Nim: a position is the tuple of the named heaps
-            if count > MAX_REFERENCE_WINDOW:
-                raise ResourceError(f"{game.label}: the window has {count:,} positions (at most "
-                                    f"{MAX_REFERENCE_WINDOW:,} are valued one by one)")
             if isinstance(game, HeapGame):   # a sum of heaps: the nim-sum, read from the one-heap sequence
                 values = _heap_values(game, arrays)
             else:
+                if count > MAX_REFERENCE_WINDOW:
+                    raise ResourceError(f"{game.label}: the window has {count:,} positions (at most "
+                                        f"{MAX_REFERENCE_WINDOW:,} are valued one by one)")
                 with using_engine(engine):
                     values = np.array([game.grundy(tuple(int(a[i]) for a in arrays)) for i in range(count)],
                                       dtype=np.int64)
@@ -269,8 +269,8 @@ def _engines(game: Any, engine: ReferenceEngine) -> str:
     """The engines that computed the game's values: the game's own record (a heap game fills its table itself,
     no engine is asked), else the engine's.
 
-    >>> from nimjos.games.heaps.game import octal_game
-    >>> _engines(octal_game("0.77"), ReferenceEngine())
+    >>> from nimjos.games.heaps.rules import octal_rules
+    >>> _engines(HeapGame(octal_rules("0.77"), "kayles"), ReferenceEngine())
     'heap engine (sequence of one heap, nim-sum of heaps)'
     """
     if isinstance(game, HeapGame):
