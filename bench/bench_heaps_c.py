@@ -20,6 +20,16 @@ passed (start-up included for nimjos: its clock counts from the process's start)
     python bench/bench_heaps_c.py --markdown bench/results/heaps-vs-c.md            # everything (~15 min)
     python bench/bench_heaps_c.py --quick                                           # 10^5 and 10^6, 2 pairs, 5 s reach
     python bench/bench_heaps_c.py run grundy 1000000 computed [--out FILE]          # one nimjos process
+
+The mode ``cli`` (issue 37: tables at the kernel's speed) times the whole command ``nimjos grundy GAME --window
+"0 <= n <= N" --out FILE.npy`` (``python -m nimjos.app.cli``, start-up, the table, the periodicity note and the
+file included) against the C program writing the same table (``--out``), A B A B, after a warm-up of each, for
+the three workloads of the issue: Kayles to 2*10^7 and Grundy's game to 10^7 against the rare-value method (the
+C program's default, ``auto``), Dawson's Kayles to 3*10^5 against the plain mex (``plain``). The two tables are
+compared value by value after the runs. Target: every ratio nimjos / C at most 1.5.
+
+    python bench/bench_heaps_c.py cli --markdown bench/results/grundy-cli-vs-c.md   # 3 pairs each (~12 min)
+    python bench/bench_heaps_c.py cli --quick                                       # n 100 times smaller, 2 pairs
 """
 from __future__ import annotations
 
@@ -42,6 +52,12 @@ ROWS = [("Kayles (0.77)", "0.77", "computed", 6), ("Kayles (0.77)", "0.77", "com
         ("Dawson's Kayles (0.07)", "0.07", "extended", 7),
         ("Grundy's game", "grundy", "computed", 6), ("Grundy's game", "grundy", "computed", 7)]
 CHUNK = 500_000
+#: the workloads of ``cli`` (issue 37): (label, game expression of nimjos grundy, the C program's code, its method, n)
+CLI_ROWS = [("Kayles (0.77)", 'octal("0.77")', "0.77", "auto", 20_000_000),
+            ("Grundy's game", "grundys_game()", "grundy", "auto", 10_000_000),
+            ("Dawson's Kayles (0.07)", 'octal("0.07")', "0.07", "plain", 300_000)]
+#: the name of each method of the C program in the table
+C_METHOD = {"auto": "rare-value method", "plain": "plain mex"}
 
 
 def run(game: str, n: int, method: str, out: str | None, reach: float) -> None:
@@ -204,8 +220,70 @@ def main() -> None:
         pathlib.Path(args.markdown).write_text("\n".join(lines) + "\n")
 
 
+def cli_main(argv: list[str]) -> None:
+    """``cli``: the whole ``nimjos grundy ... --out`` process against the C program writing the same table."""
+    import numpy as np
+
+    ap = argparse.ArgumentParser(prog="bench_heaps_c.py cli")
+    ap.add_argument("--runs", type=int, default=3, help="counted pairs of runs per workload")
+    ap.add_argument("--quick", action="store_true", help="n 100 times smaller, 2 pairs")
+    ap.add_argument("--only", help="only the workload whose C code (0.77, grundy, 0.07) is this")
+    ap.add_argument("--markdown", help="also write the table to this file")
+    args = ap.parse_args(argv)
+    runs = 2 if args.quick else args.runs
+    lines = ["# `nimjos grundy --out` against the C programs (issue 37)", "",
+             f"`python bench/bench_heaps_c.py cli{' --quick' if args.quick else ''}` "
+             f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.uname().nodename}, {os.cpu_count()} cores, "
+             f"load average {load()} at the start). Whole processes, start-up included: A = `python -m nimjos.app.cli "
+             f"grundy GAME --window \"0 <= n <= N\" --out FILE.npy`, B = `c/heaps.c` (gcc -O3 -march=native) "
+             f"writing the same table with `--out`; {runs} pairs A B A B after a warm-up of each (not counted); CPU "
+             f"seconds = user + system of the finished process; medians, and the median of the pairwise ratios A / B. "
+             f"Target: at most 1.5x.", "",
+             "| workload | C method | nimjos CPU s (min-max) | C CPU s (min-max) | ratio CPU (median of pairs) "
+             "| nimjos wall s | C wall s | same table | load before |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    print("\n".join(lines[:3]), flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = pathlib.Path(tmp)
+        exe = compile_c(work)
+        if exe is None:
+            print("gcc was not found: the C program was not built, the comparison was skipped.")
+            return
+        for label, game, code, method, n in CLI_ROWS:
+            if args.only and code != args.only:
+                continue
+            n = n // 100 if args.quick else n
+            ours = [sys.executable, "-m", "nimjos.app.cli", "grundy", game, "--window", f"0 <= n <= {n}",
+                    "--out", str(work / "ours.npy")]
+            theirs = [exe, code, str(n), method, "--out", str(work / "theirs.bin")]
+            before = load()
+            print(f"{label} to {n:,} (load {before})", flush=True)
+            timed(ours)     # the warm-ups: numba's cache, the files read
+            timed(theirs)
+            cpu_a, cpu_b, wall_a, wall_b = [], [], [], []
+            for _ in range(runs):
+                for cmd, cpu, wall in ((ours, cpu_a, wall_a), (theirs, cpu_b, wall_b)):
+                    c, w, _ = timed(cmd)
+                    cpu.append(c)
+                    wall.append(w)
+            mine = np.load(work / "ours.npy")
+            same = mine.dtype == np.int64 and mine.shape == (n + 1,) and bool(
+                (mine == np.fromfile(work / "theirs.bin", dtype="<i8")).all())
+            med = statistics.median
+            pair = med(a / b for a, b in zip(cpu_a, cpu_b))
+            row = (f"| {label} to {n:,} | {C_METHOD[method]} | {med(cpu_a):.2f} ({min(cpu_a):.2f}-{max(cpu_a):.2f}) "
+                   f"| {med(cpu_b):.2f} ({min(cpu_b):.2f}-{max(cpu_b):.2f}) | {pair:.2f}x | {med(wall_a):.2f} "
+                   f"| {med(wall_b):.2f} | {'every value' if same else '**NO**'} | {before} |")
+            print(row, flush=True)
+            lines.append(row)
+    if args.markdown:
+        pathlib.Path(args.markdown).write_text("\n".join(lines) + "\n")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "run":
+    if len(sys.argv) > 1 and sys.argv[1] == "cli":
+        cli_main(sys.argv[2:])
+    elif len(sys.argv) > 1 and sys.argv[1] == "run":
         cli = argparse.ArgumentParser()
         cli.add_argument("game"); cli.add_argument("n", type=int); cli.add_argument("method", nargs="?", default="computed")
         cli.add_argument("--out"); cli.add_argument("--reach", type=float, default=0.0)

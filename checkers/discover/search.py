@@ -223,7 +223,7 @@ def _columns(shape: tuple[int, ...]) -> list[np.ndarray]:
 
 def _periodic(values: np.ndarray) -> str | None:
     """The periodic statement a one-heap table shows (None: no period within it)."""
-    seen = detect(values.tolist())
+    seen = detect(np.asarray(values, dtype=np.int64))   # the table itself: no Python int per value
     if seen is None:
         return None
     return f"periodic = {{ period = {seen.period}, preperiod = {seen.preperiod}, saltus = {seen.saltus} }}"

@@ -40,10 +40,15 @@ from nimjos.lang.expr import compile_expression
 from nimjos.lang.binders import Binder
 from nimjos.games.declared import as_instance
 from nimjos.games.engine import MAX_POSITIONS, ReferenceEngine, grundy_array, using_engine
-from nimjos.games.periodicity import Periodicity, detect
+from nimjos.games.heaps.fast import detect_table
+from nimjos.games.heaps.game import HeapGame
+from nimjos.games.periodicity import Periodicity
 from nimjos.lang.errors import ResourceError
-from nimjos.report.plots import plot_grid, plot_sequence
+from nimjos.lang.lazy import import_on_use
 
+#: the modules of this command loaded on use (nimjos.lang.lazy): the picture of --png (matplotlib, the report's
+#: plots), which a table alone never loads
+ON_USE = {"png": "nimjos.app.grundy_draw"}
 #: a window the engine must fill position by position (no fast engine covers it) may hold at most this many
 MAX_REFERENCE_WINDOW = 2_000_000
 #: windows up to this many positions are printed in full
@@ -52,10 +57,11 @@ MAX_PRINTED = 400
 ROW_LENGTH = 20
 #: a cell of the table outside the window (the table is the window's bounding box)
 OUTSIDE = -1
-#: the periodicity detector of a one-heap table: (arithmetic) periodicity from nimjos.games.periodicity. The hook
-#: for a stronger detector (nimjos.games.heaps.periodicity's arithmetic periodicity): a function of the same
-#: shape, sequence -> Periodicity | None, with A(n + period) = A(n) + saltus from the preperiod on
-DETECT_PERIODICITY = detect
+#: the periodicity detector of a one-heap table: (arithmetic) periodicity of nimjos.games.periodicity.detect, on
+#: the int64 table (compiled for a long one: detect_table). The hook for a stronger detector
+#: (nimjos.games.heaps.periodicity's arithmetic periodicity): a function of the same shape, int64 array ->
+#: Periodicity | None, with A(n + period) = A(n) + saltus from the preperiod on
+DETECT_PERIODICITY = detect_table
 
 
 def resolve_game(target: str, assignments: list[str]) -> tuple[Any, tuple[str, ...] | None, dict[str, Any], Namespace]:
@@ -166,14 +172,34 @@ def _check_positions(window: str, ranges: list[tuple[int, int]]) -> None:
 
 
 def _box_table(engine: ReferenceEngine, game: Any, box: list[tuple[int, int]]) -> np.ndarray | None:
-    """The values of a box read from the table a fast engine filled (no per-position arrays), or None."""
+    """The values of a box read from the table the game filled itself (a heap game's compiled sequence) or a fast
+    engine filled (no per-position arrays), or None."""
     corner = tuple(hi for _, hi in box)
-    engine.solve(game, [corner[0] if game.dim == 1 else corner])
-    dense = game.dense
+    dense = game.filled_through(corner[0] if game.dim == 1 else corner)
+    if dense is None:
+        engine.solve(game, [corner[0] if game.dim == 1 else corner])
+        dense = game.dense
     if dense is None or any(hi >= n for (_, hi), n in zip(box, np.shape(dense))):
         return None
-    table = np.array(dense[tuple(slice(lo, hi + 1) for lo, hi in box)])
+    table = np.array(dense[tuple(slice(lo, hi + 1) for lo, hi in box)], dtype=np.int64)
     return table if np.all(table >= 0) else None
+
+
+def _heap_values(game: HeapGame, arrays: list[np.ndarray]) -> np.ndarray:
+    """The values of the positions of several heaps (one array per heap): the nim-sum of the heaps' values, read
+    from the one-heap sequence by array indexing (no Python object per position).
+
+    >>> from nimjos.games.heaps.game import octal_game
+    >>> _heap_values(octal_game("0.77"), [np.array([3, 1]), np.array([4, 70]), np.array([5, 0])]).tolist()
+    [6, 7]
+    """
+    if not arrays:
+        return np.zeros(0, dtype=np.int64)
+    g = game.filled_through(max(int(a.max(initial=0)) for a in arrays))
+    out = np.zeros(len(arrays[0]), dtype=np.int64)
+    for a in arrays:
+        out ^= g[a]
+    return out
 
 
 def _cover(highs: list[int]) -> int:
@@ -213,34 +239,50 @@ def grundy_table(target: str, assignments: list[str], window: str, max_positions
         lows, highs = [int(a.min()) for a in arrays], [int(a.max()) for a in arrays]
         engine = ReferenceEngine(max_positions=max_positions or max(MAX_POSITIONS, _cover(highs)))
         if game.dim == len(names):
-            if count > MAX_REFERENCE_WINDOW and box is None:
+            if count > MAX_REFERENCE_WINDOW and box is None and not isinstance(game, HeapGame):
                 raise ResourceError(f"{game.label}: the window has {count:,} positions and is not a box a fast "
                                     f"engine fills (at most {MAX_REFERENCE_WINDOW:,} are valued here)")
             values = grundy_array(engine, game, arrays)
         else:   # a heap game on several heaps, Moore's Nim: a position is the tuple of the named heaps
-            if count > MAX_REFERENCE_WINDOW:
-                raise ResourceError(f"{game.label}: the window has {count:,} positions (at most "
-                                    f"{MAX_REFERENCE_WINDOW:,} are valued one by one)")
-            with using_engine(engine):
-                values = np.array([game.grundy(tuple(int(a[i]) for a in arrays)) for i in range(count)],
-                                  dtype=np.int64)
+            if isinstance(game, HeapGame):   # a sum of heaps: the nim-sum, read from the one-heap sequence
+                values = _heap_values(game, arrays)
+            else:
+                if count > MAX_REFERENCE_WINDOW:
+                    raise ResourceError(f"{game.label}: the window has {count:,} positions (at most "
+                                        f"{MAX_REFERENCE_WINDOW:,} are valued one by one)")
+                with using_engine(engine):
+                    values = np.array([game.grundy(tuple(int(a[i]) for a in arrays)) for i in range(count)],
+                                      dtype=np.int64)
         table = np.full([hi - lo + 1 for lo, hi in zip(lows, highs)], OUTSIDE, dtype=np.int64)
         table[tuple(a - lo for a, lo in zip(arrays, lows))] = values
     label = game.label + (" in misère play (misère Grundy values: 1 at a terminal position)" if game.play == "misere" else "")
     how = {"game": label, "window": window, "coordinates": list(names), "positions": count,
-           "outside": int(table.size - count), "engine": engine.describe_last(),
+           "outside": int(table.size - count), "engine": _engines(game, engine),
            "seconds": round(time.perf_counter() - t0, 3), "origin": lows}
     if table.ndim == 1 and not how["outside"]:
-        how["periodicity"] = _periodicity(table.tolist(), lows[0])
+        how["periodicity"] = _periodicity(table, lows[0])
     return table, how
 
 
-def _periodicity(values: list[int], start: int) -> str:
+def _engines(game: Any, engine: ReferenceEngine) -> str:
+    """The engines that computed the game's values: the game's own record (a heap game fills its table itself,
+    no engine is asked), else the engine's.
+
+    >>> from nimjos.games.heaps.rules import octal_rules
+    >>> _engines(HeapGame(octal_rules("0.77"), "kayles"), ReferenceEngine())
+    'heap engine (sequence of one heap, nim-sum of heaps)'
+    """
+    if isinstance(game, HeapGame):
+        return ", ".join(sorted(game.solved_by))
+    return engine.describe_last()
+
+
+def _periodicity(values: np.ndarray, start: int) -> str:
     """What the 1-D table shows of (arithmetic) periodicity: an observation through the window's end, not a proof.
 
-    >>> _periodicity([0, 1, 2] * 5, 0)
+    >>> _periodicity(np.array([0, 1, 2] * 5), 0)
     'periodic with period 3 from 0 (exact through 14)'
-    >>> _periodicity([0, 1, 2, 3, 5, 8], 10)
+    >>> _periodicity(np.array([0, 1, 2, 3, 5, 8]), 10)
     'no period within the window (10..15)'
     """
     found = DETECT_PERIODICITY(values)
@@ -287,7 +329,7 @@ def grid_lines(table: np.ndarray, origin: list[int], names: list[str]) -> list[s
 def _summary(table: np.ndarray, how: dict) -> list[str]:
     lines = [f"{how['game']} on {how['window']}: {how['positions']:,} positions in {how['seconds']:.2f} s "
              f"({how['engine']})"]
-    inside = table[table != OUTSIDE]
+    inside = table if not how["outside"] else table[table != OUTSIDE]   # a whole box: the table itself, no copy
     if inside.size:
         lines.append(f"values {int(inside.min())} .. {int(inside.max())}; "
                      f"{int(np.count_nonzero(inside == 0)):,} P-positions (value 0)"
@@ -313,22 +355,15 @@ def _summary(table: np.ndarray, how: dict) -> list[str]:
 
 
 def draw_table(table: np.ndarray, how: dict, path: str | Path) -> Path:
-    """Draw a 1-D table as its sequence, a 2-D table as a heatmap (cells outside the window grey) into ``path``.
+    """Draw a 1-D table as its sequence, a 2-D table as a heatmap (cells outside the window grey) into ``path``
+    (:func:`nimjos.app.grundy_draw.draw_table`: matplotlib is loaded only when a picture is asked for).
 
     >>> import tempfile
     >>> table, how = grundy_table("nim()", [], "0 <= a <= 5 and 0 <= b <= a")
     >>> draw_table(table, how, Path(tempfile.mkdtemp()) / "nim.png").stat().st_size > 1000
     True
     """
-    names, origin = how["coordinates"], how["origin"]
-    title = f"{how['game']}: Grundy values on {how['window']}"
-    if table.ndim == 1:
-        return plot_sequence({"x0": origin[0], "grundy": table.tolist(), "claimed": None}, [], Path(path), title,
-                             name=names[0])
-    if table.ndim == 2:
-        return plot_grid({"x0": origin[0], "y0": origin[1], "grundy": table.tolist(), "claimed": None}, [],
-                         Path(path), title, names=(names[0], names[1]))
-    raise SpecError(f"--png draws a window of one or two coordinates, not {table.ndim} ({', '.join(names)})")
+    return import_on_use(ON_USE["png"]).draw_table(table, how, path)
 
 
 def cmd_grundy(args: argparse.Namespace) -> int:

@@ -125,6 +125,18 @@ class GameInstance:
                 pass
         return self.table[position]
 
+    def filled_through(self, corner: Any) -> Any:
+        """The game's own dense table of values (``dense``) covering every position from 0 up to ``corner`` (an int,
+        or a tuple of the largest coordinates), when the game computes one itself; None when an engine must solve
+        it first (the default). A heap game grows its sequence here (compiled kernels), so that a window's values
+        are read from one array, with no Python object per position.
+
+        >>> from nimjos.games.declared import subtraction
+        >>> subtraction(frozenset({1, 2})).filled_through(5) is None
+        True
+        """
+        return None
+
     def has(self, position: Any) -> bool:
         """Is the Grundy value of this normalised position computed?"""
         try:

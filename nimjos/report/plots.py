@@ -34,6 +34,10 @@ NOT_CHECKED_COLOUR = "#dddddd"
 MAX_PANELS = 12
 MAX_PANEL_N = 24
 
+#: a sequence of more values than this is drawn as one pixel per value (no step line, no round markers): a table of
+#: 10^7 values is drawn as fast as it is read, from its array
+MAX_MARKED = 5000
+
 
 def _save(fig: Figure, path: Path) -> Path:
     """Write `fig` as a PNG with no metadata that changes between runs, and return the path."""
@@ -205,14 +209,17 @@ def plot_sequence(seq: dict, marks: list[int], path: Path, title: str, name: str
     and 0 otherwise; claimed P-positions are drawn at value 0 and a disagreement is a claimed P-position
     with a nonzero value or an unclaimed one with value 0.
     """
-    values = [int(v) for v in seq["grundy"]]
+    values = np.asarray(seq["grundy"], dtype=np.int64)   # a table's array as it is, a list of values converted once
     x0 = int(seq.get("x0", 0))
     xs = np.arange(x0, x0 + len(values))
     width = min(12.0, max(6.0, 0.12 * len(values)))
     fig = Figure(figsize=(width, 4.6))
     ax = fig.add_axes((0.08, 0.25, 0.9, 0.66))
-    ax.step(xs, values, where="mid", color="#999999", linewidth=0.8)
-    ax.plot(xs, values, "o", color="black", markersize=3.5, label="Grundy value (from the moves)")
+    if len(values) <= MAX_MARKED:
+        ax.step(xs, values, where="mid", color="#999999", linewidth=0.8)
+        ax.plot(xs, values, "o", color="black", markersize=3.5, label="Grundy value (from the moves)")
+    else:   # every value one pixel, rasterised
+        ax.plot(xs, values, ",", color="black", rasterized=True, label="Grundy value (from the moves)")
     claimed = seq.get("claimed") or []
     membership = claims_membership(seq.get("label"))   # claimed holds 1 (claimed P) or 0, not values
     if membership:
@@ -230,7 +237,7 @@ def plot_sequence(seq: dict, marks: list[int], path: Path, title: str, name: str
                 label="claim and game disagree")
     inside = [x for x in marks if x0 <= x < x0 + len(values)]
     if inside:
-        ax.plot(inside, [values[x - x0] for x in inside], "X", color=RED, markeredgecolor="black",
+        ax.plot(inside, [int(values[x - x0]) for x in inside], "X", color=RED, markeredgecolor="black",
                 markersize=10, label="smallest counterexamples")
     ax.set_xlabel(name)
     ax.set_ylabel("Grundy value")

@@ -115,6 +115,14 @@ class HeapGame(GameInstance):
                     self.solved_by.add(self.grown.describe())
         return self.dense
 
+    def filled_through(self, corner: Any) -> np.ndarray:
+        """g(0), ..., g(corner) at least (``dense``, grown by :meth:`values`): the one-heap table every window reads.
+
+        >>> heap_game(octal_rules("0.77")).filled_through(9)[:10].tolist()
+        [0, 1, 2, 3, 1, 4, 3, 2, 1, 4]
+        """
+        return self.values(max(corner) if isinstance(corner, tuple) else corner)
+
     def normalise(self, position: Any) -> Any:
         heaps = _heaps(self, position)
         return heaps[0] if len(heaps) == 1 else heaps
