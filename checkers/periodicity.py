@@ -38,10 +38,12 @@ from checkers.prove.bounded import covers
 from checkers.prove.domain import ProofDomain
 from checkers.prove.scope import instances_text
 from checkers.sample.driver import db_key
-from checkers.sample.method import MIN_BEYOND
+from checkers.sample.evaluate import run_limited
+from checkers.sample.method import MIN_BEYOND, SAFETY_SECONDS
 from nimjos.games.declared import PythonGame, as_instance
 from nimjos.games.engine import active_engine
 from nimjos.games.heaps.game import HeapGame
+from nimjos.games.heaps.rules import plain_moves
 from nimjos.games.heaps.periodicity import (PeriodicityProof, guy_smith_range, heap_sequence, octal_proof,
                                            subtraction_proof)
 from nimjos.lang.binders import Binder
@@ -68,6 +70,10 @@ FAR_FACTOR, FAR_MIN, FAR_MAX = 100, 10_000, 60_000
 #: ... at most this far for a heap game whose moves take unboundedly many tokens (Lasker's Nim: each value is a mex
 #: over every smaller heap and every split, so the sequence up to n costs about n^2 / 2 options)
 FAR_UNBOUNDED = 20_000
+#: moves the plain mex may list to compute a code's sequence up to the sampler's far bound, for a code whose moves
+#: leave three heaps (hexadecimal codes: no compiled kernel, about n^3 / 36 moves up to n): a count, the same on a
+#: quiet and a loaded machine (about 3 s of this machine's Python); the far bound comes down until it fits
+SAMPLE_MOVES = 20_000_000
 
 
 def _proof(inst: Any, period: Any, preperiod: Any, saltus: Any, speaks: Callable[[int], bool] | None,
@@ -377,19 +383,28 @@ def periodic_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
     if seen is None:
         return Verdict.not_applicable(claim.id, "sample", f"more than {MAX_INSTANCES} parameter bindings in the window")
     count = int(claim.sample.count or SAMPLE_COUNT)
+    safety = float(claim.sample.seconds or opts.sampling.seconds or SAFETY_SECONDS)
     rng = random.Random(int.from_bytes(db_key(claim, opts.profile)[:4], "big"))  # the sampler's seed
     held = beyond = largest = 0
     failures: list[Counterexample] = []
+    notes: list[str] = []
     engine = active_engine()
-    for env in seen.values():
+
+    def one_binding(env: dict) -> None:
+        nonlocal held, beyond, largest
         top = env.pop("top")
         pat = {k: fn(dict(env)) for k, fn in plan.pattern.items()}
         p, n0, s = pat["period"], pat.get("preperiod", 0), pat.get("saltus", 0)
         if type(p) is not int or p < 1:
-            continue  # the window method reports it
+            return  # the window method reports it
         inst = as_instance(plan.game(dict(env)))
         unbounded = isinstance(inst, HeapGame) and inst.rules.max_take is None
         far = min(FAR_UNBOUNDED if unbounded else FAR_MAX, max(FAR_MIN, FAR_FACTOR * top))
+        cut = far_by_moves(inst, far, p)
+        if cut < far:
+            notes.append(f"heap sizes drawn up to {cut:,}, not {far:,}: {inst.label}'s moves leave three heaps, "
+                         f"and its sequence beyond that would cost over {SAMPLE_MOVES:,} moves of the plain mex")
+            far = cut
         speaks = speaks_at(plan, env, coord, p)
         drawn = [n for n in _draws(rng, max(top + 1, n0), far, p, count) if speaks(n)]
         engine.solve(inst, [inst.normalise(n) for n in drawn] + [inst.normalise(n + p) for n in drawn])
@@ -402,6 +417,16 @@ def periodic_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
                 held += 1
                 beyond += 1
                 largest = max(largest, n + p)
+
+    def every_binding() -> None:
+        for env in seen.values():
+            one_binding(env)
+
+    # the safety net stops the work where it is done (the engine's mex included): the alarm interrupts it
+    _, late = run_limited(every_binding, safety)
+    if late:
+        notes.insert(0, f"the wall-clock safety net ({safety:g} s) stopped the sampler (the verdict would depend "
+                        "on the machine's speed)")
     seconds = time.perf_counter() - started
     scope = (f"g(n + p) = g(n) + s at {held + len(failures):,} heap sizes n drawn beyond the window (powers of two, "
              f"multiples of the period, their neighbours, uniform), values from the engine; largest n + p {largest:,}")
@@ -412,11 +437,40 @@ def periodic_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
         return Verdict(claim.id, "refuted", "sample", scope, instances=held + len(failures),
                        assumption_held=held + len(failures), counterexamples=failures[:1],
                        failures=len(failures), seconds=seconds, beyond=beyond, largest=largest)
-    word = "sampled" if beyond >= MIN_BEYOND else "inconclusive"
-    notes = [] if word == "sampled" else [f"only {beyond} held instances beyond the window "
-                                          f"(at least {MIN_BEYOND} needed)"]
+    word = "sampled" if beyond >= MIN_BEYOND and not late else "inconclusive"
+    if word == "inconclusive" and not late:
+        notes.insert(0, f"only {beyond} held instances beyond the window (at least {MIN_BEYOND} needed)")
     return Verdict(claim.id, word, "sample", scope, instances=held, assumption_held=held, seconds=seconds,
                    beyond=beyond, largest=largest, notes=notes)
+
+
+def far_by_moves(inst: Any, far: int, period: int) -> int:
+    """The far bound of the periodic sampler cut to what the plain mex computes within :data:`SAMPLE_MOVES`
+    moves (a count): for a heap game whose moves leave three heaps, the largest n <= `far` whose sequence up to
+    n + `period` (grown as :meth:`HeapGame.values` grows it: at least twice what it has) costs at most that;
+    `far` itself for other games (their compiled kernels are bounded by the far bounds above).
+
+    >>> from nimjos.games.functions import hexadecimal, octal
+    >>> far_by_moves(octal("0.77"), 60_000, 12), 500 < far_by_moves(hexadecimal("0.f"), 60_000, 2) < 1500
+    (60000, True)
+    """
+    if not isinstance(inst, HeapGame) or inst.rules.max_parts <= 2:
+        return far
+    have = len(inst.dense)
+
+    def cost(n: int) -> int:
+        return 0 if n < have else plain_moves(inst.rules, max(n, 2 * have))
+
+    if cost(far + period) <= SAMPLE_MOVES:
+        return far
+    lo, hi = -1, far   # cost(lo + period) fits (lo = -1: nothing), cost(hi + period) does not
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if cost(mid + period) <= SAMPLE_MOVES:
+            lo = mid
+        else:
+            hi = mid
+    return max(lo, 0)
 
 
 def periodic_prove(claim: Claim, opts: RunOptions) -> Verdict | None:

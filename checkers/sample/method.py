@@ -44,7 +44,8 @@ import time
 from typing import Any
 
 from nimjos.lang.analysis import window_constants
-from nimjos.lang.errors import SpecError
+from nimjos.games.engine import active_engine
+from nimjos.lang.errors import ResourceError, SpecError
 from nimjos.lang.runtime import active_budget, step_limit
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, LevelSetPlan, SetPlan, ValuesPlan
@@ -78,6 +79,17 @@ SEARCH_OPTIONS = 20_000
 #: steps the evaluations of one claim may take in all (an instance refused for its steps counts the steps it took);
 #: reaching it ends the search, with a note
 SEARCH_STEPS = 1_000_000
+#: positions the engine may explore (list the options of) for one evaluation: where the local certificate labels an
+#: option outside the claim's domain or assumption by the game's moves (a count of its work, the same on a loaded
+#: machine; the engine stops there and the instance is skipped, as one too large for it), so that the evaluations a
+#: sampled verdict needs fit in SEARCH_ENGINE_POSITIONS
+EVAL_ENGINE_POSITIONS = 10_000
+#: positions the engine may explore for the evaluations of one claim in all; reaching it ends the search, with a note
+SEARCH_ENGINE_POSITIONS = 100_000
+#: evaluations (where the assumption held) after which the search estimates, from what they cost in counts, how many
+#: more the rest of its budgets allow: too few to reach MIN_BEYOND held instances ends the search early, with the
+#: reason
+PROJECT_AFTER = 2
 #: the wall-clock safety net of one claim's search, in seconds (the counts should end a search long before);
 #: reaching it makes the verdict inconclusive, with a note, since it would depend on the machine
 SAFETY_SECONDS = 120.0
@@ -93,6 +105,41 @@ def not_applicable(claim: HasId, reason: str, seconds: float = 0.0) -> Verdict:
     """
     return Verdict.not_applicable(claim.id, METHOD, reason, seconds=seconds)
 
+
+
+#: the words of each counted budget of the search, and its size (Z3 units: the run's, given by the caller)
+_COUNTS = {"steps": ("steps", SEARCH_STEPS), "positions": ("positions explored by the engine", SEARCH_ENGINE_POSITIONS),
+           "options": ("options listed", SEARCH_OPTIONS), "units": ("Z3 resource units", SEARCH_UNITS)}
+
+
+def _too_costly(stats: dict, spent: dict[str, int], units: int) -> str:
+    """Why the search gives up early ('' to go on): after :data:`PROJECT_AFTER` evaluations where the assumption
+    held, each costs on average so much of a counted budget that the rest of it allows too few more to reach
+    :data:`MIN_BEYOND` held instances beyond the window (an estimate in counts, the same on a loaded machine; the
+    first draws are the small ones, so it errs towards going on).
+
+    >>> stats = {"drawn": 3, "assume": 0, "held": 3, "beyond": 3, "edge": 1}
+    >>> _too_costly(stats, {"steps": 0, "positions": 30_000, "options": 0, "units": 0}, SEARCH_UNITS)
+    'each evaluation cost about 10,000 positions explored by the engine (3 evaluations: 30,000); the rest of the budget of 100,000 allows about 7 more, and a sampled verdict needs 20 held instances beyond the window (2 so far): the search gave up early'
+    >>> _too_costly(stats, {"steps": 30_000, "positions": 0, "options": 0, "units": 0}, SEARCH_UNITS)
+    ''
+    """
+    done = stats["drawn"] - stats["assume"]
+    have = stats["beyond"] - stats["edge"]
+    if done < PROJECT_AFTER or have >= MIN_BEYOND:
+        return ""
+    for key, (words, limit) in _COUNTS.items():
+        limit = units if key == "units" else limit
+        used = spent.get(key, 0)
+        if used <= 0:
+            continue
+        each = used / done
+        more = int(max(0, limit - used) // each)
+        if have + more < MIN_BEYOND:
+            return (f"each evaluation cost about {round(each):,} {words} ({done:,} evaluations: {used:,}); the rest "
+                    f"of the budget of {limit:,} allows about {more:,} more, and a sampled verdict needs "
+                    f"{MIN_BEYOND} held instances beyond the window ({have:,} so far): the search gave up early")
+    return ""
 
 
 def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = None) -> Verdict:
@@ -146,19 +193,37 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
                                      "check covers the claim")
 
     stats = {"held": 0, "assume": 0, "skip": 0, "beyond": 0, "edge": 0, "pins": 0, "timeouts": 0, "largest": 0,
-             "drawn": 0, "steps": 0}
+             "drawn": 0, "steps": 0, "positions": 0}
 
     def evaluate(env: dict) -> Outcome:
         # at most EVAL_STEPS steps per evaluation (each evaluation inside, of the assumption, the formula or a
-        # certificate's condition, restarts the budget's count; `spent` counts them all)
+        # certificate's condition, restarts the budget's count; `spent` counts them all), and the engine explores
+        # at most EVAL_ENGINE_POSITIONS positions, and what is left of SEARCH_ENGINE_POSITIONS (counted where it
+        # explores: it stops there)
         budget = active_budget()
         budget.depth = 0
         before = budget.spent
+        engine = active_engine()
+        guard, explore = engine.max_positions, engine.explore
+        engine.max_positions = max(1, min(guard, EVAL_ENGINE_POSITIONS, SEARCH_ENGINE_POSITIONS - stats["positions"]))
+
+        def counted(game: Any, positions: Any) -> dict:
+            try:
+                adj = explore(game, positions)
+            except ResourceError as exc:
+                if "positions are reachable" in exc.message:
+                    stats["positions"] += engine.max_positions   # explored that many before it stopped
+                raise
+            stats["positions"] += len(adj)
+            return adj
+        engine.explore = counted   # type: ignore[method-assign]
         try:
             with step_limit(EVAL_STEPS):
                 out = evaluator(env)
         finally:
             stats["steps"] += budget.spent - before
+            engine.max_positions = guard
+            del engine.explore   # the class's method again
         if out.kind == Outcome.SKIP and "steps" in out.note:
             out.note = f"an evaluation took more than {EVAL_STEPS:,} steps"
         return out
@@ -173,7 +238,7 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
         if far is None:
             return not_applicable(claim, note, time.perf_counter() - start)
         dom.far = far
-        stats["steps"] = 0   # the probes' steps are not the search's
+        stats["steps"] = stats["positions"] = 0   # the probes' work is not the search's
         if members is not None and isinstance(evaluator, GameEvaluator) and evaluator.box is not None:
             members.use_points(evaluator.p_positions())
     limits = opts.sampling
@@ -182,9 +247,17 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
     units = int(limits.units or SEARCH_UNITS)
     deadline = time.perf_counter() + safety
 
+    def spent_now() -> dict[str, int]:
+        """What the evaluations have spent so far, in the counts their budgets limit."""
+        return {"units": (evaluator.units if isinstance(evaluator, GameEvaluator) else 0)
+                         + (members.units if members else 0),
+                "steps": stats["steps"], "positions": stats["positions"],
+                "options": evaluator.options if isinstance(evaluator, GameEvaluator) else 0}
+
     def stop() -> str:
-        """Why the search must end now ('' to go on): the count of Z3 units, or the safety net."""
-        spent = (evaluator.units if isinstance(evaluator, GameEvaluator) else 0) + (members.units if members else 0)
+        """Why the search must end now ('' to go on): a count spent, the rest of the counts too small for the
+        instances a verdict needs, or the safety net."""
+        spent = spent_now()["units"]
         if spent >= units:
             return (f"the point searches and the searches for members of the claimed sets spent their {units:,} Z3 "
                     f"resource units after {stats['drawn']:,} instances")
@@ -195,6 +268,12 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
             return f"the evaluations spent their {SEARCH_STEPS:,} steps after {stats['drawn']:,} instances"
         if isinstance(evaluator, GameEvaluator) and evaluator.options >= SEARCH_OPTIONS:
             return f"the certificates listed their {SEARCH_OPTIONS:,} options after {stats['drawn']:,} instances"
+        if stats["positions"] >= SEARCH_ENGINE_POSITIONS:
+            return (f"the engine explored its {SEARCH_ENGINE_POSITIONS:,} positions for the certificates after "
+                    f"{stats['drawn']:,} instances")
+        short = _too_costly(stats, spent_now(), units)
+        if short:
+            return short
         if time.perf_counter() > deadline:
             return f"the wall-clock safety net ({safety:g} s) stopped the search"
         return ""

@@ -7,8 +7,10 @@ file (``FILE::GAME`` played on any number of heaps); its play convention does no
 misère one. The command prints the order of the quotient and of its P-portion, the element of each heap (the
 pretending function) and where it is observed to repeat, the single heaps that are P-positions, the least
 position of each element, and the misère outcome of each ``--outcome`` position (heaps separated by commas). The
-computation is :mod:`nimjos.games.heaps.quotient`; a bound it cannot reach within its budget is an error (exit 2)
-that names the heap where it stopped.
+computation is :mod:`nimjos.games.heaps.quotient`. A bound it cannot reach within its budget (a count of states
+and products) gets what was verified: the same lines for the heaps reached, a line saying at which heap it
+stopped and which budget stopped it, and the outcome of an ``--outcome`` position only where its heaps were
+reached; the exit status is then 1 (0: the quotient to the bound asked; 2: bad input).
 
 >>> main(["quotient", 'octal("0.77")', "--heaps", "20", "--outcome", "2,2", "--outcome", "1,4,9"])  # doctest: +ELLIPSIS
 misère quotient of octal("0.77") for heaps of 0..20: 24 elements, 8 in the P-portion; verified for every sum ...
@@ -73,9 +75,14 @@ def _lines(summary: dict[str, Any], table: list[list[int]] | None) -> list[str]:
     """The text of ``nimjos quotient``."""
     lines = [f"misère quotient of {summary['game']} for heaps of 0..{summary['heaps']}: {summary['order']} elements, "
              f"{len(summary['p_portion'])} in the P-portion; verified for every sum of such heaps "
-             f"({summary['work']:,} products)",
-             "element of each heap (pretending function): "
-             + " ".join(f"{h}:{x}" for h, x in enumerate(summary["pretending"]))]
+             f"({summary['work']:,} products)"]
+    stopped = summary.get("stopped")
+    if stopped:
+        lines.append(f"stopped at heap {stopped['at']} of the {stopped['asked']} asked: no verified quotient with "
+                     f"heap {stopped['at']} within the budget ({stopped['reason']}); what follows covers heaps of "
+                     f"0..{summary['heaps']} only")
+    lines.append("element of each heap (pretending function): "
+                 + " ".join(f"{h}:{x}" for h, x in enumerate(summary["pretending"])))
     if summary["repeats"]:
         r = summary["repeats"]
         lines.append(f"  observed: period {r['period']} from heap {r['from']} through heap {r['through']} "
@@ -107,11 +114,13 @@ def cmd_quotient(args: argparse.Namespace) -> int:
     builder = QuotientBuilder(moves)
     try:
         quotient = builder.grow(top)
-    except QuotientBudget as exc:
-        raise SpecError(f"{label}: no verified misère quotient beyond heap {builder.bound} within the budget "
-                        f"({exc})") from None
+    except QuotientBudget:
+        quotient = builder.quotient()   # what was verified, printed with where it stopped
     summary = quotient_summary(quotient, label)
-    summary["outcomes"] = {",".join(map(str, p)): quotient.outcome(p) for p in positions}
+    if builder.stuck_at is not None:
+        summary["stopped"] = {"at": builder.stuck_at, "asked": top, "reason": builder.stop_reason}
+    summary["outcomes"] = {",".join(map(str, p)): quotient.outcome(p) if max(p, default=0) <= quotient.bound
+                           else None for p in positions}
     if args.json:
         if args.table:
             summary["table"] = [list(row) for row in quotient.table]
@@ -119,6 +128,8 @@ def cmd_quotient(args: argparse.Namespace) -> int:
     else:
         print("\n".join(_lines(summary, [list(r) for r in quotient.table] if args.table else None)))
         for p in positions:
-            print(f"outcome of ({', '.join(map(str, p))}{',' if len(p) == 1 else ''}): {quotient.outcome(p)}")
+            found = summary["outcomes"][",".join(map(str, p))]
+            print(f"outcome of ({', '.join(map(str, p))}{',' if len(p) == 1 else ''}): "
+                  + (found or f"not known (a heap beyond {quotient.bound}, where the computation stopped)"))
     sys.stdout.flush()
-    return 0
+    return 1 if builder.stuck_at is not None else 0

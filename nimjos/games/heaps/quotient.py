@@ -497,6 +497,7 @@ class QuotientBuilder:
         self.work = 0
         self.recalibrations = 0
         self.stuck_at: int | None = None  # the heap where no verified quotient was found within the budget
+        self.stop_reason = ""  # ... and which budget stopped it there
         self.work_limit = 500 * budget  # the most products all the searches together may take
         self._result: MisereQuotient | None = None
 
@@ -515,12 +516,28 @@ class QuotientBuilder:
             self.heap_opts.append(_options(self.moves, self.bound + 1))
             try:
                 self._add_heap(self.bound)
-            except QuotientBudget:
+            except QuotientBudget as exc:
                 self.heap_opts.pop()
                 self.stuck_at = self.bound + 1
+                self.stop_reason = str(exc)
                 raise
             self._result = None
-        if self._result is None:
+        return self.quotient()
+
+    def quotient(self) -> MisereQuotient:
+        """The verified quotient of the heaps reached so far (heaps of 0..``bound``): what a :meth:`grow` that
+        stopped at its budget did verify (a failed heap leaves the verified quotient as it was).
+
+        >>> from nimjos.games.heaps.rules import octal_rules
+        >>> builder = QuotientBuilder(octal_rules("0.07").moves, budget=40)
+        >>> try:
+        ...     builder.grow(30)
+        ... except QuotientBudget:
+        ...     q = builder.quotient()
+        >>> q.bound == builder.bound == builder.stuck_at - 1, q.order > 1, builder.stop_reason
+        (True, True, 'more than 40 elements in a candidate')
+        """
+        if self._result is None or self._result.bound != self.bound:
             self._result = _as_quotient(self.auto, self.bound, self.work)
         return self._result
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator
 
+import numpy as np
+
 from nimjos.lang.errors import EvalError
 
 #: the largest number of heaps a rule may leave (bit 2**3 of a hexadecimal digit)
@@ -130,6 +132,44 @@ GRUNDYS_GAME = HeapRules((4,), unequal=True, name="grundys_game")
 LASKERS_NIM = HeapRules((4,), tail=3, name="laskers_nim")
 #: Nim on any number of heaps: 0.333...
 NIM = HeapRules((0,), tail=3, name="nim")
+
+
+def plain_moves(rules: HeapRules, n: int) -> int:
+    """How many moves :func:`plain_sequence` lists to compute g(0), ..., g(n): a count of its work, the same on
+    every machine (a three-way split costs about n^3 / 36 moves in all), exact for every rule.
+
+    >>> plain_moves(octal_rules("0.77"), 12) == sum(len(list(octal_rules("0.77").moves(m))) for m in range(13))
+    True
+    >>> f = octal_rules("0.f"); [plain_moves(f, n) == sum(len(list(f.moves(m))) for m in range(n + 1)) for n in (0, 9, 40)]
+    [True, True, True]
+    >>> plain_moves(f, 30_000) > 10 ** 11
+    True
+    """
+    if n < 0:
+        return 0
+    r = np.arange(n + 1, dtype=np.int64)   # the tokens left after taking: per digit, the moves it gives
+
+    def per_digit(d: int) -> np.ndarray:
+        c = np.zeros(n + 1, dtype=np.int64)
+        if d & 1:
+            c[0] += 1
+        if d & 2:
+            c[1:] += 1
+        if d & 4:
+            c += np.maximum((r - 1) // 2, 0) if rules.unequal else r // 2
+        if d & 8:
+            c += (r * r + 6) // 12   # the partitions of r into three positive parts: round(r^2 / 12)
+        return c
+
+    per_heap = np.zeros(n + 1, dtype=np.int64)
+    for k, d in enumerate(rules.digits):
+        if d and k <= n:
+            per_heap[k:] += per_digit(d)[:n + 1 - k]
+    if rules.tail:
+        k0 = len(rules.digits)
+        if k0 <= n:   # every k >= k0: heap m gets the sum of the tail digit's counts at r = 0..m - k0
+            per_heap[k0:] += np.cumsum(per_digit(rules.tail))[:n + 1 - k0]
+    return int(per_heap.sum())
 
 
 def plain_sequence(rules: HeapRules, n: int) -> list[int]:

@@ -1,0 +1,72 @@
+"""Budgets that hold (issue 37, item 6): a safety net stops the work where it is done and the verdict says so; a
+count caps the work before it is spent; a search that runs out of budget prints what it verified. Small budgets,
+so that each test takes seconds; nothing is timed."""
+from __future__ import annotations
+
+import checkers.periodicity as periodicity
+from checkers.options import RunOptions
+from checkers.periodicity import far_by_moves, periodic_sample
+from nimjos.games.functions import hexadecimal
+from nimjos.spec.loader import load_spec
+
+HEX_PERIODIC = '''[source]
+id = "hex"
+
+[[claim]]
+id = "hex-0f-period-2"
+game = 'hexadecimal("0.f")'
+position = ["n"]
+for_all = "0 <= n"
+window = "n <= 60"
+periodic = { period = 2 }
+%s
+'''
+
+
+def test_the_far_bound_of_a_three_heap_code_is_cut_by_the_count_of_moves(write_spec, monkeypatch):
+    monkeypatch.setattr(periodicity, "SAMPLE_MOVES", 300_000)
+    spec = load_spec(write_spec(HEX_PERIODIC % ""))
+    v = periodic_sample(spec.claim("hex-0f-period-2"), RunOptions())
+    cut = far_by_moves(hexadecimal("0.f"), 10_000, 2)
+    assert 60 < cut < 10_000
+    assert v.verdict == "sampled" and v.largest <= cut + 2
+    assert any("leave three heaps" in n and "300,000 moves" in n for n in v.notes), v.notes
+
+
+def test_the_safety_net_stops_the_periodic_samplers_engine_and_says_so(write_spec, monkeypatch):
+    # no count to cut the far bound: the plain mex of 0.f to heap 10,000 (about 2.8 x 10^10 moves) would run for
+    # hours; the net of 1 s interrupts it inside the mex, and the verdict says the net was reached
+    monkeypatch.setattr(periodicity, "SAMPLE_MOVES", 10 ** 15)
+    spec = load_spec(write_spec(HEX_PERIODIC % "sample = { seconds = 1 }"))
+    v = periodic_sample(spec.claim("hex-0f-period-2"), RunOptions())
+    assert v.verdict == "inconclusive"
+    assert "the wall-clock safety net (1 s) stopped the sampler" in v.notes[0], v.notes
+
+
+def test_a_quotient_search_out_of_budget_prints_what_it_verified(monkeypatch, capsys):
+    import functools
+    import json
+
+    import nimjos.app.quotient_cli as quotient_cli
+    from nimjos.games.heaps.quotient import QuotientBuilder
+
+    # a budget of 40 states: misère Dawson's Kayles stops at heap 10 (its quotient of heaps 0..9 has 6 elements)
+    monkeypatch.setattr(quotient_cli, "QuotientBuilder", functools.partial(QuotientBuilder, budget=40))
+    rc = quotient_cli.main(["quotient", 'octal("0.07")', "--heaps", "30", "--outcome", "2,3", "--outcome", "29"])
+    out = capsys.readouterr().out.splitlines()
+    assert rc == 1
+    assert out[0].startswith('misère quotient of octal("0.07") for heaps of 0..9: 6 elements, 2 in the P-portion')
+    assert out[1].startswith("stopped at heap 10 of the 30 asked") and "more than 40 elements" in out[1]
+    assert out[2] == "element of each heap (pretending function): 0:0 1:0 2:1 3:1 4:2 5:0 6:3 7:1 8:1 9:0"
+    assert "P-portion (element: its least position): 1: (2), 4: (4, 4)" in out
+    assert "single heaps that are P-positions: 2, 3, 7, 8" in out
+    assert "outcome of (2, 3): N" in out
+    assert "outcome of (29,): not known (a heap beyond 9, where the computation stopped)" in out
+    rc = quotient_cli.main(["quotient", 'octal("0.07")', "--heaps", "30", "--json"])
+    summary = json.loads(capsys.readouterr().out)
+    assert rc == 1 and summary["heaps"] == 9 and summary["order"] == 6
+    assert summary["stopped"] == {"at": 10, "asked": 30, "reason": "more than 40 elements in a candidate"}
+    # the whole budget: the answer to the bound asked, exit 0, no 'stopped'
+    monkeypatch.setattr(quotient_cli, "QuotientBuilder", QuotientBuilder)
+    assert quotient_cli.main(["quotient", 'octal("0.07")', "--heaps", "9", "--json"]) == 0
+    assert "stopped" not in json.loads(capsys.readouterr().out)
