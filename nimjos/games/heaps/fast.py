@@ -476,7 +476,7 @@ def periodic_tail(g: np.ndarray) -> tuple[int, int] | None:
     return (int(p), int(n0)) if p else None
 
 
-@numba.njit(cache=True)
+@compiled_on_use(cache=True)
 def _detect(a, min_repeats, limit):  # pragma: no cover - compiled
     """(p, n0, s) of :func:`nimjos.games.periodicity.detect` on the int64 array a: for each p (at most `limit`, none
     beyond the best's n0 + p), the saltus s = a(N - 1) - a(N - 1 - p) at the end, and n0 the least index from which
