@@ -44,7 +44,7 @@ def holds(seq: Sequence[int], period: int, preperiod: int, saltus: int = 0) -> i
     return None
 
 
-def detect(seq: Sequence[int], min_repeats: int = 3, max_period: int | None = None) -> Periodicity | None:
+def detect(seq: Sequence[int] | np.ndarray, min_repeats: int = 3, max_period: int | None = None) -> Periodicity | None:
     """The (arithmetic) periodicity explaining the most of `seq` (least preperiod + period, then least
     period) whose periodic part is seen at least `min_repeats` times; None if there is none.
 
@@ -94,7 +94,7 @@ def _probes(lo: int, hi: int) -> tuple[int, ...]:
     return tuple(sorted({lo, lo + (hi - lo) // 4, lo + (hi - lo) // 2, lo + 3 * (hi - lo) // 4, hi - 1})) if hi > lo else ()
 
 
-def _array(seq: Sequence[int]) -> np.ndarray:
+def _array(seq: Sequence[int] | np.ndarray) -> np.ndarray:
     """`seq` as an int64 array when its values and their differences fit, else as an array of Python ints."""
     try:
         a = np.asarray(seq, dtype=np.int64)
