@@ -19,7 +19,10 @@ magnitude a bound integer reached). The search is deterministic, so that load ne
 of examples (:data:`EXAMPLES`) from a seed fixed per claim, each evaluation limited by counts (steps of the
 language (:data:`EVAL_STEPS`), Z3 resource units, the engine's positions), and the work of one claim by
 :data:`SEARCH_UNITS` Z3 resource units of the point searches, :data:`SEARCH_OPTIONS` options of the listed
-certificates and :data:`SEARCH_STEPS` steps, whose reaching ends the search with a note. The wall-clock limits
+certificates, :data:`SEARCH_STEPS` steps and :data:`SEARCH_ENGINE_POSITIONS` positions the engine explores (at most
+:data:`EVAL_ENGINE_POSITIONS` per evaluation, where the engine stops), whose reaching ends the search with a note;
+after :data:`PROJECT_AFTER` evaluations, a search whose evaluations cost so much of one of these counts that the rest
+allows too few for :data:`MIN_BEYOND` held instances gives up early, with that reason. The wall-clock limits
 (:data:`SAFETY_SECONDS` per claim, :data:`checkers.sample.evaluate.EVAL_SECONDS` per evaluation) are only a
 safety net, far above what the counts allow; reaching one makes the verdict ``inconclusive``, with a note.
 
