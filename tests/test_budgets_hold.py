@@ -70,3 +70,39 @@ def test_a_quotient_search_out_of_budget_prints_what_it_verified(monkeypatch, ca
     monkeypatch.setattr(quotient_cli, "QuotientBuilder", QuotientBuilder)
     assert quotient_cli.main(["quotient", 'octal("0.07")', "--heaps", "9", "--json"]) == 0
     assert "stopped" not in json.loads(capsys.readouterr().out)
+
+
+TURTLES = '''[source]
+id = "coins"
+
+[game.turtles]
+position = ["m"]
+moves = [
+  { to = "m - (1 << i)", where = "0 <= i < 64 and (m >> i) & 1 == 1" },
+  { to = "xor(m - (1 << i), 1 << j)", where = "0 <= j < i < 64 and (m >> i) & 1 == 1" },
+]
+
+[[claim]]
+id = "turtles-even"
+game = "turtles"
+position = ["m"]
+for_all = "0 <= m"
+window = "m <= 63"
+grundy = "xor(i + 1 for i in range(64) if (m >> i) & 1 == 1)"
+assume = "popcount(m) % 2 == 0"
+'''
+
+
+def test_sampling_gives_up_early_when_each_evaluation_costs_too_much(write_spec, monkeypatch):
+    # Turning Turtles as a bitmask, with an assumption: the certificate labels the options where the assumption is
+    # false by the engine, whose positions are counted; with a budget of 300 positions per claim (and 100 per
+    # evaluation) the first evaluations show that too few more fit, and the search gives up with the reason
+    import checkers.sample.method as method
+    monkeypatch.setattr(method, "EVAL_ENGINE_POSITIONS", 100)
+    monkeypatch.setattr(method, "SEARCH_ENGINE_POSITIONS", 300)
+    monkeypatch.setitem(method._COUNTS, "positions", ("positions explored by the engine", 300))
+    spec = load_spec(write_spec(TURTLES))
+    v = method.sample_claim(spec.claim("turtles-even"), RunOptions())
+    assert v.verdict == "inconclusive"
+    assert any(n.startswith("each evaluation cost about") and "positions explored by the engine" in n
+               and n.endswith("the search gave up early") for n in v.notes), v.notes

@@ -19,7 +19,10 @@ magnitude a bound integer reached). The search is deterministic, so that load ne
 of examples (:data:`EXAMPLES`) from a seed fixed per claim, each evaluation limited by counts (steps of the
 language (:data:`EVAL_STEPS`), Z3 resource units, the engine's positions), and the work of one claim by
 :data:`SEARCH_UNITS` Z3 resource units of the point searches, :data:`SEARCH_OPTIONS` options of the listed
-certificates and :data:`SEARCH_STEPS` steps, whose reaching ends the search with a note. The wall-clock limits
+certificates, :data:`SEARCH_STEPS` steps and :data:`SEARCH_ENGINE_POSITIONS` positions the engine explores (at most
+:data:`EVAL_ENGINE_POSITIONS` per evaluation, where the engine stops), whose reaching ends the search with a note;
+after :data:`PROJECT_AFTER` evaluations, a search whose evaluations cost so much of one of these counts that the rest
+allows too few for :data:`MIN_BEYOND` held instances gives up early, with that reason. The wall-clock limits
 (:data:`SAFETY_SECONDS` per claim, :data:`checkers.sample.evaluate.EVAL_SECONDS` per evaluation) are only a
 safety net, far above what the counts allow; reaching one makes the verdict ``inconclusive``, with a note.
 
@@ -83,9 +86,9 @@ SEARCH_STEPS = 1_000_000
 #: option outside the claim's domain or assumption by the game's moves (a count of its work, the same on a loaded
 #: machine; the engine stops there and the instance is skipped, as one too large for it), so that the evaluations a
 #: sampled verdict needs fit in SEARCH_ENGINE_POSITIONS
-EVAL_ENGINE_POSITIONS = 10_000
+EVAL_ENGINE_POSITIONS = 2_000
 #: positions the engine may explore for the evaluations of one claim in all; reaching it ends the search, with a note
-SEARCH_ENGINE_POSITIONS = 100_000
+SEARCH_ENGINE_POSITIONS = 40_000
 #: evaluations (where the assumption held) after which the search estimates, from what they cost in counts, how many
 #: more the rest of its budgets allow: too few to reach MIN_BEYOND held instances ends the search early, with the
 #: reason
@@ -119,8 +122,8 @@ def _too_costly(stats: dict, spent: dict[str, int], units: int) -> str:
     first draws are the small ones, so it errs towards going on).
 
     >>> stats = {"drawn": 3, "assume": 0, "held": 3, "beyond": 3, "edge": 1}
-    >>> _too_costly(stats, {"steps": 0, "positions": 30_000, "options": 0, "units": 0}, SEARCH_UNITS)
-    'each evaluation cost about 10,000 positions explored by the engine (3 evaluations: 30,000); the rest of the budget of 100,000 allows about 7 more, and a sampled verdict needs 20 held instances beyond the window (2 so far): the search gave up early'
+    >>> _too_costly(stats, {"steps": 0, "positions": 6_000, "options": 0, "units": 0}, SEARCH_UNITS)
+    'each evaluation cost about 2,000 positions explored by the engine (3 evaluations: 6,000); the rest of the budget of 40,000 allows about 17 more, and a sampled verdict needs 20 held instances beyond the window (2 so far): the search gave up early'
     >>> _too_costly(stats, {"steps": 30_000, "positions": 0, "options": 0, "units": 0}, SEARCH_UNITS)
     ''
     """
