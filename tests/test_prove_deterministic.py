@@ -7,6 +7,7 @@ import pathlib
 import re
 import subprocess
 import sys
+import time
 
 import z3
 
@@ -29,7 +30,7 @@ def _run() -> dict:
         v = prove_claim(claim, RunOptions(walnut=False), window=window)
         # what was decided, without timings (a scope may print seconds)
         out[cid] = (v.verdict, re.sub(r"[\d.]+ s\b", "", v.scope),
-                    [n for n in v.notes if not n.startswith("stopped by the wall-clock backstop")])
+                    [n for n in v.notes if not n.startswith("stopped by the backstop")])
     return out
 
 
@@ -60,3 +61,25 @@ def test_a_check_is_limited_by_resources_not_seconds():
         assert check(budget, s) == z3.unknown
         spent.append(budget.used)
     assert spent[0] == spent[1] and spent[0] >= Budget.seconds(0.2).units
+
+
+def test_the_backstop_counts_cpu_time_and_interrupts_the_query():
+    # units to spare (the rlimit cannot stop it): only the backstop can, and it stops at its CPU seconds
+    x, y = z3.Ints("x y")
+    s = z3.Solver()
+    s.add(x * x * x + y * y * y == 12345678901, x > 0, y > 0)
+    budget = Budget(10**12, time.process_time() + 0.3, None, 0.3)
+    assert check(budget, s) == z3.unknown
+    assert budget.stopped and budget.backstop_note().startswith("stopped by the backstop (0 s of CPU time")
+    assert time.process_time() > budget.cpu   # stopped after the CPU seconds, not before
+
+
+def test_the_backstop_ignores_time_the_process_spends_waiting():
+    # a process that sleeps spends no CPU: its backstop is not reached, however long the wall clock runs
+    budget = Budget.seconds(0.01)
+    time.sleep(0.3)
+    assert not budget.cpu_out()
+    x = z3.Int("x")
+    s = z3.Solver()
+    s.add(x > 1)
+    assert check(budget, s) == z3.sat and not budget.stopped

@@ -6,9 +6,13 @@ the reference machine (measured over the 507 queries of specs/000 and 004: from 
 second, about 5 million over all of them, 2 to 4.6 million on the queries that took over 0.1 s and were
 decided; a query Z3 does not decide often runs faster, so 3 million keeps the time of a proof and cuts the
 time of a failure). Each query may spend what is left; what it spent (Z3's ``rlimit count``) is charged
-to the budget and to every budget it was carved from. A wall-clock backstop of :data:`BACKSTOP` times the
-longest the units take (at the slowest rate measured, :data:`SLOWEST_RATE`) stops a query that runs far slower; it only ever turns a verdict into ``inconclusive``,
-with a note that says so. Z3's random seeds are fixed (:func:`checkers.context.fix_seeds`).
+to the budget and to every budget it was carved from. A backstop of :data:`BACKSTOP` times the longest the
+units take (at the slowest rate measured, :data:`SLOWEST_RATE`) stops a query that runs far slower; it counts
+the process's CPU time, not the wall clock, so that a loaded machine (where a query waits for a core) does not
+reach it sooner: a watchdog thread interrupts the query's Z3 context when the process has spent the backstop's
+CPU seconds (:class:`CpuWatchdog`). Only a hang that spends no CPU meets the wall clock, at :data:`HANG_FACTOR`
+times the backstop. Either only ever turns a verdict into ``inconclusive``, with a note that says so. Z3's
+random seeds are fixed (:func:`checkers.context.fix_seeds`).
 
 >>> b = Budget.seconds(2)
 >>> b.units, b.left() == b.units
@@ -20,6 +24,8 @@ with a note that says so. Z3's random seeds are fixed (:func:`checkers.context.f
 """
 from __future__ import annotations
 
+import os
+import threading
 import time
 from typing import Any
 
@@ -30,19 +36,23 @@ RLIMIT_PER_SECOND = 3_000_000
 #: the slowest rate measured on a query the prover decided (units a second): a budget's units take at most
 #: units / SLOWEST_RATE seconds on a quiet reference machine
 SLOWEST_RATE = 1_500_000
-#: the wall-clock backstop, as a multiple of the longest a budget's units take (units / SLOWEST_RATE seconds)
+#: the backstop, in seconds of the process's CPU time, as a multiple of the longest a budget's units take
+#: (units / SLOWEST_RATE seconds)
 BACKSTOP = 5.0
+#: the wall-clock net against a query that hangs without spending CPU, as a multiple of the backstop's seconds
+HANG_FACTOR = 10.0
 #: the note of a verdict the backstop stopped
-BACKSTOP_NOTE = ("stopped by the wall-clock backstop ({:.0f} s, {:g}x the longest the budget takes): the machine is much "
+BACKSTOP_NOTE = ("stopped by the backstop ({:.0f} s of CPU time, {:g}x the longest the budget takes): Z3 ran much "
                  "slower than the calibration")
 
 
 class Budget:
-    """Resource units left for a proof (or a part of it), with the wall-clock backstop of the whole."""
+    """Resource units left for a proof (or a part of it), with the backstop of the whole: `cpu`, the process CPU
+    time (:func:`time.process_time`) past which a query is stopped."""
 
-    def __init__(self, units: int, wall: float, parent: "Budget | None" = None, seconds: float = 0.0):
+    def __init__(self, units: int, cpu: float, parent: "Budget | None" = None, seconds: float = 0.0):
         self.units = int(units)
-        self.wall = wall
+        self.cpu = cpu
         self.parent = parent
         self.used = 0
         self.seconds_ = seconds
@@ -52,8 +62,8 @@ class Budget:
     def seconds(cls, seconds: float, backstop: float = BACKSTOP) -> "Budget":
         """The budget of `seconds` (in resource units), with its backstop starting now."""
         units = int(seconds * RLIMIT_PER_SECOND)
-        wall = backstop * units / SLOWEST_RATE
-        return cls(units, time.perf_counter() + wall, None, wall)
+        allowance = backstop * units / SLOWEST_RATE
+        return cls(units, time.process_time() + allowance, None, allowance)
 
     @classmethod
     def until(cls, deadline: float) -> "Budget":
@@ -62,7 +72,7 @@ class Budget:
 
     def part(self, fraction: float) -> "Budget":
         """A budget of `fraction` of what is left, charged to this one as it is spent."""
-        return Budget(int(self.left() * fraction), self.wall, self, self.seconds_)
+        return Budget(int(self.left() * fraction), self.cpu, self, self.seconds_)
 
     def left(self) -> int:
         own = max(0, self.units - self.used)
@@ -73,14 +83,15 @@ class Budget:
         if self.parent is not None:
             self.parent.charge(units)
 
-    def wall_out(self) -> bool:
-        return time.perf_counter() > self.wall
+    def cpu_out(self) -> bool:
+        """The backstop passed: the process has spent its CPU seconds."""
+        return time.process_time() > self.cpu
 
     def out(self) -> bool:
         """Nothing left (or the backstop passed)."""
-        if self.wall_out():
+        if self.cpu_out():
             self.mark_stopped()
-        return self.left() <= 0 or self.wall_out()
+        return self.left() <= 0 or self.cpu_out()
 
     def mark_stopped(self) -> None:
         b: Budget | None = self
@@ -89,18 +100,19 @@ class Budget:
             b = b.parent
 
     def limit(self, solver: Any, cap_seconds: float | None = None) -> None:
-        """Set a solver's resource limit (what is left, at most `cap_seconds` worth) and the backstop; the
+        """Set a solver's resource limit (what is left, at most `cap_seconds` worth) and the wall-clock net against
+        a hang (:data:`HANG_FACTOR` times the CPU seconds left to the backstop, which :func:`check` watches); the
         solver's count so far is remembered so that :meth:`spent` charges only this check."""
         units = self.left() if cap_seconds is None else min(self.left(), int(cap_seconds * RLIMIT_PER_SECOND))
         solver.set("rlimit", max(1, units))
-        solver.set("timeout", max(1, int((self.wall - time.perf_counter()) * 1000)))
+        solver.set("timeout", max(1, int(HANG_FACTOR * max(0.0, self.cpu - time.process_time()) * 1000)))
         solver._nimjos_base = _count(solver)
 
     def spent(self, solver: Any) -> int:
         """Charge what the last check of `solver` spent (see :meth:`limit`) and return it."""
         n = max(0, _count(solver) - getattr(solver, "_nimjos_base", 0))
         self.charge(n)
-        if self.wall_out():
+        if self.cpu_out() or getattr(solver, "_nimjos_interrupted", False):
             self.mark_stopped()
         return n
 
@@ -126,6 +138,81 @@ def check(budget: Budget, solver: Any, cap_seconds: float | None = None) -> Any:
     sat
     """
     budget.limit(solver, cap_seconds)
-    r = solver.check()
+    solver._nimjos_interrupted = False
+    with WATCHDOG.watching(solver, budget.cpu):
+        r = solver.check()
     budget.spent(solver)
     return r
+
+
+class CpuWatchdog:
+    """One daemon thread per process that interrupts a Z3 check once the process's CPU time passes the check's
+    deadline (Z3's own ``timeout`` counts the wall clock, which a loaded machine stretches).
+
+    >>> dog = CpuWatchdog(); s = z3.Solver()
+    >>> with dog.watching(s, time.process_time() + 60):
+    ...     s.check()
+    sat
+    >>> dog.watched
+    {}
+    """
+
+    def __init__(self) -> None:
+        self.watched: dict[int, tuple[float, Any]] = {}   # id(solver) -> (CPU deadline, solver)
+        self._lock = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def watching(self, solver: Any, deadline: float) -> "_Watch":
+        """A context manager: `solver`'s check, interrupted if the process's CPU time passes `deadline`."""
+        return _Watch(self, solver, deadline)
+
+    def _add(self, solver: Any, deadline: float) -> None:
+        with self._lock:
+            self.watched[id(solver)] = (deadline, solver)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="z3-cpu-backstop", daemon=True)
+                self._thread.start()
+            self._lock.notify()
+
+    def _remove(self, solver: Any) -> None:
+        with self._lock:
+            self.watched.pop(id(solver), None)
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                while not self.watched:
+                    self._lock.wait()
+                now = time.process_time()
+                for key, (deadline, solver) in list(self.watched.items()):
+                    if now > deadline:
+                        solver._nimjos_interrupted = True
+                        solver.ctx.interrupt()
+                        del self.watched[key]
+                # a single busy thread spends at most one CPU second per second: sleep until the nearest
+                # deadline could be due (at most a second, at least 10 ms), then look again
+                nearest = min((d for d, _ in self.watched.values()), default=now + 1.0)
+                self._lock.wait(timeout=min(1.0, max(0.01, nearest - now)))
+
+
+class _Watch:
+    def __init__(self, dog: CpuWatchdog, solver: Any, deadline: float):
+        self.dog, self.solver, self.deadline = dog, solver, deadline
+
+    def __enter__(self) -> None:
+        self.dog._add(self.solver, self.deadline)
+
+    def __exit__(self, *exc: object) -> None:
+        self.dog._remove(self.solver)
+
+
+#: the process's watchdog
+WATCHDOG = CpuWatchdog()
+
+
+def _reset_after_fork() -> None:
+    """A forked child starts with no watchdog thread and a fresh lock (the parent's may be held at the fork)."""
+    WATCHDOG.__init__()   # type: ignore[misc]  # the same object, re-initialised: importers keep their reference
+
+
+os.register_at_fork(after_in_child=_reset_after_fork)
