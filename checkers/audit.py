@@ -40,6 +40,7 @@ from nimjos.lang.binders import conjuncts
 from nimjos.lang.errors import EvalError, NimjosError, ResourceError, SpecError
 from nimjos.lang.runtime import active_budget, step_limit
 from nimjos.lang.syntax import parse
+from nimjos.spec.budget import enforce_limits
 from nimjos.spec.domain import heap_count
 from nimjos.lang.values import format_value
 from nimjos.spec.loader import Claim
@@ -281,13 +282,23 @@ def audit_proof(claim: Claim, proof: Verdict, profile: str = "default") -> Verdi
     undefined: list[Counterexample] = []
     budget = active_budget()
     start = budget.spent
+    # every probe lies beyond the window, where the window check refuses a point when the whole window is over the
+    # resource limits: that estimate is the same at every probe, so it is made once, and each later probe is
+    # charged the steps it counted, as if it were made again (the audit's count of steps stays what it was)
+    limits_steps: int | None = None
     for env in points:
         if budget.spent - start > AUDIT_STEPS:
             skipped += 1     # the audit's own budget is spent: the other probes are not evaluated
             continue
         try:
             with step_limit(PROBE_STEPS):
-                v = check_exhaustive(claim, profile, max_counterexamples=1, pins=env)
+                if limits_steps is None:
+                    before = budget.spent
+                    enforce_limits(plan, None)
+                    limits_steps = budget.spent - before
+                else:
+                    budget.spent += limits_steps
+                v = check_exhaustive(claim, profile, max_counterexamples=1, pins=env, window_limits=False)
         except (ResourceError, SpecError, EvalError, RecursionError, MemoryError, OverflowError):
             skipped += 1
             continue

@@ -71,11 +71,21 @@ def ground_truth_note(engines: tuple[str, ...]) -> str:
 
 
 def check_exhaustive(claim: Claim, profile: str = "default", max_counterexamples: int = 10,
-                     pins: dict[str, Any] | None = None, shard: tuple[int, int] | None = None) -> Verdict:
+                     pins: dict[str, Any] | None = None, shard: tuple[int, int] | None = None,
+                     window_limits: bool = True) -> Verdict:
     """Check `claim` at every instance of its window under `profile`; return the verdict.
 
     `shard` = (a, b) checks only the part of the window whose outermost variable lies in [a, b]
-    (checkers.shard splits a window this way and merges the parts)."""
+    (checkers.shard splits a window this way and merges the parts). A point pinned beyond the window is checked
+    only where the whole window's resource limits hold (:func:`nimjos.spec.budget.enforce_limits`); a caller that
+    checks many such points and has enforced them itself (the audit) passes `window_limits` = False.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> claim = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml").claims[0]
+    >>> check_exhaustive(claim, pins={"x": 1000}, window_limits=False).scope[:22]
+    'only at x=1000 (beyond'
+    """
     start = time.perf_counter()
     plan = claim.plan(profile)
     if pins:
@@ -85,7 +95,8 @@ def check_exhaustive(claim: Claim, profile: str = "default", max_counterexamples
             raise SpecError(f"--at names {unknown[0]!r}, which the window does not bind "
                             f"(it binds {', '.join(sorted(known)) or 'nothing'})", hint=suggest(unknown[0], known))
     place = pinned_place(plan, pins) if pins else "window"
-    enforce_limits(plan, pins if place != "domain" else None)  # refuses a window over the resource limits
+    if window_limits or place != "domain":
+        enforce_limits(plan, pins if place != "domain" else None)  # refuses a window over the resource limits
     active_engine().begin_claim()  # this claim's ground truth names only the games this claim asks G about
     col = Collector(max_counterexamples)
     check = handler_for(WINDOW_CHECKS, plan)

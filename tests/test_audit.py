@@ -149,3 +149,45 @@ def test_the_command_line_exits_3_on_a_prover_bug(tmp_path):
     assert final["verdict"] == "refuted"
     bug = "PROVER BUG" in out.stderr
     assert out.returncode == (3 if bug else 1)   # no expect: refuted disagrees with the default
+
+
+def test_the_window_is_estimated_once_per_audit_with_the_same_count_of_steps(spec, monkeypatch):
+    """Every probe lies beyond the window, where the window's resource estimate is the same at each: the audit makes
+    it once (not at each of its probes), and charges each later probe the steps it counted, so the audit's verdict,
+    its probes and its count of steps are those of estimating at every probe."""
+    import checkers.audit as audit_module
+    import checkers.exhaustive as exhaustive
+    from checkers.context import CheckContext
+    from nimjos.spec.budget import enforce_limits
+
+    def run_audit(claim):
+        context = CheckContext.for_claim()
+        with context.installed():
+            proof = _lie(claim)
+            v = audit_proof(claim, proof)
+        return (v.verdict, v.instances, v.scope, [cx.bindings for cx in v.counterexamples]), context.budget.spent
+
+    calls = []
+
+    def counted(plan, pins=None):
+        calls.append(pins)
+        return enforce_limits(plan, pins)
+
+    for cid in ("negative-part", "far", "assumed", "true"):
+        claim = spec.claim(cid)
+        calls.clear()
+        monkeypatch.setattr(audit_module, "enforce_limits", counted)
+        monkeypatch.setattr(exhaustive, "enforce_limits", counted)
+        once = run_audit(claim)
+        assert calls == [None], cid
+        # the audit as it was: check_exhaustive estimating the window again at every probe
+        plain = exhaustive.check_exhaustive
+        monkeypatch.setattr(audit_module, "enforce_limits", lambda plan, pins=None: None)
+        monkeypatch.setattr(audit_module, "check_exhaustive",
+                            lambda *a, window_limits=True, **k: plain(*a, **k))
+        calls.clear()
+        every = run_audit(claim)
+        assert len(calls) == once[0][1], cid   # one estimate per probe evaluated
+        assert cid in ("negative-part", "far") or len(calls) > 1, cid
+        assert once == every, cid
+        monkeypatch.undo()

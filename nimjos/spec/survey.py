@@ -110,6 +110,13 @@ class _Surveyor:
         got = self.values(level, env)
         if got is None or got[1] is None or got[0] > budget[0]:
             raise _TooMany
+        if i == len(levels) - 1 and not level.filters:
+            # the innermost level without a filter: each of its values is one binding, visited as the loop below
+            # would (the same count, the same visits charged)
+            budget[0] -= got[0]
+            if budget[0] < 0:
+                raise _TooMany
+            return got[0]
         total = 0
         for v in got[1]:
             budget[0] -= 1
