@@ -138,9 +138,9 @@ def check(budget: Budget, solver: Any, cap_seconds: float | None = None) -> Any:
     sat
     """
     budget.limit(solver, cap_seconds)
-    solver._nimjos_interrupted = False
-    with WATCHDOG.watching(solver, budget.cpu):
+    with WATCHDOG.watching(solver, budget.cpu) as watch:
         r = solver.check()
+    solver._nimjos_interrupted = watch.fired
     budget.spent(solver)
     return r
 
@@ -149,34 +149,38 @@ class CpuWatchdog:
     """One daemon thread per process that interrupts a Z3 check once the process's CPU time passes the check's
     deadline (Z3's own ``timeout`` counts the wall clock, which a loaded machine stretches).
 
+    The thread holds no Python object of Z3 (dropping the last reference to one there would free it outside the
+    thread that uses its context): only the context's raw pointer, used under the lock that the checking thread
+    takes to stop the watch, so that the context is alive whenever it is interrupted.
+
     >>> dog = CpuWatchdog(); s = z3.Solver()
-    >>> with dog.watching(s, time.process_time() + 60):
+    >>> with dog.watching(s, time.process_time() + 60) as watch:
     ...     s.check()
     sat
-    >>> dog.watched
-    {}
+    >>> watch.fired, dog.watched
+    (False, {})
     """
 
     def __init__(self) -> None:
-        self.watched: dict[int, tuple[float, Any]] = {}   # id(solver) -> (CPU deadline, solver)
+        self.watched: dict[int, _Watch] = {}   # id of the watch -> the watch
         self._lock = threading.Condition()
         self._thread: threading.Thread | None = None
 
     def watching(self, solver: Any, deadline: float) -> "_Watch":
         """A context manager: `solver`'s check, interrupted if the process's CPU time passes `deadline`."""
-        return _Watch(self, solver, deadline)
+        return _Watch(self, solver.ctx.ref(), deadline)
 
-    def _add(self, solver: Any, deadline: float) -> None:
+    def _add(self, watch: "_Watch") -> None:
         with self._lock:
-            self.watched[id(solver)] = (deadline, solver)
+            self.watched[id(watch)] = watch
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="z3-cpu-backstop", daemon=True)
                 self._thread.start()
             self._lock.notify()
 
-    def _remove(self, solver: Any) -> None:
+    def _remove(self, watch: "_Watch") -> None:
         with self._lock:
-            self.watched.pop(id(solver), None)
+            self.watched.pop(id(watch), None)
 
     def _run(self) -> None:
         while True:
@@ -184,26 +188,29 @@ class CpuWatchdog:
                 while not self.watched:
                     self._lock.wait()
                 now = time.process_time()
-                for key, (deadline, solver) in list(self.watched.items()):
-                    if now > deadline:
-                        solver._nimjos_interrupted = True
-                        solver.ctx.interrupt()
+                for key, watch in list(self.watched.items()):
+                    if now > watch.deadline:
+                        watch.fired = True
+                        z3.Z3_interrupt(watch.ctx_ref)
                         del self.watched[key]
                 # a single busy thread spends at most one CPU second per second: sleep until the nearest
                 # deadline could be due (at most a second, at least 10 ms), then look again
-                nearest = min((d for d, _ in self.watched.values()), default=now + 1.0)
+                nearest = min((w.deadline for w in self.watched.values()), default=now + 1.0)
                 self._lock.wait(timeout=min(1.0, max(0.01, nearest - now)))
 
 
 class _Watch:
-    def __init__(self, dog: CpuWatchdog, solver: Any, deadline: float):
-        self.dog, self.solver, self.deadline = dog, solver, deadline
+    """One watched check: the raw pointer of its Z3 context, its CPU deadline, and whether it was interrupted."""
 
-    def __enter__(self) -> None:
-        self.dog._add(self.solver, self.deadline)
+    def __init__(self, dog: CpuWatchdog, ctx_ref: Any, deadline: float):
+        self.dog, self.ctx_ref, self.deadline, self.fired = dog, ctx_ref, deadline, False
+
+    def __enter__(self) -> "_Watch":
+        self.dog._add(self)
+        return self
 
     def __exit__(self, *exc: object) -> None:
-        self.dog._remove(self.solver)
+        self.dog._remove(self)
 
 
 #: the process's watchdog
