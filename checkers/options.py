@@ -81,7 +81,7 @@ class SamplingLimits:
 
     #: how many instances to draw (the spec's sample.count wins)
     examples: int | None = None
-    #: the wall-clock safety net of the search, in seconds (the spec's sample.seconds wins); never a verdict
+    #: the safety net of the search, in seconds of CPU time (the spec's sample.seconds wins); never a verdict
     seconds: float | None = None
     #: Z3 resource units the point searches of one claim may spend
     units: int | None = None

@@ -425,7 +425,7 @@ def periodic_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
     # the safety net stops the work where it is done (the engine's mex included): the alarm interrupts it
     _, late = run_limited(every_binding, safety)
     if late:
-        notes.insert(0, f"the wall-clock safety net ({safety:g} s) stopped the sampler (the verdict would depend "
+        notes.insert(0, f"the safety net ({safety:g} s of CPU time) stopped the sampler (the verdict would depend "
                         "on the machine's speed)")
     seconds = time.perf_counter() - started
     scope = (f"g(n + p) = g(n) + s at {held + len(failures):,} heap sizes n drawn beyond the window (powers of two, "

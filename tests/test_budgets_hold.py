@@ -40,7 +40,7 @@ def test_the_safety_net_stops_the_periodic_samplers_engine_and_says_so(write_spe
     spec = load_spec(write_spec(HEX_PERIODIC % "sample = { seconds = 1 }"))
     v = periodic_sample(spec.claim("hex-0f-period-2"), RunOptions())
     assert v.verdict == "inconclusive"
-    assert "the wall-clock safety net (1 s) stopped the sampler" in v.notes[0], v.notes
+    assert "the safety net (1 s of CPU time) stopped the sampler" in v.notes[0], v.notes
 
 
 def test_a_quotient_search_out_of_budget_prints_what_it_verified(monkeypatch, capsys):

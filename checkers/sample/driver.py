@@ -4,7 +4,7 @@ re-checked first on every run.
 
 The search is deterministic: its seed comes from the claim (:func:`db_key`), its length is a count of
 examples where the claim's assumption holds (a draw where it is false is rejected and not counted; hypothesis
-gives up after ten times as many rejections), and it ends early only when the caller's `stop` says so (a count spent, or the wall-clock safety net:
+gives up after ten times as many rejections), and it ends early only when the caller's `stop` says so (a count spent, or the CPU-time safety net:
 the reason is reported). The example database lives beside the results store (``<store folder>/hypothesis``);
 a run without a store (``--no-store``) has none, and hypothesis's own cache (the constants it reads from the
 source) goes to the system's temporary folder, never into the current directory.

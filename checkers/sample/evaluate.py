@@ -33,7 +33,7 @@ from checkers.prove.certificate import (MAX_OPTIONS, Certificate, OutsideDomain,
 from checkers.prove.terms import Untranslatable
 from checkers.prove.modes import Mode
 
-#: seconds one evaluation may take: a wall-clock safety net only, far above what the counted limits allow (steps
+#: seconds of CPU time one evaluation may take: a safety net only, far above what the counted limits allow (steps
 #: of the expression language, Z3 resource units, the engine's positions); an instance it stops is skipped, and the
 #: method's verdict is then inconclusive with a note, since it would depend on the machine's speed
 EVAL_SECONDS = 60.0
@@ -46,6 +46,9 @@ class Timeout(BaseException):
 
 
 
+#: the timer of :func:`time_limit` and its signal: the process's CPU time (user and system), not the wall clock,
+#: so that a loaded machine, where the process waits for a core, does not reach a safety net sooner
+TIMER, TIMER_SIGNAL = signal.ITIMER_PROF, signal.SIGPROF
 #: whether a time limit is in force (the alarm handler raises only then; cleared first thing on leaving)
 _ARMED = {"on": False, "refires": 0}
 #: how often the alarm fires again when its Timeout landed where it was swallowed, and at most how many times
@@ -57,7 +60,7 @@ def _handler(signum: int, frame: Any) -> None:
         return
     if _ARMED["refires"] < REFIRES:   # again later, in case this one lands where it is ignored
         _ARMED["refires"] += 1
-        signal.setitimer(signal.ITIMER_REAL, REFIRE_SECONDS)
+        signal.setitimer(TIMER, REFIRE_SECONDS)
     if frame is not None and "gc" in frame.f_code.co_name:
         return  # a garbage-collector callback would swallow it
     raise Timeout()
@@ -65,7 +68,7 @@ def _handler(signum: int, frame: Any) -> None:
 
 @contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
-    """Raise Timeout in the body after `seconds` (main thread only; elsewhere no limit). Prefer
+    """Raise Timeout in the body after `seconds` of the process's CPU time (main thread only; elsewhere no limit). Prefer
     :func:`run_limited`, which also stops an alarm that fires again while the Timeout unwinds.
 
     >>> try:
@@ -79,19 +82,19 @@ def time_limit(seconds: float) -> Iterator[None]:
     if seconds <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
-    old = signal.signal(signal.SIGALRM, _handler)
+    old = signal.signal(TIMER_SIGNAL, _handler)
     _ARMED.update(on=True, refires=0)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(TIMER, seconds)
     try:
         yield
     finally:
         _ARMED["on"] = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        signal.setitimer(TIMER, 0)
+        signal.signal(TIMER_SIGNAL, old)
 
 
 def run_limited(fn: Any, seconds: float) -> tuple[Any, bool]:
-    """(fn(), False), or (None, True) when it took over `seconds` (a wall-clock backstop).
+    """(fn(), False), or (None, True) when it took over `seconds` of the process's CPU time (a backstop).
 
     >>> run_limited(lambda: 1 + 1, 1.0)
     (2, False)

@@ -22,7 +22,7 @@ language (:data:`EVAL_STEPS`), Z3 resource units, the engine's positions), and t
 certificates, :data:`SEARCH_STEPS` steps and :data:`SEARCH_ENGINE_POSITIONS` positions the engine explores (at most
 :data:`EVAL_ENGINE_POSITIONS` per evaluation, where the engine stops), whose reaching ends the search with a note;
 after :data:`PROJECT_AFTER` evaluations, a search whose evaluations cost so much of one of these counts that the rest
-allows too few for :data:`MIN_BEYOND` held instances gives up early, with that reason. The wall-clock limits
+allows too few for :data:`MIN_BEYOND` held instances gives up early, with that reason. The limits in seconds (CPU time, so a loaded machine does not reach them sooner)
 (:data:`SAFETY_SECONDS` per claim, :data:`checkers.sample.evaluate.EVAL_SECONDS` per evaluation) are only a
 safety net, far above what the counts allow; reaching one makes the verdict ``inconclusive``, with a note.
 
@@ -93,7 +93,7 @@ SEARCH_ENGINE_POSITIONS = 40_000
 #: more the rest of its budgets allow: too few to reach MIN_BEYOND held instances ends the search early, with the
 #: reason
 PROJECT_AFTER = 2
-#: the wall-clock safety net of one claim's search, in seconds (the counts should end a search long before);
+#: the safety net of one claim's search, in seconds of the process's CPU time (the counts should end a search long before);
 #: reaching it makes the verdict inconclusive, with a note, since it would depend on the machine
 SAFETY_SECONDS = 120.0
 #: held instances beyond the window, off the domain's edge, that a `sampled` verdict needs (DESIGN.md, "Verdicts")
@@ -248,7 +248,7 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
     count = int(cfg.count or limits.examples or EXAMPLES)
     safety = float(cfg.seconds or limits.seconds or SAFETY_SECONDS)
     units = int(limits.units or SEARCH_UNITS)
-    deadline = time.perf_counter() + safety
+    deadline = time.process_time() + safety   # CPU seconds: a loaded machine does not reach it sooner
 
     def spent_now() -> dict[str, int]:
         """What the evaluations have spent so far, in the counts their budgets limit."""
@@ -277,8 +277,8 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
         short = _too_costly(stats, spent_now(), units)
         if short:
             return short
-        if time.perf_counter() > deadline:
-            return f"the wall-clock safety net ({safety:g} s) stopped the search"
+        if time.process_time() > deadline:
+            return f"the safety net ({safety:g} s of CPU time) stopped the search"
         return ""
     failures: list[Outcome] = []
     skips: dict[str, int] = {}
@@ -295,7 +295,7 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
         out, late = run_limited(lambda: evaluate(drawn.env), EVAL_SECONDS)
         if late:
             stats["timeouts"] += 1
-            out = Outcome(Outcome.SKIP, note=f"an evaluation took over {EVAL_SECONDS:g} s (the wall-clock safety net)")
+            out = Outcome(Outcome.SKIP, note=f"an evaluation took over {EVAL_SECONDS:g} s of CPU time (the safety net)")
         out.env = drawn.env
         if out.kind == Outcome.HELD:
             stats["held"] += 1
@@ -408,7 +408,7 @@ def _verdict(claim: Claim, dom: Domain, stats: dict, failures: list, skips: dict
         return Verdict(claim.id, "inconclusive", METHOD, f"{reason}; " + "; ".join(scope_parts[1:]), **common)
     why = ""
     if stats["timeouts"] or "safety net" in note:
-        why = "the wall-clock safety net stopped evaluations (the verdict would depend on the machine's speed)"
+        why = "the CPU-time safety net stopped evaluations (the verdict would depend on the machine's speed)"
     elif spread < MIN_BEYOND:
         why = (f"only {spread:,} held instances beyond the window off the domain's edge (at least {MIN_BEYOND} needed): "
                f"{beyond:,} beyond, {edge:,} on the edge, largest value {_magnitude(largest)}")
