@@ -1,14 +1,29 @@
 """Shared fixtures: the path to the contract spec (tests/data/contract.toml, an in-repository copy of
-shared/spec-examples/contract.toml, so that the suite needs nothing outside the repository) and spec writing."""
+shared/spec-examples/contract.toml, so that the suite needs nothing outside the repository) and spec writing.
+
+Fast and slow, by rule (the model is hypothesis's tests/cover and tests/nocover):
+
+* a test is ``slow`` when it lies under ``tests/slow/`` (tests that start processes, JVMs, mypy or
+  lint-imports, check whole spec folders, or hog the CPU), or when it uses one of the fixtures in
+  :data:`SLOW_FIXTURES` (``cli_process``: a real ``python -m nimjos.app.cli`` process; ``walnut``: a Walnut
+  JVM; ``starts_processes``: any other process, pool or CPU hog). Nothing is listed test by test;
+* ``python -m pytest -m "not slow"`` is the inner loop: in-process tests only. A test outside that rule that
+  starts a process (subprocess, fork, spawn, a Walnut JVM, a process pool) fails loudly, naming the rule;
+* ``python -m pytest`` runs everything.
+"""
 from __future__ import annotations
 
 import os
 import pathlib
+import subprocess
+import sys
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CONTRACT = ROOT / "tests" / "data" / "contract.toml"
+SLOW_DIR = ROOT / "tests" / "slow"
+SLOW_FIXTURES = frozenset({"cli_process", "walnut", "starts_processes"})
 
 
 @pytest.fixture
@@ -24,6 +39,126 @@ def write_spec(tmp_path):
         p.write_text(text)
         return p
     return write
+
+
+@pytest.fixture
+def cli():
+    """Run ``nimjos`` in this process: ``cli("check", path, ...)`` gives a CompletedProcess (status, stdout,
+    stderr) like a real process would, without starting one (an argparse error's exit becomes status 2)."""
+    from nimjos.app.cli import main
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        import contextlib
+        import io
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = main([str(a) for a in args])
+            except SystemExit as exc:
+                status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        return subprocess.CompletedProcess(list(args), status, out.getvalue(), err.getvalue())
+    return run
+
+
+@pytest.fixture
+def cli_process():
+    """Run ``python -m nimjos.app.cli ARGS`` as a real process (marks its user slow): ``cli_process(*args,
+    timeout=300, env=None, input=None, cwd=ROOT)`` gives the CompletedProcess, text captured."""
+    def run(*args: str, timeout: float = 300, env: dict | None = None, input: str | None = None,
+            cwd: pathlib.Path | str = ROOT) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "nimjos.app.cli", *map(str, args)], capture_output=True,
+                              text=True, timeout=timeout, env=env, input=input, cwd=cwd)
+    return run
+
+
+@pytest.fixture
+def walnut():
+    """A test that runs Walnut (a JVM per run) asks for this fixture, which marks it slow; it gives the
+    (java, jar) pair Walnut runs with."""
+    from checkers.prove.walnut.run import find_jar, find_java
+    return find_java(), find_jar()
+
+
+@pytest.fixture
+def starts_processes():
+    """A test that starts processes in another way (a process pool, a nested pytest, mypy, a CPU hog) asks
+    for this fixture (or ``@pytest.mark.usefixtures("starts_processes")``), which marks it slow."""
+    return None
+
+
+def _is_slow(item: pytest.Item) -> bool:
+    if item.get_closest_marker("slow"):
+        return True
+    path = pathlib.Path(str(getattr(item, "path", "") or ""))
+    if SLOW_DIR in path.parents:
+        return True
+    return bool(SLOW_FIXTURES & set(getattr(item, "fixturenames", ())))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """The rule: everything under tests/slow/, and every user of a fixture in SLOW_FIXTURES, is ``slow``."""
+    for item in items:
+        if not item.get_closest_marker("slow") and _is_slow(item):
+            item.add_marker(pytest.mark.slow)
+
+
+class ProcessInFastTest(BaseException):
+    """A test outside the slow rule started a process (a BaseException, so that no `except Exception` in the
+    code under test can swallow it)."""
+
+
+# Every way a test could start a process: subprocess (Walnut's JVM too), multiprocessing's spawn and
+# forkserver, fork, posix_spawn, os.system.
+def _starters():
+    import _posixsubprocess
+    return [(subprocess.Popen, "_execute_child"), (_posixsubprocess, "fork_exec"), (os, "fork"),
+            (os, "forkpty"), (os, "posix_spawn"), (os, "posix_spawnp"), (os, "system")]
+
+
+class _FastGuard:
+    """Applied to every test not marked slow, doctests of nimjos/ and checkers/ included: starting a process
+    fails the test, whatever the code under test does with the exception."""
+
+    def _guarded(self, item: pytest.Item):
+        if item.get_closest_marker("slow"):
+            return (yield)
+        started: list[str] = []
+
+        def refuse(name):
+            def start(*args, **kwargs):
+                started.append(name)
+                raise ProcessInFastTest(
+                    f"{item.nodeid} started a process ({name}) but is not marked slow: move it to tests/slow/ "
+                    f"or give it one of the fixtures {sorted(SLOW_FIXTURES)} (see tests/conftest.py)")
+            return start
+
+        with pytest.MonkeyPatch.context() as mp:
+            for owner, name in _starters():
+                if hasattr(owner, name):
+                    mp.setattr(owner, name, refuse(f"{getattr(owner, '__name__', owner)}.{name}"))
+            try:
+                return (yield)
+            finally:
+                if started:
+                    pytest.fail(f"{item.nodeid} started a process ({', '.join(started)}) but is not marked "
+                                f"slow: move it to tests/slow/ or give it one of the fixtures "
+                                f"{sorted(SLOW_FIXTURES)} (see tests/conftest.py)", pytrace=False)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_setup(self, item):
+        return (yield from self._guarded(item))
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item):
+        return (yield from self._guarded(item))
+
+
+def pytest_configure(config):
+    # A plugin object, not conftest hooks: conftest hooks would apply to tests/ only, this also guards the
+    # doctests of nimjos/ and checkers/.
+    if not config.pluginmanager.has_plugin("nimjos-fast-guard"):
+        config.pluginmanager.register(_FastGuard(), "nimjos-fast-guard")
 
 
 os.environ.setdefault("NIMJOS_STORE", str(ROOT / ".nimjos" / "test-results.sqlite"))

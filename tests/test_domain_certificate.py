@@ -118,7 +118,7 @@ def test_prove_never_refutes_outside_the_domain(pass_spec):
     assert final.final.verdict in ("checked", "sampled", "proved", "proved-bounded")
 
 
-def test_proved_is_for_the_whole_domain_and_proved_bounded_prints_the_class(write_spec):
+def test_proved_is_for_the_whole_domain_and_proved_bounded_prints_the_class(write_spec, walnut):
     spec = load_spec(write_spec(SUBTRACTION))
     whole = prove_claim(spec.claim("whole"), RunOptions(timeout=20))   # k = 1..5 is the stated domain
     assert whole.verdict == "proved", whole.scope
@@ -129,7 +129,7 @@ def test_proved_is_for_the_whole_domain_and_proved_bounded_prints_the_class(writ
     assert stated.verdict == "proved-bounded" and "for k = 1..5 only (" in stated.scope
 
 
-def test_a_law_of_the_xor_abstraction_is_not_proved_by_it(write_spec):
+def test_a_law_of_the_xor_abstraction_is_not_proved_by_it(write_spec, walnut):
     spec = load_spec(write_spec(XOR))
     for cid in ("identity", "inverse"):
         v = prove_claim(spec.claim(cid), RunOptions(timeout=10))
