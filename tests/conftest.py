@@ -6,7 +6,7 @@ Fast and slow, by rule (the model is hypothesis's tests/cover and tests/nocover)
 * a test is ``slow`` when it lies under ``tests/slow/`` (tests that start processes, JVMs, mypy or
   lint-imports, check whole spec folders, or hog the CPU), or when it uses one of the fixtures in
   :data:`SLOW_FIXTURES` (``cli_process``: a real ``python -m nimjos.app.cli`` process; ``walnut``: a Walnut
-  JVM; ``starts_processes``: any other process, pool or CPU hog). Nothing is listed test by test;
+  JVM; ``mypy``; ``lint_imports``; ``starts_processes``: any other process, pool or CPU hog). Nothing is listed test by test;
 * ``python -m pytest -m "not slow"`` is the inner loop: in-process tests only. A test outside that rule that
   starts a process (subprocess, fork, spawn, a Walnut JVM, a process pool) fails loudly, naming the rule;
 * ``python -m pytest`` runs everything.
@@ -23,7 +23,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CONTRACT = ROOT / "tests" / "data" / "contract.toml"
 SLOW_DIR = ROOT / "tests" / "slow"
-SLOW_FIXTURES = frozenset({"cli_process", "walnut", "starts_processes"})
+SLOW_FIXTURES = frozenset({"cli_process", "walnut", "mypy", "lint_imports", "starts_processes"})
 
 
 @pytest.fixture
@@ -42,10 +42,13 @@ def write_spec(tmp_path):
 
 
 @pytest.fixture
-def cli():
+def cli(monkeypatch):
     """Run ``nimjos`` in this process: ``cli("check", path, ...)`` gives a CompletedProcess (status, stdout,
-    stderr) like a real process would, without starting one (an argparse error's exit becomes status 2)."""
+    stderr) like a real process would, without starting one (an argparse error's exit becomes status 2).
+    ``check`` without ``--jobs`` runs its claims here, one after another, as ``--jobs 1`` does."""
+    from nimjos.app import check_cli
     from nimjos.app.cli import main
+    monkeypatch.setattr(check_cli, "default_jobs", lambda n_claims: 1)
 
     def run(*args: str) -> subprocess.CompletedProcess:
         import contextlib
@@ -60,7 +63,7 @@ def cli():
     return run
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def cli_process():
     """Run ``python -m nimjos.app.cli ARGS`` as a real process (marks its user slow): ``cli_process(*args,
     timeout=300, env=None, input=None, cwd=ROOT)`` gives the CompletedProcess, text captured."""
@@ -71,7 +74,7 @@ def cli_process():
     return run
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def walnut():
     """A test that runs Walnut (a JVM per run) asks for this fixture, which marks it slow; it gives the
     (java, jar) pair Walnut runs with."""
@@ -79,7 +82,28 @@ def walnut():
     return find_java(), find_jar()
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
+def mypy():
+    """Run ``python -m mypy ARGS`` in the repository (marks its user slow); the CompletedProcess."""
+    def run(*args: str) -> subprocess.CompletedProcess:
+        # the incremental cache (.mypy_cache/ in the tree, gitignored) makes a run after a small change short
+        return subprocess.run([sys.executable, "-m", "mypy", *args], cwd=ROOT, capture_output=True, text=True,
+                              timeout=900)
+    return run
+
+
+@pytest.fixture(scope="session")
+def lint_imports():
+    """Run ``lint-imports --no-cache`` in a folder (marks its user slow): ``lint_imports(cwd, env=None)``."""
+    import shutil
+
+    def run(cwd: pathlib.Path, env: dict | None = None) -> subprocess.CompletedProcess:
+        exe = shutil.which("lint-imports") or str(pathlib.Path(sys.executable).with_name("lint-imports"))
+        return subprocess.run([exe, "--no-cache"], cwd=cwd, capture_output=True, text=True, env=env, timeout=300)
+    return run
+
+
+@pytest.fixture(scope="session")
 def starts_processes():
     """A test that starts processes in another way (a process pool, a nested pytest, mypy, a CPU hog) asks
     for this fixture (or ``@pytest.mark.usefixtures("starts_processes")``), which marks it slow."""
@@ -127,10 +151,9 @@ class _FastGuard:
 
         def refuse(name):
             def start(*args, **kwargs):
-                started.append(name)
-                raise ProcessInFastTest(
-                    f"{item.nodeid} started a process ({name}) but is not marked slow: move it to tests/slow/ "
-                    f"or give it one of the fixtures {sorted(SLOW_FIXTURES)} (see tests/conftest.py)")
+                argv = next((a for a in args[:2] if isinstance(a, (list, tuple))), None)
+                started.append(name + (f" {' '.join(map(str, argv[:4]))[:120]}" if argv else ""))
+                raise ProcessInFastTest(f"{started[-1]}: a test not marked slow may not start a process")
             return start
 
         with pytest.MonkeyPatch.context() as mp:

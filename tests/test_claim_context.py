@@ -47,7 +47,7 @@ def _run_in_order(claims: list) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_verdicts_and_prover_results_do_not_depend_on_the_order_of_claims():
+def test_verdicts_and_prover_results_do_not_depend_on_the_order_of_claims(starts_processes):
     forward = _run_in_order(CLAIMS)
     backward = _run_in_order(CLAIMS[::-1])
     assert forward == backward

@@ -73,7 +73,7 @@ def test_two_jobs_give_what_one_gives(write_spec):
     assert b[1]["counterexamples"][0]["bindings"] == {"x": 0, "y": 2}
 
 
-def test_a_claim_past_the_resource_limit_on_a_worker_names_its_file_and_exits_2(write_spec):
+def test_a_claim_past_the_resource_limit_on_a_worker_names_its_file_and_exits_2(write_spec, starts_processes):
     # the limit is set in the parent (--max-positions) and must reach the workers
     p = write_spec(SPEC + '''[[claim]]
 id = "big"

@@ -16,7 +16,7 @@ BATCH = 8
 
 @conformance_settings(2, 60, shrink=False)
 @given(st.lists(claim(linear=True), min_size=BATCH, max_size=BATCH))
-def test_walnut_agrees_on_the_naturals(statements, walnut):
+def test_walnut_agrees_on_the_naturals(walnut, statements):
     for e in check_walnut(statements):
         event(e)
 

@@ -69,7 +69,7 @@ def edges(ks) -> list[int]:
 # ---------------------------------------------------------------------------------------------- the parent
 
 @pytest.mark.skipif(IN_CHILD, reason="this is the child")
-def test_every_kernel_runs_bounds_checked():
+def test_every_kernel_runs_bounds_checked(starts_processes):
     CHECKED_CACHE.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(CHECKED_CACHE)}
     me = str(pathlib.Path(__file__).relative_to(ROOT))

@@ -10,7 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
+
+#: every test here but the last starts a fresh interpreter: slow by the rule of tests/conftest.py
+pytestmark = pytest.mark.usefixtures("starts_processes")
 
 #: libraries the checks need and the light commands must not load
 HEAVY = ("sympy", "numba", "z3", "matplotlib", "dask", "hypothesis", "networkx")

@@ -164,7 +164,7 @@ ANCHORS = ("floor_phi(x) <= y", "zeck_tz(x + 1) % 2 == 1", "zeck_shift(y) > x", 
 
 @conformance_settings(2, 60, shrink=False)
 @given(st.lists(st.tuples(claim(linear=True), st.sampled_from(ANCHORS), st.booleans()), min_size=8, max_size=8))
-def test_generated_statements_agree_in_other_numerations(items, walnut):
+def test_generated_statements_agree_in_other_numerations(walnut, items):
     """Generated statements (the grammar draws floor_phi, zeck_tz, ... as it draws every registered built-in),
     each joined to a term of another numeration, decided by Walnut and compared with the language."""
     statements = [(table, f"({anchor}) {'and' if both else 'or'} ({text})") for (table, text), anchor, both in items]

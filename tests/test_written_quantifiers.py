@@ -3,7 +3,6 @@ the exhaustive method enumerates. Nothing is inferred from the width of a range.
 """
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -61,10 +60,9 @@ def test_an_infinite_domain_without_a_window_is_a_spec_error_with_the_window_to_
     assert 'window = "x <= 100 and y <= 100"' in text
 
 
-def test_the_cli_refuses_it_with_status_2_and_no_traceback(write_spec):
+def test_the_cli_refuses_it_with_status_2_and_no_traceback(write_spec, cli):
     path = write_spec(HEAD + '[[claim]]\nid = "c"\nfor_all = "x >= 0"\nholds = "x >= 0"\n')
-    run = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "check", "--no-store", str(path)],
-                         capture_output=True, text=True)
+    run = cli("check", "--no-store", str(path))
     assert run.returncode == 2, run.stderr
     assert "Traceback" not in run.stderr and "window" in run.stderr
 

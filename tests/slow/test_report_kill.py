@@ -12,7 +12,7 @@ import pytest
 from nimjos.report import render
 from nimjos.results.store import ResultsStore
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CLAIMS = 6
 
 
