@@ -29,7 +29,6 @@ def slow_spec(path: Path) -> Path:
     return path
 
 
-@pytest.mark.slow
 def test_report_after_a_killed_check_shows_every_finished_claim(tmp_path):
     spec = slow_spec(tmp_path / "slow.toml")
     store = tmp_path / "results.sqlite"
