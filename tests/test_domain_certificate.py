@@ -109,15 +109,6 @@ def test_the_point_solver_does_not_judge_options_outside_the_domain(pass_spec):
         PointSolver(cert, z3.Context()).check((2 ** 40 + 5, 1))
 
 
-def test_prove_never_refutes_outside_the_domain(pass_spec):
-    c = pass_spec.claim("pass-grundy")
-    v = prove_claim(c, RunOptions(timeout=10))
-    assert v.verdict != "refuted", v.scope
-    assert all(cx.bindings.get("p") == 1 for cx in v.counterexamples)
-    final = run_claim(c, RunOptions(methods=("exhaustive", "prove"), repair=False))
-    assert final.final.verdict in ("checked", "sampled", "proved", "proved-bounded")
-
-
 def test_proved_is_for_the_whole_domain_and_proved_bounded_prints_the_class(write_spec, walnut):
     spec = load_spec(write_spec(SUBTRACTION))
     whole = prove_claim(spec.claim("whole"), RunOptions(timeout=20))   # k = 1..5 is the stated domain

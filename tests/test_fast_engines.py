@@ -288,13 +288,3 @@ def test_arith_refuses_overflow():
         arith.mul(x, arith.Vec.const(1 << 61))
     assert arith.mul(x, arith.Vec.const(1 << 50)).num.tolist()[1] == 1 << 50
 
-
-def test_a_small_box_with_many_moves_goes_to_the_fast_engine():
-    # Maximum Nim with f(x) = floor(x / 2): 6,000 positions but about 9 million moves for the reference engine
-    g = maxnim(2)
-    assert 6000 < lines.MIN_POSITIONS
-    assert solve_fast(g, [5999], ReferenceEngine()) == lines.NAME_1D
-    some = list(range(0, 1000, 7))
-    assert [int(g.dense[x]) for x in some] == [reference(maxnim(2), some)[x] for x in some]
-    # a box with few moves per position stays with the reference engine (no numba start-up)
-    assert solve_fast(maxnim(1000), [5999], ReferenceEngine()) is None
