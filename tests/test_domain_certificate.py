@@ -14,7 +14,6 @@ from checkers.options import RunOptions
 from checkers.prove import prove_claim
 from checkers.prove.certificate import Certificate, OutsideDomain, PointSolver
 from checkers.prove.xor_law import about_xor_alone
-from checkers.run import run_claim
 from nimjos.spec.loader import load_spec
 from nimjos.spec.names import spec_namespace
 
