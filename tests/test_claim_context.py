@@ -79,7 +79,7 @@ holds = "depth(5000 + n) + len([i for i in range(996000)]) >= n"
 """
 
 
-def test_a_claim_that_needs_the_budget_is_judged_alike_after_one_that_spent_it(tmp_path):
+def test_a_claim_that_needs_the_budget_is_judged_alike_after_one_that_spent_it(tmp_path, starts_processes):
     spec = tmp_path / "memo.toml"
     spec.write_text(MEMO_SPEC)
     alone = _run_in_order([(str(spec), "needs")])["needs"]

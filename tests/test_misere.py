@@ -180,13 +180,13 @@ def _run(spec, claim_id: str, methods=None):
     return run_claim(spec.claim(claim_id), RunOptions(methods=methods) if methods else RunOptions()).final
 
 
-def test_misere_two_heap_nim_is_proved_by_walnuts_misere_certificate(nim_spec):
+def test_misere_two_heap_nim_is_proved_by_walnuts_misere_certificate(nim_spec, walnut):
     v = _run(nim_spec, "misere-two-heap-nim", ("exhaustive", "prove"))
     assert v.verdict == "proved", v.scope
     assert "misère" in v.scope and "(c) no terminal position" in v.scope
 
 
-def test_the_normal_play_set_of_the_misere_game_is_never_proved(nim_spec):
+def test_the_normal_play_set_of_the_misere_game_is_never_proved(nim_spec, walnut):
     # the prover alone (no window first): Walnut's misère certificate fails at the terminal position
     v = _run(nim_spec, "normal-play-set-for-misere-two-heap-nim", ("prove",))
     assert v.verdict == "refuted", v.scope

@@ -22,14 +22,14 @@ def verdict(write_spec, body: str, claim: str = "c") -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("top", [9, 10, 11, 30])
-def test_the_width_of_a_range_never_changes_the_theorem(write_spec, top):
+def test_the_width_of_a_range_never_changes_the_theorem(write_spec, top, walnut):
     # `k - 2 <= top - 2` is true exactly on 2 <= k <= top: a statement about that range, whatever its width
     v, scopes = verdict(write_spec, f'[[claim]]\nid = "c"\nfor_all = "2 <= k <= {top}"\nholds = "k - 2 <= {top - 2}"\n')
     assert v == "proved", scopes
     assert f"k = {top + 1}" not in scopes
 
 
-def test_the_same_statement_over_an_infinite_domain_is_refuted_past_the_range(write_spec):
+def test_the_same_statement_over_an_infinite_domain_is_refuted_past_the_range(write_spec, walnut):
     v, scopes = verdict(write_spec, '[[claim]]\nid = "c"\nfor_all = "k >= 2"\nwindow = "k <= 10"\nholds = "k - 2 <= 8"\n')
     assert v == "refuted", scopes
 
