@@ -6,7 +6,9 @@ Fast and slow, by rule (the model is hypothesis's tests/cover and tests/nocover)
 * a test is ``slow`` when it lies under ``tests/slow/`` (tests that start processes, JVMs, mypy or
   lint-imports, check whole spec folders, or hog the CPU), or when it uses one of the fixtures in
   :data:`SLOW_FIXTURES` (``cli_process``: a real ``python -m nimjos.app.cli`` process; ``walnut``: a Walnut
-  JVM; ``mypy``; ``lint_imports``; ``starts_processes``: any other process, pool or CPU hog). Nothing is listed test by test;
+  JVM; ``mypy``; ``lint_imports``; ``starts_processes``: any other process, pool or CPU hog), or, for a doctest
+  of nimjos/ or checkers/, when one of its examples ends with the comment ``# runs Walnut`` (or ``# starts a
+  process``). Nothing is listed test by test;
 * ``python -m pytest -m "not slow"`` is the inner loop: in-process tests only. A test outside that rule that
   starts a process (subprocess, fork, spawn, a Walnut JVM, a process pool) fails loudly, naming the rule;
 * ``python -m pytest`` runs everything.
@@ -24,6 +26,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 CONTRACT = ROOT / "tests" / "data" / "contract.toml"
 SLOW_DIR = ROOT / "tests" / "slow"
 SLOW_FIXTURES = frozenset({"cli_process", "walnut", "mypy", "lint_imports", "starts_processes"})
+#: the comment on a doctest example that starts a Walnut JVM or another process
+SLOW_DOCTEST_NOTES = ("# runs Walnut", "# starts a process")
 
 
 @pytest.fixture
@@ -116,7 +120,11 @@ def _is_slow(item: pytest.Item) -> bool:
     path = pathlib.Path(str(getattr(item, "path", "") or ""))
     if SLOW_DIR in path.parents:
         return True
-    return bool(SLOW_FIXTURES & set(getattr(item, "fixturenames", ())))
+    if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    # a doctest (nimjos/, checkers/) says so in the example that starts the process: ``>>> ...  # runs Walnut``
+    examples = getattr(getattr(item, "dtest", None), "examples", ())
+    return any(note in ex.source for ex in examples for note in SLOW_DOCTEST_NOTES)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -165,8 +173,9 @@ class _FastGuard:
             finally:
                 if started:
                     pytest.fail(f"{item.nodeid} started a process ({', '.join(started)}) but is not marked "
-                                f"slow: move it to tests/slow/ or give it one of the fixtures "
-                                f"{sorted(SLOW_FIXTURES)} (see tests/conftest.py)", pytrace=False)
+                                f"slow: move it to tests/slow/, give it one of the fixtures {sorted(SLOW_FIXTURES)}, "
+                                f"or, a doctest, end the example with {SLOW_DOCTEST_NOTES[0]!r} (see tests/conftest.py)",
+                                pytrace=False)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_setup(self, item):

@@ -77,7 +77,7 @@ def test_the_fast_subset_leaves_out_the_slow_folder_and_the_users_of_slow_fixtur
     out = result.stdout.str()
     for name in ("test_starts_a_subprocess_and_swallows_the_error", "test_forks", "test_spawns_a_pool_process"):
         assert f"test_fast.py::{name} started a process" in out, out
-    assert "but is not marked slow: move it to tests/slow/ or give it one of the fixtures" in out
+    assert "but is not marked slow: move it to tests/slow/, give it one of the fixtures" in out
 
 
 def test_the_slow_subset_is_exactly_the_rule(tree):
