@@ -326,33 +326,6 @@ def test_assumption_vectorised_statement_one_at_a_time_keeps_the_g_note(tmp_path
     assert any("the statement at each of the" in n for n in vector.notes)
 
 
-@pytest.mark.parametrize("stem", ["002_josephus_nim", "004_cyclic_nimhoff_delete_nim"])
-def test_spec_claims_alike_on_both_paths(stem):
-    """Every claim of the spec with a window of at most 20,000 instances that the vectorised path takes: the same
-    verdict, counts, counterexamples, undefined instances, evidence and scope as the scalar path."""
-    taken = 0
-    for claim in load_spec(SPECS / f"{stem}.toml").claims:
-        if claim.kind not in ("holds", "grundy", "p_positions", "level_set"):
-            continue
-        plan = claim.plan("default")
-        arrays = plan.window.arrays({}) if plan.window is not None else None
-        if not arrays or len(next(iter(arrays.values()))) > 20_000:
-            continue
-        scalar, vector = _both(claim)
-        if not any("vectorised" in n for n in vector.notes):
-            continue
-        taken += 1
-        assert (scalar.verdict, scalar.instances, scalar.assumption_held, scalar.failures, scalar.scope) == \
-            (vector.verdict, vector.instances, vector.assumption_held, vector.failures, vector.scope), claim.id
-        assert [c.to_json() for c in scalar.counterexamples] == [c.to_json() for c in vector.counterexamples]
-        assert [c.to_json() for c in scalar.undefined] == [c.to_json() for c in vector.undefined]
-        assert scalar.evidence == vector.evidence, claim.id
-        g_note = "one position at a time"  # true of the scalar path only where the vectorised one takes G as a table
-        assert [n for n in scalar.notes if g_note not in n] == \
-            [n for n in vector.notes if "vectorised" not in n and g_note not in n], claim.id
-    assert taken >= 10
-
-
 def test_binder_arrays_name_the_binding_where_a_bound_fails():
     b = Binder.from_text("0 <= k <= 3 and 0 <= n <= 6 / k", Namespace())
     b.total = True
