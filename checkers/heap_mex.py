@@ -192,7 +192,7 @@ def prove_mex(rules: HeapRules, base: list[int], period: int, preperiod: int, sa
     """Run the certificate of :func:`mex_commands` in Walnut, within the profile's state counts.
 
     >>> from nimjos.games.heaps.rules import LASKERS_NIM
-    >>> prove_mex(LASKERS_NIM, [0, 1, 2, 4, 3], 4, 1, 4).proved
+    >>> prove_mex(LASKERS_NIM, [0, 1, 2, 4, 3], 4, 1, 4).proved  # runs Walnut
     True
     >>> a = prove_mex(LASKERS_NIM, [0, 1, 2, 4, 3], 4, 1, 3); a.proved, a.first_bad, a.failed
     (False, 5, ['q_a'])
@@ -208,7 +208,7 @@ def decide(commands: list[str], queries: list[str], profile: str = "default") ->
     """Run certificate commands in Walnut within the profile's state counts: every query in `queries` TRUE
     is a proof; the least n of ``cex`` is where it fails (:class:`MexAnswer`).
 
-    >>> decide(['def fG "v = n";', 'eval q_total "An Ev $fG(n,v)";', 'eval cex "n < 0";'], ["q_total"]).proved
+    >>> decide(['def fG "v = n";', 'eval q_total "An Ev $fG(n,v)";', 'eval cex "n < 0";'], ["q_total"]).proved  # runs Walnut
     True
     """
     try:
@@ -244,7 +244,7 @@ def mex_proof(rules: HeapRules, period: int, preperiod: int, saltus: int,
     confirms, where the claim `speaks`), or the reason Walnut gave no answer.
 
     >>> from nimjos.games.heaps.rules import LASKERS_NIM
-    >>> mex_proof(LASKERS_NIM, 4, 1, 4).holds
+    >>> mex_proof(LASKERS_NIM, 4, 1, 4).holds  # runs Walnut
     True
     >>> r = mex_proof(LASKERS_NIM, 4, 0, 4); r.holds, r.counterexample, r.counter_values
     (False, 0, (3, 0))

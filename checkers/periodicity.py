@@ -202,7 +202,7 @@ def heap_grundy_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
-    >>> heap_grundy_verdict(spec.claim("laskers-nim"), RunOptions()).verdict
+    >>> heap_grundy_verdict(spec.claim("laskers-nim"), RunOptions()).verdict  # runs Walnut
     'proved'
     """
     plan = claim.plan(opts.profile)

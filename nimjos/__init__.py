@@ -32,7 +32,7 @@ def check(path: Any, profile: str = "default", methods: tuple[str, ...] | None =
     Nothing is recorded in the results store. ``methods`` limits the methods ("exhaustive", "sample", "prove").
 
     >>> import pathlib
-    >>> results = check(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
+    >>> results = check(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")  # runs Walnut
     >>> [(r.claim.id, r.verdict) for r in results]
     [('nim1-grundy', 'proved')]
     """

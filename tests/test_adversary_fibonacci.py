@@ -16,7 +16,7 @@ SPEC = load_spec(Path(__file__).parent / "data" / "adversary_fibonacci.toml")
     ("phi2-off-by-one", "refuted"), ("zeck-tz-at-zero", "ill-defined"), ("phi-negative", "refuted"),
     ("phi-bool", "refuted"),
 ])
-def test_no_false_fibonacci_claim_is_proved(claim_id, verdict):
+def test_no_false_fibonacci_claim_is_proved(claim_id, verdict, walnut):
     result = run_claim(SPEC.claim(claim_id), RunOptions(repair=False))
     assert result.final.verdict == verdict
     assert all(v.verdict not in ("proved", "proved-bounded") for v in result.verdicts)

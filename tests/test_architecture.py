@@ -8,7 +8,6 @@ import ast
 import os
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -57,25 +56,22 @@ def _imports(name: str, path: Path, modules: dict[str, Path]) -> list[tuple[str,
     return [(t, n) for t, n in out if t.split(".")[0] in PACKAGES]
 
 
-def _lint_imports(cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    exe = shutil.which("lint-imports") or str(Path(sys.executable).with_name("lint-imports"))
-    return subprocess.run([exe, "--no-cache"], cwd=cwd, capture_output=True, text=True, env=env, timeout=300)
+# lint-imports runs in a process of its own: the fixture ``lint_imports`` (tests/conftest.py) marks its users slow
 
-
-def test_the_layers_contract_is_kept():
-    run = _lint_imports(ROOT)
+def test_the_layers_contract_is_kept(lint_imports):
+    run = lint_imports(ROOT)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 kept, 0 broken" in run.stdout
 
 
-def test_an_upward_import_breaks_the_layers_contract(tmp_path):
+def test_an_upward_import_breaks_the_layers_contract(tmp_path, lint_imports):
     for item in (*PACKAGES, "pyproject.toml"):
         src = ROOT / item
         (shutil.copytree if src.is_dir() else shutil.copy)(src, tmp_path / item)
     with open(tmp_path / "nimjos" / "lang" / "values.py", "a") as f:
         f.write("\nimport nimjos.app.cli  # the language importing the command line: against the layers\n")
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    run = _lint_imports(tmp_path, env)
+    run = lint_imports(tmp_path, env)
     assert run.returncode != 0
     assert "nimjos.lang is not allowed to import nimjos.app" in run.stdout
 

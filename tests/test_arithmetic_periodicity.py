@@ -25,7 +25,7 @@ def _least_failure(rules: HeapRules, p: int, n0: int, s: int, reach: int = 300) 
     return holds(heap_sequence(rules, n0 + p + reach), p, n0, s)
 
 
-def test_laskers_nim_is_proved_for_every_heap_size_and_its_wrong_variants_refuted():
+def test_laskers_nim_is_proved_for_every_heap_size_and_its_wrong_variants_refuted(walnut):
     spec = load_spec(EXAMPLES)
     v = periodic_verdict(spec.claim("laskers-nim-saltus-4"), RunOptions())
     assert v.verdict == "proved" and "mex certificate" in v.scope and "Walnut" in v.scope
@@ -39,7 +39,7 @@ def test_laskers_nim_is_proved_for_every_heap_size_and_its_wrong_variants_refute
 
 
 @pytest.mark.parametrize("code,p,n0,s", [("0.8", 3, 1, 1), ("0.c", 2, 1, 1), ("0.3f", 6, 0, 3)])
-def test_hexadecimal_codes_that_leave_up_to_three_heaps(code, p, n0, s):
+def test_hexadecimal_codes_that_leave_up_to_three_heaps(code, p, n0, s, walnut):
     rules = octal_rules(code)
     assert mex_proof(rules, p, n0, s).holds
     for wrong in (s + 1, s - 1) if s else (1,):
@@ -47,7 +47,7 @@ def test_hexadecimal_codes_that_leave_up_to_three_heaps(code, p, n0, s):
         assert not r.holds and r.counterexample == _least_failure(rules, p, n0, wrong)
 
 
-def test_the_certificate_agrees_with_the_engine_on_codes_the_detector_reads():
+def test_the_certificate_agrees_with_the_engine_on_codes_the_detector_reads(walnut):
     """Codes with a tail digit or two-heap splits, drawn at random: where the detector finds an arithmetic
     periodicity in 300 values, the certificate proves it (and the engine agrees 1,000 further), or refutes it
     at the least failure the engine finds; one more in the saltus is never proved (refuted, or Walnut
@@ -139,7 +139,7 @@ grundy = "(n - 1) // 3"
 '''
 
 
-def test_grundy_formulas_of_one_heap_codes_by_the_certificate(write_spec):
+def test_grundy_formulas_of_one_heap_codes_by_the_certificate(write_spec, walnut):
     from checkers.periodicity import heap_grundy_verdict
     spec = load_spec(write_spec(GRUNDY_SPEC))
     v = heap_grundy_verdict(spec.claim("lasker"), RunOptions())
@@ -154,7 +154,7 @@ def test_grundy_formulas_of_one_heap_codes_by_the_certificate(write_spec):
     assert v.verdict == "inconclusive" and "not exact" in v.scope
 
 
-def test_a_plain_period_of_a_code_with_a_tail_digit():
+def test_a_plain_period_of_a_code_with_a_tail_digit(walnut):
     """Saltus 0 with a tail digit (take any number, leave 0 or 2 heaps: code 0.5...): no Guy-Smith range, the
     certificate decides it."""
     rules = HeapRules((0,), tail=5)

@@ -136,7 +136,7 @@ def test_run_claim_falls_back_and_says_so(spec, monkeypatch):
     assert prove.verdict == "inconclusive" and any("PROVER BUG" in n for n in prove.notes)
 
 
-def test_the_command_line_exits_3_on_a_prover_bug(tmp_path):
+def test_the_command_line_exits_3_on_a_prover_bug(tmp_path, walnut):
     """End to end, with a prover the test cannot replace: a claim the Walnut translation is known to have
     proved falsely (negative values of the domain). When the translation is right the proof is refused and
     the claim is refuted by other means (exit 0, no note); when it is wrong the audit must say so (exit 3)."""

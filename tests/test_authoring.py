@@ -4,13 +4,16 @@ from __future__ import annotations
 import subprocess
 import sys
 
-
-def nimjos(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "nimjos.app.cli", *args], capture_output=True, text=True,
-                          cwd=cwd, timeout=300)
+import pytest
 
 
-def test_new_writes_a_skeleton_that_checks(tmp_path):
+@pytest.fixture
+def nimjos(cli):
+    """`nimjos ARGS` as a person would type it, run in this process (the fixture ``cli`` of tests/conftest.py)."""
+    return cli
+
+
+def test_new_writes_a_skeleton_that_checks(tmp_path, nimjos, walnut):
     r = nimjos("new", str(tmp_path / "paper.toml"), "--game", "stones")
     assert r.returncode == 0, r.stderr
     r = nimjos("check", str(tmp_path / "paper.toml"), "--no-store")
@@ -20,7 +23,7 @@ def test_new_writes_a_skeleton_that_checks(tmp_path):
     assert r.returncode == 2 and "already exists" in r.stderr
 
 
-def test_explain_shows_options_and_mex(contract_path):
+def test_explain_shows_options_and_mex(contract_path, nimjos):
     r = nimjos("explain", f"{contract_path}::nim-sum-parity")
     assert r.returncode == 0, r.stderr
     assert "smallest counterexample x=0, y=2" in r.stdout
@@ -29,7 +32,7 @@ def test_explain_shows_options_and_mex(contract_path):
     assert "G((1, 2)) = 0" in r.stdout and "game tree to depth 1" in r.stdout
 
 
-def test_pytest_collects_claims(contract_path, tmp_path):
+def test_pytest_collects_claims(contract_path, tmp_path, starts_processes):
     spec = tmp_path / "contract.toml"
     spec.write_text(contract_path.read_text())
     r = subprocess.run([sys.executable, "-m", "pytest", str(spec), "-q", "-k", "parity or subtraction"],

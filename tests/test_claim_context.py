@@ -47,7 +47,7 @@ def _run_in_order(claims: list) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_verdicts_and_prover_results_do_not_depend_on_the_order_of_claims():
+def test_verdicts_and_prover_results_do_not_depend_on_the_order_of_claims(starts_processes):
     forward = _run_in_order(CLAIMS)
     backward = _run_in_order(CLAIMS[::-1])
     assert forward == backward
@@ -79,7 +79,7 @@ holds = "depth(5000 + n) + len([i for i in range(996000)]) >= n"
 """
 
 
-def test_a_claim_that_needs_the_budget_is_judged_alike_after_one_that_spent_it(tmp_path):
+def test_a_claim_that_needs_the_budget_is_judged_alike_after_one_that_spent_it(tmp_path, starts_processes):
     spec = tmp_path / "memo.toml"
     spec.write_text(MEMO_SPEC)
     alone = _run_in_order([(str(spec), "needs")])["needs"]

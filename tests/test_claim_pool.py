@@ -54,8 +54,7 @@ def check(path, *args):
     return r
 
 
-@pytest.mark.slow
-def test_two_jobs_give_what_one_gives(write_spec):
+def test_two_jobs_give_what_one_gives(write_spec, starts_processes):
     p = write_spec(SPEC)
     one, two = check(p, "--jobs", "1"), check(p, "--jobs", "2")
     assert one.returncode == two.returncode == 0, one.stderr + two.stderr
@@ -73,7 +72,7 @@ def test_two_jobs_give_what_one_gives(write_spec):
     assert b[1]["counterexamples"][0]["bindings"] == {"x": 0, "y": 2}
 
 
-def test_a_claim_past_the_resource_limit_on_a_worker_names_its_file_and_exits_2(write_spec):
+def test_a_claim_past_the_resource_limit_on_a_worker_names_its_file_and_exits_2(write_spec, starts_processes):
     # the limit is set in the parent (--max-positions) and must reach the workers
     p = write_spec(SPEC + '''[[claim]]
 id = "big"
@@ -89,8 +88,7 @@ grundy = "xor(x, y)"
     assert [c["id"] for c in json.loads(r.stdout)["claims"]] == ["bouton", "parity", "floor", "ceil"]
 
 
-@pytest.mark.slow
-def test_a_claims_seconds_are_the_sum_of_its_methods(write_spec):
+def test_a_claims_seconds_are_the_sum_of_its_methods(write_spec, starts_processes):
     # the claim printed the seconds of the method whose verdict it got (a proof in 0.01 s) while its window
     # took minutes: the claim's seconds are now every method's, and the text line names each
     p = write_spec('''[source]

@@ -16,7 +16,7 @@ BATCH = 8
 
 @conformance_settings(2, 60, shrink=False)
 @given(st.lists(claim(linear=True), min_size=BATCH, max_size=BATCH))
-def test_walnut_agrees_on_the_naturals(statements):
+def test_walnut_agrees_on_the_naturals(walnut, statements):
     for e in check_walnut(statements):
         event(e)
 
@@ -28,6 +28,6 @@ def test_truth_values_where_a_builtin_needs_an_integer():
     assert check_walnut([({}, "xor(x < 3, y) >= 0"), ({}, "all(i < 2 for i in range(0, x < 3))")])
 
 
-def test_the_harness_judges_walnut():
+def test_the_harness_judges_walnut(walnut):
     """Automatic statements are judged (the automaton against the window, the claim path's proofs)."""
     assert check_walnut([({}, "x // 3 + y % 2 >= 0"), ({}, "xor(x, y) == xor(y, x) and x < 9")]) == ["judged"] * 2

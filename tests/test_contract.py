@@ -2,17 +2,18 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+
+import pytest
 
 
-def run_nimjos(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "nimjos.app.cli", *args], capture_output=True, text=True,
-                          timeout=timeout)
+@pytest.fixture
+def run_nimjos(cli):
+    """The command line in this process (tests/conftest.py's ``cli``); test_contract_json runs a real one."""
+    return cli
 
 
-def test_contract_json(contract_path, tmp_path):
-    r = run_nimjos("check", str(contract_path), "--json", "--store", str(tmp_path / "r.sqlite"))
+def test_contract_json(contract_path, tmp_path, cli_process):
+    r = cli_process("check", str(contract_path), "--json", "--store", str(tmp_path / "r.sqlite"))
     assert r.returncode == 0, r.stderr + r.stdout
     data = json.loads(r.stdout)
     claims = {c["id"]: c for c in data["claims"]}
@@ -39,7 +40,7 @@ def test_contract_json(contract_path, tmp_path):
     assert window("maxnim-josephus")["instances"] == 5 * sum(range(1, 61))
 
 
-def test_flipped_expectation_fails(contract_path, tmp_path):
+def test_flipped_expectation_fails(contract_path, tmp_path, run_nimjos):
     text = contract_path.read_text().replace('expect_counterexample = "(0, 2)"', 'expect_counterexample = "(2, 0)"')
     p = tmp_path / "flipped.toml"
     p.write_text(text)
@@ -48,7 +49,7 @@ def test_flipped_expectation_fails(contract_path, tmp_path):
     assert "expected smallest counterexample (2, 0)" in r.stdout
 
 
-def test_import_attack_exits_2_and_runs_nothing(write_spec, tmp_path):
+def test_import_attack_exits_2_and_runs_nothing(write_spec, tmp_path, run_nimjos):
     marker = tmp_path / "pwned"
     p = write_spec(f'''[source]
 id = "evil"

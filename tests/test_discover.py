@@ -44,7 +44,7 @@ def test_a_subtraction_game_is_discovered_periodic_and_check_on_the_written_spec
     assert _check_json(capsys, out) == {"discovered-periodic": "proved"}
 
 
-def test_two_heap_nim_declared_by_its_moves_gets_its_p_positions_and_grundy_values_proved(capsys, tmp_path):
+def test_two_heap_nim_declared_by_its_moves_gets_its_p_positions_and_grundy_values_proved(capsys, tmp_path, walnut):
     out = tmp_path / "nim2.toml"
     code, found = _discover_json(capsys, f"{SPEC_004}::nim2", "--window", "15", "--out", str(out))
     assert code == 0
@@ -145,7 +145,7 @@ def test_a_learned_automaton_reads_numbers_not_words():
     assert np.array_equal(learned.accepts([n]), n % 3 == 0)
 
 
-def test_josephus_nim_of_002_at_level_0_is_proved_from_its_moves(capsys):
+def test_josephus_nim_of_002_at_level_0_is_proved_from_its_moves(capsys, walnut):
     # the order relation first: Walnut then knows that x - y is a natural number where the difference is read
     code, found = _discover_json(capsys, str(ROOT / "specs" / "002_josephus_nim.toml") + "::josephus_nim",
                                  "--window", "31")

@@ -48,7 +48,7 @@ KERNEL_MODULES = ["nimjos/games/heaps/fast.py", "nimjos/games/fast/kernels.py", 
                   "nimjos/games/fast/pinned.py", "nimjos/games/fast/offsets.py", "nimjos/games/fast/gcn.py",
                   "nimjos/games/fast/subtraction.py", "nimjos/josephus/kernels.py"]
 #: test files of kernels that run in the child as well (all their tests)
-KERNEL_TESTS = ["tests/test_heap_kernels.py", "nimjos/games/heaps/grow.py"]
+KERNEL_TESTS = ["tests/test_heap_kernels.py", "tests/slow/test_heap_kernels_long.py", "nimjos/games/heaps/grow.py"]
 IN_CHILD = os.environ.get("NUMBA_BOUNDSCHECK") == "1"
 LONG = os.environ.get("NIMJOS_LONG") == "1"
 #: the exponents k of the heap windows 2^k - 1, 2^k, 2^k + 1
@@ -69,7 +69,7 @@ def edges(ks) -> list[int]:
 # ---------------------------------------------------------------------------------------------- the parent
 
 @pytest.mark.skipif(IN_CHILD, reason="this is the child")
-def test_every_kernel_runs_bounds_checked():
+def test_every_kernel_runs_bounds_checked(starts_processes):
     CHECKED_CACHE.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(CHECKED_CACHE)}
     me = str(pathlib.Path(__file__).relative_to(ROOT))

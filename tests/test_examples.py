@@ -6,8 +6,6 @@ from __future__ import annotations
 import ast
 import json
 import pathlib
-import subprocess
-import sys
 
 import pytest
 
@@ -35,12 +33,10 @@ def test_each_statement_has_its_printed_source(path):
     assert any(c.expect == "holds" for c in spec.claims)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
-def test_every_verdict_is_the_expected_one(path, tmp_path):
+def test_every_verdict_is_the_expected_one(path, tmp_path, cli_process):
     # run where a stray folder would show (the sampler's example database is not written with --no-store)
-    r = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "check", str(path), "--json", "--no-store"],
-                       capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    r = cli_process("check", str(path), "--json", "--no-store", timeout=600, cwd=tmp_path)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     out = json.loads(r.stdout)
     assert not out["errors"]

@@ -91,22 +91,6 @@ def _spec_games():
                 yield pytest.param(path, name, id=f"{path.stem}::{name}")
 
 
-@pytest.mark.parametrize("path,name", list(_spec_games()))
-def test_every_spec_game_agrees_with_the_reference(path, name):
-    spec = load_spec(path)
-    decl = spec.games[name]
-    if len(decl.position) > 2:
-        pytest.skip("the fast engines handle one or two coordinates")
-    side = 160 if len(decl.position) == 1 else 24
-    for params in itertools.product(_candidates(spec), repeat=len(decl.params)):
-        probe = reference(decl.instance(params), window(len(decl.position), 3))
-        if isinstance(probe, Exception):
-            continue   # these param values do not suit the game
-        agree(decl, params, side)
-        return
-    pytest.skip("no candidate param values suit this game")
-
-
 SHAPED = [("000_maxnim_josephus", "maxnim", (3,)), ("000_maxnim_josephus", "rulenim", None),
           ("002_josephus_nim", "josephus_nim", ()), ("contract", "wythoff", ()), ("contract", "sub23", ()),
           ("contract", "nim2", ())]
@@ -288,13 +272,3 @@ def test_arith_refuses_overflow():
         arith.mul(x, arith.Vec.const(1 << 61))
     assert arith.mul(x, arith.Vec.const(1 << 50)).num.tolist()[1] == 1 << 50
 
-
-def test_a_small_box_with_many_moves_goes_to_the_fast_engine():
-    # Maximum Nim with f(x) = floor(x / 2): 6,000 positions but about 9 million moves for the reference engine
-    g = maxnim(2)
-    assert 6000 < lines.MIN_POSITIONS
-    assert solve_fast(g, [5999], ReferenceEngine()) == lines.NAME_1D
-    some = list(range(0, 1000, 7))
-    assert [int(g.dense[x]) for x in some] == [reference(maxnim(2), some)[x] for x in some]
-    # a box with few moves per position stays with the reference engine (no numba start-up)
-    assert solve_fast(maxnim(1000), [5999], ReferenceEngine()) is None

@@ -124,25 +124,6 @@ def test_exhaustive_check_of_theorem_3_1_uses_the_engine_on_a_million_positions(
     assert printed.verdict == "refuted" and printed.counterexamples[0].bindings == {"x": 0, "y": 0}
 
 
-@pytest.mark.parametrize("text", [
-    "any(in_P0(h[0], h[1]) for h in WN(x, y))",
-    "all(h[0] + h[1] != 7 for h in options(weighted_nim, (x, y)))",
-    "x > 3 and any((h[0] * 3 + h[1]) % 11 == 4 for h in WN(x, y))",
-])
-def test_a_condition_over_the_options_is_searched_as_the_scalar_language_lists_them(text):
-    from checkers.vectorised import ARRAY_CALLS
-    from nimjos.lang.expr import compile_expression
-    from nimjos.lang.syntax import parse
-    from nimjos.lang.vector import vectorise
-    spec = load_spec(ROOT / "specs" / "003_turn_nim_and_weighted_nim.toml")
-    ns = spec.namespace
-    xs, ys = np.meshgrid(np.arange(26, dtype=np.int64), np.arange(31, dtype=np.int64), indexing="ij")
-    x, y = xs.ravel(), ys.ravel()
-    vector = vectorise(parse(text), ns, ARRAY_CALLS)({"x": x, "y": y})
-    scalar = compile_expression(text, ns, {"x", "y"})
-    assert vector.tolist() == [bool(scalar({"x": int(a), "y": int(b)})) for a, b in zip(x, y)]
-
-
 def test_a_condition_naming_the_binding_is_not_searched():
     from checkers.vectorised import ARRAY_CALLS
     from nimjos.lang.syntax import parse

@@ -56,27 +56,6 @@ def test_codes():
     assert LASKERS_NIM.max_take is None and GRUNDYS_GAME.max_parts == 2
 
 
-@pytest.mark.parametrize("rules", [octal_rules(c) for c in CODES] + [GRUNDYS_GAME, LASKERS_NIM, NIM],
-                         ids=lambda r: r.name or r.code())
-def test_sequence_is_the_value_of_the_game_graph(rules):
-    """Sprague-Grundy: the graph value of every multiset of up to 4 heaps of size <= 8 (3 heaps <= 8 for
-    hexadecimal codes) is the nim-sum of the sequence's values."""
-    seq = plain_sequence(rules, 8)
-    graph = HeapPositions(rules)
-    engine = ReferenceEngine()
-    engine.use_fast = False
-    most = 3 if rules.max_parts > 2 else 4
-    positions = [p for k in range(most + 1) for p in itertools.combinations_with_replacement(range(9), k)]
-    engine.solve(graph, positions)
-    game = heap_game(rules)
-    for p in positions:
-        want = 0
-        for h in p:
-            want ^= seq[h]
-        assert graph.table[p] == want, (p, graph.table[p], want)
-        assert game.grundy(p) == want
-
-
 @pytest.mark.parametrize("code", ["0.77", "0.07", "0.137", "4.07", "0.16", "0.44", "0.6", "4.", "0.37"])
 def test_compiled_kernels_agree_with_the_plain_mex(code):
     rules = GRUNDYS_GAME if code == "4." else octal_rules(code)
@@ -91,15 +70,6 @@ def test_rare_value_method_agrees_with_the_plain_kernel_to_2000_and_resumes():
     assert (sequence(GRUNDYS_GAME, 6000, prefix=plain[:2500]) == plain).all()
     with pytest.raises(EvalError):
         sequence(LASKERS_NIM, 10, method="rare")
-
-
-@pytest.mark.parametrize("code", ["0.77", "0.07", "0.137", "4.07", "0.16", "0.6", "0.36", "0.56", "0.74", "0.775"])
-def test_rare_value_method_agrees_with_the_plain_kernel_past_its_prefix(code):
-    """The rare-value kernel starts after the first MASK_PREFIX values (those are the plain kernel's): compared
-    past them on octal codes with one or two splitting digits, small values and values past 255."""
-    rules = octal_rules(code)
-    plain = sequence(rules, 5000, method="plain")
-    assert (sequence(rules, 5000, method="rare") == plain).all()
 
 
 @pytest.mark.parametrize("digits", [(0, 0, 4), (4, 0, 4), (0, 1, 4)])
@@ -159,17 +129,6 @@ def test_builtins_and_strings():
     with pytest.raises(EvalError):
         G(octal("0.77"), -1)
     assert HeapRules((0, 3)).code() == "0.3"
-
-
-def test_the_examples_file_gets_its_expected_verdicts():
-    """Every method, as `nimjos check` runs them: Bouton proved by the Sprague-Grundy reduction, Moore's Nim_k
-    sampled beyond the window, the 8-digit reading of Moore's theorem refuted at (256)."""
-    spec = load_spec(Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
-    assert len(spec.claims) >= 13
-    for claim in spec.claims:
-        result = run_claim(claim, RunOptions(repair=False))
-        ok, why = agreement(result.final, claim.expect, claim.expect_counterexample)
-        assert ok, (claim.id, result.final.verdict, why)
 
 
 def test_positions_of_n_heaps_are_multisets_counted_once():
@@ -277,17 +236,6 @@ for_all = "{window}"
 holds = "G(lasker, ({position})) == G(laskers_nim(), ({position}))"
 """)
     return load_spec(p)
-
-
-def test_the_resource_guard_counts_the_reachable_positions_of_a_ten_slot_lasker_nim(tmp_path):
-    """Issue 17: the box of 10 coordinates holds 11^10 positions (the guard once refused it: "217 TiB"), but
-    only the 139 partitions of at most 10 tokens are reachable, and the window has 139 instances."""
-    spec = _sorted_lasker_spec(tmp_path)
-    est = enforce_limits(spec.claims[0].plan())
-    assert est.over == "" and est.instances == 139 and est.positions < 200
-    assert any("counted by following the moves" in n for n in est.notes)
-    v = run_claim(spec.claims[0], RunOptions(methods=("exhaustive",), repair=False)).final
-    assert v.verdict == "checked" and v.instances == 139
 
 
 def test_the_generic_certificate_binds_a_heap_position_whole():

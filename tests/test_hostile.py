@@ -157,7 +157,7 @@ def test_corpus_is_complete():
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_hostile_case(name):
+def test_hostile_case(name, starts_processes):
     path = CASES / f"{name}.toml"
     check_outcome(name, path, run_forked(argv_for(name, path)))
 
@@ -167,7 +167,7 @@ PENDING = sorted(name for name, exp in EXPECTED.items() if "pending" in exp)
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=EXPECTED[n]["pending"]))
                                   for n in PENDING])
-def test_hostile_case_pending_location(name):
+def test_hostile_case_pending_location(name, starts_processes):
     """What the message should also say once the fix named in `pending` is made (then drop `pending`)."""
     path = CASES / f"{name}.toml"
     got = run_forked(argv_for(name, path))
@@ -182,7 +182,7 @@ def _limit_memory() -> None:  # pragma: no cover - runs in the child
 
 
 @pytest.mark.parametrize("name", ["import_attack", "game_infinite", "division_by_zero"])
-def test_hostile_case_real_process(name):
+def test_hostile_case_real_process(name, starts_processes):
     path = CASES / f"{name}.toml"
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
     start = time.perf_counter()

@@ -91,7 +91,7 @@ def test_z3_agrees_at_points_and_proves_only_what_the_window_does_not_refute(nam
         assert proved is True, f"Z3 does not prove {text!r} ({'refused' if proved is None else 'not unsat'})"
 
 
-def test_walnut_agrees_and_proves_the_automatic_cases():
+def test_walnut_agrees_and_proves_the_automatic_cases(walnut):
     walnut = [(table, text) for name, table, text, true in CASES if name != "lambda argument"]
     events = check_walnut(walnut)
     assert events[:3] == ["judged"] * 3, events

@@ -11,8 +11,6 @@ from __future__ import annotations
 import ast
 import json
 import pathlib
-import subprocess
-import sys
 from functools import lru_cache
 
 import pytest
@@ -154,11 +152,10 @@ def test_a_normal_value_claim_on_a_misere_game_is_refused_at_load(tmp_path, body
     assert "misère" in str(err.message)
 
 
-def test_a_normal_value_claim_exits_with_status_2(tmp_path):
+def test_a_normal_value_claim_exits_with_status_2(tmp_path, cli):
     path = _spec(tmp_path, '[[claim]]\nid = "g"\ngame = "nim2"\nfor_all = "0 <= x and 0 <= y"\n'
                            'window = "x <= 3 and y <= 3"\ngrundy = "x ^ y"\n')
-    r = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "check", str(path), "--no-store"],
-                       capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    r = cli("check", str(path), "--no-store")
     assert r.returncode == 2, r.stdout + r.stderr
     assert "misère" in r.stdout + r.stderr and "grundy" in r.stdout + r.stderr
 
@@ -183,13 +180,13 @@ def _run(spec, claim_id: str, methods=None):
     return run_claim(spec.claim(claim_id), RunOptions(methods=methods) if methods else RunOptions()).final
 
 
-def test_misere_two_heap_nim_is_proved_by_walnuts_misere_certificate(nim_spec):
+def test_misere_two_heap_nim_is_proved_by_walnuts_misere_certificate(nim_spec, walnut):
     v = _run(nim_spec, "misere-two-heap-nim", ("exhaustive", "prove"))
     assert v.verdict == "proved", v.scope
     assert "misère" in v.scope and "(c) no terminal position" in v.scope
 
 
-def test_the_normal_play_set_of_the_misere_game_is_never_proved(nim_spec):
+def test_the_normal_play_set_of_the_misere_game_is_never_proved(nim_spec, walnut):
     # the prover alone (no window first): Walnut's misère certificate fails at the terminal position
     v = _run(nim_spec, "normal-play-set-for-misere-two-heap-nim", ("prove",))
     assert v.verdict == "refuted", v.scope
@@ -237,21 +234,18 @@ def test_a_misere_declared_game_under_heaps_is_never_reduced(tmp_path):
     assert window.verdict == "refuted" and window.counterexamples[0].bindings["h"] == (0,)
 
 
-@pytest.mark.slow
-def test_every_verdict_of_the_misere_examples(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "check", str(NIM_SPEC), "--json", "--no-store"],
-                       capture_output=True, text=True, timeout=600, cwd=tmp_path)
+def test_every_verdict_of_the_misere_examples(tmp_path, cli_process):
+    r = cli_process("check", str(NIM_SPEC), "--json", "--no-store", timeout=600, cwd=tmp_path)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     out = json.loads(r.stdout)
     assert all(c["agrees"] for c in out["claims"]), [(c["id"], c["verdict"]) for c in out["claims"]]
 
 
-def test_the_report_page_says_misere_play_beside_the_game(tmp_path):
+def test_the_report_page_says_misere_play_beside_the_game(tmp_path, cli):
     store, out = tmp_path / "r.sqlite", tmp_path / "out"
     for argv in (["check", str(NIM_SPEC), "--claim", "normal-play-set-for-misere-two-heap-nim", "--store", str(store)],
                  ["report", "--store", str(store), "--out", str(out), "--measured", str(tmp_path / "none")]):
-        r = subprocess.run([sys.executable, "-m", "nimjos.app.cli", *argv], capture_output=True, text=True,
-                           timeout=300, cwd=tmp_path)
+        r = cli(*argv)
         assert r.returncode in (0, 1), r.stdout + r.stderr
     page = (out / "claims" / "nim--normal-play-set-for-misere-two-heap-nim.md").read_text()
     assert "Game `nim2`, misère play.\n\n**" in page
@@ -272,9 +266,8 @@ def test_misere_play_hidden_in_a_definition_is_a_spec_error(tmp_path, body):
         run_claim(spec.claims[0], RunOptions(methods=("exhaustive",)))
 
 
-def test_nimjos_grundy_says_misere_values():
-    r = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "grundy", f"{NIM_SPEC}::nim2", "--window",
-                        "0 <= x <= 3 and 0 <= y <= 3", "--json"], capture_output=True, text=True, timeout=300)
+def test_nimjos_grundy_says_misere_values(cli):
+    r = cli("grundy", f"{NIM_SPEC}::nim2", "--window", "0 <= x <= 3 and 0 <= y <= 3", "--json")
     assert r.returncode == 0, r.stdout + r.stderr
     out = json.loads(r.stdout)
     assert "misère play" in out["game"]

@@ -187,7 +187,7 @@ p_positions = "n in (1, 4, 9, 12)"
     assert verdicts["wrong"].counterexamples[0].bindings["n"] == 20
 
 
-def test_the_quotient_command(tmp_path):
+def test_the_quotient_command(tmp_path, starts_processes):
     out = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "quotient", 'octal("0.77")', "--heaps", "30",
                           "--outcome", "2,2", "--json"], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr

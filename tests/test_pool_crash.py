@@ -52,7 +52,7 @@ def words(results) -> dict:
     return {claim.id: (r.final.verdict, r.final.instances) for _, claim, r in results}
 
 
-def test_a_claim_that_kills_its_process_is_inconclusive_and_the_others_keep_their_verdicts(write_spec):
+def test_a_claim_that_kills_its_process_is_inconclusive_and_the_others_keep_their_verdicts(write_spec, starts_processes):
     spec = load_spec(write_spec(SPEC))
     opts = RunOptions(methods=("exhaustive",))
     results = list(claim_pool.run_claims(spec.claims, opts, jobs=2, worker=crash_on_request))
@@ -88,7 +88,7 @@ def raise_on_request(path: str, claim_id: str, opts):
         claim_pool.run_claim = real
 
 
-def test_an_internal_error_of_one_claim_leaves_the_others_their_verdicts(write_spec):
+def test_an_internal_error_of_one_claim_leaves_the_others_their_verdicts(write_spec, starts_processes):
     spec = load_spec(write_spec(SPEC))
     opts = RunOptions(methods=("exhaustive",))
     results = list(claim_pool.run_claims(spec.claims, opts, jobs=2, worker=raise_on_request))

@@ -198,7 +198,7 @@ def _small_window(cid: str) -> str:
 
 
 @pytest.mark.parametrize("cid, old, new, extra", MUTATIONS)
-def test_mutants_are_refuted_by_every_method_that_answers(write_spec, cid, old, new, extra, tmp_path, monkeypatch):
+def test_mutants_are_refuted_by_every_method_that_answers(write_spec, cid, old, new, extra, tmp_path, monkeypatch, walnut):
     monkeypatch.setenv("NIMJOS_DATA", str(tmp_path / "data"))
     spec = load_spec(mutant_spec(write_spec, cid, old, new, extra))
     claim = spec.claim(cid)

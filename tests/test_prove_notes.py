@@ -49,7 +49,7 @@ def test_a_game_model_the_engine_does_not_confirm_says_what_was_tried():
     assert "a lemma in prove.using, prove.each or a strategy may let Z3 decide" in att.note
 
 
-def test_walnuts_class_beside_a_z3_proof_says_it_is_walnuts(tmp_path):
+def test_walnuts_class_beside_a_z3_proof_says_it_is_walnuts(tmp_path, walnut):
     # Walnut proves it one h at a time (h * Q: multiplication of two variables), Z3 for every h: the verdict is
     # Z3's `proved`, and Walnut's narrower class is in the notes as Walnut's, never read as the proof's scope
     from checkers.prove import prove_claim

@@ -69,7 +69,7 @@ def section(tmp_path_factory):
     spec = root / "specs" / "t.toml"
     spec.write_text(SPEC)
     store = root / "results.sqlite"
-    rc = cli.main(["check", str(spec), "--method", "exhaustive", "--no-repair", "--store", str(store)])
+    rc = cli.main(["check", str(spec), "--method", "exhaustive", "--no-repair", "--jobs", "1", "--store", str(store)])
     assert rc == cli.EXIT_OK
     with ResultsStore(store) as s:
         return readme_findings.findings(s.latest())

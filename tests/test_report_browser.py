@@ -43,7 +43,8 @@ def find_chromium() -> str | None:
 
 
 @pytest.fixture(scope="module")
-def chromium() -> str:
+def chromium(starts_processes) -> str:
+    """The browser (each test starts it: slow, by the fixture ``starts_processes``)."""
     path = find_chromium()
     if path is None:
         if os.environ.get("CI", "").lower() in ("1", "true", "yes"):

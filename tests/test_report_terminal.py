@@ -49,7 +49,7 @@ grundy = "n % 3"
 '''
 
 
-def test_a_spec_error_under_pytest_is_its_message_without_a_traceback(tmp_path):
+def test_a_spec_error_under_pytest_is_its_message_without_a_traceback(tmp_path, starts_processes):
     spec = tmp_path / "huge.toml"
     spec.write_text(HUGE)
     env = dict(os.environ, PYTHONPATH=str(ROOT))

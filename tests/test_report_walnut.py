@@ -49,7 +49,7 @@ def checked(tmp_path_factory):
     return d, spec, store
 
 
-def test_json_of_the_prove_method_carries_the_walnut_statement(checked, capsys):
+def test_json_of_the_prove_method_carries_the_walnut_statement(checked, capsys, walnut):
     d, spec, store = checked
     assert main(["check", str(spec), "--method", "prove", "--json", "--store", str(store)]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -69,7 +69,7 @@ def test_json_of_the_prove_method_carries_the_walnut_statement(checked, capsys):
     assert rows["or-below-sum"]["reading"] == by_id["or-below-sum"]["reading"]
 
 
-def test_report_pages_show_the_walnut_statement_and_the_reading(checked):
+def test_report_pages_show_the_walnut_statement_and_the_reading(checked, walnut):
     d, spec, store = checked
     out = d / "out"
     render(store, out)

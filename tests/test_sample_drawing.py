@@ -110,7 +110,7 @@ def test_the_hint_never_leaves_the_domain(write_spec):
     assert v.verdict == "sampled"
 
 
-def test_a_bad_hint_is_a_spec_error_naming_the_field(write_spec):
+def test_a_bad_hint_is_a_spec_error_naming_the_field(write_spec, starts_processes):
     bad = SPEC.replace('sample = { for_all = "0 <= j and x in {1000 * j + 8}" }', "sample = { for_all = [] }")
     path = write_spec(bad)
     out = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "check", str(path), "--no-store"],

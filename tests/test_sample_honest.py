@@ -160,7 +160,7 @@ def test_no_hypothesis_folder_without_a_store(spec, tmp_path, monkeypatch):
     assert not (tmp_path / ".hypothesis").exists() and not (tmp_path / ".nimjos").exists()
 
 
-def test_no_hypothesis_folder_from_the_cli_with_no_store(write_spec, tmp_path):
+def test_no_hypothesis_folder_from_the_cli_with_no_store(write_spec, tmp_path, starts_processes):
     path = write_spec(SPEC)
     cwd = tmp_path / "cwd"
     cwd.mkdir()

@@ -50,7 +50,7 @@ def test_split_covers_exactly():
 
 
 @pytest.mark.parametrize("claim_id", ["parity", "josephus"])
-def test_local_pool_equals_single_process(write_spec, claim_id):
+def test_local_pool_equals_single_process(write_spec, claim_id, starts_processes):
     path = write_spec(SPEC)
     claim = load_spec(path).claim(claim_id)
     plain = check_exhaustive(claim)
@@ -60,7 +60,7 @@ def test_local_pool_equals_single_process(write_spec, claim_id):
         assert "shards" in sharded.scope
 
 
-def test_resume_from_shard_log(write_spec, tmp_path):
+def test_resume_from_shard_log(write_spec, tmp_path, starts_processes):
     path = write_spec(SPEC)
     claim = load_spec(path).claim("parity")
     ranges = shard_plan(claim, "default", 3)
@@ -77,7 +77,7 @@ def test_resume_from_shard_log(write_spec, tmp_path):
     assert 0 not in ran and summary(resumed) == summary(check_exhaustive(claim))
 
 
-def test_cli_options_reach_the_sharded_runner(write_spec):
+def test_cli_options_reach_the_sharded_runner(write_spec, starts_processes):
     path = write_spec(SPEC)
     claim = load_spec(path).claim("josephus")
     opts = RunOptions(methods=("exhaustive",), repair=False, sharding=Sharding(workers=2, shards=2))
@@ -86,7 +86,7 @@ def test_cli_options_reach_the_sharded_runner(write_spec):
 
 
 @pytest.fixture
-def cluster():
+def cluster(starts_processes):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                                   scheduler_port=0) as c:

@@ -48,30 +48,30 @@ def loaded_by(code: str, *argv: str) -> dict:
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
-def test_help_imports_none_of_the_heavy_libraries():
+def test_help_imports_none_of_the_heavy_libraries(starts_processes):
     result = loaded_by(PROBE, "--help")
     assert result["code"] == 0 and "josephus" in result["out"] and "grundy" in result["out"]
     assert result["heavy"] == []
 
 
-def test_a_subcommands_help_loads_only_that_subcommand():
+def test_a_subcommands_help_loads_only_that_subcommand(starts_processes):
     result = loaded_by(PROBE, "josephus", "--help")
     assert result["code"] == 0 and "--k" in result["out"]
     assert result["heavy"] == []
 
 
-def test_josephus_survivor_of_a_huge_circle_imports_none_of_the_heavy_libraries():
+def test_josephus_survivor_of_a_huge_circle_imports_none_of_the_heavy_libraries(starts_processes):
     result = loaded_by(PROBE, "josephus", "survivor", "--k", "12031", "--n", "9876543210987654321")
     assert result["code"] == 0 and result["out"].strip() == "3554846299321782414"
     assert result["heavy"] == []
 
 
-def test_import_nimjos_is_light():
+def test_import_nimjos_is_light(starts_processes):
     result = loaded_by("import sys, json, nimjos\nprint(json.dumps({'heavy': sorted(m for m in HEAVY if m in sys.modules)}))")
     assert result["heavy"] == []
 
 
-def test_the_probe_sees_a_heavy_library_when_a_command_loads_one():
+def test_the_probe_sees_a_heavy_library_when_a_command_loads_one(starts_processes):
     """The probe is not vacuous: ``nimjos check``'s module loads the methods (z3, sympy...)."""
     result = loaded_by("import sys, json, nimjos.app.check_cli\n"
                        "print(json.dumps({'heavy': sorted(m for m in HEAVY if m in sys.modules)}))")
@@ -87,17 +87,15 @@ def test_every_help_line_of_the_light_parser_is_the_full_parsers():
 BAD_SPEC = '[source]\nid = "bad"\n\n[[claim]]\nid = "c"\nfor_all = "0 <= n <= 3"\nholds = "n >= m"\nexpct = "proved"\n'
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name", [c.name for c in SUBCOMMANDS])
-def test_every_subcommands_help_imports_none_of_the_heavy_libraries(name):
+def test_every_subcommands_help_imports_none_of_the_heavy_libraries(name, starts_processes):
     result = loaded_by(PROBE, name, "--help")
     assert result["code"] == 0 and f"usage: nimjos {name}" in result["out"]
     assert result["heavy"] == []
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("command", ["check", "list"])
-def test_a_bad_spec_is_refused_before_any_heavy_library_is_imported(command, tmp_path):
+def test_a_bad_spec_is_refused_before_any_heavy_library_is_imported(command, tmp_path, starts_processes):
     bad = tmp_path / "bad.toml"
     bad.write_text(BAD_SPEC)
     empty = tmp_path / "empty.toml"
@@ -107,8 +105,7 @@ def test_a_bad_spec_is_refused_before_any_heavy_library_is_imported(command, tmp
     assert result["heavy"] == []
 
 
-@pytest.mark.slow
-def test_the_probe_sees_the_methods_loaded_once_the_spec_is_valid(tmp_path):
+def test_the_probe_sees_the_methods_loaded_once_the_spec_is_valid(tmp_path, starts_processes):
     """The probe above is not vacuous: a valid spec is handed to the methods (z3...)."""
     result = loaded_by(PROBE, "check", str(ROOT / "tests" / "data" / "tiny.toml"), "--no-store", "--jobs", "1",
                        "--method", "exhaustive")

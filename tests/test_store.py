@@ -166,7 +166,7 @@ WRITER = textwrap.dedent("""
 """)
 
 
-def test_a_killed_writer_keeps_every_finished_record(tmp_path):
+def test_a_killed_writer_keeps_every_finished_record(tmp_path, starts_processes):
     path = tmp_path / "r.sqlite"
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.Popen([sys.executable, "-c", WRITER, str(path)], stdout=subprocess.PIPE, text=True,

@@ -162,14 +162,14 @@ def test_the_registry_states_the_forms_and_z3_and_the_fast_engines_refuse():
 
 # ---------------------------------------------------------------- Walnut proves a right automaton, refutes a wrong one
 
-def test_walnut_proves_a_right_hand_written_automaton_and_a_wrong_one_is_refuted(tmp_path, capsys):
+def test_walnut_proves_a_right_hand_written_automaton_and_a_wrong_one_is_refuted(tmp_path, capsys, walnut):
     (tmp_path / "right").mkdir()
     (tmp_path / "wrong").mkdir()
     assert _verdicts(capsys, _spec(tmp_path / "right", EQUAL)) == {"p": "proved"}
     assert _verdicts(capsys, _spec(tmp_path / "wrong", DISJOINT)) == {"p": "refuted"}
 
 
-def test_walnut_refutes_beyond_the_window_an_automaton_right_on_the_window(tmp_path, capsys):
+def test_walnut_refutes_beyond_the_window_an_automaton_right_on_the_window(tmp_path, capsys, walnut):
     # x == y below 16 only (states: no 1-digit yet, then the number of digits read, then a rejecting sink): right
     # on the window x, y <= 12, wrong at (16, 16) and beyond
     wrong = DigitAutomaton(2, ((0, 5, 5, 1), (2, 5, 5, 2), (3, 5, 5, 3), (4, 5, 5, 4), (5, 5, 5, 5), (5, 5, 5, 5)),
@@ -187,7 +187,7 @@ def test_two_specs_automata_never_share_a_walnut_name():
 
 # ---------------------------------------------------------------- discover writes it, Walnut proves it
 
-def test_an_automatic_p_set_outside_the_grammar_is_proved_from_the_moves_and_check_agrees(tmp_path, capsys):
+def test_an_automatic_p_set_outside_the_grammar_is_proved_from_the_moves_and_check_agrees(tmp_path, capsys, walnut):
     # P: x == y % 5 (x < 5 and x = y mod 5): no formula of the grammar (floors and residues by 2, 3, 4), an
     # automaton of 13 states; learned, written beside the spec, proved by Walnut's certificate from the moves
     games = tmp_path / "games.toml"
@@ -207,7 +207,7 @@ def test_an_automatic_p_set_outside_the_grammar_is_proved_from_the_moves_and_che
     assert _verdicts(capsys, out) == {AUTOMATON_CLAIM: "refuted"}
 
 
-def test_an_automaton_learned_on_too_small_a_box_is_refuted_never_proved(tmp_path, capsys):
+def test_an_automaton_learned_on_too_small_a_box_is_refuted_never_proved(tmp_path, capsys, walnut):
     # nim_sub5's P-set learned below 32 agrees with the table there but not below 64: stated as a claim over the
     # box it was learned on, it is refuted (Walnut's certificate, confirmed by the engine), never proved
     games = tmp_path / "games.toml"
@@ -222,7 +222,7 @@ def test_an_automaton_learned_on_too_small_a_box_is_refuted_never_proved(tmp_pat
     assert _verdicts(capsys, path) == {"p": "refuted"}
 
 
-def test_a_negative_argument_is_ill_defined_in_every_method_and_never_proved(tmp_path, capsys):
+def test_a_negative_argument_is_ill_defined_in_every_method_and_never_proved(tmp_path, capsys, walnut):
     (tmp_path / "a.txt").write_text(EQUAL)
     (tmp_path / "s.toml").write_text(
         '[source]\nid = "d"\n\n[automaton.same]\nfile = "a.txt"\n\n'

@@ -52,7 +52,7 @@ def _descent(write_spec, measure: str):
     return GameQueries(ctx, "p").q_descent_all()
 
 
-def test_staircase_nim_is_proved_with_its_measure():
+def test_staircase_nim_is_proved_with_its_measure(walnut):
     spec = load_spec(EXAMPLES)
     v = prove_claim(spec.claim("staircase-3"), RunOptions(timeout=30), context=CheckContext.for_claim())
     assert v.verdict == "proved" and "the measure x1 + 2*x2 + 3*x3" in v.scope
@@ -76,7 +76,7 @@ def test_a_measure_is_proved_before_it_is_used(write_spec):
         _descent(write_spec, '"(x1 + 2*x2 + 3*x3) / 2"')   # not an integer term
 
 
-def test_without_a_measure_the_coordinate_sum_fails_as_before(write_spec):
+def test_without_a_measure_the_coordinate_sum_fails_as_before(write_spec, walnut):
     text = STAIRS.format(measure='"x1"').replace('measure = "x1"\n', "")
     spec = load_spec(write_spec(text))
     v = prove_claim(spec.claim("c"), RunOptions(timeout=20), context=CheckContext.for_claim())

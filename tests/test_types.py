@@ -25,24 +25,20 @@ needs_mypy = pytest.mark.skipif(
     reason="mypy is not installed (it comes with the test extra: pip install -e '.[test]')")
 
 
-def _mypy(*args: str) -> subprocess.CompletedProcess:
-    # the incremental cache (.mypy_cache/ in the tree, gitignored) makes a run after a small change short
-    return subprocess.run([sys.executable, "-m", "mypy", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=900)
-
+# mypy runs in a process of its own: the fixture ``mypy`` (tests/conftest.py) marks its users slow
 
 @needs_mypy
-def test_mypy_finds_no_error_in_nimjos_and_checkers():
-    run = _mypy("nimjos", "checkers")
+def test_mypy_finds_no_error_in_nimjos_and_checkers(mypy):
+    run = mypy("nimjos", "checkers")
     assert run.returncode == 0, f"`python -m mypy nimjos checkers` failed:\n{run.stdout}{run.stderr}"
 
 
 @needs_mypy
-def test_mypy_reports_a_type_error(tmp_path):
+def test_mypy_reports_a_type_error(tmp_path, mypy):
     """The check can fail: a module with a wrong annotation, checked under the project's configuration."""
     bad = tmp_path / "bad_annotation.py"
     bad.write_text('def count() -> int:\n    return "three"\n')
-    run = _mypy("--config-file", str(ROOT / "pyproject.toml"), "--no-incremental", str(bad))
+    run = mypy("--config-file", str(ROOT / "pyproject.toml"), "--no-incremental", str(bad))
     assert run.returncode == 1, run.stdout + run.stderr
     assert "Incompatible return value type" in run.stdout
 
@@ -67,7 +63,7 @@ def test_a_level_set_certificate_without_its_levels_is_refused_with_the_reason()
         game_job(ns, nim, {}, {}, "level", "x == 0", None, None, ("x",), levels=None)
 
 
-def test_the_walnut_watcher_refuses_a_process_without_pipes():
+def test_the_walnut_watcher_refuses_a_process_without_pipes(starts_processes):
     proc = subprocess.Popen([sys.executable, "-c", "pass"])
     try:
         with pytest.raises(ValueError, match="stdout=PIPE"):

@@ -302,16 +302,6 @@ def _window_size(claim):
         len(next(iter(plan.window.arrays({}).values())))
 
 
-@pytest.mark.parametrize("stem,cid,verdict", MAIN_VECTORISED)
-def test_main_theorem_window_is_large_and_vectorised(stem, cid, verdict):
-    claim = load_spec(SPECS / f"{stem}.toml").claim(cid)
-    assert _window_size(claim) >= 10 ** 6
-    v = exhaustive.check_exhaustive(claim)
-    assert v.instances >= 10 ** 6
-    assert v.verdict == verdict
-    assert any("evaluated vectorised" in n for n in v.notes)
-
-
 def test_main_theorem_000_thm_3_4_window():
     claim = load_spec(SPECS / "000_maxnim_josephus.toml").claim("thm-3.4-corrected")
     assert _window_size(claim) >= 10 ** 6
@@ -334,33 +324,6 @@ def test_assumption_vectorised_statement_one_at_a_time_keeps_the_g_note(tmp_path
     g_note = [n for n in scalar.notes if "one position at a time" in n]
     assert g_note and g_note == [n for n in vector.notes if "one position at a time" in n]
     assert any("the statement at each of the" in n for n in vector.notes)
-
-
-@pytest.mark.parametrize("stem", ["002_josephus_nim", "004_cyclic_nimhoff_delete_nim"])
-def test_spec_claims_alike_on_both_paths(stem):
-    """Every claim of the spec with a window of at most 20,000 instances that the vectorised path takes: the same
-    verdict, counts, counterexamples, undefined instances, evidence and scope as the scalar path."""
-    taken = 0
-    for claim in load_spec(SPECS / f"{stem}.toml").claims:
-        if claim.kind not in ("holds", "grundy", "p_positions", "level_set"):
-            continue
-        plan = claim.plan("default")
-        arrays = plan.window.arrays({}) if plan.window is not None else None
-        if not arrays or len(next(iter(arrays.values()))) > 20_000:
-            continue
-        scalar, vector = _both(claim)
-        if not any("vectorised" in n for n in vector.notes):
-            continue
-        taken += 1
-        assert (scalar.verdict, scalar.instances, scalar.assumption_held, scalar.failures, scalar.scope) == \
-            (vector.verdict, vector.instances, vector.assumption_held, vector.failures, vector.scope), claim.id
-        assert [c.to_json() for c in scalar.counterexamples] == [c.to_json() for c in vector.counterexamples]
-        assert [c.to_json() for c in scalar.undefined] == [c.to_json() for c in vector.undefined]
-        assert scalar.evidence == vector.evidence, claim.id
-        g_note = "one position at a time"  # true of the scalar path only where the vectorised one takes G as a table
-        assert [n for n in scalar.notes if g_note not in n] == \
-            [n for n in vector.notes if "vectorised" not in n and g_note not in n], claim.id
-    assert taken >= 10
 
 
 def test_binder_arrays_name_the_binding_where_a_bound_fails():

@@ -81,8 +81,7 @@ def test_every_consumer_gives_the_same_final_verdict_and_agreement(words, claim,
     assert (found["verdict"], found["method"]) == (final.verdict, final.method)
 
 
-@pytest.mark.slow
-def test_the_pytest_plugin_fails_a_claim_exactly_when_the_cli_would(tmp_path):
+def test_the_pytest_plugin_fails_a_claim_exactly_when_the_cli_would(tmp_path, starts_processes):
     spec = tmp_path / "s.toml"
     spec.write_text('[source]\nid = "s"\n[[claim]]\nid = "wrong"\nfor_all = "0 <= n <= 3"\nholds = "n < 3"\n'
                     'expect = "holds"\n[[claim]]\nid = "right"\nfor_all = "0 <= n <= 3"\nholds = "n <= 3"\n')
@@ -92,8 +91,7 @@ def test_the_pytest_plugin_fails_a_claim_exactly_when_the_cli_would(tmp_path):
     assert cli.main(["check", str(spec), "--no-store", "--method", "exhaustive", "--no-repair"]) == cli.EXIT_DISAGREE
 
 
-@pytest.mark.slow
-def test_cli_json_store_report_and_readme_findings_agree_on_every_claim_of_specs(tmp_path, capsys):
+def test_cli_json_store_report_and_readme_findings_agree_on_every_claim_of_specs(tmp_path, capsys, starts_processes):
     """The window method on every claim of specs/: the final verdict printed as JSON is the one the store's
     records give to the report and to the README findings."""
     store = tmp_path / "results.sqlite"

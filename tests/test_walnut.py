@@ -83,7 +83,7 @@ PREDICATES = [
 ]
 
 
-def test_translation_agrees_with_the_language_on_a_window():
+def test_translation_agrees_with_the_language_on_a_window(walnut):
     """Each predicate's Walnut automaton accepts exactly the triples (x, y, z) where nimjos says it is True."""
     ns = spec_namespace()
     cmds = []
@@ -129,7 +129,7 @@ def _without(claim: Claim, *fields: str, **changes: str) -> Claim:
                                           claim.field_lines))
 
 
-def test_delete_nim_proved_without_its_strategy(spec004):
+def test_delete_nim_proved_without_its_strategy(spec004, walnut):
     c = _without(spec004.claim("thm-3.5-delete-nim"), "strategy")
     assert c.strategy is None
     v = walnut_verdict(c, RunOptions())
@@ -144,7 +144,7 @@ def test_delete_nim_proved_without_its_strategy(spec004):
     ("v2((x | y) + 2)", "(0, 0)", 0, 1),
     ("v2(xor(x, y) + 1)", "(1, 1)", 1, 0),
 ])
-def test_delete_nim_mutants_refuted_with_engine_counterexamples(spec004, mutant, position, engine, claimed):
+def test_delete_nim_mutants_refuted_with_engine_counterexamples(spec004, mutant, position, engine, claimed, walnut):
     c = revise_claim(spec004.claim("thm-3.5-delete-nim"), "grundy", mutant, "mutant", expect=None)
     v = walnut_verdict(c, RunOptions())
     assert v.verdict == "refuted", v.scope
@@ -154,7 +154,7 @@ def test_delete_nim_mutants_refuted_with_engine_counterexamples(spec004, mutant,
     assert game.grundy(ast.literal_eval(position)) == engine       # the engine's value, not Walnut's
 
 
-def test_bouton_three_heaps_proved_and_a_mutant_refuted(spec004):
+def test_bouton_three_heaps_proved_and_a_mutant_refuted(spec004, walnut):
     c = spec004.claim("thm-1.6-bouton-3")
     assert walnut_verdict(c, RunOptions()).verdict == "proved"
     m = revise_claim(c, "p_positions", "(a + b + c) % 2 == 0", "parity", expect=None)
@@ -162,7 +162,7 @@ def test_bouton_three_heaps_proved_and_a_mutant_refuted(spec004):
     assert v.verdict == "refuted" and v.counterexamples[0].position_text() == "(0, 0, 2)"
 
 
-def test_cyclic_nimhoff_two_heaps_h3(spec004):
+def test_cyclic_nimhoff_two_heaps_h3(spec004, walnut):
     c = spec004.claim("thm-1.17-cyclic-nimhoff-2")
     c3 = _without(c, "strategy", "deep", for_all="h in {3} and x >= 0 and y >= 0",
                   window="h in {3} and 0 <= x <= 30 and 0 <= y <= 30")
@@ -187,7 +187,7 @@ def test_a_non_automatic_claim_falls_back_to_z3_with_the_reason(tmp_path):
     assert any("multiplication of two variables" in n for n in z3.notes), z3.notes
 
 
-def test_holds_claims_proved_and_refuted(tmp_path):
+def test_holds_claims_proved_and_refuted(tmp_path, walnut):
     p = tmp_path / "s.toml"
     p.write_text('[source]\nid = "s"\n'
                  '[[claim]]\nid = "assoc"\nfor_all = "0 <= a and 0 <= b and 0 <= c"\nwindow = "a <= 9 and b <= 9 and c <= 9"\n'
@@ -208,14 +208,14 @@ def test_holds_claims_proved_and_refuted(tmp_path):
     assert v.verdict == "refuted" and v.counterexamples[0].bindings == {"n": 0}
 
 
-def test_a_proof_the_window_refutes_is_a_bug(spec004):
+def test_a_proof_the_window_refutes_is_a_bug(spec004, walnut):
     c = spec004.claim("thm-1.6-bouton-3")
     fake = Verdict(c.id, "refuted", "exhaustive", "", counterexamples=[Counterexample({"a": 1, "b": 1, "c": 0})])
     with pytest.raises(WalnutDisagreement):
         walnut_verdict(c, RunOptions(), window=fake)
 
 
-def test_a_proof_where_the_window_finds_the_claim_ill_defined_is_a_bug(spec004):
+def test_a_proof_where_the_window_finds_the_claim_ill_defined_is_a_bug(spec004, walnut):
     c = spec004.claim("thm-1.6-bouton-3")
     fake = Verdict(c.id, "ill-defined", "exhaustive", "",
                    undefined=[Counterexample({"a": 1, "b": 1, "c": 0}, None, None, reason="no value")])
@@ -232,7 +232,7 @@ def test_without_walnut_one_line_and_z3_still_runs(spec004, monkeypatch):
     assert z3.method == "prove" and any("Walnut" in n for n in z3.notes)
 
 
-def test_state_limit_is_inconclusive(spec004, monkeypatch):
+def test_state_limit_is_inconclusive(spec004, monkeypatch, walnut):
     monkeypatch.setattr("checkers.prove.walnut.run.DEFAULT_MAX_STATES", 5)
     v = walnut_verdict(spec004.claim("thm-1.6-bouton-3"), RunOptions())
     assert v.verdict == "inconclusive" and "an automaton exceeded 5 states (the state limit of the default " \
@@ -242,7 +242,7 @@ def test_state_limit_is_inconclusive(spec004, monkeypatch):
     assert v.verdict == "inconclusive" and "(the state limit)" in v.scope, v.scope
 
 
-def test_work_limit_is_inconclusive(spec004, monkeypatch):
+def test_work_limit_is_inconclusive(spec004, monkeypatch, walnut):
     """The states built in all are counted (a deterministic limit, not the wall clock)."""
     monkeypatch.setattr("checkers.prove.walnut.run.MAX_TOTAL_STATES", 50)
     v = walnut_verdict(spec004.claim("thm-1.6-bouton-3"), RunOptions(profile="deep"))
@@ -251,7 +251,7 @@ def test_work_limit_is_inconclusive(spec004, monkeypatch):
     assert v.evidence["walnut"]["total_states"] > 50
 
 
-def test_work_limit_depends_on_the_profile(spec004, monkeypatch):
+def test_work_limit_depends_on_the_profile(spec004, monkeypatch, walnut):
     """A claim over the default profile's work limit stops early, inconclusive, naming the limit and the deep
     profile; the deep profile proves it; both answers are the same on every run (a count of states)."""
     monkeypatch.setattr("checkers.prove.walnut.run.DEFAULT_TOTAL_STATES", 1000)
@@ -287,7 +287,7 @@ def test_like_terms_cancel_before_walnut():
     assert tr.formula(parse("x + 1 < x"), {"x": "x"}, Unit([])) == "0 = 1"
 
 
-def test_lemma_1_2_i_1_2_is_cheap():
+def test_lemma_1_2_i_1_2_is_cheap(walnut):
     """The regression: 002 lemma-1.2-i.1.2 (k = 1..12 fixed one at a time) took 14 million states and stopped at
     the state limit; now a few hundred states, proved for k = 1..12."""
     claim = load_spec(ROOT / "specs" / "002_josephus_nim.toml").claim("lemma-1.2-i.1.2")
@@ -349,7 +349,7 @@ def games_spec(tmp_path_factory):
 
 
 @pytest.mark.parametrize("claim_id, word, cx", [(i, w, c) for i, _, w, c in CLAIMS])
-def test_whole_claims_true_and_mutated(games_spec, claim_id, word, cx):
+def test_whole_claims_true_and_mutated(games_spec, claim_id, word, cx, walnut):
     """Level sets, all/any over options and ranges, membership in options, signed floors and exact division:
     the true statement is proved for every position, its mutant refuted where the engine (or the language)
     agrees, and the window check agrees with Walnut (the soundness check runs it)."""
@@ -361,7 +361,7 @@ def test_whole_claims_true_and_mutated(games_spec, claim_id, word, cx):
         assert "levels 0 <= s <= 3" in v.scope
 
 
-def test_003_theorem_3_1_corrected_for_small_y(tmp_path):
+def test_003_theorem_3_1_corrected_for_small_y(tmp_path, walnut):
     """003 Definition 3.4's P_{n,2}: i < n compares a number with the exponent of 2**n, {(m, 2**m)} is not
     automatic, so Walnut's translation (2**i a table up to 2**30) is exact only while i <= 30: for every position
     it says where it stops; with y <= 60 (i <= 30) the corrected Theorem 3.1 is proved (a bounded class)."""
@@ -379,7 +379,7 @@ def test_003_theorem_3_1_corrected_for_small_y(tmp_path):
     assert "def fP" in v.evidence["walnut"]["runs"][0]["commands"]
 
 
-def test_a_parameter_is_fixed_when_the_statement_is_automatic_only_so(tmp_path):
+def test_a_parameter_is_fixed_when_the_statement_is_automatic_only_so(tmp_path, walnut):
     """x // 2**v2(x) == 2*s + 1 (the odd part of x) is automatic for each s, not in s: s = 0..12 one at a time,
     and the domain leaves s unbounded."""
     p = tmp_path / "s.toml"
@@ -396,7 +396,7 @@ def test_a_parameter_is_fixed_when_the_statement_is_automatic_only_so(tmp_path):
     assert v.verdict == "refuted" and v.counterexamples[0].bindings == {"s": 0, "x": 1}, v.scope
 
 
-def test_a_window_refutation_outside_the_proved_class_is_no_disagreement(tmp_path):
+def test_a_window_refutation_outside_the_proved_class_is_no_disagreement(tmp_path, walnut):
     p = tmp_path / "s.toml"
     p.write_text('[source]\nid = "s"\n[[claim]]\nid = "small"\nfor_all = "0 <= x"\nwindow = "x <= 120"\nholds = "x < 100"\n'
                  'prove = { for_all = "0 <= x <= 50" }\n')
@@ -404,7 +404,7 @@ def test_a_window_refutation_outside_the_proved_class_is_no_disagreement(tmp_pat
     assert v.verdict == "proved-bounded" and "0 <= x <= 50" in v.scope, v.scope
 
 
-def test_the_evidence_is_json_with_any_parameter_value(tmp_path):
+def test_the_evidence_is_json_with_any_parameter_value(tmp_path, walnut):
     """A parameter that is a function (003's turn Nim takes f) is written as text in the evidence."""
     import json
     p = tmp_path / "s.toml"
@@ -416,7 +416,7 @@ def test_the_evidence_is_json_with_any_parameter_value(tmp_path):
     assert len(out["walnut"]["runs"]) == 4 and all(isinstance(r["params"]["f"], str) for r in out["walnut"]["runs"])
 
 
-def test_a_proof_through_the_josephus_survivor_names_its_lemma(tmp_path):
+def test_a_proof_through_the_josephus_survivor_names_its_lemma(tmp_path, walnut):
     """survivor(n, 2) reaches Walnut as the classical closed form: the proof rests on it, and the scope says so
     (an unnamed closed form would be an axiom that may restate the claim)."""
     p = tmp_path / "jos.toml"

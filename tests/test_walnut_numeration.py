@@ -95,7 +95,7 @@ def test_vector_forms_refuse_what_int64_cannot_hold():
 
 # ----------------------------------------------------------------------------- numerations and Walnut's answers
 
-def test_the_numerations_read_words_as_walnut_does():
+def test_the_numerations_read_words_as_walnut_does(walnut):
     assert FIB.places(6) == [1, 2, 3, 5, 8, 13] and PELL.places(5) == [1, 2, 5, 12, 29]
     # an msd_fib automaton accepting exactly 12 = 10101, and one of the words for 4 (101) and 6 (1001)
     twelve = "msd_fib\n0 0\n0 -> 0\n1 -> 1\n1 0\n0 -> 2\n2 0\n1 -> 3\n3 0\n0 -> 4\n4 0\n1 -> 5\n5 1\n"
@@ -107,7 +107,7 @@ def test_the_numerations_read_words_as_walnut_does():
     assert [v for v in range(30) if accepts(r.automata["f"], (v,), FIB)] == [4, 12]
 
 
-def test_the_library_builds_each_numeration_and_checks_its_beatty_automata():
+def test_the_library_builds_each_numeration_and_checks_its_beatty_automata(walnut):
     r = run(library(['$phin('], FIB), timeout=120)
     assert r.verdicts == {logic.PHI_CHECK: True}, (r.errors, r.stdout[-500:])
     r = run(library(['$sqrt2n('], PELL), timeout=120)
@@ -118,7 +118,7 @@ def test_the_library_builds_each_numeration_and_checks_its_beatty_automata():
     assert run(wrong, timeout=120).verdicts == {logic.PHI_CHECK: False}
 
 
-def test_no_proof_rests_on_a_beatty_automaton_that_fails_its_check(monkeypatch, tmp_path):
+def test_no_proof_rests_on_a_beatty_automaton_that_fails_its_check(monkeypatch, tmp_path, walnut):
     spec = load_spec(SPEC004)
     broken = [c.replace("s = x+1", "s = x+2") for c in logic.FIB_LIBRARY]
     assert broken != logic.FIB_LIBRARY
@@ -133,7 +133,7 @@ def test_no_proof_rests_on_a_beatty_automaton_that_fails_its_check(monkeypatch, 
     ("floor_sqrt2(x) == y", PELL), ("floor_sqrt2(x) + 2 * x < y + 3", PELL),
     ("v2(x + 1) % 3 == 1", BASE2), ("(x, y) == (y, 3)", BASE2), ("(x, y + 1) != (2, floor_phi(x))", FIB),
 ])
-def test_the_translation_agrees_with_the_language(text, numeration):
+def test_the_translation_agrees_with_the_language(text, numeration, walnut):
     """Each statement in the numeration its terms ask for (the harness of tests/test_conformance_walnut.py)."""
     assert check_walnut([({}, text)]) == ["judged"]
     tr = Translator(spec_namespace(), num=BASE2)
@@ -145,7 +145,7 @@ def test_the_translation_agrees_with_the_language(text, numeration):
 
 @pytest.mark.parametrize("name, automaton, num, side", [("floor_phi", "phin", FIB, 400), ("floor_sqrt2", "sqrt2n", PELL, 400),
                                                         ("zeck_shift", "shift", FIB, 400)])
-def test_each_walnut_form_is_its_scalar_form_on_a_long_window(name, automaton, num, side):
+def test_each_walnut_form_is_its_scalar_form_on_a_long_window(name, automaton, num, side, walnut):
     tr = Translator(spec_namespace(), num=num)
     unit = Unit(["x", "y"])
     f = tr.formula(parse(f"{name}(x) == y"), {"x": "x", "y": "y"}, unit)
@@ -164,7 +164,7 @@ ANCHORS = ("floor_phi(x) <= y", "zeck_tz(x + 1) % 2 == 1", "zeck_shift(y) > x", 
 
 @conformance_settings(2, 60, shrink=False)
 @given(st.lists(st.tuples(claim(linear=True), st.sampled_from(ANCHORS), st.booleans()), min_size=8, max_size=8))
-def test_generated_statements_agree_in_other_numerations(items):
+def test_generated_statements_agree_in_other_numerations(walnut, items):
     """Generated statements (the grammar draws floor_phi, zeck_tz, ... as it draws every registered built-in),
     each joined to a term of another numeration, decided by Walnut and compared with the language."""
     statements = [(table, f"({anchor}) {'and' if both else 'or'} ({text})") for (table, text), anchor, both in items]
@@ -172,7 +172,7 @@ def test_generated_statements_agree_in_other_numerations(items):
         event(e)
 
 
-def test_zeck_tz_of_zero_is_an_obligation():
+def test_zeck_tz_of_zero_is_an_obligation(walnut):
     assert check_walnut([({}, "zeck_tz(x) >= 1")]) == ["undecided"]       # undefined at x = 0: never proved
 
 
@@ -190,7 +190,7 @@ def test_mixed_numerations_are_refused_with_the_reason(text, num, reason):
     assert reason in str(exc.value), str(exc.value)
 
 
-def test_a_numeration_named_in_the_spec(tmp_path):
+def test_a_numeration_named_in_the_spec(tmp_path, walnut):
     spec = _spec(tmp_path, '[[claim]]\nid = "named"\nfor_all = "0 <= n"\nwindow = "n <= 50"\n'
                            'holds = "floor_phi(n) + n == floor_phi2(n)"\nprove = { numeration = "fib" }\n'
                            '[[claim]]\nid = "base2"\nfor_all = "0 <= n"\nwindow = "n <= 50"\n'
@@ -213,7 +213,7 @@ def test_a_numeration_named_in_the_spec(tmp_path):
     assert v.verdict == "inconclusive" and "msd_fib only, and this translation is in msd_pell" in v.scope, v.scope
 
 
-def test_a_false_holds_claim_in_fibonacci_numeration_is_refuted_at_its_least_counterexample(tmp_path):
+def test_a_false_holds_claim_in_fibonacci_numeration_is_refuted_at_its_least_counterexample(tmp_path, walnut):
     spec = _spec(tmp_path, '[[claim]]\nid = "w"\nfor_all = "0 <= n"\nwindow = "n <= 50"\n'
                            'holds = "zeck_tz(n + 1) <= 4"\n')
     v = walnut_verdict(spec.claim("w"), RunOptions())
@@ -229,7 +229,7 @@ def spec004():
     return load_spec(SPEC004)
 
 
-def test_theorem_1_16_is_proved_in_fibonacci_numeration(spec004):
+def test_theorem_1_16_is_proved_in_fibonacci_numeration(spec004, walnut):
     v = walnut_verdict(spec004.claim("thm-1.16-wythoff"), RunOptions())
     assert v.verdict == "proved" and "all m >= 0, n >= 0" in v.scope and "(msd_fib)" in v.scope, v.scope
     assert logic.PHI_LEMMA in v.scope
@@ -243,7 +243,7 @@ def test_theorem_1_16_is_proved_in_fibonacci_numeration(spec004):
     ("(m, n) == (phifloor(abs(n - m)) + 1, phifloor(abs(n - m)) + abs(n - m) + 1) or "
      "(m, n) == (phifloor(abs(n - m)) + abs(n - m) + 1, phifloor(abs(n - m)) + 1)", "(0, 0)"),
 ])
-def test_off_by_one_mutants_of_theorem_1_16_are_refuted_by_walnut_and_the_engine(spec004, mutant, position):
+def test_off_by_one_mutants_of_theorem_1_16_are_refuted_by_walnut_and_the_engine(spec004, mutant, position, walnut):
     c = revise_claim(spec004.claim("thm-1.16-wythoff"), "p_positions", mutant, "mutant", expect=None)
     v = walnut_verdict(c, RunOptions())
     assert v.verdict == "refuted" and "(msd_fib)" in v.scope, v.scope
@@ -253,7 +253,7 @@ def test_off_by_one_mutants_of_theorem_1_16_are_refuted_by_walnut_and_the_engine
     assert ("P" if game.grundy(ast.literal_eval(position)) == 0 else "N") == cx.lhs     # the engine's word
 
 
-def test_a_pell_mutant_is_refuted_by_walnut_at_a_position_the_engine_confirms():
+def test_a_pell_mutant_is_refuted_by_walnut_at_a_position_the_engine_confirms(walnut):
     spec = load_spec(ROOT / "examples" / "wythoff_family" / "a_wythoff_pell.toml")
     c = revise_claim(spec.claim("p-positions-beatty"), "p_positions[0].point",
                      "(floor_sqrt2(n) + 1, floor_sqrt2(n) + 2 * n + 1)", "mutant", expect=None)
@@ -276,7 +276,7 @@ def test_five_results_in_the_wythoff_family():
 
 
 @pytest.mark.parametrize("path", FAMILY, ids=[f.stem for f in FAMILY])
-def test_every_verdict_of_the_wythoff_family_is_the_expected_one(path, tmp_path):
+def test_every_verdict_of_the_wythoff_family_is_the_expected_one(path, tmp_path, walnut):
     r = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "check", str(path), "--json", "--no-store",
                         "--no-repair"], capture_output=True, text=True, timeout=900, cwd=tmp_path)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]

@@ -44,7 +44,7 @@ def _false_at(spec, i: int, env: dict) -> bool:
     return plan.domain.contains(env) and not plan.formula(env)
 
 
-def test_the_domain_not_the_window_must_keep_names_natural(tmp_path):
+def test_the_domain_not_the_window_must_keep_names_natural(tmp_path, walnut):
     """Case 1: Walnut's numbers are the naturals; a domain that allows x = -1 (x >= -5, or no lower bound at all)
     is not proved from a window that starts at 0. A domain whose assumption or bounds keep x >= 0 is."""
     claims = [dict(window="0 <= x <= 20", for_all="x >= -5", holds="x >= 0"),
@@ -60,7 +60,7 @@ def test_the_domain_not_the_window_must_keep_names_natural(tmp_path):
     assert v[3].verdict == "proved" and v[4].verdict == "proved", (v[3].scope, v[4].scope)
 
 
-def test_booleans_are_zero_or_one_as_numbers(tmp_path):
+def test_booleans_are_zero_or_one_as_numbers(tmp_path, walnut):
     """Cases 2 and 7: True == 1 in the language, so `x not in {True}` fails at 1, and a condition compared with
     2 is always False; a condition in arithmetic is 0 or 1; where the language refuses a boolean (xor), Walnut
     does not translate it."""
@@ -79,7 +79,7 @@ def test_booleans_are_zero_or_one_as_numbers(tmp_path):
     assert v[4].verdict == "inconclusive" and "may be a boolean" in v[4].scope, v[4].scope
 
 
-def test_range_bounds_are_read_outside_the_loop_and_start_at_zero(tmp_path):
+def test_range_bounds_are_read_outside_the_loop_and_start_at_zero(tmp_path, walnut):
     """Cases 3 and 5: in `for x in range(1, x)` the bound is the outer x (the window 0..1 holds vacuously, the
     claim fails at x = 2); a range that starts below 0 is not a range of naturals."""
     claims = [dict(window="0 <= x <= 1", for_all="x >= 0", holds="all(x > 5 for x in range(1, x))"),
@@ -93,7 +93,7 @@ def test_range_bounds_are_read_outside_the_loop_and_start_at_zero(tmp_path):
     assert v[2].verdict == "inconclusive" and "may start below 0" in v[2].scope, v[2].scope
 
 
-def test_inlining_a_definition_does_not_capture_its_arguments(tmp_path):
+def test_inlining_a_definition_does_not_capture_its_arguments(tmp_path, walnut):
     """Case 4: g(x) = all(j < x for j in range(50)) called as g(j) compares the loop's j with the claim's j."""
     claims = [dict(window="0 <= j <= 20", for_all="j >= 0", holds="not g(j)"),
               dict(window="0 <= x <= 20", for_all="x >= 0", holds="r(x)")]
@@ -114,7 +114,7 @@ def test_substitution_renames_only_the_names_it_would_capture():
     assert __import__("ast").unparse(sub) == "any((n0 == k for n0 in range(i) for k in range(n0)))"
 
 
-def test_a_games_parameter_does_not_replace_the_claims_name(tmp_path):
+def test_a_games_parameter_does_not_replace_the_claims_name(tmp_path, walnut):
     """Case 6: the game sub(m) has a parameter k; the claim binds its own k. The formula is right with k = m and
     wrong at m = 1, k = 2, x = 1001: Walnut must not prove it (the window, x <= 40, does not see it)."""
     extra = ('[game.sub]\nparams = ["k"]\nposition = ["x"]\n'
@@ -131,7 +131,7 @@ def test_a_games_parameter_does_not_replace_the_claims_name(tmp_path):
     assert v[1].verdict == "proved", v[1].scope
 
 
-def test_the_josephus_closed_form_is_proved_from_the_recursion(tmp_path):
+def test_the_josephus_closed_form_is_proved_from_the_recursion(tmp_path, walnut):
     """Case 12: the automaton of survivor(n, 2) is the closed form; a proof that uses it must not assume it. Every
     run that uses it proves, in Walnut, that it satisfies the Josephus recursion (so the closed form claim is
     proved from the recursion, and the scope names it); the recursion itself, survivor at two arguments, is not
@@ -158,7 +158,7 @@ def _v2_at_least(e: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_the_witness_search_is_bounded_by_a_count(tmp_path):
+def test_the_witness_search_is_bounded_by_a_count(tmp_path, walnut):
     """Case 17: the least x with v2(x) >= 25 is 2**25; the search is over digits, not values, and a count
     bounds it (SearchLimit, then the verdict says no witness was found, never a process that grows)."""
     auto = _v2_at_least(25)

@@ -3,7 +3,6 @@ the exhaustive method enumerates. Nothing is inferred from the width of a range.
 """
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -23,14 +22,14 @@ def verdict(write_spec, body: str, claim: str = "c") -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("top", [9, 10, 11, 30])
-def test_the_width_of_a_range_never_changes_the_theorem(write_spec, top):
+def test_the_width_of_a_range_never_changes_the_theorem(write_spec, top, walnut):
     # `k - 2 <= top - 2` is true exactly on 2 <= k <= top: a statement about that range, whatever its width
     v, scopes = verdict(write_spec, f'[[claim]]\nid = "c"\nfor_all = "2 <= k <= {top}"\nholds = "k - 2 <= {top - 2}"\n')
     assert v == "proved", scopes
     assert f"k = {top + 1}" not in scopes
 
 
-def test_the_same_statement_over_an_infinite_domain_is_refuted_past_the_range(write_spec):
+def test_the_same_statement_over_an_infinite_domain_is_refuted_past_the_range(write_spec, walnut):
     v, scopes = verdict(write_spec, '[[claim]]\nid = "c"\nfor_all = "k >= 2"\nwindow = "k <= 10"\nholds = "k - 2 <= 8"\n')
     assert v == "refuted", scopes
 
@@ -61,10 +60,9 @@ def test_an_infinite_domain_without_a_window_is_a_spec_error_with_the_window_to_
     assert 'window = "x <= 100 and y <= 100"' in text
 
 
-def test_the_cli_refuses_it_with_status_2_and_no_traceback(write_spec):
+def test_the_cli_refuses_it_with_status_2_and_no_traceback(write_spec, cli):
     path = write_spec(HEAD + '[[claim]]\nid = "c"\nfor_all = "x >= 0"\nholds = "x >= 0"\n')
-    run = subprocess.run([sys.executable, "-m", "nimjos.app.cli", "check", "--no-store", str(path)],
-                         capture_output=True, text=True)
+    run = cli("check", "--no-store", str(path))
     assert run.returncode == 2, run.stderr
     assert "Traceback" not in run.stderr and "window" in run.stderr
 

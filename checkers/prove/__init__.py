@@ -9,7 +9,7 @@ the queries, the lemmas, the scope text), and the local certificate at one posit
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> from checkers.context import CheckContext
->>> prove_claim(spec.claims[0], RunOptions(timeout=20), context=CheckContext.for_claim()).verdict
+>>> prove_claim(spec.claims[0], RunOptions(timeout=20), context=CheckContext.for_claim()).verdict  # runs Walnut
 'proved'
 """
 from checkers.prove.method import ProofDisagreement, prove_claim

@@ -27,7 +27,7 @@ This module runs them on a claim, in one world or two, and decides the verdict.
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> from checkers.context import CheckContext
->>> v = prove_claim(spec.claims[0], RunOptions(timeout=20), context=CheckContext.for_claim())
+>>> v = prove_claim(spec.claims[0], RunOptions(timeout=20), context=CheckContext.for_claim())  # runs Walnut
 >>> v.verdict, v.scope.split(";")[0]
 ('proved', 'all x >= 0')
 """
@@ -91,7 +91,7 @@ def prove_claim(claim: Claim, opts: RunOptions, window: Verdict | None = None,
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "lemmas.toml")
-    >>> prove_claim(spec.claim("half"), RunOptions(), using_path=("half",)).verdict
+    >>> prove_claim(spec.claim("half"), RunOptions(), using_path=("half",)).verdict  # runs Walnut
     'proved'
     """
     if context is None:
@@ -241,7 +241,7 @@ def prove_used(claim: Claim, opts: RunOptions, seconds: float,
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "lemmas.toml")
-    >>> [(uid, v.verdict) for uid, v in prove_used(spec.claim("halves"), RunOptions(), 10)]
+    >>> [(uid, v.verdict) for uid, v in prove_used(spec.claim("halves"), RunOptions(), 10)]  # runs Walnut
     [('half', 'proved')]
     """
     using = claim.prove.using

@@ -4,7 +4,7 @@ claim cards) and :func:`grundy` a game on a window (an array that knows its corn
 
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
->>> [(c.id, check_claim(c).final.verdict) for c in spec.claims]
+>>> [(c.id, check_claim(c).final.verdict) for c in spec.claims]  # runs Walnut
 [('nim1-grundy', 'proved')]
 """
 from __future__ import annotations
@@ -117,7 +117,7 @@ def check(path: str | Path, profile: str = "default", methods: tuple[str, ...] |
     """Check every claim of the spec file ``path`` (nothing is recorded in the results store).
 
     >>> import pathlib
-    >>> results = check(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> results = check(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")  # runs Walnut
     >>> results.verdicts(), "<b>proved</b>" in results._repr_html_()
     ({'nim1-grundy': 'proved'}, True)
     """

@@ -111,7 +111,6 @@ def interrupt(spec: Path, store: Path, sig: int, after: int) -> subprocess.Compl
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["SIGINT", "SIGKILL"])
 def test_interrupted_check_resumes_to_the_same_results(sig, slow_spec, reference, tmp_path):
     store = tmp_path / "results.sqlite"

@@ -12,7 +12,7 @@ import pytest
 from nimjos.report import render
 from nimjos.results.store import ResultsStore
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CLAIMS = 6
 
 
@@ -29,7 +29,6 @@ def slow_spec(path: Path) -> Path:
     return path
 
 
-@pytest.mark.slow
 def test_report_after_a_killed_check_shows_every_finished_claim(tmp_path):
     spec = slow_spec(tmp_path / "slow.toml")
     store = tmp_path / "results.sqlite"

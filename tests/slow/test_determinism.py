@@ -97,7 +97,6 @@ def spec_path(tmp_path_factory):
     return path
 
 
-@pytest.mark.slow
 def test_same_command_twice_same_json(spec_path):
     first, err1 = _run(spec_path, "0")
     second, err2 = _run(spec_path, "4242")
@@ -164,7 +163,6 @@ def _claim_essentials(data: dict, cid: str) -> list:
              m.get("beyond"), m.get("largest"), m.get("counterexamples")) for m in c["methods"]]
 
 
-@pytest.mark.slow
 def test_a_claims_verdicts_do_not_depend_on_the_claims_checked_before_it(tmp_path):
     # one process (--jobs 1) checks the claims in order: each claim alone on a quiet machine, and each after all
     # the others on a loaded one, must give the same verdicts, scopes and counts (Z3 contexts, engine tables,
