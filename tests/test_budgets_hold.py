@@ -95,10 +95,9 @@ assume = "popcount(m) % 2 == 0"
 
 def test_sampling_gives_up_early_when_each_evaluation_costs_too_much(write_spec, monkeypatch):
     # Turning Turtles as a bitmask, with an assumption: the certificate labels the options where the assumption is
-    # false by the engine, whose positions are counted; with a budget of 300 positions per claim (and 100 per
-    # evaluation) the first evaluations show that too few more fit, and the search gives up with the reason
+    # false by the engine, whose positions are counted; with a budget of 300 positions per claim the first
+    # evaluations show that too few more fit, and the search gives up with the reason
     import checkers.sample.method as method
-    monkeypatch.setattr(method, "EVAL_ENGINE_POSITIONS", 100)
     monkeypatch.setattr(method, "SEARCH_ENGINE_POSITIONS", 300)
     monkeypatch.setitem(method._COUNTS, "positions", ("positions explored by the engine", 300))
     spec = load_spec(write_spec(TURTLES))

@@ -19,8 +19,8 @@ magnitude a bound integer reached). The search is deterministic, so that load ne
 of examples (:data:`EXAMPLES`) from a seed fixed per claim, each evaluation limited by counts (steps of the
 language (:data:`EVAL_STEPS`), Z3 resource units, the engine's positions), and the work of one claim by
 :data:`SEARCH_UNITS` Z3 resource units of the point searches, :data:`SEARCH_OPTIONS` options of the listed
-certificates, :data:`SEARCH_STEPS` steps and :data:`SEARCH_ENGINE_POSITIONS` positions the engine explores (at most
-:data:`EVAL_ENGINE_POSITIONS` per evaluation, where the engine stops), whose reaching ends the search with a note;
+certificates, :data:`SEARCH_STEPS` steps and :data:`SEARCH_ENGINE_POSITIONS` positions the engine explores (an
+evaluation may take what is left of it, within the engine's own limit), whose reaching ends the search with a note;
 after :data:`PROJECT_AFTER` evaluations, a search whose evaluations cost so much of one of these counts that the rest
 allows too few for :data:`MIN_BEYOND` held instances gives up early, with that reason. The limits in seconds (CPU time, so a loaded machine does not reach them sooner)
 (:data:`SAFETY_SECONDS` per claim, :data:`checkers.sample.evaluate.EVAL_SECONDS` per evaluation) are only a
@@ -82,13 +82,14 @@ SEARCH_OPTIONS = 20_000
 #: steps the evaluations of one claim may take in all (an instance refused for its steps counts the steps it took);
 #: reaching it ends the search, with a note
 SEARCH_STEPS = 1_000_000
-#: positions the engine may explore (list the options of) for one evaluation: where the local certificate labels an
-#: option outside the claim's domain or assumption by the game's moves (a count of its work, the same on a loaded
-#: machine; the engine stops there and the instance is skipped, as one too large for it), so that the evaluations a
-#: sampled verdict needs fit in SEARCH_ENGINE_POSITIONS
-EVAL_ENGINE_POSITIONS = 2_000
-#: positions the engine may explore for the evaluations of one claim in all; reaching it ends the search, with a note
-SEARCH_ENGINE_POSITIONS = 40_000
+#: positions the engine may explore (list the options of) for the evaluations of one claim in all, where a local
+#: certificate labels an option outside the claim's domain or assumption by the game's moves (a count of its work,
+#: the same on a loaded machine); an evaluation may take what is left, within the engine's own limit (where the engine
+#: stops and the instance is skipped, as one too large for it); reaching it ends the search, with a note. It is far
+#: above what the claims of specs/ explore (a cap of 2,000 positions per evaluation and 40,000 per claim made 14 of
+#: them `checked` instead of `sampled`): it binds where each position costs little, and the early give-up below and
+#: the safety net bind where each costs much
+SEARCH_ENGINE_POSITIONS = 20_000_000
 #: evaluations (where the assumption held) after which the search estimates, from what they cost in counts, how many
 #: more the rest of its budgets allow: too few to reach MIN_BEYOND held instances ends the search early, with the
 #: reason
@@ -123,7 +124,9 @@ def _too_costly(stats: dict, spent: dict[str, int], units: int) -> str:
 
     >>> stats = {"drawn": 3, "assume": 0, "held": 3, "beyond": 3, "edge": 1}
     >>> _too_costly(stats, {"steps": 0, "positions": 6_000, "options": 0, "units": 0}, SEARCH_UNITS)
-    'each evaluation cost about 2,000 positions explored by the engine (3 evaluations: 6,000); the rest of the budget of 40,000 allows about 17 more, and a sampled verdict needs 20 held instances beyond the window (2 so far): the search gave up early'
+    ''
+    >>> _too_costly(stats, {"steps": 0, "positions": 9_000_000, "options": 0, "units": 0}, SEARCH_UNITS)
+    'each evaluation cost about 3,000,000 positions explored by the engine (3 evaluations: 9,000,000); the rest of the budget of 20,000,000 allows about 3 more, and a sampled verdict needs 20 held instances beyond the window (2 so far): the search gave up early'
     >>> _too_costly(stats, {"steps": 30_000, "positions": 0, "options": 0, "units": 0}, SEARCH_UNITS)
     ''
     """
@@ -201,14 +204,13 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
     def evaluate(env: dict) -> Outcome:
         # at most EVAL_STEPS steps per evaluation (each evaluation inside, of the assumption, the formula or a
         # certificate's condition, restarts the budget's count; `spent` counts them all), and the engine explores
-        # at most EVAL_ENGINE_POSITIONS positions, and what is left of SEARCH_ENGINE_POSITIONS (counted where it
-        # explores: it stops there)
+        # at most what is left of SEARCH_ENGINE_POSITIONS (counted where it explores: it stops there)
         budget = active_budget()
         budget.depth = 0
         before = budget.spent
         engine = active_engine()
         guard, explore = engine.max_positions, engine.explore
-        engine.max_positions = max(1, min(guard, EVAL_ENGINE_POSITIONS, SEARCH_ENGINE_POSITIONS - stats["positions"]))
+        engine.max_positions = max(1, min(guard, SEARCH_ENGINE_POSITIONS - stats["positions"]))
 
         def counted(game: Any, positions: Any) -> dict:
             try:
@@ -219,7 +221,7 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
                 raise
             stats["positions"] += len(adj)
             return adj
-        engine.explore = counted   # type: ignore[method-assign]
+        engine.explore = counted   # type: ignore[method-assign]  # counted for this evaluation, restored below
         try:
             with step_limit(EVAL_STEPS):
                 out = evaluator(env)

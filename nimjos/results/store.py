@@ -433,10 +433,10 @@ class _Unpickler(pickle.Unpickler):
     (:data:`_PLAIN_GLOBALS`); any other global (a function, a module's attribute) is refused.
 
     >>> try:
-    ...     _Unpickler(io.BytesIO(pickle.dumps(os.system))).load()
+    ...     _Unpickler(io.BytesIO(pickle.dumps(print))).load()
     ... except pickle.UnpicklingError as exc:
     ...     print(exc)
-    a kept result names posix.system, which is not a class of nimjos
+    a kept result names builtins.print, which is not a class of nimjos
     """
 
     def find_class(self, module: str, name: str) -> Any:
