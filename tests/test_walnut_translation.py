@@ -79,7 +79,7 @@ def _jobs(claim):
 
 # ----------------------------------------------------------------------------- the translation
 
-def test_holds_job_quantifies_every_name_with_its_statement():
+def test_simple_comparisons_have_their_exact_walnut_text():
     ns = spec_namespace()
     # an exact text for the simplest statements
     assert Translator(ns).formula(parse("x <= y"), {"x": "x", "y": "y"}, Unit(["x", "y"])) == "(x) <= (y)"
@@ -117,6 +117,10 @@ def test_a_misere_claim_asks_that_no_terminal_position_is_in_the_set(tmp_path):
     _, jobs = _jobs(claim)
     (_, job), = jobs
     assert {"a", "b", "c"} <= set(job.queries.values())
+    # in normal play a terminal position is a P-position: no (c)
+    _, jobs = _jobs(_claim(tmp_path, 'game = "nim1"\nfor_all = "0 <= x"\nwindow = "x <= 20"\np_positions = "x == 0"\n'))
+    (_, job), = jobs
+    assert {"a", "b"} <= set(job.queries.values()) and "c" not in job.queries.values()
 
 
 def test_floor_phi_is_translated_in_the_fibonacci_numeration(tmp_path):
