@@ -123,6 +123,27 @@ def test_a_misere_claim_asks_that_no_terminal_position_is_in_the_set(tmp_path):
     assert {"a", "b"} <= set(job.queries.values()) and "c" not in job.queries.values()
 
 
+def test_a_level_set_claim_asks_unique_levels_and_every_lower_level(tmp_path):
+    # nim on one heap: the level s is the single position x = s
+    claim = _claim(tmp_path, 'game = "nim1"\nfor_all = "0 <= x"\nwindow = "x <= 20"\nlevels = "0 <= s <= 3"\n'
+                             'level_set = "x == s"\n')
+    setup, jobs = _jobs(claim)
+    (_, job), = jobs
+    assert {"unique", "a", "b", "c"} <= set(job.queries.values())
+    fg = next(c for c in job.commands if c.startswith('def fG "'))
+    assert all(f"z00 = {s} & (" in fg for s in range(4)) and "z00 = 4" not in fg
+    assert job.statement.startswith("fG(s, x) := ")
+    # the levels are the window's: a proof is bounded to them
+    assert not setup["covered"] and setup["why_bounded"] == "the levels 0 <= s <= 3 of the window"
+
+
+def test_levels_that_skip_a_value_are_refused(tmp_path):
+    claim = _claim(tmp_path, 'game = "nim1"\nfor_all = "0 <= x"\nwindow = "x <= 20"\nlevels = "s in {0, 2}"\n'
+                             'level_set = "x == s"\n')
+    with pytest.raises(NotAutomatic, match=r"the levels \[0, 2\] are not 0, 1, ..., S"):
+        _jobs(claim)
+
+
 def test_floor_phi_is_translated_in_the_fibonacci_numeration(tmp_path):
     setup, jobs = _jobs(_holds(tmp_path, "floor_phi(x) >= x"))
     assert setup["num"].name == "fib"
