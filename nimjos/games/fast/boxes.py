@@ -29,7 +29,7 @@ MIN_WORK = 500
 
 
 @compiled_on_use(cache=True)
-def _mex_box(shape, members, starts, offsets, out):
+def _mex_box(shape, members, starts, offsets, out):  # pragma: no cover - compiled
     """Fill `out` (flat, row-major over `shape`) with the Grundy values: options subtract members[starts[i]:
     starts[i + 1]] (sorted ascending) from heap i, or a row of `offsets` from every heap at once."""
     k = shape.shape[0]

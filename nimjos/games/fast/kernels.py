@@ -36,7 +36,7 @@ BIG = 1 << 40
 
 
 @compiled_on_use(cache=True, inline="always")
-def _y(d, line, c, Y):
+def _y(d, line, c, Y):  # pragma: no cover - compiled
     """The y coordinate of the position `c` along line `line` of direction d (row, column, diagonal,
     anti-diagonal); its x coordinate is `line` for a column, `c` otherwise."""
     if d == 0:
@@ -49,7 +49,7 @@ def _y(d, line, c, Y):
 
 
 @compiled_on_use(cache=True, inline="always")
-def _flat(d, line, c, Y):
+def _flat(d, line, c, Y):  # pragma: no cover - compiled
     """The flat index x * Y + y of the position `c` along line `line` of direction `d`."""
     if d == 1:
         return line * Y + c
@@ -57,7 +57,7 @@ def _flat(d, line, c, Y):
 
 
 @compiled_on_use(cache=True, inline="always")
-def check_interval(d, line, L, R, X, Y, p):
+def check_interval(d, line, L, R, X, Y, p):  # pragma: no cover - compiled
     """0 when the positions L..R of the line lie in the box [0, X) x [0, Y) and come before the flat
     position p; the y extent the box needs when they lie beyond it in y only; -1 otherwise.
 
@@ -94,13 +94,13 @@ def _ctz_compiled(m):
     """The compiled _ctz."""
     trailing_zeros = import_on_use("numba.cpython.unsafe.numbers").trailing_zeros   # numba is loaded: compiling
 
-    def impl(m):
+    def impl(m):  # pragma: no cover - compiled
         return np.int64(trailing_zeros(m))
     return impl
 
 
 @compiled_on_use(cache=True, inline="always")
-def _set(bits, s, offs, nlev, v):
+def _set(bits, s, offs, nlev, v):  # pragma: no cover - compiled
     pos = np.int64(v)
     for lev in range(nlev):
         w = offs[lev] + (pos >> 6)
@@ -112,7 +112,7 @@ def _set(bits, s, offs, nlev, v):
 
 
 @compiled_on_use(cache=True, inline="always")
-def _clear(bits, s, offs, nlev, v):
+def _clear(bits, s, offs, nlev, v):  # pragma: no cover - compiled
     pos = np.int64(v)
     for lev in range(nlev):
         w = offs[lev] + (pos >> 6)
@@ -124,7 +124,7 @@ def _clear(bits, s, offs, nlev, v):
 
 
 @compiled_on_use(cache=True, inline="always")
-def _next_absent(bits, s, offs, v):
+def _next_absent(bits, s, offs, v):  # pragma: no cover - compiled
     """The least value >= v absent from window s (one always exists: the top value is never present)."""
     lev = 0
     pos = np.int64(v)
@@ -143,7 +143,7 @@ def _next_absent(bits, s, offs, v):
 
 
 @compiled_on_use(cache=True, inline="always")
-def _add(counts, bits, s, offs, nlev, v):
+def _add(counts, bits, s, offs, nlev, v):  # pragma: no cover - compiled
     c = counts[s, v] + 1
     counts[s, v] = c
     if c == 1:
@@ -151,7 +151,7 @@ def _add(counts, bits, s, offs, nlev, v):
 
 
 @compiled_on_use(cache=True, inline="always")
-def _remove(counts, bits, s, offs, nlev, v):
+def _remove(counts, bits, s, offs, nlev, v):  # pragma: no cover - compiled
     c = counts[s, v] - 1
     counts[s, v] = c
     if c == 0:
@@ -159,7 +159,7 @@ def _remove(counts, bits, s, offs, nlev, v):
 
 
 @compiled_on_use(cache=True, inline="always")
-def _move(dense, Y, d, line, counts, bits, win, s, offs, nlev, L, R):
+def _move(dense, Y, d, line, counts, bits, win, s, offs, nlev, L, R):  # pragma: no cover - compiled
     """Move window s (on `line` of direction d) to the interval [L, R]."""
     wl = win[s, 0]
     wr = win[s, 1]
@@ -186,7 +186,7 @@ def _move(dense, Y, d, line, counts, bits, win, s, offs, nlev, L, R):
 
 
 @compiled_on_use(cache=True)
-def run_chunk(dense, X, Y, start, n, fdir, fbase, line, lo, hi, counts, bits, win, scratch, offs, nlev, small):
+def run_chunk(dense, X, Y, start, n, fdir, fbase, line, lo, hi, counts, bits, win, scratch, offs, nlev, small):  # pragma: no cover - compiled
     """Grundy values of the flat positions start .. start + n - 1, in order.
 
     Piece f of position i of the chunk has the options [lo[f, i], hi[f, i]] of line line[f, i] of

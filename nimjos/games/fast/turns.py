@@ -49,7 +49,7 @@ Rows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndar
 
 
 @compiled_on_use(cache=True)
-def _kernel(X, Y, line, lo, hi, how, ptr, ox, oy, max_work):
+def _kernel(X, Y, line, lo, hi, how, ptr, ox, oy, max_work):  # pragma: no cover - compiled
     """Grundy values of the box [0, X) x [0, Y) (flat, x-major), -1 where unknown; how[i]: 0 pieces (line, lo,
     hi per piece), 1 listed options (ox, oy from ptr[i] to ptr[i + 1]), 2 unknown. An empty array when the work
     exceeds max_work. The marks are sized from the most options whose values a position reads: an interval that

@@ -251,7 +251,7 @@ def _mag(v: np.ndarray) -> int:
 
 
 @compiled_on_use(cache=True)
-def _search(px, start, end, lo):
+def _search(px, start, end, lo):  # pragma: no cover - compiled
     """The first index i in [start, end) with px[i] >= lo (px sorted there), or end."""
     while start < end:
         mid = (start + end) >> 1
@@ -263,7 +263,7 @@ def _search(px, start, end, lo):
 
 
 @compiled_on_use(cache=True)
-def _first_weight(nz, nnz, wval, lo):
+def _first_weight(nz, nnz, wval, lo):  # pragma: no cover - compiled
     """The first j < nnz with wval[nz[j]] >= lo (increasing there), or nnz."""
     start, end = 0, nnz
     while start < end:
@@ -276,7 +276,7 @@ def _first_weight(nz, nnz, wval, lo):
 
 
 @compiled_on_use(cache=True)
-def _region(nz, nnz, wval, px, wstart, a, b, xl, xh, yl, yh, wl, wh):
+def _region(nz, nnz, wval, px, wstart, a, b, xl, xh, yl, yh, wl, wh):  # pragma: no cover - compiled
     """(whether a kept position lies in the region x in [xl, xh], y in [yl, yh], weight in [wl, wh], the weights
     scanned). The kept positions, by weight: the weight of rank r is wval[r], the sorted x of its kept positions
     px[wstart[r]:wstart[r + 1]]; nz[:nnz] the ranks holding one, increasing. Arrays are indexed by rank, never
@@ -297,7 +297,7 @@ def _region(nz, nnz, wval, px, wstart, a, b, xl, xh, yl, yh, wl, wh):
 
 
 @compiled_on_use(cache=True)
-def _kernel(X, Y, a, b, order, tlo, thi, ulo, uhi, wlo, whi, max_work):
+def _kernel(X, Y, a, b, order, tlo, thi, ulo, uhi, wlo, whi, max_work):  # pragma: no cover - compiled
     """The P-positions of the box [0, X) x [0, Y) (flat, x-major), or an empty array when the work exceeds
     max_work. Positions are visited in `order`: by increasing weight a*x + b*y, each weight by increasing x."""
     n = X * Y
@@ -346,7 +346,7 @@ def _kernel(X, Y, a, b, order, tlo, thi, ulo, uhi, wlo, whi, max_work):
 
 
 @compiled_on_use(cache=True)
-def _query(px, wsorted, a, b, x, y, tlo, thi, ulo, uhi, wlo, whi, max_work):
+def _query(px, wsorted, a, b, x, y, tlo, thi, ulo, uhi, wlo, whi, max_work):  # pragma: no cover - compiled
     """At each position (x[i], y[i]): whether one of the kept positions (x px, weight wsorted, sorted by weight
     then x) is among its options; an empty array when the work exceeds max_work."""
     wval = np.unique(wsorted)

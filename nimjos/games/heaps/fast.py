@@ -68,7 +68,7 @@ COMPILED_DETECT = 100_000
 
 
 @compiled_on_use(cache=True)
-def _parity(v: int) -> int:
+def _parity(v: int) -> int:  # pragma: no cover - compiled
     p = 0
     while v:
         p ^= 1
