@@ -93,15 +93,40 @@ assume = "popcount(m) % 2 == 0"
 '''
 
 
-def test_sampling_gives_up_early_when_each_evaluation_costs_too_much(write_spec, monkeypatch):
+def test_sampling_stops_by_the_engines_positions_and_says_so(write_spec, monkeypatch):
     # Turning Turtles as a bitmask, with an assumption: the certificate labels the options where the assumption is
-    # false by the engine, whose positions are counted; with a budget of 300 positions per claim the first
-    # evaluations show that too few more fit, and the search gives up with the reason
+    # false by the engine, whose positions are counted; with a budget of 300 positions per claim the search ends
+    # by that count (not by the clock), and the verdict says why
     import checkers.sample.method as method
     monkeypatch.setattr(method, "SEARCH_ENGINE_POSITIONS", 300)
     monkeypatch.setitem(method._COUNTS, "positions", ("positions explored by the engine", 300))
     spec = load_spec(write_spec(TURTLES))
     v = method.sample_claim(spec.claim("turtles-even"), RunOptions())
     assert v.verdict == "inconclusive"
-    assert any(n.startswith("each evaluation cost about") and "positions explored by the engine" in n
-               and n.endswith("the search gave up early") for n in v.notes), v.notes
+    assert any(n.startswith("the engine explored its 300 positions for the certificates") for n in v.notes), v.notes
+
+
+def test_sampling_gives_up_early_when_even_the_cheapest_evaluation_leaves_too_few(write_spec, monkeypatch):
+    # a holds claim whose every evaluation costs about the same number of steps: with a claim budget of steps that
+    # fits a few of them, the search projects from the cheapest one that held and gives up, saying why
+    import checkers.sample.method as method
+    monkeypatch.setattr(method, "SEARCH_STEPS", 4_000)
+    monkeypatch.setitem(method._COUNTS, "steps", ("steps", 4_000))
+    spec = load_spec(write_spec(SUMS))
+    v = method.sample_claim(spec.claim("sum-of-range"), RunOptions())
+    assert v.verdict == "inconclusive"
+    assert any(n.startswith("each evaluation that held cost at least") and n.endswith("the search gave up early")
+               for n in v.notes), v.notes
+
+
+SUMS = """
+[source]
+id = "budgets"
+
+[[claim]]
+id = "sum-of-range"
+text = "the sum of 0..199 shifted by n"
+for_all = "n >= 0"
+window = "n <= 10"
+holds = "sum(i + n for i in range(200)) == 19900 + 200 * n"
+"""

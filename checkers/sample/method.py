@@ -118,17 +118,18 @@ _COUNTS = {"steps": ("steps", SEARCH_STEPS), "positions": ("positions explored b
 
 def _too_costly(stats: dict, spent: dict[str, int], units: int) -> str:
     """Why the search gives up early ('' to go on): after :data:`PROJECT_AFTER` evaluations where the assumption
-    held, each costs on average so much of a counted budget that the rest of it allows too few more to reach
-    :data:`MIN_BEYOND` held instances beyond the window (an estimate in counts, the same on a loaded machine; the
-    first draws are the small ones, so it errs towards going on).
+    held, even the cheapest evaluation that held (``stats["least"]``: its cost in each count) costs so much of a
+    counted budget that the rest of it allows too few more to reach :data:`MIN_BEYOND` held instances beyond the
+    window. An estimate in counts (the same on a loaded machine) that errs towards going on: every further
+    evaluation is assumed to cost no more than the cheapest so far and to hold beyond the window.
 
-    >>> stats = {"drawn": 3, "assume": 0, "held": 3, "beyond": 3, "edge": 1}
+    >>> stats = {"drawn": 3, "assume": 0, "held": 3, "beyond": 3, "edge": 1,
+    ...          "least": {"steps": 0, "positions": 2_000, "options": 0, "units": 0}}
     >>> _too_costly(stats, {"steps": 0, "positions": 6_000, "options": 0, "units": 0}, SEARCH_UNITS)
     ''
+    >>> stats["least"]["positions"] = 3_000_000
     >>> _too_costly(stats, {"steps": 0, "positions": 9_000_000, "options": 0, "units": 0}, SEARCH_UNITS)
-    'each evaluation cost about 3,000,000 positions explored by the engine (3 evaluations: 9,000,000); the rest of the budget of 20,000,000 allows about 3 more, and a sampled verdict needs 20 held instances beyond the window (2 so far): the search gave up early'
-    >>> _too_costly(stats, {"steps": 30_000, "positions": 0, "options": 0, "units": 0}, SEARCH_UNITS)
-    ''
+    'each evaluation that held cost at least 3,000,000 positions explored by the engine (3 evaluations: 9,000,000); the rest of the budget of 20,000,000 allows at most 3 more, and a sampled verdict needs 20 held instances beyond the window (2 so far): the search gave up early'
     """
     done = stats["drawn"] - stats["assume"]
     have = stats["beyond"] - stats["edge"]
@@ -137,13 +138,13 @@ def _too_costly(stats: dict, spent: dict[str, int], units: int) -> str:
     for key, (words, limit) in _COUNTS.items():
         limit = units if key == "units" else limit
         used = spent.get(key, 0)
-        if used <= 0:
+        each = stats.get("least", {}).get(key, 0)
+        if each <= 0:
             continue
-        each = used / done
         more = int(max(0, limit - used) // each)
         if have + more < MIN_BEYOND:
-            return (f"each evaluation cost about {round(each):,} {words} ({done:,} evaluations: {used:,}); the rest "
-                    f"of the budget of {limit:,} allows about {more:,} more, and a sampled verdict needs "
+            return (f"each evaluation that held cost at least {each:,} {words} ({done:,} evaluations: {used:,}); the "
+                    f"rest of the budget of {limit:,} allows at most {more:,} more, and a sampled verdict needs "
                     f"{MIN_BEYOND} held instances beyond the window ({have:,} so far): the search gave up early")
     return ""
 
@@ -199,7 +200,7 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
                                      "check covers the claim")
 
     stats = {"held": 0, "assume": 0, "skip": 0, "beyond": 0, "edge": 0, "pins": 0, "timeouts": 0, "largest": 0,
-             "drawn": 0, "steps": 0, "positions": 0}
+             "drawn": 0, "steps": 0, "positions": 0, "least": {}}
 
     def evaluate(env: dict) -> Outcome:
         # at most EVAL_STEPS steps per evaluation (each evaluation inside, of the assumption, the formula or a
@@ -294,12 +295,18 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
             why = f"values above {TABLE_LIMIT:,}, too large for the engine's table"
             skips[why] = skips.get(why, 0) + 1
             return Outcome(Outcome.SKIP, note=why, env=drawn.env)
+        before = spent_now()
         out, late = run_limited(lambda: evaluate(drawn.env), EVAL_SECONDS)
         if late:
             stats["timeouts"] += 1
             out = Outcome(Outcome.SKIP, note=f"an evaluation took over {EVAL_SECONDS:g} s of CPU time (the safety net)")
         out.env = drawn.env
         if out.kind == Outcome.HELD:
+            # the cheapest evaluation that held, in each count: what the early give-up projects with
+            least = stats["least"]
+            for key, value in spent_now().items():
+                cost = value - before[key]
+                least[key] = cost if key not in least else min(least[key], cost)
             stats["held"] += 1
             stats["beyond"] += drawn.beyond
             stats["edge"] += drawn.beyond and drawn.edge
