@@ -199,7 +199,7 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
         return not_applicable(claim, f"the domain is the window ({where}): nothing lies beyond it; the window "
                                      "check covers the claim")
 
-    stats = {"held": 0, "assume": 0, "skip": 0, "beyond": 0, "edge": 0, "pins": 0, "timeouts": 0, "largest": 0,
+    stats: dict[str, Any] = {"held": 0, "assume": 0, "skip": 0, "beyond": 0, "edge": 0, "pins": 0, "timeouts": 0, "largest": 0,
              "drawn": 0, "steps": 0, "positions": 0, "least": {}}
 
     def evaluate(env: dict) -> Outcome:
