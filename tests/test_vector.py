@@ -9,8 +9,6 @@ import pathlib
 import numpy as np
 import pytest
 
-import checkers.exhaustive as exhaustive
-import checkers.vectorised as vectorised
 from checkers.josephus_arrays import f_array, f_table, survivor_array
 from nimjos.games.declared import subtraction
 from nimjos.games.engine import ReferenceEngine, grundy_array
@@ -22,6 +20,7 @@ from nimjos.lang.expr import evaluate
 from nimjos.lang.syntax import parse
 from nimjos.lang.vector import NotVectorisable, vectorise
 from nimjos.spec.loader import load_spec
+from vector_paths import scalar_and_vector, window_size
 
 SPECS = pathlib.Path(__file__).resolve().parents[1] / "specs"
 
@@ -166,19 +165,6 @@ def test_ground_truth_arrays_match_the_scalar_functions():
         f_array(np.array([5]), np.array([5]))  # F_s(v) needs s <= v - 1
 
 
-def _both(claim):
-    """The exhaustive verdict by the scalar path and by the vectorised path."""
-    old = vectorised.VECTOR_MIN
-    try:
-        vectorised.VECTOR_MIN = 10 ** 12
-        scalar = exhaustive.check_exhaustive(claim)
-        vectorised.VECTOR_MIN = 0
-        vector = exhaustive.check_exhaustive(claim)
-    finally:
-        vectorised.VECTOR_MIN = old
-    return scalar, vector
-
-
 def _same(a, b):
     assert (a.verdict, a.instances, a.assumption_held, a.failures) == (b.verdict, b.instances, b.assumption_held,
                                                                        b.failures)
@@ -246,7 +232,7 @@ holds = "x ** 10 + y >= 0"
 def test_mutants_refuted_alike(cid, tmp_path):
     path = tmp_path / "m.toml"
     path.write_text(DEFINE + MUTANTS)
-    scalar, vector = _both(load_spec(path).claim(cid))
+    scalar, vector = scalar_and_vector(load_spec(path).claim(cid))
     assert scalar.verdict == "refuted"
     _same(scalar, vector)
 
@@ -255,7 +241,7 @@ def test_many_failures_keep_the_smallest_and_the_count(tmp_path):
     path = tmp_path / "m.toml"
     path.write_text(DEFINE + '[[claim]]\nid = "c"\ngame = "nim2"\nfor_all = "0 <= x and 0 <= y"\nwindow = "x <= 40 and y <= 40"\n'
                     'grundy = "x + y"\n')
-    scalar, vector = _both(load_spec(path).claim("c"))
+    scalar, vector = scalar_and_vector(load_spec(path).claim("c"))
     assert scalar.failures > 1000
     _same(scalar, vector)
 
@@ -265,7 +251,7 @@ def test_g_of_a_two_coordinate_game_vectorised(tmp_path):
     P-positions as the scalar path ((5, 3) first; (7, 4) is outside the assumption)."""
     path = tmp_path / "m.toml"
     path.write_text(DEFINE + MUTANTS)
-    scalar, vector = _both(load_spec(path).claim("g2-mutant"))
+    scalar, vector = scalar_and_vector(load_spec(path).claim("g2-mutant"))
     assert scalar.verdict == "refuted" and scalar.counterexamples[0].bindings == {"a": 5, "b": 3}
     _same(scalar, vector)
 
@@ -273,44 +259,25 @@ def test_g_of_a_two_coordinate_game_vectorised(tmp_path):
 def test_overflow_in_the_window_falls_back_to_the_scalar_path(tmp_path):
     path = tmp_path / "m.toml"
     path.write_text(DEFINE + MUTANTS)
-    scalar, vector = _both(load_spec(path).claim("holds-overflow"))
+    scalar, vector = scalar_and_vector(load_spec(path).claim("holds-overflow"))
     assert scalar.verdict == vector.verdict == "checked"
     assert not any("evaluated vectorised" in n for n in vector.notes)
 
 
 #: the main theorems whose default window has at least 10^6 instances and is checked vectorised
-MAIN_VECTORISED = [
-    ("002_josephus_nim", "thm-1.1", "refuted"), ("002_josephus_nim", "thm-1.1-corrected", "checked"),
-    ("002_josephus_nim", "thm-2.1", "checked"), ("002_josephus_nim", "thm-2.2", "checked"),
-    ("002_josephus_nim", "lemma-1.2", "checked"), ("004_cyclic_nimhoff_delete_nim", "thm-1.16-wythoff", "checked"),
-    ("001_maxnim_josephus_algorithm", "thm-3.6", "checked"),
-    ("003_turn_nim_and_weighted_nim", "thm-3.1-corrected", "checked"),
-    ("003_turn_nim_and_weighted_nim", "lemma-3.2-corrected", "checked"),
-    ("003_turn_nim_and_weighted_nim", "thm-2.1", "checked"),
-    ("004_cyclic_nimhoff_delete_nim", "thm-1.17-cyclic-nimhoff-2", "checked"),
-    ("004_cyclic_nimhoff_delete_nim", "thm-1.17-cyclic-nimhoff-3", "checked"),
-    ("004_cyclic_nimhoff_delete_nim", "thm-2.4-two-heaps", "checked"),
-    ("004_cyclic_nimhoff_delete_nim", "thm-2.4-three-heaps", "checked"), ("004_cyclic_nimhoff_delete_nim", "thm-2.9", "checked"),
-]
 #: the main theorems whose window stays smaller, with the reason in the claim's note
 MAIN_SMALLER: list[tuple[str, str]] = []
 
 
-def _window_size(claim):
-    plan = claim.plan("default")
-    return sum(1 for _ in plan.window.bindings({})) if plan.window.arrays({}) is None else \
-        len(next(iter(plan.window.arrays({}).values())))
-
-
 def test_main_theorem_000_thm_3_4_window():
     claim = load_spec(SPECS / "000_maxnim_josephus.toml").claim("thm-3.4-corrected")
-    assert _window_size(claim) >= 10 ** 6
+    assert window_size(claim) >= 10 ** 6
 
 
 @pytest.mark.parametrize("stem,cid", MAIN_SMALLER)
 def test_smaller_main_theorem_windows_say_why(stem, cid):
     claim = load_spec(SPECS / f"{stem}.toml").claim(cid)
-    assert _window_size(claim) < 10 ** 6
+    assert window_size(claim) < 10 ** 6
     assert "smaller than 10^6 instances" in (claim.note or "")
 
 
@@ -319,7 +286,7 @@ def test_assumption_vectorised_statement_one_at_a_time_keeps_the_g_note(tmp_path
     path.write_text(DEFINE + '"GN(x, y)" = "G(nim2, (x, y))"\n[[claim]]\nid = "c"\n'
                     'for_all = "0 <= x and 0 <= y"\nwindow = "x <= 30 and y <= 30"\nassume = "x % 3 == 0"\n'
                     'holds = "GN(x, y) == xor(x, y) and len({x, y}) >= 1"\n')
-    scalar, vector = _both(load_spec(path).claim("c"))
+    scalar, vector = scalar_and_vector(load_spec(path).claim("c"))
     assert scalar.verdict == vector.verdict == "checked"
     g_note = [n for n in scalar.notes if "one position at a time" in n]
     assert g_note and g_note == [n for n in vector.notes if "one position at a time" in n]
