@@ -22,6 +22,9 @@ import sys
 
 import pytest
 
+#: helper modules the tests share: their asserts report values like a test's own
+pytest.register_assert_rewrite("engine_agreement", "vector_paths")
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CONTRACT = ROOT / "tests" / "data" / "contract.toml"
 SLOW_DIR = ROOT / "tests" / "slow"
