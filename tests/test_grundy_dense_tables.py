@@ -6,7 +6,6 @@ off for declared games)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest

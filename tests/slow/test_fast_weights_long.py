@@ -11,22 +11,17 @@ import numpy as np
 import pytest
 
 
-from hypothesis import HealthCheck, given, settings
 
 
-from hypothesis import strategies as st
 
 
-import nimjos.games.fast.weights as weights
 
 
 from nimjos.games.declared import GameDecl
 
 
-from nimjos.games.engine import ReferenceEngine
 
 
-from nimjos.games.fast import outcomes_fast
 
 
 from nimjos.lang.compiler import Namespace
@@ -42,30 +37,6 @@ def declare(where: str, to: str = "(x - t, y - u)", params: dict | None = None):
     decl = GameDecl.declare("g", {"params": list(params or {}), "position": ["x", "y"],
                                   "moves": [{"to": to, "where": where}]}, Namespace())
     return decl(*(params or {}).values()) if params else decl.instance(())
-
-
-def reference_p(game, X: int, Y: int) -> np.ndarray:
-    """The P-positions of the box by the reference engine alone (mex over every option)."""
-    engine = ReferenceEngine()
-    engine.use_fast = False
-    engine.solve(game, [(x, y) for x in range(X) for y in range(Y)])
-    return np.array([[game.lookup((x, y)) == 0 for y in range(Y)] for x in range(X)])
-
-
-WRONG = '''
-[source]
-id = "wrong-p-set"
-
-[game.wn]
-position = ["x", "y"]
-moves = [{ to = "(x - t, y - u)", where = "0 <= t <= x and 0 <= u <= y and 1 <= 2*t + u <= floor((2*x + y) / 2)" }]
-
-[[claim]]
-id = "wrong"
-game = "wn"
-for_all = "0 <= x <= SIDE and 0 <= y <= SIDE"
-p_positions = "x == 2**ilog2(x + 1) - 1 and y == 0 or (x == 0 and y <= 1) or x + y == 40"
-'''
 
 
 @pytest.mark.parametrize("text", [

@@ -3,7 +3,6 @@ tables), slow by their folder."""
 from __future__ import annotations
 
 
-import z3
 
 
 import itertools
@@ -15,13 +14,10 @@ from pathlib import Path
 import pytest
 
 
-from checkers.heaps import graph_moves, heap_prove, heap_sample
 
 
-from checkers.prove.certificate import Certificate, game_kind
 
 
-from checkers.sample.evaluate import GameEvaluator
 
 
 from checkers.run import RunOptions, run_claim
@@ -39,68 +35,26 @@ from nimjos.verdict import agreement
 from nimjos.games.engine import ReferenceEngine
 
 
-from nimjos.games.declared import GameInstance, subtraction
 
 
-from nimjos.games.functions import G, grundys_game, heaps, laskers_nim, nim, octal
 
 
-from nimjos.games.heaps.fast import MASK_PREFIX, sequence
+from nimjos.games.heaps.fast import sequence
 
 
-from nimjos.games.heaps.game import HeapPositions, MooreNim, heap_game
+from nimjos.games.heaps.game import HeapPositions, heap_game
 
 
-from nimjos.games.heaps.positions import count_multisets, multisets
 
 
-from nimjos.games.heaps.rules import GRUNDYS_GAME, LASKERS_NIM, NIM, HeapRules, octal_rules, plain_sequence
+from nimjos.games.heaps.rules import GRUNDYS_GAME, LASKERS_NIM, NIM, octal_rules, plain_sequence
 
 
-from nimjos.lang.errors import EvalError, SpecError
 
 
-from nimjos.lang.syntax import parse
 
 
 CODES = ["0.77", "0.07", "0.137", "4.07", "0.6", "0.16", "0.4", "0.f", "0.8"]
-
-
-KAYLES = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5, 4, 7, 2, 1, 8,
-          6, 7, 4, 1, 2, 3, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 4, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2,
-          1, 8, 6, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7]
-
-
-DAWSON = [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 2, 7,
-          4, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2]
-
-
-GRUNDY = [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2, 3, 1, 2, 4,
-          1, 2, 4, 1, 2, 4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3, 2, 1, 3, 2, 4, 3, 2, 4,
-          3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 5, 2, 4, 5, 2, 4, 3, 7, 4, 3, 7, 4, 3, 7, 4, 3, 5, 2, 3, 5, 2, 3,
-          5, 2, 3]
-
-
-GRUNDY_SPARSE = {0: 0, 1: 0, 2: 0, 3: 1, 4: 0, 6: 1, 7: 0, 9: 1, 10: 0, 12: 1, 15: 1, 20: 0, 23: 0, 26: 0, 28: 1,
-                 31: 1, 34: 1, 37: 1, 40: 1, 43: 1, 46: 1, 49: 1, 50: 0, 52: 1, 53: 0, 55: 1, 58: 1, 61: 1, 87: 7,
-                 90: 7, 93: 7, 146: 6, 149: 6, 152: 6, 158: 11, 161: 11, 164: 11, 167: 11, 176: 7, 179: 7, 181: 12,
-                 182: 7, 185: 7, 188: 7, 190: 12, 193: 12, 196: 10, 231: 10}
-
-
-def _moore_spec(tmp_path, domain, window, digits):
-    p = tmp_path / "moore.toml"
-    p.write_text(f"""[source]
-id = "moore"
-
-[[claim]]
-id = "moore-2"
-game = "moore_nim(2)"
-position = ["h"]
-for_all = "{domain}"
-window = "{window}"
-p_positions = "all(sum(x >> i & 1 for x in h) % 3 == 0 for i in range({digits}))"
-""")
-    return load_spec(p)
 
 
 def _sorted_lasker_spec(tmp_path, slots=10):

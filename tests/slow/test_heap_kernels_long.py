@@ -3,10 +3,8 @@ bounds-checked child of tests/test_engine_bounds.py runs them too."""
 from __future__ import annotations
 
 
-import hashlib
 
 
-import itertools
 
 
 import numpy as np
@@ -15,25 +13,20 @@ import numpy as np
 import pytest
 
 
-import nimjos.games.heaps.grow as grow
 
 
-from nimjos.games.engine import ReferenceEngine
 
 
-from nimjos.games.heaps.fast import MASK_PREFIX, _plain_kernel, periodic_tail, sequence
+from nimjos.games.heaps.fast import MASK_PREFIX, sequence
 
 
-from nimjos.games.heaps.game import HeapGame, HeapPositions
 
 
-from nimjos.games.heaps.grow import grown_sequence
 
 
 from nimjos.games.heaps.rules import GRUNDYS_GAME, HeapRules, octal_rules, plain_sequence
 
 
-from nimjos.lang.errors import EvalError
 
 
 CODES = ["0.77", "0.07", "0.137", "4.07", "0.6", "0.16", "0.37", "0.753", "0.4", "0.04", "0.14", "0.56", "0.74",

@@ -8,7 +8,6 @@ import re
 import subprocess
 import sys
 
-import z3
 
 from checkers.options import RunOptions
 from checkers.prove import prove_claim

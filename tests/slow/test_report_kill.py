@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from nimjos.report import render
 from nimjos.results.store import ResultsStore
