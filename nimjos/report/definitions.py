@@ -15,32 +15,15 @@ texts are parsed under the language's whitelist only to find the names they use.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
 
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.syntax import free_names, parse
+from nimjos.spec.fingerprint import texts_in
 from nimjos.spec.loader import Claim
 from nimjos.spec.schema import KIND_FIELDS
 
 #: the fields of a claim whose expressions make its statement
 STATEMENT_FIELDS = KIND_FIELDS + ("for_all", "assume")
-
-
-def _texts(value: Any) -> Iterator[str]:
-    """Every string inside a spec value (tables and arrays walked, keys included).
-
-    >>> list(_texts({"point": "3 * j", "where": ["j >= 1", 2]}))
-    ['point', '3 * j', 'where', 'j >= 1']
-    """
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _texts(key)
-            yield from _texts(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _texts(item)
 
 
 def _names(text: str) -> list[str]:
@@ -59,7 +42,7 @@ def definitions_used(claim: Claim) -> list[tuple[str, str]]:
     """The ``(head, body)`` texts of the definitions `claim`'s statement uses, directly or through another
     definition, in the order of first use (each once)."""
     definitions = claim.spec.namespace.definitions
-    pending = [n for field in STATEMENT_FIELDS for text in _texts(claim.raw.get(field)) for n in _names(text)]
+    pending = [n for field in STATEMENT_FIELDS for text in texts_in(claim.raw.get(field)) for n in _names(text)]
     seen: list[str] = []
     while pending:
         name = pending.pop(0)

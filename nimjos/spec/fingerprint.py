@@ -42,21 +42,21 @@ PROSE_FIELDS = frozenset({"id", "ref", "text", "note", "reading", "expect", "exp
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def _texts(value: Any) -> Iterator[str]:
+def texts_in(value: Any) -> Iterator[str]:
     """Every string inside a spec value, tables and arrays walked, keys included.
 
-    >>> list(_texts({"point": "3 * j", "where": ["j >= 1", 2]}))
+    >>> list(texts_in({"point": "3 * j", "where": ["j >= 1", 2]}))
     ['point', '3 * j', 'where', 'j >= 1']
     """
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield from _texts(key)
-            yield from _texts(item)
+            yield from texts_in(key)
+            yield from texts_in(item)
     elif isinstance(value, (list, tuple)):
         for item in value:
-            yield from _texts(item)
+            yield from texts_in(item)
 
 
 def names_in(value: Any) -> list[str]:
@@ -67,7 +67,7 @@ def names_in(value: Any) -> list[str]:
     ['to', 'y', 'x', 't', 'where', 'sq']
     """
     seen: dict[str, None] = {}
-    for text in _texts(value):
+    for text in texts_in(value):
         for name in _NAME.findall(text):
             seen.setdefault(name, None)
     return list(seen)
