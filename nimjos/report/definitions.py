@@ -15,7 +15,6 @@ texts are parsed under the language's whitelist only to find the names they use.
 """
 from __future__ import annotations
 
-
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.syntax import free_names, parse
 from nimjos.spec.fingerprint import texts_in
