@@ -314,8 +314,11 @@ def run_claims(claims: list, opts: Any, jobs: int, max_positions: int = 0,
                 alone.append(proc)
                 pending[waiters.submit(_finish_alone, proc, receive)] = (i, None)
     finally:
+        # Every claim answered: wait for the idle processes to end. Python 3.11's exit handler writes to a pool's
+        # wake-up pipe, which the pool's own thread may be closing at that moment after a shutdown that did not
+        # wait ("OSError: Bad file descriptor" on stderr at exit). Left early (an interrupt): do not wait.
         for pool in pools:
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.shutdown(wait=not pending, cancel_futures=True)
         for proc in alone:
             if proc.is_alive():
                 proc.terminate()
