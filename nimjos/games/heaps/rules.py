@@ -18,11 +18,13 @@ may ask the parts of a split into two to be unequal (Grundy's game).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
-
-import numpy as np
+from typing import TYPE_CHECKING, Iterator
 
 from nimjos.lang.errors import EvalError
+from nimjos.lang.lazy import import_on_use
+
+if TYPE_CHECKING:   # numpy is imported when the moves are counted, not to read a spec
+    import numpy as np
 
 #: the largest number of heaps a rule may leave (bit 2**3 of a hexadecimal digit)
 MAX_PARTS = 3
@@ -147,6 +149,7 @@ def plain_moves(rules: HeapRules, n: int) -> int:
     """
     if n < 0:
         return 0
+    np = import_on_use("numpy")
     r = np.arange(n + 1, dtype=np.int64)   # the tokens left after taking: per digit, the moves it gives
 
     def per_digit(d: int) -> np.ndarray:
