@@ -615,7 +615,7 @@ class Binder:
             return None
         np = import_on_use("numpy")
         lengths = np.array([hi - lo + 1 for _, lo, hi in blocks], dtype=np.int64)
-        out: dict[str, np.ndarray] = {}
+        out: dict[str, Any] = {}   # int64 arrays
         for j, name in enumerate(outer_names):
             out[name] = np.repeat(np.array([b[0][j] for b in blocks], dtype=np.int64), lengths)
         starts = np.repeat(np.array([lo for _, lo, _ in blocks], dtype=np.int64), lengths)
