@@ -17,7 +17,8 @@ from checkers.evidence import evidence_rows, fixed_names_arrays, position_of, wi
 from checkers.josephus_arrays import ARRAY_FUNCTIONS
 from checkers.scalar import formula_row, holds_instance, level_row, one_at_a_time
 from nimjos.games.declared import DeclaredGame, as_instance, normal_play
-from nimjos.games.engine import active_engine, grundy_array
+from nimjos.games.arrays import grundy_array
+from nimjos.games.engine import active_engine
 import nimjos.games.fast.weights as weights
 from nimjos.games.fast import outcomes_fast
 from nimjos.games.functions import G, options
@@ -122,7 +123,7 @@ MAX_G_BOX = 4_000_000
 def _g_array(game: Any, position: Any) -> Any:
     """G(game, position) at every binding of a vectorised statement: the game a declared game at int params, the
     position a number or a tuple of numbers (arrays or ints); each distinct game is solved on the box of its
-    positions at once (:func:`nimjos.games.engine.grundy_array`). Anything else is not vectorised.
+    positions at once (:func:`nimjos.games.arrays.grundy_array`). Anything else is not vectorised.
 
     >>> import pathlib
     >>> from nimjos.spec.loader import load_spec

@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import sys
+import tomllib
 from pathlib import Path
 
 import networkx as nx
@@ -16,7 +17,7 @@ import pytest
 
 import nimjos
 from nimjos.app.cli import CHECKS, SUBCOMMANDS
-from nimjos.lang.lazy import LIBRARIES_ON_USE
+from nimjos.lang.lazy import LIBRARIES_ON_USE, MODULES_ON_USE
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -77,6 +78,7 @@ def test_an_upward_import_breaks_the_layers_contract(tmp_path, lint_imports):
 
 
 def test_no_import_cycle_among_the_modules_counting_imports_inside_functions():
+    """Nor through the engines a module imports on first use (:data:`nimjos.lang.lazy.MODULES_ON_USE`)."""
     modules = _modules()
     graph = nx.DiGraph()
     graph.add_nodes_from(modules)
@@ -84,6 +86,8 @@ def test_no_import_cycle_among_the_modules_counting_imports_inside_functions():
         for target, _ in _imports(name, path, modules):
             if target != name and target in modules:
                 graph.add_edge(name, target)
+        for target in _lazy_modules(path):
+            graph.add_edge(name, target)
     cycles = [sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1]
     assert not cycles, cycles
 
@@ -125,9 +129,26 @@ def test_import_by_name_only_in_the_one_lazy_import():
     assert not found, found
 
 
+#: the layers of the import-linter contract, top first
+LAYERS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"][0]["layers"]
+
+
+def _depth(module: str) -> int:
+    """The index in :data:`LAYERS` of the layer a module belongs to (0: the top); -1 for the package itself."""
+    return next((i for i, layer in enumerate(LAYERS) if module == layer or module.startswith(layer + ".")), -1)
+
+
+def _lazy_modules(path: Path) -> list[str]:
+    """The engines of the project a module imports on first use: the string constants of its import_on_use calls
+    that name a module of MODULES_ON_USE."""
+    return [call.args[0].value for call in _calls(path, "import_on_use")
+            if call.args and isinstance(call.args[0], ast.Constant) and call.args[0].value in MODULES_ON_USE]
+
+
 def _lazy_import_misuses(modules: dict[str, Path]) -> list[str]:
-    """Calls of import_on_use that are neither a listed library (a string constant) nor, in the application
-    (nimjos.app and the package's API in nimjos/__init__.py), a registry entry."""
+    """Calls of import_on_use that are neither a listed library (a string constant), nor an engine of
+    MODULES_ON_USE in the caller's layer or a layer below it, nor, in the application (nimjos.app and the package's
+    API in nimjos/__init__.py), a registry entry."""
     wrong = []
     for name, path in modules.items():
         top = name == "nimjos" or name.startswith("nimjos.app")
@@ -135,6 +156,8 @@ def _lazy_import_misuses(modules: dict[str, Path]) -> list[str]:
             arg = call.args[0] if call.args else None
             literal = isinstance(arg, ast.Constant) and isinstance(arg.value, str)
             if (literal and arg.value in LIBRARIES_ON_USE) or (top and not literal):
+                continue
+            if literal and arg.value in MODULES_ON_USE and _depth(arg.value) >= _depth(name):
                 continue
             wrong.append(f"{path}:{call.lineno}: {ast.unparse(call)}")
     return wrong
@@ -149,6 +172,8 @@ def test_import_on_use_is_called_with_a_registry_entry_or_a_listed_library_only(
                   | set(nimjos.API.values()))
     assert registered and all(m.startswith("nimjos.app.") and m in modules for m in registered), registered
     assert not any(library.split(".")[0] in PACKAGES for library in LIBRARIES_ON_USE)
+    loaded_on_use = {target for path in modules.values() for target in _lazy_modules(path)}
+    assert set(MODULES_ON_USE) == loaded_on_use and loaded_on_use <= set(modules), (set(MODULES_ON_USE), loaded_on_use)
 
 
 def test_a_lower_layer_loading_a_module_of_the_project_on_use_is_caught(tmp_path):
@@ -157,6 +182,15 @@ def test_a_lower_layer_loading_a_module_of_the_project_on_use_is_caught(tmp_path
     bad.write_text("from nimjos.lang.lazy import import_on_use\nimport_on_use('nimjos.app.cli')\n")
     assert _lazy_import_misuses({"nimjos.lang.bad": bad})
     assert not _lazy_import_misuses({"nimjos.lang.bad": ROOT / "nimjos" / "josephus" / "kernels.py"})
+
+
+def test_a_lower_layer_loading_an_engine_of_a_higher_one_on_use_is_caught(tmp_path):
+    """An engine is loaded on use from its own layer or one above: the language loading the games' fast engines
+    fails the check, the games' reference engine loading them passes it."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("from nimjos.lang.lazy import import_on_use\nimport_on_use('nimjos.games.fast')\n")
+    assert _lazy_import_misuses({"nimjos.lang.bad": bad})
+    assert not _lazy_import_misuses({"nimjos.games.bad": bad})
 
 
 def test_the_methods_read_compiled_claims_not_their_tables():

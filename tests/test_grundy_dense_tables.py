@@ -12,7 +12,8 @@ import pytest
 
 from nimjos.app import cli, grundy_cli, grundy_draw
 from nimjos.app.grundy_cli import grundy_table
-from nimjos.games.engine import ReferenceEngine, grundy_array, using_engine
+from nimjos.games.arrays import grundy_array
+from nimjos.games.engine import ReferenceEngine, using_engine
 from nimjos.games.heaps import fast
 from nimjos.games.heaps.fast import detect_table
 from nimjos.games.heaps.game import HeapPositions, octal_game

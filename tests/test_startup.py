@@ -3,7 +3,9 @@
 (issue 28: sympy alone took 4.6 s of every command's start). Issue 37: every subcommand's ``--help``, and
 ``check`` and ``list`` on a bad spec, load none of them either: reading and validating a spec imports no solver,
 compiler or plotting library (a fresh interpreter for each command, and, in process, the static imports of the
-modules those commands import at start-up).
+modules those commands import at start-up). Nor numpy: a spec is read and validated with the names of the language
+and the games, whose engines (numpy, the compiled kernels) are imported when a method asks for values
+(nimjos.lang.lazy.MODULES_ON_USE); numpy alone costs about 0.1 s of CPU at every start.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import pytest
 
 from nimjos.app.arguments import STORE, add_report_arguments
 from nimjos.app.cli import SUBCOMMANDS
+from nimjos.lang.lazy import MODULES_ON_USE
 from nimjos.report import FORMATS
 from nimjos.results.store import DEFAULT_PATH
 
@@ -26,6 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: libraries the checks need and the light commands must not load
 HEAVY = ("sympy", "numba", "z3", "matplotlib", "dask", "hypothesis", "networkx")
+#: what reading and validating a spec must not load either: the arrays of the engines
+SPEC_HEAVY = HEAVY + ("numpy",)
 
 PROBE = """
 import contextlib, io, json, sys
@@ -39,10 +44,10 @@ print(json.dumps({"code": code, "out": out.getvalue(), "heavy": sorted(m for m i
 """
 
 
-def loaded_by(code: str, *argv: str) -> dict:
-    """Run ``code`` (with HEAVY defined) in a fresh interpreter; the JSON object it prints last."""
+def loaded_by(code: str, *argv: str, heavy: tuple[str, ...] = HEAVY) -> dict:
+    """Run ``code`` (with HEAVY defined as `heavy`) in a fresh interpreter; the JSON object it prints last."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    run = subprocess.run([sys.executable, "-c", f"HEAVY = {HEAVY!r}\n" + code, *argv], capture_output=True, text=True,
+    run = subprocess.run([sys.executable, "-c", f"HEAVY = {heavy!r}\n" + code, *argv], capture_output=True, text=True,
                          cwd=ROOT, env=env, timeout=300)
     assert run.returncode == 0, run.stderr
     return json.loads(run.stdout.strip().splitlines()[-1])
@@ -100,9 +105,29 @@ def test_a_bad_spec_is_refused_before_any_heavy_library_is_imported(command, tmp
     bad.write_text(BAD_SPEC)
     empty = tmp_path / "empty.toml"
     empty.write_text("")
-    result = loaded_by(PROBE, command, str(bad), str(empty))
+    result = loaded_by(PROBE, command, str(bad), str(empty), heavy=SPEC_HEAVY)
     assert result["code"] == 2
     assert result["heavy"] == []
+
+
+def test_reading_and_validating_every_spec_imports_no_engine(starts_processes):
+    """``nimjos list specs/`` reads and validates every claim of every spec (heap games, Josephus functions,
+    declared games, definitions...) and lists them: no numpy, no kernel, no solver."""
+    result = loaded_by(PROBE, "list", str(ROOT / "specs"), heavy=SPEC_HEAVY)
+    assert result["code"] == 0
+    assert all(spec.name in result["out"] for spec in (ROOT / "specs").glob("*.toml"))
+    assert result["heavy"] == []
+
+
+def test_the_probe_sees_numpy_once_a_value_is_computed(starts_processes):
+    """The probes above are not vacuous for numpy: a heap game's value and a Josephus survivor import it."""
+    for formula in ('G(octal("0.77"), 70) == 6', "survivor(41, 3) == 31"):
+        result = loaded_by("import sys, json\nfrom nimjos.lang.expr import compile_expression\n"
+                           "from nimjos.spec.names import spec_namespace\n"
+                           f"assert compile_expression({formula!r}, spec_namespace())({{}}) is True\n"
+                           "print(json.dumps({'heavy': sorted(m for m in HEAVY if m in sys.modules)}))",
+                           heavy=SPEC_HEAVY)
+        assert "numpy" in result["heavy"], formula
 
 
 def test_the_probe_sees_the_methods_loaded_once_the_spec_is_valid(tmp_path, starts_processes):
@@ -167,16 +192,32 @@ LIGHT_PATH = tuple({c.module for c in SUBCOMMANDS} | {c.runs for c in SUBCOMMAND
                    | {"nimjos.app.cli"})
 
 
+#: what ``nimjos check``/``list`` import to read and validate the specs
+SPEC_PATH = tuple({c.module for c in SUBCOMMANDS if c.name in ("check", "list")}
+                  | {c.runs for c in SUBCOMMANDS if c.name in ("check", "list")} | {"nimjos.app.cli"})
+
+
 def test_reading_a_spec_and_every_help_import_none_of_the_heavy_libraries():
     reached = imported_at_start(*LIGHT_PATH)
     assert "nimjos.spec.loader" in reached and "nimjos.app.check_input" in reached
     assert sorted(m for m in reached if m.split(".")[0] in HEAVY) == []
 
 
+def test_reading_a_spec_imports_no_engine_nor_numpy():
+    """The loader reaches the games' names and declarations, not their engines (the fast engines, the heap kernels,
+    the Josephus algorithms: loaded on use) nor numpy."""
+    reached = imported_at_start(*SPEC_PATH)
+    assert {"nimjos.spec.loader", "nimjos.games.declared", "nimjos.games.functions", "nimjos.josephus.functions"} <= reached
+    assert sorted(m for m in reached if m.split(".")[0] in SPEC_HEAVY) == []
+    assert sorted(m for m in reached if m in MODULES_ON_USE) == []
+
+
 def test_the_static_walk_sees_a_heavy_library_where_one_is_imported():
-    """The walk is not vacuous: the methods' module reaches z3 and hypothesis, the report sympy and matplotlib."""
+    """The walk is not vacuous: the methods' module reaches z3 and hypothesis, the report sympy and matplotlib,
+    the arrays of a game's values numpy."""
     reached = imported_at_start("nimjos.app.check_cli")
     assert {"z3", "hypothesis", "sympy", "matplotlib"} <= {m.split(".")[0] for m in reached}
+    assert "numpy" in imported_at_start("nimjos.games.arrays")
 
 
 def test_the_report_arguments_default_to_every_format_and_to_the_stores_own_path(monkeypatch):

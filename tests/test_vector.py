@@ -11,7 +11,8 @@ import pytest
 
 from checkers.josephus_arrays import f_array, f_table, survivor_array
 from nimjos.games.declared import subtraction
-from nimjos.games.engine import ReferenceEngine, grundy_array
+from nimjos.games.arrays import grundy_array
+from nimjos.games.engine import ReferenceEngine
 from nimjos.josephus.functions import F, survivor
 from nimjos.lang.binders import Binder
 from nimjos.lang.compiler import Namespace, compile_tree

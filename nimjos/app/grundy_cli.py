@@ -39,7 +39,8 @@ from nimjos.lang.compiler import Namespace
 from nimjos.lang.expr import compile_expression
 from nimjos.lang.binders import Binder
 from nimjos.games.declared import as_instance
-from nimjos.games.engine import MAX_POSITIONS, ReferenceEngine, grundy_array, using_engine
+from nimjos.games.arrays import grundy_array
+from nimjos.games.engine import MAX_POSITIONS, ReferenceEngine, using_engine
 from nimjos.games.heaps.fast import detect_table
 from nimjos.games.heaps.game import HeapGame
 from nimjos.games.periodicity import Periodicity

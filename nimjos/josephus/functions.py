@@ -6,11 +6,17 @@ a cost estimate refused before it is spent, then the algorithms of :mod:`nimjos.
 """
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
-from nimjos.josephus import algorithms
 from nimjos.lang.builtins import int_arg
 from nimjos.lang.errors import EvalError, ResourceError
+from nimjos.lang.lazy import import_on_use
+
+
+def _algorithms() -> ModuleType:
+    """:mod:`nimjos.josephus.algorithms` (numpy, the kernels), imported at the first evaluation, not to read a spec."""
+    return import_on_use("nimjos.josephus.algorithms")
 
 
 def _pos(name: str, v: Any, least: int = 1) -> int:
@@ -33,8 +39,8 @@ def _josephus_cost(name: str, n: int, k: int) -> None:
     ...
     nimjos.lang.errors.ResourceError: survivor(n, k) with n = 1000000000000000000, k = 1000000000000000000 needs about 1,000,000,000,000,000,000 runs of the circle (limit 100,000,000)
     """
-    if n > algorithms.CACHE_MAX_N:
-        steps = algorithms._steps(1, n, k)
+    if n > _algorithms().CACHE_MAX_N:
+        steps = _algorithms()._steps(1, n, k)
         if steps > MAX_JOSEPHUS_STEPS:
             raise ResourceError(f"{name}(n, k) with n = {n}, k = {k} needs about {steps:,} runs of the circle "
                                 f"(limit {MAX_JOSEPHUS_STEPS:,})")
@@ -50,7 +56,7 @@ def survivor(n: Any, k: Any) -> int:
     """
     n, k = _pos("survivor", n, least=0), _pos("survivor", k)
     _josephus_cost("survivor", n, k)
-    return int(algorithms.survivor(n, k))
+    return int(_algorithms().survivor(n, k))
 
 
 def removal_index(n: Any, k: Any, m: Any) -> int:
@@ -64,7 +70,7 @@ def removal_index(n: Any, k: Any, m: Any) -> int:
     if m > n:
         raise EvalError(f"removal_index needs 1 <= m <= n, got m = {m}, n = {n}")
     _josephus_cost("removal_index", n, k)
-    return int(algorithms.removal_index(n, k, m))
+    return int(_algorithms().removal_index(n, k, m))
 
 
 def removed(n: Any, k: Any, i: Any) -> int:
@@ -78,7 +84,7 @@ def removed(n: Any, k: Any, i: Any) -> int:
     if i > n:
         raise EvalError(f"removed needs 1 <= i <= n, got i = {i}, n = {n}")
     _josephus_cost("removed", n, k)
-    return int(algorithms.removed(n, k, i))
+    return int(_algorithms().removed(n, k, i))
 
 
 def JJ(k: Any, n: Any, m: Any) -> int:

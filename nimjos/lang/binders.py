@@ -18,17 +18,19 @@ import ast
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Iterator, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from nimjos.lang.errors import EvalError, SpecError
+from nimjos.lang.lazy import import_on_use
 from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.syntax import called_names, free_names, parse, unknown_name_error
 from nimjos.lang.runtime import norm
 from nimjos.lang.expr import variables_of
 from nimjos.lang.builtins import iter_items
 from nimjos.lang.values import format_value
+
+if TYPE_CHECKING:   # numpy is imported when a window's bindings are made arrays, not to read a spec
+    import numpy as np
 
 _FLIP = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast.Eq: ast.Eq}
 
@@ -611,8 +613,9 @@ class Binder:
         if any(max(abs(lo), abs(hi)) >= 2 ** 62 or any(abs(v) >= 2 ** 62 for v in values)
                for values, lo, hi in blocks):
             return None
+        np = import_on_use("numpy")
         lengths = np.array([hi - lo + 1 for _, lo, hi in blocks], dtype=np.int64)
-        out: dict[str, np.ndarray] = {}
+        out: dict[str, Any] = {}   # int64 arrays
         for j, name in enumerate(outer_names):
             out[name] = np.repeat(np.array([b[0][j] for b in blocks], dtype=np.int64), lengths)
         starts = np.repeat(np.array([lo for _, lo, _ in blocks], dtype=np.int64), lengths)

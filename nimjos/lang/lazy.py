@@ -1,12 +1,14 @@
 """The one way a module is imported on first use instead of at start-up: :func:`import_on_use`, by a path
 named in a registry (:data:`nimjos.app.cli.SUBCOMMANDS`: the module that adds a subcommand's arguments and the one
-that does its work; :data:`nimjos.API`) or a heavy library named in :data:`LIBRARIES_ON_USE`.
+that does its work; :data:`nimjos.API`), an engine of the project named in :data:`MODULES_ON_USE`, or a heavy
+library named in :data:`LIBRARIES_ON_USE`.
 
 The project imports at the top of a module, never inside a function (tests/test_architecture.py); this
 module is the one exception, so that ``nimjos --help``, ``nimjos josephus survivor`` and reading a spec do not
-load sympy, numba, z3, matplotlib or dask. Of the project, only modules of the application layer (``nimjos.app.*``,
-the top layer, which nothing below may import) are loaded this way, so a lazy import is never an import
-upward through the layers; tests/test_architecture.py checks who calls it with what.
+load sympy, numba, z3, matplotlib, dask or numpy. Of the project, the modules of the application layer (``nimjos.app.*``,
+the top layer, which nothing below may import) and the engines of :data:`MODULES_ON_USE` are loaded this way; an
+engine only by a module of its own layer or of a layer above, so a lazy import is never an import upward through
+the layers; tests/test_architecture.py checks who calls it with what.
 
 The compiled kernels of the games (:func:`compiled_on_use`, in place of ``numba.njit``) are compiled, and numba
 imported, at the first call of one of them.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import sys
 from types import MethodType, ModuleType
 from typing import Any, Callable
 
@@ -30,21 +33,36 @@ LIBRARIES_ON_USE = {
              "compiled_on_use: the kernels of the games, compiled at their first call",
     "numba.cpython.unsafe.numbers": "nimjos.games.fast.kernels: the intrinsic trailing_zeros of a compiled kernel",
     "networkx": "nimjos.games.engine: the order of a game's positions, when the reference engine computes a table",
+    "numpy": "the arrays of the values a method computes: nimjos.lang.binders (a window's bindings as arrays), "
+             "nimjos.lang.stored (an automaton run on arrays), nimjos.games.heaps (a heap game's sequence and its "
+             "count of moves); reading and validating a spec needs none",
+}
+
+#: the engines of the project imported on first use, each with the module that loads it: a spec is read and
+#: validated with the names, games and functions of the language, and their values are computed (numpy, the
+#: compiled kernels) only when a method asks for them. Loaded by a module of the same layer or of one above.
+MODULES_ON_USE = {
+    "nimjos.games.fast": "nimjos.games.engine: the fast engines, tried at a game's first solve",
+    "nimjos.games.heaps.grow": "nimjos.games.heaps.game: the compiled kernels that grow a heap game's sequence",
+    "nimjos.josephus.algorithms": "nimjos.josephus.functions: the Josephus algorithms, at a function's first call",
 }
 
 
 def import_on_use(path: str) -> ModuleType:
-    """Import ``path`` (a module of ``nimjos.app``, or a library of :data:`LIBRARIES_ON_USE`) now, at its first use.
+    """Import ``path`` (a module of ``nimjos.app``, an engine of :data:`MODULES_ON_USE` or a library of
+    :data:`LIBRARIES_ON_USE`) now, at its first use; later calls return the imported module at once.
 
+    >>> import_on_use("nimjos.games.fast").__name__
+    'nimjos.games.fast'
     >>> import_on_use("nimjos.report")
     Traceback (most recent call last):
     ...
-    ValueError: only modules of nimjos.app and the libraries numba, numba.cpython.unsafe.numbers, networkx are imported on first use, not 'nimjos.report'
+    ValueError: only modules of nimjos.app, the engines nimjos.games.fast, nimjos.games.heaps.grow, nimjos.josephus.algorithms and the libraries numba, numba.cpython.unsafe.numbers, networkx, numpy are imported on first use, not 'nimjos.report'
     """
-    if not (path.startswith(LAZY_PACKAGE + ".") or path in LIBRARIES_ON_USE):
-        raise ValueError(f"only modules of {LAZY_PACKAGE} and the libraries {', '.join(LIBRARIES_ON_USE)} are "
-                         f"imported on first use, not {path!r}")
-    return importlib.import_module(path)
+    if not (path in MODULES_ON_USE or path in LIBRARIES_ON_USE or path.startswith(LAZY_PACKAGE + ".")):
+        raise ValueError(f"only modules of {LAZY_PACKAGE}, the engines {', '.join(MODULES_ON_USE)} and the libraries "
+                         f"{', '.join(LIBRARIES_ON_USE)} are imported on first use, not {path!r}")
+    return sys.modules.get(path) or importlib.import_module(path)
 
 
 class CompiledOnUse:

@@ -18,11 +18,13 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from nimjos.lang.errors import EvalError
+from nimjos.lang.lazy import import_on_use
+
+if TYPE_CHECKING:   # numpy is imported when an automaton runs on arrays, not to read a spec
+    import numpy as np
 
 #: the one numeration a stored automaton may read today
 NUMERATION = "msd_2"
@@ -73,9 +75,10 @@ class DigitAutomaton:
     def accepts(self, columns: list[np.ndarray]) -> np.ndarray:
         """Whether the automaton accepts each position (one array of naturals per coordinate, all of one shape).
 
-        >>> DigitAutomaton(1, ((0, 1), (1, 1)), (True, False)).accepts([np.arange(4)]).tolist()
+        >>> DigitAutomaton(1, ((0, 1), (1, 1)), (True, False)).accepts([[0, 1, 2, 3]]).tolist()
         [True, False, False, False]
         """
+        np = import_on_use("numpy")
         columns = [np.asarray(c, dtype=np.int64) for c in columns]
         width = max(int(c.max()).bit_length() for c in columns) if columns[0].size else 0
         table = np.array(self.transitions, dtype=np.int64)

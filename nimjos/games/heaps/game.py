@@ -23,16 +23,19 @@ nim-sum of the heaps' values, each from the engine that answers for the one-heap
 from __future__ import annotations
 
 from itertools import combinations, product
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from nimjos.games.declared import GameInstance, as_instance
 from nimjos.games.engine import active_engine
-from nimjos.games.heaps.grow import Grown, grown_sequence
 from nimjos.games.heaps.rules import HeapRules, octal_rules, plain_sequence
 from nimjos.lang.builtins import xor
 from nimjos.lang.errors import EvalError
+from nimjos.lang.lazy import import_on_use
+
+if TYPE_CHECKING:   # the sequence's kernels and numpy are imported when a heap game is made, not to read a spec
+    import numpy as np
+
+    from nimjos.games.heaps.grow import Grown
 
 #: the largest heap whose value one call may ask for (the resource guard of heap games)
 MAX_HEAP = 50_000_000
@@ -94,8 +97,10 @@ class HeapGame(GameInstance):
     def __init__(self, rules: HeapRules, label: str):
         super().__init__(rules.name or label, 1, ("n",), {"code": rules.code()}, label)
         self.rules = rules
+        np = import_on_use("numpy")
         self.dense = np.zeros(1, dtype=np.int64)  # g(0) = 0
-        self.grown = Grown(self.dense, 0)  # how dense was obtained: computed, or extended by a proved period
+        #: how dense was obtained: computed, or extended by a proved period
+        self.grown: Grown = import_on_use("nimjos.games.heaps.grow").Grown(self.dense, 0)
         self.table = _Values(self)
         self.solved_by.add("heap engine (sequence of one heap, nim-sum of heaps)")
 
@@ -107,9 +112,11 @@ class HeapGame(GameInstance):
                 raise EvalError(f"{self.label}: heap {n:,} is beyond the guard of {MAX_HEAP:,} tokens")
             top = max(n, 2 * len(self.dense))
             if self.rules.max_parts > 2:
+                np = import_on_use("numpy")
                 self.dense = np.array(plain_sequence(self.rules, top), dtype=np.int64)
             else:
-                self.grown = grown_sequence(self.rules, top, self.dense, self.grown.computed, self.grown.proof)
+                grow = import_on_use("nimjos.games.heaps.grow")
+                self.grown = grow.grown_sequence(self.rules, top, self.dense, self.grown.computed, self.grown.proof)
                 self.dense = self.grown.values
                 if self.grown.proof is not None:
                     self.solved_by.add(self.grown.describe())

@@ -18,11 +18,10 @@ may ask the parts of a split into two to be unequal (Grundy's game).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
-
-import numpy as np
+from typing import Any, Iterator
 
 from nimjos.lang.errors import EvalError
+from nimjos.lang.lazy import import_on_use
 
 #: the largest number of heaps a rule may leave (bit 2**3 of a hexadecimal digit)
 MAX_PARTS = 3
@@ -147,9 +146,10 @@ def plain_moves(rules: HeapRules, n: int) -> int:
     """
     if n < 0:
         return 0
+    np = import_on_use("numpy")   # when the moves are counted, not to read a spec
     r = np.arange(n + 1, dtype=np.int64)   # the tokens left after taking: per digit, the moves it gives
 
-    def per_digit(d: int) -> np.ndarray:
+    def per_digit(d: int) -> Any:   # an int64 array
         c = np.zeros(n + 1, dtype=np.int64)
         if d & 1:
             c[0] += 1
