@@ -30,7 +30,7 @@ def declare_definitions(defines: dict, ns: Namespace, fname: str, lines: SpecLin
     >>> declare_definitions({"floor(x)": "x"}, Namespace(), "s.toml", SpecLines(""))
     Traceback (most recent call last):
     ...
-    nimjos.lang.errors.SpecError: s.toml: definition 'floor(x)': 'floor' is a built-in and cannot be redefined (choose another name)
+    nimjos.lang.errors.SpecError: s.toml: definition 'floor(x)': 'floor' is already the built-in 'floor' and cannot be redefined (choose another name)
     """
     def_line = lines.header("define")
     failed = set() if failed is None else failed
@@ -58,10 +58,10 @@ def _declare_one(head: str, body: Any, ns: Namespace, fname: str, dline: int | N
         raise SpecError(f"bad parameter list {params_text!r}", **where)
     hidden = [p for p in params if p in ns.builtins]
     if hidden:
-        raise SpecError(f"parameter {hidden[0]!r} would hide the built-in {hidden[0]!r}",
-                        hint="choose another name", **where)
+        raise SpecError(f"parameter {hidden[0]!r} would hide {ns.kind(hidden[0])}", hint="choose another name", **where)
     if name in ns.builtins:
-        raise SpecError(f"{name!r} is a built-in and cannot be redefined", hint="choose another name", **where)
+        raise SpecError(f"{name!r} is already {ns.kind(name)} and cannot be redefined", hint="choose another name",
+                        **where)
     if not isinstance(body, str):
         raise SpecError(f"a definition's body must be an expression string, got {type(body).__name__}", **where)
     try:

@@ -349,7 +349,7 @@ def _check_game_expression(claim: PlannedClaim, tree: ast.expr, ns: Namespace) -
             raise claim.error(f"the game family {name} needs its arguments", "game")
         return
     if name in ns.builtins:
-        raise claim.error(f"{name!r} is a built-in function, not a game", "game",
+        raise claim.error(f"{name!r} is {ns.kind(name)}, not a game", "game",
                           hint=suggest(name, [g for g in ns.games if ns.games[g] is not None]) or
                           "name a [game.NAME] of this file")
 
