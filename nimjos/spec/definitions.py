@@ -18,6 +18,7 @@ from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.errors import SpecError, raise_all
 from nimjos.lang.runtime import Definition
 from nimjos.lang.syntax import free_names, parse, unknown_name_error
+from nimjos.spec.plan import refuse_double_misere
 from nimjos.spec.schema import SpecLines
 
 
@@ -161,6 +162,7 @@ def compile_definitions(ns: Namespace, fname: str, lines: SpecLines, failed: set
                 raise unknown_name_error(d.tree, unknown[0], ns.known() | set(d.params), where=f"the body of {name}",
                                          **where)
             try:
+                refuse_double_misere(d.tree, ns)
                 d.body = compile_tree(d.tree, ns, set(d.params))
             except SpecError as exc:
                 raise exc.located(**where) from None
