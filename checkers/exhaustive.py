@@ -156,9 +156,16 @@ def rerun_command(claim: Claim, profile: str, bindings: dict) -> str:
     'nimjos check s.toml --claim c --at x=0,y=2'
     >>> rerun_command(C(), "deep", {"y": (1, 2)})
     "nimjos check s.toml --claim c --at 'y=(1, 2)' --profile deep"
+
+    A closed statement (no variables) has one instance, the claim itself: no ``--at``.
+
+    >>> rerun_command(C(), "default", {})
+    'nimjos check s.toml --claim c'
     """
     at = ",".join(f"{k}={format_value(v)}" for k, v in bindings.items())
-    cmd = f"nimjos check {shlex.quote(str(claim.spec.path))} --claim {shlex.quote(claim.id)} --at {shlex.quote(at)}"
+    cmd = f"nimjos check {shlex.quote(str(claim.spec.path))} --claim {shlex.quote(claim.id)}"
+    if at:
+        cmd += f" --at {shlex.quote(at)}"
     if profile != "default":
         cmd += f" --profile {profile}"
     return cmd

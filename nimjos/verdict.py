@@ -45,6 +45,10 @@ class HasId(Protocol):
     def id(self) -> str: ...
 
 
+#: where a closed statement (no variables) fails: the statement itself, at no instance
+CLOSED = "the closed statement (no variables)"
+
+
 @dataclass
 class Counterexample:
     """One instance where the claim fails (or cannot be evaluated).
@@ -77,6 +81,17 @@ class Counterexample:
         """
         vals = list(self.bindings.values())
         return format_value(vals[0]) if len(vals) == 1 else format_value(tuple(vals))
+
+    def at_text(self) -> str:
+        """Where the claim fails, as the CLI prints it: the bindings as ``x=0, y=2``; for a closed statement (no
+        variables, no bindings) the words saying so, never an empty place.
+
+        >>> Counterexample({"x": 0, "y": 2}).at_text(), Counterexample({}).at_text()
+        ('x=0, y=2', 'the closed statement (no variables)')
+        """
+        if not self.bindings:
+            return CLOSED
+        return ", ".join(f"{k}={format_value(v)}" for k, v in self.bindings.items())
 
     def to_json(self) -> dict[str, Any]:
         out = {

@@ -66,14 +66,14 @@ def _human_line(claim: Claim, result: Any, agrees: bool, why: str) -> str:
         lines.append(f"       {note}")
     if v.counterexamples:
         cx = v.counterexamples[0]
-        b = ", ".join(f"{k}={_fmt(x)}" for k, x in cx.bindings.items())
         left, right = side_names(claim.kind)
-        lines.append(f"       smallest counterexample: {b}: {left} {_fmt(cx.lhs)}, {right} {_fmt(cx.rhs)}"
+        # a closed statement has one instance, itself: nothing to order, no place to name
+        head = f"smallest counterexample: {cx.at_text()}" if cx.bindings else "false as a closed statement (no variables)"
+        lines.append(f"       {head}: {left} {_fmt(cx.lhs)}, {right} {_fmt(cx.rhs)}"
                      + (f"  ({v.failures:,} failing instances)" if v.failures > 1 else ""))
     elif v.undefined:
         cx = v.undefined[0]
-        b = ", ".join(f"{k}={_fmt(x)}" for k, x in cx.bindings.items())
-        lines.append(f"       ill-defined at {b}: {cx.reason}")
+        lines.append(f"       ill-defined at {cx.at_text()}: {cx.reason}")
     if (v.counterexamples or v.undefined) and v.evidence.get("rerun"):
         lines.append(f"       re-run: {v.evidence['rerun']}")
     if result.repairs:

@@ -112,8 +112,8 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
             head = f"claim {cid} is {v.verdict} ({v.scope}); each term, computed and printed:"
             return "\n".join([head, *terms, *more])
         pins = dict(first.bindings)
-        lines.append(f"claim {cid}: {v.verdict}; smallest counterexample "
-                     + ", ".join(f"{k}={format_value(x)}" for k, x in pins.items()))
+        lines.append(f"claim {cid}: {v.verdict}; " + (f"smallest counterexample {first.at_text()}" if pins else
+                                                       "false as a closed statement (no variables)"))
     else:
         # a point outside the claim's domain is refused (the claim says nothing there); beyond the window it is
         # evaluated all the same, and said so

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from nimjos.verdict import HOLDING, STRENGTH, VERDICTS, final_verdict
+from nimjos.verdict import CLOSED, HOLDING, STRENGTH, VERDICTS, final_verdict
 
 #: verdicts whose claims get a page of their own
 PAGE_VERDICTS = ("refuted", "ill-defined")
@@ -375,11 +375,14 @@ class Claim:
 
         >>> Claim("f", "c", [], {"counterexamples": [{"bindings": {"x": 0, "y": 2}}]}).where
         'x = 0, y = 2'
+        >>> Claim("f", "c", [], {"counterexamples": [{"bindings": {}, "lhs": 31, "rhs": 30}]}).where
+        'the closed statement (no variables)'
         """
         for key in ("counterexamples", "undefined"):
             found = self.best.get(key) or []
             if found:
-                return ", ".join(f"{k} = {v}" for k, v in (found[0].get("bindings") or {}).items())
+                bindings = found[0].get("bindings") or {}
+                return ", ".join(f"{k} = {v}" for k, v in bindings.items()) if bindings else CLOSED
         return ""
 
     @property
