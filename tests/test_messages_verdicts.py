@@ -44,3 +44,26 @@ def test_a_closed_statement_in_the_report_and_the_notebook_api(tmp_path, cli):
     assert cli("report", "--store", store, "--out", tmp_path / "out", "--format", "md").returncode == 0
     index = (tmp_path / "out" / "index.md").read_text()
     assert "`the closed statement (no variables)`" in index
+
+
+# ----------------------------------------------------------------------------- the order of expect_counterexample
+
+NIM2 = ('[game.nim2]\nposition = ["x", "y"]\n'
+        'moves = [ { to = "(x - t, y)", where = "1 <= t <= x" }, { to = "(x, y - t)", where = "1 <= t <= y" } ]\n\n')
+PARITY = ('[[claim]]\nid = "parity"\ngame = "nim2"\nfor_all = "0 <= y and 0 <= x"\nwindow = "y <= 6 and x <= 6"\n'
+          'p_positions = "(x + y) % 2 == 0"\nexpect = "refuted"\nexpect_counterexample = "{}"\n')
+
+
+@pytest.mark.parametrize("written", ["(2, 0)", "(0, 2)"])
+def test_an_expected_counterexample_in_the_bound_or_the_position_order_agrees(tmp_path, cli, written):
+    """for_all binds y before x: the smallest counterexample is y=0, x=2, the position (x, y) = (2, 0)."""
+    r = cli("check", _write(tmp_path, NIM2 + PARITY.format(written)), "--no-store", "--method", "exhaustive")
+    assert "smallest counterexample: y=0, x=2" in r.stdout
+    assert r.returncode == 0, r.stdout
+
+
+def test_a_wrong_expected_counterexample_says_which_order_it_was_read_in(tmp_path, cli):
+    r = cli("check", _write(tmp_path, NIM2 + PARITY.format("(1, 1)")), "--no-store", "--method", "exhaustive")
+    assert r.returncode == 1
+    assert ("DISAGREES: expected smallest counterexample (1, 1), got (y, x) = (0, 2), in the position order "
+            "(x, y) = (2, 0)") in r.stdout

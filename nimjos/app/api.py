@@ -58,7 +58,7 @@ class ClaimCheck:
     @property
     def agrees(self) -> bool:
         """Whether the verdict is the one the spec's ``expect`` says."""
-        return agreement(self.final, self.claim.expect, self.claim.expect_counterexample)[0]
+        return agreement(self.final, self.claim.expect, self.claim.expect_counterexample, self.claim.coords)[0]
 
     def counterexample(self) -> str:
         """The smallest counterexample as text ("x=3: left side 1, right side 2"), or "" when there is none.

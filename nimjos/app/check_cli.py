@@ -207,7 +207,7 @@ def _check(args: argparse.Namespace) -> int:
             else:
                 final = result.final
                 finals[final.verdict] = finals.get(final.verdict, 0) + 1
-                agrees, why = agreement(final, claim.expect, claim.expect_counterexample)
+                agrees, why = agreement(final, claim.expect, claim.expect_counterexample, claim.coords)
                 if not agrees:
                     status = max(status, EXIT_DISAGREE)
                 for bug in (v.evidence[PROVER_BUG] for v in result.verdicts if PROVER_BUG in v.evidence):

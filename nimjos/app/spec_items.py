@@ -49,7 +49,7 @@ class ClaimItem(pytest.Item):
         profile = self.config.getoption("--nimjos-profile", "default")
         result = run_claim(self.claim, RunOptions(profile=profile))
         final = result.final
-        agrees, why = agreement(final, self.claim.expect, self.claim.expect_counterexample)
+        agrees, why = agreement(final, self.claim.expect, self.claim.expect_counterexample, self.claim.coords)
         if not agrees:
             raise ClaimDisagrees(self._message(final, why))
 

@@ -174,6 +174,17 @@ class Claim:
             compile_claim(self)
         return self.plans[profile]
 
+    @property
+    def coords(self) -> tuple[str, ...]:
+        """The coordinates of the claim's position in the game's order (``position``, or the declared game's);
+        empty for a claim on no game.
+
+        >>> import pathlib
+        >>> load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml").claims[0].coords
+        ('x',)
+        """
+        return self.plan().coords
+
     def error(self, message: str, field_name: str | None = None, hint: str | None = None) -> SpecError:
         """A SpecError located at this claim (and field)."""
         return SpecError(message, file=str(self.spec.path), item=self.label, field=field_name,
