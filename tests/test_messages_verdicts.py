@@ -67,3 +67,22 @@ def test_a_wrong_expected_counterexample_says_which_order_it_was_read_in(tmp_pat
     assert r.returncode == 1
     assert ("DISAGREES: expected smallest counterexample (1, 1), got (y, x) = (0, 2), in the position order "
             "(x, y) = (2, 0)") in r.stdout
+
+
+# ----------------------------------------------------------------------------- the report's expectation column
+
+def test_the_report_says_which_counterexample_was_expected_not_expected_refuted(tmp_path, cli):
+    """Only the expected counterexample differs: the verdict is the expected word, and the report says what the CLI
+    says, never "expected refuted" beside `refuted`."""
+    path = _write(tmp_path, NIM2 + PARITY.format("(1, 1)"))
+    store = tmp_path / "r.sqlite"
+    assert cli("check", path, "--store", store, "--method", "exhaustive").returncode == 1
+    out = tmp_path / "out"
+    assert cli("report", "--store", store, "--out", out).returncode == 0
+    why = "expected smallest counterexample (1, 1), got (y, x) = (0, 2), in the position order (x, y) = (2, 0)"
+    index, html = (out / "index.md").read_text(), (out / "index.html").read_text()
+    assert f"**{why}**" in index and "expected refuted" not in index
+    assert why in html and "expected refuted" not in html
+    pages = list((out / "claims").glob("*.md"))
+    assert pages and all("expected refuted" not in p.read_text() for p in pages)
+    assert any(f"not as expected ({why})" in p.read_text() for p in pages)

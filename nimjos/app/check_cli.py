@@ -38,7 +38,7 @@ from nimjos.results.key import verdict_key
 from checkers.result import ClaimResult
 
 
-def _claim_meta(claim: Claim, agrees: bool) -> dict:
+def _claim_meta(claim: Claim, agrees: bool, why: str = "") -> dict:
     spec = claim.spec
     return {
         "file": str(spec.path), "spec_hash": spec.sha256, "source_id": spec.source.id,
@@ -46,7 +46,7 @@ def _claim_meta(claim: Claim, agrees: bool) -> dict:
         "claim_id": claim.id, "ref": claim.ref, "text": claim.text, "kind": claim.kind,
         "game": claim.game_text or "", "expect": claim.expect or "", "corrects": claim.corrects or "",
         "relaxes": claim.relaxes or "", "note": claim.note, "reading": claim.reading, "formula": claim.formula_text(),
-        "agrees": agrees,
+        "agrees": agrees, "disagreement": "" if agrees else why,
         "for_all": claim.for_all_text or "", "assume": claim.assume_text or "",
         "order": claim.index, "definitions": definitions_used(claim),
     }
@@ -214,7 +214,7 @@ def _check(args: argparse.Namespace) -> int:
                     status = max(status, EXIT_PROVER_BUG)
                     print(f"nimjos: {claim.spec.path}: claim {claim.id!r}: {bug}", file=sys.stderr, flush=True)
                 if store:
-                    meta = _claim_meta(claim, agrees)
+                    meta = _claim_meta(claim, agrees, why)
                     for v in result.verdicts:
                         store.record(run_id, meta, v, reused_from=reused[i][0] if i in reused else None)
                     if i not in reused and result.complete:   # kept for reuse once every verdict is recorded

@@ -405,6 +405,20 @@ class Claim:
         return self.get("expect") or "not refuted"
 
     @property
+    def disagreement(self) -> str:
+        """Why the verdict is not what the spec expects, as the check said it (nimjos.verdict.agreement, recorded
+        with the verdict): another verdict word, or the same word with another smallest counterexample; for a
+        record without it, the expected word.
+
+        >>> Claim("f", "c", [], {"verdict": "refuted", "expect": "refuted", "agrees": False,
+        ...       "disagreement": "expected smallest counterexample (1, 2, 3), got (a, b, c) = (1, 2, 2)"}).disagreement
+        'expected smallest counterexample (1, 2, 3), got (a, b, c) = (1, 2, 2)'
+        >>> Claim("f", "c", [], {"verdict": "refuted", "agrees": False}).disagreement
+        'expected not refuted'
+        """
+        return self.get("disagreement") or f"expected {self.expected}"
+
+    @property
     def reading(self) -> str:
         """The reading the encoder chose where the printed text is garbled ('' when the text was read as printed).
 
