@@ -86,3 +86,35 @@ def test_the_report_says_which_counterexample_was_expected_not_expected_refuted(
     pages = list((out / "claims").glob("*.md"))
     assert pages and all("expected refuted" not in p.read_text() for p in pages)
     assert any(f"not as expected ({why})" in p.read_text() for p in pages)
+
+
+# ----------------------------------------------------------------------------- explain
+
+FAMILIES = ('[[claim]]\nid = "fam"\ngame = "nim2"\nfor_all = "0 <= x and 0 <= y"\nwindow = "x <= 10 and y <= 10"\n'
+            'p_positions = [ { point = "(j, j)", where = "j >= 0" }, { point = "(j, j + 1)", where = "j >= 1" } ]\n'
+            'expect = "refuted"\n')
+SUB123M = ('[game.sub123m]\nposition = ["n"]\nplay = "misere"\nmoves = [ { to = "n - t", where = "1 <= t <= 3 and t <= n" } ]\n\n'
+           '[[claim]]\nid = "mis"\ngame = "sub123m"\nfor_all = "0 <= n"\nwindow = "n <= 40"\np_positions = "n % 4 == 2"\n'
+           'expect = "refuted"\n')
+
+
+@pytest.mark.parametrize("at, says", [
+    (None, "the claim says: P-position: family 2 {(j, j + 1): j >= 1} at j = 1"),   # the smallest counterexample
+    ("(3, 3)", "the claim says: P-position: family 1 {(j, j): j >= 0} at j = 3"),
+    ("(3, 5)", "the claim says: not a P-position: no family gives (3, 5)"),
+])
+def test_explain_names_the_family_member_that_gives_the_position(tmp_path, cli, at, says):
+    path = _write(tmp_path, NIM2 + FAMILIES)
+    r = cli("explain", f"{path}::fam", *(["--at", at] if at else []))
+    assert r.returncode == 0 and says in r.stdout and "see the families" not in r.stdout
+
+
+def test_explain_on_a_misere_game_names_misere_grundy_values(tmp_path, cli):
+    path = _write(tmp_path, SUB123M)
+    out = cli("explain", f"{path}::mis", "--depth", "1").stdout.splitlines()
+    assert out[1:5] == ["position 1 in sub123m (misère play: the last player to move loses)", "  option  misère Grundy",
+                        "  0       1", "mex of the options' misère Grundy values = 0: a P-position in misère play"]
+    assert "  -> 0  misère G = 1" in out
+    out = cli("explain", f"{path}::mis", "--at", "0").stdout
+    assert "misère Grundy value 1: a terminal position is an N-position in misère play" in out
+    assert "option  Grundy" not in out and "= G(" not in out
