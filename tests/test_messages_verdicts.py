@@ -118,3 +118,37 @@ def test_explain_on_a_misere_game_names_misere_grundy_values(tmp_path, cli):
     out = cli("explain", f"{path}::mis", "--at", "0").stdout
     assert "misère Grundy value 1: a terminal position is an N-position in misère play" in out
     assert "option  Grundy" not in out and "= G(" not in out
+
+
+# ----------------------------------------------------------------------------- observations of periodicity
+
+def test_a_pattern_of_the_last_few_values_is_not_printed_as_a_fact_about_the_sequence():
+    import numpy as np
+    from nimjos.app.grundy_cli import _periodicity
+    from nimjos.games.periodicity import observe
+    head = [n * n for n in range(2040)]                                          # no period at all ...
+    seq = np.array(head + [5000, 5001, 5002, 5003, 5004, 5005, 5006, 5007])     # ... then the last 8 values rise
+    assert "from 2040" not in _periodicity(seq, 0)
+    assert _periodicity(seq, 0) == "no period within the window (0..2047) with several periods of evidence"
+    assert observe(seq) is None
+    # the same pattern with several periods and as many values as its preperiod is an observation
+    long = np.array(head + list(range(5000, 5000 + 2100)))
+    assert _periodicity(long, 0).startswith("arithmetic periodic with period 1 from 2040, saltus 1")
+
+
+def test_a_misere_table_shows_the_pattern_of_its_p_positions_never_a_normal_play_pattern(cli):
+    r = cli("grundy", 'misere(octal("0.77"))', "--window", "0 <= n <= 30")
+    assert r.returncode == 0
+    assert "saltus" not in r.stdout and "arithmetic periodic" not in r.stdout
+    assert ("no pattern of the P-positions (misère play) within the window (0..30) with several periods of evidence"
+            in r.stdout)
+    r = cli("grundy", 'misere(subtraction({1, 2, 3}))', "--window", "0 <= n <= 30")
+    assert "the P-positions (misère play) from n = 0 are the n with n % 4 == 1 (exact through 30)" in r.stdout
+    assert "periodic with period" not in r.stdout
+
+
+def test_a_misere_claim_s_observation_is_about_its_p_positions(tmp_path, cli):
+    r = cli("check", _write(tmp_path, SUB123M), "--no-store", "--method", "exhaustive")
+    assert "the Grundy sequence of sub123m" not in r.stdout
+    assert ("observation: the P-positions (misère play) of sub123m from n = 0 are the n with n % 4 == 1 (exact "
+            "through 40)") in r.stdout
