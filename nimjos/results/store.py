@@ -134,7 +134,7 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
 
     >>> conn = sqlite3.connect(":memory:")
     >>> migrate(conn, 1), migrate(conn)
-    (1, 7)
+    (1, 8)
     """
     def current() -> int:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
