@@ -12,9 +12,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from nimjos.games.declared import as_instance
+from nimjos.games.declared import MISERE, as_instance
 from nimjos.games.engine import active_engine
-from nimjos.games.periodicity import detect, smallest_stair
+from nimjos.games.periodicity import observe, outcome_pattern, smallest_stair
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.values import format_value
 from nimjos.spec.plan import ClaimPlan, ValuesPlan
@@ -160,12 +160,27 @@ def window_evidence(rows: list, claimed_map: dict, label: str) -> dict:
 
 
 def _observations(inst: Any, xs: list) -> list[str]:
-    """Periodicity and h-stair structure of the Grundy sequence on the window, stated as observations."""
+    """Periodicity and h-stair structure of the Grundy sequence on the window, stated as observations, each only
+    with several periods of evidence (:func:`nimjos.games.periodicity.observe`); of a game in misère play, the
+    pattern of its P-positions (:func:`nimjos.games.periodicity.outcome_pattern`), never a normal-play pattern.
+
+    >>> from nimjos.games.declared import subtraction
+    >>> from nimjos.games.heaps.misere import misere
+    >>> from nimjos.games.engine import active_engine
+    >>> g = misere(subtraction(frozenset({1, 2, 3})))
+    >>> active_engine().solve(g, list(range(41)))
+    >>> _observations(g, list(range(41)))
+    ['observation: the P-positions (misère play) of misere(subtraction({1, 2, 3})) from n = 0 are the n with n % 4 == 1 (exact through 40)']
+    """
     if len(xs) < 12 or xs[-1] - xs[0] + 1 != len(xs) or len(xs) > 200_000:
         return []
     seq = [inst.lookup(x) for x in xs]
+    if inst.play == MISERE:
+        pattern = outcome_pattern(seq, xs[0])
+        return [f"observation: {pattern.replace(' (misère play)', f' (misère play) of {inst.label}', 1)}"] \
+            if pattern else []
     out = []
-    found = detect(seq)
+    found = observe(seq)
     if found:
         text = found.describe().replace(f"from {found.preperiod}", f"from {xs[0] + found.preperiod}")
         text = text.replace(f"through {found.through}", f"through {xs[0] + found.through}")

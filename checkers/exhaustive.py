@@ -38,7 +38,7 @@ from nimjos.lang.syntax import suggest
 from nimjos.lang.values import format_value
 from nimjos.spec.budget import enforce_limits
 from nimjos.spec.loader import Claim
-from nimjos.spec.plan import (ClaimPlan, FamilyPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PatternPlan, PeriodicPlan, PPositionsPlan,
+from nimjos.spec.plan import (ClaimPlan, FamilyPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PatternPlan, PeriodicPlan, PPositionsPlan, SetPlan,
                                ValuesPlan, handler_for, locate_error)
 from nimjos.verdict import Counterexample, Verdict
 
@@ -156,9 +156,16 @@ def rerun_command(claim: Claim, profile: str, bindings: dict) -> str:
     'nimjos check s.toml --claim c --at x=0,y=2'
     >>> rerun_command(C(), "deep", {"y": (1, 2)})
     "nimjos check s.toml --claim c --at 'y=(1, 2)' --profile deep"
+
+    A closed statement (no variables) has one instance, the claim itself: no ``--at``.
+
+    >>> rerun_command(C(), "default", {})
+    'nimjos check s.toml --claim c'
     """
     at = ",".join(f"{k}={format_value(v)}" for k, v in bindings.items())
-    cmd = f"nimjos check {shlex.quote(str(claim.spec.path))} --claim {shlex.quote(claim.id)} --at {shlex.quote(at)}"
+    cmd = f"nimjos check {shlex.quote(str(claim.spec.path))} --claim {shlex.quote(claim.id)}"
+    if at:
+        cmd += f" --at {shlex.quote(at)}"
     if profile != "default":
         cmd += f" --profile {profile}"
     return cmd
@@ -468,10 +475,28 @@ def _group(rows: list, names: tuple, param_names: tuple) -> dict:
     return groups
 
 
+def family_members(plan: SetPlan, env0: dict, position: Any) -> list[tuple[int, dict]]:
+    """The members of a claim's families that give `position` (at the outer values `env0`): each as (the family's
+    number from 1, the values of its indices), in the families' order; empty when no family gives it.
+
+    >>> import pathlib
+    >>> from nimjos.spec.loader import load_spec
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "contract.toml")
+    >>> plan = next(c for c in spec.claims if isinstance(c.statement, list)).plan()
+    >>> family_members(plan, {}, (3, 5)), family_members(plan, {}, (0, 0)), family_members(plan, {}, (2, 2))
+    ([(1, {'k': 2})], [(1, {'k': 0}), (2, {'k': 0})], [])
+    """
+    assert plan.families is not None, "a claim of families"
+    members: dict[Any, list[tuple[int, dict]]] = {}
+    _family_points(plan, plan.families, dict(env0), [position], Collector(1), plan.coords, members)
+    return members.get(position, [])
+
+
 def _family_points(plan: ClaimPlan, families: Sequence[FamilyPlan], env0: dict, positions: list, col: Collector,
-                   names: tuple) -> set:
+                   names: tuple, members: dict | None = None) -> set:
     """The points of the union of families for the outer values in env0, enumerated as far as the window
-    (given by its positions) needs."""
+    (given by its positions) needs; `members`, when given, gets for each point the (family number from 1, index
+    values) of every member that gives it."""
     if not positions:
         return set()
     if isinstance(positions[0], tuple):
@@ -481,7 +506,7 @@ def _family_points(plan: ClaimPlan, families: Sequence[FamilyPlan], env0: dict, 
     else:
         lo, hi = [min(positions)], [max(positions)]
     points: set = set()
-    for fam in families:
+    for number, fam in enumerate(families, 1):
         stops_by_index: dict[str, list] = {}
         for name, j, d, fn in fam.stop_fns:
             stops_by_index.setdefault(name, []).append((j, d, fn))
@@ -500,6 +525,8 @@ def _family_points(plan: ClaimPlan, families: Sequence[FamilyPlan], env0: dict, 
                 if isinstance(p, tuple) and len(p) == 1:
                     p = p[0]
                 points.add(p)
+                if members is not None:
+                    members.setdefault(p, []).append((number, {n: env[n] for n in fam.binder.names}))
         except EvalError as exc:
             col.undef(Counterexample(dict(env0), None, None, reason=f"family {fam.where_text!r}: {exc}"))
     return points

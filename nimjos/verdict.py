@@ -45,6 +45,10 @@ class HasId(Protocol):
     def id(self) -> str: ...
 
 
+#: where a closed statement (no variables) fails: the statement itself, at no instance
+CLOSED = "the closed statement (no variables)"
+
+
 @dataclass
 class Counterexample:
     """One instance where the claim fails (or cannot be evaluated).
@@ -77,6 +81,17 @@ class Counterexample:
         """
         vals = list(self.bindings.values())
         return format_value(vals[0]) if len(vals) == 1 else format_value(tuple(vals))
+
+    def at_text(self) -> str:
+        """Where the claim fails, as the CLI prints it: the bindings as ``x=0, y=2``; for a closed statement (no
+        variables, no bindings) the words saying so, never an empty place.
+
+        >>> Counterexample({"x": 0, "y": 2}).at_text(), Counterexample({}).at_text()
+        ('x=0, y=2', 'the closed statement (no variables)')
+        """
+        if not self.bindings:
+            return CLOSED
+        return ", ".join(f"{k}={format_value(v)}" for k, v in self.bindings.items())
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -351,7 +366,8 @@ def _comparable(v: Any) -> Any:
     return v
 
 
-def agreement(verdict: Verdict, expect: str | None, expect_counterexample: str | None = None) -> tuple[bool, str]:
+def agreement(verdict: Verdict, expect: str | None, expect_counterexample: str | None = None,
+              position: tuple[str, ...] = ()) -> tuple[bool, str]:
     """Does a claim's final verdict agree with its spec's `expect` (and `expect_counterexample`)? With the reason
     when it does not. `expect` None: anything but refuted or ill-defined; "holds" and "checked": any holding
     verdict; "sampled": sampled or a proof (proved, proved-bounded); any other word: exactly that word.
@@ -361,8 +377,17 @@ def agreement(verdict: Verdict, expect: str | None, expect_counterexample: str |
     >>> agreement(Verdict("c", "checked", "exhaustive", ""), "sampled")
     (False, 'expected sampled')
     >>> v = Verdict("c", "refuted", "exhaustive", "", counterexamples=[Counterexample({"x": 0, "y": 2})])
-    >>> agreement(v, "refuted", "(0, 2)"), agreement(v, "refuted", "(1, 1)")[0]
-    ((True, ''), False)
+    >>> agreement(v, "refuted", "(0, 2)"), agreement(v, "refuted", "(1, 1)")
+    ((True, ''), (False, 'expected smallest counterexample (1, 1), got (x, y) = (0, 2)'))
+
+    `expect_counterexample` lists the bound values in the order `for_all` binds them, or, for a claim on a game,
+    in the order of the game's `position` (its coordinates first, then the other bound names as bound):
+
+    >>> v = Verdict("c", "refuted", "exhaustive", "", counterexamples=[Counterexample({"y": 2, "x": 0})])
+    >>> agreement(v, "refuted", "(0, 2)", ("x", "y")), agreement(v, "refuted", "(2, 0)", ("x", "y"))
+    ((True, ''), (True, ''))
+    >>> agreement(v, "refuted", "(1, 1)", ("x", "y"))[1]
+    'expected smallest counterexample (1, 1), got (y, x) = (2, 0), in the position order (x, y) = (0, 2)'
     """
     word = verdict.verdict
     if expect is None:
@@ -377,9 +402,32 @@ def agreement(verdict: Verdict, expect: str | None, expect_counterexample: str |
         return False, f"expected {expect or 'not refuted'}"
     if expect_counterexample and word == "refuted":
         cx = verdict.counterexamples[0]
-        same_text = cx.position_text().replace(" ", "") == expect_counterexample.replace(" ", "")
-        want = _literal_tuple(expect_counterexample)
-        same_value = want is not None and _comparable(want) == _comparable(tuple(cx.bindings.values()))
-        if not (same_text or same_value):
-            return False, f"expected smallest counterexample {expect_counterexample}, got {cx.position_text()}"
+        orders = [tuple(cx.bindings)]
+        if position and all(c in cx.bindings for c in position):
+            in_position = tuple(position) + tuple(n for n in cx.bindings if n not in position)
+            if in_position != orders[0]:
+                orders.append(in_position)
+        if not any(_same_values(cx.bindings, names, expect_counterexample) for names in orders):
+            got = ", in the position order ".join(f"{_names_text(names)} = {_values_text(cx.bindings, names)}"
+                                                   for names in orders)
+            return False, f"expected smallest counterexample {expect_counterexample}, got {got}"
     return True, ""
+
+
+def _values_text(bindings: dict[str, Any], names: tuple[str, ...]) -> str:
+    """The values of `names` in `bindings`, as a position is written: ``2`` alone, ``(0, 2)`` for several."""
+    values = [bindings[n] for n in names]
+    return format_value(values[0]) if len(values) == 1 else format_value(tuple(values))   # () when closed
+
+
+def _names_text(names: tuple[str, ...]) -> str:
+    """The bound names in the order their values are written: ``x``, ``(x, y)``."""
+    return names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
+
+
+def _same_values(bindings: dict[str, Any], names: tuple[str, ...], written: str) -> bool:
+    """Is `written` (an ``expect_counterexample``) the values of `names` in `bindings`, as text or as values?"""
+    if _values_text(bindings, names).replace(" ", "") == written.replace(" ", ""):
+        return True
+    want = _literal_tuple(written)
+    return want is not None and _comparable(want) == _comparable(tuple(bindings[n] for n in names))

@@ -183,3 +183,61 @@ def test_an_automaton_the_next_power_of_two_breaks_is_learned_again_when_rounds_
     assert [f.klass for f in four.found] == [AUTOMATON] and four.found[0].verdict == "not checked"
     assert "x < 256 and y < 256" in four.found[0].scope
     assert four.positions == sum(2 ** (2 * k) for k in range(4, 9))   # the boxes below 16, 32, ..., 256
+
+
+# ----------------------------------------------------------------------------- misère play
+
+MTWO = ('[source]\nid = "mtwo"\n\n[game.mtwo]\nposition = ["n"]\nplay = "misere"\n'
+        'moves = [ { to = "n - 2", where = "n >= 2" } ]\n')
+
+
+def _misere_table(highs: tuple[int, ...]) -> np.ndarray:
+    """Take exactly 2 in misère play, by an independent recursion on outcomes: 0 and 1 are terminal (N), n is P
+    exactly when its one option n - 2 is N. The misère Grundy values are 1 (N) and 0 (P) here."""
+    p = []
+    for n in range(highs[0] + 1):
+        p.append(n >= 2 and not p[n - 2])
+    return np.array([0 if x else 1 for x in p])
+
+
+def test_a_misere_game_is_fitted_by_its_p_positions_never_by_normal_play_values(tmp_path):
+    path = tmp_path / "mtwo.toml"
+    path.write_text(MTWO)
+    source = game_source(f"{path}::mtwo", [])
+    assert source.misere
+    found = discover(source, _misere_table, fit_size=100, prove=False)
+    assert found.tried == ["periodic P-positions"]
+    assert [f.statement for f in found.found] == ['p_positions = "n % 4 in {2, 3}"']
+    assert "periodic =" not in found.found[0].claim and "grundy =" not in found.found[0].claim
+    # the written claim loads: a claim on a misère game that states its P-positions
+    spec = load_spec(_write_found(tmp_path, source, found))
+    assert spec.claims[0].plan().misere
+
+
+def _write_found(tmp_path: Path, source: GameSource, found) -> Path:
+    from checkers.discover.search import spec_text
+    out = tmp_path / "written.toml"
+    out.write_text(spec_text(source, [f.claim for f in found.found]))
+    return out
+
+
+def test_a_misere_declared_game_s_p_set_is_printed_and_proved(tmp_path, cli, walnut):
+    path = tmp_path / "mtwo.toml"
+    path.write_text(MTWO)
+    r = cli("discover", f"{path}::mtwo", "--window", "100")
+    assert r.returncode == 0, r.stderr
+    assert "periodic P-positions: proved (prove" in r.stdout and "in misère play" in r.stdout
+    assert 'p_positions = "n % 4 in {2, 3}"' in r.stdout and "periodic =" not in r.stdout
+
+
+def test_a_claim_discover_wrote_that_does_not_load_is_its_own_fault_never_the_user_s(tmp_path, cli, monkeypatch):
+    import checkers.discover.search as search
+    path = tmp_path / "mtwo.toml"
+    path.write_text(MTWO)
+    original = search.claim_block
+    monkeypatch.setattr(search, "claim_block", lambda *a: original(*a).replace("p_positions =", "p_position ="))
+    r = cli("discover", f"{path}::mtwo", "--window", "100")
+    assert r.returncode == 3 and r.returncode != 2
+    assert r.stderr.startswith("nimjos discover: internal error: nimjos discover wrote a claim that does not load")
+    assert "a fault of nimjos discover, not of your spec" in r.stderr
+    assert "discovered.toml" not in r.stderr and str(tmp_path) not in r.stderr

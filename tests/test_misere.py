@@ -297,3 +297,28 @@ def test_z3_certificate_in_misere_play(tmp_path, p_set, verdict, at):
         assert "in misère play, (c) no terminal position in the set" in v.scope
     else:
         assert v.counterexamples[0].bindings == {"n": at}
+
+
+@pytest.mark.parametrize("body, where, shown", [
+    ('[[claim]]\nid = "mm"\ngame = "misere(misere(nim()))"\nposition = ["h"]\n'
+     'for_all = "n == 2 and len(h) == n and all(x >= 0 for x in h)"\nwindow = "h in multisets(n, 0, 3)"\n'
+     'p_positions = "nimsum(h) == 0"\n', "11: claim 'mm', field 'game'", "misere(misere(nim()))"),
+    ('[[claim]]\nid = "md"\ngame = "misere(nim2)"\nfor_all = "0 <= x and 0 <= y"\nwindow = "x <= 3 and y <= 3"\n'
+     'p_positions = "x == y"\n', "11: claim 'md', field 'game'", "misere(nim2)"),
+    ('[define]\nmn = "misere(nim())"\n\n[[claim]]\nid = "mf"\nfor_all = "0 <= x <= 3"\n'
+     'holds = "misere_grundy(misere(mn), (x,)) >= 0"\n', "15: claim 'mf', field 'holds'", "misere(mn)"),
+    ('[define]\nmm = "misere(misere(nim()))"\n', "10: definition 'mm'", "misere(misere(nim()))"),
+])
+def test_misere_of_a_misere_game_is_refused_at_load(tmp_path, cli, body, where, shown):
+    """misere(misere(G)) was silently misère G: now a load error naming the file, line and field (exit status 2)."""
+    path = _spec(tmp_path, body)
+    r = cli("check", path, "--no-store")
+    assert r.returncode == 2 and r.stdout == "", r.stderr
+    assert f"{path}:{where}: {shown}: misere(GAME) of a game already in misère play" in r.stderr, r.stderr
+    assert "misère play applied twice is still misère play" in r.stderr
+
+
+def test_misere_of_a_misere_game_hidden_from_the_loader_is_refused_when_evaluated():
+    from nimjos.games.functions import FAMILIES
+    with pytest.raises(Exception, match="is already in misère play"):
+        FAMILIES["misere"](misere(nim()))

@@ -99,12 +99,34 @@ def test_a_path_leaving_the_folder_by_a_symbolic_link_is_refused(tmp_path):
 
 
 def test_an_automaton_may_not_take_a_builtin_name_and_a_definition_may_not_take_its_name(tmp_path):
-    with pytest.raises(SpecError, match="'xor' is a built-in and cannot name an automaton"):
+    with pytest.raises(SpecError, match="'xor' is already the built-in 'xor' and cannot name an automaton"):
         load_spec(_spec(tmp_path, EQUAL, name="xor", claim="xor(x, y) == 0"))
     path = _spec(tmp_path, EQUAL)
     path.write_text(path.read_text().replace("[game.nim2]", '[define]\n"same(a, b)" = "a == b"\n\n[game.nim2]'))
-    with pytest.raises(SpecError, match="'same' is a built-in and cannot be redefined"):
+    with pytest.raises(SpecError) as err:
         load_spec(path)
+    # the spec's own automaton is named as such, never called "a built-in"
+    assert "'same' is already the stored automaton 'same' ([automaton.same] of this spec) and cannot be redefined" \
+        in str(err.value) and "built-in" not in str(err.value)
+
+
+@pytest.mark.parametrize("edit, expected", [
+    # a game, a coordinate, a lambda parameter and a bound variable named as the spec's automaton
+    (lambda t: t.replace("[game.nim2]", "[game.same]").replace('game = "nim2"', 'game = "same"'),
+     "game name 'same' is already the stored automaton 'same'"),
+    (lambda t: t.replace('position = ["x", "y"]', 'position = ["x", "same"]'),
+     "'same' is already the stored automaton 'same' ([automaton.same] of this spec) and cannot name a coordinate"),
+    (lambda t: t.replace('p_positions = "same(x, y)"', 'p_positions = "all((lambda same: same >= 0)(v) for v in (x, y))"'),
+     "lambda parameter 'same' would hide the stored automaton 'same'"),
+    (lambda t: t.replace('for_all = "x >= 0 and y >= 0"', 'for_all = "x >= 0 and y >= 0 and 0 <= same <= 2"'),
+     "0 <= same <= 2) and (x <= 12 and y <= 12)' but is already the stored automaton same"),
+])
+def test_a_name_clash_with_a_stored_automaton_names_the_automaton(tmp_path, edit, expected):
+    path = _spec(tmp_path, EQUAL)
+    path.write_text(edit(path.read_text()))
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    assert expected in str(err.value) and "built-in" not in str(err.value)
 
 
 def test_an_automaton_is_known_only_in_the_spec_that_declares_it(tmp_path):
@@ -229,3 +251,17 @@ def test_a_negative_argument_is_ill_defined_in_every_method_and_never_proved(tmp
         '[[claim]]\nid = "h"\nfor_all = "x >= 0"\nwindow = "x <= 5"\nholds = "same(x - 1, x - 1)"\n\n'
         '[[claim]]\nid = "h2"\nfor_all = "x >= 1"\nwindow = "x <= 5"\nholds = "same(x - 1, x - 1) and not same(x, x - 1)"\n')
     assert _verdicts(capsys, tmp_path / "s.toml") == {"h": "ill-defined", "h2": "proved"}
+
+
+@pytest.mark.parametrize("claim, expected", [
+    ("same(x)", "same(x): the stored automaton same reads 2 number(s) (its automaton has 2 input(s)), given 1"),
+    ("same(x, y, 0)", "same(x, y, 0): the stored automaton same reads 2 number(s)"),
+    ("twice(x) == 0", "twice(x): twice takes 2 argument(s) (a, b), given 1"),
+])
+def test_a_call_with_the_wrong_number_of_arguments_is_a_load_error(tmp_path, cli, claim, expected):
+    """Never `ill-defined` at run time: the spec's line and field, exit status 2, nothing checked."""
+    path = _spec(tmp_path, EQUAL, claim=claim)
+    path.write_text(path.read_text().replace("[game.nim2]", '[define]\n"twice(a, b)" = "a - b"\n\n[game.nim2]'))
+    r = cli("check", path, "--no-store")
+    assert r.returncode == 2 and r.stdout == ""
+    assert f"{path}:19: claim 'p', field 'p_positions': {expected}" in r.stderr

@@ -31,7 +31,8 @@ from checkers.discover.automaton import learn
 from checkers.discover.grammar import fit_grundy, fit_p_set
 from checkers.options import RunOptions
 from checkers.run import run_claim
-from nimjos.games.periodicity import detect
+from nimjos.games.periodicity import detect, observe
+from nimjos.lang.errors import NimjosError, SpecError, each_error
 from nimjos.spec.loader import load_spec
 
 #: the table of a game on the box from 0 up to ``highs`` (one highest value per coordinate), from its moves
@@ -45,20 +46,33 @@ AUTOMATON_NAME, AUTOMATON_CLAIM = "learned_P", "discovered-automaton"
 MAX_CANDIDATES = 3
 #: the default largest coordinate of the box a class is fitted on, by the number of coordinates
 FIT_SIZE = {1: 1000, 2: 63, 3: 15}
+#: the class of one-coordinate P-sets that are periodic (finite exceptions below a preperiod), for misère play
+PERIODIC_P = "periodic P-positions"
 #: the classes tried, by the number of coordinates, in the order they are tried
 CLASSES = {1: ("periodic", "arithmetic-periodic", "P-positions formula", "Grundy formula", AUTOMATON),
            2: ("P-positions formula", "Grundy formula", AUTOMATON), 3: ("P-positions formula", "Grundy formula", AUTOMATON)}
+#: the classes tried on a game in misère play: its P-positions only (its outcomes are what misère play defines; a
+#: normal-play pattern or Grundy formula of its misère values is no claim of the spec format)
+MISERE_CLASSES = {1: (PERIODIC_P, "P-positions formula", AUTOMATON), 2: ("P-positions formula", AUTOMATON),
+                  3: ("P-positions formula", AUTOMATON)}
+
+
+class DiscoveryBug(NimjosError):
+    """A claim ``nimjos discover`` wrote does not load: a fault of discover itself, never of the user's spec."""
 
 
 @dataclass(frozen=True)
 class GameSource:
     """A game as a discovered claim names it: its text in a claim's ``game`` field, its coordinates, the TOML that
-    declares it (empty for a built-in family) and whether it is a built-in heap game."""
+    declares it (empty for a built-in family), whether it is a built-in heap game and whether it is played in misère
+    play."""
 
     claim_game: str
     coords: tuple[str, ...]
     declarations: str = ""
     heap: bool = False
+    #: the game is played in misère play: its P-positions are fitted (the table holds misère Grundy values)
+    misere: bool = False
 
 
 @dataclass
@@ -193,7 +207,13 @@ def check_claims(text: str, ids: Sequence[str], path: Path | None = None,
         target.write_text(text)
         for name, content in (files or {}).items():
             (target.parent / name).write_text(content + "\n")
-        spec = load_spec(target)
+        try:
+            spec = load_spec(target)
+        except SpecError as exc:   # discover wrote it: its fault, never the user's, and no temporary path shown
+            faults = "; ".join(f"{e.item or 'the spec'}" + (f", field {e.field!r}" if e.field else "") + f": {e.message}"
+                               for e in each_error(exc))
+            raise DiscoveryBug(f"nimjos discover wrote a claim that does not load ({faults}): a fault of nimjos "
+                               "discover, not of your spec") from None
         out = {}
         for cid in ids:
             started = time.perf_counter()
@@ -227,6 +247,33 @@ def _periodic(values: np.ndarray) -> str | None:
     if seen is None:
         return None
     return f"periodic = {{ period = {seen.period}, preperiod = {seen.preperiod}, saltus = {seen.saltus} }}"
+
+
+def periodic_p_set(values: np.ndarray, name: str) -> str | None:
+    """The P-positions (zeros) of a one-coordinate table as a periodic set, with its P-positions below the
+    preperiod listed, as a ``p_positions`` formula; None when the table shows no such pattern with several periods
+    of evidence (:func:`nimjos.games.periodicity.observe`).
+
+    >>> periodic_p_set(np.array([1, 1, 0, 0] * 10), "n")
+    'n % 4 in {2, 3}'
+    >>> periodic_p_set(np.array([1, 0, 1, 1, 0, 2] + [1, 0] * 20), "n")
+    'n in {1, 4} or (n >= 6 and n % 2 == 1)'
+    """
+    zeros = np.asarray(values) == 0
+    found = observe(zeros.astype(np.int64))
+    if found is None:
+        return None
+    p, n0 = found.period, found.preperiod
+    early = [i for i in range(n0) if zeros[i]]
+    residues = sorted({i % p for i in range(n0, n0 + p) if zeros[i]})
+    parts = []
+    if early:
+        parts.append(f"{name} == {early[0]}" if len(early) == 1 else f"{name} in {{{', '.join(map(str, early))}}}")
+    if residues:
+        tail = f"{name} % {p} == {residues[0]}" if len(residues) == 1 else \
+            f"{name} % {p} in {{{', '.join(map(str, residues))}}}"
+        parts.append((f"({name} >= {n0} and {tail})" if early else f"{name} >= {n0} and {tail}") if n0 else tail)
+    return " or ".join(parts) or None
 
 
 def _confirmed(candidates: list[str], names: Sequence[str], big: list[np.ndarray], truth: np.ndarray,
@@ -294,21 +341,27 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
     big = np.asarray(table_of((high,) * dim))
     result = Discovery(game, [], positions=int(small.size + big.size), window=box_text(names, high))
     choices: list[tuple[str, str, list[str]]] = []   # (claim id, class, statements to try, simplest first)
-    if dim == 1:
+    if game.misere and dim == 1:   # misère play defines outcomes: the P-positions, never normal-play values
+        result.tried.append(PERIODIC_P)
+        p_set = periodic_p_set(big, names[0])
+        if p_set is not None:
+            choices.append(("discovered-p-positions", PERIODIC_P, [f"p_positions = {json.dumps(p_set)}"]))
+    elif dim == 1:
         result.tried += ["periodic", "arithmetic-periodic"]
         statement = _periodic(big)
         if statement is not None:
             klass = "periodic" if statement.endswith("saltus = 0 }") else "arithmetic-periodic"
             choices.append(("discovered-" + klass, klass, [statement]))
     if not choices:
-        result.tried += ["P-positions formula", "Grundy formula"]
+        result.tried += ["P-positions formula"] + ([] if game.misere else ["Grundy formula"])
         cols_small, cols_big = _columns(small.shape), _columns(big.shape)
         p_fits = _confirmed(fit_p_set(names, cols_small, small.ravel() == 0), names, cols_big, big.ravel() == 0,
                             fit_p_set)
         if p_fits:
             choices.append(("discovered-p-positions", "P-positions formula",
                             [f"p_positions = {json.dumps(f)}" for f in p_fits]))
-        g_fits = _confirmed(fit_grundy(names, cols_small, small.ravel()), names, cols_big, big.ravel(), fit_grundy)
+        g_fits = [] if game.misere else _confirmed(fit_grundy(names, cols_small, small.ravel()), names, cols_big,
+                                                   big.ravel(), fit_grundy)
         if g_fits:
             choices.append(("discovered-grundy", "Grundy formula", [f"grundy = {json.dumps(f)}" for f in g_fits]))
     for cid, klass, statements in choices:
@@ -323,7 +376,7 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
                 continue
             result.found.append(found)
             break
-    if not any(f.klass == "P-positions formula" or f.klass.endswith("periodic") for f in result.found):
+    if not any(f.klass in ("P-positions formula", PERIODIC_P) or f.klass.endswith("periodic") for f in result.found):
         result.tried.append(AUTOMATON)
         automaton, result.closest, valued = _automaton(game, small, big, table_of, rounds, high)
         result.positions += valued

@@ -58,7 +58,7 @@ class ClaimCheck:
     @property
     def agrees(self) -> bool:
         """Whether the verdict is the one the spec's ``expect`` says."""
-        return agreement(self.final, self.claim.expect, self.claim.expect_counterexample)[0]
+        return agreement(self.final, self.claim.expect, self.claim.expect_counterexample, self.claim.coords)[0]
 
     def counterexample(self) -> str:
         """The smallest counterexample as text ("x=3: left side 1, right side 2"), or "" when there is none.
@@ -71,11 +71,10 @@ class ClaimCheck:
         final = self.final
         if final.counterexamples:
             cx = final.counterexamples[0]
-            where = ", ".join(f"{k}={format_value(v)}" for k, v in cx.bindings.items())
-            return f"{where}: left side {format_value(cx.lhs)}, right side {format_value(cx.rhs)}"
+            return f"{cx.at_text()}: left side {format_value(cx.lhs)}, right side {format_value(cx.rhs)}"
         if final.undefined:
             cx = final.undefined[0]
-            return ", ".join(f"{k}={format_value(v)}" for k, v in cx.bindings.items()) + f": {cx.reason}"
+            return f"{cx.at_text()}: {cx.reason}"
         return ""
 
     def __repr__(self) -> str:

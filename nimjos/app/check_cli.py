@@ -38,7 +38,7 @@ from nimjos.results.key import verdict_key
 from checkers.result import ClaimResult
 
 
-def _claim_meta(claim: Claim, agrees: bool) -> dict:
+def _claim_meta(claim: Claim, agrees: bool, why: str = "") -> dict:
     spec = claim.spec
     return {
         "file": str(spec.path), "spec_hash": spec.sha256, "source_id": spec.source.id,
@@ -46,7 +46,7 @@ def _claim_meta(claim: Claim, agrees: bool) -> dict:
         "claim_id": claim.id, "ref": claim.ref, "text": claim.text, "kind": claim.kind,
         "game": claim.game_text or "", "expect": claim.expect or "", "corrects": claim.corrects or "",
         "relaxes": claim.relaxes or "", "note": claim.note, "reading": claim.reading, "formula": claim.formula_text(),
-        "agrees": agrees,
+        "agrees": agrees, "disagreement": "" if agrees else why,
         "for_all": claim.for_all_text or "", "assume": claim.assume_text or "",
         "order": claim.index, "definitions": definitions_used(claim),
     }
@@ -66,14 +66,14 @@ def _human_line(claim: Claim, result: Any, agrees: bool, why: str) -> str:
         lines.append(f"       {note}")
     if v.counterexamples:
         cx = v.counterexamples[0]
-        b = ", ".join(f"{k}={_fmt(x)}" for k, x in cx.bindings.items())
         left, right = side_names(claim.kind)
-        lines.append(f"       smallest counterexample: {b}: {left} {_fmt(cx.lhs)}, {right} {_fmt(cx.rhs)}"
+        # a closed statement has one instance, itself: nothing to order, no place to name
+        head = f"smallest counterexample: {cx.at_text()}" if cx.bindings else "false as a closed statement (no variables)"
+        lines.append(f"       {head}: {left} {_fmt(cx.lhs)}, {right} {_fmt(cx.rhs)}"
                      + (f"  ({v.failures:,} failing instances)" if v.failures > 1 else ""))
     elif v.undefined:
         cx = v.undefined[0]
-        b = ", ".join(f"{k}={_fmt(x)}" for k, x in cx.bindings.items())
-        lines.append(f"       ill-defined at {b}: {cx.reason}")
+        lines.append(f"       ill-defined at {cx.at_text()}: {cx.reason}")
     if (v.counterexamples or v.undefined) and v.evidence.get("rerun"):
         lines.append(f"       re-run: {v.evidence['rerun']}")
     if result.repairs:
@@ -207,14 +207,14 @@ def _check(args: argparse.Namespace) -> int:
             else:
                 final = result.final
                 finals[final.verdict] = finals.get(final.verdict, 0) + 1
-                agrees, why = agreement(final, claim.expect, claim.expect_counterexample)
+                agrees, why = agreement(final, claim.expect, claim.expect_counterexample, claim.coords)
                 if not agrees:
                     status = max(status, EXIT_DISAGREE)
                 for bug in (v.evidence[PROVER_BUG] for v in result.verdicts if PROVER_BUG in v.evidence):
                     status = max(status, EXIT_PROVER_BUG)
                     print(f"nimjos: {claim.spec.path}: claim {claim.id!r}: {bug}", file=sys.stderr, flush=True)
                 if store:
-                    meta = _claim_meta(claim, agrees)
+                    meta = _claim_meta(claim, agrees, why)
                     for v in result.verdicts:
                         store.record(run_id, meta, v, reused_from=reused[i][0] if i in reused else None)
                     if i not in reused and result.complete:   # kept for reuse once every verdict is recorded

@@ -1,7 +1,9 @@
 """``nimjos explain FILE::CLAIM [--at POSITION] [--depth D]``: why a claim fails (or holds) at one position.
 
 At the smallest counterexample (or the position given with ``--at``) it prints the options, each option's
-Grundy value, the mex, and what the claim says there; ``--depth`` prints the game tree below.
+Grundy value (its misère Grundy value on a game in misère play, and the column says so), the mex, and what the claim
+says there (for a union of families, the member that gives the position, or that none does); ``--depth`` prints the
+game tree below.
 
 >>> import pathlib
 >>> path = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml"
@@ -23,11 +25,11 @@ from nimjos.lang.values import format_value
 from nimjos.lang.errors import SpecError
 from nimjos.app.pins import parse_at
 import ast
-from checkers.exhaustive import check_exhaustive, pinned_place, printed_cells
+from checkers.exhaustive import check_exhaustive, family_members, pinned_place, printed_cells
 from nimjos.spec.plan import (ClaimPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PeriodicPlan, SetPlan, StairPlan, ValuesPlan,
                               handler_for, plan_claim)
 from nimjos.lang.errors import EvalError
-from nimjos.games.declared import as_instance
+from nimjos.games.declared import MISERE, as_instance
 from nimjos.spec.loader import load_spec
 
 MAX_LISTED = 40
@@ -54,12 +56,23 @@ def _pins(at: str | None, coords: tuple[str, ...]) -> dict[str, Any] | None:
     return parse_at(text)
 
 
+def _value_name(inst: Any) -> str:
+    """What a game's values are called: misère Grundy values in misère play, Grundy values in normal play.
+
+    >>> from nimjos.games.functions import misere, nim
+    >>> _value_name(nim()), _value_name(misere(nim()))
+    ('Grundy', 'misère Grundy')
+    """
+    return "misère Grundy" if inst.play == MISERE else "Grundy"
+
+
 def _tree(inst: Any, pos: Any, depth: int, indent: str, lines: list[str]) -> None:
     if depth <= 0:
         return
     opts = sorted(set(inst.options(pos)))
+    g = "misère G" if inst.play == MISERE else "G"
     for q in opts[:12]:
-        lines.append(f"{indent}-> {format_value(q)}  G = {inst.grundy(q)}")
+        lines.append(f"{indent}-> {format_value(q)}  {g} = {inst.grundy(q)}")
         _tree(inst, q, depth - 1, indent + "   ", lines)
     if len(opts) > 12:
         lines.append(f"{indent}   ... {len(opts) - 12} more options")
@@ -112,8 +125,8 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
             head = f"claim {cid} is {v.verdict} ({v.scope}); each term, computed and printed:"
             return "\n".join([head, *terms, *more])
         pins = dict(first.bindings)
-        lines.append(f"claim {cid}: {v.verdict}; smallest counterexample "
-                     + ", ".join(f"{k}={format_value(x)}" for k, x in pins.items()))
+        lines.append(f"claim {cid}: {v.verdict}; " + (f"smallest counterexample {first.at_text()}" if pins else
+                                                       "false as a closed statement (no variables)"))
     else:
         # a point outside the claim's domain is refused (the claim says nothing there); beyond the window it is
         # evaluated all the same, and said so
@@ -148,15 +161,24 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
         return "\n".join(lines + [f"--at must give {exc.args[0]!r} (and every param of the game)"])
     opts = sorted(set(inst.options(pos)))
     value = inst.grundy(pos)
-    lines.append(f"position {format_value(pos)} in {inst.label}")
-    lines.append("  option  Grundy")
+    misere = inst.play == MISERE
+    lines.append(f"position {format_value(pos)} in {inst.label}" + (" (misère play: the last player to move loses)"
+                                                                     if misere else ""))
+    lines.append(f"  option  {_value_name(inst)}")
     for q in opts[:MAX_LISTED]:
         lines.append(f"  {format_value(q):<7} {inst.grundy(q)}")
     if len(opts) > MAX_LISTED:
         lines.append(f"  ... {len(opts) - MAX_LISTED} more options")
     if not opts:
         lines.append("  (no options: a terminal position)")
-    lines.append(f"mex of the options = G({format_value(pos)}) = {value}")
+    if not misere:
+        lines.append(f"mex of the options = G({format_value(pos)}) = {value}")
+    elif opts:
+        lines.append(f"mex of the options' misère Grundy values = {value}: "
+                     + ("a P-position in misère play" if value == 0 else "an N-position in misère play"))
+    else:
+        lines.append(f"misère Grundy value {value}: a terminal position is an N-position in misère play (the player "
+                     "to move cannot move, and wins)")
     said = None
     says = handler_for(CLAIM_SAYS, plan)
     try:
@@ -183,9 +205,21 @@ def _grundy_says(plan: GrundyPlan, env: dict, pos: Any, inst: Any, value: int) -
 def _set_says(plan: SetPlan, env: dict, pos: Any, inst: Any, value: int) -> str:
     if isinstance(plan, LevelSetPlan):
         return "the level sets: " + plan.claim.formula_text()
-    if plan.formula is None:
-        return "see the families: " + plan.claim.formula_text()
+    if plan.formula is None:   # a union of families: the member that gives this position, or that none does
+        assert plan.families is not None, "a set of families"
+        members = family_members(plan, {k: v for k, v in env.items() if k not in plan.coords}, pos)
+        if not members:
+            return f"not a P-position: no family gives {format_value(pos)} ({plan.claim.formula_text()})"
+        return "P-position: " + "; also ".join(_member_text(plan, number, at) for number, at in members)
     return ("P-position" if plan.formula(env) else "not a P-position") + f" ({plan.claim.formula_text()})"
+
+
+def _member_text(plan: SetPlan, number: int, at: dict) -> str:
+    """One member of a claim's families: ``family 2 {(j, j + 1): j >= 1} at j = 1``."""
+    assert plan.families is not None, "a set of families"
+    family = plan.families[number - 1]
+    where = ", ".join(f"{k} = {format_value(v)}" for k, v in at.items())
+    return f"family {number} {{{family.point_text}: {family.where_text}}}" + (f" at {where}" if where else "")
 
 
 def _table_says(plan: ValuesPlan, env: dict, pos: Any, inst: Any, value: int) -> str:

@@ -43,7 +43,7 @@ from nimjos.games.arrays import grundy_array
 from nimjos.games.engine import MAX_POSITIONS, ReferenceEngine, using_engine
 from nimjos.games.heaps.fast import detect_table
 from nimjos.games.heaps.game import HeapGame
-from nimjos.games.periodicity import Periodicity
+from nimjos.games.periodicity import Periodicity, observe, outcome_pattern
 from nimjos.lang.errors import ResourceError
 from nimjos.lang.lazy import import_on_use
 
@@ -261,7 +261,8 @@ def grundy_table(target: str, assignments: list[str], window: str, max_positions
            "outside": int(table.size - count), "engine": _engines(game, engine),
            "seconds": round(time.perf_counter() - t0, 3), "origin": lows}
     if table.ndim == 1 and not how["outside"]:
-        how["periodicity"] = _periodicity(table, lows[0])
+        how["periodicity"] = (_outcomes(table, lows[0], names[0]) if game.play == "misere" else
+                              _periodicity(table, lows[0]))
     return table, how
 
 
@@ -279,17 +280,30 @@ def _engines(game: Any, engine: ReferenceEngine) -> str:
 
 
 def _periodicity(values: np.ndarray, start: int) -> str:
-    """What the 1-D table shows of (arithmetic) periodicity: an observation through the window's end, not a proof.
+    """What the 1-D table shows of (arithmetic) periodicity: an observation through the window's end, not a proof,
+    printed only with several periods of evidence (:func:`nimjos.games.periodicity.observe`).
 
     >>> _periodicity(np.array([0, 1, 2] * 5), 0)
     'periodic with period 3 from 0 (exact through 14)'
     >>> _periodicity(np.array([0, 1, 2, 3, 5, 8]), 10)
-    'no period within the window (10..15)'
+    'no period within the window (10..15) with several periods of evidence'
     """
-    found = DETECT_PERIODICITY(values)
+    found = observe(values, DETECT_PERIODICITY)
     if found is None:
-        return f"no period within the window ({start}..{start + len(values) - 1})"
+        return f"no period within the window ({start}..{start + len(values) - 1}) with several periods of evidence"
     return Periodicity(found.period, found.preperiod + start, found.saltus, found.through + start).describe()
+
+
+def _outcomes(values: np.ndarray, start: int, name: str) -> str:
+    """What a 1-D table of misère Grundy values shows: a pattern of its P-positions (its outcomes), never a
+    normal-play pattern of its values; an observation, as :func:`_periodicity`.
+
+    >>> _outcomes(np.array([1, 1, 0, 0] * 5), 0, "n")
+    'the P-positions (misère play) from n = 0 are the n with n % 4 in {2, 3} (exact through 19)'
+    """
+    found = outcome_pattern(values, start, name, DETECT_PERIODICITY)
+    return found or (f"no pattern of the P-positions (misère play) within the window ({start}..{start + len(values) - 1})"
+                     " with several periods of evidence")
 
 
 def grid_lines(table: np.ndarray, origin: list[int], names: list[str]) -> list[str]:

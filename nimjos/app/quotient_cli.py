@@ -31,7 +31,7 @@ from nimjos.app.cli import main
 from nimjos.app.grundy_cli import resolve_game
 from nimjos.games.heaps.misere import misere, one_heap_rule
 from nimjos.games.heaps.quotient import MisereQuotient, QuotientBudget, QuotientBuilder
-from nimjos.games.periodicity import detect
+from nimjos.games.periodicity import observe
 from nimjos.lang.errors import EvalError, SpecError
 
 __all__ = ["cmd_quotient", "quotient_summary", "main"]
@@ -61,7 +61,7 @@ def quotient_summary(quotient: MisereQuotient, label: str) -> dict[str, Any]:
     (6, [1, 4], [1])
     """
     images = list(quotient.images)
-    seen = detect(images[1:]) if len(images) > 2 else None
+    seen = observe(images[1:]) if len(images) > 2 else None   # printed only with several periods of evidence
     repeats = None
     if seen is not None and seen.saltus == 0:
         repeats = {"period": seen.period, "from": seen.preperiod + 1, "through": quotient.bound}

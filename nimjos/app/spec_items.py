@@ -49,18 +49,16 @@ class ClaimItem(pytest.Item):
         profile = self.config.getoption("--nimjos-profile", "default")
         result = run_claim(self.claim, RunOptions(profile=profile))
         final = result.final
-        agrees, why = agreement(final, self.claim.expect, self.claim.expect_counterexample)
+        agrees, why = agreement(final, self.claim.expect, self.claim.expect_counterexample, self.claim.coords)
         if not agrees:
             raise ClaimDisagrees(self._message(final, why))
 
     def _message(self, final: Any, why: str) -> str:
         lines = [f"{self.claim.id}: verdict {final.verdict} by {final.method} ({final.scope}); {why}"]
         for cx in final.counterexamples[:3]:
-            b = ", ".join(f"{k}={format_value(v)}" for k, v in cx.bindings.items())
-            lines.append(f"  counterexample {b}: lhs {format_value(cx.lhs)}, rhs {format_value(cx.rhs)}")
+            lines.append(f"  counterexample {cx.at_text()}: lhs {format_value(cx.lhs)}, rhs {format_value(cx.rhs)}")
         for cx in final.undefined[:3]:
-            b = ", ".join(f"{k}={format_value(v)}" for k, v in cx.bindings.items())
-            lines.append(f"  ill-defined at {b}: {cx.reason}")
+            lines.append(f"  ill-defined at {cx.at_text()}: {cx.reason}")
         if final.evidence.get("rerun"):
             lines.append(f"  re-run: {final.evidence['rerun']}")
         return "\n".join(lines)

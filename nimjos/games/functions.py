@@ -120,10 +120,29 @@ def heaps_value(game: Any, heaps: Any) -> int:
     return inst.grundy(heaps)
 
 
+def misere_play(game: Any) -> Any:
+    """GAME in misère play (the player who makes the last move loses), as a spec writes it: ``misere(GAME)``. A game
+    already in misère play is refused: misère play applied twice is still misère play, never normal play, and the
+    text would hide which game is meant (the loader refuses what it can see; this refuses what a definition hid).
+
+    >>> misere_play(nim()).label
+    'misere(nim)'
+    >>> misere_play(misere_play(nim()))
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.EvalError: misere(misere(nim)): misere(nim) is already in misère play (write it once: misère play applied twice is still misère play, never normal play)
+    """
+    inst = as_instance(game)
+    if inst.play == MISERE:
+        raise EvalError(f"misere({inst.label}): {inst.label} is already in misère play (write it once: misère play "
+                        "applied twice is still misère play, never normal play)")
+    return misere(inst)
+
+
 #: the heap games' families as names of the expression language
 HEAP_FAMILIES = {"octal": octal, "hexadecimal": hexadecimal, "grundys_game": grundys_game,
                  "laskers_nim": laskers_nim, "nim": nim, "moore_nim": moore_nim, "heaps": heaps,
-                 "misere": misere}
+                 "misere": misere_play}
 
 #: every built-in game family (a claim's `game` may call one: nimjos.spec.plan checks against this table)
 FAMILIES = {**GAME_FAMILIES, **HEAP_FAMILIES}

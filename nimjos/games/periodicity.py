@@ -12,7 +12,7 @@ Periodicity(period=5, preperiod=0, saltus=0, through=19)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -83,6 +83,69 @@ def detect(seq: Sequence[int] | np.ndarray, min_repeats: int = 3, max_period: in
         if n - n0 >= min_repeats * p and (best is None or n0 + p < best.preperiod + best.period):
             best = Periodicity(p, n0, s, n - 1)
     return best
+
+
+#: an observed (arithmetic) periodicity is reported only when its periodic part is seen for at least this many
+#: whole periods (and, :func:`observe`, over at least half the sequence)
+OBSERVED_PERIODS = 4
+
+
+def observe(seq: Sequence[int] | np.ndarray,
+            detector: Callable[[np.ndarray, int], Periodicity | None] | None = None) -> Periodicity | None:
+    """The (arithmetic) periodicity a finite sequence shows, as an observation worth printing, or None: the one
+    :func:`detect` finds (``detector``: a function of the same shape, such as the compiled
+    :func:`nimjos.games.heaps.fast.detect_table`), kept only when the sequence gives it several periods of evidence:
+
+    * its periodic part holds for at least :data:`OBSERVED_PERIODS` whole periods, and
+    * the sequence is at least twice as long as the preperiod and one period: n >= 2 (n0 + p), so that the pattern
+      holds through 2 n0 + 2p - 1 at least, over as many values as came before it. (This is the shape of the
+      Guy-Smith bound, which proves the periodicity of a finite octal game from its holding up to 2 n0 + 2p + t;
+      for any other sequence it is an observation, never a proof, and its text says "exact through".)
+
+    A pattern drawn from the last few values of a window (period 2 from 2040 in 2048 values) is not an
+    observation about the sequence, and is not reported.
+
+    >>> observe([0, 1, 2] * 4), observe([0, 1, 2] * 3) is None
+    (Periodicity(period=3, preperiod=0, saltus=0, through=11), True)
+    >>> observe(list(range(2040)) + [7, 9, 8, 10, 9, 11, 10, 12]) is None   # period 2, saltus 1 from 2040
+    True
+    >>> observe([5, 3, 9, 2, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1])   # period 2 from 4: 14 values >= 2 (4 + 2)
+    Periodicity(period=2, preperiod=4, saltus=0, through=13)
+    """
+    a = np.asarray(seq, dtype=np.int64) if not isinstance(seq, np.ndarray) else seq
+    found = (detector or detect)(a, OBSERVED_PERIODS)
+    if found is None or found.through + 1 < 2 * (found.preperiod + found.period):
+        return None
+    return found
+
+
+def outcome_pattern(values: Sequence[int] | np.ndarray, start: int = 0, name: str = "n",
+                    detector: Callable[[np.ndarray, int], Periodicity | None] | None = None) -> str | None:
+    """What a table of misère Grundy values (``values[i]`` at ``name = start + i``) shows of its P-positions (the
+    zeros), as an observation with the evidence of :func:`observe`, or None. A game in misère play is described by
+    its outcomes: a pattern of its misère Grundy values is not a normal-play pattern, and is never printed as one.
+
+    >>> outcome_pattern([1, 0, 2, 3] * 8)
+    'the P-positions (misère play) from n = 0 are the n with n % 4 == 1 (exact through 31)'
+    >>> outcome_pattern([1, 1, 0, 0] * 8, start=0, name="h")
+    'the P-positions (misère play) from h = 0 are the h with h % 4 in {2, 3} (exact through 31)'
+    >>> outcome_pattern([1, 0, 2, 0] + [3] * 12)
+    'no P-position (misère play) from n = 4 on (exact through 15)'
+    """
+    zeros = (np.asarray(values) == 0).astype(np.int64)
+    found = observe(zeros, detector)
+    if found is None:
+        return None
+    p, n0 = found.period, found.preperiod
+    residues = sorted({(start + i) % p for i in range(n0, n0 + p) if zeros[i]})
+    through = f"(exact through {start + found.through})"
+    if not residues:
+        return f"no P-position (misère play) from {name} = {start + n0} on {through}"
+    if len(residues) == p:
+        return f"every position from {name} = {start + n0} on is a P-position (misère play) {through}"
+    which = f"{name} % {p} == {residues[0]}" if len(residues) == 1 else \
+        f"{name} % {p} in {{{', '.join(map(str, residues))}}}"
+    return f"the P-positions (misère play) from {name} = {start + n0} are the {name} with {which} {through}"
 
 
 def _probes(lo: int, hi: int) -> tuple[int, ...]:

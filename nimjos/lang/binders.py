@@ -25,6 +25,7 @@ from nimjos.lang.lazy import import_on_use
 from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.syntax import called_names, free_names, parse, unknown_name_error
 from nimjos.lang.runtime import norm
+from nimjos.lang.stored import StoredAutomaton
 from nimjos.lang.expr import variables_of
 from nimjos.lang.builtins import iter_items
 from nimjos.lang.values import format_value
@@ -265,14 +266,16 @@ def _refuse_shadowing(tree: ast.expr, ns: Namespace, text: str) -> None:
                     continue
                 name = operand.id
                 if name in ns.games:
-                    what = "game"
+                    what = f"the game {name}"
                 elif name in ns.definitions and ns.definitions[name].params:
-                    what = "function (a [define] of this spec)"
+                    what = f"the function (a [define] of this spec) {name}"
+                elif isinstance(ns.builtins.get(name), StoredAutomaton):
+                    what = f"the stored automaton {name} ([automaton.{name}] of this spec)"
                 elif name in ns.builtins:
-                    what = "built-in function"
+                    what = f"the built-in function {name}"
                 else:
                     continue
-                raise SpecError(f"{name!r} is bound as a variable in {text!r} but is already the {what} {name} "
+                raise SpecError(f"{name!r} is bound as a variable in {text!r} but is already {what} "
                                 "(rename the variable)")
 
 

@@ -19,6 +19,7 @@ from nimjos.lang.builtins import BUILTINS
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.operators import BINOPS, CMPOPS
 from nimjos.lang.runtime import MAX_STEPS, DepthError, active_budget, Definition, Env, Lambda, _Stream, norm
+from nimjos.lang.stored import StoredAutomaton
 from nimjos.lang.syntax import free_names, suggest
 from nimjos.lang.values import format_value
 
@@ -52,6 +53,25 @@ class Namespace:
         if name in self.games:
             return self.games[name]
         return self.builtins[name]
+
+    def kind(self, name: str) -> str | None:
+        """What `name` already is, in words for a message: the game, the definition (a ``[define]`` of this spec),
+        the stored automaton (an ``[automaton.NAME]`` of this spec) or the built-in of that name; None when it is
+        free.
+
+        >>> ns = Namespace(); ns.games["g"] = None
+        >>> ns.kind("floor"), ns.kind("g"), ns.kind("free") is None
+        ("the built-in 'floor'", "the game 'g'", True)
+        """
+        if name in self.games:
+            return f"the game {name!r}"
+        if name in self.definitions:
+            return f"the definition {name!r} (a [define] of this spec)"
+        if isinstance(self.builtins.get(name), StoredAutomaton):
+            return f"the stored automaton {name!r} ([automaton.{name}] of this spec)"
+        if name in self.builtins:
+            return f"the built-in {name!r}"
+        return None
 
 
 class _Compiler:
@@ -246,6 +266,7 @@ class _Compiler:
         return sub
 
     def c_Call(self, node: ast.Call, local: frozenset[str]) -> Callable:
+        self._check_arity(node, local)
         func = self.compile(node.func, local)
         args = [self.compile(a, local) for a in node.args]
         fname = node.func.id if isinstance(node.func, ast.Name) else "the called expression"
@@ -271,12 +292,31 @@ class _Compiler:
                 raise EvalError(f"{fname}({', '.join(format_value(v) for v in vals)}): {exc}") from None
         return call
 
+    def _check_arity(self, node: ast.Call, local: frozenset[str]) -> None:
+        """Refuse, when the expression is compiled (at load), a call of a stored automaton or of a definition with
+        parameters that gives the wrong number of arguments: it could never be evaluated."""
+        if not isinstance(node.func, ast.Name) or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+            return
+        name = node.func.id
+        if name in local or name in self.variables:
+            return
+        given = len(node.args)
+        target = self.ns.definitions.get(name) if name in self.ns.definitions else self.ns.builtins.get(name)
+        if isinstance(target, StoredAutomaton) and given != target.arity:
+            raise SpecError(f"{ast.unparse(node)}: the stored automaton {name} reads {target.arity} number(s) (its "
+                            f"automaton has {target.arity} input(s)), given {given}",
+                            hint=f"call it as {name}({', '.join(f'x{i + 1}' for i in range(target.arity))})")
+        if isinstance(target, Definition) and target.params and given != len(target.params):
+            raise SpecError(f"{ast.unparse(node)}: {name} takes {len(target.params)} argument(s) "
+                            f"({', '.join(target.params)}), given {given}",
+                            hint=f"call it as {name}({', '.join(target.params)})")
+
     def _new_names(self, names: Any, what: str) -> None:
         """Refuse a lambda parameter or comprehension target that would hide a built-in, definition or game."""
         for name in names:
-            if name in self.ns.builtins or name in self.ns.definitions or name in self.ns.games:
-                kind = "game" if name in self.ns.games else "definition" if name in self.ns.definitions else "built-in"
-                raise SpecError(f"{what} {name!r} would hide the {kind} {name!r}", hint="choose another name")
+            kind = self.ns.kind(name)
+            if kind is not None:
+                raise SpecError(f"{what} {name!r} would hide {kind}", hint="choose another name")
 
     def c_Lambda(self, node: ast.Lambda, local: frozenset[str]) -> Callable:
         params = tuple(a.arg for a in node.args.args)

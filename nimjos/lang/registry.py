@@ -83,9 +83,11 @@ _NO_ARRAY = "no array form"
 _NOT_AUTOMATIC = "no Walnut translation"
 
 
-def _family(name: str, arity: int, module: str = GAMES) -> Builtin:
-    """A built-in game family (its value is a game) of `arity` arguments."""
-    return Builtin(name, (arity, arity), module, vector=_GAME, z3=_FAMILY_Z3, walnut=_GAME, fast=_GAME)
+def _family(name: str, arity: int, module: str = GAMES, function: str = "") -> Builtin:
+    """A built-in game family (its value is a game) of `arity` arguments (`function`: its scalar function's name
+    when it is not the family's)."""
+    return Builtin(name, (arity, arity), module, function=function, vector=_GAME, z3=_FAMILY_Z3, walnut=_GAME,
+                   fast=_GAME)
 
 
 _ENTRIES = (
@@ -157,7 +159,7 @@ _ENTRIES = (
             walnut=_COLLECTION, fast=_COLLECTION),
     _family("subtraction", 1, DECLARED), _family("gcn", 2, DECLARED), _family("octal", 1), _family("hexadecimal", 1),
     _family("grundys_game", 0), _family("laskers_nim", 0), _family("nim", 0), _family("moore_nim", 1),
-    _family("heaps", 1), _family("misere", 1),
+    _family("heaps", 1), _family("misere", 1, function="misere_play"),
     Builtin("misere_grundy", (2, 2), GAMES, vector=_NO_ARRAY, z3="the misère Grundy function has no symbolic model",
             walnut="misere_grundy(...) is the misère Grundy function itself, with no closed form to translate",
             fast="the Grundy function of another game inside a move"),

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from nimjos.verdict import HOLDING, STRENGTH, VERDICTS, final_verdict
+from nimjos.verdict import CLOSED, HOLDING, STRENGTH, VERDICTS, final_verdict
 
 #: verdicts whose claims get a page of their own
 PAGE_VERDICTS = ("refuted", "ill-defined")
@@ -375,11 +375,14 @@ class Claim:
 
         >>> Claim("f", "c", [], {"counterexamples": [{"bindings": {"x": 0, "y": 2}}]}).where
         'x = 0, y = 2'
+        >>> Claim("f", "c", [], {"counterexamples": [{"bindings": {}, "lhs": 31, "rhs": 30}]}).where
+        'the closed statement (no variables)'
         """
         for key in ("counterexamples", "undefined"):
             found = self.best.get(key) or []
             if found:
-                return ", ".join(f"{k} = {v}" for k, v in (found[0].get("bindings") or {}).items())
+                bindings = found[0].get("bindings") or {}
+                return ", ".join(f"{k} = {v}" for k, v in bindings.items()) if bindings else CLOSED
         return ""
 
     @property
@@ -400,6 +403,20 @@ class Claim:
         ('not refuted', 'refuted')
         """
         return self.get("expect") or "not refuted"
+
+    @property
+    def disagreement(self) -> str:
+        """Why the verdict is not what the spec expects, as the check said it (nimjos.verdict.agreement, recorded
+        with the verdict): another verdict word, or the same word with another smallest counterexample; for a
+        record without it, the expected word.
+
+        >>> Claim("f", "c", [], {"verdict": "refuted", "expect": "refuted", "agrees": False,
+        ...       "disagreement": "expected smallest counterexample (1, 2, 3), got (a, b, c) = (1, 2, 2)"}).disagreement
+        'expected smallest counterexample (1, 2, 3), got (a, b, c) = (1, 2, 2)'
+        >>> Claim("f", "c", [], {"verdict": "refuted", "agrees": False}).disagreement
+        'expected not refuted'
+        """
+        return self.get("disagreement") or f"expected {self.expected}"
 
     @property
     def reading(self) -> str:

@@ -42,7 +42,7 @@ DEFAULT_PATH = Path(".nimjos") / "results.sqlite"
 #: the claim fields a record keeps, as given by the caller (all text except `agrees` and `order`)
 CLAIM_FIELDS = ("file", "spec_hash", "source_id", "source_title", "document", "cite", "claim_id", "ref",
                 "text", "kind", "game", "expect", "corrects", "relaxes", "note", "formula", "for_all", "assume",
-                "reading")
+                "reading", "disagreement")
 
 #: the fields stored as JSON text (the verdict's, and the definitions a claim's statement uses)
 JSON_FIELDS = ("counterexamples", "undefined", "notes", "evidence", "definitions")
@@ -111,6 +111,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "ALTER TABLE results ADD COLUMN reused_from INTEGER",
     ),
+    # 8: why the final verdict does not agree with the claim's expect (nimjos.verdict.agreement's reason: another
+    #    verdict word, or another smallest counterexample), so that a report says what the CLI said
+    (
+        "ALTER TABLE results ADD COLUMN disagreement TEXT",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -129,7 +134,7 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
 
     >>> conn = sqlite3.connect(":memory:")
     >>> migrate(conn, 1), migrate(conn)
-    (1, 7)
+    (1, 8)
     """
     def current() -> int:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -250,7 +255,7 @@ class ResultsStore:
         `assume` are the claim's domain and assumption as written, optional; `spec_hash` the SHA-256 of the
         spec file the claim was read from, so that a report can tell when the file changed since), optionally
         `definitions` (the ``[define]`` heads and bodies the statement uses, as pairs), `agrees`
-        (does the verdict satisfy the claim's `expect`) and optionally `order` (the claim's place in
+        (does the verdict satisfy the claim's `expect`; `disagreement`, why not) and optionally `order` (the claim's place in
         its file, used to list claims as the paper does). `reused_from`: the run whose check this verdict reuses
         (:meth:`reusable`), None when this run checked it.
 

@@ -58,8 +58,9 @@ def _declare_one(name: str, table: dict, ns: Namespace, spec_path: Path, lines: 
     where: dict[str, Any] = {"file": fname, "item": f"[automaton.{name}]", "line": line}
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name) or name in ("True", "False"):
         raise SpecError("an automaton's name must be letters, digits and '_', starting with a letter", **where)
-    if name in ns.builtins or name in ns.definitions or name in ns.games:
-        raise SpecError(f"{name!r} is a built-in and cannot name an automaton", hint="choose another name", **where)
+    if ns.kind(name) is not None:
+        raise SpecError(f"{name!r} is already {ns.kind(name)} and cannot name an automaton",
+                        hint="choose another name", **where)
     check_fields(table, AUTOMATON_FIELDS, where, f"[automaton.{name}]", lambda key: lines.field_in_block(line, key))
 
     def at(field: str) -> dict[str, Any]:

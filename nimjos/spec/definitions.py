@@ -18,6 +18,7 @@ from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.errors import SpecError, raise_all
 from nimjos.lang.runtime import Definition
 from nimjos.lang.syntax import free_names, parse, unknown_name_error
+from nimjos.spec.plan import refuse_double_misere
 from nimjos.spec.schema import SpecLines
 
 
@@ -30,7 +31,7 @@ def declare_definitions(defines: dict, ns: Namespace, fname: str, lines: SpecLin
     >>> declare_definitions({"floor(x)": "x"}, Namespace(), "s.toml", SpecLines(""))
     Traceback (most recent call last):
     ...
-    nimjos.lang.errors.SpecError: s.toml: definition 'floor(x)': 'floor' is a built-in and cannot be redefined (choose another name)
+    nimjos.lang.errors.SpecError: s.toml: definition 'floor(x)': 'floor' is already the built-in 'floor' and cannot be redefined (choose another name)
     """
     def_line = lines.header("define")
     failed = set() if failed is None else failed
@@ -58,10 +59,10 @@ def _declare_one(head: str, body: Any, ns: Namespace, fname: str, dline: int | N
         raise SpecError(f"bad parameter list {params_text!r}", **where)
     hidden = [p for p in params if p in ns.builtins]
     if hidden:
-        raise SpecError(f"parameter {hidden[0]!r} would hide the built-in {hidden[0]!r}",
-                        hint="choose another name", **where)
+        raise SpecError(f"parameter {hidden[0]!r} would hide {ns.kind(hidden[0])}", hint="choose another name", **where)
     if name in ns.builtins:
-        raise SpecError(f"{name!r} is a built-in and cannot be redefined", hint="choose another name", **where)
+        raise SpecError(f"{name!r} is already {ns.kind(name)} and cannot be redefined", hint="choose another name",
+                        **where)
     if not isinstance(body, str):
         raise SpecError(f"a definition's body must be an expression string, got {type(body).__name__}", **where)
     try:
@@ -161,6 +162,7 @@ def compile_definitions(ns: Namespace, fname: str, lines: SpecLines, failed: set
                 raise unknown_name_error(d.tree, unknown[0], ns.known() | set(d.params), where=f"the body of {name}",
                                          **where)
             try:
+                refuse_double_misere(d.tree, ns)
                 d.body = compile_tree(d.tree, ns, set(d.params))
             except SpecError as exc:
                 raise exc.located(**where) from None

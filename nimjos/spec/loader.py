@@ -174,6 +174,17 @@ class Claim:
             compile_claim(self)
         return self.plans[profile]
 
+    @property
+    def coords(self) -> tuple[str, ...]:
+        """The coordinates of the claim's position in the game's order (``position``, or the declared game's);
+        empty for a claim on no game.
+
+        >>> import pathlib
+        >>> load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml").claims[0].coords
+        ('x',)
+        """
+        return self.plan().coords
+
     def error(self, message: str, field_name: str | None = None, hint: str | None = None) -> SpecError:
         """A SpecError located at this claim (and field)."""
         return SpecError(message, file=str(self.spec.path), item=self.label, field=field_name,
@@ -469,7 +480,7 @@ def _check_game(gname: str, table: Any, games_raw: dict, ns: Namespace, fname: s
     def at(key: str) -> dict:
         return {**where, "field": key, "line": lines.field_in_block(gline, key.split("[")[0]) or gline}
     if gname in ns.builtins or gname in ns.definitions:
-        raise SpecError(f"game name {gname!r} is already a built-in or definition", **where)
+        raise SpecError(f"game name {gname!r} is already {ns.kind(gname)}", hint="choose another name", **where)
     check_fields(table, GAME_FIELDS, where, f"game '{gname}'", lambda key: at(key)["line"])
     for req in ("position", "moves"):
         if req not in table:
@@ -481,10 +492,9 @@ def _check_game(gname: str, table: Any, games_raw: dict, ns: Namespace, fname: s
     for key in ("params", "position"):
         taken = [n for n in table.get(key, []) if isinstance(n, str) and (n in ns.builtins or n in games_raw)]
         if taken:
-            kind = "built-in" if taken[0] in ns.builtins else "game"
-            raise SpecError(f"{taken[0]!r} is a {kind} and cannot name a coordinate or param",
-                            hint="choose another name",
-                            **at(key))
+            kind = ns.kind(taken[0]) if taken[0] in ns.builtins else f"the game {taken[0]!r}"
+            raise SpecError(f"{taken[0]!r} is already {kind} and cannot name a coordinate or param",
+                            hint="choose another name", **at(key))
     for i, mv in enumerate(table["moves"]):
         check_fields(mv, MOVE_FIELDS, at(f"moves[{i}]"), f"move {i + 1}")
         if "to" not in mv:

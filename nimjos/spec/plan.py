@@ -306,6 +306,7 @@ def _compile(claim: PlannedClaim, field_name: str, text: Any, ns: Namespace, var
         if unknown:
             raise unknown_name_error(tree, unknown[0], variables | ns.known(),
                                      hint=f"bind it in for_all, e.g. '0 <= {unknown[0]} <= 10'")
+        refuse_double_misere(tree, ns)
         return Compiled(str(text), tree, _guarded(claim, field_name, compile_tree(tree, ns, variables)))
     except SpecError as exc:
         raise exc.located(file=str(claim.spec.path), item=claim.label, field=field_name,
@@ -349,7 +350,7 @@ def _check_game_expression(claim: PlannedClaim, tree: ast.expr, ns: Namespace) -
             raise claim.error(f"the game family {name} needs its arguments", "game")
         return
     if name in ns.builtins:
-        raise claim.error(f"{name!r} is a built-in function, not a game", "game",
+        raise claim.error(f"{name!r} is {ns.kind(name)}, not a game", "game",
                           hint=suggest(name, [g for g in ns.games if ns.games[g] is not None]) or
                           "name a [game.NAME] of this file")
 
@@ -365,14 +366,45 @@ def plays_misere(tree: ast.expr, ns: Namespace) -> bool:
     >>> plays_misere(parse('misere(octal("0.77"))'), Namespace()), plays_misere(parse('octal("0.77")'), Namespace())
     (True, False)
     """
+    return _plays_misere(tree, ns, set(), through_definitions=False)
+
+
+def _plays_misere(tree: ast.expr, ns: Namespace, seen: set[str], through_definitions: bool) -> bool:
+    """:func:`plays_misere`, and, `through_definitions`, reading the definitions the expression names (each once)."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
-            if node.id == "misere" and node.id not in ns.games:
+            if node.id == "misere" and node.id not in ns.games and node.id not in ns.definitions:
                 return True
             decl = ns.games.get(node.id)
             if isinstance(decl, GameDecl) and decl.play == MISERE:
                 return True
+            body = ns.definitions.get(node.id)
+            if through_definitions and body is not None and node.id not in seen:
+                seen.add(node.id)
+                if _plays_misere(body.tree, ns, seen, through_definitions):
+                    return True
     return False
+
+
+def refuse_double_misere(tree: ast.expr, ns: Namespace) -> None:
+    """Refuse ``misere(GAME)`` of a game already in misère play (``misere(misere(nim()))``, ``misere`` of a declared
+    game with ``play = "misere"``): misère play is a rule about the last move, and applying it twice does not
+    undo it nor mean anything else; the text would only hide which game is meant.
+
+    >>> refuse_double_misere(parse("misere(misere(nim()))"), Namespace())
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.SpecError: misere(misere(nim())): misere(GAME) of a game already in misère play (misere(nim())) (write misere(nim()) once: misère play applied twice is still misère play, never normal play)
+    >>> refuse_double_misere(parse("heaps(misere(nim()))"), Namespace())
+    """
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "misere" \
+                and "misere" not in ns.games and "misere" not in ns.definitions and len(node.args) == 1 \
+                and _plays_misere(node.args[0], ns, set(), through_definitions=True):
+            inner = ast.unparse(node.args[0])
+            raise SpecError(f"{ast.unparse(node)}: misere(GAME) of a game already in misère play ({inner})",
+                            hint=f"write {inner} once: misère play applied twice is still misère play, never "
+                                 "normal play")
 
 
 def _refuse_normal_values(claim: PlannedClaim, kind: str, misere: bool) -> None:
