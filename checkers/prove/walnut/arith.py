@@ -430,7 +430,7 @@ class Arithmetic(_Host):
         if r == 1:
             return mu
         if r not in ROOT_TERMS:
-            raise NotAutomatic(f"{text} = floor(|t| sqrt {r}{'' if m == 1 else f' * {m}'}) is synchronized only in the "
+            raise NotAutomatic(f"{text} = floor({'' if m == 1 else f'{m} '}|t| sqrt {r}) is synchronized only in the "
                                f"Ostrowski numeration of sqrt {r}, which the Walnut backend does not build (it has "
                                "those of sqrt 2, Pell, and sqrt 5, Fibonacci)")
         automaton, numeration, k, j = ROOT_TERMS[r]
