@@ -168,7 +168,7 @@ TERMS = [
     ("isqrt(8 * x * x) // 2", "judged"), ("(isqrt(20 * x * x) - 2 * x) // 2", "judged"),
     ("(3 * x + isqrt(5 * x * x)) // 2", "judged"), ("(isqrt(8 * x * x) + x * 2) // 2", "judged"),
     ("(x + isqrt(45 * x * x)) // 4", "judged"), ("(x + 1 + isqrt(5 * (x + 1) ** 2)) // 2", "judged"),
-    ("(isqrt(5 * x * x) - 3 * x) // 2", "undecided"),       # negative from x = 1 on: not a natural, never judged
+    ("(isqrt(5 * x * x) - 3 * x) // 2", "judged"),          # negative from x = 1 on: no natural y
     ("floor_phi(x)", "judged"), ("floor_sqrt2(x + 1)", "judged"),
     ("isqrt(3 * x * x)", "refused"), ("isqrt(-2 * x * x)", "refused"), ("isqrt(x)", "refused"),
 ]
@@ -176,7 +176,7 @@ TERMS = [
 
 def test_beatty_terms_agree_with_isqrt_far_beyond_the_window(walnut):
     """Each term as ``TERM == y``: on the window, at every x of FAR (up to 10^18) the automaton accepts the language's
-    value and neither neighbour, and Walnut proves it a function of x."""
+    value and neither neighbour (no y where it is negative), and Walnut proves that it accepts at most one y."""
     assert check_walnut_terms([({}, t) for t, _ in TERMS], FAR) == [e for _, e in TERMS]
 
 
