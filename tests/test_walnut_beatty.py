@@ -119,9 +119,9 @@ def test_the_terms_written(text, num, term, constraints):
     ("isqrt(3 * x * x)", "floor(|t| sqrt 3) is synchronized only in the Ostrowski numeration of sqrt 3"),
     ("isqrt(12 * x * x)", "floor(2 |t| sqrt 3) is synchronized only in the Ostrowski numeration of sqrt 3"),
     ("isqrt(-2 * x * x)", "c = -2 < 0 is defined only where t = 0"),
-    ("isqrt(x)", "isqrt is automatic only in a Beatty term isqrt(c * t * t)"),
-    ("isqrt(x * y * 2)", "isqrt is automatic only in a Beatty term"),
-    ("isqrt(5 * x * x + 1)", "isqrt is automatic only in a Beatty term"),
+    ("isqrt(x)", "isqrt is not automatic, except in a Beatty term isqrt(c * t * t)"),
+    ("isqrt(x * y * 2)", "isqrt is not automatic, except in a Beatty term"),
+    ("isqrt(5 * x * x + 1)", "isqrt is not automatic, except in a Beatty term"),
     ("isqrt(2 ** 50 * x * x)", "exceeds"),
     ("isqrt(20001 ** 2 * x * x)", "exceeds 10000"),
 ])

@@ -414,7 +414,7 @@ class Arithmetic(_Host):
         text = ast.unparse(node)[:200]
         form = square_form(node.args[0], lambda n: self.const(n, env))
         if form is None:
-            raise NotAutomatic(f"{text}: isqrt is automatic only in a Beatty term isqrt(c * t * t), c a constant "
+            raise NotAutomatic(f"{text}: isqrt is not automatic, except in a Beatty term isqrt(c * t * t), c a constant "
                                "(floor(|t| sqrt c))")
         c, t = form
         if c < 0:
