@@ -29,8 +29,9 @@ LANG, GAMES, DECLARED, JOSEPHUS = ("nimjos.lang.builtins", "nimjos.games.functio
                                    "nimjos.josephus.functions")
 
 #: the argument domains of the conformance grammar: any integer expression; a small positive constant (1..4); a
-#: ratio a / d
-INT, SMALL, RATIO = "int", "small", "ratio"
+#: ratio a / d; a square c * t * t (c a constant: a Beatty term when isqrt takes it), any integer expression outside
+#: the linear dialect
+INT, SMALL, RATIO, SQUARE = "int", "small", "ratio", "square"
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,7 @@ _ENTRIES = (
     Builtin("xor", (0, None), domains=(INT, INT)),
     Builtin("v2", (1, 1), fast=_NOT_IN_MOVES, domains=(INT,)),
     Builtin("ilog2", (1, 1), domains=(INT,), fast=_NOT_IN_MOVES),
-    Builtin("isqrt", (1, 1), walnut="isqrt is not automatic", fast=_NOT_IN_MOVES, domains=(INT,)),
+    Builtin("isqrt", (1, 1), fast=_NOT_IN_MOVES, domains=(SQUARE,)),
     Builtin("popcount", (1, 1), vector=_NO_ARRAY, walnut="popcount is not automatic as a number",
             fast=_NOT_IN_MOVES, domains=(INT,)),
     Builtin("gcd", (2, 2), vector=_NO_ARRAY, z3="gcd has no symbolic model here", walnut="gcd is not automatic",

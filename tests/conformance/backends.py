@@ -235,30 +235,86 @@ def check_walnut(statements: list[tuple[dict, str]]) -> list[str]:
     """Decide a batch of statements with one Walnut run and compare each answer with the language on the window
     x, y < :data:`WALNUT_SIDE` (Walnut's class: the naturals); see the module docstring. The statements of
     each numeration (msd_2, Fibonacci...) go to one run of their own."""
+    return _check_walnut_batch([(table, text, None) for table, text in statements])
+
+
+def check_walnut_terms(terms: list[tuple[dict, str]], far: list[int]) -> list[str]:
+    """Integer terms of x (Beatty terms: ``isqrt(c * t * t)``, ``floor_phi(t)``...), each translated as the statement
+    ``TERM == y`` and judged as :func:`check_walnut` judges statements, and further, when every obligation of the
+    translation holds: at each x of `far` (far beyond the window: :func:`checkers.prove.walnut.run.accepts` reads
+    any natural) the automaton accepts (x, v), v the language's value there, and neither (x, v - 1) nor (x, v + 1)
+    (no y where v is negative); and Walnut proves that it accepts at most one y for each x, and does not prove that
+    every x has one where some v is negative."""
+    items = []
+    for table, term in terms:
+        ref = make(table, term, ("x",))
+        items.append((table, f"({term}) == y", (ref, far) if ref is not None else None))
+    return _check_walnut_batch(items)
+
+
+def _check_walnut_batch(items: list[tuple[dict, str, Any]]) -> list[str]:
+    """The events of statements (table, text, far: a term's reference and its far points, or None), one Walnut run
+    per numeration."""
     groups: dict = {}
     events: dict = {}
-    for k, (table, text) in enumerate(statements):
+    for k, (table, text, far) in enumerate(items):
         ref = make(table, text)
         if ref is None:
             events[k] = "refused by the language"
             continue
-        items = _walnut_items(k, ref)
-        if items is None:
+        cmds = _walnut_items(k, ref)
+        if cmds is None:
             events[k] = "refused"
             continue
-        groups.setdefault(items[2].name, []).append((k, ref, items))
+        if far is not None:         # the formula again as a def, and the queries that it is a function of x
+            f = next(c for c in cmds[0] if c.startswith(f"eval t{k} "))
+            cmds[0].append(f.replace(f"eval t{k} ", f"def d{k} ", 1))
+            cmds[0].append(f'eval f{k}_total "{cmds[2].prefix}Ax Ey $d{k}(x,y)";')
+            cmds[0].append(f'eval f{k}_unique "{cmds[2].prefix}Ax,y,z ($d{k}(x,y) & $d{k}(x,z)) => y = z";')
+            cmds[1].update({f"f{k}_total": "function", f"f{k}_unique": "function"})
+        groups.setdefault(cmds[2].name, []).append((k, ref, cmds, far))
     for name, members in groups.items():
         events.update(_check_walnut_run(numeration(name), members))
     return [events[k] for k in sorted(events)]
 
 
+def _check_far(num: Numeration, auto: str, term: Any, points: list[int], answers: dict, spec: str) -> None:
+    """A term's automaton (``TERM == y`` over the naturals, exact by its obligations) at far points: (x, v) accepted
+    for the language's value v, (x, v +- 1) not; where v is negative, no y at all (the statement's comparison is
+    exact in the integers: ``(isqrt(5 * x * x) - 3 * x) // 2 == y`` has no natural y from x = 1 on), so (x, 0) is
+    not accepted and Walnut does not prove every x a value; Walnut's proof that at most one y is accepted."""
+    negative = False
+    for x in points:
+        want = term.at({"x": x})
+        if want is SKIP:
+            continue
+        assert want is not UNDEFINED and type(want) is int, (
+            f"Walnut ({num.walnut}): the translation of {term.text!r} is exact by its obligations, but the language "
+            f"gives {want!r} at x={x}\n{spec}")
+        if want < 0:
+            negative = True
+            assert not accepts(auto, (x, 0), num), (
+                f"Walnut ({num.walnut}): {term.text!r} at x={x}: the language says {want}, the automaton accepts 0\n{spec}")
+            continue
+        got = [accepts(auto, (x, v), num) for v in (want - 1, want, want + 1)]
+        assert got == [False, True, False] or (want == 0 and got[1:] == [True, False]), (
+            f"Walnut ({num.walnut}): {term.text!r} at x={x}: the language says {want}, the automaton accepts "
+            f"{[v for v, a in zip((want - 1, want, want + 1), got) if a]} among {want - 1}..{want + 1}\n{spec}")
+    assert answers.get("unique") is True and not (negative and answers.get("total") is not False), (
+        f"Walnut ({num.walnut}): {term.text!r} is exact by its obligations but Walnut does not prove it a function of "
+        f"x (every x has a natural value: {answers.get('total')}, only one: {answers.get('unique')}; a value is "
+        f"negative at a far point: {negative})\n{spec}")
+
+
 def _check_walnut_run(num: Numeration, members: list) -> dict:
-    """One Walnut run in numeration `num` for the statements (k, reference, commands) given; each one's event."""
-    refs, cmds, roles, events = {}, [], {}, {}
-    for k, ref, items in members:
+    """One Walnut run in numeration `num` for the statements (k, reference, commands, far) given; each one's
+    event."""
+    refs, cmds, roles, events, fars = {}, [], {}, {}, {}
+    for k, ref, items, far in members:
         refs[k] = ref
         cmds += items[0]
         roles.update(items[1])
+        fars[k] = far
     res = run(library(cmds, num) + cmds, timeout=WALNUT_SECONDS, max_states=WALNUT_STATES, max_total=WALNUT_TOTAL)
     if res.state_limit or res.work_limit or res.timed_out:
         return {k: "a limit stopped the run" for k in refs}
@@ -266,6 +322,8 @@ def _check_walnut_run(num: Numeration, members: list) -> dict:
     for k, ref in refs.items():
         mine = {n: r for n, r in roles.items() if re.fullmatch(rf"[toae]{k}(_\w+)?", n)}
         answers = {n: res.verdicts.get(n) for n, r in mine.items() if r != "formula"}
+        function = {n.split("_")[-1]: res.verdicts.get(n) for n, r in roles.items()
+                    if r == "function" and n.startswith(f"f{k}_")}
         values = {p: ref.at({"x": p[0], "y": p[1]}) for p in window}
         spec = ref.spec(extra='domain = "x >= 0 and y >= 0"')
         judged = False
@@ -281,6 +339,8 @@ def _check_walnut_run(num: Numeration, members: list) -> dict:
                 assert accepts(auto, p, num) == bool(want), (
                     f"Walnut ({num.walnut}): {ref.text!r} at {show({'x': p[0], 'y': p[1]})}: the language says "
                     f"{want!r}, the automaton {'accepts' if accepts(auto, p, num) else 'rejects'} it\n{spec}")
+            if fars[k] is not None:
+                _check_far(num, auto, fars[k][0], fars[k][1], function, spec)
             judged = True
         # the claim path: a proof of "for all: phi" or "for all: not phi" (no point has phi)
         for tag in ("a", "e"):

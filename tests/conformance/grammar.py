@@ -34,6 +34,9 @@ SMALL = (-3, -2, -1, 0, 1, 2, 3, 4, 5, 7, 8, 16, 31, 32, 33, 100)
 BIG = (2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 35, 2 ** 40, 2 ** 62)
 #: non-zero divisors, negative ones included
 DIVISORS = (-3, -2, -1, 1, 2, 3, 4, 5, 8)
+#: the constant c of a square c * t * t in the linear dialect (isqrt's Beatty terms): squares, c = m^2 times 2 or 5
+#: (Pell, Fibonacci), others the backend has no numeration of, 0 and a negative
+SQUARE_FACTORS = (0, 1, 2, 3, 4, 5, 8, 9, 18, 20, 45, 13, -2)
 #: names a comprehension binds besides the names in scope (which it then shadows)
 LOOP_NAMES = ("i", "j")
 #: names of definitions' parameters: the claim's variables and the loop names, so that they clash
@@ -89,8 +92,8 @@ def registered_calls(linear: bool) -> tuple[str, ...]:
     """The built-ins the grammar calls: those the registry gives small-argument domains, and in the linear dialect
     (Walnut's) only those Walnut has a form of.
 
-    >>> "v2" in registered_calls(False), "isqrt" in registered_calls(True)
-    (True, False)
+    >>> "v2" in registered_calls(False), "isqrt" in registered_calls(True), "gcd" in registered_calls(True)
+    (True, True, False)
     """
     return tuple(sorted(n for n, b in REGISTRY.items() if b.domains and (not linear or b.walnut is None)))
 
@@ -98,7 +101,8 @@ def registered_calls(linear: bool) -> tuple[str, ...]:
 @st.composite
 def builtin_call(draw, ctx: Ctx, depth: int) -> str:
     """A call of a registered built-in, each argument drawn from its domain: an integer expression, a small positive
-    constant, or a ratio (``a / d``, d a non-zero constant, or any expression outside the linear dialect)."""
+    constant, a ratio (``a / d``, d a non-zero constant, or any expression outside the linear dialect), or a square
+    (``c * t * t``, c a constant, in the linear dialect; any expression outside it)."""
     b = REGISTRY[draw(st.sampled_from(registered_calls(ctx.linear)))]
     low, high = b.arity
     domains = b.domains
@@ -115,8 +119,12 @@ def builtin_call(draw, ctx: Ctx, depth: int) -> str:
                 args.append(f"{draw(sub)} / {_p(str(d)) if d < 0 else d}")
             else:
                 args.append(f"{draw(sub)} / {draw(sub)}")
+        elif domain == registry.SQUARE and ctx.linear:
+            t, c = draw(sub), draw(st.sampled_from(SQUARE_FACTORS))
+            c = _p(str(c)) if c < 0 else str(c)
+            args.append(draw(st.sampled_from([f"{c} * {t} * {t}", f"{c} * {t} ** 2", f"{t} * {t} * {c}"])))
         else:
-            assert domain == registry.INT, domain
+            assert domain in (registry.INT, registry.SQUARE), domain
             args.append(draw(sub))
     return f"{b.name}({', '.join(args)})"
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from nimjos.lang.registry import REGISTRY
 from nimjos.lang.stored import StoredAutomaton
+from checkers.prove.walnut.beatty import MAX_C, ROOT_TERMS, split_square, square_form
 from checkers.prove.walnut.logic import (BEATTY_TERMS, LOG_AUTOMATA, LOG_NUMERATION, MAX_CONSTANT, MAX_EXPONENT, MAX_FACTOR,
                                          MAX_RESIDUE_MODULUS, Exp, NotAutomatic, Unit, WrongNumeration)
 
@@ -366,10 +367,81 @@ class Arithmetic(_Host):
         args = node.args
         if not (len(args) == 1 and isinstance(args[0], ast.BinOp) and isinstance(args[0].op, ast.Sub)):
             return None
-        a = self.int_term(args[0].left, env, unit, acc)
-        b = self.int_term(args[0].right, env, unit, acc)
+        return self._magnitude(args[0], env, unit, acc)
+
+    def _magnitude(self, node: ast.AST, env: dict, unit: Unit, acc: list) -> str:
+        """|t| of an integer expression t: of a difference a - b, a >= b ? a - b : b - a, exactly; of any other t, t
+        itself (Walnut's terms are naturals: t's own differences carry their obligations).
+
+        >>> from nimjos.lang.syntax import parse
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> acc = []
+        >>> Translator(spec_namespace())._magnitude(parse("x - 3"), {"x": "x"}, Unit([]), acc), acc
+        ('v001', [('v001', '((x >= 3 & v001 + 3 = x) | (x < 3 & v001 + x = 3))')])
+        """
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub)):
+            return self.int_term(node, env, unit, acc)
+        a = self.int_term(node.left, env, unit, acc)
+        b = self.int_term(node.right, env, unit, acc)
         v = self.fresh()
         acc.append((v, f"(({a} >= {b} & {v} + {b} = {a}) | ({a} < {b} & {v} + {a} = {b}))"))
+        return v
+
+    def _call_isqrt(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> str | None:
+        """isqrt(c * t * t) = floor(|t| sqrt c), a Beatty term (:mod:`checkers.prove.walnut.beatty`): with c = m^2 r, r
+        squarefree, m |t| when r = 1 (in any numeration), else A(k m |t|) - j m |t| by the automaton A of floor(n sqrt
+        r) in its numeration (:data:`checkers.prove.walnut.beatty.ROOT_TERMS`: Pell for r = 2, Fibonacci for r = 5).
+        Any other argument, a negative c (isqrt is then defined only where t = 0) or another r is refused, with the
+        reason.
+
+        >>> from nimjos.lang.syntax import parse
+        >>> from nimjos.spec.names import spec_namespace
+        >>> from checkers.prove.walnut.translate import Translator
+        >>> from checkers.prove.walnut.numeration import FIB
+        >>> tr, acc = Translator(spec_namespace(), num=FIB), []
+        >>> tr.term(parse("isqrt(20 * x ** 2)"), {"x": "x"}, Unit([]), acc), acc
+        ('v002', [('v001', '$phin(4*x,v001)'), ('v002', 'v002 + 2*x = v001')])
+        >>> tr.term(parse("isqrt(9 * x * x)"), {"x": "x"}, Unit([]), [])
+        '3*x'
+        >>> tr.term(parse("isqrt(3 * x * x)"), {"x": "x"}, Unit([]), [])
+        Traceback (most recent call last):
+        ...
+        checkers.prove.walnut.logic.NotAutomatic: isqrt(3 * x * x) = floor(|t| sqrt 3) is synchronized only in the Ostrowski numeration of sqrt 3, which the Walnut backend does not build (it has those of sqrt 2, Pell, and sqrt 5, Fibonacci)
+        """
+        if len(node.args) != 1:
+            return None
+        text = ast.unparse(node)[:200]
+        form = square_form(node.args[0], lambda n: self.const(n, env))
+        if form is None:
+            raise NotAutomatic(f"{text}: isqrt is not automatic, except in a Beatty term isqrt(c * t * t), c a constant "
+                               "(floor(|t| sqrt c))")
+        c, t = form
+        if c < 0:
+            raise NotAutomatic(f"{text}: isqrt of c * t * t with c = {_short(c)} < 0 is defined only where t = 0")
+        u = self._magnitude(t, env, unit, acc)
+        if c == 0:
+            return "0"
+        if c > MAX_C:
+            raise NotAutomatic(f"{text}: the constant {_short(c)} exceeds {MAX_C} (no Beatty automaton that large)")
+        m, r = split_square(c)
+        self._factor(m, node)
+        mu = u if m == 1 else f"{m}*{u}"
+        if r == 1:
+            return mu
+        if r not in ROOT_TERMS:
+            raise NotAutomatic(f"{text} = floor({'' if m == 1 else f'{m} '}|t| sqrt {r}) is synchronized only in the "
+                               f"Ostrowski numeration of sqrt {r}, which the Walnut backend does not build (it has "
+                               "those of sqrt 2, Pell, and sqrt 5, Fibonacci)")
+        automaton, numeration, k, j = ROOT_TERMS[r]
+        self.needs(numeration, f"{text} (floor(|t| sqrt {r}), a Beatty term synchronized in msd_{numeration})")
+        self._factor(k * m, node)
+        s = self.fresh()
+        acc.append((s, f"${automaton}({mu if k == 1 else f'{k * m}*{u}'},{s})"))
+        if not j:
+            return s
+        v = self.fresh()
+        acc.append((v, f"{v} + {mu if j == 1 else f'{j * m}*{u}'} = {s}"))
         return v
 
     def _call_rounded(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> Any:
@@ -515,7 +587,7 @@ def _short(value: int) -> str:
 #: shape it does not translate), or where the form lives when it is not a term
 WALNUT_FORMS: dict[str, Callable | str] = {
     "xor": Arithmetic._call_xor, "min": Arithmetic._call_extreme, "max": Arithmetic._call_extreme,
-    "abs": Arithmetic._call_abs, "floor": Arithmetic._call_rounded, "ceil": Arithmetic._call_rounded,
+    "abs": Arithmetic._call_abs, "isqrt": Arithmetic._call_isqrt, "floor": Arithmetic._call_rounded, "ceil": Arithmetic._call_rounded,
     "v2": Arithmetic._call_logarithm, "ilog2": Arithmetic._call_logarithm, "survivor": Arithmetic._call_survivor,
     "floor_phi": Arithmetic._call_beatty, "floor_phi2": Arithmetic._call_beatty, "floor_sqrt2": Arithmetic._call_beatty,
     "zeck_tz": Arithmetic._call_logarithm,
