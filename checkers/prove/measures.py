@@ -112,5 +112,4 @@ def found_words(found: list[tuple[str, ...]]) -> str:
 
 
 #: what a user can do when no measure is found
-HINT = ("a game's `measure` field declares a termination measure for the induction (one expression, or a list "
-        "compared lexicographically; docs/spec-format.md)")
+HINT = "a `measure` in the game's declaration can give one (see 'measure' in docs/spec-format.md)"

@@ -230,13 +230,15 @@ class GameQueries:
 
         if len(names) == 1:
             return give_up("no termination measure searched (the game has one coordinate)")
+        if self.ctx.mode != "int":
+            return give_up("no termination measure searched with bit-vectors (a measure is checked over the "
+                           "integers only)")
         if len(names) > MAX_COORDS:
             return give_up(f"no termination measure searched (the game has {len(names)} coordinates, more than "
                            f"{MAX_COORDS})")
         seen: list[tuple] = []
         order = list(range(len(decl.moves)))
         asked = 0
-        space = "weighted sums of the coordinates with weights 1..4, then lexicographic orders of them"
         for cand in candidates(names):
             if not all(cand.decreases(d) for d in seen):
                 continue
@@ -244,8 +246,8 @@ class GameQueries:
             failed: tuple | None = None
             for i in order:
                 if asked >= MAX_QUERIES:
-                    return give_up(f"the search for a termination measure ({space}) stopped after {asked} Z3 "
-                                   "queries without one")
+                    return give_up(f"no termination measure found in {_queries(asked)} (the search asks at "
+                                   f"most {MAX_QUERIES})")
                 asked += 1
                 try:
                     res, change = self._measure_move(i, cand.texts, trees, small=False)
@@ -264,8 +266,7 @@ class GameQueries:
                                    measure=cand.texts)
             i, res, change = failed
             if res.status != "fails" or change is None:
-                return give_up(f"the search for a termination measure ({space}) stopped: '{res.name}' "
-                               f"{_failed_words(res)}")
+                return give_up(f"the search for a termination measure stopped: '{res.name}' {_failed_words(res)}")
             before, after = change
             if any(c < 0 for c in after):
                 return give_up(f"no termination measure helps: move {i + 1} gives a negative coordinate at "
@@ -273,8 +274,9 @@ class GameQueries:
             seen.append(tuple(a - p for p, a in zip(before, after)))
             order.remove(i)
             order.insert(0, i)
-        return give_up(f"no termination measure found either: none of the {space} is decreased by every move "
-                       f"({asked} Z3 queries)")
+        return give_up("no termination measure found: no weighted sum of the coordinates with weights "
+                       f"1..4 and no lexicographic order of them decreases on every move ({_queries(asked)}; "
+                       "the counterexamples found rule out every other candidate)")
 
     def _measure_terms(self, b: Builder, game: GameRef, pos: Any, trees: tuple) -> list:
         """A measure's expressions at a position, as integer terms (a term of another sort, such as a
@@ -398,6 +400,11 @@ def _failed_words(res: QueryResult) -> str:
     if res.status == "unknown":
         return f"was not decided by Z3 ({res.text})"
     return f"fails at {show_values(res.values)}" + (f" ({res.text})" if res.text else "")
+
+
+def _queries(n: int) -> str:
+    """ "1 Z3 query", "3 Z3 queries"."""
+    return f"{n} Z3 quer{'y' if n == 1 else 'ies'}"
 
 
 def _sum(b: Builder, xs: tuple) -> Any:
