@@ -3,7 +3,8 @@
 * ``holds`` claims: the predicate, under the domain and the assumption, is valid (no counterexample).
 * grundy / p_positions claims: the local certificate (checkers.prove.certificate) holds at a symbolic position,
   together with two side conditions that make it a proof by induction: every move stays in the domain
-  (closure) and decreases the sum of the coordinates (descent). Condition (b) needs a witness move: Z3
+  (closure) and decreases a measure (descent: the game's declared one, else the sum of the coordinates or
+  one coordinate, else one a search finds, :mod:`checkers.prove.measures`). Condition (b) needs a witness move: Z3
   searches for it (a quantifier), or the claim's ``strategy`` gives it, as the papers' proofs do.
 
 The domain is the window with its constant upper edges dropped (the window is a sample of a statement

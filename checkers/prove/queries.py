@@ -1,6 +1,7 @@
 """The certificate queries of a game claim at a symbolic position, which make the local certificate
 (:mod:`checkers.prove.certificate`) a proof by induction: every move stays in the domain (closure) and
-decreases a measure (descent), (a) along each move family, values non-negative (grundy), and (b) by a Z3
+decreases a measure (descent; declared, the coordinate sum, one coordinate, or found by a search of
+:mod:`checkers.prove.measures`), (a) along each move family, values non-negative (grundy), and (b) by a Z3
 search for the witness move or by the claim's strategy, case by case (with a query that the listed cases
 cover every position). Each query is built in its own builder. In misère play (P-positions only) condition (b) is
 asked of the positions that have a move, and (c) says that every claimed P-position has a move (a terminal position
