@@ -43,6 +43,8 @@ class Attempt:
     abstractions: set = field(default_factory=set)
     #: why the instance has no Z3 model (the statement or the moves cannot be translated), None when it has one
     untranslatable: str | None = None
+    #: the termination measure a search found for the game (which declares none), as its expressions
+    measure: tuple[str, ...] = ()
 
 
 def prove_instance(claim: Claim, plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
@@ -75,7 +77,8 @@ def prove_instance(claim: Claim, plan: ClaimPlan, dom: ProofDomain, params: dict
                     break
     except Untranslatable as exc:
         return Attempt(params, "inconclusive", note=f"no Z3 model: {exc}", untranslatable=str(exc))
-    att = Attempt(params, "proved", results, abstractions=set(ctx.abstractions))
+    att = Attempt(params, "proved", results, abstractions=set(ctx.abstractions),
+                  measure=next((r.measure for r in results if r.measure), ()))
     for r in results:
         if r.status == "vacuous":
             att.status = "vacuous"
@@ -123,7 +126,9 @@ def _confirm(claim: Claim, plan: ClaimPlan, kind: Mode | None, params: dict, r: 
     coords = plan.coords
     pos = tuple(values.get(c) for c in coords) if len(coords) > 1 else values.get(coords[0])
     if r.name.startswith("move") or any(v is None for v in (pos if isinstance(pos, tuple) else (pos,))):
-        att.status, att.note = "inconclusive", f"'{r.name}' fails at {show_values(r.values)}"
+        # a move's descent: the text says what else was tried (checkers.prove.queries.GameQueries.q_found_measure)
+        att.status, att.note = "inconclusive", f"'{r.name}' fails at {show_values(r.values)}" + \
+            (f"; {r.text}" if r.text else "")
         return att
     game_params = {n: values[n] for n in names if n not in coords and n in values}
     if not _in_domain(plan, {**game_params, **dict(zip(coords, pos if isinstance(pos, tuple) else (pos,)))}):

@@ -3,7 +3,8 @@
 * ``holds`` claims: the predicate, under the domain and the assumption, is valid (no counterexample).
 * grundy / p_positions claims: the local certificate (checkers.prove.certificate) holds at a symbolic position,
   together with two side conditions that make it a proof by induction: every move stays in the domain
-  (closure) and decreases the sum of the coordinates (descent). Condition (b) needs a witness move: Z3
+  (closure) and decreases a measure (descent: the game's declared one, else the sum of the coordinates or
+  one coordinate, else one a search finds, :mod:`checkers.prove.measures`). Condition (b) needs a witness move: Z3
   searches for it (a quantifier), or the claim's ``strategy`` gives it, as the papers' proofs do.
 
 The domain is the window with its constant upper edges dropped (the window is a sample of a statement
@@ -52,6 +53,7 @@ from checkers.prove.certificate import game_kind, measure_words
 from checkers.prove.bounded import bounded_class
 from checkers.prove.domain import MAX_EACH, ProofDomain, all_symbolic, inside_domain, proof_domain
 from checkers.prove.instance import Attempt, prove_instance
+from checkers.prove.measures import found_words
 from checkers.prove.rule_function import warm_up
 from checkers.prove.scope import class_text
 from checkers.prove.solver import SolverContext
@@ -356,7 +358,8 @@ def _verdict(claim: Claim, plan: ClaimPlan, opts: RunOptions, window: Verdict | 
     kind = game_kind(plan)
     what = "" if kind is None else ("certificate (a), (b)" + (" by the strategy" if claim.strategy else "")
                                      + (" in misère play, (c) no terminal position in the set" if plan.misere else "")
-                                     + ", moves stay in the domain and decrease" + measure_words(claim, plan))
+                                     + ", moves stay in the domain and decrease"
+                                     + (measure_words(claim, plan) or _found_measure(attempts)))
     notes = []
     if symbolic_first is not None and symbolic_first not in attempts:
         notes.append(f"with the parameters symbolic: {symbolic_first.status}"
@@ -397,6 +400,21 @@ def _verdict(claim: Claim, plan: ClaimPlan, opts: RunOptions, window: Verdict | 
         notes.append(f"proved for {proved} of {len(instances)} values of {', '.join(dom.enumerated)}")
     return Verdict(claim.id, "inconclusive", METHOD, f"{cls}; {why}" if cls else why, seconds=seconds, notes=notes,
                    engines=engines)
+
+
+def _found_measure(attempts: list[Attempt]) -> str:
+    """The scope's words for the measure a search found (:mod:`checkers.prove.measures`), in the proved
+    attempts; empty when the descent used the coordinate sum or one coordinate.
+
+    >>> _found_measure([Attempt({}, "proved", measure=("a + 2*b",))])
+    ' the measure a + 2*b (found by a search, as the game declares none; proved: every move decreases it, and it is >= 0 on the domain)'
+    >>> _found_measure([Attempt({}, "proved")])
+    ''
+    """
+    done = [a for a in attempts if a.status in ("proved", "vacuous")]
+    found = [a.measure for a in done if a.measure]
+    mixed = " (for the instances where neither the coordinate sum nor one coordinate decreases)"
+    return found_words(found) + (mixed if found and len(found) < len(done) else "")
 
 
 def soundness_check(claim: Claim, opts: RunOptions, proved: Verdict, dom: ProofDomain,

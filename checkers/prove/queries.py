@@ -1,6 +1,7 @@
 """The certificate queries of a game claim at a symbolic position, which make the local certificate
 (:mod:`checkers.prove.certificate`) a proof by induction: every move stays in the domain (closure) and
-decreases a measure (descent), (a) along each move family, values non-negative (grundy), and (b) by a Z3
+decreases a measure (descent; declared, the coordinate sum, one coordinate, or found by a search of
+:mod:`checkers.prove.measures`), (a) along each move family, values non-negative (grundy), and (b) by a Z3
 search for the witness move or by the claim's strategy, case by case (with a query that the listed cases
 cover every position). Each query is built in its own builder. In misère play (P-positions only) condition (b) is
 asked of the positions that have a move, and (c) says that every claimed P-position has a move (a terminal position
@@ -27,6 +28,8 @@ import z3
 
 from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import parse
+from checkers.prove.measures import HINT, MAX_COORDS, MAX_QUERIES, candidates, measure_text
+from checkers.prove.scope import show_values
 from checkers.prove.solver import Context, QueryResult, cases
 from checkers.prove.strategy import read_strategy
 from checkers.prove.terms import GameRef, Untranslatable, is_term
@@ -131,12 +134,13 @@ class GameQueries:
     def q_descent_all(self) -> QueryResult:
         """Every move keeps the coordinates >= 0 and decreases one measure: the game's own ``measure`` when it
         declares one (:meth:`q_measure`), else the coordinate sum, or else one coordinate (so every play ends and
-        induction applies)."""
+        induction applies), or else a measure found by a search (:meth:`q_found_measure`)."""
         decl = self.setup()[3].decl
         if decl.measure:
             return self.q_measure(decl.measure)
         measures = [None] + list(range(len(self.coords))) if len(self.coords) > 1 else [None]
         first: QueryResult | None = None
+        refuted = True      # every measure tried was refuted by a Z3 model (no 'unknown', no broken obligation)
         n_moves = len(decl.moves)
         for m in measures:
             what = "the coordinate sum" if m is None else f"coordinate {self.coords[m]}"
@@ -148,11 +152,12 @@ class GameQueries:
             if res is not None and res.status == "holds":
                 return QueryResult(f"every move decreases {what}", "holds")
             first = first or res
+            refuted = refuted and res is not None and res.status == "fails"
             if res is not None and res.status == "unknown":
                 break
         if first is None:   # no move family (a spec's game has at least one): every play ends at once
             return QueryResult("there is no move", "holds")
-        return first
+        return self.q_found_measure(first) if refuted else first
 
     def q_descent(self, i: int, measure: int | None, what: str) -> QueryResult:
         b, env, hyps, game, pos = self.setup()
@@ -169,35 +174,117 @@ class GameQueries:
         of its expressions is an integer >= 0 at every position of the domain (under the assumption), and every
         move keeps the coordinates >= 0 and decreases the measure (lexicographically, for a list). With closure,
         every play from the domain stays in it and ends: the induction on the measure is well founded."""
-        what = f"the measure {texts[0]}" if len(texts) == 1 else f"the measure ({', '.join(texts)}) lexicographically"
-        b, env, hyps, game, pos = self.setup()
-        at_pos = self._measure_terms(b, game, pos)
-        bounded = b._all([b.compare(ast.GtE, m, 0) for m in at_pos])
-        res = self.ctx.run(f"{what} is bounded below by 0 on the domain", b, hyps, bounded, self.watch(env),
-                           self.coords_terms(env))
+        trees = tuple(parse(t) for t in texts)
+        res = self._measure_bounded(texts, trees)
         if res.status != "holds":
             return res
-        for i in range(len(game.decl.moves)):
-            b, env, hyps, game, pos = self.setup()
-            cond, q, bound = self._move(b, game, pos, i)
-            before, after = self._measure_terms(b, game, pos), self._measure_terms(b, game, q)
-            # lexicographic: equal on the first j components and smaller on the next one, for some j
-            dec = b._any([b._all([b.compare(ast.Eq, after[k], before[k]) for k in range(j)]
-                                 + [b.compare(ast.Lt, after[j], before[j])]) for j in range(len(texts))])
-            qs = q if isinstance(q, tuple) else (q,)
-            goal = b._all([b.compare(ast.GtE, c, 0) for c in qs] + [dec])
-            res = self.ctx.run(f"move {i + 1} decreases {what}", b, hyps + [b.to_bool(cond)], goal,
-                               self.watch(env, bound), self.coords_terms(env))
+        for i in range(len(self.setup()[3].decl.moves)):
+            res = self._measure_move(i, texts, trees)[0]
             if res.status != "holds":
                 return res
-        return QueryResult(f"every move decreases {what}, bounded below by 0 on the domain", "holds")
+        return QueryResult(f"every move decreases {measure_text(texts)}, bounded below by 0 on the domain", "holds")
 
-    def _measure_terms(self, b: Builder, game: GameRef, pos: Any) -> list:
-        """The declared measure's expressions at a position, as integer terms (a term of another sort, such as a
+    def _measure_bounded(self, texts: tuple[str, ...], trees: tuple) -> QueryResult:
+        """Each expression of a measure is >= 0 at every position of the domain (under the assumption)."""
+        b, env, hyps, game, pos = self.setup()
+        bounded = b._all([b.compare(ast.GtE, m, 0) for m in self._measure_terms(b, game, pos, trees)])
+        return self.ctx.run(f"{measure_text(texts)} is bounded below by 0 on the domain", b, hyps, bounded,
+                            self.watch(env), self.coords_terms(env))
+
+    def _measure_move(self, i: int, texts: tuple[str, ...], trees: tuple,
+                      small: bool = True) -> tuple[QueryResult, tuple | None]:
+        """Move i keeps the coordinates >= 0 and decreases a measure (lexicographically, for a list); with a
+        failure, the coordinates before and after the model's move (None when it has no model), and the model
+        made small when `small` (the search does without: its models are read, not shown)."""
+        b, env, hyps, game, pos = self.setup()
+        cond, q, bound = self._move(b, game, pos, i)
+        before, after = self._measure_terms(b, game, pos, trees), self._measure_terms(b, game, q, trees)
+        # lexicographic: equal on the first j components and smaller on the next one, for some j
+        dec = b._any([b._all([b.compare(ast.Eq, after[k], before[k]) for k in range(j)]
+                             + [b.compare(ast.Lt, after[j], before[j])]) for j in range(len(trees))])
+        qs = q if isinstance(q, tuple) else (q,)
+        ps = pos if isinstance(pos, tuple) else (pos,)
+        goal = b._all([b.compare(ast.GtE, c, 0) for c in qs] + [dec])
+        watch = self.watch(env, bound)
+        # the coordinates before and after the move, read from a model under keys no name can have
+        coords = {("before", k): p for k, p in enumerate(ps)} | {("after", k): c for k, c in enumerate(qs)}
+        res = self.ctx.run(f"move {i + 1} decreases {measure_text(texts)}", b, hyps + [b.to_bool(cond)], goal,
+                           {**watch, **coords}, self.coords_terms(env) if small else None)
+        read = {k: res.values.pop(k) for k in coords if k in res.values}
+        if len(read) != len(coords) or not all(type(v) is int for v in read.values()):
+            return res, None
+        return res, (tuple(read[("before", k)] for k in range(len(ps))), tuple(read[("after", k)] for k in range(len(ps))))
+
+    def q_found_measure(self, first: QueryResult) -> QueryResult:
+        """A termination measure for a game that declares none, where the coordinate sum and each coordinate
+        failed (`first` is the first failure): the candidates of :func:`checkers.prove.measures.candidates` in
+        order, each skipped when a move already seen does not decrease it, else asked of Z3 move by move (the
+        move that refuted the last candidate first) and, once every move decreases it, proved bounded below by 0
+        on the domain, as a declared measure is (closure is asked separately). At most
+        :data:`checkers.prove.measures.MAX_QUERIES` queries; when no measure is found, `first` is returned with
+        why in its text and that a declared ``measure`` can give one."""
+        decl = self.setup()[3].decl
+        names = decl.position
+
+        def give_up(why: str) -> QueryResult:
+            return QueryResult(first.name, first.status, first.values, f"{why}; {HINT}")
+
+        if len(names) == 1:
+            return give_up("no termination measure searched (the game has one coordinate)")
+        if self.ctx.mode != "int":
+            return give_up("no termination measure searched with bit-vectors (a measure is checked over the "
+                           "integers only)")
+        if len(names) > MAX_COORDS:
+            return give_up(f"no termination measure searched (the game has {len(names)} coordinates, more than "
+                           f"{MAX_COORDS})")
+        seen: list[tuple] = []
+        order = list(range(len(decl.moves)))
+        asked = 0
+        for cand in candidates(names):
+            if not all(cand.decreases(d) for d in seen):
+                continue
+            trees = tuple(parse(t) for t in cand.texts)
+            failed: tuple | None = None
+            for i in order:
+                if asked >= MAX_QUERIES:
+                    return give_up(f"no termination measure found in {_queries(asked)} (the search asks at "
+                                   f"most {MAX_QUERIES})")
+                asked += 1
+                try:
+                    res, change = self._measure_move(i, cand.texts, trees, small=False)
+                except Untranslatable as exc:
+                    return give_up(f"no termination measure searched ({exc})")
+                if res.status != "holds":
+                    failed = (i, res, change)
+                    break
+            if failed is None:
+                res = self._measure_bounded(cand.texts, trees)
+                if res.status != "holds":
+                    return give_up(f"every move decreases {measure_text(cand.texts)}, found by a search, but "
+                                   f"'{res.name}' {_failed_words(res)}")
+                return QueryResult(f"every move decreases {measure_text(cand.texts)} (found by a search: the game "
+                                   "declares no measure), bounded below by 0 on the domain", "holds",
+                                   measure=cand.texts)
+            i, res, change = failed
+            if res.status != "fails" or change is None:
+                return give_up(f"the search for a termination measure stopped: '{res.name}' {_failed_words(res)}")
+            before, after = change
+            if any(c < 0 for c in after):
+                return give_up(f"no termination measure helps: move {i + 1} gives a negative coordinate at "
+                               f"{show_values(res.values)}")
+            seen.append(tuple(a - p for p, a in zip(before, after)))
+            order.remove(i)
+            order.insert(0, i)
+        return give_up("no termination measure found: no weighted sum of the coordinates with weights "
+                       f"1..4 and no lexicographic order of them decreases on every move ({_queries(asked)}; "
+                       "the counterexamples found rule out every other candidate)")
+
+    def _measure_terms(self, b: Builder, game: GameRef, pos: Any, trees: tuple) -> list:
+        """A measure's expressions at a position, as integer terms (a term of another sort, such as a
         quotient, is refused: only an integer measure bounded below is well founded)."""
         env = b.position_env(game, pos)
         out = []
-        for tree in game.decl.measure_trees:
+        for tree in trees:
             term = b.term(tree, env)
             if isinstance(term, bool) or not (isinstance(term, int) or (z3.is_expr(term) and z3.is_int(term))):
                 raise Untranslatable(f"the measure {ast.unparse(tree)} is not an integer term here: a measure is "
@@ -307,6 +394,18 @@ class GameQueries:
         goal = b._any([b.formula(w[0], e) for w, _ in self.strategy.cases if w])
         return self.ctx.run("(b) the strategy's cases cover every position", b, hyps + extra, goal, self.watch(env),
                             self.coords_terms(env))
+
+
+def _failed_words(res: QueryResult) -> str:
+    """How a query ended that did not hold, for a note: Z3's reason, or where it fails."""
+    if res.status == "unknown":
+        return f"was not decided by Z3 ({res.text})"
+    return f"fails at {show_values(res.values)}" + (f" ({res.text})" if res.text else "")
+
+
+def _queries(n: int) -> str:
+    """ "1 Z3 query", "3 Z3 queries"."""
+    return f"{n} Z3 quer{'y' if n == 1 else 'ies'}"
 
 
 def _sum(b: Builder, xs: tuple) -> Any:

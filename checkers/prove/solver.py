@@ -51,6 +51,8 @@ class QueryResult:
     status: str                      # "holds", "fails", "obligation", "unknown"
     values: dict = field(default_factory=dict)
     text: str = ""
+    #: the termination measure a search found and this (holding) query proved, as its expressions
+    measure: tuple[str, ...] = ()
 
 
 class Context:
