@@ -457,6 +457,9 @@ class Certificate:
             if not self.inside(pos):
                 return None
             lp = self.labels_of(pos)
+            if self.kind == Mode.GRUNDY and (type(lp) is not int or lp < 0):
+                return Confirmed(Failure(pos, "label", f"the formula gives {lp!r}, not a Grundy value", label=lp), 0,
+                                 SCALAR, False)
             if family is not None:
                 q = self.option_of(family, pos, binding or {})
                 if q is None:

@@ -68,8 +68,12 @@ def _human_line(claim: Claim, result: Any, agrees: bool, why: str) -> str:
         cx = v.counterexamples[0]
         b = ", ".join(f"{k}={_fmt(x)}" for k, x in cx.bindings.items())
         left, right = side_names(claim.kind)
-        lines.append(f"       smallest counterexample: {b}: {left} {_fmt(cx.lhs)}, {right} {_fmt(cx.rhs)}"
-                     + (f"  ({v.failures:,} failing instances)" if v.failures > 1 else ""))
+        if cx.detail.get("least") == "not known":   # a confirmed certificate failure (checkers.prove.instance)
+            lines.append(f"       certificate failure at {b} (the claim is wrong there or at an option of it; the "
+                         f"least counterexample is not known): {right} {_fmt(cx.rhs)}")
+        else:
+            lines.append(f"       smallest counterexample: {b}: {left} {_fmt(cx.lhs)}, {right} {_fmt(cx.rhs)}"
+                         + (f"  ({v.failures:,} failing instances)" if v.failures > 1 else ""))
     elif v.undefined:
         cx = v.undefined[0]
         b = ", ".join(f"{k}={_fmt(x)}" for k, x in cx.bindings.items())
