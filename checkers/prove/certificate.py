@@ -35,12 +35,14 @@ from typing import Any, Sequence
 
 import random
 
+import numpy as np
 import z3
 
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.games.declared import MISERE, DeclaredGame, as_instance
 from nimjos.games.engine import active_engine
 from nimjos.lang.values import format_value
+from nimjos.lang.vector import NotVectorisable, as_full, as_truth, vectorise
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.syntax import parse
 from nimjos.spec.loader import Claim
@@ -493,9 +495,6 @@ class Certificate:
         """The labels of many positions by the vectorised evaluator (the domain and the formula on arrays), or
         None when it cannot evaluate them exactly (a family of points, an expression it refuses, a coordinate
         beyond int64)."""
-        import numpy as np
-
-        from nimjos.lang.vector import NotVectorisable, as_full, as_truth, vectorise
         plan = self.plan
         if plan.formula is None or getattr(plan, "families", None) is not None or not positions:
             return None
