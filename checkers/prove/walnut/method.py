@@ -561,8 +561,9 @@ def _unconfirmed(claim: Claim, failed: list, env: dict, inst: dict, exact: bool)
     """Why Walnut's least failure at `env` refutes nothing: what the engine (or the language) and the exact
     evaluation of the certificate there could not do, and nothing they did not do."""
     if issubclass(claim.plan_type, HoldsPlan):
-        return (f"the statement fails at {_show(env)} by Walnut, but the expression language does not confirm it"
-                f"{_for(inst)}")
+        return (f"the certificate ({', '.join(failed)}) fails at {_show(env)}, but the expression language finds no "
+                f"counterexample there, nor searching up to that position (coordinate sums up to {MAX_SUM}, at most "
+                f"{SEARCH_POSITIONS:,} positions){_for(inst)}")
     why = ("and the claim evaluated exactly there and at its options does not confirm the failure (see "
            "Certificate.confirm: an assumption, a level set, a label it cannot evaluate, too many options)" if exact
            else "and Walnut did not prove that every move lowers the coordinate sum and stays in the domain (so a "
