@@ -201,13 +201,9 @@ def _certificate_failure(claim: Claim, plan: ClaimPlan, kind: Mode | None, game_
         return None
     try:
         cert = Certificate(claim, plan, game_params, kind)
-        if m.group(1):
-            family = int(m.group(1)) - 1
-            names = cert.inst.decl.moves[family].binder.names if family < len(cert.inst.decl.moves) else ()
-            conf = cert.confirm(pos, family, {n: r.values[n] for n in names if n in r.values})
-        else:
-            conf = cert.confirm(pos)
-    except (EvalError, SpecError, Untranslatable, AttributeError):
+        # (a) along a move: the witness option is the move at Z3's values of its bound names (option_of checks it)
+        conf = cert.confirm(pos, int(m.group(1)) - 1, dict(r.values)) if m.group(1) else cert.confirm(pos)
+    except (EvalError, SpecError, Untranslatable):
         return None
     if conf is None:
         return None
