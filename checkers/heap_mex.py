@@ -65,17 +65,22 @@ def theorem_text(rules: HeapRules, period: int, preperiod: int, saltus: int) -> 
             f"and every smaller value is an option's")
 
 
-def formula_theorem(rules: HeapRules) -> str:
-    """The theorem a grundy claim's proof by this method rests on, as its scope names it.
+def formula_theorem(rules: HeapRules, proved: bool = True) -> str:
+    """The theorem a grundy claim's proof by this method rests on, as its scope names it; `proved` False: what
+    Walnut decided when the certificate fails (a refutation's scope).
 
     >>> from nimjos.games.heaps.rules import LASKERS_NIM
     >>> formula_theorem(LASKERS_NIM)[:48]
     'mex certificate for the code 4.3... (strong indu'
+    >>> formula_theorem(LASKERS_NIM, proved=False)[-60:]
+    "of n has the value f(n) or some smaller value is no option's"
     """
+    decided = ("proved for every n that no option of n has the value f(n) and every smaller value is an option's"
+               if proved else "decided that at some n an option of n has the value f(n) or some smaller value is "
+               "no option's")
     return (f"mex certificate for the code {rules.code()} (strong induction on the heap size; Sprague-Grundy for "
             f"the heaps a move leaves): f = the formula on the domain, the engine's values outside it; Walnut "
-            f"(msd_2) proved for every n that no option of n has the value f(n) and every smaller value is an "
-            f"option's")
+            f"(msd_2) {decided}")
 
 
 def _f_definition(base: list[int], period: int, preperiod: int, saltus: int) -> str:

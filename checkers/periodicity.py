@@ -70,6 +70,10 @@ FAR_FACTOR, FAR_MIN, FAR_MAX = 100, 10_000, 60_000
 #: ... at most this far for a heap game whose moves take unboundedly many tokens (Lasker's Nim: each value is a mex
 #: over every smaller heap and every split, so the sequence up to n costs about n^2 / 2 options)
 FAR_UNBOUNDED = 20_000
+#: moves the compiled kernels may list to confirm the mex certificate's least failure of a grundy claim (the
+#: engine's sequence up to it: about 2 s of this machine for Lasker's Nim up to 25,000); codes whose moves leave
+#: three heaps have SAMPLE_MOVES (the plain mex)
+CONFIRM_MOVES = 400_000_000
 #: moves the plain mex may list to compute a code's sequence up to the sampler's far bound, for a code whose moves
 #: leave three heaps (hexadecimal codes: no compiled kernel, about n^3 / 36 moves up to n): a count, the same on a
 #: quiet and a loaded machine (about 3 s of this machine's Python); the far bound comes down until it fits
@@ -256,11 +260,18 @@ def heap_grundy_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
         n = answer.first_bad
         if n is None or not plan.domain.contains({coord: n}):
             return stop(f"Walnut: {', '.join(answer.failed)} false, and its least failure was not found ({counts})")
+        limit = CONFIRM_MOVES if inst.rules.max_parts <= 2 else SAMPLE_MOVES
+        if plain_moves(inst.rules, n) > limit:
+            return stop(f"Walnut: the mex rule fails first at {coord} = {n} (so the formula is not g there), but "
+                        f"the engine's sequence up to {n:,} would cost over {limit:,} moves, and the refutation is "
+                        f"confirmed by the engine ({counts})")
         truth, claimed = heap_sequence(inst.rules, n)[n], plan.formula({coord: n})
         if truth == claimed:
             raise MexDisagreement(f"claim {claim.id!r}: the certificate fails at {coord} = {n}, but the engine "
                                   f"agrees with the formula there ({truth}): a prover bug")
-        return Verdict(claim.id, "refuted", METHOD, f"{theorem}; {counts}", instances=1, assumption_held=1,
+        scope = (f"{formula_theorem(inst.rules, proved=False)}: the least failure of the mex rule is the least "
+                 f"{coord} with g({coord}) != f({coord}); the engine confirms g({n}) = {truth} != {claimed}; {counts}")
+        return Verdict(claim.id, "refuted", METHOD, scope, instances=1, assumption_held=1,
                        counterexamples=[Counterexample({coord: n}, truth, claimed)], failures=1,
                        seconds=time.perf_counter() - started, engines=ENGINES_WALNUT,
                        notes=[f"Walnut: the mex rule fails first at {coord} = {n}: g({n}) = {truth} != {claimed}"])

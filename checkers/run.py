@@ -142,7 +142,8 @@ def _prove_periodic(claim: Claim, opts: RunOptions, earlier: Earlier, context: C
 
 
 def _periodicity(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
-    """Periodicity for every heap size (checkers.periodicity)."""
+    """Periodicity for every heap size, and the mex certificate of a grundy claim about a one-heap code
+    (checkers.periodicity); None for any other claim."""
     return periodic_verdict(claim, opts)
 
 
@@ -158,7 +159,7 @@ HANDLERS: dict[str, dict[type[ClaimPlan], Handler | str]] = {
     "sample": {HoldsPlan: _sample_any, GrundyPlan: _sample_any, PPositionsPlan: _sample_any, LevelSetPlan: _sample_any,
                StairPlan: _sample_any, ValuesPlan: _sample_any, PeriodicPlan: _sample_periodic,
                GrundyBoundPlan: "the sampler judges a game claim by its local certificate, and a bound on G has none"},
-    "periodicity": {PeriodicPlan: _periodicity},
+    "periodicity": {PeriodicPlan: _periodicity, GrundyPlan: _periodicity},
 }
 
 

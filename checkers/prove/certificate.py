@@ -35,12 +35,14 @@ from typing import Any, Sequence
 
 import random
 
+import numpy as np
 import z3
 
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.games.declared import MISERE, DeclaredGame, as_instance
 from nimjos.games.engine import active_engine
 from nimjos.lang.values import format_value
+from nimjos.lang.vector import NotVectorisable, as_full, as_truth, vectorise
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.syntax import parse
 from nimjos.spec.loader import Claim
@@ -56,6 +58,12 @@ from checkers.prove.modes import Mode
 
 #: most options enumerated at one position before the symbolic check (or a smaller position) is needed
 MAX_OPTIONS = 4000
+#: the most options of one position at which the confirmation of a certificate failure evaluates the claim one by
+#: one (the scalar language, the reference); more, up to CONFIRM_OPTIONS, by the vectorised evaluator (conformance-
+#: tested against the scalar language), or not at all (no confirmation)
+CONFIRM_SCALAR, CONFIRM_OPTIONS = 20_000, 4_000_000
+#: how the claim was evaluated at the options, as a confirmation's words say it
+SCALAR, VECTORISED = "the scalar language", "the vectorised evaluator (conformance-tested against the scalar language)"
 
 
 class TooManyOptions(Exception):
@@ -82,6 +90,57 @@ class Failure:
     option: Any = None
     label: Any = None
     detail: dict = field(default_factory=dict)
+
+
+@dataclass
+class Confirmed:
+    """A failure of the local certificate at one position, confirmed exactly: the claim evaluated at the position
+    and at the witness option of condition (a), or at every option (condition (b)). For a game whose moves end and
+    stay in the domain, the true labels obey the certificate at every position, so the claim's labels are wrong at
+    the position or at one of the options evaluated (`every_option`: all of them; else the witness).
+
+    `options` counts the options evaluated, `how` says by what (:data:`SCALAR` or :data:`VECTORISED`), and
+    `truth` is the position's true label when the options' labels are known to be right (the mex of theirs; for
+    P-positions 0 when none of them is 0, else None): known only when every option was evaluated.
+    """
+
+    failure: Failure
+    options: int
+    how: str
+    every_option: bool
+    truth: Any = None
+
+    def words(self) -> str:
+        """What failed and how it was confirmed, as one clause (the position as printed by the language).
+
+        >>> c = Confirmed(Failure((2, 2), "b", "not a claimed P-position, but no option is one"), 4, SCALAR, True, 0)
+        >>> c.words()
+        'certificate (b) fails at (2, 2): not a claimed P-position, but no option is one (the claim evaluated exactly at (2, 2) and at each of its 4 options, by the scalar language)'
+        """
+        f = self.failure
+        at = _fmt(f.position)
+        if self.every_option:
+            where = f"at {at} and at each of its {self.options:,} option{'' if self.options == 1 else 's'}"
+        elif f.option is not None:
+            where = f"at {at} and at its option {_fmt(f.option)}"
+        else:
+            where = f"at {at}"
+        what = "the formula's value" if f.condition == "label" else f"certificate ({f.condition}) fails"
+        return f"{what} at {at}: {f.text} (the claim evaluated exactly {where}, by {self.how})"
+
+    def wrong_where(self) -> str:
+        """Where the claim is wrong, as far as this failure shows it (without knowing that the options' labels are
+        right).
+
+        >>> Confirmed(Failure((2, 2), "a", "", option=(1, 2)), 2, SCALAR, False).wrong_where()
+        'the claim is wrong at (2, 2) or at its option (1, 2)'
+        """
+        f = self.failure
+        if f.condition in ("label", "c"):
+            return f"the claim is wrong at {_fmt(f.position)}"
+        if f.option is not None and not self.every_option:
+            return f"the claim is wrong at {_fmt(f.position)} or at its option {_fmt(f.option)}"
+        return f"the claim is wrong at {_fmt(f.position)} or at one of its options"
 
 
 #: the local certificate of each kind of game claim it applies to: its labels are Grundy values ('grundy'),
@@ -179,6 +238,7 @@ class Certificate:
             raise Untranslatable("in misère play the local certificate judges P-positions only")
         self.levels: list[int] | None = None
         self._family_cache: dict = {}
+        self._where: dict[int, Any] = {}   # each move family's condition, compiled once (option_of)
         self.domain = getattr(plan, "domain", None)
         if kind == Mode.LEVEL:
             assert isinstance(plan, LevelSetPlan), "a level certificate's plan is a level set's"
@@ -344,6 +404,135 @@ class Certificate:
                                detail={"missing": m})
         return None
 
+    # ------------------------------------------------------------------ confirming a failure found by a prover
+    def option_of(self, family: int, pos: Any, binding: dict) -> Any:
+        """The option of `pos` that move family `family` gives at the values `binding` of its bound names, exactly
+        (the family's condition evaluated there), or None when that binding is no move.
+
+        >>> from nimjos.spec.loader import load_spec
+        >>> import pathlib
+        >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+        >>> cert = Certificate.for_claim(spec.claims[0], {})
+        >>> cert.option_of(0, 10, {"t": 3}), cert.option_of(0, 10, {"t": 11})
+        (7, None)
+        """
+        inst = self.inst
+        if not isinstance(inst, DeclaredGame) or not 0 <= family < len(inst.decl.moves):
+            return None
+        fam = inst.decl.moves[family]
+        if any(n not in binding for n in fam.binder.names):
+            return None
+        env = dict(inst.params)
+        env.update(_bind(self.coords, pos))
+        env.update({n: binding[n] for n in fam.binder.names})
+        if family not in self._where:
+            self._where[family] = compile_tree(fam.binder.tree, self.claim.spec.namespace, set(env))
+        try:
+            if not self._where[family](env):
+                return None
+            return inst.normalise(fam.to(env))
+        except (EvalError, SpecError):
+            return None
+
+    def confirm(self, pos: Any, family: int | None = None, binding: dict | None = None) -> Confirmed | None:
+        """Confirm that the certificate fails at `pos` by evaluating the claim exactly: at `pos` and, for
+        condition (a) found along move family `family` at the bound values `binding`, at that one option; else at
+        every option (up to :data:`CONFIRM_OPTIONS`). None when it does not fail there, or cannot be confirmed:
+        a position outside the domain, a claim with an assumption (the formula says nothing at an option that
+        breaks it), a level set, a label the claim cannot evaluate (never a refutation: the claim is ill-defined
+        there, if anything), an option outside the domain too large for the engine, too many options.
+
+        The caller answers for the game: its moves must end and stay in the domain (a prover's descent and
+        closure), so that the true labels obey the certificate; the confirmation says where the claim is wrong
+        (:meth:`Confirmed.wrong_where`).
+
+        >>> from nimjos.spec.loader import load_spec
+        >>> import pathlib
+        >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+        >>> Certificate.for_claim(spec.claims[0], {}).confirm(10) is None    # G(x) = x holds at 10
+        True
+        """
+        if self.kind == Mode.LEVEL or getattr(self.plan, "assume", None) is not None:
+            return None
+        try:
+            pos = self.inst.normalise(pos)
+            if not self.inside(pos):
+                return None
+            lp = self.labels_of(pos)
+            if self.kind == Mode.GRUNDY and (type(lp) is not int or lp < 0):
+                return Confirmed(Failure(pos, "label", f"the formula gives {lp!r}, not a Grundy value", label=lp), 0,
+                                 SCALAR, False)
+            if family is not None:
+                q = self.option_of(family, pos, binding or {})
+                if q is None:
+                    return None
+                failure = self.judge(pos, lp, [(q, self.labels([q])[0])])
+                if failure is None or failure.condition not in ("a", "label"):
+                    return None
+                return Confirmed(failure, 1, SCALAR, False)
+            if count_options(self.inst, pos, CONFIRM_OPTIONS) > CONFIRM_OPTIONS:
+                return None
+            opts = list(self.inst.options(pos))
+            how = SCALAR if len(opts) <= CONFIRM_SCALAR else VECTORISED
+            labels = self.labels(opts) if how == SCALAR else self._vector_labels(opts)
+            if labels is None:
+                return None
+            failure = self.judge(pos, lp, list(zip(opts, labels)))
+        except (EvalError, SpecError, OutsideDomain, RecursionError):
+            return None
+        if failure is None:
+            return None
+        truth: Any
+        if self.kind == Mode.GRUNDY:
+            seen = set(labels)
+            truth = next(m for m in range(len(seen) + 1) if m not in seen)
+        else:
+            terminal_misere = self.inst.play == MISERE and not opts
+            truth = None if terminal_misere or any(lq == 0 for lq in labels) else 0
+        return Confirmed(failure, len(opts), how, True, truth)
+
+    def _vector_labels(self, positions: list) -> list | None:
+        """The labels of many positions by the vectorised evaluator (the domain and the formula on arrays), or
+        None when it cannot evaluate them exactly (a family of points, an expression it refuses, a coordinate
+        beyond int64)."""
+        plan = self.plan
+        if plan.formula is None or getattr(plan, "families", None) is not None or not positions:
+            return None
+        n = len(positions)
+        try:
+            table = np.array(positions, dtype=np.int64).reshape(n, len(self.coords))
+        except (OverflowError, ValueError, TypeError):
+            return None
+        if int(table.max()) >= 2 ** 62:
+            return None
+        env: dict = dict(self.params)
+        env.update({c: table[:, i] for i, c in enumerate(self.coords)})
+        ns = self.claim.spec.namespace
+        dom = self.domain
+        try:
+            inside = np.ones(n, dtype=bool)
+            if dom is not None and dom.predicate is not None and dom.text and all(m in env for m in dom.names):
+                inside = as_truth(vectorise(parse(dom.text), ns)(env), n)
+            idx = np.flatnonzero(inside)
+            sub = {k: (v[idx] if isinstance(v, np.ndarray) else v) for k, v in env.items()}
+            value = vectorise(plan.formula.tree, ns)(sub)
+            got = as_full(value, len(idx)) if self.kind == Mode.GRUNDY else as_truth(value, len(idx))
+        except NotVectorisable:
+            return None
+        out: list = [None] * n
+        if self.kind == Mode.GRUNDY:
+            for i, v in zip(idx.tolist(), got.tolist()):
+                out[i] = v
+        else:
+            for i in idx[got].tolist():
+                out[i] = 0
+        outside = np.flatnonzero(~inside).tolist()
+        if outside:
+            truth = self.engine_labels([positions[i] for i in outside])
+            for i in outside:
+                out[i] = truth[positions[i]]
+        return out
+
     # ------------------------------------------------------------------ re-evaluation by the engine
     def reevaluate(self, pos: Any, max_positions: int = 2_000_000) -> tuple[Any, Any, Any] | None:
         """Ground truth near a certificate failure: the first of pos and its options where the claim and
@@ -426,8 +615,6 @@ class PointSolver:
         self.decl = inst.decl
         trees = [self.tree] + [f.to_tree for f in self.decl.moves] + [f.binder.tree for f in self.decl.moves]
         self.mode = choose_mode(trees, self.ns, exact=True)
-        variables = set(self.decl.params) | set(self.decl.position)
-        self.where = [compile_tree(f.binder.tree, self.ns, variables | set(f.binder.names)) for f in self.decl.moves]
         self.lname = cert.plan.level_names[0] if isinstance(cert.plan, LevelSetPlan) else None
 
     def _label_term(self, b: Any, q: Any, value: Any) -> Any:
@@ -568,16 +755,7 @@ class PointSolver:
         return r
 
     def _exact_option(self, i: int, pos: Any, binding: dict) -> Any:
-        fam = self.decl.moves[i]
-        env = dict(self.cert.inst.params)
-        env.update(_bind(self.cert.coords, pos))
-        env.update(binding)
-        try:
-            if not self.where[i](env):
-                return None
-            return self.cert.inst.normalise(fam.to(env))
-        except (EvalError, SpecError):
-            return None
+        return self.cert.option_of(i, pos, binding)
 
     def _label_equals(self, q: Any, value: Any) -> bool:
         try:

@@ -14,6 +14,7 @@ counterexample; an unconfirmed model, ``unknown`` or a timeout make the attempt 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,11 +92,12 @@ def prove_instance(claim: Claim, plan: ClaimPlan, dom: ProofDomain, params: dict
             att.note = f"'{r.name}' fails only where {r.text} (at {show_values(r.values)})"
             return att
         elif r.status == "fails":
-            return _confirm(claim, plan, kind, params, r, att)
+            return _confirm(claim, plan, kind, params, r, att, gq if kind is not None else None)
     return att
 
 
-def _confirm(claim: Claim, plan: ClaimPlan, kind: Mode | None, params: dict, r: QueryResult, att: Attempt) -> Attempt:
+def _confirm(claim: Claim, plan: ClaimPlan, kind: Mode | None, params: dict, r: QueryResult, att: Attempt,
+             gq: GameQueries | None = None) -> Attempt:
     """Re-evaluate a Z3 model exactly (holds) or by the engine (game claims)."""
     values = dict(params)
     values.update(r.values)
@@ -139,8 +141,15 @@ def _confirm(claim: Claim, plan: ClaimPlan, kind: Mode | None, params: dict, r: 
         cert = Certificate(claim, plan, game_params, kind)
         found = cert.reevaluate(pos, max_positions=500_000)
     except (EvalError, SpecError, TooManyOptions) as exc:
+        confirmed = _certificate_failure(claim, plan, kind, game_params, pos, r, att, gq) if gq is not None else None
+        if confirmed is not None:
+            return confirmed
         att.status, att.note = "inconclusive", f"'{r.name}' fails at {show_values(r.values)}; the engine could not re-evaluate it ({exc})"
         return att
+    if found is None and gq is not None:
+        confirmed = _certificate_failure(claim, plan, kind, game_params, pos, r, att, gq)
+        if confirmed is not None:
+            return confirmed
     if found is None:
         what = ("the strategy's move does not work there" if "strategy" in r.name else
                 "Z3's model, but the engine finds no failure at that position (re-evaluated from the moves, up to "
@@ -157,6 +166,67 @@ def _confirm(claim: Claim, plan: ClaimPlan, kind: Mode | None, params: dict, r: 
     truth = {Mode.GRUNDY: actual, Mode.P: "P" if actual == 0 else "N"}.get(kind, actual)
     att.status = "refuted"
     att.counterexample = Counterexample(b, truth, shown, detail={"grundy": actual, "found by": f"Z3 ({r.name}), re-evaluated by the engine"})
+    return att
+
+
+#: the resource units (in seconds of Z3's work) of the closure queries asked to confirm a certificate failure
+CLOSURE_SECONDS = 5.0
+
+#: the names of the queries whose failure is a failure of the local certificate itself at the model's position (not
+#: of a strategy's move, a side condition or an obligation): "(a) along move 2 (case 1 of 4)", "(b) ...", "(c) ..."
+_CERTIFICATE_QUERY = re.compile(r"^(?:\(a\) along move (\d+)|\(b\) (?:some option|every other)|\(c\) no claimed|values are non-neg)")
+
+
+def _well_founded(att: Attempt, gq: GameQueries) -> bool:
+    """Do the moves end and stay in the domain, as proved by this attempt's queries: the descent query (the first,
+    the coordinate sum or the game's measure) holds, and so does the closure query of every move family (those
+    not asked yet, when (a) failed along an earlier family, are asked now)?"""
+    if not att.results or att.results[0].status != "holds":
+        return False
+    held = {r.name for r in att.results if r.status == "holds"}
+    attempt_budget = gq.ctx.budget
+    gq.ctx.budget = Budget.seconds(CLOSURE_SECONDS)   # resource units of their own: the attempt's may be spent
+    try:
+        return all(f"move {i + 1} stays in the domain" in held or gq.q_closure(i).status == "holds"
+                   for i in range(len(gq.setup()[3].decl.moves)))
+    finally:
+        gq.ctx.budget = attempt_budget
+
+
+def _certificate_failure(claim: Claim, plan: ClaimPlan, kind: Mode | None, game_params: dict, pos: Any,
+                         r: QueryResult, att: Attempt, gq: GameQueries) -> Attempt | None:
+    """A refutation by the certificate failure of Z3's model when the engine cannot value that far: for a game
+    whose moves end and stay in the domain (:func:`_well_founded`), the true labels obey the certificate at every
+    position, so a failure confirmed by evaluating the claim exactly at the position and its witness option (a)
+    or every option (b) (:meth:`checkers.prove.certificate.Certificate.confirm`) shows that the claim is wrong
+    there or at an option: a counterexample to the set, not necessarily the least (which is not known). None when
+    it does not confirm."""
+    m = _CERTIFICATE_QUERY.match(r.name)
+    if m is None or kind is None or not isinstance(plan, (GrundyPlan, SetPlan)) or not _well_founded(att, gq):
+        return None
+    try:
+        cert = Certificate(claim, plan, game_params, kind)
+        # (a) along a move: the witness option is the move at Z3's values of its bound names (option_of checks it)
+        conf = cert.confirm(pos, int(m.group(1)) - 1, dict(r.values)) if m.group(1) else cert.confirm(pos)
+    except (EvalError, SpecError, Untranslatable):
+        return None
+    if conf is None:
+        return None
+    f = conf.failure
+    names = plan.window.names if plan.window is not None else ()
+    b = dict(game_params)
+    b.update(zip(plan.coords, f.position if isinstance(f.position, tuple) else (f.position,)))
+    b = {n: b[n] for n in names if n in b}
+    grundy = kind == Mode.GRUNDY
+    claimed = f.label if grundy else ("P" if f.label == 0 else "N")
+    what = ("the claimed " + ("Grundy function is not G" if grundy else "P-set is not the P-set") +
+            f": {conf.words()}; proved by Z3: {att.results[0].name}, and every move stays in the domain; so " +
+            conf.wrong_where())
+    att.status = "refuted"
+    att.note = what + " (not necessarily the least counterexample, which is not known: the engine cannot value that far)"
+    att.counterexample = Counterexample(b, None, claimed, detail={
+        "certificate": what, "least": "not known",
+        "found by": f"Z3 ({r.name}), confirmed by evaluating the claim exactly"})
     return att
 
 

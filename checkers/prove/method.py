@@ -368,8 +368,9 @@ def _verdict(claim: Claim, plan: ClaimPlan, opts: RunOptions, window: Verdict | 
     if refuted:
         a = refuted[0]
         assert a.counterexample is not None, "a refuted attempt has its counterexample (checkers.prove.instance)"
-        v = Verdict(claim.id, "refuted", METHOD, cls, instances=len(attempts), counterexamples=[a.counterexample],
-                    failures=1, seconds=seconds, notes=notes, engines=engines)
+        # a refutation by a confirmed certificate failure says what was confirmed (checkers.prove.instance)
+        v = Verdict(claim.id, "refuted", METHOD, f"{cls}; {a.note}" if a.note else cls, instances=len(attempts),
+                    counterexamples=[a.counterexample], failures=1, seconds=seconds, notes=notes, engines=engines)
         return v
     done = [a for a in attempts if a.status in ("proved", "vacuous")]
     if len(done) == len(instances) and attempts:

@@ -67,10 +67,15 @@ def _human_line(claim: Claim, result: Any, agrees: bool, why: str) -> str:
     if v.counterexamples:
         cx = v.counterexamples[0]
         left, right = side_names(claim.kind)
-        # a closed statement has one instance, itself: nothing to order, no place to name
-        head = f"smallest counterexample: {cx.at_text()}" if cx.bindings else "false as a closed statement (no variables)"
-        lines.append(f"       {head}: {left} {_fmt(cx.lhs)}, {right} {_fmt(cx.rhs)}"
-                     + (f"  ({v.failures:,} failing instances)" if v.failures > 1 else ""))
+        if cx.detail.get("least") == "not known":   # a confirmed certificate failure (checkers.prove.instance)
+            lines.append(f"       certificate failure at {cx.at_text()} (the claim is wrong there or at an option of "
+                         f"it; the least counterexample is not known): {right} {_fmt(cx.rhs)}")
+        else:
+            # a closed statement has one instance, itself: nothing to order, no place to name
+            head = (f"smallest counterexample: {cx.at_text()}" if cx.bindings
+                    else "false as a closed statement (no variables)")
+            lines.append(f"       {head}: {left} {_fmt(cx.lhs)}, {right} {_fmt(cx.rhs)}"
+                         + (f"  ({v.failures:,} failing instances)" if v.failures > 1 else ""))
     elif v.undefined:
         cx = v.undefined[0]
         lines.append(f"       ill-defined at {cx.at_text()}: {cx.reason}")

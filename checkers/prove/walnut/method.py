@@ -35,7 +35,7 @@ from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, NimjosError, SpecError
 from nimjos.lang.analysis import window_constants
 from nimjos.lang.syntax import parse
-from nimjos.lang.values import json_value
+from nimjos.lang.values import format_value, json_value
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, LevelSetPlan, PPositionsPlan, SetPlan, WindowPlan
 from nimjos.verdict import Counterexample, Verdict
@@ -492,13 +492,20 @@ def _refutation(claim: Claim, plan: Any, setup: dict, found: list, start: float,
         cx = _engine_search(claim, plan, inst, env)
         if cx is not None:
             confirmed.append((cx, failed, env))
-        else:
-            reasons.append(f"the certificate ({', '.join(failed)}) fails at {_show(env)}, but the "
-                           f"{'expression language' if issubclass(claim.plan_type, HoldsPlan) else 'engine'} finds no counterexample "
-                           f"up to that position{_for(inst)}")
+            continue
+        cx = _least_failure(claim, plan, inst, env) if exact else None
+        if cx is not None:
+            confirmed.append((cx, failed, env))
+            continue
+        reasons.append(_unconfirmed(claim, failed, env, inst, exact))
     if not confirmed:
         return _inconclusive(claim, reasons[0], start, evidence=evidence)
     cx, failed, env = min(confirmed, key=lambda c: c[0].key())
+    if "certificate" in cx.detail:     # the least failure, confirmed by evaluating the claim (_least_failure)
+        return Verdict(claim.id, "refuted", METHOD, f"{_class(setup)}; {evidence['walnut']['version']} "
+                       f"({setup['num'].walnut}): {cx.detail['certificate']}", instances=len(found),
+                       counterexamples=[cx], failures=1, seconds=time.perf_counter() - start, evidence=evidence,
+                       engines=ENGINES, notes=[cx.detail["least"], f"Walnut: {found[0][1].statement[:240]}"])
     how = "the statement is false" if issubclass(claim.plan_type, HoldsPlan) else \
         "certificate " + ", ".join(f"({f})" if f in ("a", "b", "c") else f for f in failed) + (" fails" if len(failed) == 1 else " fail")
     scope = (f"{_class(setup)}; {evidence['walnut']['version']} ({setup['num'].walnut}): {how}, least failure at {_show(env)}; "
@@ -548,6 +555,55 @@ def _confirm(claim: Claim, plan: Any, inst: dict, env: dict) -> Counterexample |
         return Counterexample(dict(env), "P" if g == 0 else "N", "P" if label == 0 else "N", detail={"grundy": g})
     except (EvalError, SpecError):
         return None
+
+
+def _unconfirmed(claim: Claim, failed: list, env: dict, inst: dict, exact: bool) -> str:
+    """Why Walnut's least failure at `env` refutes nothing: what the engine (or the language) and the exact
+    evaluation of the certificate there could not do, and nothing they did not do."""
+    if issubclass(claim.plan_type, HoldsPlan):
+        return (f"the certificate ({', '.join(failed)}) fails at {_show(env)}, but the expression language finds no "
+                f"counterexample there, nor searching up to that position (coordinate sums up to {MAX_SUM}, at most "
+                f"{SEARCH_POSITIONS:,} positions){_for(inst)}")
+    why = ("and the claim evaluated exactly there and at its options does not confirm the failure (see "
+           "Certificate.confirm: an assumption, a level set, a label it cannot evaluate, too many options)" if exact
+           else "and Walnut did not prove that every move lowers the coordinate sum and stays in the domain (so a "
+           "failure of the certificate shows nothing by itself)")
+    return (f"the certificate ({', '.join(failed)}) fails at {_show(env)}, but that position is too large for the "
+            f"engine to value, {why}{_for(inst)}")
+
+
+def _least_failure(claim: Claim, plan: Any, inst: dict, env: dict) -> Counterexample | None:
+    """The least counterexample at Walnut's least failure of the certificate (by coordinate sum, then
+    lexicographic) when the engine cannot value it, for a game whose moves Walnut proved to lower the coordinate
+    sum and stay in the domain: the failure confirmed by evaluating the claim exactly there and at every option
+    (:meth:`checkers.prove.certificate.Certificate.confirm`). Walnut decided that the certificate holds at every
+    position of the domain of smaller sum, so by induction on the sum the claim is right at each option, and so
+    wrong at the position itself; its true label is the one its options' labels give. None when it does not
+    confirm."""
+    kind = game_kind(plan)
+    if kind is None or issubclass(claim.plan_type, LevelSetPlan):
+        return None
+    try:
+        cert = Certificate(claim, plan, inst, kind)
+    except (EvalError, SpecError, Untranslatable):
+        return None
+    pos = tuple(env[c] for c in plan.coords)
+    conf = cert.confirm(pos[0] if len(pos) == 1 else pos)
+    if conf is None or not conf.every_option:
+        return None
+    f = conf.failure
+    grundy = issubclass(claim.plan_type, GrundyPlan)
+    claimed = f.label if grundy else ("P" if f.label == 0 else "N")
+    truth = conf.truth if grundy else ("P" if conf.truth == 0 else "N")
+    what = "Grundy value" if grundy else "outcome"
+    least = (f"the least counterexample, {format_value(f.position)}: Walnut decided that the certificate holds at every "
+             f"position of the domain of smaller coordinate sum (and lexicographically before it), and that every "
+             f"move lowers the sum and stays in the domain, so the claim is right at each option of "
+             f"{format_value(f.position)} and its {what} is {truth}, from its options' (the engine cannot value that far)")
+    return Counterexample(dict(env), truth, claimed, detail={
+        "certificate": "the claimed " + ("Grundy function is not G" if grundy else "P-set is not the P-set") +
+                       f": {conf.words()}", "least": least,
+        "found by": "Walnut (the least failure of the certificate), confirmed by evaluating the claim exactly"})
 
 
 def _engine_search(claim: Claim, plan: Any, inst: dict, near: dict) -> Counterexample | None:
