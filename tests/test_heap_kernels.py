@@ -189,11 +189,14 @@ def test_numpy_work_counts_the_splits_read(rules):
 
 
 def test_sequence_takes_numpy_for_a_small_table_until_numba_runs(monkeypatch):
-    """The choice of the engine, by cost: numpy while numba is not running and the work is at most NUMPY_WORK,
-    else the compiled kernels (the rare-value method, the cost counters, a large table); the same values."""
+    """The choice of the engine, by cost: numpy while numba is not running and numpy's work in the process stays
+    at most NUMPY_WORK, else the compiled kernels (the rare-value method, the cost counters, a large table, many
+    small tables); the same values."""
     calls: list[tuple[int, int]] = []
+    monkeypatch.setattr(fast, "_numpy_done", 0)
     real = fast._numpy_mex
-    monkeypatch.setattr(fast, "_numpy_mex", lambda rules, g, start, n: calls.append((start, n)) or real(rules, g, start, n))
+    monkeypatch.setattr(fast, "_numpy_mex",
+                        lambda rules, g, start, n: calls.append((start, n)) or real(rules, g, start, n))
     dawson, kayles = octal_rules("0.07"), octal_rules("0.77")
     compiled = {r: sequence(r, 6000) for r in (dawson, kayles)}
     assert calls == []                                    # numba runs in this process: the kernels
@@ -206,7 +209,12 @@ def test_sequence_takes_numpy_for_a_small_table_until_numba_runs(monkeypatch):
     assert np.array_equal(sequence(kayles, 3000, stats=np.zeros(2, dtype=np.int64)), compiled[kayles][:3001])
     big = next(n for n in range(4096, 100_000, 256) if numpy_work(dawson, 0, n) > NUMPY_WORK)
     assert numpy_work(dawson, 0, big - 256) <= NUMPY_WORK
+    monkeypatch.setattr(fast, "_numpy_done", 0)
     assert np.array_equal(sequence(dawson, big)[:6001], compiled[dawson]) and calls == []
+    small = numpy_work(dawson, 0, 2000)
+    for _ in range(NUMPY_WORK // small + 2):           # the account: many small tables, then the kernels
+        assert np.array_equal(sequence(dawson, 2000), compiled[dawson][:2001])
+    assert len(calls) == NUMPY_WORK // small and fast._numpy_done == len(calls) * small
 
 
 def test_numpys_periodic_tail_agrees_with_the_compiled_one():
@@ -256,6 +264,7 @@ def test_dawsons_and_kayles_long_tables_need_no_compiled_kernel_before_numba_run
     def refused(*args):
         raise AssertionError("a compiled kernel was called")
     monkeypatch.setattr(fast, "numba_running", lambda: False)
+    monkeypatch.setattr(fast, "_numpy_done", 0)
     for name in ("_kernel", "_plain_kernel", "_periodic_tail", "_detect"):
         monkeypatch.setattr(fast, name, refused)
     for code, n, period, preperiod in (("0.07", 300_000, 34, 53), ("0.77", 1_000_000, 12, 71)):

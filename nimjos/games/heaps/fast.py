@@ -1,4 +1,5 @@
-"""Compiled (numba, ``cache=True``) Grundy sequences of heap games: the plain mex and the rare-value method.
+"""Compiled (numba, ``cache=True``) Grundy sequences of heap games: the plain mex and the rare-value method; a
+small table by numpy while numba does not run.
 
 Codes with a digit for every k (Lasker's Nim) go to the scalar plain kernel (:func:`_plain_kernel`: every move,
 then the mex). Finite codes whose moves leave at most two heaps go to :func:`_kernel`, one of two ways:
@@ -21,10 +22,16 @@ then the mex). Finite codes whose moves leave at most two heaps go to :func:`_ke
   the mask; the mask decides the speed only, and is chosen on a prefix computed by the plain mex. Where more
   than one heap in GIVE_WAY is rare (Dawson's Kayles: a third), the method gives way to the plain mex.
 
-Both read the values from a copy in the narrowest integer type that holds them (one byte each while every value
-is below 256: the copy of a million heaps stays in the cache) and from a reversed copy, so that both parts of the
-splits a + (r - a), a = lo, lo + 1, ..., are read forwards. `stats` counts the splits marked and the (value,
+Both ways read the values from a copy in the narrowest integer type that holds them (one byte each while every
+value is below 256: the copy of a million heaps stays in the cache) and from a reversed copy, so that both parts
+of the splits a + (r - a), a = lo, lo + 1, ..., are read forwards. `stats` counts the splits marked and the (value,
 split) comparisons (per block, not per split: the counter costs nothing in the loops).
+
+A small table in a process where numba does not run yet is not worth numba's start-up (about 0.55 s of CPU, the
+import and the first cached kernel's load, whatever the kernel): a finite code's table is then the plain mex in
+numpy (:func:`_numpy_mex`, every option's value marked, a vector operation per move size and heap) while numpy's
+work in the process stays within NUMPY_WORK, and the periodic tail and the window's periodicity are looked for by
+numpy too (:func:`periodic_tail`, :func:`detect_table`); the same values, the same answers.
 
 >>> from nimjos.games.heaps.rules import GRUNDYS_GAME, plain_sequence
 >>> sequence(GRUNDYS_GAME, 300).tolist() == plain_sequence(GRUNDYS_GAME, 300)
@@ -66,13 +73,16 @@ ALL_BITS = (1 << 62) - 1
 #: tables shorter than this are searched for a period by nimjos.games.periodicity.detect (numpy, no kernel to load)
 COMPILED_DETECT = 100_000
 #: while numba is not running in the process (nimjos.lang.lazy.numba_running), a finite code's g[start..n] is
-#: computed by numpy (:func:`_numpy_mex`) when its cost, counted in splits read (:func:`numpy_work`), is at most
-#: this: about 0.15 s of CPU, where numba's start-up costs 0.55 s. Measured on the project's machine: numpy
-#: marks a split's value in about 3 ns and spends about 6 us of calls per heap; Dawson's Kayles and Kayles to
-#: 4,096 (the first round of nimjos.games.heaps.grow) take 0.03 and 0.05 s
-NUMPY_WORK = 50_000_000
+#: computed by numpy (:func:`_numpy_mex`) as long as the cost of numpy's tables in the process, counted in splits
+#: read (:func:`numpy_work`), stays at most this: about 0.16 s of CPU in all, where numba's start-up costs 0.55 s.
+#: Measured on the project's machine: numpy marks a split's value in about 3 ns and spends about 6 us of calls
+#: per heap; Dawson's Kayles and Kayles to 4,096 (the first round of nimjos.games.heaps.grow) take 0.03 and 0.05 s
+NUMPY_WORK = 60_000_000
 #: a heap costs numpy's mex as many calls as reading this many splits costs (6 us / 3 ns)
 NUMPY_SPLITS_PER_HEAP = 2_000
+#: the work of numpy's tables so far in this process: a cost account, which no value depends on (past NUMPY_WORK
+#: the compiled kernels take over, so that many small tables never cost more than numba's start-up)
+_numpy_done = 0
 #: while numba is not running, a table of at most this many values is searched for its periodic tail by numpy
 #: (:func:`periodic_tail`: one comparison of the table's last two thirds per period tried, a few ms at 4,096)
 NUMPY_TAIL = 1 << 15
@@ -410,6 +420,7 @@ def sequence(rules: HeapRules, n: int, method: str = "auto", prefix: np.ndarray 
     >>> cost = np.zeros(2, dtype=np.int64); _ = sequence(GRUNDYS_GAME, 3000, prefix=g, stats=cost); bool(cost.all())
     True
     """
+    global _numpy_done
     if rules.max_parts > 2:
         raise EvalError(f"{rules.name or rules.code()}: the compiled kernels leave at most two heaps per move")
     if method not in ("auto", "rare", "plain"):
@@ -426,8 +437,10 @@ def sequence(rules: HeapRules, n: int, method: str = "auto", prefix: np.ndarray 
         if start <= n:
             _plain_kernel(np.array(rules.digits, dtype=np.int64), rules.tail, rules.unequal, g, start, n)
         return g
-    if method != "rare" and stats is None and not numba_running() and numpy_work(rules, start, n) <= NUMPY_WORK:
+    work = numpy_work(rules, start, n)
+    if method != "rare" and stats is None and not numba_running() and _numpy_done + work <= NUMPY_WORK:
         _numpy_mex(rules, g, start, n)   # a small table: the plain mex in numpy costs less than numba's start-up
+        _numpy_done += work
         return g
     cost = np.zeros(2, dtype=np.int64) if stats is None else stats
     if rare:
