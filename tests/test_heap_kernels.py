@@ -251,6 +251,8 @@ def test_periodic_tail_and_detect_table_take_numpy_until_numba_runs(monkeypatch)
     monkeypatch.setattr(fast, "numba_running", lambda: False)
     assert [detect_table(t) for t in tables] == want
     assert compiled == [len(tables[2]), len(tables[4])]   # preperiod + period past the cut; no period
+    monkeypatch.setattr(fast, "NUMPY_DETECT_VALUES", 150_000)
+    assert detect_table(tables[0]) == want[0] and compiled[-1] == len(tables[0])   # longer: compiled at once
     monkeypatch.setattr(fast, "_periodic_tail", None)     # numpy only
     assert periodic_tail(np.array([5, 1, 0, 2] + [0, 1, 2] * 6)) == (3, 3)
 

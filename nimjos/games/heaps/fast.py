@@ -89,6 +89,10 @@ NUMPY_TAIL = 1 << 15
 #: ... and a long table's period (:func:`detect_table`) is first looked for by numpy among the periods up to
 #: this: its answer is detect's whenever the best periodicity found ends (preperiod + period) within that bound
 NUMPY_PERIODS = 4096
+#: ... when the table has at most this many values: numpy walks the whole table once for the period and once for
+#: each multiple of it below preperiod + period, about 0.5 s of CPU for Kayles to 2 * 10^7 (period 12 from 71:
+#: six walks), as much as numba's start-up; on a longer table the compiled search costs less
+NUMPY_DETECT_VALUES = 1 << 25
 
 
 @compiled_on_use(cache=True)
@@ -640,7 +644,7 @@ def detect_table(g: np.ndarray, min_repeats: int = 3) -> Periodicity | None:
     if len(a) < COMPILED_DETECT:
         return detect(a, min_repeats)
     most = len(a) // min_repeats
-    if not numba_running():
+    if not numba_running() and len(a) <= NUMPY_DETECT_VALUES:
         # detect's search tries p = 1, 2, ... and stops past the best's preperiod + period: when that is at most
         # NUMPY_PERIODS, the search cut there gives its answer (a table a proved period extended)
         cut = min(most, NUMPY_PERIODS)
