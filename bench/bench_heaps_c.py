@@ -77,7 +77,9 @@ def run(game: str, n: int, method: str, out: str | None, reach: float) -> None:
         print(f"reached {len(g) - 1} in {time.process_time():.2f} s CPU")
         return
     start = -1
-    sequence(rules, MASK_PREFIX + 100)  # the compiled kernels loaded from numba's cache: start-up, not computation
+    # the compiled kernels loaded from numba's cache (the counters ask for them: a small table without numba
+    # running would be numpy's): start-up, not computation
+    sequence(rules, MASK_PREFIX + 100, stats=np.zeros(2, dtype=np.int64))
     periodic_tail(np.zeros(12, dtype=np.int64))
     began = time.process_time()
     if method == "extended":

@@ -12,9 +12,13 @@ import itertools
 import numpy as np
 import pytest
 
+import nimjos.games.heaps.fast as fast
 import nimjos.games.heaps.grow as grow
 from nimjos.games.engine import ReferenceEngine
-from nimjos.games.heaps.fast import MASK_PREFIX, _plain_kernel, periodic_tail, sequence
+from nimjos.games.heaps.fast import (COMPILED_DETECT, MASK_PREFIX, NUMPY_PERIODS, NUMPY_WORK, _detect, _numpy_mex,
+                                     _numpy_tail, _periodic_tail, _plain_kernel, detect_table, numpy_work,
+                                     periodic_tail, sequence)
+from nimjos.games.periodicity import Periodicity
 from nimjos.games.heaps.game import HeapGame, HeapPositions
 from nimjos.games.heaps.grow import grown_sequence
 from nimjos.games.heaps.rules import GRUNDYS_GAME, HeapRules, octal_rules, plain_sequence
@@ -44,8 +48,9 @@ def test_the_sequence_is_the_value_of_positions_of_several_heaps(rules):
     engine.use_fast = False
     positions = [p for k in range(4) for p in itertools.combinations_with_replacement(range(10), k)]
     engine.solve(graph, positions)
-    for method in methods(rules):
-        g = sequence(rules, 9, method=method)
+    numpy = np.zeros(10, dtype=np.int64)
+    _numpy_mex(rules, numpy, 0, 9)
+    for method, g in [(m, sequence(rules, 9, method=m)) for m in methods(rules)] + [("numpy", numpy)]:
         for p in positions:
             assert graph.table[p] == int(np.bitwise_xor.reduce(g[list(p)], initial=0)), (method, p)
 
@@ -151,3 +156,121 @@ def test_repeat_continues_the_period_from_any_start():
         for m in range(start, n + 1):
             want.append(want[m - period])
         assert grow.repeat(given, n, period, start).tolist() == want, (period, start, n)
+
+
+# ------------------------------------------------------------------ without numba: numpy fills a small table
+
+@pytest.mark.parametrize("rules", RULES, ids=IDS)
+def test_the_numpy_mex_agrees_with_the_compiled_plain_kernel(rules):
+    """numpy's plain mex (the path of a process where numba does not run yet) against the compiled plain kernel of
+    60daf3d, to 2,500 (the last code's values pass 64, 128 and 256 on the way: the marks double), from nothing and
+    from given values."""
+    want = np.zeros(2501, dtype=np.int64)
+    _plain_kernel(np.array(rules.digits, dtype=np.int64), rules.tail, rules.unequal, want, 0, 2500)
+    for given in (0, 1, 700):
+        g = np.zeros(2501, dtype=np.int64)
+        g[:given] = want[:given]
+        _numpy_mex(rules, g, given, 2500)
+        assert np.array_equal(g, want), given
+
+
+@pytest.mark.parametrize("rules", RULES, ids=IDS)
+def test_numpy_work_counts_the_splits_read(rules):
+    rng = np.random.default_rng(37)
+    for _ in range(20):
+        start = int(rng.integers(0, 60))
+        n = int(rng.integers(start - 1, 90))
+        splits = 0
+        for m in range(start, n + 1):
+            for k, d in enumerate(rules.digits):
+                if d & 4 and m - k >= 0:
+                    splits += max(0, (m - k - 1) // 2 if rules.unequal else (m - k) // 2)
+        assert numpy_work(rules, start, n) == splits + max(0, n - start + 1) * fast.NUMPY_SPLITS_PER_HEAP
+
+
+def test_sequence_takes_numpy_for_a_small_table_until_numba_runs(monkeypatch):
+    """The choice of the engine, by cost: numpy while numba is not running and numpy's work in the process stays
+    at most NUMPY_WORK, else the compiled kernels (the rare-value method, the cost counters, a large table, many
+    small tables); the same values."""
+    calls: list[tuple[int, int]] = []
+    monkeypatch.setattr(fast, "_numpy_done", 0)
+    real = fast._numpy_mex
+    monkeypatch.setattr(fast, "_numpy_mex",
+                        lambda rules, g, start, n: calls.append((start, n)) or real(rules, g, start, n))
+    dawson, kayles = octal_rules("0.07"), octal_rules("0.77")
+    compiled = {r: sequence(r, 6000) for r in (dawson, kayles)}
+    assert calls == []                                    # numba runs in this process: the kernels
+    monkeypatch.setattr(fast, "numba_running", lambda: False)
+    assert np.array_equal(sequence(dawson, 4096), compiled[dawson][:4097]) and calls == [(0, 4096)]
+    assert np.array_equal(sequence(kayles, 6000, prefix=compiled[kayles][:3000]), compiled[kayles])
+    assert calls[-1] == (3000, 6000)
+    calls.clear()
+    assert np.array_equal(sequence(kayles, 3000, method="rare"), compiled[kayles][:3001])
+    assert np.array_equal(sequence(kayles, 3000, stats=np.zeros(2, dtype=np.int64)), compiled[kayles][:3001])
+    big = next(n for n in range(4096, 100_000, 256) if numpy_work(dawson, 0, n) > NUMPY_WORK)
+    assert numpy_work(dawson, 0, big - 256) <= NUMPY_WORK
+    monkeypatch.setattr(fast, "_numpy_done", 0)
+    assert np.array_equal(sequence(dawson, big)[:6001], compiled[dawson]) and calls == []
+    small = numpy_work(dawson, 0, 2000)
+    for _ in range(NUMPY_WORK // small + 2):           # the account: many small tables, then the kernels
+        assert np.array_equal(sequence(dawson, 2000), compiled[dawson][:2001])
+    assert len(calls) == NUMPY_WORK // small and fast._numpy_done == len(calls) * small
+
+
+def test_numpys_periodic_tail_agrees_with_the_compiled_one():
+    rng = np.random.default_rng(370)
+    for _ in range(400):
+        period = int(rng.integers(1, 30))
+        pre = int(rng.integers(0, 200))
+        size = int(rng.integers(6, 600))
+        head = rng.integers(0, 4, pre)
+        cycle = rng.integers(0, 4, period)
+        g = np.concatenate([head, np.resize(cycle, max(0, size - pre))])[:size].astype(np.int64)
+        if rng.random() < 0.2:   # a value off the period near the end
+            g[-int(rng.integers(1, size + 1))] = 9
+        assert _numpy_tail(g, size // 6, size // 3) == _periodic_tail(g, size // 6, size // 3), (period, pre, size)
+
+
+def test_periodic_tail_and_detect_table_take_numpy_until_numba_runs(monkeypatch):
+    """Without numba: periodic_tail by numpy, and detect_table by detect cut at NUMPY_PERIODS, which answers when
+    the best periodicity ends within the cut and otherwise hands the table to the compiled search; every answer
+    that of the compiled search."""
+    rng = np.random.default_rng(371)
+    tables = [np.resize(rng.integers(0, 5, 12), 200_000),                                  # from 0
+              np.concatenate([rng.integers(0, 5, 71), np.resize(rng.integers(0, 5, 12), COMPILED_DETECT)]),
+              np.concatenate([rng.integers(0, 5, NUMPY_PERIODS), np.resize(rng.integers(0, 5, 34), 150_000)]),
+              np.arange(COMPILED_DETECT) // 3 * 2,                                          # a saltus
+              rng.integers(0, 1000, COMPILED_DETECT)]                                       # none
+    want = []
+    for t in tables:
+        p, n0, s = _detect(t.astype(np.int64), 3, len(t) // 3)
+        want.append(Periodicity(int(p), int(n0), int(s), len(t) - 1) if p else None)
+    compiled = []
+    real = fast._detect
+    monkeypatch.setattr(fast, "_detect", lambda *a: compiled.append(len(a[0])) or real(*a))
+    monkeypatch.setattr(fast, "numba_running", lambda: False)
+    assert [detect_table(t) for t in tables] == want
+    assert compiled == [len(tables[2]), len(tables[4])]   # preperiod + period past the cut; no period
+    monkeypatch.setattr(fast, "NUMPY_DETECT_VALUES", 150_000)
+    assert detect_table(tables[0]) == want[0] and compiled[-1] == len(tables[0])   # longer: compiled at once
+    monkeypatch.setattr(fast, "_periodic_tail", None)     # numpy only
+    assert periodic_tail(np.array([5, 1, 0, 2] + [0, 1, 2] * 6)) == (3, 3)
+
+
+def test_dawsons_and_kayles_long_tables_need_no_compiled_kernel_before_numba_runs(monkeypatch):
+    """What ``nimjos grundy`` does for Dawson's Kayles to 3 * 10^5 and Kayles to 10^6 in a process where numba
+    does not run: 4,096 heaps by numpy, the period proved (Guy-Smith) and repeated, the window's periodicity found
+    by numpy; no compiled kernel is called (each would raise here), and the tables are the compiled ones."""
+    want = {code: sequence(octal_rules(code), 10_000) for code in ("0.07", "0.77")}
+
+    def refused(*args):
+        raise AssertionError("a compiled kernel was called")
+    monkeypatch.setattr(fast, "numba_running", lambda: False)
+    monkeypatch.setattr(fast, "_numpy_done", 0)
+    for name in ("_kernel", "_plain_kernel", "_periodic_tail", "_detect"):
+        monkeypatch.setattr(fast, name, refused)
+    for code, n, period, preperiod in (("0.07", 300_000, 34, 53), ("0.77", 1_000_000, 12, 71)):
+        grown = grown_sequence(octal_rules(code), n)
+        assert grown.computed == 4096 and (grown.proof.period, grown.proof.preperiod) == (period, preperiod)
+        assert np.array_equal(grown.values[:10_001], want[code])
+        assert detect_table(grown.values) == Periodicity(period, preperiod, 0, n)

@@ -1,4 +1,5 @@
-"""Compiled (numba, ``cache=True``) Grundy sequences of heap games: the plain mex and the rare-value method.
+"""Compiled (numba, ``cache=True``) Grundy sequences of heap games: the plain mex and the rare-value method; a
+small table by numpy while numba does not run.
 
 Codes with a digit for every k (Lasker's Nim) go to the scalar plain kernel (:func:`_plain_kernel`: every move,
 then the mex). Finite codes whose moves leave at most two heaps go to :func:`_kernel`, one of two ways:
@@ -21,10 +22,16 @@ then the mex). Finite codes whose moves leave at most two heaps go to :func:`_ke
   the mask; the mask decides the speed only, and is chosen on a prefix computed by the plain mex. Where more
   than one heap in GIVE_WAY is rare (Dawson's Kayles: a third), the method gives way to the plain mex.
 
-Both read the values from a copy in the narrowest integer type that holds them (one byte each while every value
-is below 256: the copy of a million heaps stays in the cache) and from a reversed copy, so that both parts of the
-splits a + (r - a), a = lo, lo + 1, ..., are read forwards. `stats` counts the splits marked and the (value,
+Both ways read the values from a copy in the narrowest integer type that holds them (one byte each while every
+value is below 256: the copy of a million heaps stays in the cache) and from a reversed copy, so that both parts
+of the splits a + (r - a), a = lo, lo + 1, ..., are read forwards. `stats` counts the splits marked and the (value,
 split) comparisons (per block, not per split: the counter costs nothing in the loops).
+
+A small table in a process where numba does not run yet is not worth numba's start-up (about 0.55 s of CPU, the
+import and the first cached kernel's load, whatever the kernel): a finite code's table is then the plain mex in
+numpy (:func:`_numpy_mex`, every option's value marked, a vector operation per move size and heap) while numpy's
+work in the process stays within NUMPY_WORK, and the periodic tail and the window's periodicity are looked for by
+numpy too (:func:`periodic_tail`, :func:`detect_table`); the same values, the same answers.
 
 >>> from nimjos.games.heaps.rules import GRUNDYS_GAME, plain_sequence
 >>> sequence(GRUNDYS_GAME, 300).tolist() == plain_sequence(GRUNDYS_GAME, 300)
@@ -39,7 +46,7 @@ import numpy as np
 from nimjos.games.heaps.rules import HeapRules
 from nimjos.games.periodicity import Periodicity, detect
 from nimjos.lang.errors import EvalError
-from nimjos.lang.lazy import compiled_on_use
+from nimjos.lang.lazy import compiled_on_use, numba_running
 
 #: splits scanned in each run between two looks at the values still missing (rare-value method)
 BLOCK = 16
@@ -65,6 +72,27 @@ PLAIN_BLOCK = 2048
 ALL_BITS = (1 << 62) - 1
 #: tables shorter than this are searched for a period by nimjos.games.periodicity.detect (numpy, no kernel to load)
 COMPILED_DETECT = 100_000
+#: while numba is not running in the process (nimjos.lang.lazy.numba_running), a finite code's g[start..n] is
+#: computed by numpy (:func:`_numpy_mex`) as long as the cost of numpy's tables in the process, counted in splits
+#: read (:func:`numpy_work`), stays at most this: about 0.16 s of CPU in all, where numba's start-up costs 0.55 s.
+#: Measured on the project's machine: numpy marks a split's value in about 3 ns and spends about 6 us of calls
+#: per heap; Dawson's Kayles and Kayles to 4,096 (the first round of nimjos.games.heaps.grow) take 0.03 and 0.05 s
+NUMPY_WORK = 60_000_000
+#: a heap costs numpy's mex as many calls as reading this many splits costs (6 us / 3 ns)
+NUMPY_SPLITS_PER_HEAP = 2_000
+#: the work of numpy's tables so far in this process: a cost account, which no value depends on (past NUMPY_WORK
+#: the compiled kernels take over, so that many small tables never cost more than numba's start-up)
+_numpy_done = 0
+#: while numba is not running, a table of at most this many values is searched for its periodic tail by numpy
+#: (:func:`periodic_tail`: one comparison of the table's last two thirds per period tried, a few ms at 4,096)
+NUMPY_TAIL = 1 << 15
+#: ... and a long table's period (:func:`detect_table`) is first looked for by numpy among the periods up to
+#: this: its answer is detect's whenever the best periodicity found ends (preperiod + period) within that bound
+NUMPY_PERIODS = 4096
+#: ... when the table has at most this many values: numpy walks the whole table once for the period and once for
+#: each multiple of it below preperiod + period, about 0.5 s of CPU for Kayles to 2 * 10^7 (period 12 from 71:
+#: six walks), as much as numba's start-up; on a longer table the compiled search costs less
+NUMPY_DETECT_VALUES = 1 << 25
 
 
 @compiled_on_use(cache=True)
@@ -396,6 +424,7 @@ def sequence(rules: HeapRules, n: int, method: str = "auto", prefix: np.ndarray 
     >>> cost = np.zeros(2, dtype=np.int64); _ = sequence(GRUNDYS_GAME, 3000, prefix=g, stats=cost); bool(cost.all())
     True
     """
+    global _numpy_done
     if rules.max_parts > 2:
         raise EvalError(f"{rules.name or rules.code()}: the compiled kernels leave at most two heaps per move")
     if method not in ("auto", "rare", "plain"):
@@ -412,6 +441,11 @@ def sequence(rules: HeapRules, n: int, method: str = "auto", prefix: np.ndarray 
         if start <= n:
             _plain_kernel(np.array(rules.digits, dtype=np.int64), rules.tail, rules.unequal, g, start, n)
         return g
+    work = numpy_work(rules, start, n)
+    if method != "rare" and stats is None and not numba_running() and _numpy_done + work <= NUMPY_WORK:
+        _numpy_mex(rules, g, start, n)   # a small table: the plain mex in numpy costs less than numba's start-up
+        _numpy_done += work
+        return g
     cost = np.zeros(2, dtype=np.int64) if stats is None else stats
     if rare:
         head = min(n, MASK_PREFIX)
@@ -423,6 +457,79 @@ def sequence(rules: HeapRules, n: int, method: str = "auto", prefix: np.ndarray 
     else:
         _compiled(rules, g, start, n, cost)
     return g
+
+
+def numpy_work(rules: HeapRules, start: int, n: int) -> int:
+    """The cost of g[start..n] of a finite code by numpy's plain mex (:func:`_numpy_mex`), counted in splits: the
+    splits a + (r - a) of every heap and move size, and NUMPY_SPLITS_PER_HEAP for each heap (the calls of numpy
+    a heap costs whatever its splits).
+
+    >>> from nimjos.games.heaps.rules import octal_rules
+    >>> numpy_work(octal_rules("0.07"), 0, 4096) == sum(max(0, m - 2) // 2 for m in range(4097)) + 4097 * 2000
+    True
+    >>> numpy_work(octal_rules("0.07"), 10, 9)
+    0
+    """
+    if n < start:
+        return 0
+    splits = 0
+    for k in (k for k, d in enumerate(rules.digits) if d & 4):
+        # sum of half(r) over r = start - k .. n - k, half(r) = r // 2 (equal parts allowed) or (r - 1) // 2
+        splits += _halves(n - k, rules.unequal) - _halves(start - k - 1, rules.unequal)
+    return splits + (n - start + 1) * NUMPY_SPLITS_PER_HEAP
+
+
+def _halves(r: int, unequal: bool) -> int:
+    """The splits of every heap 0..r: the sum of r' // 2 (or (r' - 1) // 2, unequal parts) over 0 <= r' <= r.
+
+    >>> [_halves(r, False) for r in range(-1, 6)], [_halves(r, True) for r in range(-1, 6)]
+    ([0, 0, 0, 1, 2, 4, 6], [0, 0, 0, 0, 1, 2, 4])
+    """
+    if unequal:
+        r -= 1
+    if r < 0:
+        return 0
+    return (r // 2) * ((r + 1) // 2)   # r = 2q + 1: 2 (0 + 1 + ... + q) = q (q + 1); r = 2q: that less q
+
+
+def _numpy_mex(rules: HeapRules, g: np.ndarray, start: int, n: int) -> None:
+    """g[start..n] of a finite code whose moves leave at most two heaps by the plain mex in numpy, g[:start] given:
+    the values of every option of heap m are stamped m in `seen` (a value v is an option's when seen[v] == m),
+    then the least value not stamped is the heap's. The marks cover 0..top, top a power of two above every value
+    so far, as in :func:`_plain_kernel`: an option's value, a nim-sum of two values below top, is below top, so the
+    mex is at most top (then top doubles). The second part of the splits a + (r - a), a = 1, 2, ..., is read
+    forwards from a reversed view of g.
+
+    >>> from nimjos.games.heaps.rules import octal_rules, plain_sequence
+    >>> g = np.zeros(40, dtype=np.int64); _numpy_mex(octal_rules("0.07"), g, 0, 39)
+    >>> g.tolist() == plain_sequence(octal_rules("0.07"), 39)
+    True
+    """
+    size = len(g)
+    back = g[::-1]   # back[size - 1 - x] is g(x): a view, it sees each value as it is stored
+    digits = rules.digits
+    whole = [k for k, d in enumerate(digits) if d & 1]
+    ones = np.array([k for k, d in enumerate(digits) if d & 2], dtype=np.int64)
+    splits = [k for k, d in enumerate(digits) if d & 4]
+    top = 64
+    while top <= int(g[:start].max(initial=0)):
+        top *= 2
+    seen = np.full(top + 1, -1, dtype=np.int64)
+    for m in range(start, n + 1):
+        if m in whole:   # take the whole heap
+            seen[0] = m
+        r = m - ones
+        seen[g[r[r >= 1]]] = m   # leave one heap
+        for k in splits:   # leave two heaps, a and r - a, 1 <= a <= half
+            r0 = m - k
+            half = (r0 - 1) // 2 if rules.unequal else r0 // 2
+            if half >= 1:
+                seen[g[1:half + 1] ^ back[size - r0:size - r0 + half]] = m
+        v = int(np.argmin(seen == m))   # seen[top] is never m: the least index not stamped
+        g[m] = v
+        if v >= top:
+            top *= 2
+            seen = np.full(top + 1, -1, dtype=np.int64)
 
 
 def _compiled(rules: HeapRules, g: np.ndarray, start: int, n: int, cost: np.ndarray,
@@ -472,8 +579,25 @@ def periodic_tail(g: np.ndarray) -> tuple[int, int] | None:
     True
     """
     size = len(g)
-    p, n0 = _periodic_tail(np.ascontiguousarray(g, dtype=np.int64), size // 6, size // 3)
+    a = np.ascontiguousarray(g, dtype=np.int64)
+    tail = _numpy_tail if size <= NUMPY_TAIL and not numba_running() else _periodic_tail
+    p, n0 = tail(a, size // 6, size // 3)
     return (int(p), int(n0)) if p else None
+
+
+def _numpy_tail(g: np.ndarray, most_period: int, most_start: int) -> tuple[int, int]:
+    """:func:`_periodic_tail` by numpy: the least p <= most_period whose g(m + p) = g(m) holds for every m from
+    most_start to the end (compared at once), and then the least n0 from which it holds; (0, 0) when none.
+
+    >>> _numpy_tail(np.array([5, 1, 0, 2] + [0, 1, 2] * 6), 3, 7), _numpy_tail(np.arange(30), 5, 10)
+    ((3, 3), (0, 0))
+    """
+    end = len(g)
+    for p in range(1, most_period + 1):
+        if np.array_equal(g[most_start + p:], g[most_start:end - p]):
+            bad = np.flatnonzero(g[p:most_start + p] != g[:most_start])
+            return p, int(bad[-1]) + 1 if len(bad) else 0
+    return 0, 0
 
 
 @compiled_on_use(cache=True)
@@ -507,7 +631,9 @@ def _detect(a, min_repeats, limit):  # pragma: no cover - compiled
 def detect_table(g: np.ndarray, min_repeats: int = 3) -> Periodicity | None:
     """:func:`nimjos.games.periodicity.detect` on a table of values (an int64 array, no Python object per value):
     the same answer, compiled for a long table (COMPILED_DETECT values or more), so that a table of 10^7 values
-    with no period (Grundy's game) is searched in a few milliseconds, not seconds.
+    with no period (Grundy's game) is searched in a few milliseconds, not seconds. While numba is not running, a
+    long table is first searched by detect itself up to the period NUMPY_PERIODS, which answers for a table whose
+    periodicity ends early (Kayles to 2 * 10^7: period 12 from 71) without numba's start-up.
 
     >>> detect_table(np.array([5, 9] + [0, 1] * 4))
     Periodicity(period=2, preperiod=2, saltus=0, through=9)
@@ -517,5 +643,13 @@ def detect_table(g: np.ndarray, min_repeats: int = 3) -> Periodicity | None:
     a = np.ascontiguousarray(g, dtype=np.int64)
     if len(a) < COMPILED_DETECT:
         return detect(a, min_repeats)
-    p, n0, s = _detect(a, min_repeats, len(a) // min_repeats)
+    most = len(a) // min_repeats
+    if not numba_running() and len(a) <= NUMPY_DETECT_VALUES:
+        # detect's search tries p = 1, 2, ... and stops past the best's preperiod + period: when that is at most
+        # NUMPY_PERIODS, the search cut there gives its answer (a table a proved period extended)
+        cut = min(most, NUMPY_PERIODS)
+        found = detect(a, min_repeats, max_period=cut)
+        if cut == most or (found is not None and found.preperiod + found.period <= cut):
+            return found
+    p, n0, s = _detect(a, min_repeats, most)
     return Periodicity(int(p), int(n0), int(s), len(a) - 1) if p else None
