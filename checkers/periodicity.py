@@ -346,6 +346,8 @@ def _draws(rng: random.Random, lo: int, hi: int, period: int, count: int) -> lis
 
     >>> d = _draws(random.Random(1), 100, 200, 12, 6); len(d), 128 in d, all(100 <= n <= 200 for n in d)
     (6, True, True)
+    >>> len(_draws(random.Random(1), 61, 124, 2, 100))   # a short range: every size once, and the draws end
+    64
     """
     if hi < lo:
         return []
@@ -354,8 +356,10 @@ def _draws(rng: random.Random, lo: int, hi: int, period: int, count: int) -> lis
     multiples = [m + d for m in range((lo // period + 1) * period, hi + 1, period) for d in (-1, 0, 1)
                  if lo <= m + d <= hi]
     out: set[int] = set(special[-max(1, count // 3):])
-    while multiples and len(out) < 2 * count // 3 and len(out) < len(special) + len(multiples):
+    tries = 0   # a count of draws: in a short range the multiples repeat the special values, and the set stops growing
+    while multiples and len(out) < 2 * count // 3 and len(out) < len(special) + len(multiples) and tries < 10 * count:
         out.add(multiples[rng.randrange(len(multiples))])
+        tries += 1
     tries = 0
     while len(out) < count and tries < 10 * count:
         out.add(rng.randint(lo, hi))

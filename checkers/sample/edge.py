@@ -134,13 +134,13 @@ class EdgeResult:
         >>> e = EdgeResult(evaluated=2, held=2, failures=[Counterexample({"x": 21}, 21, 0)], n_fail=1,
         ...                moves=[Move("x", 21, 23)])
         >>> v = e.verdict(claim, "default"); v.verdict, v.scope
-        ('refuted', "refuted just past the window's edge (x = 21..23): 1 of the 2 instances evaluated there failed")
+        ('refuted', "refuted just past the window's edge (x = 21..23): failed at 1 of the 2 instances evaluated there")
         """
         word = "refuted" if self.failures else "ill-defined"
         where = "; ".join(m.describe() for m in self.moves)
         bad = self.n_fail if self.failures else max(self.n_undef, len(self.undefined))
-        scope = (f"{word} just past the window's edge ({where}): {bad:,} of the {self.held:,} instances evaluated "
-                 f"there {'failed' if self.failures else 'are undefined'}")
+        scope = (f"{word} just past the window's edge ({where}): {'failed' if self.failures else 'undefined'} at "
+                 f"{bad:,} of the {self.held:,} instances evaluated there")
         v = Verdict(claim.id, word, METHOD, scope, instances=self.evaluated, assumption_held=self.held,
                     counterexamples=self.failures[:1] if self.failures else [], failures=self.n_fail,
                     undefined=self.undefined[:1] if not self.failures else [], seconds=seconds,
@@ -294,6 +294,60 @@ def _moved_level(level: Level, move: Move) -> Level:
                                members=None, member_text=None, low_text=[str(lo)], high_text=[str(hi)])
 
 
+class _Beyond(Collector):
+    """A collector of the failures that the window's check cannot have found: a coordinate of a sequence's pattern
+    runs over the window too (the pattern needs the sequence from its start), and a failure whose pair or block lies
+    inside the window is the window's."""
+
+    def __init__(self, limit: int, plan: ClaimPlan):
+        super().__init__(limit)
+        self.plan = plan
+        self.inside = _window_test(plan)
+
+    def fail(self, cx: Counterexample) -> None:
+        if not self._window_s(cx):
+            super().fail(cx)
+
+    def undef(self, cx: Counterexample) -> None:
+        if not self._window_s(cx):
+            super().undef(cx)
+
+    def _window_s(self, cx: Counterexample) -> bool:
+        plan = self.plan
+        if not isinstance(plan, PatternPlan) or self.inside is None:
+            return False   # the other kinds' extra windows lie wholly beyond the window
+        coord = plan.coords[0]
+        params = {n: v for n, v in cx.bindings.items() if n != coord}
+        n = cx.bindings.get(coord)
+        try:
+            pat = {k: fn(dict(params)) for k, fn in plan.pattern.items()}
+        except (EvalError, SpecError):
+            pat = {}
+        if type(n) is not int:   # the pattern itself is undefined there: the window's when its parameters are
+            return any(self.inside(env) for env in _window_points(plan, params))
+        if "period" in pat and type(pat["period"]) is int:
+            return self.inside({**params, coord: n}) and self.inside({**params, coord: n + pat["period"]})
+        if "h" in pat and type(pat["h"]) is int and pat["h"] > 0:
+            h = pat["h"]
+            return self.inside({**params, coord: (n // h) * h}) and self.inside({**params, coord: (n // h + 1) * h - 1})
+        return self.inside({**params, coord: n})
+
+
+def _window_test(plan: ClaimPlan) -> Any:
+    """env -> whether the instance lies in the window (None: no window to test against)."""
+    dom = build_domain(plan, plan.window, plan.claim.spec.namespace)
+    return dom.in_window if dom.window is not None else None
+
+
+def _window_points(plan: ClaimPlan, params: dict) -> Iterator[dict]:
+    """The window's bindings with the parameters `params` (a few: enough to say whether there are any)."""
+    assert plan.window is not None, "a sampled claim has a window"
+    try:
+        yield from islice(plan.window.bindings({}, dict(params)), 1)
+    except (EvalError, SpecError):
+        return
+
+
 def edge_check(plan: ClaimPlan, seed: int, budget: int = EDGE_INSTANCES) -> EdgeResult:
     """Evaluate the claim at the extra windows (:func:`moves`) with the window's check, within `budget` instances;
     see the module docstring."""
@@ -301,12 +355,12 @@ def edge_check(plan: ClaimPlan, seed: int, budget: int = EDGE_INSTANCES) -> Edge
     assert plan.window is not None, "a sampled claim has a window"
     check = handler_for(WINDOW_CHECKS, plan)
     assert check is not None, f"the window checks every kind of claim ({type(plan).__name__})"
-    col = Collector(10)
+    col = _Beyond(10, plan)
     pattern = isinstance(plan, PatternPlan)
     todo = moves(plan, seed)
     skipped: dict[str, int] = {}
     for i, move in enumerate(todo):
-        if move.far and (col.n_fail or _real(col.undefined)):
+        if move.far and (col.n_fail or _real(col.sorted(col.undefined))):
             break   # the next values failed: the smallest counterexample is there
         left = budget - out.evaluated
         if left <= 0:
@@ -355,7 +409,7 @@ def edge_check(plan: ClaimPlan, seed: int, budget: int = EDGE_INSTANCES) -> Edge
         out.evaluated += instances
         out.held += held
         out.moves.append(move)
-        if move.far and (col.n_fail, col.n_undef) != before and (col.n_fail or _real(col.undefined)):
+        if move.far and (col.n_fail, col.n_undef) != before and (col.n_fail or _real(col.sorted(col.undefined))):
             break
     for why in list(skipped)[:3]:
         out.notes.append(f"not evaluated past the window: {why}")
