@@ -368,8 +368,10 @@ def _draws(rng: random.Random, lo: int, hi: int, period: int, count: int) -> lis
 
 
 def periodic_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
-    """The ``sample`` method of a periodic claim: g(n + p) = g(n) + s at heap sizes n drawn beyond the window
-    (in the claim's domain, n >= n0), each value from the game's engine; None for other claims.
+    """The ``sample`` method of a periodic claim: the window's check just past its edge and at far parameter values
+    (:func:`checkers.sample.edge.edge_check`), then g(n + p) = g(n) + s at heap sizes n drawn beyond the window (in
+    the claim's domain, n >= n0), for the window's parameter values and values beyond it
+    (:func:`checkers.sample.edge.parameter_bindings`), each value from the game's engine; None for other claims.
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib

@@ -11,6 +11,13 @@ from both sides (:mod:`checkers.sample.sides`).
 * grundy / p_positions / level_set claims are judged by the local certificate (checkers.prove.certificate) at
   each drawn position: its options are listed when there are few, searched by Z3 when there are many.
 
+Before it draws, the sampler evaluates the window's own check just past the window's edge, and at far values of a
+game claim's parameters (:mod:`checkers.sample.edge`), for every kind of claim: a failure there is the verdict
+(``refuted`` at the smallest counterexample found, or ``ill-defined``). A kind the sampler has no evaluator for far
+away (``grundy_at_most``, ``stair``; a claim whose evaluation beyond the window costs too much) is judged there
+only: ``inconclusive`` when everything held (a few instances next to the window are no sample), its scope saying
+what held.
+
 The verdict never overstates: ``sampled`` needs at least :data:`MIN_BEYOND` held instances beyond the window
 and off the domain's edge (not all terminal positions with only a parameter large); with fewer the method is
 ``inconclusive`` and its note says what was drawn (how many beyond, how far), so the claim keeps its window
