@@ -454,7 +454,8 @@ def periodic_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
              f"multiples of the period, their neighbours, uniform), values from the engine; largest n + p {largest:,}")
     if extra:
         shown = ", ".join(", ".join(f"{k}={v:,}" for k, v in env.items()) for env in extra[:6])
-        scope += f"; for the window's parameter values and {len(extra)} beyond it ({shown}{', ...' if len(extra) > 6 else ''})"
+        more = ", ..." if len(extra) > 6 else ""
+        scope += f"; for the window's parameter values and {len(extra)} beyond it ({shown}{more})"
     if edge.moves:
         scope += "; " + edge.describe()
     if plan.domain is not None:

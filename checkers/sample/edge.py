@@ -369,7 +369,7 @@ def edge_check(plan: ClaimPlan, seed: int, budget: int = EDGE_INSTANCES) -> Edge
         level = next(lv for lv in plan.window.levels if lv.name == move.name)
         limit = min(left, WINDOW_INSTANCES)
         extra = _Extra(plan.window, _moved_level(level, move), plan.domain, limit + 1)
-        sub = dataclasses.replace(plan, window=extra)   # type: ignore[call-arg]  # every plan over a window has one
+        sub = dataclasses.replace(plan, window=extra)
         try:
             count = sum(1 for _ in extra.bindings({}))
         except (EvalError, SpecError) as exc:
@@ -379,7 +379,8 @@ def edge_check(plan: ClaimPlan, seed: int, budget: int = EDGE_INSTANCES) -> Edge
             continue   # outside the domain (or the window's filters) there: nothing is judged
         if count > limit:
             if pattern:
-                skipped[f"{move.describe()}: more than {limit:,} instances, and a sequence's pattern needs them all"] = 1
+                why = f"more than {limit:,} instances, and a sequence's pattern needs them all"
+                skipped[f"{move.describe()}: {why}"] = 1
                 continue
             out.notes.append(f"{move.describe()}: the first {limit:,} instances only")
         extra.limit = limit

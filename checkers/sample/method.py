@@ -481,8 +481,9 @@ def _verdict(claim: Claim, dom: Domain, stats: dict, failures: list, skips: dict
     elif spread < MIN_BEYOND:
         why = (f"only {spread:,} held instances beyond the window off the domain's edge (at least {MIN_BEYOND} needed): "
                f"{beyond:,} beyond, {edge:,} on the edge, largest value {_magnitude(largest)}")
+    instances = held + stats["assume"] + near.evaluated
     if why:
-        return Verdict(claim.id, "inconclusive", METHOD, "; ".join(scope_parts), instances=held + stats["assume"] + near.evaluated,
+        return Verdict(claim.id, "inconclusive", METHOD, "; ".join(scope_parts), instances=instances,
                        assumption_held=held + near.held, **{**common, "notes": [why, *notes]})
-    return Verdict(claim.id, "sampled", METHOD, "; ".join(scope_parts), instances=held + stats["assume"] + near.evaluated,
+    return Verdict(claim.id, "sampled", METHOD, "; ".join(scope_parts), instances=instances,
                    assumption_held=held + near.held, **common)
