@@ -38,6 +38,7 @@ from checkers.prove.bounded import covers
 from checkers.prove.domain import ProofDomain
 from checkers.prove.scope import instances_text
 from checkers.sample.driver import db_key
+from checkers.sample.edge import edge_check, parameter_bindings
 from checkers.sample.evaluate import run_limited
 from checkers.sample.method import MIN_BEYOND, SAFETY_SECONDS
 from nimjos.games.declared import PythonGame, as_instance
@@ -356,6 +357,8 @@ def _draws(rng: random.Random, lo: int, hi: int, period: int, count: int) -> lis
 
     >>> d = _draws(random.Random(1), 100, 200, 12, 6); len(d), 128 in d, all(100 <= n <= 200 for n in d)
     (6, True, True)
+    >>> len(_draws(random.Random(1), 61, 124, 2, 100))   # a short range: every size once, and the draws end
+    64
     """
     if hi < lo:
         return []
@@ -364,8 +367,10 @@ def _draws(rng: random.Random, lo: int, hi: int, period: int, count: int) -> lis
     multiples = [m + d for m in range((lo // period + 1) * period, hi + 1, period) for d in (-1, 0, 1)
                  if lo <= m + d <= hi]
     out: set[int] = set(special[-max(1, count // 3):])
-    while multiples and len(out) < 2 * count // 3 and len(out) < len(special) + len(multiples):
+    tries = 0   # a count of draws: in a short range the multiples repeat the special values, and the set stops growing
+    while multiples and len(out) < 2 * count // 3 and len(out) < len(special) + len(multiples) and tries < 10 * count:
         out.add(multiples[rng.randrange(len(multiples))])
+        tries += 1
     tries = 0
     while len(out) < count and tries < 10 * count:
         out.add(rng.randint(lo, hi))
@@ -374,8 +379,10 @@ def _draws(rng: random.Random, lo: int, hi: int, period: int, count: int) -> lis
 
 
 def periodic_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
-    """The ``sample`` method of a periodic claim: g(n + p) = g(n) + s at heap sizes n drawn beyond the window
-    (in the claim's domain, n >= n0), each value from the game's engine; None for other claims.
+    """The ``sample`` method of a periodic claim: the window's check just past its edge and at far parameter values
+    (:func:`checkers.sample.edge.edge_check`), then g(n + p) = g(n) + s at heap sizes n drawn beyond the window (in
+    the claim's domain, n >= n0), for the window's parameter values and values beyond it
+    (:func:`checkers.sample.edge.parameter_bindings`), each value from the game's engine; None for other claims.
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
@@ -393,9 +400,20 @@ def periodic_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
     seen = _parameter_bindings(plan)
     if seen is None:
         return Verdict.not_applicable(claim.id, "sample", f"more than {MAX_INSTANCES} parameter bindings in the window")
+    seed = int.from_bytes(db_key(claim, opts.profile)[:4], "big")   # the sampler's seed
+    # one step past the window, and the parameters beyond it (checkers.sample.edge): with the window's check first,
+    # then heap sizes drawn far for them too
+    edge = edge_check(plan, seed)
+    if edge.failed:
+        return edge.verdict(claim, opts.profile, time.perf_counter() - started)
+    tops = [env["top"] for env in seen.values()]
+    window_params = [{n: v for n, v in env.items() if n != "top"} for env in seen.values()]
+    extra = parameter_bindings(plan, seed, window_params, MAX_INSTANCES)
+    for env in extra:
+        seen.setdefault(("beyond", *sorted(env.items())), {**env, "top": max(tops, default=-1)})
     count = int(claim.sample.count or SAMPLE_COUNT)
     safety = float(claim.sample.seconds or opts.sampling.seconds or SAFETY_SECONDS)
-    rng = random.Random(int.from_bytes(db_key(claim, opts.profile)[:4], "big"))  # the sampler's seed
+    rng = random.Random(seed)
     held = beyond = largest = 0
     failures: list[Counterexample] = []
     notes: list[str] = []
@@ -404,11 +422,15 @@ def periodic_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
     def one_binding(env: dict) -> None:
         nonlocal held, beyond, largest
         top = env.pop("top")
-        pat = {k: fn(dict(env)) for k, fn in plan.pattern.items()}
+        try:
+            pat = {k: fn(dict(env)) for k, fn in plan.pattern.items()}
+            inst = as_instance(plan.game(dict(env)))
+        except (EvalError, SpecError) as exc:   # only beyond the window (the window's check evaluated its own)
+            notes.append(f"not sampled at {', '.join(f'{k}={v}' for k, v in env.items())}: {exc}")
+            return
         p, n0, s = pat["period"], pat.get("preperiod", 0), pat.get("saltus", 0)
         if type(p) is not int or p < 1:
             return  # the window method reports it
-        inst = as_instance(plan.game(dict(env)))
         unbounded = isinstance(inst, HeapGame) and inst.rules.max_take is None
         far = min(FAR_UNBOUNDED if unbounded else FAR_MAX, max(FAR_MIN, FAR_FACTOR * top))
         cut = far_by_moves(inst, far, p)
@@ -441,18 +463,25 @@ def periodic_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
     seconds = time.perf_counter() - started
     scope = (f"g(n + p) = g(n) + s at {held + len(failures):,} heap sizes n drawn beyond the window (powers of two, "
              f"multiples of the period, their neighbours, uniform), values from the engine; largest n + p {largest:,}")
+    if extra:
+        shown = ", ".join(", ".join(f"{k}={v:,}" for k, v in env.items()) for env in extra[:6])
+        more = ", ..." if len(extra) > 6 else ""
+        scope += f"; for the window's parameter values and {len(extra)} beyond it ({shown}{more})"
+    if edge.moves:
+        scope += "; " + edge.describe()
     if plan.domain is not None:
         scope += f"; {plan.domain.describe()}"
     if failures:
         failures.sort(key=lambda cx: sum(v for v in cx.bindings.values() if type(v) is int))
-        return Verdict(claim.id, "refuted", "sample", scope, instances=held + len(failures),
-                       assumption_held=held + len(failures), counterexamples=failures[:1],
+        return Verdict(claim.id, "refuted", "sample", scope, instances=held + len(failures) + edge.evaluated,
+                       assumption_held=held + len(failures) + edge.held, counterexamples=failures[:1],
                        failures=len(failures), seconds=seconds, beyond=beyond, largest=largest)
     word = "sampled" if beyond >= MIN_BEYOND and not late else "inconclusive"
     if word == "inconclusive" and not late:
         notes.insert(0, f"only {beyond} held instances beyond the window (at least {MIN_BEYOND} needed)")
-    return Verdict(claim.id, word, "sample", scope, instances=held, assumption_held=held, seconds=seconds,
-                   beyond=beyond, largest=largest, notes=notes)
+    return Verdict(claim.id, word, "sample", scope, instances=held + edge.evaluated,
+                   assumption_held=held + edge.held, seconds=seconds, beyond=beyond, largest=largest,
+                   notes=notes + edge.notes)
 
 
 def far_by_moves(inst: Any, far: int, period: int) -> int:

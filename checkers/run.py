@@ -158,7 +158,7 @@ HANDLERS: dict[str, dict[type[ClaimPlan], Handler | str]] = {
                                "it from the engine's values"},
     "sample": {HoldsPlan: _sample_any, GrundyPlan: _sample_any, PPositionsPlan: _sample_any, LevelSetPlan: _sample_any,
                StairPlan: _sample_any, ValuesPlan: _sample_any, PeriodicPlan: _sample_periodic,
-               GrundyBoundPlan: "the sampler judges a game claim by its local certificate, and a bound on G has none"},
+               GrundyBoundPlan: _sample_any},
     "periodicity": {PeriodicPlan: _periodicity, GrundyPlan: _periodicity},
 }
 

@@ -1,7 +1,7 @@
 """The verification method ``sample``: claims sampled far beyond their window with hypothesis.
 :func:`sample_claim` is the method (:mod:`checkers.sample.method`); the modules of the package are its jobs
-(where and how far to draw, structured values and the sides of a set, evaluating one instance, the hypothesis
-driver).
+(one step past the window and a claim's parameters beyond it, where and how far to draw, structured values and
+the sides of a set, evaluating one instance, the hypothesis driver).
 
 >>> from nimjos.spec.loader import load_spec
 >>> from checkers.options import RunOptions, SamplingLimits

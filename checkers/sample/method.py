@@ -11,6 +11,13 @@ from both sides (:mod:`checkers.sample.sides`).
 * grundy / p_positions / level_set claims are judged by the local certificate (checkers.prove.certificate) at
   each drawn position: its options are listed when there are few, searched by Z3 when there are many.
 
+Before it draws, the sampler evaluates the window's own check just past the window's edge, and at far values of a
+game claim's parameters (:mod:`checkers.sample.edge`), for every kind of claim: a failure there is the verdict
+(``refuted`` at the smallest counterexample found, or ``ill-defined``). A kind the sampler has no evaluator for far
+away (``grundy_at_most``, ``stair``; a claim whose evaluation beyond the window costs too much) is judged there
+only: ``inconclusive`` when everything held (a few instances next to the window are no sample), its scope saying
+what held.
+
 The verdict never overstates: ``sampled`` needs at least :data:`MIN_BEYOND` held instances beyond the window
 and off the domain's edge (not all terminal positions with only a parameter large); with fewer the method is
 ``inconclusive`` and its note says what was drawn (how many beyond, how far), so the claim keeps its window
@@ -51,12 +58,14 @@ from nimjos.games.engine import active_engine
 from nimjos.lang.errors import ResourceError, SpecError
 from nimjos.lang.runtime import active_budget, step_limit
 from nimjos.spec.loader import Claim
-from nimjos.spec.plan import GrundyPlan, HoldsPlan, LevelSetPlan, SetPlan, ValuesPlan
+from nimjos.spec.plan import (GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PeriodicPlan, SetPlan, StairPlan,
+                              ValuesPlan)
 from nimjos.verdict import HasId, Verdict
 from checkers.options import RunOptions
 from checkers.prove.certificate import Certificate, game_kind
 from checkers.context import CheckContext
 from checkers.sample.domain import Domain, Drawn, build_domain, describe_draw, drawing_domain
+from checkers.sample.edge import EdgeResult, edge_check
 from checkers.sample.driver import db_key, parse_pin, pin_line, search, tighten
 from checkers.sample.evaluate import EVAL_SECONDS, GameEvaluator, HoldsEvaluator, Outcome, run_limited
 from checkers.sample.scale import TABLE_LIMIT, choose_far, uses_table
@@ -168,6 +177,18 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
     assert binder is not None, "a claim over a window has its binder"
     if not binder.names:
         return not_applicable(claim, "a closed statement (no free names): nothing to sample")
+    fixed = [] if cfg.for_all else window_constants(binder)
+    if fixed:
+        return not_applicable(claim, f"{', '.join(fixed)} ties the statement to the window's sizes (say where to "
+                                     "draw with sample = { for_all = \"...\" })")
+    seed = int.from_bytes(db_key(claim, opts.profile)[:4], "big")
+    # one step past the window first, with the window's own check: every kind of claim, however costly far away
+    edge = edge_check(plan, seed)
+    if edge.failed:
+        return edge.verdict(claim, opts.profile, time.perf_counter() - start)
+    if not isinstance(plan, (HoldsPlan, GrundyPlan, SetPlan)):
+        return _edge_only(claim, edge, WINDOW_ONLY.get(type(plan), "the sampler has no evaluator for this kind of "
+                                                       "claim"), start)
     kind = game_kind(plan)
     members = None
     if isinstance(plan, HoldsPlan):
@@ -186,18 +207,14 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
                 return not_applicable(claim, str(exc.message))
             except StopIteration:
                 return not_applicable(claim, "the window is empty")
-    fixed = [] if cfg.for_all else window_constants(binder)
-    if fixed:
-        return not_applicable(claim, f"{', '.join(fixed)} ties the statement to the window's sizes (say where to "
-                                     "draw with sample = { for_all = \"...\" })")
     wide = build_domain(plan, binder, ns, widen_sets=bool(cfg.widen), members=members)
     dom = wide
     if cfg.for_all:
         dom = drawing_domain(plan, (cfg.for_all,) if isinstance(cfg.for_all, str) else tuple(cfg.for_all), ns)
     elif not any(d.extended or d.family for d in dom.names):
         where = plan.domain.describe() if plan.domain is not None else "the window"
-        return not_applicable(claim, f"the domain is the window ({where}): nothing lies beyond it; the window "
-                                     "check covers the claim")
+        return _edge_only(claim, edge, f"the domain is the window ({where}): nothing lies beyond it; the window "
+                                       "check covers the claim", start)
 
     stats: dict[str, Any] = {"held": 0, "assume": 0, "skip": 0, "beyond": 0, "edge": 0, "pins": 0, "timeouts": 0, "largest": 0,
              "drawn": 0, "steps": 0, "positions": 0, "least": {}}
@@ -234,7 +251,6 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
             out.note = f"an evaluation took more than {EVAL_STEPS:,} steps"
         return out
 
-    seed = int.from_bytes(db_key(claim, opts.profile)[:4], "big")
     far = cfg.scale
     note = ""
     if isinstance(far, int) and far > 0:
@@ -242,7 +258,7 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
     else:
         far, note = choose_far(claim, plan, dom, evaluate, kind, evaluator, seed)
         if far is None:
-            return not_applicable(claim, note, time.perf_counter() - start)
+            return _edge_only(claim, edge, note, start)
         dom.far = far
         stats["steps"] = stats["positions"] = 0   # the probes' work is not the search's
         if members is not None and isinstance(evaluator, GameEvaluator) and evaluator.box is not None:
@@ -325,6 +341,7 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
         out = run_one(describe_draw(wide, env, {}))
         if out.kind in (Outcome.FAIL, Outcome.UNDEF):
             failures.append(out)
+            stats["pinned_failure"] = True
     stopped = ""
     if not failures:
         found = search(claim, opts.profile, dom, run_one, count, stop, opts.store)
@@ -333,7 +350,7 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
         failures = [_smaller(wide, failures[0], evaluate)]
     if stopped:
         note = "; ".join(filter(None, [note, stopped]))
-    return _verdict(claim, dom, stats, failures, skips, evaluator, note, start)
+    return _verdict(claim, dom, stats, failures, skips, evaluator, note, start, edge)
 
 
 def _smaller(dom: Domain, out: Outcome, evaluate: Any) -> Outcome:
@@ -370,14 +387,55 @@ def _magnitude(n: int) -> str:
     return f"{n:,}"
 
 
-def _verdict(claim: Claim, dom: Domain, stats: dict, failures: list, skips: dict, evaluator: Any, note: str,
-             start: float) -> Verdict:
+def _drawn(stats: dict, failures: list) -> str:
+    """What the search drew, in words: the held instances, or the pinned instance or first draw that failed.
+
+    >>> stats = {"held": 0, "beyond": 0, "edge": 0, "largest": 0, "pinned_failure": True}
+    >>> _drawn(stats, [object()])
+    'a pinned instance failed (pins are checked first, before any instance is drawn)'
+    >>> _drawn({**stats, "pinned_failure": False}, [object()])
+    'the first instance drawn failed (none held before it)'
+    >>> _drawn({**stats, "held": 30, "beyond": 25, "largest": 10 ** 6}, [])
+    '30 instances held (25 beyond the window; largest value 10^6)'
+    """
     held, beyond, edge, largest = stats["held"], stats["beyond"], stats["edge"], stats["largest"]
-    spread = beyond - edge
+    if failures and stats.get("pinned_failure"):
+        return "a pinned instance failed (pins are checked first, before any instance is drawn)"
+    if failures and held == 0:
+        return "the first instance drawn failed (none held before it)"
     drawn = f"{held:,} instances held ({beyond:,} beyond the window"
     drawn += f", {edge:,} of them on the domain's edge" if edge else ""
-    drawn += f"; largest value {_magnitude(largest)})"
-    scope_parts = [drawn]
+    return drawn + f"; largest value {_magnitude(largest)})"
+
+
+#: why the sampler has nothing to draw far beyond the window for a kind of claim (it evaluates the instances just
+#: past the window's edge only, with the window's check)
+WINDOW_ONLY: dict[type, str] = {
+    GrundyBoundPlan: "a bound on G has no local certificate to judge one position far away by",
+    PeriodicPlan: "the periodic sampler does not apply to this claim, and a period has no local certificate",
+    StairPlan: "a stair is a statement about the sequence as a whole, with no local certificate",
+}
+
+
+def _edge_only(claim: Claim, edge: EdgeResult, reason: str, start: float) -> Verdict:
+    """The verdict of a claim the sampler evaluates only just past the window's edge (`reason`: why no further),
+    when nothing failed there: ``inconclusive`` (a few instances next to the window are not a sample), its scope
+    saying what held; not applicable when nothing lies past the edge."""
+    seconds = time.perf_counter() - start
+    if not edge.moves:
+        return not_applicable(claim, reason, seconds)
+    return Verdict(claim.id, "inconclusive", METHOD, edge.describe(), instances=edge.evaluated,
+                   assumption_held=edge.held, seconds=seconds,
+                   notes=[f"nothing drawn far beyond the window: {reason}", *edge.notes])
+
+
+def _verdict(claim: Claim, dom: Domain, stats: dict, failures: list, skips: dict, evaluator: Any, note: str,
+             start: float, near: EdgeResult) -> Verdict:
+    held, beyond, edge, largest = stats["held"], stats["beyond"], stats["edge"], stats["largest"]
+    spread = beyond - edge
+    scope_parts = [_drawn(stats, failures)]
+    if near.moves:
+        scope_parts.append(near.describe())
     desc = dom.describe()
     if desc:
         scope_parts.append(desc)
@@ -394,6 +452,7 @@ def _verdict(claim: Claim, dom: Domain, stats: dict, failures: list, skips: dict
     if stats["pins"]:
         scope_parts.append(f"{stats['pins']} pinned")
     notes = [note] if note else []
+    notes.extend(near.notes)
     if stats["assume"]:
         notes.append(f"assumption false at {stats['assume']:,} drawn instances")
     for why, n in sorted(skips.items(), key=lambda kv: -kv[1])[:3]:
@@ -406,7 +465,8 @@ def _verdict(claim: Claim, dom: Domain, stats: dict, failures: list, skips: dict
         if isinstance(evaluator, GameEvaluator) and out.kind == Outcome.FAIL:
             cx = evaluator.reevaluate(cx)
         word = "refuted" if out.kind == Outcome.FAIL else "ill-defined"
-        v = Verdict(claim.id, word, METHOD, "; ".join(scope_parts), instances=held + 1, assumption_held=held + 1,
+        v = Verdict(claim.id, word, METHOD, "; ".join(scope_parts), instances=held + 1 + near.evaluated,
+                    assumption_held=held + 1 + near.held,
                     counterexamples=[cx] if word == "refuted" else [], failures=1,
                     undefined=[cx] if word == "ill-defined" else [], **common)
         v.evidence["pin"] = pin_line(out.cx.bindings)
@@ -421,8 +481,9 @@ def _verdict(claim: Claim, dom: Domain, stats: dict, failures: list, skips: dict
     elif spread < MIN_BEYOND:
         why = (f"only {spread:,} held instances beyond the window off the domain's edge (at least {MIN_BEYOND} needed): "
                f"{beyond:,} beyond, {edge:,} on the edge, largest value {_magnitude(largest)}")
+    instances = held + stats["assume"] + near.evaluated
     if why:
-        return Verdict(claim.id, "inconclusive", METHOD, "; ".join(scope_parts), instances=held + stats["assume"],
-                       assumption_held=held, **{**common, "notes": [why, *notes]})
-    return Verdict(claim.id, "sampled", METHOD, "; ".join(scope_parts), instances=held + stats["assume"],
-                   assumption_held=held, **common)
+        return Verdict(claim.id, "inconclusive", METHOD, "; ".join(scope_parts), instances=instances,
+                       assumption_held=held + near.held, **{**common, "notes": [why, *notes]})
+    return Verdict(claim.id, "sampled", METHOD, "; ".join(scope_parts), instances=instances,
+                   assumption_held=held + near.held, **common)
