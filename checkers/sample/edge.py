@@ -17,9 +17,11 @@ however costly it is to evaluate far away. Each *extra window* is the window wit
 
 Every instance lies in the claim's domain (the others are left out, never judged): a domain bounded above is never
 left. The work is limited by counts: at most :data:`EDGE_INSTANCES` instances per claim and
-:data:`WINDOW_INSTANCES` per extra window (the first ones in the window's order), and every extra window must pass
-the window's own resource estimate (:func:`nimjos.spec.budget.estimate`); one over it is skipped, with a note.
-:data:`EDGE_SECONDS` of CPU time per extra window is only a safety net. An instance too large to evaluate is
+:data:`WINDOW_INSTANCES` per extra window (the first ones in the window's order), :data:`EDGE_STEPS_TOTAL` steps of
+the expression language per claim (reaching it ends the extra windows, with a note: the failures found stand), and
+every extra window must pass the window's own resource estimate (:func:`nimjos.spec.budget.estimate`) with at most
+:data:`EDGE_POSITIONS` game positions; one over it is skipped, with a note. :data:`EDGE_SECONDS` of CPU time per
+extra window is only a safety net. An instance too large to evaluate is
 skipped; one where the statement is undefined is reported (``ill-defined``), as the window would. The extra
 windows of the next values run first, then the far values from the smallest up, stopping at the first that
 fails; the smallest counterexample found is the one reported.
@@ -42,6 +44,7 @@ from typing import Any, Iterator
 from nimjos.lang.binders import Binder, Level
 from nimjos.lang.builtins import iter_items
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
+from nimjos.lang.runtime import EvaluationBudget, active_budget, using_budget
 from nimjos.lang.values import format_value
 from nimjos.spec.budget import estimate
 from nimjos.spec.plan import ClaimPlan, PatternPlan, handler_for
@@ -61,6 +64,11 @@ WINDOW_INSTANCES = 1_000
 FAR_POWERS, FAR_RANDOM = 6, 3
 #: the largest far value of a parameter (the sampler's far bound)
 FAR_PARAMETER = FAR
+#: steps of the expression language (loop iterations, calls) the extra windows of one claim may take in all (a
+#: count, as the sampler's own search has; reaching it ends them, with a note)
+EDGE_STEPS_TOTAL = 1_000_000
+#: game positions the resource estimate of one extra window may reach (a count); one over it is skipped, with a note
+EDGE_POSITIONS = 2_000_000
 #: the safety net of one extra window, in seconds of the process's CPU time (the counts end it long before)
 EDGE_SECONDS = 60.0
 #: the name of the method whose verdicts this module writes
@@ -358,6 +366,7 @@ def edge_check(plan: ClaimPlan, seed: int, budget: int = EDGE_INSTANCES) -> Edge
     col = _Beyond(10, plan)
     pattern = isinstance(plan, PatternPlan)
     todo = moves(plan, seed)
+    capped = _Capped(active_budget(), EDGE_STEPS_TOTAL)
     skipped: dict[str, int] = {}
     for i, move in enumerate(todo):
         if move.far and (col.n_fail or _real(col.sorted(col.undefined))):
@@ -389,12 +398,16 @@ def edge_check(plan: ClaimPlan, seed: int, budget: int = EDGE_INSTANCES) -> Edge
         except (EvalError, SpecError) as exc:
             skipped[f"{move.describe()}: {exc}"] = 1
             continue
-        if est.over:
-            skipped[f"{move.describe()}: over the window's resource limits ({est.describe()})"] = 1
+        if est.over or est.positions > EDGE_POSITIONS:
+            skipped[f"{move.describe()}: over the resource limits ({est.describe()})"] = 1
             continue
         before = col.n_fail, col.n_undef
         try:
-            result, late = run_limited(lambda: check(sub, col, None, None), EDGE_SECONDS)
+            with using_budget(capped):
+                result, late = run_limited(lambda: check(sub, col, None, None), EDGE_SECONDS)
+        except _Spent as exc:
+            out.notes.append(f"{exc.message} (in {move.describe()})")
+            break
         except ResourceError as exc:
             skipped[f"{move.describe()}: {exc.message}"] = 1
             continue
@@ -424,6 +437,35 @@ def edge_check(plan: ClaimPlan, seed: int, budget: int = EDGE_INSTANCES) -> Edge
         out.notes.append(f"{len(undefined) - len(real):,} instances past the window too large to evaluate (skipped)")
         out.held -= len(undefined) - len(real)
     return out
+
+
+class _Spent(ResourceError):
+    """The extra windows took their :data:`EDGE_STEPS_TOTAL` steps."""
+
+
+class _Capped(EvaluationBudget):
+    """The claim's evaluation budget (its per-evaluation limit and memo tables) with a ceiling on the steps of all
+    the evaluations together.
+
+    >>> capped = _Capped(EvaluationBudget(), 5)
+    >>> capped.spend(3); capped.restart(); capped.spend(2)
+    >>> try:
+    ...     capped.spend(1)
+    ... except _Spent as exc:
+    ...     print(exc.message)
+    the extra windows past the window's edge took their 5 steps
+    """
+
+    __slots__ = ("cap",)
+
+    def __init__(self, base: EvaluationBudget, cap: int):
+        super().__init__()
+        self.limit, self.memos, self.cap = base.limit, base.memos, cap
+
+    def spend(self, n: int = 1) -> None:
+        super().spend(n)
+        if self.spent > self.cap:
+            raise _Spent(f"the extra windows past the window's edge took their {self.cap:,} steps")
 
 
 def _real(undefined: list) -> list:
