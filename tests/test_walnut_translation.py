@@ -346,7 +346,7 @@ class _Process:
 
     def __init__(self, argv, cwd, stdout_text, stderr_text, results, returncode=0):
         self.args, self.pid, self.returncode = argv, -1, None
-        self.stdout, self.stderr = io.StringIO(stdout_text), io.StringIO(stderr_text)
+        self.stdout, self.stderr = io.BytesIO(stdout_text.encode()), io.BytesIO(stderr_text.encode())
         self._code = returncode
         job = (Path(cwd) / "Command Files" / "job.txt").read_text()
         self.job = job
@@ -430,17 +430,25 @@ class _Console:
         self.args, self.cwd, self.pid, self.returncode = argv, Path(cwd), -1, None
         self.answers, self.jobs, self.killed = answers, [], False
         self._out, self._err = queue.Queue(), queue.Queue()
-        self.stdout, self.stderr = self._lines(self._out), self._lines(self._err)
-        self.stdin = self
-        self._out.put('Welcome to Walnut! Type "help;" to see all available commands.\n')
+        self.stdout, self.stderr, self.stdin = self._Stdout(self._out), self._lines(self._err), self
+        self._out.put(b'Welcome to Walnut! Type "help;" to see all available commands.\n')
+
+    class _Stdout:
+        def __init__(self, q):
+            self.q, self.eof = q, False
+
+        def read1(self, n):
+            chunk = b"" if self.eof else self.q.get()
+            self.eof = self.eof or chunk is None
+            return chunk or b""
 
     @staticmethod
     def _lines(q):
         while (line := q.get()) is not None:
             yield line
 
-    def write(self, text):
-        assert text == "load job.txt;\n"
+    def write(self, data):
+        assert data == b"load job.txt;\n"
         job = (self.cwd / "Command Files" / "job.txt").read_text().splitlines()
         self.jobs.append((job, sorted(f.name for f in (self.cwd / "Automata Library").iterdir()),
                           sorted(f.name for f in (self.cwd / "Result").iterdir())))
@@ -448,14 +456,15 @@ class _Console:
         for name, body in results.items():
             (self.cwd / "Result" / f"{name}.txt").write_text(body)
         for i, line in enumerate(stdout_text.splitlines(keepends=True)):
-            self._out.put(("\n[Walnut]$ " if i == 0 else "") + line)
+            # a line at a time, the first after the prompt, as the JVM flushes them
+            self._out.put((("\n[Walnut]$ " if i == 0 else "") + line).encode())
             if self.killed:
                 return
         for line in stderr_text.splitlines(keepends=True):
-            self._err.put(line)
-        self._out.put(job[-1] + "\n")
-        self._err.put("No such command exists.\n")
-        self._err.put("\t: " + job[-1] + "\n")
+            self._err.put(line.encode())
+        self._out.put(job[-1].encode() + b"\n")
+        self._err.put(b"No such command exists.\n")
+        self._err.put(b"\t: " + job[-1].encode() + b"\n")
 
     def flush(self):
         pass

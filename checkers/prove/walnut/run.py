@@ -37,7 +37,6 @@ import atexit
 import heapq
 import importlib.util
 import os
-import queue
 import re
 import shutil
 import signal
@@ -199,7 +198,7 @@ class Result:
 
 
 _CMD_NAME = re.compile(r"^\s*(eval|def)\s+([A-Za-z][A-Za-z0-9_]*)\s", re.S)
-_STATES = re.compile(r"(\d+) (?:reachable )?states")
+_STATES = re.compile(rb"(\d+) (?:reachable )?states")
 
 
 def _errors(stderr: str, cmds: list[str]) -> list[tuple[str, str]]:
@@ -247,7 +246,7 @@ def run(commands: list[str], timeout: float = 600.0, xmx: str = "1g", max_states
         argv = [java, f"-Xmx{xmx}", *JVM_FLAGS, "-jar", jar, "job.txt"]
         t0 = time.monotonic()
         proc = subprocess.Popen(argv, cwd=wd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+                                stderr=subprocess.PIPE, start_new_session=True)
         _watch(proc, res, timeout, max_states, max_total)
         res.seconds = time.monotonic() - t0
         _results(wd, cmds, res)
@@ -259,8 +258,12 @@ def run(commands: list[str], timeout: float = 600.0, xmx: str = "1g", max_states
 def _prepare(wd: Path, lines: list[str], automata: dict[str, str] | None) -> None:
     """Walnut's directories in `wd`, emptied; the stored `automata` in its library; the job file of `lines`."""
     for d in DIRS:
-        shutil.rmtree(wd / d, ignore_errors=True)
         (wd / d).mkdir(parents=True, exist_ok=True)
+        for f in os.scandir(wd / d):
+            if f.is_dir(follow_symlinks=False):
+                shutil.rmtree(f.path, ignore_errors=True)
+            else:
+                os.unlink(f.path)
     for name, text in (automata or {}).items():
         assert re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name), "a library name is a Walnut name"
         (wd / "Automata Library" / f"{name}.txt").write_text(text + "\n", encoding="utf-8")
@@ -286,17 +289,23 @@ def _results(wd: Path, cmds: list[str], res: Result) -> None:
                 res.automata[m.group(2)] = text
 
 
-def _counts(line: str, res: Result, max_states: int | None, max_total: int | None) -> bool:
-    """Add the automata sizes a line of Walnut's output reports to `res`; True when a limit is passed (the JVM is
-    then to be killed, and nothing after counts: the counts are the same on every run).
+def _counts(text: bytes, res: Result, max_states: int | None, max_total: int | None) -> bool:
+    """Add the automata sizes that lines of Walnut's output report to `res`, in order; True when a limit is passed
+    (the JVM is then to be killed, and nothing after counts: the counts are the same on every run).
 
-    >>> r = Result(); _counts(" computed &:2 states - 142ms", r, 10, 100), _counts("12 states", r, 10, 100)
+    >>> r = Result(); _counts(b" computed &:2 states - 142ms\\n", r, 10, 100), _counts(b"12 states\\n3 states", r, 10, 100)
     (False, True)
     >>> r.state_limit, r.max_states_seen, r.total_states
     (True, 12, 14)
     """
-    for m in _STATES.finditer(line):
-        n = int(m.group(1))
+    sizes = [int(n) for n in _STATES.findall(text)]
+    if not sizes:
+        return False
+    largest, total = max(sizes), res.total_states + sum(sizes)
+    if (max_states is None or largest <= max_states) and (max_total is None or total <= max_total):
+        res.max_states_seen, res.total_states = max(res.max_states_seen, largest), total
+        return False
+    for n in sizes:     # a limit is passed in this text: count up to where
         res.max_states_seen = max(res.max_states_seen, n)
         res.total_states += n
         if max_states is not None and n > max_states:
@@ -305,7 +314,63 @@ def _counts(line: str, res: Result, max_states: int | None, max_total: int | Non
         if max_total is not None and res.total_states > max_total:
             res.work_limit = True
             return True
-    return False
+    return False  # pragma: no cover - the sums above say a limit is passed
+
+
+class _Output:
+    """A run's stdout as it comes, in chunks: whole lines kept and counted (:func:`_counts`) until a limit is
+    passed, and, in a kept JVM, the line that ends the run (`end`, the run's end command, see :data:`END`) found.
+
+    >>> r = Result(); out = _Output(r, 100, None, b"nimjosjobend7;")
+    >>> out.feed(b"4 states\\n5 sta"), out.feed(b"tes\\nnimjosjobend7;\\n"), out.ended, r.total_states, out.text()
+    (False, False, True, 9, '4 states\\n5 states\\n')
+    """
+
+    def __init__(self, res: Result, max_states: int | None, max_total: int | None, end: bytes | None = None):
+        self.res, self.max_states, self.max_total, self.end = res, max_states, max_total, end
+        # the end command's echo, on a line of its own (the first line of a run follows the console's prompt)
+        self.end_line = None if end is None else \
+            re.compile(rb"(?m)^(?:" + re.escape(PROMPT.encode()) + rb")?" + re.escape(end) + rb"\r?$")
+        self.parts: list[bytes] = []
+        self.tail = b""
+        self.ended = False
+
+    def feed(self, chunk: bytes) -> bool:
+        """Take the next chunk; True when a limit was passed in it (the JVM is then to be killed)."""
+        data = self.tail + chunk
+        cut = data.rfind(b"\n") + 1
+        body, self.tail = data[:cut], data[cut:]
+        if self.end_line is not None and self.end in body:
+            m = self.end_line.search(body)
+            if m is not None:
+                body, self.tail, self.ended = body[:m.start()], b"", True
+        self.parts.append(body)
+        if self.res.state_limit or self.res.work_limit:
+            return False
+        return _counts(body, self.res, self.max_states, self.max_total)
+
+    def text(self) -> str:
+        return (b"".join(self.parts) + self.tail).decode("utf-8", "replace")
+
+
+#: what a read of a JVM's stdout takes at most
+CHUNK = 1 << 16
+#: Walnut flushes every line it prints: after a short read, the reader waits this long (seconds) for more, so that
+#: it reads many lines at a time (a run prints up to millions of lines; one read each cost more CPU than the JVM
+#: spent printing them)
+PAUSE = 0.01
+
+
+def _chunks(stream: Any) -> Any:
+    """The chunks of a binary stream until its end, a short one followed by a pause of :data:`PAUSE` seconds.
+
+    >>> import io; list(_chunks(io.BytesIO(b"1 states\\n")))
+    [b'1 states\\n']
+    """
+    while chunk := stream.read1(CHUNK):
+        yield chunk
+        if len(chunk) < CHUNK // 4:
+            time.sleep(PAUSE)
 
 
 def _kill(proc: subprocess.Popen) -> None:
@@ -322,8 +387,7 @@ def _watch(proc: subprocess.Popen, res: Result, timeout: float, max_states: int 
     stdout, stderr = proc.stdout, proc.stderr
     if stdout is None or stderr is None:
         raise ValueError("the JVM's output is read from pipes: start it with stdout=PIPE and stderr=PIPE")
-    out: list[str] = []
-    err: list[str] = []
+    err: list[bytes] = []
 
     def read_err() -> None:
         for line in stderr:
@@ -338,29 +402,29 @@ def _watch(proc: subprocess.Popen, res: Result, timeout: float, max_states: int 
 
     timer = threading.Timer(timeout, expire)
     timer.start()
+    out = _Output(res, max_states, max_total)
     try:
-        for line in stdout:
-            out.append(line)
-            if not (res.state_limit or res.work_limit) and _counts(line, res, max_states, max_total):
+        for chunk in _chunks(stdout):
+            if out.feed(chunk):
                 _kill(proc)
         proc.wait()
     finally:
         timer.cancel()
         te.join(timeout=5)
     res.returncode = proc.returncode
-    res.stdout, res.stderr = "".join(out), "".join(err)
+    res.stdout, res.stderr = out.text(), b"".join(err).decode("utf-8", "replace")
 
 
 #: the last command of a job sent to a kept JVM (numbered): no Walnut command, so Walnut echoes it on stdout and,
 #: having flushed stdout, refuses it on stderr; either stream has then said all it had to say of the job
 END = "nimjosjobend{};"
-#: what the console of a kept JVM prints before it reads a command (a line of output may start with it)
+#: what the console of a kept JVM prints before it reads a command (so the first line of a run may start with it)
 PROMPT = "[Walnut]$ "
 
 
 class Session:
-    """One JVM, kept for the runs of a process (see the module docstring): its working directory, the JVM reading
-    commands from its stdin, and one thread per output stream handing the lines on, in order.
+    """One JVM, kept for the runs of a process (see the module docstring): its working directory, and the JVM
+    reading commands from its stdin; its stdout is read by the run, its stderr by a thread of the session.
 
     >>> Session.__name__   # a session starts a JVM: tests/test_walnut.py runs them
     'Session'
@@ -372,17 +436,29 @@ class Session:
         self.jobs = 0
         self.wd = Path(tempfile.mkdtemp(prefix="nimjos-walnut-"))
         _prepare(self.wd, [], None)
-        self.proc = subprocess.Popen([java, f"-Xmx{xmx}", *JVM_FLAGS, "-jar", jar], cwd=self.wd,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                     start_new_session=True)
-        self.lines: queue.Queue = queue.Queue()
-        for tag, stream in (("out", self.proc.stdout), ("err", self.proc.stderr)):
-            threading.Thread(target=self._read, args=(tag, stream), daemon=True).start()
+        try:
+            self.proc = subprocess.Popen([java, f"-Xmx{xmx}", *JVM_FLAGS, "-jar", jar], cwd=self.wd,
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         start_new_session=True)
+        except BaseException:
+            shutil.rmtree(self.wd, ignore_errors=True)
+            raise
+        # what the stderr thread hands the current run: its lines, and the end of its part of the stream
+        self.err: list[bytes] = []
+        self.err_end = threading.Event()
+        self.err_mark = b""
+        threading.Thread(target=self._read_err, daemon=True).start()
 
-    def _read(self, tag: str, stream: Any) -> None:
-        for line in stream:
-            self.lines.put((tag, line))
-        self.lines.put((tag, None))
+    def _read_err(self) -> None:
+        assert self.proc.stderr is not None, "a kept JVM's stderr is a pipe"
+        for line in self.proc.stderr:
+            if self.err_mark and line.rstrip(b"\r\n") == self.err_mark:
+                if self.err and self.err[-1].startswith(b"No such command"):
+                    self.err.pop()      # the refusal of the run's end command
+                self.err_end.set()
+            else:
+                self.err.append(line)
+        self.err_end.set()
 
     def alive(self) -> bool:
         """Can the JVM take another run (not killed, not ended)?"""
@@ -392,12 +468,14 @@ class Session:
             max_total: int | None) -> Result:
         """One run of `cmds` (ready to send) in this JVM, as :func:`run` describes; a JVM killed at a limit or at
         the wall clock has ended (:meth:`alive` is False)."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None, "a kept JVM talks through pipes"
         self.jobs += 1
         end = END.format(self.jobs)
         _prepare(self.wd, cmds + [end], automata)
         res = Result()
-        out: list[str] = []
-        err: list[str] = []
+        out = _Output(res, max_states, max_total, end.encode())
+        self.err, self.err_mark = [], b"\t: " + end.encode()
+        self.err_end.clear()
         t0 = time.monotonic()
 
         def expire() -> None:
@@ -407,40 +485,25 @@ class Session:
         timer = threading.Timer(timeout, expire)
         timer.start()
         try:
-            assert self.proc.stdin is not None, "a kept JVM reads its commands from a pipe"
             try:
-                self.proc.stdin.write("load job.txt;\n")
+                self.proc.stdin.write(b"load job.txt;\n")
                 self.proc.stdin.flush()
             except OSError:
-                pass    # the JVM has ended: its streams say so (end of file)
-            done = {"out": False, "err": False}
-            while not all(done.values()):
-                tag, line = self.lines.get()
-                if line is None:
-                    done[tag] = True
-                    continue
-                if tag == "err":
-                    if line.rstrip("\n") == "\t: " + end:
-                        done["err"] = True
-                        if err and err[-1].startswith("No such command"):
-                            err.pop()   # the refusal of the end command
-                    else:
-                        err.append(line)
-                    continue
-                if line.startswith(PROMPT):
-                    line = line[len(PROMPT):]
-                if line.strip() == end:
-                    done["out"] = True
-                    continue
-                out.append(line)
-                if not (res.state_limit or res.work_limit) and _counts(line, res, max_states, max_total):
+                pass    # the JVM has ended: its stdout says so (end of file)
+            for chunk in _chunks(self.proc.stdout):
+                if out.feed(chunk):
                     _kill(self.proc)
-            ended = self.proc.poll() is not None or res.timed_out or res.state_limit or res.work_limit
+                if out.ended:
+                    break
+            self.err_end.wait()
+            ended = not out.ended or res.timed_out or res.state_limit or res.work_limit
+            if ended:
+                _kill(self.proc)
             res.returncode = self.proc.wait() if ended else 0
         finally:
             timer.cancel()
         res.seconds = time.monotonic() - t0
-        res.stdout, res.stderr = "".join(out), "".join(err)
+        res.stdout, res.stderr = out.text(), b"".join(self.err).decode("utf-8", "replace")
         _results(self.wd, cmds, res)
         return res
 
