@@ -19,7 +19,10 @@ so a run sees only its own automata and results, as in a JVM of its own. A JVM k
 clock is not reused: the next run starts another. ``run(..., fresh=True)`` starts a JVM for the one run (stdin
 closed, the job file ending with ``exit;``), which a run also gets while another thread of the process uses the
 kept JVM. The kept JVM ends when the process exits (its stdin closed, then waited for, so that its CPU time is
-counted with the process's).
+counted with the process's). Walnut keeps a few small automata in memory once built (of its constants,
+multiplications and divisions): a run in a kept JVM that had built them reports up to a few states fewer than in
+a JVM of its own (the 88 runs of specs/: 0 to 4 fewer, of up to 600,000), the same on every run of the same
+sequence of claims in a process (the pool's sequences are fixed: nimjos.app.claim_pool).
 
 >>> smallest_accepted("msd_2 msd_2\\n0 0\\n0 0 -> 0\\n1 1 -> 1\\n0 1 -> 2\\n1 1\\n2 0\\n")
 (1, 1)
