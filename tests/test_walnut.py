@@ -427,3 +427,28 @@ def test_a_proof_through_the_josephus_survivor_names_its_lemma(tmp_path, walnut)
     assert "using, as a lemma, the Josephus closed form for k = 2" in v.scope and "Concrete Mathematics" in v.scope
     p.write_text('[source]\nid = "jos"\n[[claim]]\nid = "odd"\nfor_all = "1 <= n"\nwindow = "n <= 200"\nholds = "n % 2 == 1 or n >= 0"\n')
     assert "Josephus" not in walnut_verdict(load_spec(p).claim("odd"), RunOptions()).scope
+
+
+def test_a_kept_jvm_answers_as_a_jvm_of_its_own(walnut):
+    """The runs of a process share one kept JVM (checkers.prove.walnut.run.Session): each answers as a JVM started
+    for it alone (the same verdicts, automata, refused commands, largest automaton), sees none of the automata
+    and results of the runs before it, and a run killed at a limit leaves the next one a new JVM. Its count of
+    states built may only be smaller: Walnut keeps the automata of constants and multiplications it built for an
+    earlier run."""
+    java, jar = walnut
+    stored = {"odd": "msd_2\n0 0\n0 -> 0\n1 -> 1\n1 1\n0 -> 0\n1 -> 1\n"}
+    jobs = [(['eval t "Ax,y x+y=y+x";', 'def f x "x+1=2*x";'], None),
+            (['eval u "Ex $f(x)";'], None),                # f was defined by the run before: not in this one
+            (['eval g "Ex $odd(x) & x = 6";', 'eval h "Ax $odd(2*x+1)";'], stored),
+            (['eval big "Ax,y,z (x+y+z=3*x+5) => (x<y+z+1000)";'], None),
+            (['eval big "Ax,y,z (x+y+z=3*x+5) => (x<y+z+1000)";'], None)]
+    for cmds, automata in jobs:
+        fresh = run(cmds, java=java, jar=jar, automata=automata, timeout=120, fresh=True)
+        kept = run(cmds, java=java, jar=jar, automata=automata, timeout=120)
+        assert (kept.verdicts, kept.automata, kept.errors, kept.ok) == \
+            (fresh.verdicts, fresh.automata, fresh.errors, fresh.ok), cmds
+        assert kept.max_states_seen == fresh.max_states_seen and kept.total_states <= fresh.total_states, cmds
+    assert run(jobs[1][0], java=java, jar=jar, timeout=120).errors, "a kept JVM's library is emptied between runs"
+    stopped = run(jobs[3][0], java=java, jar=jar, timeout=120, max_states=3)
+    assert stopped.state_limit and not stopped.ok
+    assert run(jobs[0][0], java=java, jar=jar, timeout=120).verdicts == {"t": True}

@@ -346,7 +346,7 @@ class _Process:
 
     def __init__(self, argv, cwd, stdout_text, stderr_text, results, returncode=0):
         self.args, self.pid, self.returncode = argv, -1, None
-        self.stdout, self.stderr = io.StringIO(stdout_text), io.StringIO(stderr_text)
+        self.stdout, self.stderr = io.BytesIO(stdout_text.encode()), io.BytesIO(stderr_text.encode())
         self._code = returncode
         job = (Path(cwd) / "Command Files" / "job.txt").read_text()
         self.job = job
@@ -373,7 +373,7 @@ def _popen(monkeypatch, stdout_text="", stderr_text="", results=None, returncode
 def test_run_reads_verdicts_and_automata_from_the_result_files(monkeypatch):
     started = _popen(monkeypatch, stdout_text="computed ~:1 states - 1ms\n12 states - 3ms\n",
                      results={"t": "true", "f": "false", "a": EVERYTHING.strip()})
-    res = walnut_run.run(['eval t "Ax x=x"', 'eval f "Ex x<x";', 'def a "x=x";'], java="java", jar=JAR,
+    res = walnut_run.run(['eval t "Ax x=x"', 'eval f "Ex x<x";', 'def a "x=x";'], java="java", jar=JAR, fresh=True,
                          automata={"stored": "msd_2\n0 1\n0 -> 0\n"})
     assert res.ok and res.verdicts == {"t": True, "f": False} and res.automata == {"a": EVERYTHING.strip()}
     assert res.max_states_seen == 12 and res.total_states == 13
@@ -386,7 +386,7 @@ def test_run_reads_verdicts_and_automata_from_the_result_files(monkeypatch):
 
 def test_run_without_a_state_limit_sends_the_commands_as_they_are(monkeypatch):
     started = _popen(monkeypatch, results={"t": "true"})
-    res = walnut_run.run(['eval t "Ax x=x";'], java="java", jar=JAR, max_states=None)
+    res = walnut_run.run(['eval t "Ax x=x";'], java="java", jar=JAR, fresh=True, max_states=None)
     assert res.verdicts == {"t": True} and started[0].job.splitlines()[0] == 'eval t "Ax x=x";'
 
 
@@ -395,7 +395,7 @@ def test_run_reads_a_failed_command_from_stderr(monkeypatch):
     stderr = ("java.lang.RuntimeException: no such automaton: nope\n\tat Main.run(Main.java:1)\n"
               "no such automaton: nope\n\t: " + cmd + "::\n")
     _popen(monkeypatch, stderr_text=stderr)
-    res = walnut_run.run([cmd], java="java", jar=JAR)
+    res = walnut_run.run([cmd], java="java", jar=JAR, fresh=True)
     assert not res.ok and res.verdicts == {}
     assert res.errors == [(cmd + "::", "no such automaton: nope")]
     assert res.failure(100, 60.0) == "Walnut refused a command: no such automaton: nope"
@@ -404,7 +404,7 @@ def test_run_reads_a_failed_command_from_stderr(monkeypatch):
 def test_run_notes_an_out_of_memory_jvm(monkeypatch):
     _popen(monkeypatch, stderr_text="Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space\n",
            returncode=1)
-    res = walnut_run.run(['eval t "Ax x=x"'], java="java", jar=JAR)
+    res = walnut_run.run(['eval t "Ax x=x"'], java="java", jar=JAR, fresh=True)
     assert res.failure(100, 60.0) == "Walnut ran out of memory"
 
 
@@ -414,10 +414,125 @@ def test_run_stops_the_jvm_at_a_limit_and_counts_no_further(monkeypatch, limits,
     killed = []
     monkeypatch.setattr(walnut_run.os, "killpg", lambda pid, sig: killed.append((pid, sig)))
     _popen(monkeypatch, stdout_text="5 states\n8 states\n20 states\n300 states\n", returncode=-9)
-    res = walnut_run.run(['eval t "Ax x=x"'], java="java", jar=JAR, **limits)
+    res = walnut_run.run(['eval t "Ax x=x"'], java="java", jar=JAR, fresh=True, **limits)
     assert getattr(res, flag) and not res.ok and len(killed) == 1
     # the counts stop where the limit was reached: 20 states is the first over either limit
     assert res.max_states_seen == 20 and res.total_states == 33
+
+
+class _Console:
+    """A kept JVM as run() sees it: it reads ``load job.txt;`` lines on stdin and, for each, prints the next scripted
+    answer (stdout lines, stderr lines, Result/ files), then echoes and refuses the job's last command as Walnut
+    does; killed, it ends both streams."""
+
+    def __init__(self, argv, cwd, answers):
+        import queue
+        self.args, self.cwd, self.pid, self.returncode = argv, Path(cwd), -1, None
+        self.answers, self.jobs, self.killed = answers, [], False
+        self._out, self._err = queue.Queue(), queue.Queue()
+        self.stdout, self.stderr, self.stdin = self._Stdout(self._out), self._lines(self._err), self
+        self._out.put(b'Welcome to Walnut! Type "help;" to see all available commands.\n')
+
+    class _Stdout:
+        def __init__(self, q):
+            self.q, self.eof = q, False
+
+        def read1(self, n):
+            chunk = b"" if self.eof else self.q.get()
+            self.eof = self.eof or chunk is None
+            return chunk or b""
+
+    @staticmethod
+    def _lines(q):
+        while (line := q.get()) is not None:
+            yield line
+
+    def write(self, data):
+        assert data == b"load job.txt;\n"
+        job = (self.cwd / "Command Files" / "job.txt").read_text().splitlines()
+        self.jobs.append((job, sorted(f.name for f in (self.cwd / "Automata Library").iterdir()),
+                          sorted(f.name for f in (self.cwd / "Result").iterdir())))
+        stdout_text, stderr_text, results = self.answers.pop(0)
+        for name, body in results.items():
+            (self.cwd / "Result" / f"{name}.txt").write_text(body)
+        for i, line in enumerate(stdout_text.splitlines(keepends=True)):
+            # a line at a time, the first after the prompt, as the JVM flushes them
+            self._out.put((("\n[Walnut]$ " if i == 0 else "") + line).encode())
+            if self.killed:
+                return
+        for line in stderr_text.splitlines(keepends=True):
+            self._err.put(line.encode())
+        self._out.put(job[-1].encode() + b"\n")
+        self._err.put(b"No such command exists.\n")
+        self._err.put(b"\t: " + job[-1].encode() + b"\n")
+
+    def flush(self):
+        pass
+
+    def close(self):
+        self.end(0)
+
+    def end(self, code):
+        if self.returncode is None:
+            self.returncode = code
+            self._out.put(None)
+            self._err.put(None)
+
+    def poll(self):
+        return self.returncode
+
+    def wait(self, timeout=None):
+        return self.returncode
+
+
+def _consoles(monkeypatch, *answers) -> list:
+    """Replace Popen by :class:`_Console`s answering `answers` in turn, and os.killpg by ending the console; the
+    process's kept JVM is forgotten before and after."""
+    started: list = []
+    pending = list(answers)
+
+    def popen(argv, cwd=None, **kw):
+        c = _Console(argv, cwd, pending)
+        started.append(c)
+        return c
+
+    def killpg(pid, sig):
+        c = started[-1]
+        c.killed = True
+        c.end(-9)
+    monkeypatch.setattr(walnut_run.subprocess, "Popen", popen)
+    monkeypatch.setattr(walnut_run.os, "killpg", killpg)
+    monkeypatch.setattr(walnut_run, "_KEPT", walnut_run._Kept())
+    return started
+
+
+def test_one_kept_jvm_serves_every_run_each_in_emptied_directories(monkeypatch):
+    started = _consoles(monkeypatch, ("12 states - 3ms\n", "", {"t": "true", "a": EVERYTHING.strip()}),
+                        ("", "no such automaton: a\n\t: eval u \"Ax $a(x)\"::\n", {}))
+    first = walnut_run.run(['eval t "Ax x=x";', 'def a "x=x";'], java="java", jar=JAR,
+                           automata={"stored": "msd_2\n0 1\n0 -> 0\n"})
+    assert first.ok and first.verdicts == {"t": True} and first.automata == {"a": EVERYTHING.strip()}
+    assert first.max_states_seen == 12 and first.total_states == 12 and first.returncode == 0
+    second = walnut_run.run(['eval u "Ax $a(x)";'], java="java", jar=JAR)
+    # the second run does not see the first's automata or results, and its own error is read as in a JVM of its own
+    assert second.verdicts == {} and second.errors == [('eval u "Ax $a(x)"::', "no such automaton: a")]
+    assert "No such command" not in second.stderr
+    console, = started
+    assert console.args[-2:] == ["-jar", JAR] and console.returncode is None
+    (job1, lib1, res1), (job2, lib2, res2) = console.jobs
+    assert job1 == ['eval t "Ax x=x"::', 'def a "x=x"::', "nimjosjobend1;"] and lib1 == ["stored.txt"]
+    assert job2 == ['eval u "Ax $a(x)"::', "nimjosjobend2;"] and lib2 == [] and res2 == []
+    walnut_run._KEPT.close()
+    assert console.returncode == 0
+
+
+def test_a_kept_jvm_killed_at_a_limit_is_not_reused(monkeypatch):
+    started = _consoles(monkeypatch, ("5 states\n20 states\n300 states\n", "", {}), ("", "", {"t": "true"}))
+    res = walnut_run.run(['eval t "Ax x=x"'], java="java", jar=JAR, max_states=10)
+    assert res.state_limit and not res.ok and res.max_states_seen == 20 and res.returncode == -9
+    again = walnut_run.run(['eval t "Ax x=x"'], java="java", jar=JAR, max_states=10)
+    assert again.ok and again.verdicts == {"t": True} and len(started) == 2
+    assert started[1].jobs[0][0][-1] == "nimjosjobend1;"
 
 
 def test_find_jar_and_java_honour_the_environment(monkeypatch, tmp_path):

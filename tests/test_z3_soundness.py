@@ -138,6 +138,39 @@ def test_a_window_lower_bound_gives_a_bounded_scope_without_the_whole_domain(wri
     assert v.scope.startswith("for x >= 3 only (domain x >= 0)") and "all x >= 0" not in v.scope, v.scope
 
 
+def test_a_point_outside_the_proved_class_is_found_exactly_and_agrees_with_z3(write_spec):
+    """The covering question (does the proof cover the domain?) is first answered by a point of the domain, under
+    the assumption, whose enumerated values no proved instance has, evaluated exactly: where one is found, Z3's
+    answer is "not covered" too; where the assumption or the domain leaves no such point, none is found."""
+    from checkers.prove.bounded import covers, outside_point
+    from checkers.prove.domain import proof_domain
+    spec = load_spec(write_spec('''[source]
+id = "z3s"
+[[claim]]
+id = "open"
+for_all = "2 <= k and k + 1 <= n and 0 <= j < 2**k"
+window = "k <= 6 and n <= 12"
+holds = "(n // k) * k + n % k == n and j < 2**k"
+[[claim]]
+id = "closed"
+for_all = "2 <= k and k + 1 <= n"
+window = "k <= 6 and n <= 12"
+assume = "k <= 6"
+holds = "(n // k) * k + n % k == n"
+'''))
+    for cid, outside in (("open", True), ("closed", False)):
+        c = spec.claim(cid)
+        plan, ns = c.plan(), spec.namespace
+        dom = proof_domain(c, plan, c.prove, ns)
+        instances = dom.instances(ns)
+        assert dom.enumerated == ["k"] and [i["k"] for i in instances] == [2, 3, 4, 5, 6]
+        point = outside_point(c, plan, dom, instances)
+        assert (point is not None) == outside, (cid, point)
+        assert covers(c, plan, dom, "int", None, instances, z3.Context()) is not outside, cid
+        if point is not None:
+            assert point["k"] == 7 and plan.domain.contains(point), point
+
+
 # ----------------------------------------------------------------------------- lemmas
 
 NIM1 = '[game.nim1]\nposition = ["x"]\nmoves = [ { to = "t", where = "0 <= t <= x - 1" } ]\n'

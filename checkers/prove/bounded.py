@@ -22,11 +22,14 @@ True
 from __future__ import annotations
 
 import ast
+import itertools
+import math
 from typing import Any
 
 import z3
 
 from nimjos.spec.loader import Claim
+from nimjos.lang.builtins import iter_items
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.syntax import parse
 from nimjos.spec.plan import ClaimPlan
@@ -47,7 +50,7 @@ def bounded_class(claim: Claim, plan: ClaimPlan, dom: ProofDomain, mode: str, wi
     domain = getattr(plan, "domain", None)
     if domain is None:
         return None
-    if covers(claim, plan, dom, mode, width, instances, ctx):
+    if outside_point(claim, plan, dom, instances) is None and covers(claim, plan, dom, mode, width, instances, ctx):
         return None
     # every condition of the proved class the domain does not imply is printed (a bound, a filter the window
     # kept, the enumerated values, the width): a class that left one out would read as the whole domain
@@ -110,6 +113,95 @@ def narrowing(claim: Claim, plan: ClaimPlan, dom: ProofDomain, ctx: z3.Context) 
         if check(Budget.seconds(COVER_SECONDS / 4), s) != z3.unsat:
             out.append(text)
     return out
+
+
+#: points of the claim's domain :func:`outside_point` looks at, at most, before Z3 is asked
+WITNESS_POINTS = 2_000
+#: values of each name it tries, at most: the least the domain allows (for an enumerated name, the least that no
+#: proved instance has)
+WITNESS_VALUES = 8
+
+
+def outside_point(claim: Claim, plan: ClaimPlan, dom: ProofDomain, instances: list[dict]) -> dict | None:
+    """A point of the claim's domain, under its assumption (both evaluated exactly), where an enumerated name takes a
+    value no proved instance has: the proved class leaves it out, so the proof does not cover the domain, which
+    Z3 need not be asked (:func:`covers`: a question it often spends its whole resources on, when the domain's
+    bounds are powers, and answers ``unknown``: not covered either). None when none is among the first
+    :data:`WITNESS_POINTS` points of the domain tried (then Z3 is asked), or when the domain is not one a binder
+    reads, names a value Z3 has no sort for, or leaves a name of the window out.
+
+    >>> from nimjos.spec.loader import load_spec, ProveOptions
+    >>> import pathlib
+    >>> from checkers.prove.domain import proof_domain
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> c = spec.claims[0]; plan = c.plan(); dom = proof_domain(c, plan, ProveOptions(), spec.namespace)
+    >>> outside_point(c, plan, dom, [{}]) is None    # nothing enumerated: every point is in the class
+    True
+    >>> from dataclasses import replace
+    >>> outside_point(c, plan, replace(dom, enumerated=["x"]), [{"x": 0}, {"x": 1}])
+    {'x': 2}
+    """
+    domain = getattr(plan, "domain", None)
+    enumerated = [n for n in dom.enumerated if instances and all(type(i.get(n)) is int for i in instances)]
+    if domain is None or not enumerated or len(enumerated) != len(dom.enumerated):
+        return None
+    binder = domain.binder(claim.spec.namespace)
+    assume = getattr(plan, "assume", None)
+    if binder is None or plan.window is None or (claim.assume_text and assume is None) or \
+            set(plan.window.names) - {level.name for level in binder.levels}:
+        return None
+    proved = {n: {i[n] for i in instances} for n in enumerated}
+    tuples = {tuple(i[n] for n in enumerated) for i in instances}
+    tried = 0
+
+    def values(level: Any, env: dict) -> list[int]:
+        """The least values the domain allows the level's name, those no proved instance has first."""
+        if level.members is not None:
+            vals = list(itertools.islice((v for v in iter_items(level.members(env)) if type(v) is int),
+                                         WITNESS_POINTS))
+        else:
+            lo = max(_low(fn(env), strict) for fn, strict in level.lows) if level.lows else 0
+            hi = min(_high(fn(env), strict) for fn, strict in level.highs) if level.highs else None
+            vals = list(range(lo, lo + WITNESS_POINTS if hi is None else min(hi + 1, lo + WITNESS_POINTS)))
+        seen = proved.get(level.name, set())
+        return ([v for v in vals if v not in seen] + [v for v in vals if v in seen])[:WITNESS_VALUES]
+
+    def search(i: int, env: dict) -> dict | None:
+        nonlocal tried
+        if i == len(binder.levels):
+            tried += 1
+            point = {n: env[n] for n in plan.window.names}
+            try:
+                if tuple(point[n] for n in enumerated) not in tuples and domain.contains(point) and \
+                        (assume is None or assume(dict(point))):
+                    return point
+            except (EvalError, SpecError, KeyError, TypeError, ZeroDivisionError):
+                pass
+            return None
+        level = binder.levels[i]
+        try:
+            vals = values(level, env)
+        except (EvalError, SpecError, KeyError, TypeError, ZeroDivisionError):
+            return None
+        for v in vals:
+            if tried >= WITNESS_POINTS:
+                return None
+            env[level.name] = v
+            found = search(i + 1, env)
+            if found is not None:
+                return found
+        env.pop(level.name, None)
+        return None
+
+    return search(0, {})
+
+
+def _low(v: Any, strict: bool) -> int:
+    return math.floor(v) + 1 if strict else math.ceil(v)
+
+
+def _high(v: Any, strict: bool) -> int:
+    return math.ceil(v) - 1 if strict else math.floor(v)
 
 
 def _bool(b: Builder, v: Any) -> Any:

