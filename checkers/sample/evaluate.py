@@ -365,6 +365,11 @@ class GameEvaluator:
             why = "not re-evaluated (position too large for the engine)"
         if found is None:
             cx.detail["engine"] = why
+            # the claim's label here, against no value from the moves: the failure says the claim is wrong here or
+            # at an option (condition (a) or (b) of the certificate), not what the value is
+            label = cx.lhs
+            cx.lhs = "not valued (the local certificate fails here or at an option)"
+            cx.rhs = {Mode.GRUNDY: label, Mode.P: "P" if label == 0 else "N"}.get(cert.kind, label)
             if not (cert.inst.ends or self.plays_end(params)):  # the certificate judges only a game that ends
                 cx.detail["unconfirmed"] = (f"the local certificate fails at {cx.position_text()}, but {why}, and "
                                             f"nothing shows that every play of {cert.inst.label} ends (its moves are "
