@@ -14,7 +14,7 @@ import numpy as np
 
 from checkers.discover.grammar import fit_grundy, fit_p_set
 from checkers.discover.automaton import learn
-from checkers.discover.search import AUTOMATON, GameSource, discover
+from checkers.discover.search import AUTOMATON, P_FORMULAS, GameSource, discover
 from nimjos.app.cli import main
 from nimjos.app.discover_cli import game_source, toml_value
 from nimjos.spec.loader import load_spec
@@ -70,7 +70,7 @@ def test_a_fit_that_fails_on_the_larger_table_is_never_printed():
         return g
     result = discover(GameSource("fake", ("x", "y")), table_of, fit_size=15, prove=False)
     assert result.found == []
-    assert result.tried == ["P-positions formula", "Grundy formula", AUTOMATON]
+    assert result.tried == [*P_FORMULAS, "Grundy formula", AUTOMATON]
     assert "no stable automaton" in result.closest
 
 
@@ -112,7 +112,7 @@ def test_weighted_nim_of_003_has_no_description_in_these_classes_and_shows_the_b
     # Definition 3.1: P compares a coordinate with an exponent, which no base-2 automaton states for every y
     code, found = _discover_json(capsys, f"{SPEC_003}::weighted_nim", "--window", "15")
     assert code == 1 and found["found"] == []
-    assert found["tried"] == ["P-positions formula", "Grundy formula", AUTOMATON]
+    assert found["tried"] == [*P_FORMULAS, "Grundy formula", AUTOMATON]
     assert "no stable automaton" in found["closest"] and "x < 32 and y < 32" in found["closest"]
 
 

@@ -28,7 +28,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from checkers.discover.automaton import learn
-from checkers.discover.grammar import fit_grundy, fit_p_set
+from checkers.discover.grammar import agrees, disjunctions, fit_grundy, fit_p_set, with_exceptions
 from checkers.options import RunOptions
 from checkers.run import run_claim
 from nimjos.games.periodicity import detect, observe
@@ -48,13 +48,19 @@ MAX_CANDIDATES = 3
 FIT_SIZE = {1: 1000, 2: 63, 3: 15}
 #: the class of one-coordinate P-sets that are periodic (finite exceptions below a preperiod), for misère play
 PERIODIC_P = "periodic P-positions"
-#: the classes tried, by the number of coordinates, in the order they are tried
-CLASSES = {1: ("periodic", "arithmetic-periodic", "P-positions formula", "Grundy formula", AUTOMATON),
-           2: ("P-positions formula", "Grundy formula", AUTOMATON), 3: ("P-positions formula", "Grundy formula", AUTOMATON)}
+#: the classes of P-set formulas, simplest first: a conjunction of atoms, two conjunctions joined by ``or``, a
+#: conjunction with a finite exception set in the corner of the small coordinates
+P_FORMULA, DISJUNCTION, EXCEPTIONS = "P-positions formula", "P-positions disjunction", "P-positions with exceptions"
+P_FORMULAS = (P_FORMULA, DISJUNCTION, EXCEPTIONS)
+#: the classes tried, by the number of coordinates, in the order they are tried (a class is tried only when the
+#: ones before it found nothing)
+CLASSES = {1: ("periodic", "arithmetic-periodic", *P_FORMULAS, "Grundy formula", AUTOMATON),
+           2: (*P_FORMULAS, "Grundy formula", AUTOMATON), 3: (*P_FORMULAS, "Grundy formula", AUTOMATON)}
 #: the classes tried on a game in misère play: its P-positions only (its outcomes are what misère play defines; a
 #: normal-play pattern or Grundy formula of its misère values is no claim of the spec format)
-MISERE_CLASSES = {1: (PERIODIC_P, "P-positions formula", AUTOMATON), 2: ("P-positions formula", AUTOMATON),
-                  3: ("P-positions formula", AUTOMATON)}
+MISERE_CLASSES = {1: (PERIODIC_P, *P_FORMULAS, AUTOMATON), 2: (*P_FORMULAS, AUTOMATON), 3: (*P_FORMULAS, AUTOMATON)}
+#: the value of a cell of a table outside the game's domain (``nimjos grundy``'s table of a filtered window)
+OUTSIDE = -1
 
 
 class DiscoveryBug(NimjosError):
@@ -73,6 +79,9 @@ class GameSource:
     heap: bool = False
     #: the game is played in misère play: its P-positions are fitted (the table holds misère Grundy values)
     misere: bool = False
+    #: the positions the game is played on, a condition on the coordinates (``a < b < c``); empty: every
+    #: position of natural numbers. The fit, the confirmation and the claims' ``for_all`` are this domain
+    domain: str = ""
 
 
 @dataclass
@@ -125,13 +134,16 @@ def box_text(names: Sequence[str], high: int) -> str:
     return " and ".join(f"{n} <= {high}" for n in names)
 
 
-def domain_text(names: Sequence[str]) -> str:
-    """The domain of a discovered claim: every coordinate a natural number.
+def domain_text(names: Sequence[str], domain: str = "") -> str:
+    """The domain of a discovered claim: every coordinate a natural number, and the game's domain when it has one.
 
     >>> domain_text(("x", "y"))
     '0 <= x and 0 <= y'
+    >>> domain_text(("a", "b", "c"), "a < b < c")
+    '0 <= a and 0 <= b and 0 <= c and (a < b < c)'
     """
-    return " and ".join(f"0 <= {n}" for n in names)
+    naturals = " and ".join(f"0 <= {n}" for n in names)
+    return f"{naturals} and ({domain})" if domain else naturals
 
 
 def claim_block(cid: str, klass: str, game: GameSource, window_high: int, statement: str) -> str:
@@ -152,7 +164,7 @@ def claim_block(cid: str, klass: str, game: GameSource, window_high: int, statem
     lines = ["[[claim]]", f"id = {json.dumps(cid)}",
              f"text = {json.dumps(f'Discovered by nimjos discover from the moves of {game.claim_game} ({klass})')}",
              f"game = {json.dumps(game.claim_game)}", f"position = {json.dumps(list(game.coords))}",
-             f"for_all = {json.dumps(domain_text(game.coords))}",
+             f"for_all = {json.dumps(domain_text(game.coords, game.domain))}",
              f"window = {json.dumps(box_text(game.coords, window_high))}", statement, 'expect = "holds"']
     return "\n".join(lines)
 
@@ -276,11 +288,18 @@ def periodic_p_set(values: np.ndarray, name: str) -> str | None:
     return " or ".join(parts) or None
 
 
-def _confirmed(candidates: list[str], names: Sequence[str], big: list[np.ndarray], truth: np.ndarray,
-               check: Callable[[Sequence[str], list[np.ndarray], np.ndarray], list[str]]) -> list[str]:
-    """The first :data:`MAX_CANDIDATES` candidates (simplest first) that the grammar also fits on the larger table."""
-    confirmed = set(check(names, big, truth)) if candidates else set()
-    return [c for c in candidates if c in confirmed][:MAX_CANDIDATES]
+#: the fit of each class of P-set formulas: (coordinates, their columns, the P-positions) -> formulas, simplest first
+P_FITS = {P_FORMULA: fit_p_set, DISJUNCTION: disjunctions, EXCEPTIONS: with_exceptions}
+
+
+def _confirmed(candidates: list[str], names: Sequence[str], columns: list[np.ndarray], expected: np.ndarray) -> list[str]:
+    """The first :data:`MAX_CANDIDATES` candidates (simplest first) that also agree with the larger table.
+
+    >>> n = np.arange(20)
+    >>> _confirmed(["n % 2 == 0", "n & 1 == 0", "n % 4 == 0"], ("n",), [n], n % 2 == 0)
+    ['n % 2 == 0', 'n & 1 == 0']
+    """
+    return [c for c in candidates if agrees(c, names, columns, expected)][:MAX_CANDIDATES]
 
 
 def _automaton(game: GameSource, small: np.ndarray, big: np.ndarray, table_of: TableOf, rounds: int,
@@ -311,7 +330,8 @@ def _automaton(game: GameSource, small: np.ndarray, big: np.ndarray, table_of: T
         if np.array_equal(learned.accepts(columns), inside):
             scope = (f"an automaton of {learned.states} states (msd_2, {', '.join(names)} read together) learned by "
                      f"RPNI on {' and '.join(f'{n} < {2 ** k}' for n in names)}; agrees with the P-positions (from "
-                     f"the moves) at every position of {where}")
+                     f"the moves) at every position of {where}"
+                     + (f" (read as not P outside the domain {game.domain})" if game.domain else ""))
             statement = f"p_positions = {json.dumps(AUTOMATON_NAME + '(' + ', '.join(names) + ')')}"
             return Found(AUTOMATON, statement, claim_block(AUTOMATON_CLAIM, AUTOMATON, game, window_high, statement),
                          scope=scope, states=learned.states, stored=learned.walnut()), None, valued
@@ -339,33 +359,16 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
     small = np.asarray(table_of((size,) * dim))
     high = 2 * size + 1
     big = np.asarray(table_of((high,) * dim))
-    result = Discovery(game, [], positions=int(small.size + big.size), window=box_text(names, high))
-    choices: list[tuple[str, str, list[str]]] = []   # (claim id, class, statements to try, simplest first)
-    if game.misere and dim == 1:   # misère play defines outcomes: the P-positions, never normal-play values
-        result.tried.append(PERIODIC_P)
-        p_set = periodic_p_set(big, names[0])
-        if p_set is not None:
-            choices.append(("discovered-p-positions", PERIODIC_P, [f"p_positions = {json.dumps(p_set)}"]))
-    elif dim == 1:
-        result.tried += ["periodic", "arithmetic-periodic"]
-        statement = _periodic(big)
-        if statement is not None:
-            klass = "periodic" if statement.endswith("saltus = 0 }") else "arithmetic-periodic"
-            choices.append(("discovered-" + klass, klass, [statement]))
-    if not choices:
-        result.tried += ["P-positions formula"] + ([] if game.misere else ["Grundy formula"])
-        cols_small, cols_big = _columns(small.shape), _columns(big.shape)
-        p_fits = _confirmed(fit_p_set(names, cols_small, small.ravel() == 0), names, cols_big, big.ravel() == 0,
-                            fit_p_set)
-        if p_fits:
-            choices.append(("discovered-p-positions", "P-positions formula",
-                            [f"p_positions = {json.dumps(f)}" for f in p_fits]))
-        g_fits = [] if game.misere else _confirmed(fit_grundy(names, cols_small, small.ravel()), names, cols_big,
-                                                   big.ravel(), fit_grundy)
-        if g_fits:
-            choices.append(("discovered-grundy", "Grundy formula", [f"grundy = {json.dumps(f)}" for f in g_fits]))
-    for cid, klass, statements in choices:
-        for statement in statements:   # the next fit only when the methods refute this one beyond the tables
+    in_small, in_big = small.ravel() != OUTSIDE, big.ravel() != OUTSIDE   # the positions of the game's domain
+    result = Discovery(game, [], positions=int(in_small.sum() + in_big.sum()), window=box_text(names, high))
+    cols_small = [c[in_small] for c in _columns(small.shape)]
+    cols_big = [c[in_big] for c in _columns(big.shape)]
+    values_small, values_big = small.ravel()[in_small], big.ravel()[in_big]
+
+    def settle(cid: str, klass: str, statements: list[str]) -> bool:
+        """Check the statements in turn, the next only when the methods refute this one beyond the tables; whether
+        one was found (and kept)."""
+        for statement in statements:
             found = Found(klass, statement, claim_block(cid, klass, game, high, statement))
             if prove:
                 c = check_claims(spec_text(game, [found.claim]), [cid])[cid]
@@ -375,8 +378,32 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
                 result.refuted.append(statement)
                 continue
             result.found.append(found)
-            break
-    if not any(f.klass in ("P-positions formula", PERIODIC_P) or f.klass.endswith("periodic") for f in result.found):
+            return True
+        return False
+
+    periodic = False
+    if dim == 1 and not game.domain and game.misere:   # misère play defines outcomes: the P-positions only
+        result.tried.append(PERIODIC_P)
+        p_set = periodic_p_set(big, names[0])
+        periodic = p_set is not None and settle("discovered-p-positions", PERIODIC_P,
+                                                [f"p_positions = {json.dumps(p_set)}"])
+    elif dim == 1 and not game.domain:
+        result.tried += ["periodic", "arithmetic-periodic"]
+        statement = _periodic(big)
+        if statement is not None:
+            klass = "periodic" if statement.endswith("saltus = 0 }") else "arithmetic-periodic"
+            periodic = settle("discovered-" + klass, klass, [statement])
+    if not periodic:
+        for klass in P_FORMULAS:   # simplest first: the next class only when this one found nothing
+            result.tried.append(klass)
+            fits = _confirmed(P_FITS[klass](names, cols_small, values_small == 0), names, cols_big, values_big == 0)
+            if settle("discovered-p-positions", klass, [f"p_positions = {json.dumps(f)}" for f in fits]):
+                break
+        if not game.misere:
+            result.tried.append("Grundy formula")
+            g_fits = _confirmed(fit_grundy(names, cols_small, values_small), names, cols_big, values_big)
+            settle("discovered-grundy", "Grundy formula", [f"grundy = {json.dumps(f)}" for f in g_fits])
+    if not any(f.klass in (*P_FORMULAS, PERIODIC_P) or f.klass.endswith("periodic") for f in result.found):
         result.tried.append(AUTOMATON)
         automaton, result.closest, valued = _automaton(game, small, big, table_of, rounds, high)
         result.positions += valued

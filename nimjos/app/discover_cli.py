@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from checkers.discover.search import (CLASSES, MISERE_CLASSES, Discovery, DiscoveryBug, GameSource, automaton_file,
-                                     discover)
+from checkers.discover.search import (CLASSES, MISERE_CLASSES, OUTSIDE, Discovery, DiscoveryBug, GameSource,
+                                     automaton_file, discover)
 from nimjos.app.cli import EXIT_PROVER_BUG
 from nimjos.app.grundy_cli import grundy_table, resolve_game
 from nimjos.games.declared import MISERE
@@ -60,18 +60,22 @@ def _key(name: str) -> str:
     return name if name.replace("-", "_").isidentifier() else json.dumps(name)
 
 
-def game_source(target: str, assignments: list[str]) -> GameSource:
-    """The game ``target`` names (``FILE::NAME``, ``FILE::EXPR`` or ``EXPR``) as a discovered claim names it.
+def game_source(target: str, assignments: list[str], domain: str | None = None) -> GameSource:
+    """The game ``target`` names (``FILE::NAME``, ``FILE::EXPR`` or ``EXPR``) as a discovered claim names it, on
+    ``domain`` (``--domain``), else on the declared game's ``domain`` field, else on every position.
 
     >>> game_source('octal("0.77")', []).coords
     ('n',)
+    >>> game_source('octal("0.77")', [], "n >= 3").domain
+    'n >= 3'
     """
     path, sep, name = target.rpartition("::")
     spec = load_spec(path) if sep else None
     if spec is None or name not in spec.games:
         if assignments:
             raise SpecError("--param gives the params of a declared game; write a built-in game's in its expression")
-        return GameSource(name, (HEAP,), "", heap=True, misere=resolve_game(target, [])[0].play == MISERE)
+        return GameSource(name, (HEAP,), "", heap=True, misere=resolve_game(target, [])[0].play == MISERE,
+                          domain=(domain or "").strip())
     decl = spec.games[name]
     misere = decl.play == MISERE
     values = {name.strip(): value for name, _, value in (a.partition("=") for a in assignments)}
@@ -81,18 +85,27 @@ def game_source(target: str, assignments: list[str]) -> GameSource:
     raw = tomllib.loads(spec.text)["game"][name]
     body = [f"{_key(key)} = {toml_value(value)}" for key, value in raw.items()]
     claim_game = f"{name}({', '.join(args)})" if args else name
-    return GameSource(claim_game, tuple(decl.position), "\n".join([f"[game.{name}]"] + body) + "\n", misere=misere)
+    return GameSource(claim_game, tuple(decl.position), "\n".join([f"[game.{name}]"] + body) + "\n", misere=misere,
+                      domain=(domain or decl.domain).strip())
 
 
-def table_function(target: str, assignments: list[str], names: tuple[str, ...]):
-    """The table of the game on the box from 0 up to given highs, from its moves (``nimjos grundy``'s table).
+def table_function(target: str, assignments: list[str], names: tuple[str, ...], domain: str = ""):
+    """The table of the game on the box from 0 up to given highs, from its moves (``nimjos grundy``'s table), with
+    -1 at the cells outside ``domain``.
 
     >>> table_function('subtraction({1, 2})', [], ("n",))((7,)).tolist()
     [0, 1, 2, 0, 1, 2, 0, 1]
+    >>> table_function('subtraction({1, 2})', [], ("n",), "n >= 5")((7,)).tolist()
+    [-1, -1, -1, -1, -1, 2, 0, 1]
     """
     def table_of(highs: tuple[int, ...]) -> np.ndarray:
         window = " and ".join(f"0 <= {n} <= {h}" for n, h in zip(names, highs))
-        return grundy_table(target, assignments, window)[0]
+        values, how = grundy_table(target, assignments, f"{window} and ({domain})" if domain else window)
+        if not domain:
+            return values
+        full = np.full(tuple(h + 1 for h in highs), OUTSIDE, dtype=np.int64)   # the box from 0: the table's corner
+        full[tuple(slice(lo, lo + n) for lo, n in zip(how["origin"], np.shape(values)))] = values
+        return full
     return table_of
 
 
@@ -132,12 +145,12 @@ def cmd_discover(args: argparse.Namespace) -> int:
         expect = "holds"
     0
     """
-    source = game_source(args.target, args.param or [])
+    source = game_source(args.target, args.param or [], getattr(args, "domain", None))
     tried = (MISERE_CLASSES if source.misere else CLASSES).get(len(source.coords))
     if tried is None:
         raise SpecError(f"nimjos discover fits games of 1 to 3 coordinates, not {len(source.coords)}")
     try:
-        result = discover(source, table_function(args.target, args.param or [], source.coords),
+        result = discover(source, table_function(args.target, args.param or [], source.coords, source.domain),
                           fit_size=args.window, out=Path(args.out) if args.out else None, rounds=args.rounds)
     except DiscoveryBug as exc:   # never reported as a fault of the user's spec (exit status 2)
         print(f"nimjos discover: internal error: {exc}", file=sys.stderr)
