@@ -241,3 +241,61 @@ def test_a_claim_discover_wrote_that_does_not_load_is_its_own_fault_never_the_us
     assert r.stderr.startswith("nimjos discover: internal error: nimjos discover wrote a claim that does not load")
     assert "a fault of nimjos discover, not of your spec" in r.stderr
     assert "discovered.toml" not in r.stderr and str(tmp_path) not in r.stderr
+
+
+# ----------------------------------------------------------------------------- domains, disjunctions, exceptions
+
+CLASSICS = ROOT / "examples" / "discover" / "classics.toml"
+
+
+def _fit_only(target: str, domain: str | None = None, size: int = 15):
+    """Discover on a game of examples/discover/classics.toml without checking (the fit and the confirmation only)."""
+    from nimjos.app.discover_cli import table_function
+    source = game_source(target, [], domain)
+    return discover(source, table_function(target, [], source.coords, source.domain), fit_size=size, prove=False)
+
+
+def test_silver_dollar_is_fitted_on_its_domain_and_the_claim_states_it():
+    found = _fit_only(f"{CLASSICS}::silver_dollar", "a < b < c")
+    p_set = found.found[0]
+    assert (p_set.klass, p_set.statement) == ("P-positions formula", 'p_positions = "c == a + b + 1"')
+    assert 'for_all = "0 <= a and 0 <= b and 0 <= c and (a < b < c)"' in p_set.claim
+    # the positions valued are those of the domain only (a < b < c below 16 and below 32)
+    assert found.positions == 560 + 4960
+
+
+def test_a_game_s_domain_field_is_read_and_the_command_s_domain_overrides_it():
+    assert game_source(f"{CLASSICS}::greedy_nim", []).domain == "x <= y <= z"
+    assert game_source(f"{CLASSICS}::greedy_nim", [], "x < y <= z").domain == "x < y <= z"
+    found = _fit_only(f"{CLASSICS}::greedy_nim")
+    assert [(f.klass, f.statement) for f in found.found if f.klass.startswith("P")] == \
+        [("P-positions disjunction", 'p_positions = "z == 0 or (x < y and y == z)"')]
+
+
+def test_misere_nim_on_two_heaps_is_a_formula_with_a_finite_exception_set():
+    found = _fit_only(f"{CLASSICS}::misere_nim2", size=31)
+    assert found.tried[:3] == list(P_FORMULAS)
+    assert [f.statement for f in found.found] == \
+        ['p_positions = "(x == y and x >= 2) or (x == 0 and y == 1) or (x == 1 and y == 0)"']
+
+
+def test_a_bad_domain_is_refused_naming_its_field(tmp_path, cli):
+    r = cli("discover", f"{CLASSICS}::silver_dollar", "--domain", "a < d")
+    assert r.returncode == 2 and "--domain 'a < d': the domain names d" in r.stderr and "Traceback" not in r.stderr
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[source]\nid = "b"\n\n[game.g]\nposition = ["x"]\ndomain = "x < q"\n'
+                   'moves = [ { to = "x - 1", where = "x >= 1" } ]\n')
+    r = cli("discover", f"{bad}::g")
+    assert r.returncode == 2 and "bad.toml:6" in r.stderr and "field 'domain'" in r.stderr
+
+
+def test_the_classics_are_discovered_and_proved_from_their_moves(capsys, walnut):
+    expected = {"silver_dollar": ("P-positions formula", 'p_positions = "c == a + b + 1"'),
+                "greedy_nim": ("P-positions disjunction", 'p_positions = "z == 0 or (x < y and y == z)"'),
+                "misere_nim2": ("P-positions with exceptions",
+                                'p_positions = "(x == y and x >= 2) or (x == 0 and y == 1) or (x == 1 and y == 0)"')}
+    for game, (klass, statement) in expected.items():
+        code, found = _discover_json(capsys, f"{CLASSICS}::{game}", "--window", "15")
+        assert code == 0
+        p_set = [f for f in found["found"] if f["class"].startswith("P-positions")]
+        assert [(f["class"], f["statement"], f["verdict"]) for f in p_set] == [(klass, statement, "proved")], game

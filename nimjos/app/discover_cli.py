@@ -28,7 +28,8 @@ from checkers.discover.search import (CLASSES, MISERE_CLASSES, OUTSIDE, Discover
                                      automaton_file, discover)
 from nimjos.app.cli import EXIT_PROVER_BUG
 from nimjos.app.grundy_cli import grundy_table, resolve_game
-from nimjos.games.declared import MISERE
+from nimjos.games.declared import MISERE, names_only
+from nimjos.lang.compiler import Namespace
 from nimjos.lang.errors import SpecError
 from nimjos.spec.loader import load_spec
 
@@ -74,8 +75,9 @@ def game_source(target: str, assignments: list[str], domain: str | None = None) 
     if spec is None or name not in spec.games:
         if assignments:
             raise SpecError("--param gives the params of a declared game; write a built-in game's in its expression")
-        return GameSource(name, (HEAP,), "", heap=True, misere=resolve_game(target, [])[0].play == MISERE,
-                          domain=(domain or "").strip())
+        game, _, _, ns = resolve_game(target, [])
+        return GameSource(name, (HEAP,), "", heap=True, misere=game.play == MISERE,
+                          domain=checked_domain(domain or "", (HEAP,), ns))
     decl = spec.games[name]
     misere = decl.play == MISERE
     values = {name.strip(): value for name, _, value in (a.partition("=") for a in assignments)}
@@ -86,7 +88,27 @@ def game_source(target: str, assignments: list[str], domain: str | None = None) 
     body = [f"{_key(key)} = {toml_value(value)}" for key, value in raw.items()]
     claim_game = f"{name}({', '.join(args)})" if args else name
     return GameSource(claim_game, tuple(decl.position), "\n".join([f"[game.{name}]"] + body) + "\n", misere=misere,
-                      domain=(domain or decl.domain).strip())
+                      domain=checked_domain(domain or "", decl.position + decl.params, spec.namespace) or decl.domain)
+
+
+def checked_domain(text: str, names: tuple[str, ...], ns: Namespace) -> str:
+    """The text of ``--domain``, stripped, when it is a condition naming only the game's coordinates and params
+    (and the language's built-ins); else a spec error naming ``--domain``.
+
+    >>> checked_domain(" a < b ", ("a", "b"), Namespace())
+    'a < b'
+    >>> checked_domain("a < d", ("a", "b"), Namespace())
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.SpecError: --domain 'a < d': the domain names d, which is neither a param nor a coordinate of the game (the game's names: a, b)
+    """
+    text = text.strip()
+    if text:
+        try:
+            names_only(text, ns, set(names), "domain")
+        except SpecError as exc:
+            raise SpecError(f"--domain {text!r}: {exc.message}", hint=f"the game's names: {', '.join(names)}") from None
+    return text
 
 
 def table_function(target: str, assignments: list[str], names: tuple[str, ...], domain: str = ""):

@@ -447,7 +447,7 @@ def _measure(table: dict, ns: Namespace, names: set[str]) -> tuple[str, ...]:
     if "measure" in table and (not texts or any(not isinstance(t, str) for t in texts)):
         raise SpecError("a measure is an expression or a non-empty list of expressions (strings)", field="measure")
     for text in texts:
-        _names_only(text, ns, names, "measure")
+        names_only(text, ns, names, "measure")
     return texts
 
 
@@ -464,13 +464,20 @@ def _domain(table: dict, ns: Namespace, names: set[str]) -> str:
     """
     text = table.get("domain", "")
     if text:
-        _names_only(text, ns, names, "domain")
+        names_only(text, ns, names, "domain")
     return text
 
 
-def _names_only(text: str, ns: Namespace, names: set[str], field: str) -> None:
+def names_only(text: str, ns: Namespace, names: set[str], field: str) -> None:
     """Refuse the expression ``text`` of a game's field when it names something other than ``names`` and the
-    language's built-ins."""
+    language's built-ins.
+
+    >>> names_only("x <= y", Namespace(), {"x", "y"}, "domain")
+    >>> names_only("x <= t", Namespace(), {"x", "y"}, "domain")
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.SpecError: field 'domain': the domain names t, which is neither a param nor a coordinate of the game
+    """
     unknown = [n for n in variables_of(parse(text), ns) if n not in names]
     if unknown:
         raise SpecError(f"the {field} names {unknown[0]}, which is neither a param nor a coordinate of the game",
