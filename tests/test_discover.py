@@ -14,7 +14,7 @@ import numpy as np
 
 from checkers.discover.grammar import fit_grundy, fit_p_set
 from checkers.discover.automaton import learn
-from checkers.discover.search import AUTOMATON, P_FORMULAS, GameSource, discover
+from checkers.discover.search import AUTOMATON, P_FORMULAS, GameSource, discover, p_classes
 from nimjos.app.cli import main
 from nimjos.app.discover_cli import game_source, toml_value
 from nimjos.spec.loader import load_spec
@@ -70,7 +70,7 @@ def test_a_fit_that_fails_on_the_larger_table_is_never_printed():
         return g
     result = discover(GameSource("fake", ("x", "y")), table_of, fit_size=15, prove=False)
     assert result.found == []
-    assert result.tried == [*P_FORMULAS, "Grundy formula", AUTOMATON]
+    assert result.tried == [*p_classes(2), "Grundy formula", AUTOMATON]
     assert "no stable automaton" in result.closest
 
 
@@ -112,7 +112,7 @@ def test_weighted_nim_of_003_has_no_description_in_these_classes_and_shows_the_b
     # Definition 3.1: P compares a coordinate with an exponent, which no base-2 automaton states for every y
     code, found = _discover_json(capsys, f"{SPEC_003}::weighted_nim", "--window", "15")
     assert code == 1 and found["found"] == []
-    assert found["tried"] == [*P_FORMULAS, "Grundy formula", AUTOMATON]
+    assert found["tried"] == [*p_classes(2), "Grundy formula", AUTOMATON]
     assert "no stable automaton" in found["closest"] and "x < 32 and y < 32" in found["closest"]
 
 
@@ -274,7 +274,7 @@ def test_a_game_s_domain_field_is_read_and_the_command_s_domain_overrides_it():
 
 def test_misere_nim_on_two_heaps_is_a_formula_with_a_finite_exception_set():
     found = _fit_only(f"{CLASSICS}::misere_nim2", size=31)
-    assert found.tried[:3] == list(P_FORMULAS)
+    assert found.tried == list(P_FORMULAS[:3])
     assert [f.statement for f in found.found] == \
         ['p_positions = "(x == y and x >= 2) or (x == 0 and y == 1) or (x == 1 and y == 0)"']
 
@@ -293,9 +293,16 @@ def test_the_classics_are_discovered_and_proved_from_their_moves(capsys, walnut)
     expected = {"silver_dollar": ("P-positions formula", 'p_positions = "c == a + b + 1"'),
                 "greedy_nim": ("P-positions disjunction", 'p_positions = "z == 0 or (x < y and y == z)"'),
                 "misere_nim2": ("P-positions with exceptions",
-                                'p_positions = "(x == y and x >= 2) or (x == 0 and y == 1) or (x == 1 and y == 0)"')}
+                                'p_positions = "(x == y and x >= 2) or (x == 0 and y == 1) or (x == 1 and y == 0)"'),
+                "wythoff": ("P-positions Beatty pair",
+                            'p_positions = "(x <= y and x == floor_phi(y - x)) or (y <= x and y == floor_phi(x - y))"'),
+                "wythoff2": ("P-positions Beatty pair",
+                             'p_positions = "(x <= y and (y - x) % 2 == 0 and x == floor_sqrt2((y - x) // 2)) or '
+                             '(y <= x and (x - y) % 2 == 0 and y == floor_sqrt2((x - y) // 2))"')}
+    numerations = {"wythoff": "msd_fib", "wythoff2": "msd_pell"}
     for game, (klass, statement) in expected.items():
         code, found = _discover_json(capsys, f"{CLASSICS}::{game}", "--window", "15")
         assert code == 0
         p_set = [f for f in found["found"] if f["class"].startswith("P-positions")]
         assert [(f["class"], f["statement"], f["verdict"]) for f in p_set] == [(klass, statement, "proved")], game
+        assert f"({numerations.get(game, 'msd_2')})" in p_set[0]["scope"]

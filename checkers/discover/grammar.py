@@ -261,6 +261,49 @@ def with_exceptions(names: Sequence[str], columns: Sequence[np.ndarray], inside:
     return sorted(dict.fromkeys(out), key=len)
 
 
+#: the Beatty pairs tried: (the built-in giving floor(n alpha), k) for the pairs (floor(n alpha), floor(n alpha) + k n);
+#: alpha = phi with k = 1 (Wythoff's P-positions) and alpha = sqrt 2 with k = 2 (Fraenkel's a-Wythoff for a = 2) are
+#: complementary pairs (1 / alpha + 1 / (alpha + k) = 1)
+BEATTY = (("floor_phi", 1), ("floor_sqrt2", 2), ("floor_phi", 2), ("floor_sqrt2", 1))
+
+
+def beatty_side(low: str, high: str, floor: str, k: int) -> str:
+    """The positions (low, high) = (floor(n alpha), floor(n alpha) + k n) for some n >= 0, as a conjunction whose
+    order relation comes first (Walnut then reads ``high - low`` as a natural number).
+
+    >>> beatty_side("x", "y", "floor_phi", 1)
+    'x <= y and x == floor_phi(y - x)'
+    >>> beatty_side("x", "y", "floor_sqrt2", 2)
+    'x <= y and (y - x) % 2 == 0 and x == floor_sqrt2((y - x) // 2)'
+    """
+    if k == 1:
+        return f"{low} <= {high} and {low} == {floor}({high} - {low})"
+    return f"{low} <= {high} and ({high} - {low}) % {k} == 0 and {low} == {floor}(({high} - {low}) // {k})"
+
+
+def beatty_pairs(names: Sequence[str], columns: Sequence[np.ndarray], inside: np.ndarray) -> list[str]:
+    """The P-sets of two coordinates made of a Beatty pair (:data:`BEATTY`), with its mirror image or on one side
+    of the diagonal, true exactly on ``inside``.
+
+    >>> x, y = (a.ravel() for a in np.meshgrid(np.arange(40), np.arange(40), indexing="ij"))
+    >>> phi = (1 + 5 ** 0.5) / 2
+    >>> pairs = {(int(n * phi), int(n * phi) + n) for n in range(40)}
+    >>> p = np.array([(a, b) in pairs or (b, a) in pairs for a, b in zip(x.tolist(), y.tolist())])
+    >>> beatty_pairs(("x", "y"), [x, y], p)
+    ['(x <= y and x == floor_phi(y - x)) or (y <= x and y == floor_phi(x - y))']
+    """
+    if len(names) != 2:
+        return []
+    a, b = names
+    out = []
+    for floor, k in BEATTY:
+        lower, upper = beatty_side(a, b, floor, k), beatty_side(b, a, floor, k)
+        for text in (_grouped([lower, upper]), lower, upper):
+            if agrees(text, names, columns, inside):
+                out.append(text)
+    return out
+
+
 def fit_p_set(names: Sequence[str], columns: Sequence[np.ndarray], inside: np.ndarray) -> list[str]:
     """The formulas of the grammar true exactly at the P-positions ``inside`` of the table, simplest first.
 

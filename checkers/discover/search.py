@@ -28,7 +28,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from checkers.discover.automaton import learn
-from checkers.discover.grammar import agrees, disjunctions, fit_grundy, fit_p_set, with_exceptions
+from checkers.discover.grammar import agrees, beatty_pairs, disjunctions, fit_grundy, fit_p_set, with_exceptions
 from checkers.options import RunOptions
 from checkers.run import run_claim
 from nimjos.games.periodicity import detect, observe
@@ -49,16 +49,30 @@ FIT_SIZE = {1: 1000, 2: 63, 3: 15}
 #: the class of one-coordinate P-sets that are periodic (finite exceptions below a preperiod), for misère play
 PERIODIC_P = "periodic P-positions"
 #: the classes of P-set formulas, simplest first: a conjunction of atoms, two conjunctions joined by ``or``, a
-#: conjunction with a finite exception set in the corner of the small coordinates
+#: conjunction with a finite exception set in the corner of the small coordinates, and (two coordinates) a Beatty
+#: pair of floor_phi or floor_sqrt2 (Fibonacci and Pell numerations)
 P_FORMULA, DISJUNCTION, EXCEPTIONS = "P-positions formula", "P-positions disjunction", "P-positions with exceptions"
-P_FORMULAS = (P_FORMULA, DISJUNCTION, EXCEPTIONS)
+BEATTY_PAIR = "P-positions Beatty pair"
+P_FORMULAS = (P_FORMULA, DISJUNCTION, EXCEPTIONS, BEATTY_PAIR)
+
+
+def p_classes(dim: int) -> tuple[str, ...]:
+    """The classes of P-set formulas tried on a game of ``dim`` coordinates, in order.
+
+    >>> p_classes(3)
+    ('P-positions formula', 'P-positions disjunction', 'P-positions with exceptions')
+    """
+    return tuple(k for k in P_FORMULAS if k != BEATTY_PAIR or dim == 2)
+
+
 #: the classes tried, by the number of coordinates, in the order they are tried (a class is tried only when the
 #: ones before it found nothing)
-CLASSES = {1: ("periodic", "arithmetic-periodic", *P_FORMULAS, "Grundy formula", AUTOMATON),
-           2: (*P_FORMULAS, "Grundy formula", AUTOMATON), 3: (*P_FORMULAS, "Grundy formula", AUTOMATON)}
+CLASSES = {1: ("periodic", "arithmetic-periodic", *p_classes(1), "Grundy formula", AUTOMATON),
+           2: (*p_classes(2), "Grundy formula", AUTOMATON), 3: (*p_classes(3), "Grundy formula", AUTOMATON)}
 #: the classes tried on a game in misère play: its P-positions only (its outcomes are what misère play defines; a
 #: normal-play pattern or Grundy formula of its misère values is no claim of the spec format)
-MISERE_CLASSES = {1: (PERIODIC_P, *P_FORMULAS, AUTOMATON), 2: (*P_FORMULAS, AUTOMATON), 3: (*P_FORMULAS, AUTOMATON)}
+MISERE_CLASSES = {1: (PERIODIC_P, *p_classes(1), AUTOMATON), 2: (*p_classes(2), AUTOMATON),
+                  3: (*p_classes(3), AUTOMATON)}
 #: the value of a cell of a table outside the game's domain (``nimjos grundy``'s table of a filtered window)
 OUTSIDE = -1
 
@@ -289,7 +303,7 @@ def periodic_p_set(values: np.ndarray, name: str) -> str | None:
 
 
 #: the fit of each class of P-set formulas: (coordinates, their columns, the P-positions) -> formulas, simplest first
-P_FITS = {P_FORMULA: fit_p_set, DISJUNCTION: disjunctions, EXCEPTIONS: with_exceptions}
+P_FITS = {P_FORMULA: fit_p_set, DISJUNCTION: disjunctions, EXCEPTIONS: with_exceptions, BEATTY_PAIR: beatty_pairs}
 
 
 def _confirmed(candidates: list[str], names: Sequence[str], columns: list[np.ndarray], expected: np.ndarray) -> list[str]:
@@ -394,7 +408,7 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
             klass = "periodic" if statement.endswith("saltus = 0 }") else "arithmetic-periodic"
             periodic = settle("discovered-" + klass, klass, [statement])
     if not periodic:
-        for klass in P_FORMULAS:   # simplest first: the next class only when this one found nothing
+        for klass in p_classes(dim):   # simplest first: the next class only when this one found nothing
             result.tried.append(klass)
             fits = _confirmed(P_FITS[klass](names, cols_small, values_small == 0), names, cols_big, values_big == 0)
             if settle("discovered-p-positions", klass, [f"p_positions = {json.dumps(f)}" for f in fits]):
