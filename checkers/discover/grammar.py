@@ -137,8 +137,21 @@ def agrees(text: str, names: Sequence[str], columns: Sequence[np.ndarray], expec
     >>> agrees("n % 3 == 0", ("n",), [n], n % 3 == 0), agrees("n // 2", ("n",), [n], n // 3)
     (True, False)
     """
+    wrong = disagreements(text, names, columns, expected)
+    return wrong is not None and not wrong.any()
+
+
+def disagreements(text: str, names: Sequence[str], columns: Sequence[np.ndarray],
+                  expected: np.ndarray) -> np.ndarray | None:
+    """Where the formula ``text`` differs from ``expected`` (a boolean array over the positions); None when it
+    cannot be evaluated exactly at every position.
+
+    >>> n = np.arange(8)
+    >>> np.flatnonzero(disagreements("n % 3 == 0", ("n",), [n], n % 4 == 0)).tolist()
+    [3, 4, 6]
+    """
     got = _evaluate(text, names, columns, truth=expected.dtype == bool)
-    return got is not None and bool(np.array_equal(got, expected))
+    return None if got is None else got != expected
 
 
 def conjunctions(names: Sequence[str], columns: Sequence[np.ndarray], inside: np.ndarray) -> Iterator[str]:

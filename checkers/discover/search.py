@@ -28,7 +28,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from checkers.discover.automaton import learn
-from checkers.discover.grammar import agrees, beatty_pairs, disjunctions, fit_grundy, fit_p_set, with_exceptions
+from checkers.discover.grammar import (agrees, beatty_pairs, disagreements, disjunctions, fit_grundy, fit_p_set,
+                                      with_exceptions)
 from checkers.options import RunOptions
 from checkers.run import run_claim
 from nimjos.games.periodicity import detect, observe
@@ -137,6 +138,11 @@ class Discovery:
     seconds: float = 0.0
     #: the statements that fitted the tables but that the methods refuted beyond them
     refuted: list[str] = field(default_factory=list)
+    #: why each class tried printed nothing: class -> the reason (no fit on the small box; the simplest fit of the
+    #: small box and where the larger box breaks it; every fit refuted)
+    misses: dict[str, str] = field(default_factory=dict)
+    #: the simplest formula that fits the small box but not the larger one (checked on the small box only)
+    near_miss: str | None = None
 
 
 def box_text(names: Sequence[str], high: int) -> str:
@@ -316,6 +322,23 @@ def _confirmed(candidates: list[str], names: Sequence[str], columns: list[np.nda
     return [c for c in candidates if agrees(c, names, columns, expected)][:MAX_CANDIDATES]
 
 
+def first_wrong(text: str, names: Sequence[str], columns: list[np.ndarray], expected: np.ndarray) -> str:
+    """The least position (by its largest coordinate, then its coordinates) where a formula differs from the table,
+    with the table's value there.
+
+    >>> n = np.arange(20)
+    >>> first_wrong("n % 3 == 0", ("n",), [n], n % 6 == 0)
+    'n = 3 (the table: False)'
+    """
+    wrong = disagreements(text, names, columns, expected)
+    if wrong is None or not wrong.any():
+        return "nowhere"
+    at = np.flatnonzero(wrong)
+    point = min(at.tolist(), key=lambda i: (max(int(c[i]) for c in columns), [int(c[i]) for c in columns]))
+    value = expected[point].item()
+    return (", ".join(f"{n} = {int(c[point])}" for n, c in zip(names, columns)) + f" (the table: {value})")
+
+
 def _automaton(game: GameSource, small: np.ndarray, big: np.ndarray, table_of: TableOf, rounds: int,
                window_high: int) -> tuple[Found | None, str | None, int]:
     """The P-set as an automaton learned on the largest box below a power of two 2^k in ``small`` and confirmed on
@@ -407,19 +430,42 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
         if statement is not None:
             klass = "periodic" if statement.endswith("saltus = 0 }") else "arithmetic-periodic"
             periodic = settle("discovered-" + klass, klass, [statement])
+    small_box, big_box = box_text(names, size), box_text(names, high)
+
+    def fit_class(cid: str, klass: str, kind: str, fitted: list[str], expected: np.ndarray) -> bool:
+        """Confirm the fits of one class on the larger table and check them; whether one was kept. Why nothing was
+        kept goes to ``result.misses``."""
+        fits = _confirmed(fitted, names, cols_big, expected)
+        if settle(cid, klass, [f"{kind} = {json.dumps(f)}" for f in fits]):
+            return True
+        if not fitted:
+            result.misses[klass] = f"no formula of the class agrees with the table on {small_box}"
+        elif not fits:
+            result.misses[klass] = (f"{fitted[0]!r} agrees with the table on {small_box} but not on {big_box}: "
+                                    f"wrong at {first_wrong(fitted[0], names, cols_big, expected)}")
+            result.near_miss = result.near_miss or f"{kind} = {json.dumps(fitted[0])} ({klass}; checked on {small_box} only)"
+        else:
+            result.misses[klass] = "every fit agreeing with the tables was refuted by the methods beyond them"
+        return False
+
+    if dim == 1 and not game.domain and not periodic and not result.refuted:
+        for klass in result.tried:
+            result.misses[klass] = f"the table shows no such pattern with several periods of evidence on {big_box}"
     if not periodic:
         for klass in p_classes(dim):   # simplest first: the next class only when this one found nothing
             result.tried.append(klass)
-            fits = _confirmed(P_FITS[klass](names, cols_small, values_small == 0), names, cols_big, values_big == 0)
-            if settle("discovered-p-positions", klass, [f"p_positions = {json.dumps(f)}" for f in fits]):
+            if fit_class("discovered-p-positions", klass, "p_positions",
+                         P_FITS[klass](names, cols_small, values_small == 0), values_big == 0):
                 break
         if not game.misere:
             result.tried.append("Grundy formula")
-            g_fits = _confirmed(fit_grundy(names, cols_small, values_small), names, cols_big, values_big)
-            settle("discovered-grundy", "Grundy formula", [f"grundy = {json.dumps(f)}" for f in g_fits])
+            fit_class("discovered-grundy", "Grundy formula", "grundy", fit_grundy(names, cols_small, values_small),
+                      values_big)
     if not any(f.klass in (*P_FORMULAS, PERIODIC_P) or f.klass.endswith("periodic") for f in result.found):
         result.tried.append(AUTOMATON)
         automaton, result.closest, valued = _automaton(game, small, big, table_of, rounds, high)
+        if result.closest:
+            result.misses[AUTOMATON] = result.closest
         result.positions += valued
         if automaton is not None and prove:   # checked as nimjos check checks it, the automaton beside the spec
             stored = {automaton_file(out): automaton.stored}

@@ -142,8 +142,10 @@ def report_lines(result: Discovery) -> list[str]:
              f"{result.positions:,} positions valued from the moves; {result.seconds:.1f} s"]
     if not result.found:
         lines.append(f"no description in these classes within the budget (window {result.window})")
-        if result.closest:
-            lines.append(f"best window-checked description: {result.closest}")
+        lines += [f"  {klass}: {why}" for klass, why in result.misses.items()]
+        best = result.near_miss or result.closest
+        if best:
+            lines.append(f"best window-checked description: {best}")
     if result.refuted:
         lines.append("fitted on the tables but refuted by the methods beyond them: " + "; ".join(result.refuted))
     for found in result.found:
@@ -185,6 +187,7 @@ def cmd_discover(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"game": source.claim_game, "tried": result.tried, "positions": result.positions,
                           "window": result.window, "seconds": round(result.seconds, 3), "closest": result.closest,
+                          "near_miss": result.near_miss, "misses": result.misses,
                           "refuted": result.refuted,
                           "found": [f.to_json() for f in result.found]}))
     else:
