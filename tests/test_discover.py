@@ -72,6 +72,11 @@ def test_a_fit_that_fails_on_the_larger_table_is_never_printed():
     assert result.found == []
     assert result.tried == [*p_classes(2), "Grundy formula", AUTOMATON]
     assert "no stable automaton" in result.closest
+    # each class says why: the simplest fit of the small box and the least position where the larger box breaks it
+    assert result.misses["P-positions formula"] == ("'x == y' agrees with the table on x <= 15 and y <= 15 but not on "
+                                                    "x <= 31 and y <= 31: wrong at x = 20, y = 20 (the table: False)")
+    assert result.near_miss.startswith('p_positions = "x == y" (P-positions formula; checked on x <= 15 and y <= 15')
+    assert set(result.misses) == set(result.tried)
 
 
 def test_no_description_on_a_table_the_grammar_cannot_state(capsys):
@@ -306,3 +311,22 @@ def test_the_classics_are_discovered_and_proved_from_their_moves(capsys, walnut)
         p_set = [f for f in found["found"] if f["class"].startswith("P-positions")]
         assert [(f["class"], f["statement"], f["verdict"]) for f in p_set] == [(klass, statement, "proved")], game
         assert f"({numerations.get(game, 'msd_2')})" in p_set[0]["scope"]
+
+
+def test_discover_checks_its_claims_on_a_spec_built_in_memory(tmp_path, monkeypatch):
+    # nothing is written or read back: no temporary file, no file in the working folder
+    import tempfile
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(tempfile, "TemporaryDirectory", lambda *a, **k: (_ for _ in ()).throw(AssertionError))
+    game = GameSource("subtraction({1, 2})", ("n",), heap=True)
+    found = discover(game, lambda highs: np.arange(highs[0] + 1) % 3, fit_size=30)
+    assert [f.verdict for f in found.found] == ["proved"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_spec_in_memory_reads_its_stored_automata_from_the_files_given():
+    text = ('[source]\nid = "m"\n\n[automaton.even]\nfile = "even.txt"\n\n[[claim]]\nid = "c"\n'
+            'for_all = "0 <= n"\nwindow = "n <= 20"\nholds = "even(n) == (n % 2 == 0)"\n')
+    walnut = "msd_2\n\n0 1\n0 -> 0\n1 -> 1\n\n1 0\n0 -> 0\n1 -> 1\n"
+    spec = load_spec("nowhere/m.toml", text=text, files={"even.txt": walnut})
+    assert spec.claim("c").id == "c"

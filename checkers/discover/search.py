@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import re
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,6 +73,8 @@ CLASSES = {1: ("periodic", "arithmetic-periodic", *p_classes(1), "Grundy formula
 #: normal-play pattern or Grundy formula of its misère values is no claim of the spec format)
 MISERE_CLASSES = {1: (PERIODIC_P, *p_classes(1), AUTOMATON), 2: (*p_classes(2), AUTOMATON),
                   3: (*p_classes(3), AUTOMATON)}
+#: the name a spec discover builds in memory goes by (in the results of its checks; no such file is read or written)
+SPEC_NAME = "discovered.toml"
 #: the value of a cell of a table outside the game's domain (``nimjos grundy``'s table of a filtered window)
 OUTSIDE = -1
 
@@ -223,10 +224,9 @@ def spec_text(game: GameSource, claims: Sequence[str], automata: dict[str, str] 
     return "\n".join(head + tables + body + ["\n\n".join(claims)]) + "\n"
 
 
-def check_claims(text: str, ids: Sequence[str], path: Path | None = None,
-                 files: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:
-    """Check the claims ``ids`` of the spec ``text`` with every method that applies (written to ``path``, or to a
-    temporary file, with ``files``, name -> text, beside it): each claim's final verdict, method, scope and
+def check_claims(text: str, ids: Sequence[str], files: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:
+    """Check the claims ``ids`` of the spec ``text``, built in memory (its stored automata's files in ``files``, name
+    -> text; nothing is written), with every method that applies: each claim's final verdict, method, scope and
     Walnut's largest automaton.
 
     >>> text = spec_text(GameSource('subtraction({1, 2})', ("n",)), [claim_block("c", "periodic",
@@ -234,28 +234,23 @@ def check_claims(text: str, ids: Sequence[str], path: Path | None = None,
     >>> check_claims(text, ["c"])["c"]["verdict"]
     'proved'
     """
-    with tempfile.TemporaryDirectory() as scratch:
-        target = path or Path(scratch) / "discovered.toml"
-        target.write_text(text)
-        for name, content in (files or {}).items():
-            (target.parent / name).write_text(content + "\n")
-        try:
-            spec = load_spec(target)
-        except SpecError as exc:   # discover wrote it: its fault, never the user's, and no temporary path shown
-            faults = "; ".join(f"{e.item or 'the spec'}" + (f", field {e.field!r}" if e.field else "") + f": {e.message}"
-                               for e in each_error(exc))
-            raise DiscoveryBug(f"nimjos discover wrote a claim that does not load ({faults}): a fault of nimjos "
-                               "discover, not of your spec") from None
-        out = {}
-        for cid in ids:
-            started = time.perf_counter()
-            final = run_claim(spec.claim(cid), RunOptions(repair=False)).final
-            walnut = next((v.evidence.get("walnut") for v in [final] if isinstance(v.evidence.get("walnut"), dict)),
-                          None)
-            out[cid] = {"verdict": final.verdict, "method": final.method, "scope": final.scope,
-                        "states": walnut.get("states") if walnut else _states_in(" ".join([final.scope] + final.notes)),
-                        "seconds": time.perf_counter() - started}
-        return out
+    try:
+        spec = load_spec(SPEC_NAME, text=text, files=files or {})
+    except SpecError as exc:   # discover wrote it: its fault, never the user's
+        faults = "; ".join(f"{e.item or 'the spec'}" + (f", field {e.field!r}" if e.field else "") + f": {e.message}"
+                           for e in each_error(exc))
+        raise DiscoveryBug(f"nimjos discover wrote a claim that does not load ({faults}): a fault of nimjos "
+                           "discover, not of your spec") from None
+    out = {}
+    for cid in ids:
+        started = time.perf_counter()
+        final = run_claim(spec.claim(cid), RunOptions(repair=False)).final
+        walnut = next((v.evidence.get("walnut") for v in [final] if isinstance(v.evidence.get("walnut"), dict)),
+                      None)
+        out[cid] = {"verdict": final.verdict, "method": final.method, "scope": final.scope,
+                    "states": walnut.get("states") if walnut else _states_in(" ".join([final.scope] + final.notes)),
+                    "seconds": time.perf_counter() - started}
+    return out
 
 
 def _states_in(scope: str) -> int | None:
@@ -470,7 +465,7 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
         if automaton is not None and prove:   # checked as nimjos check checks it, the automaton beside the spec
             stored = {automaton_file(out): automaton.stored}
             c = check_claims(spec_text(game, [automaton.claim], {AUTOMATON_NAME: automaton_file(out)}),
-                             [AUTOMATON_CLAIM], files=stored)[AUTOMATON_CLAIM]
+                             [AUTOMATON_CLAIM], files={name: text + "\n" for name, text in stored.items()})[AUTOMATON_CLAIM]
             automaton.verdict, automaton.method = c["verdict"], c["method"]
             automaton.scope = f"{c['scope']}; {automaton.scope}"
             automaton.states, automaton.seconds = c["states"] or automaton.states, c["seconds"]
