@@ -307,7 +307,8 @@ def periodic_p_set(values: np.ndarray, name: str) -> str | None:
 P_FITS = {P_FORMULA: fit_p_set, DISJUNCTION: disjunctions, EXCEPTIONS: with_exceptions, BEATTY_PAIR: beatty_pairs}
 
 
-def _confirmed(candidates: list[str], names: Sequence[str], columns: list[np.ndarray], expected: np.ndarray) -> list[str]:
+def _confirmed(candidates: list[str], names: Sequence[str], columns: list[np.ndarray],
+               expected: np.ndarray) -> list[str]:
     """The first :data:`MAX_CANDIDATES` candidates (simplest first) that also agree with the larger table.
 
     >>> n = np.arange(20)
@@ -438,7 +439,8 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
         elif not fits:
             result.misses[klass] = (f"{fitted[0]!r} agrees with the table on {small_box} but not on {big_box}: "
                                     f"wrong at {first_wrong(fitted[0], names, cols_big, expected)}")
-            result.near_miss = result.near_miss or f"{kind} = {json.dumps(fitted[0])} ({klass}; checked on {small_box} only)"
+            result.near_miss = result.near_miss or (f"{kind} = {json.dumps(fitted[0])} ({klass}; checked on "
+                                                    f"{small_box} only)")
         else:
             result.misses[klass] = "every fit agreeing with the tables was refuted by the methods beyond them"
         return False
@@ -463,9 +465,9 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
             result.misses[AUTOMATON] = result.closest
         result.positions += valued
         if automaton is not None and prove:   # checked as nimjos check checks it, the automaton beside the spec
-            stored = {automaton_file(out): automaton.stored}
+            stored = {automaton_file(out): automaton.stored + "\n"}
             c = check_claims(spec_text(game, [automaton.claim], {AUTOMATON_NAME: automaton_file(out)}),
-                             [AUTOMATON_CLAIM], files={name: text + "\n" for name, text in stored.items()})[AUTOMATON_CLAIM]
+                             [AUTOMATON_CLAIM], files=stored)[AUTOMATON_CLAIM]
             automaton.verdict, automaton.method = c["verdict"], c["method"]
             automaton.scope = f"{c['scope']}; {automaton.scope}"
             automaton.states, automaton.seconds = c["states"] or automaton.states, c["seconds"]

@@ -86,8 +86,10 @@ def _name(node: ast.expr) -> str | None:
 
 
 def _holds(value: int, op: type, bound: int) -> bool:
-    return {ast.LtE: value <= bound, ast.Lt: value < bound, ast.GtE: value >= bound, ast.Gt: value > bound,
-            ast.Eq: value == bound}[op]
+    """Whether ``value op bound`` holds, for a comparison operator's type."""
+    truth: dict[type, bool] = {ast.LtE: value <= bound, ast.Lt: value < bound, ast.GtE: value >= bound,
+                               ast.Gt: value > bound, ast.Eq: value == bound}
+    return truth[op]
 
 
 def _family_set(to: ast.expr, where: ast.expr, heap: str, bound: set[str]) -> frozenset[int] | None:
@@ -100,7 +102,7 @@ def _family_set(to: ast.expr, where: ast.expr, heap: str, bound: set[str]) -> fr
         return None
     if var is None and bound:
         return None
-    members: set[int] | None = None if var else {constant}   # type: ignore[arg-type]
+    members: set[int] | None = {constant} if constant is not None else None
     bounds: list[tuple[type, int]] = []   # comparisons of the amount with constants
     heap_lows: list[int] = []   # heap >= k
     below_heap = False          # amount <= heap
@@ -110,10 +112,10 @@ def _family_set(to: ast.expr, where: ast.expr, heap: str, bound: set[str]) -> fr
         if op is ast.In:
             if var is None or _name(left) != var or not isinstance(right, (ast.Set, ast.Tuple, ast.List)):
                 return None
-            values = [_const(e) for e in right.elts]
-            if any(v is None for v in values):
+            if any(_const(e) is None for e in right.elts):
                 return None
-            members = set(values) if members is None else members & set(values)   # type: ignore[arg-type]
+            values = {v for v in (_const(e) for e in right.elts) if v is not None}
+            members = values if members is None else members & values
             continue
         if _const(left) is not None and _const(right) is None:   # read with the name on the left
             left, op, right = right, _FLIP[op], left
