@@ -330,3 +330,12 @@ def test_a_spec_in_memory_reads_its_stored_automata_from_the_files_given():
     walnut = "msd_2\n\n0 1\n0 -> 0\n1 -> 1\n\n1 0\n0 -> 0\n1 -> 1\n"
     spec = load_spec("nowhere/m.toml", text=text, files={"even.txt": walnut})
     assert spec.claim("c").id == "c"
+
+
+def test_a_game_s_domain_naming_a_param_is_refused_by_discover(tmp_path, cli):
+    # the claims discover writes name the game's instance (g(3)): a param in the domain would have no value there
+    path = tmp_path / "p.toml"
+    path.write_text('[source]\nid = "p"\n\n[game.g]\nparams = ["h"]\nposition = ["x"]\ndomain = "x <= h"\n'
+                    'moves = [ { to = "x - 1", where = "x >= 1" } ]\n')
+    r = cli("discover", f"{path}::g", "--param", "h=3")
+    assert r.returncode == 2 and "the domain of game g 'x <= h': the domain names h" in r.stderr

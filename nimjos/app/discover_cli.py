@@ -88,26 +88,29 @@ def game_source(target: str, assignments: list[str], domain: str | None = None) 
     body = [f"{_key(key)} = {toml_value(value)}" for key, value in raw.items()]
     claim_game = f"{name}({', '.join(args)})" if args else name
     return GameSource(claim_game, tuple(decl.position), "\n".join([f"[game.{name}]"] + body) + "\n", misere=misere,
-                      domain=checked_domain(domain or "", decl.position + decl.params, spec.namespace) or decl.domain)
+                      domain=checked_domain(domain or decl.domain, tuple(decl.position), spec.namespace,
+                                            "--domain" if domain else f"the domain of game {name}"))
 
 
-def checked_domain(text: str, names: tuple[str, ...], ns: Namespace) -> str:
-    """The text of ``--domain``, stripped, when it is a condition naming only the game's coordinates and params
-    (and the language's built-ins); else a spec error naming ``--domain``.
+def checked_domain(text: str, names: tuple[str, ...], ns: Namespace, where: str = "--domain") -> str:
+    """The text of a domain (``--domain``, or the game's field: ``where``), stripped, when it is a condition naming
+    only the game's coordinates (and the language's built-ins: a param has no value in the claims discover writes);
+    else a spec error naming ``where``.
 
     >>> checked_domain(" a < b ", ("a", "b"), Namespace())
     'a < b'
     >>> checked_domain("a < d", ("a", "b"), Namespace())
     Traceback (most recent call last):
     ...
-    nimjos.lang.errors.SpecError: --domain 'a < d': the domain names d, which is neither a param nor a coordinate of the game (the game's names: a, b)
+    nimjos.lang.errors.SpecError: --domain 'a < d': the domain names d, which is neither a param nor a coordinate of the game (the game's coordinates: a, b)
     """
     text = text.strip()
     if text:
         try:
             names_only(text, ns, set(names), "domain")
         except SpecError as exc:
-            raise SpecError(f"--domain {text!r}: {exc.message}", hint=f"the game's names: {', '.join(names)}") from None
+            raise SpecError(f"{where} {text!r}: {exc.message}",
+                            hint=f"the game's coordinates: {', '.join(names)}") from None
     return text
 
 
