@@ -1,4 +1,4 @@
-"""``nimjos discover FILE::GAME [--param NAME=VALUE] [--window N] [--rounds R] [--json] [--out FILE.toml]``: from a game's moves
+"""``nimjos discover FILE::GAME [--param NAME=VALUE] [--domain EXPR] [--window N] [--rounds R] [--json] [--out FILE.toml]``: from a game's moves
 to a checked description of its P-positions or Grundy values, without being given a formula.
 
 GAME is named as ``nimjos grundy`` names it (a game declared in FILE, or a game expression over the built-in
