@@ -26,6 +26,7 @@ periodicity method is its proof): :func:`periodic_prove` says so.
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from typing import Any, Callable
@@ -42,6 +43,7 @@ from checkers.sample.edge import edge_check, parameter_bindings
 from checkers.sample.evaluate import run_limited
 from checkers.sample.method import MIN_BEYOND, SAFETY_SECONDS
 from nimjos.games.declared import PythonGame, as_instance
+from nimjos.games.recognise import recognised_subtraction, subtraction_text
 from nimjos.games.engine import active_engine
 from nimjos.games.heaps.game import HeapGame
 from nimjos.games.heaps.rules import plain_moves
@@ -96,6 +98,11 @@ def _proof(inst: Any, period: Any, preperiod: Any, saltus: Any, speaks: Callable
         return mex_proof(inst.rules, period, preperiod, saltus, speaks, profile)
     if isinstance(inst, PythonGame) and inst.name == "subtraction" and saltus == 0 and type(saltus) is int:
         return subtraction_proof(inst.params.get("S"), period, preperiod, speaks)
+    recognised = recognised_subtraction(inst) if saltus == 0 and type(saltus) is int else None
+    if recognised is not None:   # a declared game whose moves are those of a finite subtraction set
+        proof = subtraction_proof(recognised, period, preperiod, speaks)
+        return proof and dataclasses.replace(proof, theorem=f"its moves read as {subtraction_text(recognised)}, "
+                                                            f"{proof.theorem}")
     return None
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from checkers.discover.grammar import fit_grundy, fit_p_set
 from checkers.discover.automaton import learn
-from checkers.discover.search import AUTOMATON, GameSource, discover
+from checkers.discover.search import AUTOMATON, P_FORMULAS, GameSource, discover, p_classes
 from nimjos.app.cli import main
 from nimjos.app.discover_cli import game_source, toml_value
 from nimjos.spec.loader import load_spec
@@ -70,8 +70,13 @@ def test_a_fit_that_fails_on_the_larger_table_is_never_printed():
         return g
     result = discover(GameSource("fake", ("x", "y")), table_of, fit_size=15, prove=False)
     assert result.found == []
-    assert result.tried == ["P-positions formula", "Grundy formula", AUTOMATON]
+    assert result.tried == [*p_classes(2), "Grundy formula", AUTOMATON]
     assert "no stable automaton" in result.closest
+    # each class says why: the simplest fit of the small box and the least position where the larger box breaks it
+    assert result.misses["P-positions formula"] == ("'x == y' agrees with the table on x <= 15 and y <= 15 but not on "
+                                                    "x <= 31 and y <= 31: wrong at x = 20, y = 20 (the table: False)")
+    assert result.near_miss.startswith('p_positions = "x == y" (P-positions formula; checked on x <= 15 and y <= 15')
+    assert set(result.misses) == set(result.tried)
 
 
 def test_no_description_on_a_table_the_grammar_cannot_state(capsys):
@@ -112,7 +117,7 @@ def test_weighted_nim_of_003_has_no_description_in_these_classes_and_shows_the_b
     # Definition 3.1: P compares a coordinate with an exponent, which no base-2 automaton states for every y
     code, found = _discover_json(capsys, f"{SPEC_003}::weighted_nim", "--window", "15")
     assert code == 1 and found["found"] == []
-    assert found["tried"] == ["P-positions formula", "Grundy formula", AUTOMATON]
+    assert found["tried"] == [*p_classes(2), "Grundy formula", AUTOMATON]
     assert "no stable automaton" in found["closest"] and "x < 32 and y < 32" in found["closest"]
 
 
@@ -241,3 +246,96 @@ def test_a_claim_discover_wrote_that_does_not_load_is_its_own_fault_never_the_us
     assert r.stderr.startswith("nimjos discover: internal error: nimjos discover wrote a claim that does not load")
     assert "a fault of nimjos discover, not of your spec" in r.stderr
     assert "discovered.toml" not in r.stderr and str(tmp_path) not in r.stderr
+
+
+# ----------------------------------------------------------------------------- domains, disjunctions, exceptions
+
+CLASSICS = ROOT / "examples" / "discover" / "classics.toml"
+
+
+def _fit_only(target: str, domain: str | None = None, size: int = 15):
+    """Discover on a game of examples/discover/classics.toml without checking (the fit and the confirmation only)."""
+    from nimjos.app.discover_cli import table_function
+    source = game_source(target, [], domain)
+    return discover(source, table_function(target, [], source.coords, source.domain), fit_size=size, prove=False)
+
+
+def test_silver_dollar_is_fitted_on_its_domain_and_the_claim_states_it():
+    found = _fit_only(f"{CLASSICS}::silver_dollar", "a < b < c")
+    p_set = found.found[0]
+    assert (p_set.klass, p_set.statement) == ("P-positions formula", 'p_positions = "c == a + b + 1"')
+    assert 'for_all = "0 <= a and 0 <= b and 0 <= c and (a < b < c)"' in p_set.claim
+    # the positions valued are those of the domain only (a < b < c below 16 and below 32)
+    assert found.positions == 560 + 4960
+
+
+def test_a_game_s_domain_field_is_read_and_the_command_s_domain_overrides_it():
+    assert game_source(f"{CLASSICS}::greedy_nim", []).domain == "x <= y <= z"
+    assert game_source(f"{CLASSICS}::greedy_nim", [], "x < y <= z").domain == "x < y <= z"
+    found = _fit_only(f"{CLASSICS}::greedy_nim")
+    assert [(f.klass, f.statement) for f in found.found if f.klass.startswith("P")] == \
+        [("P-positions disjunction", 'p_positions = "z == 0 or (x < y and y == z)"')]
+
+
+def test_misere_nim_on_two_heaps_is_a_formula_with_a_finite_exception_set():
+    found = _fit_only(f"{CLASSICS}::misere_nim2", size=31)
+    assert found.tried == list(P_FORMULAS[:3])
+    assert [f.statement for f in found.found] == \
+        ['p_positions = "(x == y and x >= 2) or (x == 0 and y == 1) or (x == 1 and y == 0)"']
+
+
+def test_a_bad_domain_is_refused_naming_its_field(tmp_path, cli):
+    r = cli("discover", f"{CLASSICS}::silver_dollar", "--domain", "a < d")
+    assert r.returncode == 2 and "--domain 'a < d': the domain names d" in r.stderr and "Traceback" not in r.stderr
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[source]\nid = "b"\n\n[game.g]\nposition = ["x"]\ndomain = "x < q"\n'
+                   'moves = [ { to = "x - 1", where = "x >= 1" } ]\n')
+    r = cli("discover", f"{bad}::g")
+    assert r.returncode == 2 and "bad.toml:6" in r.stderr and "field 'domain'" in r.stderr
+
+
+def test_the_classics_are_discovered_and_proved_from_their_moves(capsys, walnut):
+    expected = {"silver_dollar": ("P-positions formula", 'p_positions = "c == a + b + 1"'),
+                "greedy_nim": ("P-positions disjunction", 'p_positions = "z == 0 or (x < y and y == z)"'),
+                "misere_nim2": ("P-positions with exceptions",
+                                'p_positions = "(x == y and x >= 2) or (x == 0 and y == 1) or (x == 1 and y == 0)"'),
+                "wythoff": ("P-positions Beatty pair",
+                            'p_positions = "(x <= y and x == floor_phi(y - x)) or (y <= x and y == floor_phi(x - y))"'),
+                "wythoff2": ("P-positions Beatty pair",
+                             'p_positions = "(x <= y and (y - x) % 2 == 0 and x == floor_sqrt2((y - x) // 2)) or '
+                             '(y <= x and (x - y) % 2 == 0 and y == floor_sqrt2((x - y) // 2))"')}
+    numerations = {"wythoff": "msd_fib", "wythoff2": "msd_pell"}
+    for game, (klass, statement) in expected.items():
+        code, found = _discover_json(capsys, f"{CLASSICS}::{game}", "--window", "15")
+        assert code == 0
+        p_set = [f for f in found["found"] if f["class"].startswith("P-positions")]
+        assert [(f["class"], f["statement"], f["verdict"]) for f in p_set] == [(klass, statement, "proved")], game
+        assert f"({numerations.get(game, 'msd_2')})" in p_set[0]["scope"]
+
+
+def test_discover_checks_its_claims_on_a_spec_built_in_memory(tmp_path, monkeypatch):
+    # nothing is written or read back: no temporary file, no file in the working folder
+    import tempfile
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(tempfile, "TemporaryDirectory", lambda *a, **k: (_ for _ in ()).throw(AssertionError))
+    game = GameSource("subtraction({1, 2})", ("n",), heap=True)
+    found = discover(game, lambda highs: np.arange(highs[0] + 1) % 3, fit_size=30)
+    assert [f.verdict for f in found.found] == ["proved"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_spec_in_memory_reads_its_stored_automata_from_the_files_given():
+    text = ('[source]\nid = "m"\n\n[automaton.even]\nfile = "even.txt"\n\n[[claim]]\nid = "c"\n'
+            'for_all = "0 <= n"\nwindow = "n <= 20"\nholds = "even(n) == (n % 2 == 0)"\n')
+    walnut = "msd_2\n\n0 1\n0 -> 0\n1 -> 1\n\n1 0\n0 -> 0\n1 -> 1\n"
+    spec = load_spec("nowhere/m.toml", text=text, files={"even.txt": walnut})
+    assert spec.claim("c").id == "c"
+
+
+def test_a_game_s_domain_naming_a_param_is_refused_by_discover(tmp_path, cli):
+    # the claims discover writes name the game's instance (g(3)): a param in the domain would have no value there
+    path = tmp_path / "p.toml"
+    path.write_text('[source]\nid = "p"\n\n[game.g]\nparams = ["h"]\nposition = ["x"]\ndomain = "x <= h"\n'
+                    'moves = [ { to = "x - 1", where = "x >= 1" } ]\n')
+    r = cli("discover", f"{path}::g", "--param", "h=3")
+    assert r.returncode == 2 and "the domain of game g 'x <= h': the domain names h" in r.stderr

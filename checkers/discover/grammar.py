@@ -29,8 +29,14 @@ from nimjos.lang.vector import NotVectorisable, as_full, as_truth, vectorise
 
 #: the moduli of the residue atoms and of the floor-division terms
 MODULI = (2, 3, 4)
-#: the most atoms of a conjunction
+#: the most atoms of a conjunction, and of a disjunction of two conjunctions in all
 MAX_ATOMS = 3
+#: the constant offsets of the linear equations between coordinates (``x == y + 1``, ``c == a + b + 1``)
+OFFSETS = (1, 2)
+#: the exceptions of a formula with a finite exception set lie in the corner where every coordinate is below this
+CORNER = 4
+#: the most positions of a finite exception set
+MAX_EXCEPTIONS = 6
 
 
 def terms(names: Sequence[str]) -> list[str]:
@@ -77,6 +83,23 @@ def atoms(names: Sequence[str]) -> list[str]:
             out.append(f"{wrapped} & ({t} + 1) == 0")
     for a, b in itertools.permutations(names, 2):
         out += [f"{a} <= {b}", f"{a} < {b}", f"2 * {a} <= {b}", f"2 * {a} < {b}"] + ([f"{a} == {b}"] if a < b else [])
+    return out + offset_atoms(names)
+
+
+def offset_atoms(names: Sequence[str]) -> list[str]:
+    """The linear equations with a constant offset: one coordinate is another (or, with three coordinates, the sum
+    of the two others) plus a small constant, written as sums so that every side is a natural number.
+
+    >>> offset_atoms(("x", "y"))
+    ['x == y + 1', 'x == y + 2', 'y == x + 1', 'y == x + 2']
+    >>> "c == a + b + 1" in offset_atoms(("a", "b", "c"))
+    True
+    """
+    out = [f"{a} == {b} + {k}" for a, b in itertools.permutations(names, 2) for k in OFFSETS]
+    if len(names) == 3:
+        for i, c in enumerate(names):
+            a, b = [n for j, n in enumerate(names) if j != i]
+            out += [f"{c} == {a} + {b}"] + [f"{c} == {a} + {b} + {k}" for k in OFFSETS]
     return out
 
 
@@ -106,6 +129,31 @@ def _evaluate(text: str, names: Sequence[str], columns: Sequence[np.ndarray], tr
         return None
 
 
+def agrees(text: str, names: Sequence[str], columns: Sequence[np.ndarray], expected: np.ndarray) -> bool:
+    """Whether the formula ``text`` (a condition when ``expected`` is boolean, else a term) evaluates to
+    ``expected`` at every position, by the language's vectorised evaluator: how a fit is confirmed on a larger table.
+
+    >>> n = np.arange(50)
+    >>> agrees("n % 3 == 0", ("n",), [n], n % 3 == 0), agrees("n // 2", ("n",), [n], n // 3)
+    (True, False)
+    """
+    wrong = disagreements(text, names, columns, expected)
+    return wrong is not None and not wrong.any()
+
+
+def disagreements(text: str, names: Sequence[str], columns: Sequence[np.ndarray],
+                  expected: np.ndarray) -> np.ndarray | None:
+    """Where the formula ``text`` differs from ``expected`` (a boolean array over the positions); None when it
+    cannot be evaluated exactly at every position.
+
+    >>> n = np.arange(8)
+    >>> np.flatnonzero(disagreements("n % 3 == 0", ("n",), [n], n % 4 == 0)).tolist()
+    [3, 4, 6]
+    """
+    got = _evaluate(text, names, columns, truth=expected.dtype == bool)
+    return None if got is None else got != expected
+
+
 def conjunctions(names: Sequence[str], columns: Sequence[np.ndarray], inside: np.ndarray) -> Iterator[str]:
     """Every conjunction of at most :data:`MAX_ATOMS` atoms that is true exactly on ``inside`` (a boolean array
     over the positions), fewest atoms first, then shortest text.
@@ -129,6 +177,144 @@ def conjunctions(names: Sequence[str], columns: Sequence[np.ndarray], inside: np
                     for i in range(size) if size > 1):   # every atom is needed
                 found.append(guards_first([a for a, _ in combo]))
         yield from sorted(found, key=len)
+
+
+def _bits(mask: np.ndarray) -> int:
+    """A boolean array as the bits of one integer (bit i: position i), for fast unions and intersections."""
+    return int.from_bytes(np.packbits(mask, bitorder="little").tobytes(), "little")
+
+
+def _atom_masks(names: Sequence[str], columns: Sequence[np.ndarray]) -> list[tuple[str, np.ndarray]]:
+    """Every atom of the grammar with its truth at the positions, leaving out those true nowhere or everywhere."""
+    out = []
+    for atom in atoms(names):
+        mask = _evaluate(atom, names, columns, truth=True)
+        if mask is not None and bool(mask.any()) and not bool(mask.all()):
+            out.append((atom, mask))
+    return out
+
+
+def _grouped(parts: Sequence[str]) -> str:
+    """Formulas joined by ``or``, each conjunction in parentheses.
+
+    >>> _grouped(["z == 0", "x < y and y == z"])
+    'z == 0 or (x < y and y == z)'
+    """
+    return " or ".join(f"({p})" if " and " in p and len(parts) > 1 else p for p in parts)
+
+
+def disjunctions(names: Sequence[str], columns: Sequence[np.ndarray], inside: np.ndarray) -> list[str]:
+    """Every disjunction of two conjunctions, at most :data:`MAX_ATOMS` atoms in all, true exactly on ``inside``:
+    each disjunct true only inside, neither contained in the other, every atom of a conjunction needed; fewest
+    atoms first, then shortest text.
+
+    >>> x, y, z = (a.ravel() for a in np.meshgrid(*[np.arange(6)] * 3, indexing="ij"))
+    >>> p = (z == 0) | ((x < y) & (y == z))
+    >>> disjunctions(("x", "y", "z"), [x, y, z], p)[0]
+    'z == 0 or (x < y and y == z)'
+    """
+    target = _bits(inside)
+    if not target:
+        return []
+    masks = [(a, _bits(m)) for a, m in _atom_masks(names, columns)]
+    singles = [(a, b, 1) for a, b in masks if not b & ~target]
+    pairs = []
+    for (a1, b1), (a2, b2) in itertools.combinations(masks, 2):
+        both = b1 & b2
+        if both and not both & ~target and both not in (b1, b2):
+            pairs.append((guards_first([a1, a2]), both, 2))
+    found = []
+    for i, (a, b, _) in enumerate(singles):
+        for text, c, size in singles[i + 1:] + pairs:
+            if b | c == target and c & ~b and b & ~c and 1 + size <= MAX_ATOMS:
+                found.append((1 + size, _grouped([a, text])))
+    return [text for _, text in sorted(found, key=lambda f: (f[0], len(f[1])))]
+
+
+def _point(names: Sequence[str], values: Sequence[int]) -> str:
+    """One position as a conjunction of equations.
+
+    >>> _point(("x", "y"), (0, 1))
+    'x == 0 and y == 1'
+    """
+    return " and ".join(f"{n} == {int(v)}" for n, v in zip(names, values))
+
+
+def with_exceptions(names: Sequence[str], columns: Sequence[np.ndarray], inside: np.ndarray) -> list[str]:
+    """Conjunctions of the grammar true exactly on ``inside`` outside the corner where every coordinate is below
+    :data:`CORNER`, with the at most :data:`MAX_EXCEPTIONS` positions of the corner where they are wrong stated as a
+    finite exception set: the positions to remove by a bound ``x >= m`` when one removes exactly them (else
+    listed after ``not``), the positions to add joined by ``or``; simplest first.
+
+    >>> x, y = (a.ravel() for a in np.meshgrid(np.arange(12), np.arange(12), indexing="ij"))
+    >>> p = ((x == y) & (x >= 2)) | ((x == 0) & (y == 1)) | ((x == 1) & (y == 0))
+    >>> with_exceptions(("x", "y"), [x, y], p)[0]
+    '(x == y and x >= 2) or (x == 0 and y == 1) or (x == 1 and y == 0)'
+    """
+    near = np.logical_and.reduce([c < CORNER for c in columns])
+    far = ~near
+    if not far.any() or not inside[far].any():
+        return []
+    out = []
+    for core in itertools.islice(conjunctions(names, [c[far] for c in columns], inside[far]), 4 * MAX_ATOMS):
+        mask = _evaluate(core, names, columns, truth=True)
+        if mask is None:
+            continue
+        removed, added = near & mask & ~inside, near & inside & ~mask
+        if not (removed.any() or added.any()) or int(removed.sum() + added.sum()) > MAX_EXCEPTIONS:
+            continue
+        if removed.any():
+            kept = mask & ~removed
+            cut = next((f"{n} >= {m}" for n, col in zip(names, columns) for m in range(1, CORNER)
+                        if np.array_equal(mask & (col >= m), kept)), None)
+            gone = [_point(names, [c[i] for c in columns]) for i in np.flatnonzero(removed)]
+            core = f"{core} and {cut}" if cut else f"{core} and not ({_grouped(gone)})"
+        plus = [_point(names, [c[i] for c in columns]) for i in np.flatnonzero(added)]
+        out.append(_grouped([core] + plus))
+    return sorted(dict.fromkeys(out), key=len)
+
+
+#: the Beatty pairs tried: (the built-in giving floor(n alpha), k) for the pairs (floor(n alpha), floor(n alpha) + k n);
+#: alpha = phi with k = 1 (Wythoff's P-positions) and alpha = sqrt 2 with k = 2 (Fraenkel's a-Wythoff for a = 2) are
+#: complementary pairs (1 / alpha + 1 / (alpha + k) = 1)
+BEATTY = (("floor_phi", 1), ("floor_sqrt2", 2), ("floor_phi", 2), ("floor_sqrt2", 1))
+
+
+def beatty_side(low: str, high: str, floor: str, k: int) -> str:
+    """The positions (low, high) = (floor(n alpha), floor(n alpha) + k n) for some n >= 0, as a conjunction whose
+    order relation comes first (Walnut then reads ``high - low`` as a natural number).
+
+    >>> beatty_side("x", "y", "floor_phi", 1)
+    'x <= y and x == floor_phi(y - x)'
+    >>> beatty_side("x", "y", "floor_sqrt2", 2)
+    'x <= y and (y - x) % 2 == 0 and x == floor_sqrt2((y - x) // 2)'
+    """
+    if k == 1:
+        return f"{low} <= {high} and {low} == {floor}({high} - {low})"
+    return f"{low} <= {high} and ({high} - {low}) % {k} == 0 and {low} == {floor}(({high} - {low}) // {k})"
+
+
+def beatty_pairs(names: Sequence[str], columns: Sequence[np.ndarray], inside: np.ndarray) -> list[str]:
+    """The P-sets of two coordinates made of a Beatty pair (:data:`BEATTY`), with its mirror image or on one side
+    of the diagonal, true exactly on ``inside``.
+
+    >>> x, y = (a.ravel() for a in np.meshgrid(np.arange(40), np.arange(40), indexing="ij"))
+    >>> phi = (1 + 5 ** 0.5) / 2
+    >>> pairs = {(int(n * phi), int(n * phi) + n) for n in range(40)}
+    >>> p = np.array([(a, b) in pairs or (b, a) in pairs for a, b in zip(x.tolist(), y.tolist())])
+    >>> beatty_pairs(("x", "y"), [x, y], p)
+    ['(x <= y and x == floor_phi(y - x)) or (y <= x and y == floor_phi(x - y))']
+    """
+    if len(names) != 2:
+        return []
+    a, b = names
+    out = []
+    for floor, k in BEATTY:
+        lower, upper = beatty_side(a, b, floor, k), beatty_side(b, a, floor, k)
+        for text in (_grouped([lower, upper]), lower, upper):
+            if agrees(text, names, columns, inside):
+                out.append(text)
+    return out
 
 
 def fit_p_set(names: Sequence[str], columns: Sequence[np.ndarray], inside: np.ndarray) -> list[str]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import re
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +27,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from checkers.discover.automaton import learn
-from checkers.discover.grammar import fit_grundy, fit_p_set
+from checkers.discover.grammar import (agrees, beatty_pairs, disagreements, disjunctions, fit_grundy, fit_p_set,
+                                      with_exceptions)
 from checkers.options import RunOptions
 from checkers.run import run_claim
 from nimjos.games.periodicity import detect, observe
@@ -48,13 +48,35 @@ MAX_CANDIDATES = 3
 FIT_SIZE = {1: 1000, 2: 63, 3: 15}
 #: the class of one-coordinate P-sets that are periodic (finite exceptions below a preperiod), for misère play
 PERIODIC_P = "periodic P-positions"
-#: the classes tried, by the number of coordinates, in the order they are tried
-CLASSES = {1: ("periodic", "arithmetic-periodic", "P-positions formula", "Grundy formula", AUTOMATON),
-           2: ("P-positions formula", "Grundy formula", AUTOMATON), 3: ("P-positions formula", "Grundy formula", AUTOMATON)}
+#: the classes of P-set formulas, simplest first: a conjunction of atoms, two conjunctions joined by ``or``, a
+#: conjunction with a finite exception set in the corner of the small coordinates, and (two coordinates) a Beatty
+#: pair of floor_phi or floor_sqrt2 (Fibonacci and Pell numerations)
+P_FORMULA, DISJUNCTION, EXCEPTIONS = "P-positions formula", "P-positions disjunction", "P-positions with exceptions"
+BEATTY_PAIR = "P-positions Beatty pair"
+P_FORMULAS = (P_FORMULA, DISJUNCTION, EXCEPTIONS, BEATTY_PAIR)
+
+
+def p_classes(dim: int) -> tuple[str, ...]:
+    """The classes of P-set formulas tried on a game of ``dim`` coordinates, in order.
+
+    >>> p_classes(3)
+    ('P-positions formula', 'P-positions disjunction', 'P-positions with exceptions')
+    """
+    return tuple(k for k in P_FORMULAS if k != BEATTY_PAIR or dim == 2)
+
+
+#: the classes tried, by the number of coordinates, in the order they are tried (a class is tried only when the
+#: ones before it found nothing)
+CLASSES = {1: ("periodic", "arithmetic-periodic", *p_classes(1), "Grundy formula", AUTOMATON),
+           2: (*p_classes(2), "Grundy formula", AUTOMATON), 3: (*p_classes(3), "Grundy formula", AUTOMATON)}
 #: the classes tried on a game in misère play: its P-positions only (its outcomes are what misère play defines; a
 #: normal-play pattern or Grundy formula of its misère values is no claim of the spec format)
-MISERE_CLASSES = {1: (PERIODIC_P, "P-positions formula", AUTOMATON), 2: ("P-positions formula", AUTOMATON),
-                  3: ("P-positions formula", AUTOMATON)}
+MISERE_CLASSES = {1: (PERIODIC_P, *p_classes(1), AUTOMATON), 2: (*p_classes(2), AUTOMATON),
+                  3: (*p_classes(3), AUTOMATON)}
+#: the name a spec discover builds in memory goes by (in the results of its checks; no such file is read or written)
+SPEC_NAME = "discovered.toml"
+#: the value of a cell of a table outside the game's domain (``nimjos grundy``'s table of a filtered window)
+OUTSIDE = -1
 
 
 class DiscoveryBug(NimjosError):
@@ -73,6 +95,9 @@ class GameSource:
     heap: bool = False
     #: the game is played in misère play: its P-positions are fitted (the table holds misère Grundy values)
     misere: bool = False
+    #: the positions the game is played on, a condition on the coordinates (``a < b < c``); empty: every
+    #: position of natural numbers. The fit, the confirmation and the claims' ``for_all`` are this domain
+    domain: str = ""
 
 
 @dataclass
@@ -114,6 +139,11 @@ class Discovery:
     seconds: float = 0.0
     #: the statements that fitted the tables but that the methods refuted beyond them
     refuted: list[str] = field(default_factory=list)
+    #: why each class tried printed nothing: class -> the reason (no fit on the small box; the simplest fit of the
+    #: small box and where the larger box breaks it; every fit refuted)
+    misses: dict[str, str] = field(default_factory=dict)
+    #: the simplest formula that fits the small box but not the larger one (checked on the small box only)
+    near_miss: str | None = None
 
 
 def box_text(names: Sequence[str], high: int) -> str:
@@ -125,13 +155,16 @@ def box_text(names: Sequence[str], high: int) -> str:
     return " and ".join(f"{n} <= {high}" for n in names)
 
 
-def domain_text(names: Sequence[str]) -> str:
-    """The domain of a discovered claim: every coordinate a natural number.
+def domain_text(names: Sequence[str], domain: str = "") -> str:
+    """The domain of a discovered claim: every coordinate a natural number, and the game's domain when it has one.
 
     >>> domain_text(("x", "y"))
     '0 <= x and 0 <= y'
+    >>> domain_text(("a", "b", "c"), "a < b < c")
+    '0 <= a and 0 <= b and 0 <= c and (a < b < c)'
     """
-    return " and ".join(f"0 <= {n}" for n in names)
+    naturals = " and ".join(f"0 <= {n}" for n in names)
+    return f"{naturals} and ({domain})" if domain else naturals
 
 
 def claim_block(cid: str, klass: str, game: GameSource, window_high: int, statement: str) -> str:
@@ -152,7 +185,7 @@ def claim_block(cid: str, klass: str, game: GameSource, window_high: int, statem
     lines = ["[[claim]]", f"id = {json.dumps(cid)}",
              f"text = {json.dumps(f'Discovered by nimjos discover from the moves of {game.claim_game} ({klass})')}",
              f"game = {json.dumps(game.claim_game)}", f"position = {json.dumps(list(game.coords))}",
-             f"for_all = {json.dumps(domain_text(game.coords))}",
+             f"for_all = {json.dumps(domain_text(game.coords, game.domain))}",
              f"window = {json.dumps(box_text(game.coords, window_high))}", statement, 'expect = "holds"']
     return "\n".join(lines)
 
@@ -191,10 +224,9 @@ def spec_text(game: GameSource, claims: Sequence[str], automata: dict[str, str] 
     return "\n".join(head + tables + body + ["\n\n".join(claims)]) + "\n"
 
 
-def check_claims(text: str, ids: Sequence[str], path: Path | None = None,
-                 files: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:
-    """Check the claims ``ids`` of the spec ``text`` with every method that applies (written to ``path``, or to a
-    temporary file, with ``files``, name -> text, beside it): each claim's final verdict, method, scope and
+def check_claims(text: str, ids: Sequence[str], files: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:
+    """Check the claims ``ids`` of the spec ``text``, built in memory (its stored automata's files in ``files``, name
+    -> text; nothing is written), with every method that applies: each claim's final verdict, method, scope and
     Walnut's largest automaton.
 
     >>> text = spec_text(GameSource('subtraction({1, 2})', ("n",)), [claim_block("c", "periodic",
@@ -202,28 +234,23 @@ def check_claims(text: str, ids: Sequence[str], path: Path | None = None,
     >>> check_claims(text, ["c"])["c"]["verdict"]
     'proved'
     """
-    with tempfile.TemporaryDirectory() as scratch:
-        target = path or Path(scratch) / "discovered.toml"
-        target.write_text(text)
-        for name, content in (files or {}).items():
-            (target.parent / name).write_text(content + "\n")
-        try:
-            spec = load_spec(target)
-        except SpecError as exc:   # discover wrote it: its fault, never the user's, and no temporary path shown
-            faults = "; ".join(f"{e.item or 'the spec'}" + (f", field {e.field!r}" if e.field else "") + f": {e.message}"
-                               for e in each_error(exc))
-            raise DiscoveryBug(f"nimjos discover wrote a claim that does not load ({faults}): a fault of nimjos "
-                               "discover, not of your spec") from None
-        out = {}
-        for cid in ids:
-            started = time.perf_counter()
-            final = run_claim(spec.claim(cid), RunOptions(repair=False)).final
-            walnut = next((v.evidence.get("walnut") for v in [final] if isinstance(v.evidence.get("walnut"), dict)),
-                          None)
-            out[cid] = {"verdict": final.verdict, "method": final.method, "scope": final.scope,
-                        "states": walnut.get("states") if walnut else _states_in(" ".join([final.scope] + final.notes)),
-                        "seconds": time.perf_counter() - started}
-        return out
+    try:
+        spec = load_spec(SPEC_NAME, text=text, files=files or {})
+    except SpecError as exc:   # discover wrote it: its fault, never the user's
+        faults = "; ".join(f"{e.item or 'the spec'}" + (f", field {e.field!r}" if e.field else "") + f": {e.message}"
+                           for e in each_error(exc))
+        raise DiscoveryBug(f"nimjos discover wrote a claim that does not load ({faults}): a fault of nimjos "
+                           "discover, not of your spec") from None
+    out = {}
+    for cid in ids:
+        started = time.perf_counter()
+        final = run_claim(spec.claim(cid), RunOptions(repair=False)).final
+        walnut = next((v.evidence.get("walnut") for v in [final] if isinstance(v.evidence.get("walnut"), dict)),
+                      None)
+        out[cid] = {"verdict": final.verdict, "method": final.method, "scope": final.scope,
+                    "states": walnut.get("states") if walnut else _states_in(" ".join([final.scope] + final.notes)),
+                    "seconds": time.perf_counter() - started}
+    return out
 
 
 def _states_in(scope: str) -> int | None:
@@ -276,11 +303,36 @@ def periodic_p_set(values: np.ndarray, name: str) -> str | None:
     return " or ".join(parts) or None
 
 
-def _confirmed(candidates: list[str], names: Sequence[str], big: list[np.ndarray], truth: np.ndarray,
-               check: Callable[[Sequence[str], list[np.ndarray], np.ndarray], list[str]]) -> list[str]:
-    """The first :data:`MAX_CANDIDATES` candidates (simplest first) that the grammar also fits on the larger table."""
-    confirmed = set(check(names, big, truth)) if candidates else set()
-    return [c for c in candidates if c in confirmed][:MAX_CANDIDATES]
+#: the fit of each class of P-set formulas: (coordinates, their columns, the P-positions) -> formulas, simplest first
+P_FITS = {P_FORMULA: fit_p_set, DISJUNCTION: disjunctions, EXCEPTIONS: with_exceptions, BEATTY_PAIR: beatty_pairs}
+
+
+def _confirmed(candidates: list[str], names: Sequence[str], columns: list[np.ndarray],
+               expected: np.ndarray) -> list[str]:
+    """The first :data:`MAX_CANDIDATES` candidates (simplest first) that also agree with the larger table.
+
+    >>> n = np.arange(20)
+    >>> _confirmed(["n % 2 == 0", "n & 1 == 0", "n % 4 == 0"], ("n",), [n], n % 2 == 0)
+    ['n % 2 == 0', 'n & 1 == 0']
+    """
+    return [c for c in candidates if agrees(c, names, columns, expected)][:MAX_CANDIDATES]
+
+
+def first_wrong(text: str, names: Sequence[str], columns: list[np.ndarray], expected: np.ndarray) -> str:
+    """The least position (by its largest coordinate, then its coordinates) where a formula differs from the table,
+    with the table's value there.
+
+    >>> n = np.arange(20)
+    >>> first_wrong("n % 3 == 0", ("n",), [n], n % 6 == 0)
+    'n = 3 (the table: False)'
+    """
+    wrong = disagreements(text, names, columns, expected)
+    if wrong is None or not wrong.any():
+        return "nowhere"
+    at = np.flatnonzero(wrong)
+    point = min(at.tolist(), key=lambda i: (max(int(c[i]) for c in columns), [int(c[i]) for c in columns]))
+    value = expected[point].item()
+    return (", ".join(f"{n} = {int(c[point])}" for n, c in zip(names, columns)) + f" (the table: {value})")
 
 
 def _automaton(game: GameSource, small: np.ndarray, big: np.ndarray, table_of: TableOf, rounds: int,
@@ -311,7 +363,8 @@ def _automaton(game: GameSource, small: np.ndarray, big: np.ndarray, table_of: T
         if np.array_equal(learned.accepts(columns), inside):
             scope = (f"an automaton of {learned.states} states (msd_2, {', '.join(names)} read together) learned by "
                      f"RPNI on {' and '.join(f'{n} < {2 ** k}' for n in names)}; agrees with the P-positions (from "
-                     f"the moves) at every position of {where}")
+                     f"the moves) at every position of {where}"
+                     + (f" (read as not P outside the domain {game.domain})" if game.domain else ""))
             statement = f"p_positions = {json.dumps(AUTOMATON_NAME + '(' + ', '.join(names) + ')')}"
             return Found(AUTOMATON, statement, claim_block(AUTOMATON_CLAIM, AUTOMATON, game, window_high, statement),
                          scope=scope, states=learned.states, stored=learned.walnut()), None, valued
@@ -339,33 +392,16 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
     small = np.asarray(table_of((size,) * dim))
     high = 2 * size + 1
     big = np.asarray(table_of((high,) * dim))
-    result = Discovery(game, [], positions=int(small.size + big.size), window=box_text(names, high))
-    choices: list[tuple[str, str, list[str]]] = []   # (claim id, class, statements to try, simplest first)
-    if game.misere and dim == 1:   # misère play defines outcomes: the P-positions, never normal-play values
-        result.tried.append(PERIODIC_P)
-        p_set = periodic_p_set(big, names[0])
-        if p_set is not None:
-            choices.append(("discovered-p-positions", PERIODIC_P, [f"p_positions = {json.dumps(p_set)}"]))
-    elif dim == 1:
-        result.tried += ["periodic", "arithmetic-periodic"]
-        statement = _periodic(big)
-        if statement is not None:
-            klass = "periodic" if statement.endswith("saltus = 0 }") else "arithmetic-periodic"
-            choices.append(("discovered-" + klass, klass, [statement]))
-    if not choices:
-        result.tried += ["P-positions formula"] + ([] if game.misere else ["Grundy formula"])
-        cols_small, cols_big = _columns(small.shape), _columns(big.shape)
-        p_fits = _confirmed(fit_p_set(names, cols_small, small.ravel() == 0), names, cols_big, big.ravel() == 0,
-                            fit_p_set)
-        if p_fits:
-            choices.append(("discovered-p-positions", "P-positions formula",
-                            [f"p_positions = {json.dumps(f)}" for f in p_fits]))
-        g_fits = [] if game.misere else _confirmed(fit_grundy(names, cols_small, small.ravel()), names, cols_big,
-                                                   big.ravel(), fit_grundy)
-        if g_fits:
-            choices.append(("discovered-grundy", "Grundy formula", [f"grundy = {json.dumps(f)}" for f in g_fits]))
-    for cid, klass, statements in choices:
-        for statement in statements:   # the next fit only when the methods refute this one beyond the tables
+    in_small, in_big = small.ravel() != OUTSIDE, big.ravel() != OUTSIDE   # the positions of the game's domain
+    result = Discovery(game, [], positions=int(in_small.sum() + in_big.sum()), window=box_text(names, high))
+    cols_small = [c[in_small] for c in _columns(small.shape)]
+    cols_big = [c[in_big] for c in _columns(big.shape)]
+    values_small, values_big = small.ravel()[in_small], big.ravel()[in_big]
+
+    def settle(cid: str, klass: str, statements: list[str]) -> bool:
+        """Check the statements in turn, the next only when the methods refute this one beyond the tables; whether
+        one was found (and kept)."""
+        for statement in statements:
             found = Found(klass, statement, claim_block(cid, klass, game, high, statement))
             if prove:
                 c = check_claims(spec_text(game, [found.claim]), [cid])[cid]
@@ -375,13 +411,61 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
                 result.refuted.append(statement)
                 continue
             result.found.append(found)
-            break
-    if not any(f.klass in ("P-positions formula", PERIODIC_P) or f.klass.endswith("periodic") for f in result.found):
+            return True
+        return False
+
+    periodic = False
+    if dim == 1 and not game.domain and game.misere:   # misère play defines outcomes: the P-positions only
+        result.tried.append(PERIODIC_P)
+        p_set = periodic_p_set(big, names[0])
+        periodic = p_set is not None and settle("discovered-p-positions", PERIODIC_P,
+                                                [f"p_positions = {json.dumps(p_set)}"])
+    elif dim == 1 and not game.domain:
+        result.tried += ["periodic", "arithmetic-periodic"]
+        statement = _periodic(big)
+        if statement is not None:
+            klass = "periodic" if statement.endswith("saltus = 0 }") else "arithmetic-periodic"
+            periodic = settle("discovered-" + klass, klass, [statement])
+    small_box, big_box = box_text(names, size), box_text(names, high)
+
+    def fit_class(cid: str, klass: str, kind: str, fitted: list[str], expected: np.ndarray) -> bool:
+        """Confirm the fits of one class on the larger table and check them; whether one was kept. Why nothing was
+        kept goes to ``result.misses``."""
+        fits = _confirmed(fitted, names, cols_big, expected)
+        if settle(cid, klass, [f"{kind} = {json.dumps(f)}" for f in fits]):
+            return True
+        if not fitted:
+            result.misses[klass] = f"no formula of the class agrees with the table on {small_box}"
+        elif not fits:
+            result.misses[klass] = (f"{fitted[0]!r} agrees with the table on {small_box} but not on {big_box}: "
+                                    f"wrong at {first_wrong(fitted[0], names, cols_big, expected)}")
+            result.near_miss = result.near_miss or (f"{kind} = {json.dumps(fitted[0])} ({klass}; checked on "
+                                                    f"{small_box} only)")
+        else:
+            result.misses[klass] = "every fit agreeing with the tables was refuted by the methods beyond them"
+        return False
+
+    if dim == 1 and not game.domain and not periodic and not result.refuted:
+        for klass in result.tried:
+            result.misses[klass] = f"the table shows no such pattern with several periods of evidence on {big_box}"
+    if not periodic:
+        for klass in p_classes(dim):   # simplest first: the next class only when this one found nothing
+            result.tried.append(klass)
+            if fit_class("discovered-p-positions", klass, "p_positions",
+                         P_FITS[klass](names, cols_small, values_small == 0), values_big == 0):
+                break
+        if not game.misere:
+            result.tried.append("Grundy formula")
+            fit_class("discovered-grundy", "Grundy formula", "grundy", fit_grundy(names, cols_small, values_small),
+                      values_big)
+    if not any(f.klass in (*P_FORMULAS, PERIODIC_P) or f.klass.endswith("periodic") for f in result.found):
         result.tried.append(AUTOMATON)
         automaton, result.closest, valued = _automaton(game, small, big, table_of, rounds, high)
+        if result.closest:
+            result.misses[AUTOMATON] = result.closest
         result.positions += valued
         if automaton is not None and prove:   # checked as nimjos check checks it, the automaton beside the spec
-            stored = {automaton_file(out): automaton.stored}
+            stored = {automaton_file(out): automaton.stored + "\n"}
             c = check_claims(spec_text(game, [automaton.claim], {AUTOMATON_NAME: automaton_file(out)}),
                              [AUTOMATON_CLAIM], files=stored)[AUTOMATON_CLAIM]
             automaton.verdict, automaton.method = c["verdict"], c["method"]

@@ -136,6 +136,9 @@ def register_discover(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rounds", type=int, default=1, metavar="R",
                    help="an automaton that the next power of two breaks is learned again on it, R confirmations "
                         "in all (each doubles the box; default 1)")
+    p.add_argument("--domain", metavar="EXPR",
+                   help='the positions the game is played on, a condition on its coordinates ("a < b < c"); '
+                        "default: the game's domain field, else every position")
     p.add_argument("--out", metavar="FILE.toml", help="write the spec of the discovered claims (the game declared)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=deferred("discover", "cmd_discover"))

@@ -1,4 +1,4 @@
-"""``nimjos discover FILE::GAME [--param NAME=VALUE] [--window N] [--rounds R] [--json] [--out FILE.toml]``: from a game's moves
+"""``nimjos discover FILE::GAME [--param NAME=VALUE] [--domain EXPR] [--window N] [--rounds R] [--json] [--out FILE.toml]``: from a game's moves
 to a checked description of its P-positions or Grundy values, without being given a formula.
 
 GAME is named as ``nimjos grundy`` names it (a game declared in FILE, or a game expression over the built-in
@@ -24,11 +24,12 @@ from typing import Any
 
 import numpy as np
 
-from checkers.discover.search import (CLASSES, MISERE_CLASSES, Discovery, DiscoveryBug, GameSource, automaton_file,
-                                     discover)
+from checkers.discover.search import (CLASSES, MISERE_CLASSES, OUTSIDE, Discovery, DiscoveryBug, GameSource,
+                                     automaton_file, discover)
 from nimjos.app.cli import EXIT_PROVER_BUG
 from nimjos.api.tables import grundy_table, resolve_game
-from nimjos.games.declared import MISERE
+from nimjos.games.declared import MISERE, names_only
+from nimjos.lang.compiler import Namespace
 from nimjos.lang.errors import SpecError
 from nimjos.spec.loader import load_spec
 
@@ -60,18 +61,23 @@ def _key(name: str) -> str:
     return name if name.replace("-", "_").isidentifier() else json.dumps(name)
 
 
-def game_source(target: str, assignments: list[str]) -> GameSource:
-    """The game ``target`` names (``FILE::NAME``, ``FILE::EXPR`` or ``EXPR``) as a discovered claim names it.
+def game_source(target: str, assignments: list[str], domain: str | None = None) -> GameSource:
+    """The game ``target`` names (``FILE::NAME``, ``FILE::EXPR`` or ``EXPR``) as a discovered claim names it, on
+    ``domain`` (``--domain``), else on the declared game's ``domain`` field, else on every position.
 
     >>> game_source('octal("0.77")', []).coords
     ('n',)
+    >>> game_source('octal("0.77")', [], "n >= 3").domain
+    'n >= 3'
     """
     path, sep, name = target.rpartition("::")
     spec = load_spec(path) if sep else None
     if spec is None or name not in spec.games:
         if assignments:
             raise SpecError("--param gives the params of a declared game; write a built-in game's in its expression")
-        return GameSource(name, (HEAP,), "", heap=True, misere=resolve_game(target, [])[0].play == MISERE)
+        game, _, _, ns = resolve_game(target, [])
+        return GameSource(name, (HEAP,), "", heap=True, misere=game.play == MISERE,
+                          domain=checked_domain(domain or "", (HEAP,), ns))
     decl = spec.games[name]
     misere = decl.play == MISERE
     values = {name.strip(): value for name, _, value in (a.partition("=") for a in assignments)}
@@ -81,18 +87,50 @@ def game_source(target: str, assignments: list[str]) -> GameSource:
     raw = tomllib.loads(spec.text)["game"][name]
     body = [f"{_key(key)} = {toml_value(value)}" for key, value in raw.items()]
     claim_game = f"{name}({', '.join(args)})" if args else name
-    return GameSource(claim_game, tuple(decl.position), "\n".join([f"[game.{name}]"] + body) + "\n", misere=misere)
+    return GameSource(claim_game, tuple(decl.position), "\n".join([f"[game.{name}]"] + body) + "\n", misere=misere,
+                      domain=checked_domain(domain or decl.domain, tuple(decl.position), spec.namespace,
+                                            "--domain" if domain else f"the domain of game {name}"))
 
 
-def table_function(target: str, assignments: list[str], names: tuple[str, ...]):
-    """The table of the game on the box from 0 up to given highs, from its moves (``nimjos grundy``'s table).
+def checked_domain(text: str, names: tuple[str, ...], ns: Namespace, where: str = "--domain") -> str:
+    """The text of a domain (``--domain``, or the game's field: ``where``), stripped, when it is a condition naming
+    only the game's coordinates (and the language's built-ins: a param has no value in the claims discover writes);
+    else a spec error naming ``where``.
+
+    >>> checked_domain(" a < b ", ("a", "b"), Namespace())
+    'a < b'
+    >>> checked_domain("a < d", ("a", "b"), Namespace())
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.SpecError: --domain 'a < d': the domain names d, which is neither a param nor a coordinate of the game (the game's coordinates: a, b)
+    """
+    text = text.strip()
+    if text:
+        try:
+            names_only(text, ns, set(names), "domain")
+        except SpecError as exc:
+            raise SpecError(f"{where} {text!r}: {exc.message}",
+                            hint=f"the game's coordinates: {', '.join(names)}") from None
+    return text
+
+
+def table_function(target: str, assignments: list[str], names: tuple[str, ...], domain: str = ""):
+    """The table of the game on the box from 0 up to given highs, from its moves (``nimjos grundy``'s table), with
+    -1 at the cells outside ``domain``.
 
     >>> table_function('subtraction({1, 2})', [], ("n",))((7,)).tolist()
     [0, 1, 2, 0, 1, 2, 0, 1]
+    >>> table_function('subtraction({1, 2})', [], ("n",), "n >= 5")((7,)).tolist()
+    [-1, -1, -1, -1, -1, 2, 0, 1]
     """
     def table_of(highs: tuple[int, ...]) -> np.ndarray:
         window = " and ".join(f"0 <= {n} <= {h}" for n, h in zip(names, highs))
-        return grundy_table(target, assignments, window)[0]
+        values, how = grundy_table(target, assignments, f"{window} and ({domain})" if domain else window)
+        if not domain:
+            return values
+        full = np.full(tuple(h + 1 for h in highs), OUTSIDE, dtype=np.int64)   # the box from 0: the table's corner
+        full[tuple(slice(lo, lo + n) for lo, n in zip(how["origin"], np.shape(values)))] = values
+        return full
     return table_of
 
 
@@ -107,8 +145,10 @@ def report_lines(result: Discovery) -> list[str]:
              f"{result.positions:,} positions valued from the moves; {result.seconds:.1f} s"]
     if not result.found:
         lines.append(f"no description in these classes within the budget (window {result.window})")
-        if result.closest:
-            lines.append(f"best window-checked description: {result.closest}")
+        lines += [f"  {klass}: {why}" for klass, why in result.misses.items()]
+        best = result.near_miss or result.closest
+        if best:
+            lines.append(f"best window-checked description: {best}")
     if result.refuted:
         lines.append("fitted on the tables but refuted by the methods beyond them: " + "; ".join(result.refuted))
     for found in result.found:
@@ -132,12 +172,12 @@ def cmd_discover(args: argparse.Namespace) -> int:
         expect = "holds"
     0
     """
-    source = game_source(args.target, args.param or [])
+    source = game_source(args.target, args.param or [], getattr(args, "domain", None))
     tried = (MISERE_CLASSES if source.misere else CLASSES).get(len(source.coords))
     if tried is None:
         raise SpecError(f"nimjos discover fits games of 1 to 3 coordinates, not {len(source.coords)}")
     try:
-        result = discover(source, table_function(args.target, args.param or [], source.coords),
+        result = discover(source, table_function(args.target, args.param or [], source.coords, source.domain),
                           fit_size=args.window, out=Path(args.out) if args.out else None, rounds=args.rounds)
     except DiscoveryBug as exc:   # never reported as a fault of the user's spec (exit status 2)
         print(f"nimjos discover: internal error: {exc}", file=sys.stderr)
@@ -150,6 +190,7 @@ def cmd_discover(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"game": source.claim_game, "tried": result.tried, "positions": result.positions,
                           "window": result.window, "seconds": round(result.seconds, 3), "closest": result.closest,
+                          "near_miss": result.near_miss, "misses": result.misses,
                           "refuted": result.refuted,
                           "found": [f.to_json() for f in result.found]}))
     else:

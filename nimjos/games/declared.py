@@ -362,8 +362,11 @@ class GameDecl:
     """A game declared in a spec: name, params, position coordinates and move families."""
 
     def __init__(self, name: str, title: str, params: tuple[str, ...], position: tuple[str, ...],
-                 moves: list[MoveFamily], measure: tuple[str, ...] = (), play: str = NORMAL):
+                 moves: list[MoveFamily], measure: tuple[str, ...] = (), play: str = NORMAL, domain: str = ""):
         self.name = name
+        #: the positions the game is played on (``domain = "a < b < c"``), a condition over the params and the
+        #: coordinates; empty: every position. ``nimjos discover`` fits on it; a claim states its own ``for_all``
+        self.domain = domain
         #: the play convention of the game's instances (NORMAL or MISERE)
         self.play = play
         self.title = title
@@ -410,7 +413,7 @@ class GameDecl:
                     fam.affine = [compile_tree(p, ns, variables) for p in parts]
             moves.append(fam)
         return cls(name, table.get("title", name), params, position, moves, _measure(table, ns, outer),
-                   play_of(table))
+                   play_of(table), _domain(table, ns, outer))
 
     def instance(self, values: tuple) -> DeclaredGame:
         """The instance with these param values (shared: one cache per distinct params)."""
@@ -449,12 +452,41 @@ def _measure(table: dict, ns: Namespace, names: set[str]) -> tuple[str, ...]:
     if "measure" in table and (not texts or any(not isinstance(t, str) for t in texts)):
         raise SpecError("a measure is an expression or a non-empty list of expressions (strings)", field="measure")
     for text in texts:
-        tree = parse(text)
-        unknown = [n for n in variables_of(tree, ns) if n not in names]
-        if unknown:
-            raise SpecError(f"the measure names {unknown[0]}, which is neither a param nor a coordinate of the game",
-                            field="measure")
+        names_only(text, ns, names, "measure")
     return texts
+
+
+def _domain(table: dict, ns: Namespace, names: set[str]) -> str:
+    """The text of a game's ``domain`` field (a condition naming only the game's params and coordinates and the
+    language's built-ins), or "" when it has none.
+
+    >>> _domain({"domain": "a < b < c"}, Namespace(), {"a", "b", "c"})
+    'a < b < c'
+    >>> _domain({"domain": "a < d"}, Namespace(), {"a", "b"})
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.SpecError: field 'domain': the domain names d, which is neither a param nor a coordinate of the game
+    """
+    text = table.get("domain", "")
+    if text:
+        names_only(text, ns, names, "domain")
+    return text
+
+
+def names_only(text: str, ns: Namespace, names: set[str], field: str) -> None:
+    """Refuse the expression ``text`` of a game's field when it names something other than ``names`` and the
+    language's built-ins.
+
+    >>> names_only("x <= y", Namespace(), {"x", "y"}, "domain")
+    >>> names_only("x <= t", Namespace(), {"x", "y"}, "domain")
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.SpecError: field 'domain': the domain names t, which is neither a param nor a coordinate of the game
+    """
+    unknown = [n for n in variables_of(parse(text), ns) if n not in names]
+    if unknown:
+        raise SpecError(f"the {field} names {unknown[0]}, which is neither a param nor a coordinate of the game",
+                        field=field)
 
 
 def normal_play(inst: GameInstance, asked: str) -> GameInstance:

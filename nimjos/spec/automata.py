@@ -32,10 +32,11 @@ MAX_FILE_BYTES = 20_000_000
 
 
 def declare_automata(tables: Any, ns: Namespace, spec_path: Path, lines: SpecLines,
-                     failed: set[str] | None = None) -> None:
+                     failed: set[str] | None = None, files: dict[str, str] | None = None) -> None:
     """Read and validate each ``[automaton.NAME]`` table of the spec at `spec_path` and bind NAME in `ns` to its
     automaton (see the module docstring); a fault is a :class:`SpecError`. Each table is read on its own: the
-    faults of all are raised together, and the names of those that failed are added to `failed`."""
+    faults of all are raised together, and the names of those that failed are added to `failed`. `files` (file
+    name -> text), when given, holds the automata's files of a spec built in memory, never read from disk."""
     fname = str(spec_path)
     if not isinstance(tables, dict) or not all(isinstance(t, dict) for t in tables.values()):
         raise SpecError("[automaton] must contain tables [automaton.NAME]", file=fname, line=lines.header("automaton"))
@@ -43,7 +44,7 @@ def declare_automata(tables: Any, ns: Namespace, spec_path: Path, lines: SpecLin
     errors: list[SpecError] = []
     for name, table in tables.items():
         try:
-            _declare_one(name, table, ns, spec_path, lines)
+            _declare_one(name, table, ns, spec_path, lines, files)
         except SpecError as exc:
             errors.append(exc)
             if name not in ns.builtins:
@@ -51,7 +52,8 @@ def declare_automata(tables: Any, ns: Namespace, spec_path: Path, lines: SpecLin
     raise_all(errors)
 
 
-def _declare_one(name: str, table: dict, ns: Namespace, spec_path: Path, lines: SpecLines) -> None:
+def _declare_one(name: str, table: dict, ns: Namespace, spec_path: Path, lines: SpecLines,
+                 files: dict[str, str] | None = None) -> None:
     """Read one ``[automaton.NAME]`` table and bind NAME in `ns`."""
     fname = str(spec_path)
     line = lines.header(r"automaton\s*\.\s*" + re.escape(name))
@@ -74,7 +76,8 @@ def _declare_one(name: str, table: dict, ns: Namespace, spec_path: Path, lines: 
                         "significant digit first) is, for now", **at("numeration"))
     path = _inside(table["file"], spec_path, at("file"))
     try:
-        data = path.read_bytes()[:MAX_FILE_BYTES + 1]
+        data = (files[table["file"]].encode("utf-8") if files is not None and table["file"] in files
+                else path.read_bytes())[:MAX_FILE_BYTES + 1]
     except OSError as exc:
         raise SpecError(f"cannot read {table['file']!r}: {exc.strerror}", **at("file")) from None
     if len(data) > MAX_FILE_BYTES:

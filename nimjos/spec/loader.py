@@ -319,8 +319,10 @@ class Spec:
 
 # ----------------------------------------------------------------------------- loading
 
-def load_spec(path: str | Path) -> Spec:
-    """Read, check and compile one spec file.
+def load_spec(path: str | Path, text: str | None = None, files: dict[str, str] | None = None) -> Spec:
+    """Read, check and compile one spec file; or, given ``text``, the spec of that text as if it were the file
+    ``path`` (never read), its stored automata's files in ``files`` (name -> text) instead of beside it: a spec a
+    program builds in memory.
 
     Every independent fault is found in one reading and raised together (:class:`~nimjos.lang.errors.SpecErrors`,
     one line each): a file that cannot be read as TOML stops at that fault, but the ``[source]`` table, each
@@ -345,14 +347,15 @@ def load_spec(path: str | Path) -> Spec:
     """
     path = Path(path)
     fname = str(path)
-    try:
-        data_bytes = path.read_bytes()
-    except OSError as exc:
-        raise SpecError(f"cannot read spec: {exc.strerror}", file=fname) from None
-    try:
-        text = data_bytes.decode("utf-8")
-    except UnicodeDecodeError:
-        raise SpecError("spec is not UTF-8 text", file=fname) from None
+    if text is None:
+        try:
+            data_bytes = path.read_bytes()
+        except OSError as exc:
+            raise SpecError(f"cannot read spec: {exc.strerror}", file=fname) from None
+        try:
+            text = data_bytes.decode("utf-8")
+        except UnicodeDecodeError:
+            raise SpecError("spec is not UTF-8 text", file=fname) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -382,7 +385,7 @@ def load_spec(path: str | Path) -> Spec:
     attempt(_read_source, data, fname, lines, source)
     ns = spec_namespace()
     # [automaton.NAME]: stored automata, bound before the definitions so that no definition can take their names
-    attempt(declare_automata, data.get("automaton", {}), ns, path, lines, failed)
+    attempt(declare_automata, data.get("automaton", {}), ns, path, lines, failed, files)
     # [define]
     defines = data.get("define", {})
     if not isinstance(defines, dict):
@@ -423,7 +426,7 @@ def load_spec(path: str | Path) -> Spec:
     if not isinstance(claims_raw, list):
         errors.append(SpecError("claims are written as [[claim]] tables", file=fname))
         claims_raw = []
-    spec = Spec(path, source, ns, games, [], hashlib.sha256(data_bytes).hexdigest(), text, game_lines)
+    spec = Spec(path, source, ns, games, [], hashlib.sha256(text.encode("utf-8")).hexdigest(), text, game_lines)
     seen: dict[str, int] = {}
     for i, raw in enumerate(claims_raw):
         try:

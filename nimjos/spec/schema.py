@@ -19,7 +19,8 @@ SOURCE_FIELDS = {"id": str, "title": str, "cite": str, "authors": (str, list), "
                  "note": str, "year": int}
 GAME_FIELDS = {"title": str, "params": list, "position": list, "moves": list, "note": str,
                "measure": (str, list),  # a termination measure: one expression, or a list (lexicographic)
-               "play": str}  # the play convention: "normal" (default) or "misere"
+               "play": str,  # the play convention: "normal" (default) or "misere"
+               "domain": str}  # the positions the game is played on (a condition), which nimjos discover fits on
 MOVE_FIELDS = {"to": str, "where": str}
 KIND_FIELDS = ("grundy", "p_positions", "holds", "values", "level_set", "periodic", "stair", "grundy_at_most")
 CLAIM_FIELDS: dict[str, Any] = {
