@@ -11,9 +11,13 @@ every other module of the package is internal.
 ['exhaustive', 'prove', 'sample', 'periodicity']
 """
 from checkers.audit import PROVER_BUG
+from checkers.discover.search import (CLASSES, MISERE_CLASSES, OUTSIDE, Discovery, DiscoveryBug, GameSource,
+                                      automaton_file)
+from checkers.discover.search import discover as describe_game
 from checkers.exhaustive import check_exhaustive, family_members, pinned_place, printed_cells
 from checkers.result import ClaimResult
 from checkers.run import METHODS, RunOptions, Sharding, run_claim
 
 __all__ = ["METHODS", "PROVER_BUG", "ClaimResult", "RunOptions", "Sharding", "check_exhaustive", "family_members",
-           "pinned_place", "printed_cells", "run_claim"]
+           "pinned_place", "printed_cells", "run_claim", "CLASSES", "MISERE_CLASSES", "OUTSIDE", "Discovery",
+           "DiscoveryBug", "GameSource", "automaton_file", "describe_game"]

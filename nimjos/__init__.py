@@ -6,7 +6,7 @@ package ``checkers``), the results store, the reports, and the application on to
 
 The API for notebooks and scripts (docs/notebook.md): :func:`load_spec`, :func:`check_claim` and :func:`check`
 (claims), :func:`grundy` (a game on a window), :func:`quotient` (a misère quotient), :func:`josephus_values` and
-:func:`explain`: the functions the command line calls too (:mod:`nimjos.api`). ``import nimjos`` stays light: the
+:func:`explain` and :func:`discover`: the functions the command line calls too (:mod:`nimjos.api`). ``import nimjos`` stays light: the
 modules that do the work are imported on first use (:func:`nimjos.lang.lazy.import_on_use`). Everything else is
 internal.
 
@@ -24,9 +24,10 @@ __version__ = "0.1.0"
 #: the functions of the package's API, each with the module that does the work (imported on first use)
 API = {"load_spec": "nimjos.api.claims", "check_claim": "nimjos.api.claims", "check": "nimjos.api.claims",
        "grundy": "nimjos.api.tables", "quotient": "nimjos.api.quotient", "josephus_values": "nimjos.api.josephus",
-       "explain": "nimjos.api.explain"}
+       "explain": "nimjos.api.explain", "discover": "nimjos.api.discover"}
 
-__all__ = ["load_spec", "check_claim", "check", "grundy", "quotient", "josephus_values", "explain", "__version__"]
+__all__ = ["load_spec", "check_claim", "check", "grundy", "quotient", "josephus_values", "explain", "discover",
+           "__version__"]
 
 
 def load_spec(path: Any) -> Any:
@@ -112,3 +113,15 @@ def explain(target: str, at: str | None = None, depth: int = 0, profile: str = "
     the claim says: 1 (grundy = x)
     """
     return import_on_use(API["explain"]).explain_text(target, at, depth, profile)
+
+
+def discover(target: str, params: list[str] | None = None, window: int | None = None, rounds: int = 1,
+             domain: str | None = None) -> Any:
+    """A checked description of a game's P-positions or Grundy values, from its moves: ``.found`` lists each
+    description with its class, verdict, scope and the claim as TOML (``nimjos discover`` prints the same).
+
+    >>> found = discover("subtraction({1, 2})", window=30).found[0]
+    >>> found.klass, found.verdict
+    ('periodic', 'proved')
+    """
+    return import_on_use(API["discover"]).discover(target, params, window, rounds, domain)

@@ -16,7 +16,7 @@ from checkers.discover.grammar import fit_grundy, fit_p_set
 from checkers.discover.automaton import learn
 from checkers.discover.search import AUTOMATON, P_FORMULAS, GameSource, discover, p_classes
 from nimjos.app.cli import main
-from nimjos.app.discover_cli import game_source, toml_value
+from nimjos.api.discover import game_source, toml_value
 from nimjos.spec.loader import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -255,7 +255,7 @@ CLASSICS = ROOT / "examples" / "discover" / "classics.toml"
 
 def _fit_only(target: str, domain: str | None = None, size: int = 15):
     """Discover on a game of examples/discover/classics.toml without checking (the fit and the confirmation only)."""
-    from nimjos.app.discover_cli import table_function
+    from nimjos.api.discover import table_function
     source = game_source(target, [], domain)
     return discover(source, table_function(target, [], source.coords, source.domain), fit_size=size, prove=False)
 

@@ -16,7 +16,7 @@ from checkers.discover.search import AUTOMATON, AUTOMATON_CLAIM
 from checkers.prove.terms import Untranslatable
 from checkers.prove.translate import Builder
 from nimjos.app.cli import main
-from nimjos.app.discover_cli import game_source, table_function
+from nimjos.api.discover import game_source, table_function
 from nimjos.games.fast.arith import Unsupported, Vec
 from nimjos.games.fast.translate import Translator as FastTranslator
 from nimjos.lang.errors import EvalError, SpecError

@@ -12,7 +12,6 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from checkers import ClaimResult, RunOptions, run_claim
 from nimjos.lang.values import format_value
