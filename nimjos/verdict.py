@@ -18,24 +18,18 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from nimjos.lang.values import format_value, json_value, sortable_key
-from nimjos.spec.schema import EXPECT_WORDS
+# the closed vocabularies (nimjos.words): every verdict word strongest first, the holding ones, the words `expect`
+# may say, the methods in the order their records are considered
+from nimjos.words import EXPECT_WORDS, HOLDING, METHOD_ORDER, VERDICTS, Method, Note, NoteKind, Word  # noqa: F401
 
-#: every verdict word, strongest evidence first (DESIGN.md, "Verdicts"): `proved` is for the whole stated domain,
-#: `proved-bounded` for a stated class smaller than it (finitely many parameter values, values below 2^64)
-VERDICTS = ("refuted", "ill-defined", "proved", "proved-bounded", "sampled", "checked", "vacuous", "inconclusive")
-
-#: verdicts that mean "the claim held under this method"
-HOLDING = ("proved", "proved-bounded", "sampled", "checked")
-
-#: the words a spec may write in `expect` (the spec format's own list: nimjos.spec.schema.EXPECT_WORDS)
+#: the words a spec may write in `expect` (the spec format's own list: nimjos.words.EXPECT_WORDS)
 EXPECTABLE = EXPECT_WORDS
 
-#: ordering used to pick the strongest verdict among several methods
-STRENGTH = {"refuted": 7, "ill-defined": 6, "proved": 5, "proved-bounded": 4, "sampled": 3, "checked": 2,
-            "vacuous": 1, "inconclusive": 0}
+#: ordering used to pick the strongest verdict among several methods (each word's :attr:`Word.strength`)
+STRENGTH = {w: w.strength for w in Word}
 
 
 class HasId(Protocol):
@@ -180,8 +174,8 @@ class Verdict:
     """
 
     claim_id: str
-    verdict: str
-    method: str
+    verdict: Word
+    method: Method
     scope: str
     instances: int = 0
     assumption_held: int | None = None
@@ -207,6 +201,9 @@ class Verdict:
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise ValueError(f"unknown verdict {self.verdict!r}")
+        if self.method not in tuple(Method):
+            raise ValueError(f"unknown method {self.method!r}")
+        self.verdict, self.method = Word(self.verdict), Method(self.method)
         if not self.applicable and (self.verdict != "inconclusive" or not self.reason):
             raise ValueError("a method that does not apply answers inconclusive, with its reason")
 
@@ -272,68 +269,75 @@ class Verdict:
         return out
 
 
-def _word(record: Any) -> str:
-    return record["verdict"] if isinstance(record, dict) else record.verdict
+class Record(Protocol):
+    """What :func:`final_verdict` reads of a method's record: its word, its method and its counterexamples, smallest
+    first. A :class:`Verdict` is one, and so is a stored record (nimjos.report.records.StoredVerdict).
+    """
+
+    @property
+    def verdict(self) -> str: ...
+
+    @property
+    def method(self) -> str: ...
+
+    @property
+    def counterexamples(self) -> list[Counterexample]: ...
 
 
-def _method(record: Any) -> str:
-    return record["method"] if isinstance(record, dict) else record.method
+#: a record type final_verdict picks among (and returns)
+R = TypeVar("R", bound=Record)
 
 
-#: the methods in the order their records are considered when several earn the same word (the window first)
-METHOD_ORDER = ("exhaustive", "sample", "prove")
+def _method_rank(record: Record) -> tuple:
+    m = str(record.method)
+    return (Method(m).rank if m in tuple(Method) else len(METHOD_ORDER), m)
 
 
-def _method_rank(record: Any) -> tuple:
-    m = _method(record)
-    return (METHOD_ORDER.index(m) if m in METHOD_ORDER else len(METHOD_ORDER), m)
-
-
-def _witness_rank(record: Any) -> tuple:
+def _witness_rank(record: Record) -> tuple:
     """How a refutation's first counterexample ranks: one re-evaluated from the game's moves (or not a certificate
-    failure at all) before one the engine could not re-evaluate, then smallest first; a stored record (a dict)
-    keeps the order of the methods.
+    failure at all) before one the engine could not re-evaluate, then smallest first.
 
     >>> far = Counterexample({"x": 10 ** 14}, detail={"engine": "not re-evaluated (position too large)"})
     >>> near = Verdict("c", "refuted", "prove", "", counterexamples=[Counterexample({"x": 60})])
     >>> _witness_rank(Verdict("c", "refuted", "sample", "", counterexamples=[far])) > _witness_rank(near)
     True
     """
-    if isinstance(record, dict) or not record.counterexamples:
+    if not record.counterexamples:
         return (1, 1, ())
     first = record.counterexamples[0]
     unconfirmed = str(first.detail.get("engine", "")).startswith("not re-evaluated")
     return (int(unconfirmed), 0, first.key())
 
 
-def final_verdict(records: list) -> Any:
-    """The verdict a claim earned from its methods' records (:class:`Verdict` objects, or stored records as dicts
-    with `verdict` and `method`), never stronger than a method justifies: a refutation, then ill-definedness,
-    by any method wins (the window's first); `proved`, then `proved-bounded`, beats the window; `sampled` counts only when the window
-    also held (`checked`); otherwise the window's own verdict stands (an `inconclusive` answer of another
+def final_verdict(records: list[R]) -> R:
+    """The record of the verdict a claim earned from its methods' records (:class:`Verdict` objects, or stored
+    records: anything with a word, a method and counterexamples, :class:`Record`), never stronger than a method
+    justifies: a refutation, then ill-definedness, by any method wins (a confirmed instance first, then the
+    smallest, then the window's); `proved`, then `proved-bounded`, beats the window; `sampled` counts only when the
+    window also held (`checked`); otherwise the window's own verdict stands (an `inconclusive` answer of another
     method never overrides it); without a window record, the strongest word.
 
-    >>> final_verdict([{"verdict": "checked", "method": "exhaustive"}, {"verdict": "sampled", "method": "sample"}])
-    {'verdict': 'sampled', 'method': 'sample'}
-    >>> final_verdict([{"verdict": "vacuous", "method": "exhaustive"}, {"verdict": "sampled", "method": "sample"}])
-    {'verdict': 'vacuous', 'method': 'exhaustive'}
+    >>> final_verdict([Verdict("c", "checked", "exhaustive", ""), Verdict("c", "sampled", "sample", "")]).method
+    'sample'
+    >>> final_verdict([Verdict("c", "vacuous", "exhaustive", ""), Verdict("c", "sampled", "sample", "")]).verdict
+    'vacuous'
     """
     records = sorted(records, key=_method_rank)  # the same answer whatever order the records come in
-    by_word: dict[str, list] = {}
+    by_word: dict[str, list[R]] = {}
     for r in records:
-        by_word.setdefault(_word(r), []).append(r)
-    for w in ("refuted", "ill-defined"):
+        by_word.setdefault(str(r.verdict), []).append(r)
+    for w in (Word.REFUTED, Word.ILL_DEFINED):
         if w in by_word:
             return min(by_word[w], key=_witness_rank)   # a confirmed instance first, then the smallest
-    for w in ("proved", "proved-bounded"):
+    for w in (Word.PROVED, Word.PROVED_BOUNDED):
         if w in by_word:
             return by_word[w][0]
-    window = next((r for r in records if _method(r) == "exhaustive"), None)
-    if window is not None and _word(window) == "checked" and "sampled" in by_word:
-        return by_word["sampled"][0]
+    window = next((r for r in records if r.method == Method.EXHAUSTIVE), None)
+    if window is not None and window.verdict == Word.CHECKED and Word.SAMPLED in by_word:
+        return by_word[Word.SAMPLED][0]
     if window is not None:
         return window
-    return max(records, key=lambda r: STRENGTH[_word(r)])
+    return max(records, key=lambda r: Word(r.verdict).strength)
 
 
 def _literal_tuple(text: str) -> tuple | None:

@@ -77,13 +77,13 @@ def test_latest_per_file_claim_and_method(tmp_path):
     store.record(r1, claim("a", order=0), Verdict("a", "refuted", "exhaustive", "w1"))
     store.record(r1, claim("a", file="specs/b.toml"), Verdict("a", "checked", "exhaustive", "w1"))
     r2 = store.begin_run([], "deep")
-    store.record(r2, claim("b", order=1), Verdict("b", "sampled", "hypothesis", "w2"))
+    store.record(r2, claim("b", order=1), Verdict("b", "sampled", "sample", "w2"))
     store.record(r2, claim("b", order=1), Verdict("b", "checked", "exhaustive", "w2"))
     rows = [(r["file"], r["claim_id"], r["method"], r["verdict"], r["scope"]) for r in store.latest()]
     assert rows == [
         ("specs/a.toml", "a", "exhaustive", "refuted", "w1"),   # claim order 0 before 1
         ("specs/a.toml", "b", "exhaustive", "checked", "w2"),   # the newer exhaustive record
-        ("specs/a.toml", "b", "hypothesis", "sampled", "w2"),
+        ("specs/a.toml", "b", "sample", "sampled", "w2"),
         ("specs/b.toml", "a", "exhaustive", "checked", "w1"),
     ]
 

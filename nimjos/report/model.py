@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from nimjos.verdict import CLOSED, HOLDING, STRENGTH, VERDICTS, final_verdict
+from nimjos.report.records import StoredClaim, final_row
+from nimjos.verdict import CLOSED, HOLDING, STRENGTH, VERDICTS
 
 #: verdicts whose claims get a page of their own
 PAGE_VERDICTS = ("refuted", "ill-defined")
@@ -570,7 +571,7 @@ def group_claims(rows: list[dict]) -> list[Claim]:
         newest_hash[row["file"]] = max(newest_hash.get(row["file"], mark), mark, key=lambda m: m[0])
     claims = []
     for (file, claim_id), records in by_key.items():
-        best = final_verdict(records)
+        best = final_row(records)
         records = [best] + sorted((r for r in records if r is not best), key=_strength)
         current = newest_hash[file][1]
         stale = current is not None and all(r.get("spec_hash") != current for r in records)
