@@ -16,7 +16,6 @@ True
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
 
@@ -166,26 +165,53 @@ class NoteKind(Vocabulary):
     LEMMA = "lemma"
 
 
-@dataclass(frozen=True)
-class Note:
-    """One note on a verdict: its kind (data) and its text (for people). It is equal to, and prints as, its text,
-    so the JSON output and stored notes keep their words.
+class Note(str):
+    """One note on a verdict: its kind (data, for code) and its text (for people). A note is its text as a string
+    too, so the notes of a verdict print, join and are stored as they always were.
 
-    >>> n = Note(NoteKind.SAFETY_NET, "the sampler's safety net stopped after 60 s")
-    >>> n.kind is NoteKind.SAFETY_NET, str(n), n == "the sampler's safety net stopped after 60 s"
-    (True, "the sampler's safety net stopped after 60 s", True)
+    >>> n = Note(NoteKind.SAFETY_NET, "the safety net (60 s of CPU time) stopped the search")
+    >>> n.kind, n.text, n == "the safety net (60 s of CPU time) stopped the search"
+    ('safety net', 'the safety net (60 s of CPU time) stopped the search', True)
+    >>> note_kind(n), note_kind("a plain remark")
+    ('safety net', 'remark')
+    >>> import pickle; pickle.loads(pickle.dumps(n)).kind
+    'safety net'
     """
 
     kind: NoteKind
-    text: str
 
-    def __str__(self) -> str:
-        return self.text
+    def __new__(cls, kind: NoteKind | str, text: str) -> Note:
+        self = super().__new__(cls, text)
+        self.kind = NoteKind(kind)
+        return self
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Note):
-            return (self.kind, self.text) == (other.kind, other.text)
-        return isinstance(other, str) and self.text == other
+    @property
+    def text(self) -> str:
+        """The note's words, as a plain string."""
+        return str.__str__(self)
 
-    def __hash__(self) -> int:
-        return hash(self.text)
+    def __getnewargs__(self) -> tuple[str, str]:   # type: ignore[override]  # pickled with its kind
+        return (self.kind.value, self.text)
+
+
+def note_kind(note: str) -> NoteKind:
+    """The kind of a note: its own for a :class:`Note`, :attr:`NoteKind.REMARK` for plain text.
+
+    >>> note_kind(Note("step limit", "an evaluation took more than 5 steps"))
+    'step limit'
+    """
+    return note.kind if isinstance(note, Note) else NoteKind.REMARK
+
+
+def joined(kind: NoteKind, *notes: str) -> str:
+    """Several notes as one ("; " between the non-empty ones): a :class:`Note` of `kind` when any of them is of
+    that kind, else plain text.
+
+    >>> j = joined(NoteKind.SAFETY_NET, "values from a table", Note(NoteKind.SAFETY_NET, "the safety net stopped"))
+    >>> j, note_kind(j)
+    ('values from a table; the safety net stopped', 'safety net')
+    >>> note_kind(joined(NoteKind.SAFETY_NET, "a", "", "b"))
+    'remark'
+    """
+    text = "; ".join(n for n in notes if n)
+    return Note(kind, text) if any(note_kind(n) is kind for n in notes) else text
