@@ -66,8 +66,9 @@ def test_the_step_limit_is_a_kind_of_error_and_of_note():
     assert note_kind(too_large(other)) is NoteKind.REMARK
 
 
-#: a substring test on a note or a scope: `"..." in ...note` or `in ...scope`
-TEXT_TEST = re.compile(r"""["'][^"']*["']\s+(not\s+)?in\s+[\w.\[\]]*(note|scope)s?\b""")
+#: a substring test on a note or a scope: `"..." in ...note`, `"..." in ...scope`, `scope.startswith(...)`
+TEXT_TEST = re.compile(r"""["'][^"']*["']\s+(not\s+)?in\s+[\w.\[\]]*(note|scope)s?\b|"""
+                       r"""\b(note|scope)s?\.(startswith|endswith)\(""")
 
 
 def test_no_substring_test_on_a_note_or_scope_decides_anything():
