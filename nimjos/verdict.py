@@ -159,6 +159,70 @@ class ProvedClass:
         return out
 
 
+@dataclass(frozen=True)
+class Scope:
+    """A verdict's scope as data: how far its method went, in fields code may read (the verdict's `scope` text
+    says it in words, for people; no code decides anything by reading that text). The results store keeps it
+    (column ``scope_json``); discover reads the automaton states from it.
+
+    >>> s = Scope(window=("0 <= x <= 3",), instances=4, engines=("table",))
+    >>> s.to_json()
+    {'window': ['0 <= x <= 3'], 'instances': 4, 'engines': ['table']}
+    >>> Scope.from_json(s.to_json()) == s
+    True
+    """
+
+    #: the window's range of each bound name, as written (``0 <= x <= 3``); () when the method has no window
+    window: tuple[str, ...] = ()
+    #: instances evaluated, and how many of them beyond the window (None: the method does not draw)
+    instances: int = 0
+    beyond: int | None = None
+    #: what the answer rests on (Verdict.engines)
+    engines: tuple[str, ...] = ()
+    #: the class a proved-bounded proof covers (Verdict.proved_class), as its JSON
+    proved_class: dict[str, Any] | None = None
+    #: the largest automaton Walnut built for the answer (None: Walnut did not answer)
+    automaton_states: int | None = None
+    #: the proved claims a proof used (their ids)
+    lemmas: tuple[str, ...] = ()
+    #: False when the method does not apply, with `reason`
+    applicable: bool = True
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields that say something (an empty window, no engines... are left out).
+
+        >>> Scope(applicable=False, reason="a printed table").to_json()
+        {'instances': 0, 'applicable': False, 'reason': 'a printed table'}
+        """
+        out: dict[str, Any] = {}
+        if self.window:
+            out["window"] = list(self.window)
+        out["instances"] = self.instances
+        for name in ("beyond", "proved_class", "automaton_states"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
+        for name in ("engines", "lemmas"):
+            if getattr(self, name):
+                out[name] = list(getattr(self, name))
+        if not self.applicable:
+            out.update(applicable=False, reason=self.reason)
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Scope:
+        """The record :meth:`to_json` wrote (unknown keys are ignored: a newer store's).
+
+        >>> Scope.from_json({"automaton_states": 152, "future": 1}).automaton_states
+        152
+        """
+        return cls(window=tuple(data.get("window") or ()), instances=int(data.get("instances") or 0),
+                   beyond=data.get("beyond"), engines=tuple(data.get("engines") or ()),
+                   proved_class=data.get("proved_class"), automaton_states=data.get("automaton_states"),
+                   lemmas=tuple(data.get("lemmas") or ()), applicable=bool(data.get("applicable", True)),
+                   reason=str(data.get("reason") or ""))
+
+
 @dataclass
 class Verdict:
     """What one method established about one claim.
@@ -197,6 +261,10 @@ class Verdict:
     engines: tuple[str, ...] = ()
     #: the class a proved-bounded proof covers, as data (None: the whole domain, or not known as data)
     proved_class: ProvedClass | None = None
+    #: the window's range of each bound name, as written (the window method's; () for the other methods)
+    window: tuple[str, ...] = ()
+    #: the largest automaton Walnut built for the answer (None: Walnut did not answer)
+    automaton_states: int | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -220,6 +288,19 @@ class Verdict:
 
     def holds(self) -> bool:
         return self.verdict in HOLDING
+
+    @property
+    def scope_record(self) -> Scope:
+        """The scope as data (:class:`Scope`), from the verdict's fields.
+
+        >>> Verdict("c", "proved", "prove", "all x >= 0", instances=1, engines=("Walnut",), automaton_states=12,
+        ...         evidence={"lemmas": ["l"]}).scope_record.to_json()
+        {'instances': 1, 'automaton_states': 12, 'engines': ['Walnut'], 'lemmas': ['l']}
+        """
+        return Scope(window=self.window, instances=self.instances, beyond=self.beyond, engines=self.engines,
+                     proved_class=self.proved_class.to_json() if self.proved_class is not None else None,
+                     automaton_states=self.automaton_states, lemmas=tuple(self.evidence.get("lemmas") or ()),
+                     applicable=self.applicable, reason=self.reason)
 
     def agrees_with(self, expect: str | None) -> bool:
         """Does this verdict satisfy a spec's `expect` (None: must not be refuted or ill-defined)? See :func:`agreement`.
@@ -267,6 +348,21 @@ class Verdict:
         if self.proved_class is not None:
             out["proved_class"] = self.proved_class.to_json()
         return out
+
+
+def window_word(failed: bool, undefined: bool, instances: int, held: int) -> Word:
+    """The word the window (exhaustive) earned: refuted at a failing instance, else ill-defined where the statement
+    cannot be evaluated, else vacuous when no instance satisfied the assumption, else checked. The one rule, for
+    the window run whole and in shards.
+
+    >>> window_word(False, False, 10, 10), window_word(False, False, 10, 0), window_word(True, True, 10, 3)
+    ('checked', 'vacuous', 'refuted')
+    """
+    if failed:
+        return Word.REFUTED
+    if undefined:
+        return Word.ILL_DEFINED
+    return Word.VACUOUS if instances == 0 or held == 0 else Word.CHECKED
 
 
 class Record(Protocol):
