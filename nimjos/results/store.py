@@ -340,7 +340,9 @@ class ResultsStore:
         `claim` holds the fields of :data:`CLAIM_FIELDS` (missing ones are stored as NULL; `for_all` and
         `assume` are the claim's domain and assumption as written, optional; `spec_hash` the SHA-256 of the
         spec file the claim was read from, so that a report can tell when the file changed since), optionally
-        `definitions` (the ``[define]`` heads and bodies the statement uses, as pairs), `agrees`
+        `definitions` (the ``[define]`` heads and bodies the statement uses, as pairs), `claim` (the claim's
+        structure, :func:`claim_structure`; without it, :func:`structure_from_texts` of its kind, formula and
+        domain), `agrees`
         (does the verdict satisfy the claim's `expect`; `disagreement`, why not) and optionally `order` (the claim's place in
         its file, used to list claims as the paper does). `reused_from`: the run whose check this verdict reuses
         (:meth:`reusable`), None when this run checked it.
