@@ -17,13 +17,15 @@ from __future__ import annotations
 from typing import Any
 
 from nimjos.lang.lazy import import_on_use
+from nimjos.words import Method, Profile, Word
+
+# re-exported: the closed vocabularies of a result (nimjos.words), light to import
+__all__ = ["check", "grundy", "Method", "Profile", "Word", "__version__"]
 
 __version__ = "0.1.0"
 
 #: the functions of the package's API, each with the module that does the work (imported on first use)
 API = {"check": "nimjos.app.api", "grundy": "nimjos.app.api"}
-
-__all__ = ["check", "grundy", "__version__"]
 
 
 def check(path: Any, profile: str = "default", methods: tuple[str, ...] | None = None) -> Any:
