@@ -23,7 +23,7 @@ from nimjos.words import Executor, Profile
 
 #: the prover's seconds per claim in each profile, unless --timeout or the spec's prove.timeout says otherwise:
 #: the default run must stay within a few minutes, and a deep run gives Z3 the time a referee would wait
-PROVE_SECONDS = {Profile.DEFAULT: 10.0, Profile.DEEP: 30.0}
+PROVE_SECONDS: dict[str, float] = {Profile.DEFAULT: 10.0, Profile.DEEP: 30.0}
 
 #: the executors a sharded window runs on: a local process pool, or a Dask cluster
 EXECUTORS = tuple(Executor)
@@ -43,7 +43,7 @@ class Sharding:
     #: how many shards to cut the window into (None: at least 2, one per worker)
     shards: int | None = None
     #: "local" (a process pool) or "dask" (a cluster at `scheduler`)
-    executor: Executor = Executor.LOCAL
+    executor: Executor | str = Executor.LOCAL
     #: the Dask scheduler's address, tcp://HOST:PORT (executor "dask" only)
     scheduler: str | None = None
     #: reuse the shards an interrupted run already recorded in the results store
@@ -99,7 +99,7 @@ class RunOptions:
     """
 
     #: "default" or "deep": the windows, limits and solver budgets of the run
-    profile: Profile = Profile.DEFAULT
+    profile: Profile | str = Profile.DEFAULT
     #: counterexamples kept per method (smallest first)
     max_counterexamples: int = 10
     #: a pinned re-run (``--at``): exactly these values, only the window method

@@ -29,7 +29,7 @@ from nimjos.words import EXPECT_WORDS, HOLDING, METHOD_ORDER, VERDICTS, Method, 
 EXPECTABLE = EXPECT_WORDS
 
 #: ordering used to pick the strongest verdict among several methods (each word's :attr:`Word.strength`)
-STRENGTH = {w: w.strength for w in Word}
+STRENGTH: dict[str, int] = {w: w.strength for w in Word}
 
 
 class HasId(Protocol):
@@ -238,8 +238,9 @@ class Verdict:
     """
 
     claim_id: str
-    verdict: Word
-    method: Method
+    #: the word and the method (given as a Word and a Method, or as their words: made the Enums at construction)
+    verdict: Word | str
+    method: Method | str
     scope: str
     instances: int = 0
     assumption_held: int | None = None
@@ -311,7 +312,7 @@ class Verdict:
         return agreement(self, expect)[0]
 
     def to_json(self) -> dict[str, Any]:
-        out = {
+        out: dict[str, Any] = {
             "verdict": self.verdict,
             "method": self.method,
             "scope": self.scope,

@@ -38,7 +38,7 @@ class Attempt:
     """The outcome of proving one instance (one assignment of the enumerated names)."""
 
     params: dict
-    status: Word                # proved, refuted, inconclusive or vacuous
+    status: Word | str          # proved, refuted, inconclusive or vacuous (made a Word at construction)
     results: list = field(default_factory=list)
     counterexample: Counterexample | None = None
     note: str = ""

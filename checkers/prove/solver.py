@@ -64,7 +64,7 @@ class QueryResult:
     """unsat (holds) / sat (a model: goal false, or an obligation broken) / unknown."""
 
     name: str
-    status: QueryStatus
+    status: QueryStatus | str        # made a QueryStatus at construction
     values: dict = field(default_factory=dict)
     text: str = ""
     #: the termination measure a search found and this (holding) query proved, as its expressions

@@ -55,7 +55,7 @@ class ClaimCheck:
     def verdict(self) -> Word:
         """The final verdict's word (a :class:`nimjos.words.Word`): refuted, ill-defined, proved, proved-bounded,
         sampled, checked, vacuous, inconclusive."""
-        return self.final.verdict
+        return Word(self.final.verdict)
 
     @property
     def agrees(self) -> bool:

@@ -316,10 +316,10 @@ class Claim:
             p, s = pattern.get("period", ""), pattern.get("saltus", "0")
             if not isinstance(n, int) or not _integer(p) or not _integer(s):
                 return None
-            p, s = int(p), int(s)
-            plus = f" + {s}" if s else ""
-            return (f"G({n + p}) = {_cell(cx.get('lhs'))}, but G({n}){plus} = {_cell(cx.get('rhs'))}: the claim says "
-                    f"G({n} + {p}) = G({n}){plus}, and both values come from the moves.")
+            period, saltus = int(p), int(s)
+            plus = f" + {saltus}" if saltus else ""
+            return (f"G({n + period}) = {_cell(cx.get('lhs'))}, but G({n}){plus} = {_cell(cx.get('rhs'))}: the claim "
+                    f"says G({n} + {period}) = G({n}){plus}, and both values come from the moves.")
         at = (cx.get("bindings") or {}).get(self.coord)
         return (f"G({at}) = {cx.get('lhs')}, but the stair says {cx.get('rhs')} "
                 f"(the value at the start of its block plus the offset); both from the moves."
