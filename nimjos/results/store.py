@@ -73,18 +73,23 @@ def claim_structure(kind: str, statement: Any, names: Any = (), coords: Any = ()
 
 
 def _bound_names(for_all: str | None) -> list[str]:
-    """The names a stored domain binds, in the order it first writes them (the names it calls are not bound):
-    how a store written before the claim's structure was kept learns them.
+    """The names a stored domain binds, in the order it first writes them (the names it calls, and the names a
+    comprehension or a lambda inside it binds, are not the claim's): how a store written before the claim's
+    structure was kept learns them.
 
-    >>> _bound_names("1 <= x and 1 <= y and x + y <= len(range(k))"), _bound_names("not valid ("), _bound_names(None)
-    (['x', 'y', 'k'], [], [])
+    >>> _bound_names("1 <= x and 1 <= y and x + y <= len(range(k)) and all(i < x for i in range(y))")
+    ['x', 'y', 'k']
+    >>> _bound_names("not valid ("), _bound_names(None)
+    ([], [])
     """
     try:
         tree = ast.parse(for_all or "", mode="eval")
     except SyntaxError:
         return []
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
-    found = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in called),
+    local = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    local |= {a.arg for n in ast.walk(tree) if isinstance(n, ast.Lambda) for a in n.args.args}
+    found = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in called and n.id not in local),
                    key=lambda n: (n.lineno, n.col_offset))
     return list(dict.fromkeys(n.id for n in found))
 
