@@ -153,7 +153,9 @@ def _periodicity(claim: Claim, opts: RunOptions, earlier: Earlier, context: Chec
 #: except for the periodicity method, which lists no verdict for a claim it has no entry for.
 HANDLERS: dict[str, dict[type[ClaimPlan], Handler | str]] = {
     "prove": {HoldsPlan: _prove_any, GrundyPlan: _prove_any, PPositionsPlan: _prove_any, LevelSetPlan: _prove_any,
-              StairPlan: _prove_any, ValuesPlan: _prove_any, PeriodicPlan: _prove_periodic,
+              StairPlan: "a stair is a statement about the Grundy sequence as a whole, with no local certificate and "
+                         "no theorem that extends a finite check of it: the window checks it",
+              ValuesPlan: _prove_any, PeriodicPlan: _prove_periodic,
               GrundyBoundPlan: "a bound on G has no local certificate (it does not say what G is); the window checks "
                                "it from the engine's values"},
     "sample": {HoldsPlan: _sample_any, GrundyPlan: _sample_any, PPositionsPlan: _sample_any, LevelSetPlan: _sample_any,

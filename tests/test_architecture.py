@@ -147,11 +147,11 @@ def _lazy_modules(path: Path) -> list[str]:
 
 def _lazy_import_misuses(modules: dict[str, Path]) -> list[str]:
     """Calls of import_on_use that are neither a listed library (a string constant), nor an engine of
-    MODULES_ON_USE in the caller's layer or a layer below it, nor, in the application (nimjos.app and the package's
-    API in nimjos/__init__.py), a registry entry."""
+    MODULES_ON_USE in the caller's layer or a layer below it, nor, in the application and the API (nimjos.app,
+    nimjos.api and the package's API in nimjos/__init__.py), a registry entry."""
     wrong = []
     for name, path in modules.items():
-        top = name == "nimjos" or name.startswith("nimjos.app")
+        top = name == "nimjos" or name.startswith(("nimjos.app", "nimjos.api"))
         for call in _calls(path, "import_on_use"):
             arg = call.args[0] if call.args else None
             literal = isinstance(arg, ast.Constant) and isinstance(arg.value, str)
@@ -165,12 +165,13 @@ def _lazy_import_misuses(modules: dict[str, Path]) -> list[str]:
 
 def test_import_on_use_is_called_with_a_registry_entry_or_a_listed_library_only():
     """Below the application layer import_on_use loads only a listed library; the application loads the modules
-    its registries name, and every one of those is a module of nimjos.app: a lazy import never goes up the layers."""
+    its registries name, and every one of those is a module of nimjos.app or nimjos.api: a lazy import never goes up
+    the layers."""
     modules = _modules()
     assert not _lazy_import_misuses(modules)
     registered = ({c.module for c in SUBCOMMANDS} | {c.runs for c in SUBCOMMANDS if c.runs} | {CHECKS}
                   | set(nimjos.API.values()))
-    assert registered and all(m.startswith("nimjos.app.") and m in modules for m in registered), registered
+    assert registered and all(m.startswith(("nimjos.app.", "nimjos.api.")) and m in modules for m in registered), registered
     assert not any(library.split(".")[0] in PACKAGES for library in LIBRARIES_ON_USE)
     loaded_on_use = {target for path in modules.values() for target in _lazy_modules(path)}
     assert set(MODULES_ON_USE) == loaded_on_use and loaded_on_use <= set(modules), (set(MODULES_ON_USE), loaded_on_use)
@@ -244,3 +245,18 @@ def test_a_new_module_changes_the_generated_list(tmp_path):
     listing = architecture.module_list(tmp_path)
     assert listing != architecture.module_list()
     assert "- `nimjos/lang/newcomer.py` (1 lines): A module added after the list was made" in listing
+
+
+def test_the_application_and_the_api_import_the_methods_through_their_facade_only():
+    """nimjos.app and nimjos.api import from ``checkers`` itself (checkers/__init__.py, the facade), never from a
+    module inside it; discover's command is the one exception left (its search module is being reworked)."""
+    inside = []
+    for name, path in _modules().items():
+        if not name.startswith(("nimjos.app", "nimjos.api")) or name == "nimjos.app.discover_cli":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("checkers."):
+                inside.append(f"{path.name}:{node.lineno}: from {node.module}")
+            if isinstance(node, ast.Import):
+                inside += [f"{path.name}:{node.lineno}: import {a.name}" for a in node.names if a.name.startswith("checkers.")]
+    assert not inside, inside

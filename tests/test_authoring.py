@@ -70,7 +70,7 @@ values = { grundy = [0, 0, 1, 1, 2, 0] }
 
 
 def test_explain_shows_what_pattern_and_table_claims_compare(write_spec):
-    from nimjos.app.explain import explain_text
+    from nimjos.api.explain import explain_text
     path = write_spec(PATTERNS)
     # smallest counterexample of period 4: G(0 + 4) = 2, G(0) = 0
     assert "G(0 + 4) = G(0) + 0; here G(4) = 2 and G(0) + 0 = 0" in explain_text(f"{path}::p4")

@@ -47,11 +47,12 @@ def test_a_quotient_search_out_of_budget_prints_what_it_verified(monkeypatch, ca
     import functools
     import json
 
+    import nimjos.api.quotient as quotient_api
     import nimjos.app.quotient_cli as quotient_cli
     from nimjos.games.heaps.quotient import QuotientBuilder
 
     # a budget of 40 states: misère Dawson's Kayles stops at heap 10 (its quotient of heaps 0..9 has 6 elements)
-    monkeypatch.setattr(quotient_cli, "QuotientBuilder", functools.partial(QuotientBuilder, budget=40))
+    monkeypatch.setattr(quotient_api, "QuotientBuilder", functools.partial(QuotientBuilder, budget=40))
     rc = quotient_cli.main(["quotient", 'octal("0.07")', "--heaps", "30", "--outcome", "2,3", "--outcome", "29"])
     out = capsys.readouterr().out.splitlines()
     assert rc == 1
@@ -67,7 +68,7 @@ def test_a_quotient_search_out_of_budget_prints_what_it_verified(monkeypatch, ca
     assert rc == 1 and summary["heaps"] == 9 and summary["order"] == 6
     assert summary["stopped"] == {"at": 10, "asked": 30, "reason": "more than 40 elements in a candidate"}
     # the whole budget: the answer to the bound asked, exit 0, no 'stopped'
-    monkeypatch.setattr(quotient_cli, "QuotientBuilder", QuotientBuilder)
+    monkeypatch.setattr(quotient_api, "QuotientBuilder", QuotientBuilder)
     assert quotient_cli.main(["quotient", 'octal("0.07")', "--heaps", "9", "--json"]) == 0
     assert "stopped" not in json.loads(capsys.readouterr().out)
 

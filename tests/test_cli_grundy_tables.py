@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from nimjos.app import cli
-from nimjos.app.grundy_cli import grundy_table
+from nimjos.api.tables import grundy_table
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAPS = ROOT / "examples" / "heap_games.toml"

@@ -10,8 +10,9 @@ import json
 import numpy as np
 import pytest
 
-from nimjos.app import cli, grundy_cli, grundy_draw
-from nimjos.app.grundy_cli import grundy_table
+from nimjos.api import picture, tables
+from nimjos.app import cli
+from nimjos.api.tables import grundy_table
 from nimjos.games.arrays import grundy_array
 from nimjos.games.engine import ReferenceEngine, using_engine
 from nimjos.games.heaps import fast
@@ -88,10 +89,10 @@ def test_the_picture_is_drawn_from_the_table(tmp_path, monkeypatch):
         seen.append(seq["grundy"])
         return draw(seq, *args, **kwargs)
 
-    monkeypatch.setattr(grundy_draw, "plot_sequence", spy)
+    monkeypatch.setattr(picture, "plot_sequence", spy)
     png = tmp_path / "k.png"
-    assert cli.main(["grundy", 'octal("0.77")', "--window", "0 <= n <= 20000", "--png", str(png)]) == 0
-    assert isinstance(seen[0], np.ndarray) and seen[0].tolist() == plain_sequence(octal_rules("0.77"), 20000)
+    assert cli.main(["grundy", 'octal("0.77")', "--window", "0 <= n <= 2000", "--png", str(png)]) == 0
+    assert isinstance(seen[0], np.ndarray) and seen[0].tolist() == plain_sequence(octal_rules("0.77"), 2000)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -148,7 +149,7 @@ def test_the_period_of_a_long_table_is_the_compiled_searchs(monkeypatch):
     long = octal_game("0.07").filled_through(fast.COMPILED_DETECT + 10)[: fast.COMPILED_DETECT + 10]
     found = detect_table(long)
     assert found is not None and (found.period, found.saltus) == (34, 0) and found == detect(long)
-    assert grundy_cli.DETECT_PERIODICITY is detect_table
+    assert tables.DETECT_PERIODICITY is detect_table
 
 
 def test_a_long_sequence_is_plotted_one_pixel_per_value(tmp_path):

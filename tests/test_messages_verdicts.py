@@ -36,7 +36,7 @@ def test_a_closed_statement_s_counterexample_names_no_empty_place(tmp_path, cli)
 
 
 def test_a_closed_statement_in_the_report_and_the_notebook_api(tmp_path, cli):
-    from nimjos.app.api import check
+    from nimjos.api.claims import check
     path = _write(tmp_path, CLOSED)
     assert check(path)[0].counterexample() == "the closed statement (no variables): left side 31, right side 30"
     store = tmp_path / "r.sqlite"
@@ -124,7 +124,7 @@ def test_explain_on_a_misere_game_names_misere_grundy_values(tmp_path, cli):
 
 def test_a_pattern_of_the_last_few_values_is_not_printed_as_a_fact_about_the_sequence():
     import numpy as np
-    from nimjos.app.grundy_cli import _periodicity
+    from nimjos.api.tables import _periodicity
     from nimjos.games.periodicity import observe
     head = [n * n for n in range(2040)]                                          # no period at all ...
     seq = np.array(head + [5000, 5001, 5002, 5003, 5004, 5005, 5006, 5007])     # ... then the last 8 values rise

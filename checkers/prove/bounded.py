@@ -152,6 +152,7 @@ def outside_point(claim: Claim, plan: ClaimPlan, dom: ProofDomain, instances: li
         return None
     proved = {n: {i[n] for i in instances} for n in enumerated}
     tuples = {tuple(i[n] for n in enumerated) for i in instances}
+    levels, names = binder.levels, plan.window.names
     tried = 0
 
     def values(level: Any, env: dict) -> list[int]:
@@ -168,9 +169,9 @@ def outside_point(claim: Claim, plan: ClaimPlan, dom: ProofDomain, instances: li
 
     def search(i: int, env: dict) -> dict | None:
         nonlocal tried
-        if i == len(binder.levels):
+        if i == len(levels):
             tried += 1
-            point = {n: env[n] for n in plan.window.names}
+            point = {n: env[n] for n in names}
             try:
                 if tuple(point[n] for n in enumerated) not in tuples and domain.contains(point) and \
                         (assume is None or assume(dict(point))):
@@ -178,7 +179,7 @@ def outside_point(claim: Claim, plan: ClaimPlan, dom: ProofDomain, instances: li
             except (EvalError, SpecError, KeyError, TypeError, ZeroDivisionError):
                 pass
             return None
-        level = binder.levels[i]
+        level = levels[i]
         try:
             vals = values(level, env)
         except (EvalError, SpecError, KeyError, TypeError, ZeroDivisionError):

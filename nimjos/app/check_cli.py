@@ -21,21 +21,21 @@ from typing import Any
 from nimjos.lang.errors import SpecError, raise_all
 from nimjos.lang.values import format_value
 from nimjos.results.store import ResultsStore, claim_structure
-from checkers.run import RunOptions, Sharding
+from checkers import RunOptions, Sharding
 from nimjos.app.claim_pool import default_jobs, load_costs, run_claims
 from nimjos.spec.loader import Claim, load_specs
 from nimjos.games.engine import default_engine, set_max_positions
 from nimjos.lang.syntax import suggest
-from checkers.run import METHODS
-from checkers.audit import PROVER_BUG
+from checkers import METHODS
+from checkers import PROVER_BUG
 from nimjos.verdict import VERDICTS, agreement
 from nimjos.app.progress import ShardProgress
-from nimjos.app.pins import parse_at
+from nimjos.api.pins import parse_at
 from nimjos.report.definitions import definitions_used
 from nimjos.report.model import side_names
 from nimjos.app.cli import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_OK, EXIT_PROVER_BUG
 from nimjos.results.key import verdict_key
-from checkers.result import ClaimResult
+from checkers import ClaimResult
 
 
 def _claim_meta(claim: Claim, agrees: bool, why: str = "") -> dict:

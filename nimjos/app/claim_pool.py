@@ -37,7 +37,7 @@ from nimjos.lang.errors import SpecError
 from nimjos.games.engine import set_max_positions
 from nimjos.spec.loader import Claim, load_spec
 from nimjos.verdict import HasId, Verdict
-from checkers.run import ClaimResult, run_claim
+from checkers import ClaimResult, run_claim
 
 #: the file beside the specs that holds the seconds a reference run spent on each claim (for :func:`assign`)
 COSTS_FILE = "claim-costs.json"

@@ -51,7 +51,7 @@ SUBCOMMANDS = (
                "nimjos.app.arguments", "register_quotient", "nimjos.app.quotient_cli"),
     Subcommand("new", "write a commented skeleton spec", "nimjos.app.scaffold"),
     Subcommand("explain", "options, Grundy values and mex at a counterexample or position", "nimjos.app.arguments",
-               "register_explain", "nimjos.app.explain"),
+               "register_explain", "nimjos.app.explain_cli"),
 )
 
 

@@ -2,7 +2,7 @@
 to a checked description of its P-positions or Grundy values, without being given a formula.
 
 GAME is named as ``nimjos grundy`` names it (a game declared in FILE, or a game expression over the built-in
-families: ``octal("0.77")``, ``subtraction({1, 2, 3})``); the table comes from :func:`nimjos.app.grundy_cli.grundy_table`
+families: ``octal("0.77")``, ``subtraction({1, 2, 3})``); the table comes from :func:`nimjos.api.tables.grundy_table`
 (the fast engines), the fitting and checking from :mod:`checkers.discover.search`. ``--window N`` is the largest
 coordinate of the box the classes are fitted on (default: 1000 for one coordinate, 63 for two, 15 for three); a
 fit is confirmed on the box up to 2N + 1, which is the printed claim's window.
@@ -27,7 +27,7 @@ import numpy as np
 from checkers.discover.search import (CLASSES, MISERE_CLASSES, Discovery, DiscoveryBug, GameSource, automaton_file,
                                      discover)
 from nimjos.app.cli import EXIT_PROVER_BUG
-from nimjos.app.grundy_cli import grundy_table, resolve_game
+from nimjos.api.tables import grundy_table, resolve_game
 from nimjos.games.declared import MISERE
 from nimjos.lang.errors import SpecError
 from nimjos.spec.loader import load_spec

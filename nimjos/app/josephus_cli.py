@@ -10,10 +10,9 @@ command line (numbers 1..n in a circle, every k-th removed, counting from 1).
 
 N and K are integers or integer expressions of the spec language (``10**8 + 1``).
 
->>> josephus_values("survivor", 3, 41)
+>>> main(["josephus", "survivor", "--k", "3", "--n", "41"])
 31
->>> josephus_values("table", 2, 8).tolist(), josephus_values("order", 3, 7).tolist()
-([0, 1, 1, 3, 1, 3, 5, 7, 1], [3, 6, 2, 7, 5, 1, 4])
+0
 """
 from __future__ import annotations
 
@@ -27,10 +26,10 @@ import numpy as np
 from nimjos.lang.errors import SpecError
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.expr import compile_expression
-import nimjos.josephus.algorithms as josephus
+import nimjos.josephus.algorithms as algorithms
+from nimjos.api.josephus import josephus_values
 from nimjos.josephus.checksum import checksum_add, checksum_text
-from nimjos.lang.errors import ResourceError
-from nimjos.app.cli import help_of
+from nimjos.app.cli import help_of, main
 
 #: arrays up to this length are printed in full as text
 MAX_PRINTED = 200
@@ -48,22 +47,6 @@ def _integer(text: str, name: str, least: int) -> int:
     if type(value) is not int or value < least:
         raise SpecError(f"--{name} must be an integer >= {least}, got {text!r}")
     return value
-
-
-def josephus_values(what: str, k: int, n: int) -> Any:
-    """The survivor (an int), the survivor table or the elimination order (int64 arrays).
-
-    >>> josephus_values("survivor", 2, 10**30) == 2 * (10**30 - 2**99) + 1
-    True
-    """
-    try:
-        if what == "survivor":
-            return josephus.survivor(n, k)
-        if what == "table":
-            return josephus.survivor_table(n, k)
-        return josephus.elimination_order(n, k)
-    except ValueError as exc:   # the size guard of nimjos.josephus.algorithms
-        raise ResourceError(str(exc)) from None
 
 
 @dataclass(frozen=True)
@@ -118,7 +101,7 @@ def cmd_josephus(args: argparse.Namespace) -> int:
     values: Any = josephus_values(args.what, k, n) if every_value else None
     summary = None
     if args.what != "survivor":
-        summary = summarise([(0, values)] if values is not None else josephus.survivor_pieces(n, k))
+        summary = summarise([(0, values)] if values is not None else algorithms.survivor_pieces(n, k))
     seconds = time.perf_counter() - t0
     if args.out:
         if args.what == "survivor":

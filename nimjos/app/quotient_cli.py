@@ -7,8 +7,8 @@ file (``FILE::GAME`` played on any number of heaps); its play convention does no
 misère one. The command prints the order of the quotient and of its P-portion, the element of each heap (the
 pretending function) and where it is observed to repeat, the single heaps that are P-positions, the least
 position of each element, and the misère outcome of each ``--outcome`` position (heaps separated by commas). The
-computation is :mod:`nimjos.games.heaps.quotient`. A bound it cannot reach within its budget (a count of states
-and products) gets what was verified: the same lines for the heaps reached, a line saying at which heap it
+computation is :func:`nimjos.api.quotient.quotient` (the same for notebooks). A bound it cannot reach within its
+budget (a count of states and products) gets what was verified: the same lines for the heaps reached, a line saying at which heap it
 stopped and which budget stopped it, and the outcome of an ``--outcome`` position only where its heaps were
 reached; the exit status is then 1 (0: the quotient to the bound asked; 2: bad input).
 
@@ -27,14 +27,11 @@ import json
 import sys
 from typing import Any
 
+from nimjos.api.quotient import quotient
 from nimjos.app.cli import main
-from nimjos.app.grundy_cli import resolve_game
-from nimjos.games.heaps.misere import misere, one_heap_rule
-from nimjos.games.heaps.quotient import MisereQuotient, QuotientBudget, QuotientBuilder
-from nimjos.games.periodicity import observe
-from nimjos.lang.errors import EvalError, SpecError
+from nimjos.lang.errors import SpecError
 
-__all__ = ["cmd_quotient", "quotient_summary", "main"]
+__all__ = ["cmd_quotient", "main"]
 
 
 def _positions(texts: list[str]) -> list[tuple[int, ...]]:
@@ -49,26 +46,6 @@ def _positions(texts: list[str]) -> list[tuple[int, ...]]:
             raise SpecError(f"--outcome: a heap has 0 or more tokens, got {text!r}")
         out.append(heaps)
     return out
-
-
-def quotient_summary(quotient: MisereQuotient, label: str) -> dict[str, Any]:
-    """What ``nimjos quotient`` prints, as data: order, P-portion, pretending function and its observed period,
-    the single heaps in P, the least position of each element.
-
-    >>> from nimjos.games.heaps.quotient import misere_quotient
-    >>> from nimjos.games.heaps.rules import NIM
-    >>> s = quotient_summary(misere_quotient(NIM.moves, 3), "nim()"); s["order"], s["p_portion"], s["single_p"]
-    (6, [1, 4], [1])
-    """
-    images = list(quotient.images)
-    seen = observe(images[1:]) if len(images) > 2 else None   # printed only with several periods of evidence
-    repeats = None
-    if seen is not None and seen.saltus == 0:
-        repeats = {"period": seen.period, "from": seen.preperiod + 1, "through": quotient.bound}
-    return {"game": label, "heaps": quotient.bound, "order": quotient.order,
-            "p_portion": sorted(quotient.p_portion), "pretending": images, "repeats": repeats,
-            "single_p": [n for n in range(quotient.bound + 1) if quotient.outcome((n,)) == "P"],
-            "least_positions": [list(w) for w in quotient.words], "work": quotient.work}
 
 
 def _lines(summary: dict[str, Any], table: list[list[int]] | None) -> list[str]:
@@ -97,39 +74,17 @@ def _lines(summary: dict[str, Any], table: list[list[int]] | None) -> list[str]:
 
 
 def cmd_quotient(args: argparse.Namespace) -> int:
-    """Run ``nimjos quotient``."""
-    game = resolve_game(args.target, [])[0]
-    label = args.target.rpartition("::")[2]
-    try:
-        moves = one_heap_rule(misere(game))
-    except EvalError as exc:
-        raise SpecError(f"{label}: {exc}") from None
-    if moves is None:
-        raise SpecError(f"{label} is not a game on sums of heaps (a take-and-break code, nim(), heaps(GAME)): "
-                        "it has no misère quotient here")
-    if args.heaps < 0:
-        raise SpecError(f"--heaps is the largest heap, 0 or more; got {args.heaps}")
+    """Run ``nimjos quotient``: :func:`nimjos.api.quotient.quotient`, printed."""
     positions = _positions(args.outcome or [])
-    top = max([args.heaps] + [max(p, default=0) for p in positions])
-    builder = QuotientBuilder(moves)
-    try:
-        quotient = builder.grow(top)
-    except QuotientBudget:
-        quotient = builder.quotient()   # what was verified, printed with where it stopped
-    summary = quotient_summary(quotient, label)
-    if builder.stuck_at is not None:
-        summary["stopped"] = {"at": builder.stuck_at, "asked": top, "reason": builder.stop_reason}
-    summary["outcomes"] = {",".join(map(str, p)): quotient.outcome(p) if max(p, default=0) <= quotient.bound
-                           else None for p in positions}
+    summary = quotient(args.target, args.heaps, positions, table=bool(args.table))
     if args.json:
-        if args.table:
-            summary["table"] = [list(row) for row in quotient.table]
         print(json.dumps(summary))
     else:
-        print("\n".join(_lines(summary, [list(r) for r in quotient.table] if args.table else None)))
+        print("\n".join(_lines(summary, summary.get("table"))))
+        bound = summary["heaps"]
         for p in positions:
             found = summary["outcomes"][",".join(map(str, p))]
             print(f"outcome of ({', '.join(map(str, p))}{',' if len(p) == 1 else ''}): "
-                  + (found or f"not known (a heap beyond {quotient.bound}, where the computation stopped)"))
+                  + (found or f"not known (a heap beyond {bound}, where the computation stopped)"))
     sys.stdout.flush()
-    return 1 if builder.stuck_at is not None else 0
+    return 1 if "stopped" in summary else 0

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from nimjos.lang.errors import SpecError
 from nimjos.spec.loader import Claim, load_spec
-from checkers.run import RunOptions, run_claim
+from checkers import RunOptions, run_claim
 from nimjos.verdict import agreement
 from nimjos.lang.values import format_value
 

@@ -5,16 +5,16 @@ library named in :data:`LIBRARIES_ON_USE`.
 
 The project imports at the top of a module, never inside a function (tests/test_architecture.py); this
 module is the one exception, so that ``nimjos --help``, ``nimjos josephus survivor`` and reading a spec do not
-load sympy, numba, z3, matplotlib, dask or numpy. Of the project, the modules of the application layer (``nimjos.app.*``,
-the top layer, which nothing below may import) and the engines of :data:`MODULES_ON_USE` are loaded this way; an
+load sympy, numba, z3, matplotlib, dask or numpy. Of the project, the modules of the application layer and of the API
+(``nimjos.app.*``, ``nimjos.api.*``, the two top layers, which nothing below may import) and the engines of :data:`MODULES_ON_USE` are loaded this way; an
 engine only by a module of its own layer or of a layer above, so a lazy import is never an import upward through
 the layers; tests/test_architecture.py checks who calls it with what.
 
 The compiled kernels of the games (:func:`compiled_on_use`, in place of ``numba.njit``) are compiled, and numba
 imported, at the first call of one of them.
 
->>> import_on_use("nimjos.app.pins").__name__
-'nimjos.app.pins'
+>>> import_on_use("nimjos.app.scaffold").__name__
+'nimjos.app.scaffold'
 """
 from __future__ import annotations
 
@@ -24,8 +24,9 @@ import sys
 from types import MethodType, ModuleType
 from typing import Any, Callable
 
-#: the package whose modules may be imported on first use: the top layer
-LAZY_PACKAGE = "nimjos.app"
+#: the packages whose modules may be imported on first use: the two top layers (the application, and the API it
+#: and ``import nimjos`` call)
+LAZY_PACKAGES = ("nimjos.app", "nimjos.api")
 
 #: third-party libraries imported on first use, each with the one place that needs it
 LIBRARIES_ON_USE = {
@@ -57,10 +58,10 @@ def import_on_use(path: str) -> ModuleType:
     >>> import_on_use("nimjos.report")
     Traceback (most recent call last):
     ...
-    ValueError: only modules of nimjos.app, the engines nimjos.games.fast, nimjos.games.heaps.grow, nimjos.josephus.algorithms and the libraries numba, numba.cpython.unsafe.numbers, networkx, numpy are imported on first use, not 'nimjos.report'
+    ValueError: only modules of nimjos.app and nimjos.api, the engines nimjos.games.fast, nimjos.games.heaps.grow, nimjos.josephus.algorithms and the libraries numba, numba.cpython.unsafe.numbers, networkx, numpy are imported on first use, not 'nimjos.report'
     """
-    if not (path in MODULES_ON_USE or path in LIBRARIES_ON_USE or path.startswith(LAZY_PACKAGE + ".")):
-        raise ValueError(f"only modules of {LAZY_PACKAGE}, the engines {', '.join(MODULES_ON_USE)} and the libraries "
+    if not (path in MODULES_ON_USE or path in LIBRARIES_ON_USE or path.startswith(tuple(p + "." for p in LAZY_PACKAGES))):
+        raise ValueError(f"only modules of {' and '.join(LAZY_PACKAGES)}, the engines {', '.join(MODULES_ON_USE)} and the libraries "
                          f"{', '.join(LIBRARIES_ON_USE)} are imported on first use, not {path!r}")
     return sys.modules.get(path) or importlib.import_module(path)
 

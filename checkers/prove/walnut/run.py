@@ -343,7 +343,7 @@ class _Output:
         data = self.tail + chunk
         cut = data.rfind(b"\n") + 1
         body, self.tail = data[:cut], data[cut:]
-        if self.end_line is not None and self.end in body:
+        if self.end_line is not None and self.end is not None and self.end in body:
             m = self.end_line.search(body)
             if m is not None:
                 body, self.tail, self.ended = body[:m.start()], b"", True

@@ -1,4 +1,5 @@
-"""``nimjos explain FILE::CLAIM [--at POSITION] [--depth D]``: why a claim fails (or holds) at one position.
+"""Why a claim fails (or holds) at one position: :func:`explain_text`, which ``nimjos explain FILE::CLAIM [--at POSITION]
+[--depth D]`` prints and a notebook can call.
 
 At the smallest counterexample (or the position given with ``--at``) it prints the options, each option's
 Grundy value (its misère Grundy value on a game in misère play, and the column says so), the mex, and what the claim
@@ -18,14 +19,13 @@ the claim says: 2 (grundy = x)
 """
 from __future__ import annotations
 
-import argparse
 from typing import Any, Callable
 
 from nimjos.lang.values import format_value
 from nimjos.lang.errors import SpecError
-from nimjos.app.pins import parse_at
+from nimjos.api.pins import parse_at
 import ast
-from checkers.exhaustive import check_exhaustive, family_members, pinned_place, printed_cells
+from checkers import check_exhaustive, family_members, pinned_place, printed_cells
 from nimjos.spec.plan import (ClaimPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PeriodicPlan, SetPlan, StairPlan, ValuesPlan,
                               handler_for, plan_claim)
 from nimjos.lang.errors import EvalError
@@ -192,10 +192,6 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
         _tree(inst, pos, depth, "  ", lines)
     return "\n".join(lines)
 
-
-def cmd_explain(args: argparse.Namespace) -> int:
-    print(explain_text(args.target, args.at, args.depth, args.profile))
-    return 0
 
 
 def _grundy_says(plan: GrundyPlan, env: dict, pos: Any, inst: Any, value: int) -> str:

@@ -1,5 +1,5 @@
 """The picture of ``nimjos grundy --png``: a 1-D table drawn as its sequence, a 2-D table as a heatmap, by the
-report's plots (matplotlib). Loaded only when a picture is asked for (``nimjos.app.grundy_cli.ON_USE``), so that a
+report's plots (matplotlib). Loaded only when a picture is asked for (:func:`nimjos.api.tables.draw_table`), so that a
 table written to a file or printed never loads matplotlib.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The public API: load a spec, check its claims; for notebooks, :func:`check` a spec file (results that show as
-claim cards) and :func:`grundy` a game on a window (an array that knows its corner). ``import nimjos`` gives
-``nimjos.check`` and ``nimjos.grundy`` without loading this module until they are called.
+"""Claims from Python: load a spec, check one claim, or :func:`check` a spec file (results that show as claim cards
+in a notebook). ``import nimjos`` gives ``nimjos.check``, ``nimjos.check_claim`` and ``nimjos.load_spec`` without
+loading this module until they are called.
 
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
@@ -14,17 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from checkers.run import ClaimResult, RunOptions, run_claim
+from checkers import ClaimResult, RunOptions, run_claim
 from nimjos.lang.values import format_value
 from nimjos.spec.loader import Claim, Spec, load_spec
 from nimjos.verdict import Verdict, agreement
 from nimjos.words import Word
-from nimjos.app.grundy_cli import grundy_table
 
-__all__ = ["load_spec", "check_claim", "check", "grundy", "Spec", "Claim", "ClaimResult", "ClaimCheck",
-           "CheckResults", "GrundyTable"]
+__all__ = ["load_spec", "check_claim", "check", "Spec", "Claim", "ClaimResult", "ClaimCheck", "CheckResults"]
 
 
 def check_claim(claim: Claim, profile: str = "default", methods: tuple[str, ...] | None = None) -> ClaimResult:
@@ -124,29 +120,3 @@ def check(path: str | Path, profile: str = "default", methods: tuple[str, ...] |
     """
     spec = load_spec(path)
     return CheckResults(ClaimCheck(claim, check_claim(claim, profile, methods)) for claim in spec.claims)
-
-
-class GrundyTable(np.ndarray):
-    """Grundy values on a window's bounding box (-1 outside the window), with ``corner`` (the lowest coordinates:
-    index (0, 0) is the position ``corner``) and ``coordinates`` (the axes' names)."""
-
-    corner: tuple[int, ...]
-    coordinates: tuple[str, ...]
-
-    def __array_finalize__(self, obj: Any) -> None:
-        self.corner = getattr(obj, "corner", ())
-        self.coordinates = getattr(obj, "coordinates", ())
-
-
-def grundy(game: str, window: str, **params: Any) -> GrundyTable:
-    """The Grundy values of ``game`` on ``window`` (as ``nimjos grundy``), from the moves; ``params`` a declared game's.
-
-    >>> table = grundy("laskers_nim()", "1 <= n <= 8")
-    >>> table.corner, table.coordinates, table.tolist()
-    ((1,), ('n',), [1, 2, 4, 3, 5, 6, 8, 7])
-    """
-    values, how = grundy_table(game, [f"{k}={v}" for k, v in params.items()], window)
-    table = values.view(GrundyTable)
-    table.corner = tuple(how["origin"])
-    table.coordinates = tuple(how["coordinates"])
-    return table
