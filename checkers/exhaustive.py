@@ -40,7 +40,7 @@ from nimjos.spec.budget import enforce_limits
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import (ClaimPlan, FamilyPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PatternPlan, PeriodicPlan, PPositionsPlan, SetPlan,
                                ValuesPlan, handler_for, locate_error)
-from nimjos.verdict import Counterexample, Verdict
+from nimjos.verdict import Counterexample, Verdict, window_word
 
 METHOD = "exhaustive"
 
@@ -59,6 +59,18 @@ def _scope(plan: ClaimPlan, engine_note: str = "") -> str:
     if engine_note:
         parts.append(engine_note)
     return "; ".join(parts)
+
+
+def window_ranges(plan: ClaimPlan) -> tuple[str, ...]:
+    """The window's range of each bound name, as written (the scope's data: :class:`nimjos.verdict.Scope`).
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
+    >>> window_ranges(spec.claims[0].plan())
+    ('0 <= x <= 20',)
+    """
+    return tuple(level.describe() for level in plan.window.levels) if plan.window is not None else ()
 
 
 def ground_truth_note(engines: tuple[str, ...]) -> str:
@@ -111,14 +123,7 @@ def check_exhaustive(claim: Claim, profile: str = "default", max_counterexamples
         raise locate_error(claim, exc) from None
     failures = col.sorted(col.failures)
     undefined = col.sorted(col.undefined)
-    if failures:
-        verdict = "refuted"
-    elif undefined:
-        verdict = "ill-defined"
-    elif instances == 0 or held == 0:
-        verdict = "vacuous"
-    else:
-        verdict = "checked"
+    verdict = window_word(bool(failures), bool(undefined), instances, held)
     engines = evidence.pop("engines", None)
     asked = active_engine().describe_claim()
     # the engines by name, or the engine's own description of those it asked (one text: a name may hold ", ")
@@ -132,7 +137,7 @@ def check_exhaustive(claim: Claim, profile: str = "default", max_counterexamples
             scope += "; the window has no instance with the pinned values"
     v = Verdict(claim.id, verdict, METHOD, scope, instances=instances,
                 assumption_held=held, counterexamples=failures, failures=col.n_fail, undefined=undefined,
-                seconds=time.perf_counter() - start, evidence=evidence, engines=ground)
+                seconds=time.perf_counter() - start, evidence=evidence, engines=ground, window=window_ranges(plan))
     if col.n_undef and failures:
         v.notes.append(f"also ill-defined at {col.n_undef} instance(s)")
     if profile != "default":

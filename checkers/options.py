@@ -19,12 +19,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from nimjos.words import Executor, Profile
+
 #: the prover's seconds per claim in each profile, unless --timeout or the spec's prove.timeout says otherwise:
 #: the default run must stay within a few minutes, and a deep run gives Z3 the time a referee would wait
-PROVE_SECONDS = {"default": 10.0, "deep": 30.0}
+PROVE_SECONDS: dict[str, float] = {Profile.DEFAULT: 10.0, Profile.DEEP: 30.0}
 
 #: the executors a sharded window runs on: a local process pool, or a Dask cluster
-EXECUTORS = ("local", "dask")
+EXECUTORS = tuple(Executor)
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ class Sharding:
     #: how many shards to cut the window into (None: at least 2, one per worker)
     shards: int | None = None
     #: "local" (a process pool) or "dask" (a cluster at `scheduler`)
-    executor: str = "local"
+    executor: Executor | str = Executor.LOCAL
     #: the Dask scheduler's address, tcp://HOST:PORT (executor "dask" only)
     scheduler: str | None = None
     #: reuse the shards an interrupted run already recorded in the results store
@@ -52,6 +54,7 @@ class Sharding:
     def __post_init__(self) -> None:
         if self.executor not in EXECUTORS:
             raise ValueError(f"unknown executor {self.executor!r} (one of {', '.join(EXECUTORS)})")
+        object.__setattr__(self, "executor", Executor(self.executor))
 
     def wanted(self) -> bool:
         """Is the window to be cut at all (more than one worker, or a cluster)?
@@ -96,7 +99,7 @@ class RunOptions:
     """
 
     #: "default" or "deep": the windows, limits and solver budgets of the run
-    profile: str = "default"
+    profile: Profile | str = Profile.DEFAULT
     #: counterexamples kept per method (smallest first)
     max_counterexamples: int = 10
     #: a pinned re-run (``--at``): exactly these values, only the window method
@@ -114,3 +117,8 @@ class RunOptions:
     walnut: bool = True
     sharding: Sharding = field(default_factory=Sharding)
     sampling: SamplingLimits = field(default_factory=SamplingLimits)
+
+    def __post_init__(self) -> None:
+        if self.profile not in tuple(Profile):
+            raise ValueError(f"unknown profile {self.profile!r} (one of {', '.join(Profile)})")
+        object.__setattr__(self, "profile", Profile(self.profile))

@@ -236,9 +236,9 @@ def heap_grundy_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
         return None     # a position of several heaps (a tuple): the heap reduction's claim, not this one
     started = time.perf_counter()
 
-    def stop(why: str) -> Verdict:
+    def stop(why: str, states: int | None = None) -> Verdict:
         return Verdict(claim.id, "inconclusive", METHOD, f"mex certificate: {why}",
-                       seconds=time.perf_counter() - started, engines=ENGINES_WALNUT)
+                       seconds=time.perf_counter() - started, engines=ENGINES_WALNUT, automaton_states=states)
 
     try:
         outside_sizes = [n for n in range(OUTSIDE_SCAN) if not plan.domain.contains({coord: n})]
@@ -267,12 +267,13 @@ def heap_grundy_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
     if answer.failed:
         n = answer.first_bad
         if n is None or not plan.domain.contains({coord: n}):
-            return stop(f"Walnut: {', '.join(answer.failed)} false, and its least failure was not found ({counts})")
+            return stop(f"Walnut: {', '.join(answer.failed)} false, and its least failure was not found ({counts})",
+                        answer.states)
         limit = CONFIRM_MOVES if inst.rules.max_parts <= 2 else SAMPLE_MOVES
         if plain_moves(inst.rules, n) > limit:
             return stop(f"Walnut: the mex rule fails first at {coord} = {n} (so the formula is not g there), but "
                         f"the engine's sequence up to {n:,} would cost over {limit:,} moves, and the refutation is "
-                        f"confirmed by the engine ({counts})")
+                        f"confirmed by the engine ({counts})", answer.states)
         truth, claimed = heap_sequence(inst.rules, n)[n], plan.formula({coord: n})
         if truth == claimed:
             raise MexDisagreement(f"claim {claim.id!r}: the certificate fails at {coord} = {n}, but the engine "
@@ -281,7 +282,7 @@ def heap_grundy_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
                  f"{coord} with g({coord}) != f({coord}); the engine confirms g({n}) = {truth} != {claimed}; {counts}")
         return Verdict(claim.id, "refuted", METHOD, scope, instances=1, assumption_held=1,
                        counterexamples=[Counterexample({coord: n}, truth, claimed)], failures=1,
-                       seconds=time.perf_counter() - started, engines=ENGINES_WALNUT,
+                       seconds=time.perf_counter() - started, engines=ENGINES_WALNUT, automaton_states=answer.states,
                        notes=[f"Walnut: the mex rule fails first at {coord} = {n}: g({n}) = {truth} != {claimed}"])
     # before it prints, the proof meets the engine at every heap size of the domain below the confirmation's reach
     reach = max(outside_sizes, default=0) + audit_reach(inst.rules)
@@ -292,7 +293,7 @@ def heap_grundy_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
                                   f"the engine has g = {seq[n]}, the formula {plan.formula({coord: n})}: a prover bug")
     return Verdict(claim.id, "proved", METHOD, f"every {coord} of the domain ({plan.domain.describe()}): {theorem}",
                    instances=1, assumption_held=1, seconds=time.perf_counter() - started, engines=ENGINES_WALNUT,
-                   notes=[counts + f"; the engine agrees at every heap size of the domain up to {reach}"])
+                   automaton_states=answer.states, notes=[counts + f"; the engine agrees at every heap size of the domain up to {reach}"])
 
 
 def periodic_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:

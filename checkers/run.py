@@ -202,19 +202,21 @@ METHODS: dict[str, Handler] = {
 AUDIT_FAILED = "the audit failed"
 
 
-def _audit(claim: Claim, opts: RunOptions, v: Verdict) -> Verdict | None:
-    """The audit of a proof (checkers.audit) before it prints: None unless `v` is ``proved`` or
-    ``proved-bounded`` and the claim has probe points beyond its window."""
+def _audit(claim: Claim, opts: RunOptions, v: Verdict) -> tuple[Verdict | None, bool]:
+    """The audit of a proof (checkers.audit) before it prints, and whether the audit itself failed with an error:
+    None unless `v` is ``proved`` or ``proved-bounded`` and the claim has probe points beyond its window."""
     if v.verdict not in ("proved", "proved-bounded") or opts.pins:
-        return None
+        return None, False
     started = time.perf_counter()
+    failed = False
     try:
         audit = audit_proof(claim, v, opts.profile)
     except Exception as exc:  # noqa: BLE001  (a failure of the audit must not lose the claim's other verdicts)
         audit = Verdict(claim.id, "inconclusive", "audit", f"{AUDIT_FAILED}: {type(exc).__name__}: {exc}"[:300])
+        failed = True
     if audit is not None:
         audit.seconds = time.perf_counter() - started
-    return audit
+    return audit, failed
 
 
 def run_claim(claim: Claim, opts: RunOptions | None = None) -> ClaimResult:
@@ -259,11 +261,11 @@ def _run_methods(claim: Claim, opts: RunOptions, context: CheckContext) -> Claim
             v.seconds = time.perf_counter() - started  # the method's whole call, its setup included
             verdicts.append(v)
             earlier = earlier.after(name, v)
-            audit = _audit(claim, opts, v)
+            audit, audit_failed = _audit(claim, opts, v)
             if audit is not None:
                 verdicts.append(audit)
-                if audit.scope.startswith(AUDIT_FAILED):
-                    failures.append("audit")
+            if audit_failed:
+                failures.append("audit")
     result = ClaimResult(claim, verdicts, complete=not failures)
     final = result.final if verdicts else None
     if opts.repair and not opts.pins and final is not None and final.verdict == "refuted":

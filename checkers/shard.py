@@ -17,11 +17,11 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from nimjos.verdict import Counterexample, Verdict
+from nimjos.verdict import Counterexample, Verdict, window_word
 from nimjos.spec.loader import Claim, load_spec
 from nimjos.spec.plan import ClaimPlan, PatternPlan, ValuesPlan
 from checkers.context import CheckContext
-from checkers.exhaustive import check_exhaustive, ground_truth_note
+from checkers.exhaustive import check_exhaustive, ground_truth_note, window_ranges
 from checkers.exhaustive import _scope
 from nimjos.lang.errors import SpecError
 import sqlite3
@@ -151,21 +151,15 @@ def merge(claim: Claim, parts: Iterable[ShardResult], max_counterexamples: int, 
 
     failures = sorted((c for p in parts for c in unpack(p.failures)), key=lambda c: c.key())[:max_counterexamples]
     undefined = sorted((c for p in parts for c in unpack(p.undefined)), key=lambda c: c.key())[:max_counterexamples]
-    if failures:
-        verdict = "refuted"
-    elif undefined:
-        verdict = "ill-defined"
-    elif instances == 0 or held == 0:
-        verdict = "vacuous"
-    else:
-        verdict = "checked"
+    verdict = window_word(bool(failures), bool(undefined), instances, held)
     first = parts[0].verdict
     engines = _engines(first)
     scope = _scope(claim.plan(profile), ground_truth_note(engines))
     scope += f"; {len(parts)} shards on {workers} {executor} worker(s)"
     v = Verdict(claim.id, verdict, "exhaustive", scope, instances=instances, assumption_held=held,
                 counterexamples=failures, failures=n_fail, undefined=undefined, seconds=seconds,
-                evidence=dict(first["evidence"]), notes=list(first["notes"]), engines=engines)
+                evidence=dict(first["evidence"]), notes=list(first["notes"]), engines=engines,
+                window=window_ranges(claim.plan(profile)))
     return v
 
 

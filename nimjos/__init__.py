@@ -18,6 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 from nimjos.lang.lazy import import_on_use
+from nimjos.words import Method, Profile, Word
+
+# re-exported below (__all__): the closed vocabularies of a result (nimjos.words), light to import
 
 __version__ = "0.1.0"
 
@@ -27,7 +30,7 @@ API = {"load_spec": "nimjos.api.claims", "check_claim": "nimjos.api.claims", "ch
        "explain": "nimjos.api.explain", "discover": "nimjos.api.discover"}
 
 __all__ = ["load_spec", "check_claim", "check", "grundy", "quotient", "josephus_values", "explain", "discover",
-           "__version__"]
+           "Method", "Profile", "Word", "__version__"]
 
 
 def load_spec(path: Any) -> Any:

@@ -18,24 +18,18 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from nimjos.lang.values import format_value, json_value, sortable_key
-from nimjos.spec.schema import EXPECT_WORDS
+# the closed vocabularies (nimjos.words): every verdict word strongest first, the holding ones, the words `expect`
+# may say, the methods in the order their records are considered
+from nimjos.words import EXPECT_WORDS, HOLDING, METHOD_ORDER, VERDICTS, Method, Note, NoteKind, Word  # noqa: F401
 
-#: every verdict word, strongest evidence first (DESIGN.md, "Verdicts"): `proved` is for the whole stated domain,
-#: `proved-bounded` for a stated class smaller than it (finitely many parameter values, values below 2^64)
-VERDICTS = ("refuted", "ill-defined", "proved", "proved-bounded", "sampled", "checked", "vacuous", "inconclusive")
-
-#: verdicts that mean "the claim held under this method"
-HOLDING = ("proved", "proved-bounded", "sampled", "checked")
-
-#: the words a spec may write in `expect` (the spec format's own list: nimjos.spec.schema.EXPECT_WORDS)
+#: the words a spec may write in `expect` (the spec format's own list: nimjos.words.EXPECT_WORDS)
 EXPECTABLE = EXPECT_WORDS
 
-#: ordering used to pick the strongest verdict among several methods
-STRENGTH = {"refuted": 7, "ill-defined": 6, "proved": 5, "proved-bounded": 4, "sampled": 3, "checked": 2,
-            "vacuous": 1, "inconclusive": 0}
+#: ordering used to pick the strongest verdict among several methods (each word's :attr:`Word.strength`)
+STRENGTH: dict[str, int] = {w: w.strength for w in Word}
 
 
 class HasId(Protocol):
@@ -165,6 +159,70 @@ class ProvedClass:
         return out
 
 
+@dataclass(frozen=True)
+class Scope:
+    """A verdict's scope as data: how far its method went, in fields code may read (the verdict's `scope` text
+    says it in words, for people; no code decides anything by reading that text). The results store keeps it
+    (column ``scope_json``); discover reads the automaton states from it.
+
+    >>> s = Scope(window=("0 <= x <= 3",), instances=4, engines=("table",))
+    >>> s.to_json()
+    {'window': ['0 <= x <= 3'], 'instances': 4, 'engines': ['table']}
+    >>> Scope.from_json(s.to_json()) == s
+    True
+    """
+
+    #: the window's range of each bound name, as written (``0 <= x <= 3``); () when the method has no window
+    window: tuple[str, ...] = ()
+    #: instances evaluated, and how many of them beyond the window (None: the method does not draw)
+    instances: int = 0
+    beyond: int | None = None
+    #: what the answer rests on (Verdict.engines)
+    engines: tuple[str, ...] = ()
+    #: the class a proved-bounded proof covers (Verdict.proved_class), as its JSON
+    proved_class: dict[str, Any] | None = None
+    #: the largest automaton Walnut built for the answer (None: Walnut did not answer)
+    automaton_states: int | None = None
+    #: the proved claims a proof used (their ids)
+    lemmas: tuple[str, ...] = ()
+    #: False when the method does not apply, with `reason`
+    applicable: bool = True
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields that say something (an empty window, no engines... are left out).
+
+        >>> Scope(applicable=False, reason="a printed table").to_json()
+        {'instances': 0, 'applicable': False, 'reason': 'a printed table'}
+        """
+        out: dict[str, Any] = {}
+        if self.window:
+            out["window"] = list(self.window)
+        out["instances"] = self.instances
+        for name in ("beyond", "proved_class", "automaton_states"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
+        for name in ("engines", "lemmas"):
+            if getattr(self, name):
+                out[name] = list(getattr(self, name))
+        if not self.applicable:
+            out.update(applicable=False, reason=self.reason)
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Scope:
+        """The record :meth:`to_json` wrote (unknown keys are ignored: a newer store's).
+
+        >>> Scope.from_json({"automaton_states": 152, "future": 1}).automaton_states
+        152
+        """
+        return cls(window=tuple(data.get("window") or ()), instances=int(data.get("instances") or 0),
+                   beyond=data.get("beyond"), engines=tuple(data.get("engines") or ()),
+                   proved_class=data.get("proved_class"), automaton_states=data.get("automaton_states"),
+                   lemmas=tuple(data.get("lemmas") or ()), applicable=bool(data.get("applicable", True)),
+                   reason=str(data.get("reason") or ""))
+
+
 @dataclass
 class Verdict:
     """What one method established about one claim.
@@ -180,8 +238,9 @@ class Verdict:
     """
 
     claim_id: str
-    verdict: str
-    method: str
+    #: the word and the method (given as a Word and a Method, or as their words: made the Enums at construction)
+    verdict: Word | str
+    method: Method | str
     scope: str
     instances: int = 0
     assumption_held: int | None = None
@@ -203,10 +262,17 @@ class Verdict:
     engines: tuple[str, ...] = ()
     #: the class a proved-bounded proof covers, as data (None: the whole domain, or not known as data)
     proved_class: ProvedClass | None = None
+    #: the window's range of each bound name, as written (the window method's; () for the other methods)
+    window: tuple[str, ...] = ()
+    #: the largest automaton Walnut built for the answer (None: Walnut did not answer)
+    automaton_states: int | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise ValueError(f"unknown verdict {self.verdict!r}")
+        if self.method not in tuple(Method):
+            raise ValueError(f"unknown method {self.method!r}")
+        self.verdict, self.method = Word(self.verdict), Method(self.method)
         if not self.applicable and (self.verdict != "inconclusive" or not self.reason):
             raise ValueError("a method that does not apply answers inconclusive, with its reason")
 
@@ -224,6 +290,19 @@ class Verdict:
     def holds(self) -> bool:
         return self.verdict in HOLDING
 
+    @property
+    def scope_record(self) -> Scope:
+        """The scope as data (:class:`Scope`), from the verdict's fields.
+
+        >>> Verdict("c", "proved", "prove", "all x >= 0", instances=1, engines=("Walnut",), automaton_states=12,
+        ...         evidence={"lemmas": ["l"]}).scope_record.to_json()
+        {'instances': 1, 'automaton_states': 12, 'engines': ['Walnut'], 'lemmas': ['l']}
+        """
+        return Scope(window=self.window, instances=self.instances, beyond=self.beyond, engines=self.engines,
+                     proved_class=self.proved_class.to_json() if self.proved_class is not None else None,
+                     automaton_states=self.automaton_states, lemmas=tuple(self.evidence.get("lemmas") or ()),
+                     applicable=self.applicable, reason=self.reason)
+
     def agrees_with(self, expect: str | None) -> bool:
         """Does this verdict satisfy a spec's `expect` (None: must not be refuted or ill-defined)? See :func:`agreement`.
 
@@ -233,7 +312,7 @@ class Verdict:
         return agreement(self, expect)[0]
 
     def to_json(self) -> dict[str, Any]:
-        out = {
+        out: dict[str, Any] = {
             "verdict": self.verdict,
             "method": self.method,
             "scope": self.scope,
@@ -272,68 +351,90 @@ class Verdict:
         return out
 
 
-def _word(record: Any) -> str:
-    return record["verdict"] if isinstance(record, dict) else record.verdict
+def window_word(failed: bool, undefined: bool, instances: int, held: int) -> Word:
+    """The word the window (exhaustive) earned: refuted at a failing instance, else ill-defined where the statement
+    cannot be evaluated, else vacuous when no instance satisfied the assumption, else checked. The one rule, for
+    the window run whole and in shards.
+
+    >>> window_word(False, False, 10, 10), window_word(False, False, 10, 0), window_word(True, True, 10, 3)
+    ('checked', 'vacuous', 'refuted')
+    """
+    if failed:
+        return Word.REFUTED
+    if undefined:
+        return Word.ILL_DEFINED
+    return Word.VACUOUS if instances == 0 or held == 0 else Word.CHECKED
 
 
-def _method(record: Any) -> str:
-    return record["method"] if isinstance(record, dict) else record.method
+class Record(Protocol):
+    """What :func:`final_verdict` reads of a method's record: its word, its method and its counterexamples, smallest
+    first. A :class:`Verdict` is one, and so is a stored record (nimjos.report.records.StoredVerdict).
+    """
+
+    @property
+    def verdict(self) -> str: ...
+
+    @property
+    def method(self) -> str: ...
+
+    @property
+    def counterexamples(self) -> list[Counterexample]: ...
 
 
-#: the methods in the order their records are considered when several earn the same word (the window first)
-METHOD_ORDER = ("exhaustive", "sample", "prove")
+#: a record type final_verdict picks among (and returns)
+R = TypeVar("R", bound=Record)
 
 
-def _method_rank(record: Any) -> tuple:
-    m = _method(record)
-    return (METHOD_ORDER.index(m) if m in METHOD_ORDER else len(METHOD_ORDER), m)
+def _method_rank(record: Record) -> tuple:
+    m = str(record.method)
+    return (Method(m).rank if m in tuple(Method) else len(METHOD_ORDER), m)
 
 
-def _witness_rank(record: Any) -> tuple:
+def _witness_rank(record: Record) -> tuple:
     """How a refutation's first counterexample ranks: one re-evaluated from the game's moves (or not a certificate
-    failure at all) before one the engine could not re-evaluate, then smallest first; a stored record (a dict)
-    keeps the order of the methods.
+    failure at all) before one the engine could not re-evaluate, then smallest first.
 
     >>> far = Counterexample({"x": 10 ** 14}, detail={"engine": "not re-evaluated (position too large)"})
     >>> near = Verdict("c", "refuted", "prove", "", counterexamples=[Counterexample({"x": 60})])
     >>> _witness_rank(Verdict("c", "refuted", "sample", "", counterexamples=[far])) > _witness_rank(near)
     True
     """
-    if isinstance(record, dict) or not record.counterexamples:
+    if not record.counterexamples:
         return (1, 1, ())
     first = record.counterexamples[0]
     unconfirmed = str(first.detail.get("engine", "")).startswith("not re-evaluated")
     return (int(unconfirmed), 0, first.key())
 
 
-def final_verdict(records: list) -> Any:
-    """The verdict a claim earned from its methods' records (:class:`Verdict` objects, or stored records as dicts
-    with `verdict` and `method`), never stronger than a method justifies: a refutation, then ill-definedness,
-    by any method wins (the window's first); `proved`, then `proved-bounded`, beats the window; `sampled` counts only when the window
-    also held (`checked`); otherwise the window's own verdict stands (an `inconclusive` answer of another
+def final_verdict(records: list[R]) -> R:
+    """The record of the verdict a claim earned from its methods' records (:class:`Verdict` objects, or stored
+    records: anything with a word, a method and counterexamples, :class:`Record`), never stronger than a method
+    justifies: a refutation, then ill-definedness, by any method wins (a confirmed instance first, then the
+    smallest, then the window's); `proved`, then `proved-bounded`, beats the window; `sampled` counts only when the
+    window also held (`checked`); otherwise the window's own verdict stands (an `inconclusive` answer of another
     method never overrides it); without a window record, the strongest word.
 
-    >>> final_verdict([{"verdict": "checked", "method": "exhaustive"}, {"verdict": "sampled", "method": "sample"}])
-    {'verdict': 'sampled', 'method': 'sample'}
-    >>> final_verdict([{"verdict": "vacuous", "method": "exhaustive"}, {"verdict": "sampled", "method": "sample"}])
-    {'verdict': 'vacuous', 'method': 'exhaustive'}
+    >>> final_verdict([Verdict("c", "checked", "exhaustive", ""), Verdict("c", "sampled", "sample", "")]).method
+    'sample'
+    >>> final_verdict([Verdict("c", "vacuous", "exhaustive", ""), Verdict("c", "sampled", "sample", "")]).verdict
+    'vacuous'
     """
     records = sorted(records, key=_method_rank)  # the same answer whatever order the records come in
-    by_word: dict[str, list] = {}
+    by_word: dict[str, list[R]] = {}
     for r in records:
-        by_word.setdefault(_word(r), []).append(r)
-    for w in ("refuted", "ill-defined"):
+        by_word.setdefault(str(r.verdict), []).append(r)
+    for w in (Word.REFUTED, Word.ILL_DEFINED):
         if w in by_word:
             return min(by_word[w], key=_witness_rank)   # a confirmed instance first, then the smallest
-    for w in ("proved", "proved-bounded"):
+    for w in (Word.PROVED, Word.PROVED_BOUNDED):
         if w in by_word:
             return by_word[w][0]
-    window = next((r for r in records if _method(r) == "exhaustive"), None)
-    if window is not None and _word(window) == "checked" and "sampled" in by_word:
-        return by_word["sampled"][0]
+    window = next((r for r in records if r.method == Method.EXHAUSTIVE), None)
+    if window is not None and window.verdict == Word.CHECKED and Word.SAMPLED in by_word:
+        return by_word[Word.SAMPLED][0]
     if window is not None:
         return window
-    return max(records, key=lambda r: STRENGTH[_word(r)])
+    return max(records, key=lambda r: Word(r.verdict).strength)
 
 
 def _literal_tuple(text: str) -> tuple | None:

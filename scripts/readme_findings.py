@@ -18,7 +18,8 @@ from pathlib import Path
 
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.syntax import parse
-from nimjos.verdict import HOLDING, final_verdict
+from nimjos.report.records import final_row
+from nimjos.verdict import HOLDING
 from nimjos.results.store import ResultsStore
 
 BEGIN, END = "<!-- findings:begin -->", "<!-- findings:end -->"
@@ -65,7 +66,7 @@ def final_records(records: list[dict], only_specs: bool = True) -> dict[tuple[st
     for r in records:
         if not only_specs or r.get("file", "").startswith("specs/") or "/specs/" in r.get("file", ""):
             by_claim[(r["file"], r["claim_id"])].append(r)
-    return {k: final_verdict(v) for k, v in by_claim.items()}
+    return {k: final_row(v) for k, v in by_claim.items()}
 
 
 def is_printed_failure(rec: dict) -> bool:

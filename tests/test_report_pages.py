@@ -86,11 +86,11 @@ def test_a_periodic_claim_reads_in_its_own_words(tmp_path):
 
 def test_kind_statement_spells_out_saltus_and_stairs():
     from nimjos.report.model import kind_statement
-    assert kind_statement("periodic", "{'period': 4, 'preperiod': 1, 'saltus': 4}", "n") == \
+    assert kind_statement("periodic", {"period": "4", "preperiod": "1", "saltus": "4"}, "n") == \
         "G(n + 4) = G(n) + 4 for every n >= 1"
-    assert kind_statement("periodic", "{'period': 'k + 1'}", "x") == "G(x + (k + 1)) = G(x) for every x >= 0"
-    assert kind_statement("stair", "{'h': 3}", "n").startswith("G(3q + r) = G(3q) + r")
-    assert kind_statement("holds", "x == x", "x") is None
+    assert kind_statement("periodic", {"period": "k + 1"}, "x") == "G(x + (k + 1)) = G(x) for every x >= 0"
+    assert kind_statement("stair", {"h": "3"}, "n").startswith("G(3q + r) = G(3q) + r")
+    assert kind_statement("holds", {}, "x") is None
 
 
 def test_the_why_of_a_periodic_claim_is_the_failing_comparison(tmp_path):

@@ -77,13 +77,13 @@ def test_latest_per_file_claim_and_method(tmp_path):
     store.record(r1, claim("a", order=0), Verdict("a", "refuted", "exhaustive", "w1"))
     store.record(r1, claim("a", file="specs/b.toml"), Verdict("a", "checked", "exhaustive", "w1"))
     r2 = store.begin_run([], "deep")
-    store.record(r2, claim("b", order=1), Verdict("b", "sampled", "hypothesis", "w2"))
+    store.record(r2, claim("b", order=1), Verdict("b", "sampled", "sample", "w2"))
     store.record(r2, claim("b", order=1), Verdict("b", "checked", "exhaustive", "w2"))
     rows = [(r["file"], r["claim_id"], r["method"], r["verdict"], r["scope"]) for r in store.latest()]
     assert rows == [
         ("specs/a.toml", "a", "exhaustive", "refuted", "w1"),   # claim order 0 before 1
         ("specs/a.toml", "b", "exhaustive", "checked", "w2"),   # the newer exhaustive record
-        ("specs/a.toml", "b", "hypothesis", "sampled", "w2"),
+        ("specs/a.toml", "b", "sample", "sampled", "w2"),
         ("specs/b.toml", "a", "exhaustive", "checked", "w1"),
     ]
 
@@ -191,3 +191,44 @@ def test_counterexample_bindings_keep_their_declared_order(tmp_path):
     store.record(run, claim("c"), Verdict("c", "refuted", "exhaustive", "",
                                           counterexamples=[Counterexample({"n": 2, "k": 3}, 2, 3)]))
     assert list(store.latest()[0]["counterexamples"][0]["bindings"]) == ["n", "k"]
+
+
+def test_a_store_of_schema_8_is_migrated_to_the_structured_claim_and_scope(tmp_path):
+    # a store as nimjos wrote it before migration 9: the periodic table kept only as str(dict), no scope as data
+    from nimjos.report.model import build_report
+    from nimjos.results.store import migrate
+    path = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(path)
+    assert migrate(conn, 8) == 8
+    conn.execute("INSERT INTO runs (argv, profile, started) VALUES ('[]', 'default', 'then')")
+    conn.execute("""INSERT INTO results (run_id, file, claim_id, kind, formula, for_all, verdict, method, scope,
+                    instances, beyond, counterexamples, evidence, recorded)
+                    VALUES (1, 'f.toml', 'kayles', 'periodic', ?, '0 <= n and 1 <= k <= len(range(3))', 'refuted',
+                            'exhaustive', '0 <= n <= 400', 401, NULL, ?, ?, 'then')""",
+                 ("{'period': 12, 'preperiod': 70, 'of': 'G'}",
+                  json.dumps([{"bindings": {"n": 70}, "lhs": 2, "rhs": 6}]),
+                  json.dumps({"proved_class": {"enumerated": {}, "width": 32}})))
+    conn.commit()
+    conn.close()
+    with ResultsStore(path) as store:
+        assert store.schema_version() == SCHEMA_VERSION
+        row = store.latest()[0]
+    assert row["claim"] == {"kind": "periodic", "pattern": {"period": 12, "preperiod": 70}, "names": ["n", "k"],
+                            "coords": []}
+    assert row["scope_json"] == {"instances": 401, "proved_class": {"enumerated": {}, "width": 32}}
+    claim = build_report([row]).sources[0].claims[0]
+    assert claim.statement_words == "G(n + 12) = G(n) for every n >= 70"
+    assert claim.comparison.startswith("G(82) = 2, but G(70) = 6")
+
+
+def test_a_new_record_keeps_the_claim_structure_and_the_scope_as_data(tmp_path):
+    from nimjos.results.store import claim_structure
+    with ResultsStore(tmp_path / "r.sqlite") as store:
+        run = store.begin_run([], "default")
+        structure = claim_structure("stair", {"h": "k + 1"}, ("k", "n"), ("n",))
+        store.record(run, claim("s", kind="stair", claim=structure),
+                     Verdict("s", "proved", "prove", "all n >= 0; largest automaton 9 states", instances=1,
+                             engines=("Walnut",), automaton_states=9))
+        row = store.latest()[0]
+    assert row["claim"] == {"kind": "stair", "pattern": {"h": "k + 1"}, "names": ["k", "n"], "coords": ["n"]}
+    assert row["scope_json"] == {"instances": 1, "automaton_states": 9, "engines": ["Walnut"]}

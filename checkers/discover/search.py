@@ -245,22 +245,10 @@ def check_claims(text: str, ids: Sequence[str], files: dict[str, str] | None = N
     for cid in ids:
         started = time.perf_counter()
         final = run_claim(spec.claim(cid), RunOptions(repair=False)).final
-        walnut = next((v.evidence.get("walnut") for v in [final] if isinstance(v.evidence.get("walnut"), dict)),
-                      None)
         out[cid] = {"verdict": final.verdict, "method": final.method, "scope": final.scope,
-                    "states": walnut.get("states") if walnut else _states_in(" ".join([final.scope] + final.notes)),
+                    "states": final.automaton_states,
                     "seconds": time.perf_counter() - started}
     return out
-
-
-def _states_in(scope: str) -> int | None:
-    """The largest automaton a scope names ("largest automaton 152 states"), or None.
-
-    >>> _states_in("Walnut: largest automaton 1,152 states, 11,161 states in all")
-    1152
-    """
-    found = re.search(r"largest automaton ([\d,]+) states", scope)
-    return int(found.group(1).replace(",", "")) if found else None
 
 
 def _columns(shape: tuple[int, ...]) -> list[np.ndarray]:

@@ -26,7 +26,7 @@ from nimjos.lang.syntax import parse
 from checkers.prove.budget import Budget, check
 from checkers.prove.domain import all_symbolic, inside_domain
 from checkers.prove.induction import induction_step
-from checkers.prove.solver import Context, QueryResult
+from checkers.prove.solver import Context, QueryResult, QueryStatus
 from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder
 
@@ -58,7 +58,7 @@ def prove_holds(ctx: Context) -> list[QueryResult]:
         s.add(*b.assertions(), *hyps)
         # its own resources, so that whether a witness was found in time changes nothing else
         if check(Budget.seconds(VACUITY_SECONDS), s) == z3.unsat:
-            res.status = "vacuous"
+            res.status = QueryStatus.VACUOUS
     return [res]
 
 

@@ -22,6 +22,7 @@ from nimjos.spec.loader import Claim
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, HoldsPlan, SetPlan
 from nimjos.verdict import Counterexample
+from nimjos.words import Word
 from checkers.prove.budget import Budget
 from checkers.prove.certificate import Certificate, TooManyOptions, game_kind
 from checkers.prove.modes import Mode
@@ -37,7 +38,7 @@ class Attempt:
     """The outcome of proving one instance (one assignment of the enumerated names)."""
 
     params: dict
-    status: str                 # "proved", "refuted", "inconclusive", "vacuous"
+    status: Word | str          # proved, refuted, inconclusive or vacuous (made a Word at construction)
     results: list = field(default_factory=list)
     counterexample: Counterexample | None = None
     note: str = ""
@@ -46,6 +47,9 @@ class Attempt:
     untranslatable: str | None = None
     #: the termination measure a search found for the game (which declares none), as its expressions
     measure: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.status = Word(self.status)
 
 
 def prove_instance(claim: Claim, plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
@@ -82,13 +86,13 @@ def prove_instance(claim: Claim, plan: ClaimPlan, dom: ProofDomain, params: dict
                   measure=next((r.measure for r in results if r.measure), ()))
     for r in results:
         if r.status == "vacuous":
-            att.status = "vacuous"
+            att.status = Word.VACUOUS
         elif r.status == "unknown":
-            att.status = "inconclusive"
+            att.status = Word.INCONCLUSIVE
             att.note = f"Z3 could not decide '{r.name}' ({r.text})"
             return att
         elif r.status == "obligation":
-            att.status = "inconclusive"
+            att.status = Word.INCONCLUSIVE
             att.note = f"'{r.name}' fails only where {r.text} (at {show_values(r.values)})"
             return att
         elif r.status == "fails":
@@ -122,7 +126,7 @@ def _confirm(claim: Claim, plan: ClaimPlan, kind: Mode | None, params: dict, r: 
             att.status, att.note = "inconclusive", spurious_model(bindings, att.abstractions)
             return att
         lhs, rhs = plan.sides_at(env)
-        att.status = "refuted"
+        att.status = Word.REFUTED
         att.counterexample = Counterexample(bindings, lhs, rhs, detail={"found by": "Z3, re-evaluated exactly"})
         return att
     coords = plan.coords
@@ -164,7 +168,7 @@ def _confirm(claim: Claim, plan: ClaimPlan, kind: Mode | None, params: dict, r: 
     b = {n: b[n] for n in names if n in b}
     shown = {Mode.GRUNDY: label, Mode.P: "P" if label == 0 else "N"}.get(kind, label)
     truth = {Mode.GRUNDY: actual, Mode.P: "P" if actual == 0 else "N"}.get(kind, actual)
-    att.status = "refuted"
+    att.status = Word.REFUTED
     att.counterexample = Counterexample(b, truth, shown, detail={"grundy": actual, "found by": f"Z3 ({r.name}), re-evaluated by the engine"})
     return att
 
@@ -222,7 +226,7 @@ def _certificate_failure(claim: Claim, plan: ClaimPlan, kind: Mode | None, game_
     what = ("the claimed " + ("Grundy function is not G" if grundy else "P-set is not the P-set") +
             f": {conf.words()}; proved by Z3: {att.results[0].name}, and every move stays in the domain; so " +
             conf.wrong_where())
-    att.status = "refuted"
+    att.status = Word.REFUTED
     att.note = what + " (not necessarily the least counterexample, which is not known: the engine cannot value that far)"
     att.counterexample = Counterexample(b, None, claimed, detail={
         "certificate": what, "least": "not known",

@@ -42,17 +42,36 @@ from checkers.prove.domain import ProofDomain
 from checkers.prove.rule_function import facts as rule_function_facts
 from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder
+from nimjos.words import Vocabulary
+
+class QueryStatus(Vocabulary):
+    """What Z3 answered to one query: it holds (unsat), it fails (a model), it fails only where an obligation of the
+    translation is broken, unknown, or it holds because its hypotheses are never true (vacuous).
+
+    >>> QueryStatus("holds") is QueryStatus.HOLDS
+    True
+    """
+
+    HOLDS = "holds"
+    FAILS = "fails"
+    OBLIGATION = "obligation"
+    UNKNOWN = "unknown"
+    VACUOUS = "vacuous"
+
 
 @dataclass
 class QueryResult:
     """unsat (holds) / sat (a model: goal false, or an obligation broken) / unknown."""
 
     name: str
-    status: str                      # "holds", "fails", "obligation", "unknown"
+    status: QueryStatus | str        # made a QueryStatus at construction
     values: dict = field(default_factory=dict)
     text: str = ""
     #: the termination measure a search found and this (holding) query proved, as its expressions
     measure: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.status = QueryStatus(self.status)
 
 
 class Context:

@@ -23,11 +23,12 @@ import z3
 
 from nimjos.games.engine import active_engine
 from nimjos.games.fast import outcome_box, outcomes_fast
-from nimjos.lang.errors import EvalError, ResourceError, SpecError
+from nimjos.lang.errors import EvalError, ResourceError, SpecError, StepLimitError
 from nimjos.lang.values import format_value
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, PPositionsPlan, SetPlan
 from nimjos.verdict import Counterexample
+from nimjos.words import Note, NoteKind
 from checkers.prove.certificate import (MAX_OPTIONS, Certificate, OutsideDomain, PointSolver, TooManyOptions, Undecided,
                                         count_options, game_kind, small_position)
 from checkers.prove.ending import plays_end
@@ -128,7 +129,8 @@ def too_large(exc: ResourceError) -> str:
     >>> too_large(ResourceError("g: more than 10 positions are reachable", hint="shrink the window or raise --max-positions"))
     'g: more than 10 positions are reachable, at an instance the sampler drew (skipped)'
     """
-    return f"{exc.message}, at an instance the sampler drew (skipped)"
+    kind = NoteKind.STEP_LIMIT if isinstance(exc, StepLimitError) else NoteKind.REMARK
+    return Note(kind, f"{exc.message}, at an instance the sampler drew (skipped)")
 
 
 def _undefined(bindings: dict, exc: Exception) -> Outcome:

@@ -61,6 +61,7 @@ from nimjos.spec.loader import Claim
 from nimjos.spec.plan import (GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PeriodicPlan, SetPlan, StairPlan,
                               ValuesPlan)
 from nimjos.verdict import HasId, Verdict
+from nimjos.words import Note, NoteKind, joined, note_kind
 from checkers.options import RunOptions
 from checkers.prove.certificate import Certificate, game_kind
 from checkers.context import CheckContext
@@ -247,7 +248,7 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
             stats["steps"] += budget.spent - before
             engine.max_positions = guard
             del engine.explore   # the class's method again
-        if out.kind == Outcome.SKIP and "steps" in out.note:
+        if out.kind == Outcome.SKIP and note_kind(out.note) is NoteKind.STEP_LIMIT:
             out.note = f"an evaluation took more than {EVAL_STEPS:,} steps"
         return out
 
@@ -297,7 +298,7 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
         if short:
             return short
         if time.process_time() > deadline:
-            return f"the safety net ({safety:g} s of CPU time) stopped the search"
+            return Note(NoteKind.SAFETY_NET, f"the safety net ({safety:g} s of CPU time) stopped the search")
         return ""
     failures: list[Outcome] = []
     skips: dict[str, int] = {}
@@ -349,7 +350,7 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
     if failures and failures[0].env is not None:
         failures = [_smaller(wide, failures[0], evaluate)]
     if stopped:
-        note = "; ".join(filter(None, [note, stopped]))
+        note = joined(NoteKind.SAFETY_NET, note, stopped)
     return _verdict(claim, dom, stats, failures, skips, evaluator, note, start, edge)
 
 
@@ -479,7 +480,7 @@ def _verdict(claim: Claim, dom: Domain, stats: dict, failures: list, skips: dict
         reason = "no drawn instance could be evaluated" if stats["skip"] else "the assumption held at no drawn instance"
         return Verdict(claim.id, "inconclusive", METHOD, f"{reason}; " + "; ".join(scope_parts[1:]), **common)
     why = ""
-    if stats["timeouts"] or "safety net" in note:
+    if stats["timeouts"] or note_kind(note) is NoteKind.SAFETY_NET:
         why = "the CPU-time safety net stopped evaluations (the verdict would depend on the machine's speed)"
     elif spread < MIN_BEYOND:
         why = (f"only {spread:,} held instances beyond the window off the domain's edge (at least {MIN_BEYOND} needed): "

@@ -17,6 +17,7 @@ from checkers import ClaimResult, RunOptions, run_claim
 from nimjos.lang.values import format_value
 from nimjos.spec.loader import Claim, Spec, load_spec
 from nimjos.verdict import Verdict, agreement
+from nimjos.words import Word
 
 __all__ = ["load_spec", "check_claim", "check", "Spec", "Claim", "ClaimResult", "ClaimCheck", "CheckResults"]
 
@@ -46,9 +47,10 @@ class ClaimCheck:
         return self.result.final
 
     @property
-    def verdict(self) -> str:
-        """The final verdict's word: refuted, ill-defined, proved, proved-bounded, sampled, checked, vacuous, inconclusive."""
-        return self.final.verdict
+    def verdict(self) -> Word:
+        """The final verdict's word (a :class:`nimjos.words.Word`): refuted, ill-defined, proved, proved-bounded,
+        sampled, checked, vacuous, inconclusive."""
+        return Word(self.final.verdict)
 
     @property
     def agrees(self) -> bool:
@@ -98,7 +100,7 @@ class CheckResults(list):
         """The claims' cards, one after another."""
         return "".join(c._repr_html_() for c in self)
 
-    def verdicts(self) -> dict[str, str]:
+    def verdicts(self) -> dict[str, Word]:
         """{claim id: final verdict}.
 
         >>> CheckResults().verdicts()

@@ -13,6 +13,7 @@ import argparse
 import os
 
 from nimjos.app.cli import deferred, help_of
+from nimjos.words import Executor, Profile
 
 #: the results store the commands use unless NIMJOS_STORE or --store names another: the store's own default
 #: (:data:`nimjos.results.store.DEFAULT_PATH`, not imported: the store module is not needed to parse arguments)
@@ -31,7 +32,7 @@ def register_check(sub: argparse._SubParsersAction) -> None:
     check.add_argument("--claim", action="append", help="check only this claim id (repeatable)")
     check.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     check.add_argument("--max-counterexamples", type=int, default=10, metavar="N")
-    check.add_argument("--profile", default="default", choices=["default", "deep"])
+    check.add_argument("--profile", default=Profile.DEFAULT, choices=list(Profile))
     check.add_argument("--at", help="check one instance only, e.g. --at 'x=0,y=2'")
     check.add_argument("--method", help="comma-separated methods: exhaustive,sample,prove (default: all that apply)")
     check.add_argument("--timeout", type=float, default=None,
@@ -48,7 +49,8 @@ def register_check(sub: argparse._SubParsersAction) -> None:
                        help="claims checked at once, one process each (default: one per core)")
     check.add_argument("--workers", type=int, default=1, help="processes for sharded exhaustive checks (local executor)")
     check.add_argument("--shards", type=int, default=0, help="shards per claim (default: 4 x workers, balanced)")
-    check.add_argument("--executor", default="local", choices=["local", "dask"], help="where shards run")
+    check.add_argument("--executor", default=Executor.LOCAL, choices=list(Executor),
+                       help="where shards run")
     check.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://127.0.0.1:8786")
     check.add_argument("--max-positions", type=int, default=0, help="resource guard: positions one table may hold")
     check.set_defaults(func=deferred("check", "cmd_check"))
@@ -172,5 +174,5 @@ def register_explain(sub: argparse._SubParsersAction) -> None:
     p.add_argument("target", help="FILE::CLAIM")
     p.add_argument("--at", help="a position, e.g. '(0, 2)' or 'x=0,y=2' (default: the smallest counterexample)")
     p.add_argument("--depth", type=int, default=0, help="also print the game tree this deep")
-    p.add_argument("--profile", default="default", choices=["default", "deep"])
+    p.add_argument("--profile", default=Profile.DEFAULT, choices=list(Profile))
     p.set_defaults(func=deferred("explain", "cmd_explain"))

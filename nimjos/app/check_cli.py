@@ -20,7 +20,7 @@ from typing import Any
 
 from nimjos.lang.errors import SpecError, raise_all
 from nimjos.lang.values import format_value
-from nimjos.results.store import ResultsStore
+from nimjos.results.store import ResultsStore, claim_structure
 from checkers import RunOptions, Sharding
 from nimjos.app.claim_pool import default_jobs, load_costs, run_claims
 from nimjos.spec.loader import Claim, load_specs
@@ -48,8 +48,22 @@ def _claim_meta(claim: Claim, agrees: bool, why: str = "") -> dict:
         "relaxes": claim.relaxes or "", "note": claim.note, "reading": claim.reading, "formula": claim.formula_text(),
         "agrees": agrees, "disagreement": "" if agrees else why,
         "for_all": claim.for_all_text or "", "assume": claim.assume_text or "",
-        "order": claim.index, "definitions": definitions_used(claim),
+        "order": claim.index, "definitions": definitions_used(claim), "claim": _structure(claim),
     }
+
+
+def _structure(claim: Claim) -> dict:
+    """The claim's structure as the results store keeps it (:func:`nimjos.results.store.claim_structure`): its
+    kind, its pattern's fields, the names its domain binds in their order, its game's coordinates.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> spec = load_spec(Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> _structure(spec.claims[0])
+    {'kind': 'grundy', 'pattern': {}, 'names': ['x'], 'coords': ['x']}
+    """
+    plan = claim.plan()
+    names = plan.domain.names if plan.domain is not None else plan.window.names if plan.window is not None else ()
+    return claim_structure(claim.kind, claim.statement, names, plan.coords)
 
 
 def _human_line(claim: Claim, result: Any, agrees: bool, why: str) -> str:

@@ -24,6 +24,7 @@ from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import free_names, parse, unknown_name_error
 from nimjos.lang.values import format_value
+from nimjos.words import Play
 from nimjos.games.engine import active_engine
 
 #: the most options one move family may list at one position (a count): more is refused with a ResourceError
@@ -67,7 +68,7 @@ def is_affine(node: ast.AST, var: str) -> bool:
 
 #: the play conventions of a game: normal (the player who cannot move loses) and misère (the player who cannot
 #: move wins: a terminal position is an N-position)
-NORMAL, MISERE = "normal", "misere"
+NORMAL, MISERE = Play.NORMAL, Play.MISERE
 PLAYS = (NORMAL, MISERE)
 
 

@@ -10,7 +10,7 @@ import math
 from fractions import Fraction
 from typing import Any, Iterable
 
-from nimjos.lang.errors import EvalError, ResourceError
+from nimjos.lang.errors import EvalError, ResourceError, StepLimitError
 from nimjos.lang.registry import LANG, builtins_of
 from nimjos.lang.runtime import MAX_STEPS, active_budget, Definition, Lambda, _Stream, norm
 
@@ -164,7 +164,7 @@ def iterate(f: Any, p: Any, x: Any) -> Any:
     if not callable(f):
         raise EvalError("iterate needs a function as its first argument")
     if p > MAX_STEPS:
-        raise ResourceError(f"iterate with p = {p:,} exceeds the limit of {MAX_STEPS:,} steps")
+        raise StepLimitError(f"iterate with p = {p:,} exceeds the limit of {MAX_STEPS:,} steps")
     key = None
     if isinstance(f, (Lambda, Definition)):
         try:

@@ -105,5 +105,9 @@ class ResourceError(SpecError):
     """The spec asks for more work or memory than the limits allow."""
 
 
+class StepLimitError(ResourceError):
+    """One evaluation took more steps than its limit allows (:func:`nimjos.lang.runtime.step_limit`)."""
+
+
 class EvalError(NimjosError, ArithmeticError):
     """The statement cannot be evaluated at an instance (the mathematics is undefined there)."""

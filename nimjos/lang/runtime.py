@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Callable, Iterator
 
-from nimjos.lang.errors import EvalError, ResourceError
+from nimjos.lang.errors import EvalError, ResourceError, StepLimitError
 
 #: most steps one evaluation may take (loop iterations: comprehensions, iterate(), a recursion's levels; calls of
 #: lambdas and definitions; options listed)
@@ -78,7 +78,7 @@ class EvaluationBudget:
         self.spent += n
         if self.steps > self.limit:
             limit, self.steps = self.limit, 0
-            raise ResourceError(f"an evaluation took more than {limit:,} steps (loop iterations and calls: a "
+            raise StepLimitError(f"an evaluation took more than {limit:,} steps (loop iterations and calls: a "
                                 "comprehension or iterate() over too large a range?)")
 
     def restart(self) -> None:
@@ -295,7 +295,7 @@ class Definition:
         n, rest = args[0], args[1:]
         try:
             if n > MAX_STEPS:
-                raise ResourceError(f"{n:,} steps would exceed the limit of {MAX_STEPS:,}")
+                raise StepLimitError(f"{n:,} steps would exceed the limit of {MAX_STEPS:,}")
             budget = active_budget()
             for m in range(n):
                 budget.spend()

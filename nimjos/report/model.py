@@ -19,14 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from nimjos.verdict import CLOSED, HOLDING, STRENGTH, VERDICTS, final_verdict
+from nimjos.report.records import StoredClaim, final_row
+from nimjos.verdict import CLOSED, HOLDING, STRENGTH, VERDICTS
 
 #: verdicts whose claims get a page of their own
 PAGE_VERDICTS = ("refuted", "ill-defined")
-
-#: words of a domain that are not bound variables
-_NOT_NAMES = frozenset({"and", "or", "not", "in", "for", "if", "True", "False", "range", "len", "all", "any",
-                        "multisets", "subsets", "max", "min", "abs", "sum", "set", "tuple"})
 
 #: the words of the summary line, in order
 SUMMARY_WORDS = ("held", "refuted", "ill-defined", "vacuous", "proved", "proved-bounded", "sampled", "checked",
@@ -41,13 +38,6 @@ SIDES = {
     "holds": ("left side", "right side"),
 }
 
-#: the fields of a periodic or stair claim as the store keeps them (``str`` of the spec's table): name, then an
-#: integer or a quoted expression
-_PATTERN_FIELD = re.compile(r"'(period|preperiod|saltus|h)':\s*(?:(-?\d+)|'((?:[^'\\]|\\.)*)'|\"([^\"]*)\")")
-
-#: the comparison a periodic claim's window check records at a counterexample
-_PERIODIC_DETAIL = re.compile(r"G\((-?\d+) \+ (-?\d+)\) = G\((-?\d+)\) \+ (-?\d+)")
-
 #: column titles of a counterexample's detail values, by key (other keys are shown as they are)
 DETAIL_TITLES = {"grundy": "Grundy value"}
 
@@ -61,15 +51,13 @@ KIND_LABELS = {
 }
 
 
-def pattern_fields(formula: str) -> dict[str, str]:
-    """The fields of a periodic or stair claim's table from its stored text (values as text; nothing evaluated).
+def _integer(text: str) -> bool:
+    """Is a pattern field an integer as written (not an expression)?
 
-    >>> pattern_fields("{'period': 12, 'preperiod': 70}")
-    {'period': '12', 'preperiod': '70'}
-    >>> pattern_fields("{'period': 'k + 1'}")
-    {'period': 'k + 1'}
+    >>> _integer("12"), _integer("-3"), _integer("k + 1")
+    (True, True, False)
     """
-    return {m.group(1): next(g for g in m.groups()[1:] if g is not None) for m in _PATTERN_FIELD.finditer(formula)}
+    return text.lstrip("-").isdigit()
 
 
 def _term(text: str) -> str:
@@ -81,17 +69,17 @@ def _term(text: str) -> str:
     return text if re.fullmatch(r"-?\d+|[A-Za-z_]\w*", text) else f"({text})"
 
 
-def kind_statement(kind: str, formula: str, coord: str = "n") -> str | None:
-    """A periodic or stair claim in the words a paper uses; None for the kinds written as a formula.
+def kind_statement(kind: str, fields: dict[str, str], coord: str = "n") -> str | None:
+    """A periodic or stair claim in the words a paper uses, from its pattern's fields as the store keeps them
+    (:class:`nimjos.report.records.StoredClaim`); None for the kinds written as a formula.
 
-    >>> kind_statement("periodic", "{'period': 12, 'preperiod': 70}", "n")
+    >>> kind_statement("periodic", {"period": "12", "preperiod": "70"}, "n")
     'G(n + 12) = G(n) for every n >= 70'
-    >>> kind_statement("stair", "{'h': 2}", "n")
+    >>> kind_statement("stair", {"h": "2"}, "n")
     'G(2q + r) = G(2q) + r for 0 <= r < 2, and 2 divides G(2q), for every q >= 0'
-    >>> kind_statement("grundy", "x // 2") is None
+    >>> kind_statement("grundy", {}) is None
     True
     """
-    fields = pattern_fields(formula or "")
     if kind == "periodic" and "period" in fields:
         saltus = fields.get("saltus", "0")
         plus = "" if saltus == "0" else f" + {_term(saltus)}"
@@ -180,7 +168,7 @@ class Claim:
         """The claim's bound variables as its records name them (counterexamples, plotted coordinates, the
         domain's own names), in their first order; empty when no record says.
 
-        >>> Claim("f", "c", [], {"for_all": "1 <= x and 1 <= y"}).names
+        >>> Claim("f", "c", [], {"for_all": "1 <= x and 1 <= y", "claim": {"names": ["x", "y"]}}).names
         ['x', 'y']
         >>> Claim("f", "c", [], {"for_all": "0 <= n", "counterexamples": [{"bindings": {"k": 2, "n": 5}}]}).names
         ['k', 'n']
@@ -193,10 +181,16 @@ class Claim:
         for block in (self.plotted.get("sequence"), self.plotted.get("grid")):
             if isinstance(block, dict):
                 out += [str(n) for n in block.get("coords") or [] if n not in out]
-        if not out:
-            words = re.findall(r"[A-Za-z_]\w*", self.get("for_all", ""))
-            out = [w for i, w in enumerate(words) if w not in words[:i] and w not in _NOT_NAMES]
-        return out
+        return out or list(self.structure.names)
+
+    @property
+    def structure(self) -> StoredClaim:
+        """The claim's structure as the store keeps it: kind, pattern fields, bound names, coordinates.
+
+        >>> Claim("f", "c", [], {"claim": {"kind": "periodic", "pattern": {"period": 3}}}).structure.pattern
+        {'period': '3'}
+        """
+        return StoredClaim.from_row(self.best)
 
     @property
     def coord(self) -> str:
@@ -227,16 +221,16 @@ class Claim:
     def statement_words(self) -> str | None:
         """The claim in the words of its kind (periodic, stair), or None when its formula is the statement.
 
-        >>> Claim("f", "c", [], {"kind": "periodic", "formula": "{'period': 3}"}).statement_words
+        >>> Claim("f", "c", [], {"kind": "periodic", "claim": {"pattern": {"period": 3}}}).statement_words
         'G(n + 3) = G(n) for every n >= 0'
         """
-        return kind_statement(self.get("kind", ""), self.get("formula", ""), self.coord)
+        return kind_statement(self.get("kind", ""), self.structure.pattern, self.coord)
 
     @property
     def domain(self) -> str:
         """The claim's domain as the opening of its statement ('' without one).
 
-        >>> Claim("f", "c", [], {"for_all": "1 <= x and 1 <= y"}).domain
+        >>> Claim("f", "c", [], {"for_all": "1 <= x and 1 <= y", "claim": {"names": ["x", "y"]}}).domain
         'For every x, y with 1 <= x and 1 <= y'
         """
         given = self.get("for_all", "")
@@ -246,7 +240,7 @@ class Claim:
     def domain_lead(self) -> str:
         """The words before the domain's condition: "For every x, y with" ('' without a domain).
 
-        >>> Claim("f", "c", [], {"for_all": "0 <= n"}).domain_lead, Claim("f", "c", [], {}).domain_lead
+        >>> Claim("f", "c", [], {"for_all": "0 <= n", "claim": {"names": ["n"]}}).domain_lead, Claim("f", "c", [], {}).domain_lead
         ('For every n with', '')
         """
         given = self.get("for_all", "")
@@ -260,7 +254,7 @@ class Claim:
         """What the final method covered, in words whose counts mean what they say: a proof's domain (not its one
         "instance"), a proof for a class (its scope), or the instances checked, in the singular when there is one.
 
-        >>> Claim("f", "c", [], {"verdict": "proved", "for_all": "1 <= x", "instances": 1}).extent
+        >>> Claim("f", "c", [], {"verdict": "proved", "for_all": "1 <= x", "instances": 1, "claim": {"names": ["x"]}}).extent
         'for every x with 1 <= x'
         >>> Claim("f", "c", [], {"verdict": "refuted", "instances": 401, "assumption_held": 401, "failures": 1}).extent
         '401 instances, assumption held in 401, 1 failing'
@@ -304,10 +298,11 @@ class Claim:
     @property
     def comparison(self) -> str | None:
         """Why a periodic or stair claim fails at its smallest counterexample: the two Grundy values it says are
-        equal, each at its own position, from the moves; None for the other kinds.
+        equal, each at its own position, from the moves; None for the other kinds, and for a period or saltus
+        that is an expression (its value at the counterexample is not stored).
 
-        >>> Claim("f", "c", [], {"kind": "periodic", "counterexamples": [{"bindings": {"n": 70}, "lhs": 2, "rhs": 6,
-        ...       "detail": {"statement": "G(70 + 12) = G(70) + 0"}}]}).comparison
+        >>> Claim("f", "c", [], {"kind": "periodic", "claim": {"pattern": {"period": 12, "preperiod": 70}},
+        ...       "counterexamples": [{"bindings": {"n": 70}, "lhs": 2, "rhs": 6}]}).comparison
         'G(82) = 2, but G(70) = 6: the claim says G(70 + 12) = G(70), and both values come from the moves.'
         """
         kind = self.get("kind", "")
@@ -316,13 +311,15 @@ class Claim:
             return None
         cx = found[0]
         if kind == "periodic":
-            m = _PERIODIC_DETAIL.search(str((cx.get("detail") or {}).get("statement", "")))
-            if m is None:
+            pattern = self.structure.pattern
+            n = (cx.get("bindings") or {}).get((self.structure.coords or (self.coord,))[0])
+            p, s = pattern.get("period", ""), pattern.get("saltus", "0")
+            if not isinstance(n, int) or not _integer(p) or not _integer(s):
                 return None
-            n, p, s = int(m.group(1)), int(m.group(2)), int(m.group(4))
-            plus = f" + {s}" if s else ""
-            return (f"G({n + p}) = {_cell(cx.get('lhs'))}, but G({n}){plus} = {_cell(cx.get('rhs'))}: the claim says "
-                    f"G({n} + {p}) = G({n}){plus}, and both values come from the moves.")
+            period, saltus = int(p), int(s)
+            plus = f" + {saltus}" if saltus else ""
+            return (f"G({n + period}) = {_cell(cx.get('lhs'))}, but G({n}){plus} = {_cell(cx.get('rhs'))}: the claim "
+                    f"says G({n} + {period}) = G({n}){plus}, and both values come from the moves.")
         at = (cx.get("bindings") or {}).get(self.coord)
         return (f"G({at}) = {cx.get('lhs')}, but the stair says {cx.get('rhs')} "
                 f"(the value at the start of its block plus the offset); both from the moves."
@@ -351,13 +348,13 @@ class Claim:
     def sides(self) -> tuple[str, str]:
         """Column titles for a counterexample's two values (a periodic claim's: the two Grundy values it compares).
 
-        >>> Claim("f", "c", [], {"kind": "periodic", "formula": "{'period': 12, 'preperiod': 70}"}).sides
+        >>> Claim("f", "c", [], {"kind": "periodic", "claim": {"pattern": {"period": 12, "preperiod": 70}}}).sides
         ('G(n + 12), from the moves', 'G(n), from the moves')
         """
         given = (self.best.get("evidence") or {}).get("sides")
         if isinstance(given, (list, tuple)) and len(given) == 2:
             return str(given[0]), str(given[1])
-        fields = pattern_fields(self.get("formula", ""))
+        fields = self.structure.pattern
         if self.get("kind") == "periodic" and "period" in fields:
             saltus = fields.get("saltus", "0")
             plus = "" if saltus == "0" else f" + {_term(saltus)}"
@@ -570,7 +567,7 @@ def group_claims(rows: list[dict]) -> list[Claim]:
         newest_hash[row["file"]] = max(newest_hash.get(row["file"], mark), mark, key=lambda m: m[0])
     claims = []
     for (file, claim_id), records in by_key.items():
-        best = final_verdict(records)
+        best = final_row(records)
         records = [best] + sorted((r for r in records if r is not best), key=_strength)
         current = newest_hash[file][1]
         stale = current is not None and all(r.get("spec_hash") != current for r in records)

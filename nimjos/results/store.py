@@ -23,6 +23,7 @@ The file is in WAL mode (readers never block the writer) and carries its schema 
 """
 from __future__ import annotations
 
+import ast
 import io
 import json
 import os
@@ -32,7 +33,7 @@ import sqlite3
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from nimjos.verdict import Verdict
 
@@ -44,13 +45,92 @@ CLAIM_FIELDS = ("file", "spec_hash", "source_id", "source_title", "document", "c
                 "text", "kind", "game", "expect", "corrects", "relaxes", "note", "formula", "for_all", "assume",
                 "reading", "disagreement")
 
-#: the fields stored as JSON text (the verdict's, and the definitions a claim's statement uses)
-JSON_FIELDS = ("counterexamples", "undefined", "notes", "evidence", "definitions")
+#: the fields stored as JSON text (the verdict's, and the definitions a claim's statement uses; the claim's structure
+#: and the verdict's scope as data)
+JSON_FIELDS = ("counterexamples", "undefined", "notes", "evidence", "definitions", "claim", "scope_json")
+
+#: the JSON fields that hold an object (the others hold a list)
+JSON_OBJECTS = ("evidence", "claim", "scope_json")
+
+#: the fields of a periodic or stair claim's table that say its pattern
+PATTERN_FIELDS = ("period", "preperiod", "saltus", "h")
+
+
+def claim_structure(kind: str, statement: Any, names: Any = (), coords: Any = ()) -> dict[str, Any]:
+    """A claim's structure as the store keeps it (column ``claim``): its kind, the fields of a periodic or stair
+    pattern as a table (integers, or expressions as text), its bound names in the order it binds them, and its
+    game's coordinates.
+
+    >>> claim_structure("periodic", {"period": 12, "preperiod": 70, "of": "G"}, ("n",), ("n",))
+    {'kind': 'periodic', 'pattern': {'period': 12, 'preperiod': 70}, 'names': ['n'], 'coords': ['n']}
+    >>> claim_structure("holds", "x + 0 == x", ["x"])
+    {'kind': 'holds', 'pattern': {}, 'names': ['x'], 'coords': []}
+    """
+    pattern = {k: v if isinstance(v, int) and not isinstance(v, bool) else str(v)
+               for k, v in (statement.items() if isinstance(statement, dict) else ()) if k in PATTERN_FIELDS}
+    return {"kind": kind, "pattern": pattern if kind in ("periodic", "stair") else {},
+            "names": [str(n) for n in names or ()], "coords": [str(c) for c in coords or ()]}
+
+
+def _bound_names(for_all: str | None) -> list[str]:
+    """The names a stored domain binds, in the order it first writes them (the names it calls, and the names a
+    comprehension or a lambda inside it binds, are not the claim's): how a store written before the claim's
+    structure was kept learns them.
+
+    >>> _bound_names("1 <= x and 1 <= y and x + y <= len(range(k)) and all(i < x for i in range(y))")
+    ['x', 'y', 'k']
+    >>> _bound_names("not valid ("), _bound_names(None)
+    ([], [])
+    """
+    try:
+        tree = ast.parse(for_all or "", mode="eval")
+    except SyntaxError:
+        return []
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    local = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    local |= {a.arg for n in ast.walk(tree) if isinstance(n, ast.Lambda) for a in n.args.args}
+    found = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in called and n.id not in local),
+                   key=lambda n: (n.lineno, n.col_offset))
+    return list(dict.fromkeys(n.id for n in found))
+
+
+def structure_from_texts(kind: str | None, formula: str | None, for_all: str | None) -> dict[str, Any]:
+    """A claim's structure from the texts a record kept before the store kept it (and that a caller gives without
+    it): its kind, for a periodic or stair claim the text of its table read as a literal (nothing is evaluated), the
+    names its domain binds. Once, when the record is written or the store migrated; never when it is read.
+
+    >>> structure_from_texts("periodic", "{'period': 12, 'preperiod': 70}", "0 <= n")
+    {'kind': 'periodic', 'pattern': {'period': 12, 'preperiod': 70}, 'names': ['n'], 'coords': []}
+    """
+    table: Any = None
+    if kind in ("periodic", "stair"):
+        try:
+            table = ast.literal_eval(formula or "")
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            table = None
+    return claim_structure(kind or "", table, _bound_names(for_all))
+
+
+def _structure_old_rows(conn: sqlite3.Connection) -> None:
+    """Migration 9 on the rows written before it: each claim's structure (:func:`structure_from_texts`), and each
+    verdict's scope as data from its stored counts and proved class."""
+    rows = conn.execute("SELECT id, kind, formula, for_all, instances, beyond, evidence FROM results").fetchall()
+    for rid, kind, formula, for_all, instances, beyond, evidence in rows:
+        claim = structure_from_texts(kind, formula, for_all)
+        scope: dict[str, Any] = {"instances": instances or 0}
+        if beyond is not None:
+            scope["beyond"] = beyond
+        proved_class = (json.loads(evidence) if evidence else {}).get("proved_class")
+        if proved_class is not None:
+            scope["proved_class"] = proved_class
+        conn.execute("UPDATE results SET claim = ?, scope_json = ? WHERE id = ?",
+                     (json.dumps(claim), json.dumps(scope), rid))
 
 
 #: MIGRATIONS[i] upgrades a store from schema version i to i + 1; the last one gives SCHEMA_VERSION.
 #: Never edit a step that has shipped: append a new one.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
+#: A step is SQL text, or a function of the connection (a change of the data SQL alone cannot make).
+MIGRATIONS: tuple[tuple[str | Callable[[sqlite3.Connection], None], ...], ...] = (
     # 1: runs, and one row per claim and method with the verdict and its scope
     (
         """CREATE TABLE runs (
@@ -116,6 +196,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         "ALTER TABLE results ADD COLUMN disagreement TEXT",
     ),
+    # 9: the claim's structure (kind, pattern fields, bound names, coordinates: nimjos.results.store.claim_structure)
+    #    and the verdict's scope as data (nimjos.verdict.Scope), as JSON; the rows before it get theirs from what
+    #    they kept
+    (
+        "ALTER TABLE results ADD COLUMN claim TEXT",
+        "ALTER TABLE results ADD COLUMN scope_json TEXT",
+        _structure_old_rows,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -134,7 +222,7 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
 
     >>> conn = sqlite3.connect(":memory:")
     >>> migrate(conn, 1), migrate(conn)
-    (1, 8)
+    (1, 9)
     """
     def current() -> int:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -150,7 +238,10 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
             version = current()
             if version < target:
                 for statement in MIGRATIONS[version]:
-                    conn.execute(statement)
+                    if callable(statement):
+                        statement(conn)
+                    else:
+                        conn.execute(statement)
                 version += 1
                 conn.execute(f"PRAGMA user_version = {version}")
             conn.execute("COMMIT")
@@ -254,7 +345,9 @@ class ResultsStore:
         `claim` holds the fields of :data:`CLAIM_FIELDS` (missing ones are stored as NULL; `for_all` and
         `assume` are the claim's domain and assumption as written, optional; `spec_hash` the SHA-256 of the
         spec file the claim was read from, so that a report can tell when the file changed since), optionally
-        `definitions` (the ``[define]`` heads and bodies the statement uses, as pairs), `agrees`
+        `definitions` (the ``[define]`` heads and bodies the statement uses, as pairs), `claim` (the claim's
+        structure, :func:`claim_structure`; without it, :func:`structure_from_texts` of its kind, formula and
+        domain), `agrees`
         (does the verdict satisfy the claim's `expect`; `disagreement`, why not) and optionally `order` (the claim's place in
         its file, used to list claims as the paper does). `reused_from`: the run whose check this verdict reuses
         (:meth:`reusable`), None when this run checked it.
@@ -290,6 +383,9 @@ class ResultsStore:
             "notes": json.dumps(data.get("notes", [])),
             "evidence": json.dumps(verdict.stored_evidence(), sort_keys=True, default=str),
             "definitions": json.dumps([[str(head), str(body)] for head, body in claim.get("definitions") or []]),
+            "claim": json.dumps(claim.get("claim") or structure_from_texts(claim.get("kind"), _text(claim.get("formula")),
+                                                                           _text(claim.get("for_all")))),
+            "scope_json": json.dumps(verdict.scope_record.to_json(), default=str),
             "seconds": float(verdict.seconds),
             "reused_from": reused_from,
             "recorded": now(),
@@ -458,7 +554,7 @@ def _decode(row: sqlite3.Row) -> dict:
     """A results row as a plain dict, JSON columns decoded, `agrees` as a bool (or None)."""
     out = dict(row)
     for name in JSON_FIELDS:
-        default: dict | list = {} if name == "evidence" else []
+        default: dict | list = {} if name in JSON_OBJECTS else []
         out[name] = json.loads(out[name]) if out.get(name) else default
     if out.get("agrees") is not None:
         out["agrees"] = bool(out["agrees"])

@@ -14,6 +14,7 @@ from typing import Any
 
 from nimjos.lang.errors import SpecError
 from nimjos.lang.syntax import parse, suggest
+from nimjos.words import EXPECT_WORDS  # noqa: F401  (the words ``expect`` may say: the closed vocabulary's)
 
 SOURCE_FIELDS = {"id": str, "title": str, "cite": str, "authors": (str, list), "document": str, "url": str,
                  "note": str, "year": int}
@@ -38,8 +39,6 @@ PROVE_FIELDS = {"for_all": str, "width": int, "bits": int, "timeout": (int, floa
 PROFILE_FIELDS = {"window": str, "levels": str, "values": dict}
 FAMILY_FIELDS = {"point": str, "where": str}
 VALUES_FIELDS = {"from": (int, list), "grundy": list, "of": str, "var": str, "equal": list}
-EXPECT_WORDS = ("holds", "refuted", "ill-defined", "vacuous", "proved", "proved-bounded", "sampled", "checked",
-                "inconclusive")
 TOP_LEVEL = {"source", "game", "define", "claim", "automaton"}
 #: the fields of a stored automaton's table, ``[automaton.NAME]`` (nimjos/spec/automata.py)
 AUTOMATON_FIELDS = {"file": str, "numeration": str, "note": str}

@@ -447,7 +447,7 @@ def _proved(claim: Claim, opts: RunOptions, window: Verdict | None, plan: Any, s
     job = runs[0][1]
     notes = [f"Walnut: {job.statement[:240]}" + ("..." if len(job.statement) > 240 else "")]
     v = Verdict(claim.id, word, METHOD, scope, instances=len(runs), assumption_held=len(runs), seconds=seconds,
-                notes=notes, evidence=ev, engines=ENGINES)
+                notes=notes, evidence=ev, engines=ENGINES, automaton_states=w["states"])
     _soundness(claim, opts, window, plan, setup, v)
     return v
 
