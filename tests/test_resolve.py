@@ -118,3 +118,17 @@ def test_the_visitor_dispatches_by_class_with_a_fallback():
 @given(claim(big=True))
 def test_generated_statements_keep_their_meaning(c):
     event(check_resolve(*c, POINTS[::7]))
+
+
+def test_the_plan_carries_the_ir_of_each_expression(tmp_path):
+    from nimjos.spec.loader import load_spec
+    p = tmp_path / "h.toml"
+    p.write_text('[source]\nid = "s"\n[define]\n"f(n)" = "sum(x for x in range(n))"\n[[claim]]\nid = "c"\n'
+                 'for_all = "0 <= x <= 6"\nassume = "x != 3"\nholds = "f(x) * 2 == x * (x - 1)"\n')
+    plan = load_spec(p).claims[0].plan()
+    assert isinstance(plan.formula.ir, ir.Compare) and isinstance(plan.assume.ir, ir.Compare)
+    left, right = plan.sides
+    assert left.ir is plan.formula.ir.left and right.ir is plan.formula.ir.comparators[0]
+    assert isinstance(left.ir.left, ir.DefCall) and left.ir.left.body.params == ("n",)
+    # the inlined body binds x, which is not the claim's x
+    assert to_text(left.ir) == "(lambda n: sum((x for x in range(n))))(x) * 2"
