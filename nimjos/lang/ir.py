@@ -309,3 +309,24 @@ def walk(node: Expr) -> Iterator[Expr]:
         n = stack.pop()
         yield n
         stack.extend(reversed(list(n.children())))
+
+
+def free_variables(node: Expr) -> set[str]:
+    """The names of the variables a tree uses and does not bind itself (bound names are unique in a tree, so a name
+    bound anywhere in it is bound where it is used).
+
+    >>> from nimjos.lang.compiler import Namespace
+    >>> from nimjos.lang.resolve import resolve_text
+    >>> sorted(free_variables(resolve_text("any(h == y + x for h in range(3))", Namespace(), {"x", "y"})))
+    ['x', 'y']
+    """
+    used: set[str] = set()
+    bound: set[str] = set()
+    for n in walk(node):
+        if isinstance(n, Var):
+            used.add(n.name)
+        elif isinstance(n, Lambda):
+            bound.update(n.params)
+        elif isinstance(n, Comprehension):
+            bound.update(t for g in n.generators for t in g.target)
+    return used - bound
