@@ -300,14 +300,14 @@ def _job(claim: Claim, plan: Any, setup: dict, inst: dict) -> Job:
     _check_nonneg(claim, setup, inst)
     if isinstance(plan, HoldsPlan):
         names = setup["symbolic"]
+        assume = plan.assume.tree if plan.assume is not None else None
         exp = _exponent_names(claim, names) if setup["num"] is BASE2 else set()
         try:
-            job = holds_job(ns, claim.statement, names, inst, setup["domain"], claim.assume_text, exp,
-                            num=setup["num"])
+            job = holds_job(ns, plan.formula.tree, names, inst, setup["domain"], assume, exp, num=setup["num"])
         except NotAutomatic:
             if not exp:
                 raise
-            job = holds_job(ns, claim.statement, names, inst, setup["domain"], claim.assume_text, num=setup["num"])
+            job = holds_job(ns, plan.formula.tree, names, inst, setup["domain"], assume, num=setup["num"])
     else:
         if claim.assume_text:
             raise NotAutomatic("a game claim with an assumption (the certificate needs every position)")
@@ -319,7 +319,8 @@ def _job(claim: Claim, plan: Any, setup: dict, inst: dict) -> Job:
             raise NotAutomatic(f"the built-in game {game.label} has no declared moves to translate")
         kind = game_kind(plan)
         assert kind is not None, "a game claim has a local certificate"
-        job = game_job(ns, game.decl, dict(game.params), inst, kind, claim.statement,
+        job = game_job(ns, game.decl, dict(game.params), inst, kind,
+                       plan.formula.tree if getattr(plan, "formula", None) is not None else claim.statement,
                        list(plan.families) if isinstance(plan, SetPlan) and plan.families is not None else None,
                        setup["domain"], tuple(plan.coords), _levels(plan, inst) if isinstance(plan, LevelSetPlan) else None,
                        num=setup["num"], misere=game.play == MISERE)
