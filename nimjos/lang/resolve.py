@@ -1,5 +1,5 @@
-"""The resolver: a whitelisted syntax tree (:func:`nimjos.lang.syntax.parse`) becomes, once, the resolved and typed
-IR of :mod:`nimjos.lang.ir`, every name looked up in the :class:`~nimjos.lang.compiler.Namespace` as the scalar
+"""The resolver, from a whitelisted syntax tree (:func:`nimjos.lang.syntax.parse`) to the resolved and typed IR of
+:mod:`nimjos.lang.ir`, built once: every name looked up in the :class:`~nimjos.lang.compiler.Namespace` as the scalar
 compiler looks it up (a bound name or a variable first, then a definition, a game, a built-in), and every
 ``[define]`` definition called inlined once (its body resolved once per definition and shared by its calls,
 :func:`definition_body`).
