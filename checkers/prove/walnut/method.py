@@ -34,7 +34,7 @@ from nimjos.lang.builtins import iter_items
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, NimjosError, SpecError
 from nimjos.lang.analysis import window_constants
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree, parse
 from nimjos.lang.values import format_value, json_value
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, LevelSetPlan, PPositionsPlan, SetPlan, WindowPlan
@@ -273,7 +273,9 @@ def _covers(claim: Claim, plan: Any, names: list[str], instances: list[dict], cf
     if not names:
         return True, ""
     try:
-        binder = Binder(parse(plan.domain.text), claim.spec.namespace, allow_unbounded=True, text=plan.domain.text)
+        if plan.domain.tree is None:
+            raise SpecError("a domain without a condition")
+        binder = Binder(copy_tree(plan.domain.tree), claim.spec.namespace, allow_unbounded=True, text=plan.domain.text)
         values = {}
         for level in binder.levels:
             if level.name not in names:
@@ -374,7 +376,7 @@ def _check_nonneg(claim: Claim, setup: dict, inst: dict) -> None:
                 vals = [-1]
             if all(type(v) is int and v >= 0 for v in vals):
                 ok.add(level.name)
-        elif any(_nonneg_expr(parse(t), ok, inst, claim) for t in level.low_text):
+        elif any(_nonneg_expr(copy_tree(t), ok, inst, claim) for t in level.low_trees):
             ok.add(level.name)
     missing = [n for n in names if n not in ok]
     if missing:
