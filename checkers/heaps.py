@@ -31,9 +31,10 @@ with ``h in multisets(n, LO, HI)`` (:mod:`nimjos.games.heaps.positions`); its ga
 from __future__ import annotations
 
 import ast
+import copy
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from checkers.context import CheckContext
@@ -73,6 +74,7 @@ class HeapWindow:
     fixed: int | None = None
 
     names: tuple = ()  # the window's names, in declared order
+    lo_tree: ast.expr | None = field(default=None, repr=False)  # the smallest heap size's tree (set by heap_window)
 
     def binding(self, env: dict, heaps: tuple) -> dict:
         """`env` with the position `heaps` (and its number of heaps when the window binds it), in the window's
@@ -94,17 +96,17 @@ def heap_window(plan: ClaimPlan) -> HeapWindow | None:
     if len(levels) != 1:
         return None
     level, coord = levels[0], levels[0].name
-    tree = parse(level.member_text)
+    tree = level.member_tree
     if not (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id == "multisets"
             and len(tree.args) == 3):
         return None
     count = tree.args[0]
     if isinstance(count, ast.Name) and count.id in plan.window.names:
         return HeapWindow(count.id, coord, ast.unparse(tree.args[1]), ast.unparse(tree.args[2]),
-                          names=plan.window.names)
+                          names=plan.window.names, lo_tree=tree.args[1])
     if isinstance(count, ast.Constant) and type(count.value) is int:
         return HeapWindow(None, coord, ast.unparse(tree.args[1]), ast.unparse(tree.args[2]), count.value,
-                          plan.window.names)
+                          plan.window.names, tree.args[1])
     return None
 
 
@@ -326,7 +328,8 @@ def _element(tree: ast.expr, coord: str) -> tuple[str, ast.expr] | None:
 
 def _one_heap(plan: GrundyPlan | PPositionsPlan, coord: str) -> tuple[str, ast.expr] | None:
     """The statement's one-heap formula (x, F): grundy nimsum(F for x in h), p_positions nimsum(...) == 0."""
-    tree = parse(plan.claim.statement)
+    assert plan.formula is not None, "a claim whose statement is a formula"
+    tree = plan.formula.tree
     if isinstance(plan, PPositionsPlan):
         if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq)
                 and isinstance(tree.comparators[0], ast.Constant) and tree.comparators[0].value == 0):
@@ -358,8 +361,8 @@ def _renamed(text: str, old: str, new: str) -> str:
 def _same(a: ast.expr, a_var: str, b: ast.expr, b_var: str) -> bool:
     """Whether two one-heap formulas are the same text up to the name of the heap."""
     fresh = "_heap"
-    return ast.dump(_Rename(a_var, fresh).visit(parse(ast.unparse(a)))) == \
-        ast.dump(_Rename(b_var, fresh).visit(parse(ast.unparse(b))))
+    return ast.dump(_Rename(a_var, fresh).visit(copy.deepcopy(a))) == \
+        ast.dump(_Rename(b_var, fresh).visit(copy.deepcopy(b)))
 
 
 def _lemma(claim: Claim, base_text: str, var: str, formula: ast.expr) -> tuple[Claim, str] | None:
@@ -367,7 +370,10 @@ def _lemma(claim: Claim, base_text: str, var: str, formula: ast.expr) -> tuple[C
     with no assumption (its domain may be smaller than every y >= 0: see :func:`every_heap_size`)."""
     for uid in claim.prove.using:
         used = claim.spec.claim(uid)
-        tree = parse(used.statement)
+        plan = used.plan()
+        if not isinstance(plan, HoldsPlan):
+            continue
+        tree = plan.formula.tree
         if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq)):
             continue
         call, rhs = tree.left, tree.comparators[0]
@@ -377,8 +383,7 @@ def _lemma(claim: Claim, base_text: str, var: str, formula: ast.expr) -> tuple[C
         y = call.args[1].id
         if ast.unparse(call.args[0]) != base_text or used.assume_text is not None:
             continue
-        plan = used.plan()
-        if not isinstance(plan, HoldsPlan) or plan.window.names != (y,) or plan.domain is None:
+        if plan.window.names != (y,) or plan.domain is None:
             continue
         if _same(rhs, y, formula, var):
             return used, y
@@ -428,7 +433,7 @@ def heap_prove(claim: Claim, opts: RunOptions, context: CheckContext | None = No
     if plan.misere:
         return not_applicable(f"{plan.game_text} is played in misère play, where a sum is not valued by the nim-sum "
                               "of its heaps (no Sprague-Grundy reduction): sums are checked as whole positions")
-    gtree = parse(plan.game_text) if plan.game_text else None
+    gtree = plan.game.tree if plan.game is not None else None
     if gtree is None or not isinstance(plan, (GrundyPlan, PPositionsPlan)) or not isinstance(claim.statement, str):
         return not_applicable("only grundy and p_positions claims about a sum of one-heap games reduce to one heap")
     if not (isinstance(gtree, ast.Call) and isinstance(gtree.func, ast.Name) and gtree.func.id == "heaps"
@@ -436,7 +441,8 @@ def heap_prove(claim: Claim, opts: RunOptions, context: CheckContext | None = No
         return not_applicable(f"{plan.game_text} is not written heaps(GAME), a sum of one-heap games (the "
                               "Sprague-Grundy reduction needs the one-heap game by name)")
     try:
-        lowest = compile_tree(parse(hw.lo), claim.spec.namespace, set())({})
+        assert hw.lo_tree is not None, "heap_window sets the tree"
+        lowest = compile_tree(hw.lo_tree, claim.spec.namespace, set())({})
     except (EvalError, SpecError):
         lowest = None
     if type(lowest) is not int or lowest < 0:

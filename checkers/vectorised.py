@@ -24,7 +24,7 @@ from nimjos.games.fast import outcomes_fast
 from nimjos.games.functions import G, options
 from nimjos.lang.analysis import grundy_calls
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.lang.syntax import free_names, parse
+from nimjos.lang.syntax import free_names
 from nimjos.lang.vector import GameCall, NotVectorisable, OptionSets, as_full, as_truth, vectorise
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PPositionsPlan, SetPlan
 
@@ -67,10 +67,10 @@ def check_vectorised(plan: ClaimPlan, col: Collector, shard: tuple | None) -> tu
     try:
         mask = np.ones(n, dtype=np.bool_)
         if plan.assume is not None:
-            mask = as_truth(vectorise(parse(claim.assume_text), ns, ARRAY_CALLS)(arrays), n)
+            mask = as_truth(vectorise(plan.assume.ir or plan.assume.tree, ns, ARRAY_CALLS)(arrays), n)
         held_idx = np.nonzero(mask)[0]
         held = {k: v[held_idx] for k, v in arrays.items()}
-        statement = vectorise(parse(claim.statement), ns, ARRAY_CALLS)
+        statement = vectorise(plan.formula.ir or plan.formula.tree, ns, ARRAY_CALLS)
         if isinstance(plan, HoldsPlan):
             evidence = _vector_holds(plan, vc, held, statement)
         else:
@@ -269,9 +269,9 @@ def _vector_holds(plan: HoldsPlan, vc: Collector, held: dict, statement: Callabl
 
 def _vector_game(plan: GrundyPlan | SetPlan, vc: Collector, held: dict, statement: Callable) -> dict | None:
     assert plan.window is not None and plan.game is not None, "a game claim's plan has a window and a game"
-    claim, coords, names = plan.claim, plan.coords, plan.window.names
+    coords, names = plan.coords, plan.window.names
     n = len(next(iter(held.values())))
-    if any(c not in held for c in coords) or set(free_names(parse(claim.game_text))) & set(coords):
+    if any(c not in held for c in coords) or set(free_names(plan.game.tree)) & set(coords):
         return None
     if any(n and int(held[c].min()) < 0 for c in coords):
         return None  # a negative coordinate: the scalar path reports it

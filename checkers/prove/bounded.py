@@ -31,7 +31,7 @@ import z3
 from nimjos.spec.loader import Claim
 from nimjos.lang.builtins import iter_items
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree
 from nimjos.spec.plan import ClaimPlan
 from checkers.prove.budget import Budget, check
 from checkers.prove.domain import ProofDomain
@@ -88,12 +88,12 @@ def narrowing(claim: Claim, plan: ClaimPlan, dom: ProofDomain, ctx: z3.Context) 
     b = Builder(claim.spec.namespace, "int", 0, ctx)
     env: dict = {n: b.var(n) for n in plan.window.names}
     try:
-        where = [_bool(b, b.formula(parse(domain.text), env))] if domain.text else []
+        where = [_bool(b, b.formula(copy_tree(domain.tree), env))] if domain.tree is not None else []
     except (Untranslatable, EvalError, SpecError, z3.Z3Exception):
         where = []
-    if claim.assume_text:
+    if plan.assume is not None:
         try:
-            where.append(_bool(b, b.formula(parse(claim.assume_text), env)))
+            where.append(_bool(b, b.formula(copy_tree(plan.assume.tree), env)))
         except (Untranslatable, EvalError, SpecError, z3.Z3Exception):
             pass
     out: list[str] = []
@@ -227,10 +227,10 @@ def covers(claim: Claim, plan: ClaimPlan, dom: ProofDomain, mode: str, width: in
         env: dict = {n: b.var(n) for n in names if n not in opaque}
         env.update({n: group[0][n] for n in opaque if n in group[0]})
         try:
-            where = [_bool(b, b.formula(parse(domain.text), env))] if domain.text else []
-            if claim.assume_text:
+            where = [_bool(b, b.formula(copy_tree(domain.tree), env))] if domain.tree is not None else []
+            if plan.assume is not None:
                 try:
-                    where.append(_bool(b, b.formula(parse(claim.assume_text), env)))
+                    where.append(_bool(b, b.formula(copy_tree(plan.assume.tree), env)))
                 except (Untranslatable, EvalError, SpecError):
                     pass   # without the assumption the question is only harder: never a wrong "covers"
             cases = [_case(b, dom, mode, width, inst, env) for inst in group]

@@ -44,7 +44,7 @@ from nimjos.games.engine import active_engine, positions_at_most
 from nimjos.lang.values import format_value
 from nimjos.lang.vector import NotVectorisable, as_full, as_truth, vectorise
 from nimjos.lang.compiler import compile_tree
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, LevelSetPlan, PPositionsPlan, SetPlan, handler_for
 from checkers.collector import Collector
@@ -168,7 +168,7 @@ def measure_words(claim: Claim, plan: ClaimPlan) -> str:
     >>> c = spec.claim("staircase-3"); measure_words(c, c.plan())
     ' the measure x1 + 2*x2 + 3*x3 (proved: every move decreases it, and it is >= 0 on the domain)'
     """
-    tree = parse(plan.game_text) if plan.game_text else None
+    tree = plan.game.tree if plan.game is not None else None
     if isinstance(tree, ast.Call):
         tree = tree.func
     decl = claim.spec.games.get(tree.id) if isinstance(tree, ast.Name) else None
@@ -512,7 +512,7 @@ class Certificate:
         try:
             inside = np.ones(n, dtype=bool)
             if dom is not None and dom.predicate is not None and dom.text and all(m in env for m in dom.names):
-                inside = as_truth(vectorise(parse(dom.text), ns)(env), n)
+                inside = as_truth(vectorise(dom.tree, ns)(env), n)
             idx = np.flatnonzero(inside)
             sub = {k: (v[idx] if isinstance(v, np.ndarray) else v) for k, v in env.items()}
             value = vectorise(plan.formula.tree, ns)(sub)
@@ -618,7 +618,9 @@ class PointSolver:
         if isinstance(cert.plan, SetPlan) and cert.plan.families is not None:
             raise Untranslatable("P-position families are enumerated, not searched")
         self.ns = claim.spec.namespace
-        self.tree = parse(claim.statement)
+        formula = getattr(cert.plan, "formula", None)
+        assert formula is not None, "a claim searched at one position has a formula"
+        self.tree = copy_tree(formula.tree)
         self.decl = inst.decl
         trees = [self.tree] + [f.to_tree for f in self.decl.moves] + [f.binder.tree for f in self.decl.moves]
         self.mode = choose_mode(trees, self.ns, exact=True)
@@ -737,7 +739,8 @@ class PointSolver:
         dom = self.cert.domain
         if dom is None or dom.predicate is None or not dom.text:
             return
-        tree = parse(dom.text)
+        assert dom.tree is not None, "a domain with a text has its tree"
+        tree = copy_tree(dom.tree)
         for i, fam in enumerate(self.decl.moves):
             b = Builder(self.ns, self.mode, bits, self.ctx)
             game = GameRef(self.decl, dict(self.cert.inst.params))

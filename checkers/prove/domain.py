@@ -20,6 +20,7 @@ in the window are enumerated, which keeps the arithmetic linear (the proof then 
 from __future__ import annotations
 
 import ast
+import copy
 import dataclasses
 import math
 from dataclasses import dataclass, field
@@ -98,11 +99,18 @@ def _round(v: Any, strict: bool, low: bool) -> int:
     return math.ceil(v) - 1 if strict else math.floor(v)
 
 
-def _constant(text: str, ns: Any) -> bool:
-    try:
-        return not variables_of(parse(text), ns)
-    except SpecError:
-        return False
+def _constant(tree: ast.expr, ns: Any) -> bool:
+    return not variables_of(tree, ns)
+
+
+def _bounded(name: str, op: type, bound: ast.expr) -> ast.expr:
+    """The condition ``name >= bound`` (or ``<=``) on a copy of a level's bound tree (the translators may keep
+    the nodes they are given).
+
+    >>> ast.unparse(_bounded("x", ast.GtE, ast.parse("k + 1", mode="eval").body))
+    'x >= k + 1'
+    """
+    return ast.Compare(ast.Name(name, ast.Load()), [op()], [copy.deepcopy(bound)])
 
 
 def param_roles(texts: list[str], ns: Any) -> set[str]:
@@ -160,9 +168,9 @@ def proof_domain(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> P
     for level in binder.levels:
         name = level.name
         if level.members is not None:
-            deps = set(variables_of(parse(level.member_text), ns)) if level.member_text else set()
+            deps = set(variables_of(level.member_tree, ns)) if level.member_tree is not None else set()
             if deps & set(dom.symbolic):
-                tree = parse(level.member_text)
+                tree = copy.deepcopy(level.member_tree)
                 if isinstance(tree, ast.Set) and len(tree.elts) == 1:
                     dom.substituted[name] = tree.elts[0]
                     dom.symbolic.append(name)
@@ -170,8 +178,10 @@ def proof_domain(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> P
                 raise Untranslatable(f"{name} ranges over a set that depends on symbolic names")
             dom.enumerated.append(name)
             continue
-        low_const = all(_constant(t, ns) for t in level.low_text)
-        high_const = all(_constant(t, ns) for t in level.high_text) and bool(level.high_text)
+        assert len(level.low_trees) == len(level.low_text) and len(level.high_trees) == len(level.high_text), \
+            f"the bounds of {name} as trees and as texts differ"
+        low_const = all(_constant(t, ns) for t in level.low_trees)
+        high_const = all(_constant(t, ns) for t in level.high_trees) and bool(level.high_trees)
         if name in params and low_const and high_const:
             try:
                 lo = max(_round(fn({}), s, True) for fn, s in level.lows)
@@ -182,24 +192,25 @@ def proof_domain(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> P
                 dom.enumerated.append(name)
                 continue
         dom.symbolic.append(name)
-        for t in level.low_text:
-            dom.conditions.append((parse(f"{name} >= ({t})"), {name} | set(variables_of(parse(t), ns))))
+        for t in level.low_trees:
+            dom.conditions.append((_bounded(name, ast.GtE, t), {name} | set(variables_of(t, ns))))
         dom.lower[name] = level.low_text[0] if len(level.low_text) == 1 else f"max({', '.join(level.low_text)})"
-        kept = [t for t in level.high_text if not _constant(t, ns) or not window_only]
+        kept = [(text, t) for text, t in zip(level.high_text, level.high_trees) if not _constant(t, ns) or not window_only]
         if len(kept) < len(level.high_text):
             dom.dropped.append(name)
-        for t in kept:
-            dom.conditions.append((parse(f"{name} <= ({t})"), {name} | set(variables_of(parse(t), ns))))
+        for _, t in kept:
+            dom.conditions.append((_bounded(name, ast.LtE, t), {name} | set(variables_of(t, ns))))
         if kept:
-            dom.upper[name] = kept[0] if len(kept) == 1 else f"min({', '.join(kept)})"
-    for text in binder.filter_texts:
-        tree = parse(text)
+            dom.upper[name] = kept[0][0] if len(kept) == 1 else f"min({', '.join(text for text, _ in kept)})"
+    for part in binder.filter_trees:
+        tree = copy.deepcopy(part)
         names = set(variables_of(tree, ns))
         if window_only and names & set(dom.symbolic):
             continue
         dom.conditions.append((tree, names))
     if domain is not None and domain.text:
-        for part in conjuncts(parse(domain.text)):
+        assert domain.tree is not None, "a domain with a text has its tree"
+        for part in conjuncts(copy.deepcopy(domain.tree)):
             dom.domain_conditions.append((part, set(variables_of(part, ns))))
         if not explicit:
             dom.domain_text = domain.text

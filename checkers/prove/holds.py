@@ -22,7 +22,7 @@ from typing import Any
 import z3
 
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree, parse
 from checkers.prove.budget import Budget, check
 from checkers.prove.domain import all_symbolic, inside_domain
 from checkers.prove.induction import induction_step
@@ -44,9 +44,11 @@ def prove_holds(ctx: Context) -> list[QueryResult]:
     if cfg.induction:
         hyps, goal = induction_step(ctx, b, env, hyps, cfg.induction, cfg.invariant)
     else:
-        if claim.assume_text:
-            hyps.append(b.formula(parse(claim.assume_text), env))
-        goal = b.formula(parse(claim.statement), env)
+        if ctx.plan.assume is not None:
+            hyps.append(b.formula(copy_tree(ctx.plan.assume.tree), env))
+        formula = getattr(ctx.plan, "formula", None)
+        assert formula is not None, "a holds claim's plan has its statement"
+        goal = b.formula(copy_tree(formula.tree), env)
     watch = {n: env[n] for n in ctx.dom.symbolic}
     terms = [env[n] for n in ctx.dom.symbolic if is_term(env[n]) and not z3.is_bool(env[n])]
     res = ctx.run("the statement", b, hyps, goal, watch, terms)

@@ -30,7 +30,7 @@ from typing import Any
 import z3
 
 from nimjos.lang.errors import NimjosError
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree, parse
 
 from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder
@@ -42,12 +42,14 @@ def induction_step(ctx: Any, b: Builder, env: dict, hyps: list, name: str, invar
     `hyps` are the domain's conditions at the symbolic point; the claim's assumption moves into the goal,
     since the invariant must hold where the assumption does not.
     """
-    claim, dom = ctx.claim, ctx.dom
+    dom = ctx.dom
     if name not in dom.symbolic or name in dom.substituted:
         raise Untranslatable(f"induction on {name!r}: it is not a free name of the proof's domain")
-    assume = parse(claim.assume_text) if claim.assume_text else None
+    formula = getattr(ctx.plan, "formula", None)
+    assert formula is not None, "a holds claim's plan has its statement"
+    assume = copy_tree(ctx.plan.assume.tree) if ctx.plan.assume is not None else None
     inv = parse(invariant) if invariant else None
-    statement = parse(claim.statement)
+    statement = copy_tree(formula.tree)
     x = env[name]
     _check_bounded_below(ctx, b, hyps, x, name)
 

@@ -27,7 +27,7 @@ from typing import Any, Callable
 import z3
 
 from nimjos.lang.expr import variables_of
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree, parse
 from checkers.prove.measures import HINT, MAX_COORDS, MAX_QUERIES, candidates, measure_text
 from checkers.prove.scope import show_values
 from checkers.prove.solver import Context, QueryResult, cases
@@ -44,11 +44,14 @@ class GameQueries:
         self.kind = kind
         claim = ctx.claim
         self.coords = ctx.plan.coords
-        self.game_tree = parse(ctx.plan.game_text)
-        self.assume = parse(claim.assume_text) if claim.assume_text else None
-        raw = claim.statement
-        self.formula = parse(raw) if isinstance(raw, str) else None
-        self.families = None if isinstance(raw, str) else [(parse(f.get("where", "True")), parse(f["point"])) for f in raw]
+        plan = ctx.plan
+        assert plan.game is not None, "a claim about a game"
+        self.game_tree = copy_tree(plan.game.tree)
+        self.assume = copy_tree(plan.assume.tree) if plan.assume is not None else None
+        formula, families = getattr(plan, "formula", None), getattr(plan, "families", None)
+        self.formula = copy_tree(formula.tree) if formula is not None else None
+        self.families = None if families is None else \
+            [(copy_tree(f.binder.tree), copy_tree(f.point.tree)) for f in families]
         self.strategy = read_strategy(claim)
         #: the game is played in misère play: (b) only where a move exists, and the terminal condition (c)
         self.misere = bool(getattr(ctx.plan, "misere", False))

@@ -35,7 +35,7 @@ from typing import Any
 import z3
 
 from nimjos.lang.errors import NimjosError
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree, parse
 from checkers.prove.budget import Budget, check
 from checkers.prove.terms import Untranslatable
 from checkers.prove.translate import Builder
@@ -165,7 +165,7 @@ def rule_function_of(decl: Any) -> ast.expr | None:
         return None
     if level.low_text != ["1"] or len(level.high_text) != 1 or any(s for _, s in level.lows + level.highs):
         return None
-    return parse(level.high_text[0])
+    return copy_tree(level.high_trees[0])
 
 
 def _is_name(node: ast.AST, name: str) -> bool:

@@ -156,18 +156,15 @@ def _magnitude(n: int) -> str:
     return f"10^{e}" if 10 ** e == n else f"{n:,}"
 
 
-def _is_constant(text: str, ns: Any) -> bool:
-    try:
-        return not variables_of(parse(text), ns)
-    except SpecError:
-        return False
+def _is_constant(tree: ast.expr, ns: Any) -> bool:
+    return not variables_of(tree, ns)
 
 
-def _predicate(text: str | None, ns: Any, names: tuple) -> Any:
-    if not text:
+def _predicate(tree: ast.expr | None, ns: Any, names: tuple) -> Any:
+    if tree is None:
         return None
     try:
-        return compile_tree(parse(text), ns, set(names))
+        return compile_tree(tree, ns, set(names))
     except SpecError:
         return None
 
@@ -185,7 +182,8 @@ def _domain_filters(cd: ClaimDomain, ns: Any, order: list[str]) -> tuple[list, d
     pre: list = []
     by_name: dict[str, list] = {}
     position = {n: i for i, n in enumerate(order)}
-    for part in conjuncts(parse(cd.text)):
+    assert cd.tree is not None, "a written domain has its tree"
+    for part in conjuncts(cd.tree):
         fn = compile_tree(part, ns, set(order))
         at = [position[n] for n in variables_of(part, ns) if n in position]
         if at:
@@ -214,7 +212,8 @@ def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False
     names = tuple(binder.names)
     claim = plan.claim
     assert plan.window is not None, "a sampled claim has a window"
-    dom = Domain(binder, claim_domain=cd, window=_predicate(plan.window.text, ns, tuple(plan.window.names)),
+    dom = Domain(binder, claim_domain=cd, window=_predicate(plan.window.tree if plan.window.text else None, ns,
+                                                                tuple(plan.window.names)),
                  mods=moduli([claim.statement_text, claim.assume_text, binder.text], ns), members=members,
                  pre_filters=list(binder.pre_filters))
     free = set(cd.unbounded) if cd is not None else set(names)
@@ -241,7 +240,7 @@ def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False
                 nd.window_hi = _constant_bound(edge, ns)
                 nd.window_lo = _constant_bound(edge, ns, upper=False)
         elif level.members is not None:
-            call = _family_call(level.member_text, ns)
+            call = _family_call(level.member_tree)
             if call is not None and (call[0] != "subsets" or widen_sets) and level.name in free:
                 nd.family = call
         else:
@@ -279,8 +278,8 @@ def drawing_domain(plan: ClaimPlan, texts: tuple, ns: Any) -> Domain:
 
 def _constant_bound(level: Any, ns: Any, upper: bool = True) -> int | None:
     """A level's upper (or lower) bound when it is a constant (the window's edge), else None."""
-    bounds, texts = (level.highs, level.high_text) if upper else (level.lows, level.low_text)
-    if not bounds or not all(_is_constant(t, ns) for t in texts):
+    bounds, trees = (level.highs, level.high_trees) if upper else (level.lows, level.low_trees)
+    if not bounds or len(trees) != len(bounds) or not all(_is_constant(t, ns) for t in trees):
         return None
     try:
         if upper:
@@ -316,13 +315,7 @@ def _round_low(v: Any, strict: bool) -> int:
     return math.floor(v) + 1 if strict else math.ceil(v)
 
 
-def _family_call(text: str | None, ns: Any) -> tuple | None:
-    if not text:
-        return None
-    try:
-        tree = parse(text)
-    except SpecError:
-        return None
+def _family_call(tree: ast.expr | None) -> tuple | None:
     if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ("functions", "nondecreasing", "subsets") \
             and all(isinstance(a, ast.Constant) and type(a.value) is int for a in tree.args):
         return (tree.func.id, tuple(a.value for a in tree.args if isinstance(a, ast.Constant)))

@@ -35,6 +35,7 @@ fails; the smallest counterexample found is the one reported.
 """
 from __future__ import annotations
 
+import ast
 import dataclasses
 import random
 from dataclasses import dataclass, field
@@ -44,6 +45,7 @@ from typing import Any, Iterator
 from nimjos.lang.binders import Binder, Level
 from nimjos.lang.builtins import iter_items
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
+from nimjos.lang.ir import Const, Type
 from nimjos.lang.runtime import EvaluationBudget, active_budget, using_budget
 from nimjos.lang.values import format_value
 from nimjos.spec.budget import estimate
@@ -299,7 +301,10 @@ def _moved_level(level: Level, move: Move) -> Level:
     """The name's level of an extra window: the constant range of the move (the window's filters kept)."""
     lo, hi = move.lo, move.hi
     return dataclasses.replace(level, lows=[(lambda env, v=lo: v, False)], highs=[(lambda env, v=hi: v, False)],
-                               members=None, member_text=None, low_text=[str(lo)], high_text=[str(hi)])
+                               members=None, member_text=None, low_text=[str(lo)], high_text=[str(hi)],
+                               member_tree=None, member_ir=None, low_trees=[ast.Constant(lo)],
+                               high_trees=[ast.Constant(hi)], low_ir=[Const(value=lo, type=Type.INT)],
+                               high_ir=[Const(value=hi, type=Type.INT)])
 
 
 class _Beyond(Collector):

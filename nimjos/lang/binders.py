@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
+from nimjos.lang import ir
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.lazy import import_on_use
 from nimjos.lang.compiler import Namespace, compile_tree
@@ -27,6 +28,7 @@ from nimjos.lang.syntax import called_names, free_names, parse, unknown_name_err
 from nimjos.lang.runtime import norm
 from nimjos.lang.stored import StoredAutomaton
 from nimjos.lang.expr import variables_of
+from nimjos.lang.resolve import resolve
 from nimjos.lang.builtins import iter_items
 from nimjos.lang.values import format_value
 
@@ -49,6 +51,15 @@ class Level:
     member_text: str | None = None
     filters: list[Callable] = field(default_factory=list)
     stop: Callable | None = None  # for an unbounded index: env -> True when no later value can matter
+    #: the bounds as syntax trees, one per text of `low_text` / `high_text` (a strict bound e is ``e + 1`` below,
+    #: ``e - 1`` above, as its text says), and the members' tree: what a backend reads instead of parsing the texts
+    low_trees: list[ast.expr] = field(default_factory=list)
+    high_trees: list[ast.expr] = field(default_factory=list)
+    member_tree: ast.expr | None = None
+    #: the same bounds resolved and typed (:mod:`nimjos.lang.ir`), each once
+    low_ir: list[ir.Expr] = field(default_factory=list)
+    high_ir: list[ir.Expr] = field(default_factory=list)
+    member_ir: ir.Expr | None = None
 
     @property
     def unbounded(self) -> bool:
@@ -279,6 +290,21 @@ def _refuse_shadowing(tree: ast.expr, ns: Namespace, text: str) -> None:
                                 "(rename the variable)")
 
 
+def _bound_trees(trees: list[ast.expr], irs: list[ir.Expr], e: ast.expr, step: type | None, ns: Namespace,
+                 variables: set[str]) -> None:
+    """Add a bound's tree (``e``, or ``e + 1`` / ``e - 1`` for a strict bound: `step` ``ast.Add`` / ``ast.Sub``) and
+    its IR to a level's lists.
+
+    >>> trees, irs = [], []
+    >>> _bound_trees(trees, irs, parse("k // 2"), ast.Add, Namespace(), {"k"})
+    >>> ast.unparse(trees[0]), irs[0].type
+    ('k // 2 + 1', <Type.ANY: 'any'>)
+    """
+    tree = e if step is None else ast.BinOp(e, step(), ast.Constant(1))
+    trees.append(tree)
+    irs.append(resolve(tree, ns, variables))
+
+
 class Binder:
     """Enumerates the bindings of the names a condition binds, given the values of outer names."""
 
@@ -354,6 +380,8 @@ class Binder:
                 c = sets[0]
                 level.members = compile_tree(c[1], ns, variables)
                 level.member_text = ast.unparse(c[1])
+                level.member_tree = c[1]
+                level.member_ir = resolve(c[1], ns, variables)
                 used_pairs.setdefault(c[2], set()).add(c[3])
             else:
                 for (o, e, ci, pi) in usable:
@@ -361,9 +389,13 @@ class Binder:
                     if o in (ast.Gt, ast.GtE, ast.Eq):
                         level.lows.append((fn, o is ast.Gt))
                         level.low_text.append(ast.unparse(e) if o is not ast.Gt else f"{ast.unparse(e)} + 1")
+                        _bound_trees(level.low_trees, level.low_ir, e, ast.Add if o is ast.Gt else None, ns,
+                                     variables)
                     if o in (ast.Lt, ast.LtE, ast.Eq):
                         level.highs.append((fn, o is ast.Lt))
                         level.high_text.append(ast.unparse(e) if o is not ast.Lt else f"{ast.unparse(e)} - 1")
+                        _bound_trees(level.high_trees, level.high_ir, e, ast.Sub if o is ast.Lt else None, ns,
+                                     variables)
                     if pi is not None:
                         used_pairs.setdefault(ci, set()).add(pi)
             levels.append(level)
@@ -375,11 +407,14 @@ class Binder:
         position = {l.name: i for i, l in enumerate(levels)}
         self.pre_filters: list[Callable] = []
         self.filter_texts: list[str] = []
+        #: the filters' syntax trees, one per text of `filter_texts`
+        self.filter_trees: list[ast.expr] = []
         for ci, part in enumerate(parts):
             if ci in pair_counts and len(used_pairs.get(ci, ())) == pair_counts[ci]:
                 continue
             fn = compile_tree(part, ns, variables)
             self.filter_texts.append(ast.unparse(part))
+            self.filter_trees.append(part)
             names_here = [position[n] for n in variables_of(part, ns) if n in position]
             if names_here:
                 levels[max(names_here)].filters.append(fn)

@@ -12,6 +12,7 @@ nimjos.lang.errors.SpecError: '^' is not an operator of the spec language (use *
 from __future__ import annotations
 
 import ast
+import copy
 import difflib
 import warnings
 from typing import Any
@@ -77,6 +78,15 @@ def parse(text: Any) -> ast.expr:
         raise SpecError(f"expression nested too deeply ({depth} levels)", hint=f"at most {MAX_NESTING} levels")
     _check_whitelist(tree)
     return tree.body
+
+
+def copy_tree(tree: ast.expr) -> ast.expr:
+    """A copy of a parsed tree (a plan's, parsed once), for a reader that may change the nodes it is given.
+
+    >>> t = parse("x + 1"); c = copy_tree(t); c is t, ast.unparse(c)
+    (False, 'x + 1')
+    """
+    return copy.deepcopy(tree)
 
 
 def nesting(tree: ast.AST) -> int:

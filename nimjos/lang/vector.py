@@ -38,13 +38,16 @@ from typing import Any, Callable
 
 import numpy as np
 
+from nimjos.lang import ir
 from nimjos.lang.builtins import BUILTINS
 from nimjos.lang.compiler import Namespace
-from nimjos.lang.errors import EvalError
-from nimjos.lang.inline import rename_definition
+from nimjos.lang.errors import EvalError, SpecError
+from nimjos.lang.ir import free_variables
+from nimjos.lang.resolve import resolve
 from nimjos.lang.registry import REGISTRY
 from nimjos.lang.stored import StoredAutomaton
 from nimjos.lang.syntax import free_names
+from nimjos.lang.visitor import IRVisitor
 
 #: every int64 value an evaluation produces stays below this in magnitude
 LIMIT = 2 ** 62
@@ -78,12 +81,13 @@ class Closure:
     """A lambda of a vectorised expression with the environment it was written in (arrays of the bindings): passed
     to a definition and called there, as the scalar language calls it.
 
-    >>> c = Closure(ast.parse("lambda i: i + a", mode="eval").body, {"a": np.array([1, 2, 3])})
+    >>> lam = resolve(ast.parse("lambda i: i + a", mode="eval").body, Namespace(), {"a"})
+    >>> c = Closure(lam, {"a": np.array([1, 2, 3])})
     >>> c.take(np.array([0, 2])).env["a"].tolist()
     [1, 3]
     """
 
-    def __init__(self, node: ast.Lambda, env: dict):
+    def __init__(self, node: ir.Lambda, env: dict):
         self.node = node
         self.env = env
 
@@ -298,6 +302,10 @@ def _floor_phi(a: np.ndarray) -> np.ndarray:
     return np.floor_divide(a + _floor_root_times(a, 5), 2)
 
 
+def _is_generator(node: ir.Expr) -> bool:
+    return isinstance(node, ir.Comprehension) and node.kind == "generator"
+
+
 def _size(env: dict) -> int:
     for v in env.values():
         if isinstance(v, np.ndarray):
@@ -305,63 +313,60 @@ def _size(env: dict) -> int:
     return 1
 
 
-class _Vectoriser:
-    """Evaluates one syntax tree on an environment of arrays (all of the same length) and Python ints."""
+class _Vectoriser(IRVisitor):
+    """Evaluates one resolved tree (:mod:`nimjos.lang.ir`) on an environment of arrays (all of the same length) and
+    Python ints: a ``visit_<Node>`` per node it evaluates; any other node is not vectorised."""
 
     def __init__(self, ns: Namespace, extra: dict[Any, Callable] | None = None):
         self.ns = ns
         self.extra = extra or {}
         self.active: list[str] = []  # definitions being inlined (a recursive one is refused)
-        self.renamed: dict = {}  # definition -> its renamed parameters and body (nimjos.lang.inline)
 
-    def ev(self, node: ast.AST, env: dict) -> Any:
-        method = getattr(self, "v_" + type(node).__name__, None)
-        if method is None:
-            raise NotVectorisable(f"{type(node).__name__} is not vectorised")
-        return method(node, env)
+    def ev(self, node: ir.Expr, env: dict) -> Any:
+        return self.visit(node, env)
+
+    def generic_visit(self, node: ir.Expr, *args: Any) -> Any:
+        raise NotVectorisable(f"{type(node).__name__} is not vectorised")
 
     def restrict(self, env: dict, idx: np.ndarray) -> dict:
         return {k: _take(v, idx) for k, v in env.items()}
 
     # -- leaves
-    def v_Constant(self, node: ast.Constant, env: dict) -> Any:
+    def visit_Const(self, node: ir.Const, env: dict) -> Any:
         if type(node.value) in (int, bool):
             return node.value
         raise NotVectorisable(f"the constant {node.value!r}")
 
-    def v_Name(self, node: ast.Name, env: dict) -> Any:
-        name = node.id
-        if name in env:
-            return env[name]
-        if name in ("True", "False"):
-            return name == "True"
-        d = self.ns.definitions.get(name)
-        if d is not None and not d.params:
-            v = d()
-            if type(v) in (int, bool):
-                return v
-        if name in self.ns.games and d is None:
-            return GameCall(self.ns.games[name], [])
-        raise NotVectorisable(f"the name {name!r} as a value")
+    def visit_Var(self, node: ir.Var, env: dict) -> Any:
+        try:
+            return env[node.name]
+        except KeyError:
+            raise NotVectorisable(f"the name {node.shown!r} is not bound") from None
 
-    def v_Tuple(self, node: ast.Tuple, env: dict) -> Any:
+    def visit_Ref(self, node: ir.Ref, env: dict) -> Any:
+        raise NotVectorisable(f"the name {node.name!r} as a value")
+
+    def visit_GameRef(self, node: ir.GameRef, env: dict) -> Any:
+        return GameCall(node.game, [] if node.args is None else [_int(self.ev(a, env)) for a in node.args])
+
+    def visit_Tuple(self, node: ir.Tuple, env: dict) -> Any:
         return tuple(self.ev(e, env) for e in node.elts)
 
-    def v_Subscript(self, node: ast.Subscript, env: dict) -> Any:
+    def visit_Subscript(self, node: ir.Subscript, env: dict) -> Any:
         base = self.ev(node.value, env)
-        if not isinstance(base, tuple) or not isinstance(node.slice, ast.Constant) or type(node.slice.value) is not int:
+        if not isinstance(base, tuple) or not isinstance(node.index, ir.Const) or type(node.index.value) is not int:
             raise NotVectorisable("a subscript other than a tuple's constant position")
-        i = node.slice.value
+        i = node.index.value
         if not -len(base) <= i < len(base):
             raise NotVectorisable("a tuple position out of range")
         return base[i]
 
     # -- operators
-    def v_BinOp(self, node: ast.BinOp, env: dict) -> Any:
-        if isinstance(node.op, ast.Div):
+    def visit_BinOp(self, node: ir.BinOp, env: dict) -> Any:
+        if node.op is ast.Div:
             a, b = _int(self.ev(node.left, env)), _int(self.ev(node.right, env))
             return self.exact_div(a, b)
-        return _binop(node.op, self.ev(node.left, env), self.ev(node.right, env))
+        return _binop(node.op(), self.ev(node.left, env), self.ev(node.right, env))
 
     def exact_div(self, a: Any, b: Any) -> Any:
         """a / b where every quotient is whole (else the scalar value is a Fraction: not vectorised)."""
@@ -370,22 +375,22 @@ class _Vectoriser:
             raise NotVectorisable("a quotient that is not whole (a Fraction)")
         return _binop(ast.FloorDiv(), a, b)
 
-    def v_UnaryOp(self, node: ast.UnaryOp, env: dict) -> Any:
+    def visit_UnaryOp(self, node: ir.UnaryOp, env: dict) -> Any:
         v = self.ev(node.operand, env)
-        if isinstance(node.op, ast.Not):
+        if node.op is ast.Not:
             return np.logical_not(_truth(v)) if isinstance(v, np.ndarray) else not _truth(v)
         v = _int(v)
-        if isinstance(node.op, ast.USub):
+        if node.op is ast.USub:
             return -v
-        if isinstance(node.op, ast.UAdd):
+        if node.op is ast.UAdd:
             return v
-        if isinstance(node.op, ast.Invert):
+        if node.op is ast.Invert:
             return ~v
-        raise NotVectorisable(f"the operator {type(node.op).__name__}")
+        raise NotVectorisable(f"the operator {node.op.__name__}")
 
-    def v_BoolOp(self, node: ast.BoolOp, env: dict) -> Any:
+    def visit_BoolOp(self, node: ir.BoolOp, env: dict) -> Any:
         n = _size(env)
-        is_and = isinstance(node.op, ast.And)
+        is_and = node.op is ast.And
         first = self.ev(node.values[0], env)
         if not _is_bool(first):
             raise NotVectorisable("and / or of values that are not truth values")
@@ -401,7 +406,7 @@ class _Vectoriser:
             result[idx] = v
         return result
 
-    def v_IfExp(self, node: ast.IfExp, env: dict) -> Any:
+    def visit_IfExp(self, node: ir.IfExp, env: dict) -> Any:
         n = _size(env)
         test = _full(_truth(self.ev(node.test, env)), n)
         yes, no = np.nonzero(test)[0], np.nonzero(~test)[0]
@@ -413,26 +418,26 @@ class _Vectoriser:
             return a if isinstance(a, tuple) else _full(a, n)
         return _merge(test, a, b, n)
 
-    def v_Compare(self, node: ast.Compare, env: dict) -> Any:
+    def visit_Compare(self, node: ir.Compare, env: dict) -> Any:
         n = _size(env)
         left = self.ev(node.left, env)
         result: Any = None
         idx = None
         cur_env = env
         for op, right_node in zip(node.ops, node.comparators):
-            if isinstance(op, (ast.In, ast.NotIn)):
-                elts = right_node.elts if isinstance(right_node, ast.Set) else []
-                members = [e.value for e in elts if isinstance(e, ast.Constant) and type(e.value) is int]
-                if not isinstance(right_node, ast.Set) or len(members) != len(elts):
+            if op in (ast.In, ast.NotIn):
+                elts = right_node.elts if isinstance(right_node, ir.Set) else ()
+                members = [e.value for e in elts if isinstance(e, ir.Const) and type(e.value) is int]
+                if not isinstance(right_node, ir.Set) or len(members) != len(elts):
                     raise NotVectorisable("membership other than in a literal set of integers")
                 lv = _int(left)
                 part = np.isin(lv, members) if isinstance(lv, np.ndarray) else lv in members
-                if isinstance(op, ast.NotIn):
+                if op is ast.NotIn:
                     part = np.logical_not(part)
                 right = None
             else:
                 right = self.ev(right_node, cur_env)
-                part = _compare(op, left, right)
+                part = _compare(op(), left, right)
             if result is None:
                 result = _full(part, n).copy() if len(node.ops) > 1 else part
                 idx = np.arange(n)
@@ -453,43 +458,31 @@ class _Vectoriser:
         return result
 
     # -- calls
-    def v_Call(self, node: ast.Call, env: dict) -> Any:
-        if not isinstance(node.func, ast.Name) or node.keywords:
-            raise NotVectorisable("a call of something other than a name")
-        name = node.func.id
-        if name in env:
-            if isinstance(env[name], Closure):
-                return self.call_closure(env[name], node, env)
-            raise NotVectorisable(f"a call of the bound name {name!r}")
-        ns = self.ns
-        if name in ns.definitions:
-            return self.inline(ns.definitions[name], node, env)
-        if name in ns.games:
-            return GameCall(ns.games[name], [_int(self.ev(a, env)) for a in node.args])
-        if name not in ns.builtins:
-            raise NotVectorisable(f"a call of {name!r}")
-        fn = ns.builtins[name]
+    def visit_Call(self, node: ir.Call, env: dict) -> Any:
+        fn = node.fn
         array_fn = self.extra.get(id(fn))
         if array_fn is not None:
             return array_fn(*[self.ev(a, env) for a in node.args])
         if isinstance(fn, StoredAutomaton):
             return STORED_VECTOR_FORM(self, node, env)
-        if BUILTINS.get(name) is not fn:
-            raise NotVectorisable(f"the function {name!r}")
-        form = VECTOR_FORMS.get(name)
+        if BUILTINS.get(node.name) is not fn:
+            raise NotVectorisable(f"the function {node.name!r}")
+        form = VECTOR_FORMS.get(node.name)
         if form is None:
-            raise NotVectorisable(f"the built-in {name!r} is not vectorised ({REGISTRY[name].vector})")
+            raise NotVectorisable(f"the built-in {node.name!r} is not vectorised ({REGISTRY[node.name].vector})")
         return form(self, node, env)
 
-    def v_Lambda(self, node: ast.Lambda, env: dict) -> Any:
-        a = node.args
-        if a.vararg or a.kwarg or a.defaults or a.kwonlyargs or getattr(a, "posonlyargs", None):
-            raise NotVectorisable("a lambda with other than plain parameters")
+    def visit_Apply(self, node: ir.Apply, env: dict) -> Any:
+        if isinstance(node.func, ir.Var) and isinstance(env.get(node.func.name), Closure):
+            return self.call_closure(env[node.func.name], node, env)
+        raise NotVectorisable("a call of something other than a name of a function")
+
+    def visit_Lambda(self, node: ir.Lambda, env: dict) -> Any:
         return Closure(node, env)
 
-    def call_closure(self, c: Closure, node: ast.Call, env: dict) -> Any:
-        params = [p.arg for p in c.node.args.args]
-        if len(node.args) != len(params) or any(isinstance(a, (ast.GeneratorExp, ast.Starred)) for a in node.args):
+    def call_closure(self, c: Closure, node: ir.Apply, env: dict) -> Any:
+        params = c.node.params
+        if len(node.args) != len(params) or any(_is_generator(a) for a in node.args):
             raise NotVectorisable("a lambda called with other arguments")
         args = [self.ev(a, env) for a in node.args]
         for a in args:
@@ -501,40 +494,43 @@ class _Vectoriser:
             inner["\0size"] = np.zeros(_size(env), dtype=np.int64)
         return self.ev(c.node.body, inner)
 
-    def inline(self, d: Any, node: ast.Call, env: dict) -> Any:
-        if d.recursive or d.name in self.active or len(node.args) != len(d.params) or d.tree is None:
+    def visit_DefCall(self, node: ir.DefCall, env: dict) -> Any:
+        d = node.definition
+        if not d.params:
+            # a definition without parameters is a constant: its scalar value, when it is a number or a truth value
+            v = d()
+            if type(v) in (int, bool):
+                return v
+            raise NotVectorisable(f"the name {d.name!r} as a value")
+        if node.body is None or d.name in self.active or len(node.args) != len(node.body.params):
             raise NotVectorisable(f"the definition {d.name!r} (recursive, or called with other arguments)")
         args = [self.ev(a, env) for a in node.args]
         for a in args:
             if not (_is_int(a) or _is_bool(a) or isinstance(a, (tuple, Closure))):
                 raise NotVectorisable(f"an argument of {d.name!r} that is not a number or a lambda")
         # the arguments' values (each evaluated once, as the language does) bound to the parameters of the body as
-        # the one inliner renamed it: nothing of the caller is visible in it
-        renamed = self.renamed.get(d)
-        if renamed is None:
-            renamed = self.renamed[d] = rename_definition(d.params, d.tree)
-        inner = dict(zip(renamed.params, args))
+        # the resolver resolved it once: the body sees nothing of the caller
+        inner = dict(zip(node.body.params, args))
         if not any(isinstance(v, np.ndarray) for v in inner.values()):
             inner["\0size"] = np.zeros(_size(env), dtype=np.int64)  # keeps the length of the window
         self.active.append(d.name)
         try:
-            v = self.ev(renamed.body, inner)
+            v = self.ev(node.body.body, inner)
         finally:
             self.active.pop()
         return v
 
-    def _args(self, node: ast.Call, env: dict, count: int | None = None) -> list:
-        if any(isinstance(a, (ast.GeneratorExp, ast.Starred)) for a in node.args):
+    def _args(self, node: ir.Call, env: dict, count: int | None = None) -> list:
+        if any(_is_generator(a) for a in node.args):
             raise NotVectorisable("a generator argument")
         if count is not None and len(node.args) != count:
             raise NotVectorisable("a call with another number of arguments")
         return [_int(self.ev(a, env)) for a in node.args]
 
-    def b_stored(self, node: ast.Call, env: dict) -> Any:
+    def b_stored(self, node: ir.Call, env: dict) -> Any:
         """A stored automaton (:class:`nimjos.lang.stored.StoredAutomaton`) on arrays: the same answers as its scalar
         form; a negative argument (or a boolean, a wrong arity) is left to the scalar form, which refuses it."""
-        assert isinstance(node.func, ast.Name), "a stored automaton is called by its name"
-        fn = self.ns.builtins[node.func.id]
+        fn = node.fn
         args = self._args(node, env, fn.arity)
         if any((int(np.min(a)) if a.size else 0) < 0 if isinstance(a, np.ndarray) else a < 0 for a in args):
             raise NotVectorisable(f"{fn.name} of a negative number")
@@ -543,28 +539,28 @@ class _Vectoriser:
         columns = np.broadcast_arrays(*[np.asarray(a, dtype=np.int64) for a in args])
         return fn.automaton.accepts(list(columns))
 
-    def b_floor(self, node: ast.Call, env: dict) -> Any:
-        if len(node.args) == 1 and isinstance(node.args[0], ast.BinOp) and isinstance(node.args[0].op, ast.Div):
+    def b_floor(self, node: ir.Call, env: dict) -> Any:
+        if len(node.args) == 1 and isinstance(node.args[0], ir.BinOp) and node.args[0].op is ast.Div:
             a, b = _int(self.ev(node.args[0].left, env)), _int(self.ev(node.args[0].right, env))
             return _binop(ast.FloorDiv(), a, b)
         return self._args(node, env, 1)[0]
 
-    def b_ceil(self, node: ast.Call, env: dict) -> Any:
-        if len(node.args) == 1 and isinstance(node.args[0], ast.BinOp) and isinstance(node.args[0].op, ast.Div):
+    def b_ceil(self, node: ir.Call, env: dict) -> Any:
+        if len(node.args) == 1 and isinstance(node.args[0], ir.BinOp) and node.args[0].op is ast.Div:
             a, b = _int(self.ev(node.args[0].left, env)), _int(self.ev(node.args[0].right, env))
             return -_binop(ast.FloorDiv(), -a, b)
         return self._args(node, env, 1)[0]
 
-    def b_abs(self, node: ast.Call, env: dict) -> Any:
+    def b_abs(self, node: ir.Call, env: dict) -> Any:
         return abs(self._args(node, env, 1)[0])
 
-    def b_min(self, node: ast.Call, env: dict) -> Any:
+    def b_min(self, node: ir.Call, env: dict) -> Any:
         return self._extreme(node, env, "min", np.minimum, min)
 
-    def b_max(self, node: ast.Call, env: dict) -> Any:
+    def b_max(self, node: ir.Call, env: dict) -> Any:
         return self._extreme(node, env, "max", np.maximum, max)
 
-    def _extreme(self, node: ast.Call, env: dict, name: str, on_arrays: Any, on_ints: Any) -> Any:
+    def _extreme(self, node: ir.Call, env: dict, name: str, on_arrays: Any, on_ints: Any) -> Any:
         """min or max of two or more arguments (numbers or arrays); of one collection: not vectorised."""
         args = self._args(node, env)
         if len(args) < 2:
@@ -574,7 +570,7 @@ class _Vectoriser:
             out = on_arrays(out, a) if isinstance(out, np.ndarray) or isinstance(a, np.ndarray) else on_ints(out, a)
         return out
 
-    def b_xor(self, node: ast.Call, env: dict) -> Any:
+    def b_xor(self, node: ir.Call, env: dict) -> Any:
         args = self._args(node, env)
         out: Any = 0
         for a in args:
@@ -583,7 +579,7 @@ class _Vectoriser:
             out = np.bitwise_xor(out, a)
         return out
 
-    def b_v2(self, node: ast.Call, env: dict) -> Any:
+    def b_v2(self, node: ir.Call, env: dict) -> Any:
         (a,) = self._args(node, env, 1)
         a = _full(a, _size(env))
         if np.any(a == 0):
@@ -592,7 +588,7 @@ class _Vectoriser:
         low = np.bitwise_and(a, -a)
         return (np.frexp(low.astype(np.float64))[1] - 1).astype(np.int64)
 
-    def b_ilog2(self, node: ast.Call, env: dict) -> Any:
+    def b_ilog2(self, node: ir.Call, env: dict) -> Any:
         (a,) = self._args(node, env, 1)
         a = _full(a, _size(env))
         if a.size and int(a.min()) < 1:
@@ -603,7 +599,7 @@ class _Vectoriser:
         e = np.where(np.left_shift(np.int64(1), e + 1) <= a, e + 1, e)
         return e
 
-    def b_isqrt(self, node: ast.Call, env: dict) -> Any:
+    def b_isqrt(self, node: ir.Call, env: dict) -> Any:
         (a,) = self._args(node, env, 1)
         a = _full(a, _size(env))
         if a.size and int(a.min()) < 0:
@@ -615,24 +611,24 @@ class _Vectoriser:
             r = np.where((r + 1) * (r + 1) <= a, r + 1, r)
         return r
 
-    def b_floor_phi(self, node: ast.Call, env: dict) -> Any:
+    def b_floor_phi(self, node: ir.Call, env: dict) -> Any:
         """floor(n phi) on arrays, exactly: (n + floor(n sqrt 5)) // 2 with the integer square root of 5 n^2
         (:func:`nimjos.lang.builtins.floor_phi`)."""
         (a,) = self._args(node, env, 1)
         return _floor_phi(_full(a, _size(env)))
 
-    def b_floor_phi2(self, node: ast.Call, env: dict) -> Any:
+    def b_floor_phi2(self, node: ir.Call, env: dict) -> Any:
         """floor(n phi^2) = floor(n phi) + n on arrays, exactly."""
         (a,) = self._args(node, env, 1)
         a = _full(a, _size(env))
         return _floor_phi(a) + a
 
-    def b_floor_sqrt2(self, node: ast.Call, env: dict) -> Any:
+    def b_floor_sqrt2(self, node: ir.Call, env: dict) -> Any:
         """floor(n sqrt 2) on arrays, exactly (:func:`nimjos.lang.builtins.floor_sqrt2`)."""
         (a,) = self._args(node, env, 1)
         return _floor_root_times(_full(a, _size(env)), 2)
 
-    def b_zeck_tz(self, node: ast.Call, env: dict) -> Any:
+    def b_zeck_tz(self, node: ir.Call, env: dict) -> Any:
         """The trailing zeros of Zeckendorf's representation on arrays (:func:`nimjos.lang.builtins.zeck_tz`): the
         greedy digits from the largest Fibonacci place down, the last place taken."""
         (a,) = self._args(node, env, 1)
@@ -649,26 +645,26 @@ class _Vectoriser:
             low = np.where(take, j, low)
         return low
 
-    def _generator(self, node: ast.Call) -> tuple[ast.GeneratorExp, ast.comprehension, bool]:
+    def _generator(self, node: ir.Call) -> tuple[ir.Comprehension, ir.Generator, bool]:
         """The one-clause generator argument of ``any`` / ``all`` / ``sum``, and whether it runs over range(a, b)."""
-        if len(node.args) != 1 or not isinstance(node.args[0], ast.GeneratorExp):
+        if len(node.args) != 1 or not _is_generator(node.args[0]):
             raise NotVectorisable("a call over something other than a generator")
         gen = node.args[0]
+        assert isinstance(gen, ir.Comprehension), "checked by _is_generator"
         if len(gen.generators) != 1:
             raise NotVectorisable("a generator with several for clauses")
         comp = gen.generators[0]
         it = comp.iter
-        over_range = (isinstance(comp.target, ast.Name) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
-                      and it.func.id == "range" and BUILTINS.get("range") is self.ns.builtins.get("range")
-                      and "range" not in self.ns.definitions and 1 <= len(it.args) <= 2 and not it.keywords)
+        over_range = (not comp.unpack and isinstance(it, ir.Call) and it.name == "range"
+                      and it.fn is BUILTINS.get("range") and 1 <= len(it.args) <= 2)
         return gen, comp, over_range
 
-    def _iterations(self, comp: ast.comprehension, env: dict, pending: np.ndarray | None) -> Any:
+    def _iterations(self, comp: ir.Generator, env: dict, pending: np.ndarray | None) -> Any:
         """The iterations of ``for v in range(a, b) if C`` at every binding, unrolled (at most :data:`MAX_UNROLL`
         values): for each value v, (the indices of the bindings whose range holds v, where C holds and `pending`,
         which the caller may clear as it goes, is true; their environment with v set)."""
-        it, target = comp.iter, comp.target
-        assert isinstance(it, ast.Call) and isinstance(target, ast.Name), "called only over range(...) (_generator)"
+        it = comp.iter
+        assert isinstance(it, ir.Call) and not comp.unpack, "called only over range(...) (_generator)"
         n = _size(env)
         bounds = [_int(self.ev(a, env)) for a in it.args]
         lo, hi = (0, bounds[0]) if len(bounds) == 1 else bounds
@@ -678,7 +674,7 @@ class _Vectoriser:
         first, last = int(lo_a.min()), int(hi_a.max()) - 1
         if last - first + 1 > MAX_UNROLL:
             raise NotVectorisable(f"a range of more than {MAX_UNROLL} values")
-        var = target.id
+        var = comp.target[0]
         for v in range(first, last + 1):
             live = (lo_a <= v) & (v < hi_a)
             idx = np.nonzero(live if pending is None else pending & live)[0]
@@ -699,7 +695,7 @@ class _Vectoriser:
                 sub["\0size"] = np.zeros(idx.size, dtype=np.int64)
             yield idx, sub
 
-    def _unrolled(self, node: ast.Call, env: dict, want_any: bool) -> Any:
+    def _unrolled(self, node: ir.Call, env: dict, want_any: bool) -> Any:
         gen, comp, over_range = self._generator(node)
         if not over_range:
             return self._over_options(gen, env, want_any)
@@ -713,7 +709,7 @@ class _Vectoriser:
             pending[decided] = False
         return result
 
-    def b_sum(self, node: ast.Call, env: dict) -> Any:
+    def b_sum(self, node: ir.Call, env: dict) -> Any:
         """sum(E for v in range(a, b)) at every binding, the range unrolled."""
         gen, comp, over_range = self._generator(node)
         if not over_range:
@@ -727,14 +723,14 @@ class _Vectoriser:
             total[idx] += term
         return total
 
-    def _over_options(self, gen: ast.GeneratorExp, env: dict, want_any: bool) -> Any:
+    def _over_options(self, gen: ir.Comprehension, env: dict, want_any: bool) -> Any:
         """any / all of a condition over ``h in options(g, p)`` (an :class:`OptionSets`): the condition, which may
         name h but no array of the bindings, is evaluated once on the box that holds every option, then searched."""
         comp = gen.generators[0]
-        if not isinstance(comp.target, ast.Name) or comp.ifs:
+        if comp.unpack or comp.ifs:
             raise NotVectorisable("a generator over something other than range(a, b)")
-        h = comp.target.id
-        for name in set(free_names(gen.elt)) - {h}:
+        h = comp.target[0]
+        for name in free_variables(gen.elt) - {h}:
             if name in env and type(env[name]) is not int:
                 raise NotVectorisable("a condition on the options that names the bindings' values")
         sets = self.ev(comp.iter, env)
@@ -751,19 +747,19 @@ class _Vectoriser:
         found = sets.search(marked if want_any else ~marked)
         return found if want_any else ~found
 
-    def b_any(self, node: ast.Call, env: dict) -> Any:
+    def b_any(self, node: ir.Call, env: dict) -> Any:
         return self._unrolled(node, env, True)
 
-    def b_all(self, node: ast.Call, env: dict) -> Any:
+    def b_all(self, node: ir.Call, env: dict) -> Any:
         return self._unrolled(node, env, False)
 
-    def b_iterate(self, node: ast.Call, env: dict) -> Any:
-        if len(node.args) != 3 or not isinstance(node.args[0], ast.Lambda):
+    def b_iterate(self, node: ir.Call, env: dict) -> Any:
+        if len(node.args) != 3 or not isinstance(node.args[0], ir.Lambda):
             raise NotVectorisable("iterate of something other than a lambda")
         lam = node.args[0]
-        if len(lam.args.args) != 1 or lam.args.vararg or lam.args.kwarg or lam.args.defaults:
+        if len(lam.params) != 1:
             raise NotVectorisable("iterate of a lambda of other than one parameter")
-        var = lam.args.args[0].arg
+        var = lam.params[0]
         n = _size(env)
         p = _full(_int(self.ev(node.args[1], env)), n)
         x = _int(self.ev(node.args[2], env))
@@ -783,7 +779,7 @@ class _Vectoriser:
 
 #: the vectorised form of each built-in of :mod:`nimjos.lang.builtins` that has one, keyed by the registry's names
 #: (:mod:`nimjos.lang.registry`; the built-ins of the layers above get theirs from the caller's `extra`)
-VECTOR_FORMS: dict[str, Callable[[_Vectoriser, ast.Call, dict], Any]] = {
+VECTOR_FORMS: dict[str, Callable[[_Vectoriser, ir.Call, dict], Any]] = {
     "floor": _Vectoriser.b_floor, "ceil": _Vectoriser.b_ceil, "abs": _Vectoriser.b_abs, "min": _Vectoriser.b_min,
     "max": _Vectoriser.b_max, "xor": _Vectoriser.b_xor, "v2": _Vectoriser.b_v2, "ilog2": _Vectoriser.b_ilog2,
     "isqrt": _Vectoriser.b_isqrt, "sum": _Vectoriser.b_sum, "any": _Vectoriser.b_any, "all": _Vectoriser.b_all,
@@ -795,10 +791,12 @@ VECTOR_FORMS: dict[str, Callable[[_Vectoriser, ast.Call, dict], Any]] = {
 STORED_VECTOR_FORM = _Vectoriser.b_stored
 
 
-def vectorise(tree: ast.AST, ns: Namespace, extra: dict[Any, Callable] | None = None) -> Callable[[dict], Any]:
+def vectorise(tree: ast.AST | ir.Expr, ns: Namespace, extra: dict[Any, Callable] | None = None) -> Callable[[dict], Any]:
     """The function ``env -> value`` that evaluates `tree` on an environment of int64 arrays (one entry per
     binding, all of the same length) and Python ints; it raises :class:`NotVectorisable` where the scalar
-    evaluation must decide. `extra` maps a built-in's scalar function object (``id`` of it) to its array
+    evaluation must decide. `tree` is a resolved tree (:mod:`nimjos.lang.ir`, a plan's expression) or a
+    syntax tree, resolved once per set of names the environments bind (a name the environment binds is a variable,
+    as in the scalar language). `extra` maps a built-in's scalar function object (``id`` of it) to its array
     version.
 
     >>> from nimjos.lang.syntax import parse
@@ -806,10 +804,20 @@ def vectorise(tree: ast.AST, ns: Namespace, extra: dict[Any, Callable] | None = 
     >>> f({"x": np.arange(8)}).tolist()
     [True, True, False, True, False, False, False, True]
     """
+    resolved: dict[frozenset, ir.Expr] = {}
+
     def run(env: dict) -> Any:
         try:
-            return _Vectoriser(ns, extra).ev(tree, env)
-        except (ArithmeticError, LookupError, ValueError, TypeError, RecursionError, EvalError) as exc:
+            if isinstance(tree, ir.Expr):
+                return _Vectoriser(ns, extra).ev(tree, env)
+            key = frozenset(env)
+            node = resolved.get(key)
+            if node is None:
+                known = ns.known()
+                names = {n for n in free_names(tree) if n in env or n not in known}
+                node = resolved[key] = resolve(tree, ns, names)  # type: ignore[arg-type]  # a parsed expression
+            return _Vectoriser(ns, extra).ev(node, env)
+        except (ArithmeticError, LookupError, ValueError, TypeError, RecursionError, EvalError, SpecError) as exc:
             # whatever the scalar language would say here, it says it: the caller falls back to it
             raise NotVectorisable(f"{type(exc).__name__}: {exc}") from None
     return run

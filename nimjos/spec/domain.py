@@ -18,6 +18,7 @@ domain, never outside it.
 from __future__ import annotations
 
 import ast
+import copy
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -25,6 +26,8 @@ from nimjos.lang.binders import Binder
 from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.expr import variables_of
+from nimjos.lang.ir import Expr
+from nimjos.lang.resolve import resolve
 from nimjos.lang.syntax import parse
 
 @dataclass
@@ -43,6 +46,9 @@ class Domain:
     #: the names with no upper bound in the domain (an infinite domain when not empty)
     unbounded: tuple[str, ...] = ()
     predicate: Callable[[dict], Any] | None = field(default=None, repr=False)
+    #: the condition's syntax tree and its resolved IR (:mod:`nimjos.lang.ir`), None when it has no text
+    tree: ast.expr | None = field(default=None, repr=False)
+    ir: Expr | None = field(default=None, repr=False)
 
     def contains(self, env: dict) -> bool:
         """Whether an instance (values of the names) lies in the domain; one that cannot be evaluated does not.
@@ -70,7 +76,8 @@ class Domain:
         if not self.text:
             return None
         try:
-            return Binder(parse(self.text), ns, allow_unbounded=True, text=self.text)
+            tree = copy.deepcopy(self.tree) if self.tree is not None else parse(self.text)
+            return Binder(tree, ns, allow_unbounded=True, text=self.text)
         except SpecError:
             return None
 
@@ -122,4 +129,5 @@ def claim_domain(text: str, ns: Namespace, names: tuple[str, ...], window: str |
     except SpecError:   # a name only filtered (x != 7), or a heap count: no bound at all
         bounded = set()
     unbounded = tuple(n for n in names if n not in bounded)
-    return Domain(text, window, names, mentioned, unbounded, compile_tree(tree, ns, set(names)))
+    return Domain(text, window, names, mentioned, unbounded, compile_tree(tree, ns, set(names)), tree,
+                  resolve(tree, ns, set(names)))

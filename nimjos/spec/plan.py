@@ -20,6 +20,8 @@ from nimjos.spec.domain import Domain, claim_domain
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.expr import evaluate, variables_of
+from nimjos.lang.ir import Compare, Expr
+from nimjos.lang.resolve import resolve
 from nimjos.lang.syntax import free_names, parse, suggest, unknown_name_error
 from nimjos.games.declared import MISERE, GameDecl, as_instance
 from nimjos.lang.monotone import INC, DEC, coordinate_nodes, direction, is_nonneg_lower
@@ -28,17 +30,20 @@ from nimjos.games.functions import FAMILIES
 
 @dataclass(frozen=True)
 class Compiled:
-    """One expression of a claim, parsed and compiled once: its text as written, its tree and its closure (an
-    evaluation with a fresh step budget, a spec fault located at the claim's field). Calling it evaluates it.
+    """One expression of a claim, parsed and compiled once: its text as written, its tree, its closure (an
+    evaluation with a fresh step budget, a spec fault located at the claim's field) and its resolved, typed IR
+    (:mod:`nimjos.lang.ir`, built by :func:`nimjos.lang.resolve.resolve`; the planner always sets it). Calling it
+    evaluates it.
 
-    >>> e = Compiled("x + 1", parse("x + 1"), lambda env: env["x"] + 1)
-    >>> e({"x": 2}), ast.unparse(e.tree)
-    (3, 'x + 1')
+    >>> e = Compiled("x + 1", parse("x + 1"), lambda env: env["x"] + 1, resolve(parse("x + 1"), Namespace(), {"x"}))
+    >>> e({"x": 2}), ast.unparse(e.tree), type(e.ir).__name__
+    (3, 'x + 1', 'BinOp')
     """
 
     text: str
     tree: ast.expr
     fn: Callable[[dict], Any]
+    ir: Expr | None = None
 
     def __call__(self, env: dict) -> Any:
         return self.fn(env)
@@ -307,7 +312,8 @@ def _compile(claim: PlannedClaim, field_name: str, text: Any, ns: Namespace, var
             raise unknown_name_error(tree, unknown[0], variables | ns.known(),
                                      hint=f"bind it in for_all, e.g. '0 <= {unknown[0]} <= 10'")
         refuse_double_misere(tree, ns)
-        return Compiled(str(text), tree, _guarded(claim, field_name, compile_tree(tree, ns, variables)))
+        fn = _guarded(claim, field_name, compile_tree(tree, ns, variables))
+        return Compiled(str(text), tree, fn, resolve(tree, ns, variables))
     except SpecError as exc:
         raise exc.located(file=str(claim.spec.path), item=claim.label, field=field_name,
                           line=field_line(claim, field_name)) from None
@@ -522,7 +528,7 @@ def plan_claim(claim: PlannedClaim, profile: str = "default") -> ClaimPlan:
         _refuse_normal_calls(claim, kind, formula, ns)
         if kind == "grundy":
             return GrundyPlan(**shared, formula=formula)
-        return HoldsPlan(**shared, formula=formula, sides=_sides(claim, formula.tree, ns, window_names))
+        return HoldsPlan(**shared, formula=formula, sides=_sides(claim, formula, ns, window_names))
     levels: Binder | None = None
     if kind == "level_set":
         levels_text = claim.get("levels", profile)
@@ -570,14 +576,19 @@ def handler_for(table: Mapping[type[ClaimPlan], Handler], plan: ClaimPlan) -> Ha
     return None
 
 
-def _sides(claim: PlannedClaim, tree: ast.expr, ns: Namespace, variables: set[str]) -> tuple[Compiled, Compiled] | None:
-    """The two sides of a holds statement that is one comparison, compiled (None for any other statement)."""
+def _sides(claim: PlannedClaim, formula: Compiled, ns: Namespace, variables: set[str]) -> tuple[Compiled, Compiled] | None:
+    """The two sides of a holds statement that is one comparison, compiled, each with its part of the statement's
+    IR (None for any other statement)."""
+    tree, resolved = formula.tree, formula.ir
     if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and
             isinstance(tree.ops[0], (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE))):
         return None
+    assert isinstance(resolved, Compare), "the IR of a comparison is a comparison"
     left, right = tree.left, tree.comparators[0]
-    return (Compiled(ast.unparse(left), left, _guarded(claim, "holds", compile_tree(left, ns, variables))),
-            Compiled(ast.unparse(right), right, _guarded(claim, "holds", compile_tree(right, ns, variables))))
+    return (Compiled(ast.unparse(left), left, _guarded(claim, "holds", compile_tree(left, ns, variables)),
+                     resolved.left),
+            Compiled(ast.unparse(right), right, _guarded(claim, "holds", compile_tree(right, ns, variables)),
+                     resolved.comparators[0]))
 
 
 def _plan_pattern(claim: PlannedClaim, kind: str, raw_kind: Any, ns: Namespace, params: set[str],

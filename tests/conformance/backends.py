@@ -15,6 +15,8 @@ exception) is never a failure. Each returns a short word of what happened, for h
   every obligation is TRUE), and the claim path (holds_job) proves neither ``for all: phi`` where the window has
   a point where phi is not True, nor ``for all: not phi`` (no point has phi) where it has one that has phi.
 * :func:`check_fast` -- the fast Grundy engines (nimjos/games/fast/) against the reference engine on a window.
+* :func:`check_resolve` -- the resolver (nimjos/lang/resolve.py): the resolved tree, printed back as text
+  (definitions inlined as lambdas, bound names made unique), means what the text meant, at every point.
 
 >>> check_vector({}, "x % 3 == y", [(-4, 2), (7, 1)])
 'compared'
@@ -43,10 +45,77 @@ from checkers.vectorised import ARRAY_CALLS
 from nimjos.games.declared import GameDecl
 from nimjos.games.engine import ReferenceEngine
 from nimjos.lang.errors import NimjosError, ResourceError
+from nimjos.lang.ir import Comprehension, DefCall, Lambda, Var, walk
+from nimjos.lang.printer import to_text
+from nimjos.lang.resolve import resolve
 from nimjos.lang.vector import NotVectorisable, vectorise
 from nimjos.spec.names import spec_namespace
 
-from conformance.reference import SKIP, UNDEFINED, make, show
+from conformance.reference import SKIP, UNDEFINED, Reference, make, show
+
+
+# ---------------------------------------------------------------------------------------------- resolver
+
+def bound_names(tree: Any) -> list[str]:
+    """Every name a resolved tree binds (lambdas' parameters, comprehensions' targets), definitions' bodies not
+    entered (each is a tree of its own).
+
+    >>> from nimjos.lang.compiler import Namespace
+    >>> from nimjos.lang.resolve import resolve_text
+    >>> bound_names(resolve_text("[y for y in range(x)] + [y for y in range(2)]", Namespace(), {"x"}))
+    ['y', 'y_1']
+    """
+    out: list[str] = []
+    for node in walk(tree):
+        if isinstance(node, Lambda):
+            out += node.params
+        elif isinstance(node, Comprehension):
+            out += [n for g in node.generators for n in g.target]
+    return out
+
+
+def check_resolve(table: dict, text: str, points: list[dict]) -> str:
+    """The resolved tree of `text` against the text: its bound names are distinct and none is a variable; each
+    inlined body's names are distinct from its parameters' and from each other; and the tree printed back as text
+    (nimjos/lang/printer.py), compiled in the same namespace, has the language's value (or none) at every point."""
+    ref = make(table, text)
+    if ref is None:
+        return "refused by the language"
+    names = set(ref.names)
+    tree = resolve(ref.tree, ref.ns, names)
+    for params, body in [((), tree)] + [(b.params, b.body) for b in definition_bodies(tree)]:
+        bound = list(params) + bound_names(body)
+        scope = set(params) if params or body is not tree else names
+        assert len(bound) == len(set(bound)), f"a name bound twice in the resolved tree of {text!r}: {bound}"
+        assert body is not tree or not names & set(bound), f"a variable rebound in {text!r}: {bound}"
+        free = {n.name for n in walk(body) if isinstance(n, Var)} - set(bound)
+        assert free <= scope, f"a free name {free - scope} in the resolved tree of {text!r}"
+    printed = to_text(tree)
+    try:
+        again = Reference(table, printed, ref.names)
+    except NimjosError as exc:
+        raise AssertionError(f"the resolved tree of {text!r} prints as {printed!r}, which the language "
+                             f"refuses: {exc}") from None
+    for p in points:
+        want, got = ref.at(p), again.at(p)
+        if want is SKIP or got is SKIP:
+            continue
+        assert (want is got) or (want is not UNDEFINED and got is not UNDEFINED and want == got
+                                 and type(want) is type(got)), \
+            f"resolved {printed!r} gives {got!r}, the language {want!r}: {text!r} at {show(p)}\n{ref.spec()}"
+    return "compared"
+
+
+def definition_bodies(tree: Any) -> list[Any]:
+    """The bodies of the definitions a resolved tree inlines, and of those their bodies inline, each once."""
+    out: list[Any] = []
+    stack = [tree]
+    while stack:
+        for n in walk(stack.pop()):
+            if isinstance(n, DefCall) and n.body is not None and all(n.body is not b for b in out):
+                out.append(n.body)
+                stack.append(n.body.body)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------- vectorised

@@ -25,6 +25,7 @@ least position by (sum, lexicographic) is the least counterexample. Holds claims
 from __future__ import annotations
 
 import ast
+import copy
 import re
 from dataclasses import dataclass, field
 from typing import AbstractSet, Any
@@ -59,6 +60,16 @@ def _names(prefix: str, n: int) -> list[str]:
     return [f"{prefix}{i:02d}" for i in range(n)]
 
 
+def _tree(expr: str | ast.expr) -> ast.expr:
+    """An expression of the claim as a syntax tree: a tree of the plan copied (a translation may keep the nodes it
+    is given), a text (a proof's own domain, a generated statement) parsed.
+
+    >>> ast.unparse(_tree("x + 1")), ast.unparse(_tree(ast.parse("y", mode="eval").body))
+    ('x + 1', 'y')
+    """
+    return copy.deepcopy(expr) if isinstance(expr, ast.AST) else parse(expr)
+
+
 def _obligations(job: Job, units: list[tuple[Unit, str]]) -> None:
     i = 0
     for unit, where in units:
@@ -70,7 +81,7 @@ def _obligations(job: Job, units: list[tuple[Unit, str]]) -> None:
 
 
 def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: Mode, statement: Any,
-             families: list | None, domain: str | None, coords: tuple[str, ...],
+             families: list | None, domain: str | ast.expr | None, coords: tuple[str, ...],
              levels: tuple[str, list[int]] | None = None, num: Numeration = BASE2, misere: bool = False) -> Job:
     """The certificate of a grundy (kind 'grundy'), p_positions ('p') or level_set ('level') claim about a
     declared game; `levels` is a level set's name and its values 0..S, each level's set translated with the
@@ -90,7 +101,7 @@ def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: Mo
     units: list[tuple[Unit, str]] = []
     # the domain, dm(position)
     dunit = Unit(params=Z[:n])
-    body = tr.formula(parse(domain), dict(zip(coords, Z[:n])), dunit) if domain else "0 = 0"
+    body = tr.formula(_tree(domain), dict(zip(coords, Z[:n])), dunit) if domain else "0 = 0"
     job.commands.append(f'def dm "{pad(Z[:n], body)}";')
     units.append((dunit, "the domain"))
     # the moves, mv<i>(option z00.., position z(n)..), where fam.binder's names are existential
@@ -112,7 +123,7 @@ def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: Mo
     if kind == Mode.GRUNDY:
         unit = Unit(params=Z[:n + 1], path=[f"$dm({','.join(Z[1:n + 1])})"])
         acc: list = []
-        g = tr.term(parse(statement), env, unit, acc)
+        g = tr.term(_tree(statement), env, unit, acc)
         job.exp_value = isinstance(g, Exp)
         body = tr.close(acc, f"z00 = {g.t if job.exp_value else g}")
         job.commands.append(f'def fG "{pad(Z[:n + 1], body)}";')
@@ -135,7 +146,7 @@ def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: Mo
             tr.consts[lname] = value
             try:
                 if families is None:
-                    part = tr.formula(parse(statement), env, unit)
+                    part = tr.formula(_tree(statement), env, unit)
                 else:
                     part = " | ".join(_family(tr, fam, env, unit, Z[1:n + 1]) for fam in families)
             finally:
@@ -156,7 +167,7 @@ def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: Mo
     else:
         unit = Unit(params=Z[1:n + 1], path=[f"$dm({','.join(Z[1:n + 1])})"])
         if families is None:
-            body = tr.formula(parse(statement), env, unit)
+            body = tr.formula(_tree(statement), env, unit)
         else:
             body = " | ".join(_family(tr, fam, env, unit, Z[1:n + 1]) for fam in families)
         job.commands.append(f'def fP "{pad(Z[1:n + 1], body)}";')
@@ -193,9 +204,9 @@ def _family(tr: Translator, fam: Any, env: dict, unit: Unit, pos: list[str]) -> 
         local[level.name] = tr.fresh("b")
     bound = [local[lv.name] for lv in fam.binder.levels]
     unit.params = unit.params + bound
-    where = tr.formula(parse(fam.where_text), local, unit)
+    where = tr.formula(_tree(fam.binder.tree), local, unit)
     unit.path.append(where)
-    tree = parse(fam.point_text)
+    tree = _tree(fam.point.tree)
     comps = tree.elts if isinstance(tree, ast.Tuple) else [tree]
     eqs = []
     for p, c in zip(pos, comps):
@@ -206,8 +217,8 @@ def _family(tr: Translator, fam: Any, env: dict, unit: Unit, pos: list[str]) -> 
     return "(" + quant("E", bound, f"(({where}) & " + " & ".join(f"({e})" for e in eqs) + ")") + ")"
 
 
-def holds_job(ns: Namespace, statement: str, names: list[str], consts: dict, domain: str | None,
-              assume: str | None, exp_names: AbstractSet[str] = frozenset(), num: Numeration = BASE2) -> Job:
+def holds_job(ns: Namespace, statement: str | ast.expr, names: list[str], consts: dict, domain: str | ast.expr | None,
+              assume: str | ast.expr | None, exp_names: AbstractSet[str] = frozenset(), num: Numeration = BASE2) -> Job:
     """The statement of a holds claim over every value of `names` in the domain (and the assumption), in the
     numeration `num` (msd_2 unless given)."""
     tr = Translator(ns, consts, num)
@@ -218,10 +229,10 @@ def holds_job(ns: Namespace, statement: str, names: list[str], consts: dict, dom
     hyp = [f"$pow2({x})" for nm, x in zip(names, X) if nm in exp_names]
     for text in (domain, assume):
         if text:
-            f = tr.formula(parse(text), env, unit)
+            f = tr.formula(_tree(text), env, unit)
             hyp.append(f)
             unit.path.append(f)
-    body = tr.formula(parse(statement), env, unit)
+    body = tr.formula(_tree(statement), env, unit)
     h = " & ".join(f"({x})" for x in hyp) or "0 = 0"
     job.statement = _readable(body, list(names), "x")
     job.commands.append(f'eval q_holds "{quant("A", X, f"({h}) => ({body})")}";')

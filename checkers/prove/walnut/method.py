@@ -35,7 +35,7 @@ from nimjos.lang.builtins import iter_items
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, NimjosError, SpecError
 from nimjos.lang.analysis import window_constants
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree, parse
 from nimjos.lang.values import format_value, json_value
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, LevelSetPlan, PPositionsPlan, SetPlan, WindowPlan
@@ -277,7 +277,9 @@ def _covers(claim: Claim, plan: Any, names: list[str], instances: list[dict], cf
     if not names:
         return True, ""
     try:
-        binder = Binder(parse(plan.domain.text), claim.spec.namespace, allow_unbounded=True, text=plan.domain.text)
+        if plan.domain.tree is None:
+            raise SpecError("a domain without a condition")
+        binder = Binder(copy_tree(plan.domain.tree), claim.spec.namespace, allow_unbounded=True, text=plan.domain.text)
         values = {}
         for level in binder.levels:
             if level.name not in names:
@@ -304,14 +306,14 @@ def _job(claim: Claim, plan: Any, setup: dict, inst: dict) -> Job:
     _check_nonneg(claim, setup, inst)
     if isinstance(plan, HoldsPlan):
         names = setup["symbolic"]
+        assume = plan.assume.tree if plan.assume is not None else None
         exp = _exponent_names(claim, names) if setup["num"] is BASE2 else set()
         try:
-            job = holds_job(ns, claim.statement, names, inst, setup["domain"], claim.assume_text, exp,
-                            num=setup["num"])
+            job = holds_job(ns, plan.formula.tree, names, inst, setup["domain"], assume, exp, num=setup["num"])
         except NotAutomatic:
             if not exp:
                 raise
-            job = holds_job(ns, claim.statement, names, inst, setup["domain"], claim.assume_text, num=setup["num"])
+            job = holds_job(ns, plan.formula.tree, names, inst, setup["domain"], assume, num=setup["num"])
     else:
         if claim.assume_text:
             raise NotAutomatic("a game claim with an assumption (the certificate needs every position)")
@@ -323,7 +325,8 @@ def _job(claim: Claim, plan: Any, setup: dict, inst: dict) -> Job:
             raise NotAutomatic(f"the built-in game {game.label} has no declared moves to translate")
         kind = game_kind(plan)
         assert kind is not None, "a game claim has a local certificate"
-        job = game_job(ns, game.decl, dict(game.params), inst, kind, claim.statement,
+        job = game_job(ns, game.decl, dict(game.params), inst, kind,
+                       plan.formula.tree if getattr(plan, "formula", None) is not None else claim.statement,
                        list(plan.families) if isinstance(plan, SetPlan) and plan.families is not None else None,
                        setup["domain"], tuple(plan.coords), _levels(plan, inst) if isinstance(plan, LevelSetPlan) else None,
                        num=setup["num"], misere=game.play == MISERE)
@@ -377,7 +380,7 @@ def _check_nonneg(claim: Claim, setup: dict, inst: dict) -> None:
                 vals = [-1]
             if all(type(v) is int and v >= 0 for v in vals):
                 ok.add(level.name)
-        elif any(_nonneg_expr(parse(t), ok, inst, claim) for t in level.low_text):
+        elif any(_nonneg_expr(copy_tree(t), ok, inst, claim) for t in level.low_trees):
             ok.add(level.name)
     missing = [n for n in names if n not in ok]
     if missing:

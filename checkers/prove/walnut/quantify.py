@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from nimjos.games.declared import DeclaredGame, as_instance
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.inline import substitute_call
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree
 from checkers.prove.walnut.logic import Exp, NotAutomatic, Unit, quant
 
 
@@ -51,12 +51,12 @@ class Quantifiers(_Host):
         """
         if level.members is not None:
             try:
-                vals = self.const(parse(level.member_text), {}) if level.member_text else None
+                vals = self.const(copy_tree(level.member_tree), {}) if level.member_tree is not None else None
             except NotAutomatic:
                 return False
             return vals is not None and all(type(v) is int and v >= 0 for v in vals)
-        for t in level.low_text:
-            tree = parse(t)
+        for t in level.low_trees:
+            tree = copy_tree(t)
             try:
                 c = self.const(tree, {n: n for n in nonneg})
             except NotAutomatic:
@@ -95,7 +95,7 @@ class Quantifiers(_Host):
         env.update(zip(fam.binder.names, bound))
         saved = list(unit.params)
         unit.params = saved + bound
-        where = self.formula(parse(fam.where_text), env, unit) if fam.where_text else "0 = 0"
+        where = self.formula(copy_tree(fam.binder.tree), env, unit) if fam.where_text else "0 = 0"
         unit.path.append(where)
         comps = fam.to_tree.elts if isinstance(fam.to_tree, ast.Tuple) else [fam.to_tree]
         if len(comps) != len(pos):
@@ -116,7 +116,7 @@ class Quantifiers(_Host):
         """For ``options(game, position)`` (a [define] may wrap it): the declared game and the position's terms;
         None for other nodes.
 
-        >>> from nimjos.lang.syntax import parse
+        >>> from nimjos.lang.syntax import copy_tree, parse
         >>> from nimjos.spec.names import spec_namespace
         >>> from checkers.prove.walnut.translate import Translator
         >>> tr = Translator(spec_namespace())
@@ -177,7 +177,7 @@ class Quantifiers(_Host):
         makes n a value carried as 2**n) or ``for h in options(game, position)``, with ``if`` conditions, as a
         universal or existential quantifier with the range (or the move) as its constraint.
 
-        >>> from nimjos.lang.syntax import parse
+        >>> from nimjos.lang.syntax import copy_tree, parse
         >>> from nimjos.spec.names import spec_namespace
         >>> from checkers.prove.walnut.translate import Translator
         >>> tr = Translator(spec_namespace())
