@@ -39,6 +39,7 @@ SIDES = {
     "level_set": ("Grundy value (from the moves)", "claimed"),
     "values": ("value (computed)", "printed value"),
     "holds": ("left side", "right side"),
+    "draws": ("outcome (from the moves)", "claimed outcome"),
 }
 
 #: the fields of a periodic or stair claim as the store keeps them (``str`` of the spec's table): name, then an
@@ -57,6 +58,7 @@ KIND_LABELS = {
     "p_positions": "the position is a P-position exactly when",
     "holds": "it holds that",
     "level_set": "the position has Grundy value s exactly when",
+    "draws": "the position is a draw exactly when",
     "values": "the printed values",
 }
 
