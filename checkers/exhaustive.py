@@ -314,6 +314,7 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
         by_inst.setdefault(inst, []).append(pos)
     if plan.loopy:   # generalized Sprague-Grundy values; the instances whose values the graph cannot decide left out
         evidence = loopy_rows(plan, rows, by_inst, param_names, col, _family_points)
+        instances -= evidence["loopy"]["undecided"]   # not judged: the note says how many and why
         held -= evidence["loopy"]["undecided"]
     else:
         check_rows = handler_for(ROW_CHECKS, plan)
