@@ -276,3 +276,10 @@ def test_the_engine_never_gives_grundy_values_of_a_loopy_game():
         assert "loopy" in str(exc)
     else:
         raise AssertionError("Grundy values of a loopy game")
+
+
+def test_explain_shows_the_generalized_values_of_the_options(cli):
+    r = cli("explain", f"{UNDOABLE_PASS}::values-wrong")
+    assert r.returncode == 0, r.stderr
+    assert "position (1, 0) in passsub(k=1) (loopy" in r.stdout
+    assert "(0, 0)  0 (P)" in r.stdout and "(1, 1)  ∞(0) (N)" in r.stdout and "its value: ∞(0) (N)" in r.stdout
