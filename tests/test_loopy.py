@@ -132,6 +132,19 @@ def test_positions_that_can_reach_the_unexplored_frontier_are_undecided():
     assert frontier == {"e"} and decided(adj, frontier) == {"a", "b"}
 
 
+@settings(max_examples=200, deadline=None)
+@given(graphs(12), st.integers(1, 12), st.integers(0, 11))
+def test_a_truncated_exploration_decides_only_what_the_whole_graph_agrees_with(adj, limit, start):
+    # explore from one position with a count of positions: every value it decides is the value on the whole graph
+    start %= len(adj)
+    whole = label(adj)
+    part = solve(lambda p: adj[p], [start], limit=limit)
+    assert part.explored <= limit
+    assert all(whole[p] == v for p, v in part.values.items())
+    if limit >= len(adj):   # everything reachable was explored: nothing is undecided
+        assert not part.undecided
+
+
 def test_claimed_values_are_integers_or_sets():
     assert as_claimed(0) == 0 and as_claimed(frozenset({1})) == Infinite(frozenset({1}))
     for bad in (-1, True, (1,), frozenset({-1})):
