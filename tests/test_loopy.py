@@ -296,3 +296,20 @@ def test_explain_shows_the_generalized_values_of_the_options(cli):
     assert r.returncode == 0, r.stderr
     assert "position (1, 0) in passsub(k=1) (loopy" in r.stdout
     assert "(0, 0)  0 (P)" in r.stdout and "(1, 1)  ∞(0) (N)" in r.stdout and "its value: ∞(0) (N)" in r.stdout
+
+
+def test_a_loopy_game_behind_a_definition_is_refused(write_spec, cli):
+    text = UNDOABLE_PASS.read_text().split("[[claim]]")[0] + '''
+[define]
+"g" = "passsub(2)"
+
+[[claim]]
+id = "c"
+game = "g"
+position = ["x", "p"]
+for_all = "x >= 0 and 0 <= p <= 1"
+window = "x <= 10"
+p_positions = "x == 0"
+'''
+    r = cli("check", write_spec(text), "--no-store", "--method", "exhaustive")
+    assert r.returncode == 2 and "field 'game'" in r.stderr and "is loopy" in r.stderr, r.stderr

@@ -100,6 +100,11 @@ class ClaimPlan:
             raise self.claim.error(f"the game {inst.label} is played in {play}, which its text does not say",
                                    "game", hint='write misere(GAME) in the claim\'s game, or play = "misere" in '
                                                 'the game\'s table')
+        if inst.loopy != self.loopy:
+            # a loopy game hidden behind a definition: judged by Grundy values it does not have, or the reverse
+            raise self.claim.error(f"the game {inst.label} is {'' if inst.loopy else 'not '}loopy, which the claim's "
+                                   "game text does not show", "game",
+                                   hint="name the declared game itself in the claim's game (GAME or GAME(params))")
         return inst
 
     @property
