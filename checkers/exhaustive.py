@@ -23,6 +23,7 @@ import numpy as np
 from checkers.collector import Collector
 from checkers.evidence import (fixed_names, josephus_evidence,
                                options_evidence, position_of, window_evidence)
+from checkers.loopy_window import loopy_rows
 from checkers.scalar import formula_row, holds_instance, level_row, one_at_a_time
 from checkers.vectorised import check_vectorised
 from nimjos.games.declared import MISERE, as_instance
@@ -38,7 +39,7 @@ from nimjos.lang.syntax import suggest
 from nimjos.lang.values import format_value
 from nimjos.spec.budget import enforce_limits
 from nimjos.spec.loader import Claim
-from nimjos.spec.plan import (ClaimPlan, FamilyPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PatternPlan, PeriodicPlan, PPositionsPlan, SetPlan,
+from nimjos.spec.plan import (ClaimPlan, DrawsPlan, FamilyPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PatternPlan, PeriodicPlan, PPositionsPlan, SetPlan,
                                ValuesPlan, handler_for, locate_error)
 from nimjos.verdict import Counterexample, Verdict, window_word
 
@@ -55,7 +56,8 @@ def _scope(plan: ClaimPlan, engine_note: str = "") -> str:
         parts.append("levels " + plan.levels.describe())
     if plan.game_text:
         parts.append(f"game {plan.game_text}" + (" in misère play (a terminal position is an N-position; each "
-                                                  "position valued as a whole, no nim-sum)" if plan.misere else ""))
+                                                  "position valued as a whole, no nim-sum)" if plan.misere else "")
+                     + (" (loopy: its moves may cycle)" if plan.loopy else ""))
     if engine_note:
         parts.append(engine_note)
     return "; ".join(parts)
@@ -114,7 +116,7 @@ def check_exhaustive(claim: Claim, profile: str = "default", max_counterexamples
     check = handler_for(WINDOW_CHECKS, plan)
     assert check is not None, f"the window checks every kind of claim ({type(plan).__name__})"
     try:
-        fast = None if pins or isinstance(plan, ValuesPlan) else check_vectorised(plan, col, shard)
+        fast = None if pins or isinstance(plan, ValuesPlan) or plan.loopy else check_vectorised(plan, col, shard)
         if fast is not None:
             instances, held, evidence = fast
         else:
@@ -123,7 +125,8 @@ def check_exhaustive(claim: Claim, profile: str = "default", max_counterexamples
         raise locate_error(claim, exc) from None
     failures = col.sorted(col.failures)
     undefined = col.sorted(col.undefined)
-    verdict = window_word(bool(failures), bool(undefined), instances, held)
+    left_out = evidence.get("loopy", {}).get("undecided", 0)   # a loopy game's positions its graph did not decide
+    verdict = window_word(bool(failures), bool(undefined), instances, held, left_out)
     engines = evidence.pop("engines", None)
     asked = active_engine().describe_claim()
     # the engines by name, or the engine's own description of those it asked (one text: a name may hold ", ")
@@ -312,9 +315,14 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
         held += 1
         rows.append((values, inst, pos))
         by_inst.setdefault(inst, []).append(pos)
-    check_rows = handler_for(ROW_CHECKS, plan)
-    assert check_rows is not None, f"a game claim's plan has a row check ({type(plan).__name__})"
-    evidence = check_rows(plan, rows, by_inst, param_names, col)
+    if plan.loopy:   # generalized Sprague-Grundy values; the instances whose values the graph cannot decide left out
+        evidence = loopy_rows(plan, rows, by_inst, param_names, col, _family_points)
+        instances -= evidence["loopy"]["undecided"]   # not judged: the note says how many and why
+        held -= evidence["loopy"]["undecided"]
+    else:
+        check_rows = handler_for(ROW_CHECKS, plan)
+        assert check_rows is not None, f"a game claim's plan has a row check ({type(plan).__name__})"
+        evidence = check_rows(plan, rows, by_inst, param_names, col)
     engines = set().union(*(i.solved_by for i in by_inst)) if by_inst else set()
     if evidence.pop("quotient", False):
         engines.add(QUOTIENT_ENGINE)
@@ -633,6 +641,7 @@ WINDOW_CHECKS: dict[type[ClaimPlan], Callable[..., tuple[int, int, dict]]] = {
     ValuesPlan: _check_values,
     GrundyPlan: _check_game_claim,
     PPositionsPlan: _check_game_claim,
+    DrawsPlan: _check_game_claim,
     LevelSetPlan: _check_game_claim,
     PatternPlan: _check_game_claim,
     GrundyBoundPlan: _check_game_claim,

@@ -165,6 +165,19 @@ HANDLERS: dict[str, dict[type[ClaimPlan], Handler | str]] = {
 }
 
 
+def _loopy(name: str, claim: Claim, opts: RunOptions, context: CheckContext) -> Verdict | None:
+    """A claim on a loopy game: sampled by the exact values of each drawn instance's finite game graph
+    (checkers.sample.loopy); no proof method knows generalized Sprague-Grundy values (their local certificates
+    assume that every play ends), so the prover does not apply, and the periodicity method has nothing to say."""
+    if name == "sample":
+        return sample_claim(claim, opts, context)
+    if name == "prove":
+        return Verdict.not_applicable(claim.id, name, "a loopy game (its moves may cycle): no proof method knows "
+                                                      "generalized Sprague-Grundy values; the window and the sampler "
+                                                      "compute them from the moves")
+    return None
+
+
 def _dispatch(name: str) -> Handler:
     """Method `name` as one callable: the handler of the claim's kind in :data:`HANDLERS`, or a verdict that it
     does not apply (the reason as data).
@@ -176,7 +189,10 @@ def _dispatch(name: str) -> Handler:
     True
     """
     def method(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
-        handler = handler_for(HANDLERS[name], claim.plan(opts.profile))
+        plan = claim.plan(opts.profile)
+        if plan.loopy:
+            return _loopy(name, claim, opts, context)
+        handler = handler_for(HANDLERS[name], plan)
         if handler is None:
             if name == "periodicity":
                 return None

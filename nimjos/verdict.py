@@ -351,18 +351,23 @@ class Verdict:
         return out
 
 
-def window_word(failed: bool, undefined: bool, instances: int, held: int) -> Word:
+def window_word(failed: bool, undefined: bool, instances: int, held: int, left_out: int = 0) -> Word:
     """The word the window (exhaustive) earned: refuted at a failing instance, else ill-defined where the statement
-    cannot be evaluated, else vacuous when no instance satisfied the assumption, else checked. The one rule, for
-    the window run whole and in shards.
+    cannot be evaluated, else inconclusive when instances were left out undecided (a loopy game's positions whose
+    graph was not explored to its end) and none held, else vacuous when no instance satisfied the assumption, else
+    checked. The one rule, for the window run whole and in shards.
 
     >>> window_word(False, False, 10, 10), window_word(False, False, 10, 0), window_word(True, True, 10, 3)
     ('checked', 'vacuous', 'refuted')
+    >>> window_word(False, False, 10, 0, left_out=10)
+    'inconclusive'
     """
     if failed:
         return Word.REFUTED
     if undefined:
         return Word.ILL_DEFINED
+    if left_out and held == 0:
+        return Word.INCONCLUSIVE
     return Word.VACUOUS if instances == 0 or held == 0 else Word.CHECKED
 
 

@@ -69,6 +69,7 @@ from checkers.sample.domain import Domain, Drawn, build_domain, describe_draw, d
 from checkers.sample.edge import EdgeResult, edge_check
 from checkers.sample.driver import db_key, parse_pin, pin_line, search, tighten
 from checkers.sample.evaluate import EVAL_SECONDS, GameEvaluator, HoldsEvaluator, Outcome, run_limited
+from checkers.sample.loopy import LoopyEvaluator
 from checkers.sample.scale import TABLE_LIMIT, choose_far, uses_table
 from checkers.sample.sides import Members
 
@@ -187,13 +188,15 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
     edge = edge_check(plan, seed)
     if edge.failed:
         return edge.verdict(claim, opts.profile, time.perf_counter() - start)
-    if not isinstance(plan, (HoldsPlan, GrundyPlan, SetPlan)):
+    if not isinstance(plan, (HoldsPlan, GrundyPlan, SetPlan)) and not plan.loopy:
         return _edge_only(claim, edge, WINDOW_ONLY.get(type(plan), "the sampler has no evaluator for this kind of "
                                                        "claim"), start)
-    kind = game_kind(plan)
+    kind = None if plan.loopy else game_kind(plan)
     members = None
-    if isinstance(plan, HoldsPlan):
-        evaluator: Any = HoldsEvaluator(plan)
+    if plan.loopy:   # the exact values of each drawn instance's finite game graph, never the local certificate
+        evaluator: Any = LoopyEvaluator(claim, opts.profile)
+    elif isinstance(plan, HoldsPlan):
+        evaluator = HoldsEvaluator(plan)
     else:
         assert kind is not None and isinstance(plan, (GrundyPlan, SetPlan)), \
             f"the sampler evaluates statements and game claims with a local certificate ({type(plan).__name__})"

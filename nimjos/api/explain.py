@@ -30,6 +30,8 @@ from nimjos.spec.plan import (ClaimPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan,
                               handler_for, plan_claim)
 from nimjos.lang.errors import EvalError
 from nimjos.games.declared import MISERE, as_instance
+from nimjos.games.engine import active_engine
+from nimjos.games.loopy import MAX_POSITIONS as LOOPY_POSITIONS, describe, outcome
 from nimjos.spec.loader import load_spec
 
 MAX_LISTED = 40
@@ -160,6 +162,8 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
     except KeyError as exc:
         return "\n".join(lines + [f"--at must give {exc.args[0]!r} (and every param of the game)"])
     opts = sorted(set(inst.options(pos)))
+    if plan.loopy:
+        return "\n".join(lines + _loopy_lines(plan, env, pos, inst, opts))
     value = inst.grundy(pos)
     misere = inst.play == MISERE
     lines.append(f"position {format_value(pos)} in {inst.label}" + (" (misère play: the last player to move loses)"
@@ -191,6 +195,34 @@ def explain_text(target: str, at: str | None = None, depth: int = 0, profile: st
         lines.append(f"game tree to depth {depth}:")
         _tree(inst, pos, depth, "  ", lines)
     return "\n".join(lines)
+
+
+def _loopy_lines(plan: ClaimPlan, env: dict, pos: Any, inst: Any, opts: list) -> list[str]:
+    """A position of a loopy game: its generalized Sprague-Grundy value and outcome, each option's, and what the
+    claim says there (the values of the game graph reachable from the position; undecided past the count)."""
+    sol = inst.loopy_values([pos], min(active_engine().max_positions, LOOPY_POSITIONS))
+
+    def shown(q: Any) -> str:
+        v = sol.values.get(q)
+        return "undecided (the game graph from here is larger than was explored)" if v is None else \
+            f"{describe(v)} ({outcome(v)})"
+    lines = [f"position {format_value(pos)} in {inst.label} (loopy: generalized Sprague-Grundy values, the "
+             f"game graph of {sol.explored:,} positions reachable from it)",
+             "  option  value (outcome)"]
+    lines += [f"  {format_value(q):<7} {shown(q)}" for q in opts[:MAX_LISTED]]
+    if len(opts) > MAX_LISTED:
+        lines.append(f"  ... {len(opts) - MAX_LISTED} more options")
+    if not opts:
+        lines.append("  (no options: a terminal position)")
+    lines.append(f"its value: {shown(pos)}")
+    formula = getattr(plan, "formula", None)
+    if formula is not None:
+        try:
+            said = format_value(formula(env))
+        except EvalError as exc:
+            said = f"nothing: it cannot be evaluated here ({exc})"
+        lines.append(f"the claim says: {said} ({plan.claim.kind} = {plan.claim.formula_text()})")
+    return lines
 
 
 

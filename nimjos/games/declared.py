@@ -26,6 +26,7 @@ from nimjos.lang.syntax import free_names, parse, unknown_name_error
 from nimjos.lang.values import format_value
 from nimjos.words import Play
 from nimjos.games.engine import active_engine
+from nimjos.games.loopy import Solution, solve
 
 #: the most options one move family may list at one position (a count): more is refused with a ResourceError
 #: before any list is built, so that no caller (the engines, the resource guard's walk) runs out of memory
@@ -88,6 +89,24 @@ def play_of(table: dict) -> str:
     return play
 
 
+def loopy_of(table: dict, play: str = NORMAL) -> bool:
+    """Whether a `[game.NAME]` table says its moves may cycle (``loopy = true``; false when absent). A loopy game's
+    positions get generalized Sprague-Grundy values (:mod:`nimjos.games.loopy`), in normal play only.
+
+    >>> loopy_of({}), loopy_of({"loopy": True})
+    (False, True)
+    >>> loopy_of({"loopy": True}, MISERE)
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.SpecError: field 'loopy': a loopy game in misère play is not supported (the generalized Sprague-Grundy values are those of normal play)
+    """
+    loopy = bool(table.get("loopy", False))
+    if loopy and play != NORMAL:
+        raise SpecError("a loopy game in misère play is not supported (the generalized Sprague-Grundy values are "
+                        "those of normal play)", field="loopy")
+    return loopy
+
+
 class GameInstance:
     """A game with all params fixed. Positions are ints (1-D) or tuples; options come from the moves.
 
@@ -100,6 +119,9 @@ class GameInstance:
     #: every play from every position ends (the built-in games do; a declared game's moves are not known to: a move
     #: x -> x + 1 never ends). The local certificate's failure shows a wrong label only in a game that ends.
     ends: bool = True
+    #: the moves may cycle (``loopy = true``): no Grundy values, generalized Sprague-Grundy values instead
+    #: (:mod:`nimjos.games.loopy`, asked through :meth:`loopy_values`)
+    loopy: bool = False
 
     def __init__(self, name: str, dim: int, coords: tuple[str, ...], params: dict[str, Any], label: str):
         self.name = name
@@ -181,6 +203,17 @@ class GameInstance:
             active_engine().solve(self, [position])
             return self.lookup(position)
 
+    def loopy_values(self, positions: Iterable[Any], limit: int) -> Solution:
+        """The generalized Sprague-Grundy values of `positions` and every position reachable from them, over the
+        game graph explored up to `limit` positions (a :class:`nimjos.games.loopy.Solution`: positions that can
+        reach an unexplored one are undecided). Each call explores afresh: nothing is cached between windows.
+
+        >>> g = subtraction(frozenset({1, 2})); s = g.loopy_values([4], 100)
+        >>> [s.values[n] for n in range(5)], s.undecided
+        ([0, 1, 2, 0, 1], set())
+        """
+        return solve(self.options, positions, limit)
+
     def __repr__(self) -> str:
         return self.label
 
@@ -196,6 +229,7 @@ class DeclaredGame(GameInstance):
         super().__init__(decl.name, len(decl.position), tuple(decl.position), params, label)
         self.decl = decl
         self.play = decl.play
+        self.loopy = decl.loopy
 
     def options(self, position: Any) -> list:
         decl = self.decl
@@ -363,13 +397,16 @@ class GameDecl:
     """A game declared in a spec: name, params, position coordinates and move families."""
 
     def __init__(self, name: str, title: str, params: tuple[str, ...], position: tuple[str, ...],
-                 moves: list[MoveFamily], measure: tuple[str, ...] = (), play: str = NORMAL, domain: str = ""):
+                 moves: list[MoveFamily], measure: tuple[str, ...] = (), play: str = NORMAL, domain: str = "",
+                 loopy: bool = False):
         self.name = name
         #: the positions the game is played on (``domain = "a < b < c"``), a condition over the params and the
         #: coordinates; empty: every position. ``nimjos discover`` fits on it; a claim states its own ``for_all``
         self.domain = domain
         #: the play convention of the game's instances (NORMAL or MISERE)
         self.play = play
+        #: the moves may cycle (``loopy = true``): the instances have generalized Sprague-Grundy values
+        self.loopy = loopy
         self.title = title
         self.params = params
         self.position = position
@@ -413,8 +450,9 @@ class GameDecl:
                 if all(is_affine(p, level.name) for p in parts):
                     fam.affine = [compile_tree(p, ns, variables) for p in parts]
             moves.append(fam)
+        play = play_of(table)
         return cls(name, table.get("title", name), params, position, moves, _measure(table, ns, outer),
-                   play_of(table), _domain(table, ns, outer))
+                   play, _domain(table, ns, outer), loopy_of(table, play))
 
     def instance(self, values: tuple) -> DeclaredGame:
         """The instance with these param values (shared: one cache per distinct params)."""
@@ -502,6 +540,11 @@ def normal_play(inst: GameInstance, asked: str) -> GameInstance:
         raise SpecError(f"{asked} asks a normal-play Grundy value of {inst.label}, a game in misère play",
                         hint="a misère claim states its P-positions (p_positions = ...), or names the misère Grundy "
                              "value: misere_grundy(GAME, position)")
+    if inst.loopy:
+        raise SpecError(f"{asked} asks a Grundy value of {inst.label}, a loopy game (its moves may cycle): it has "
+                        "generalized Sprague-Grundy values instead",
+                        hint="a claim on a loopy game states its P-positions (p_positions = ...), its draws "
+                             "(draws = ...) or its generalized values (grundy = ..., a set K for ∞(K))")
     return inst
 
 

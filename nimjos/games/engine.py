@@ -53,6 +53,22 @@ def _cycle_text(cycle: list) -> str:
     return " -> ".join(repr(p) for p in path)
 
 
+def cycle_error(game: Any, path_text: str) -> SpecError:
+    """The error for a cycle in the game graph of a game that does not say its moves may cycle: it names the cycle
+    and says how to state a loopy game.
+
+    >>> from nimjos.games.declared import subtraction
+    >>> e = cycle_error(subtraction(frozenset({1})), "1 -> 0 -> 1"); e.hint[:44]
+    "if the moves may cycle, add 'loopy = true' t"
+    """
+    name = getattr(game, "name", str(game))
+    return SpecError(f"the game graph of {game.label} has a cycle: {path_text} (a move leads back to an earlier "
+                     "position)", item=f"game '{name}'", field="moves",
+                     hint=f"if the moves may cycle, add 'loopy = true' to [game.{name}]: its positions then get "
+                          "generalized Sprague-Grundy values, and claims may state its P-positions, draws and values "
+                          "(docs/spec-format.md, Loopy games)")
+
+
 class ReferenceEngine:
     """Grundy values by mex over options, from the moves; a networkx game graph for the generic case."""
 
@@ -136,6 +152,9 @@ class ReferenceEngine:
         loaded to read a spec) is tried first; it answers only for games whose declared moves have a shape it
         recognises, and otherwise leaves the work to the reference engine.
         """
+        if getattr(game, "loopy", False):
+            raise SpecError(f"{game.label} is a loopy game (its moves may cycle): it has no Grundy values, only "
+                            "generalized Sprague-Grundy values", item=f"game '{game.name}'", field="loopy")
         positions = [p for p in positions if not game.has(p)]
         if not positions:
             return
@@ -168,10 +187,7 @@ class ReferenceEngine:
         try:
             order = list(nx.topological_sort(graph))
         except nx.NetworkXUnfeasible:
-            cycle = nx.find_cycle(graph)
-            raise SpecError(f"the game graph of {game.label} has a cycle: {_cycle_text(cycle)} "
-                            "(a move leads back to an earlier position)", item=f"game '{game.name}'",
-                            field="moves") from None
+            raise cycle_error(game, _cycle_text(nx.find_cycle(graph))) from None
         table = game.table
         misere = game.play == "misere"
         for p in reversed(order):
@@ -198,10 +214,7 @@ class ReferenceEngine:
                     if st == 1:
                         path = [s for s, _ in stack]
                         cyc = path[path.index(q):] + [q]
-                        raise SpecError(f"the game graph of {game.label} has a cycle: "
-                                        + " -> ".join(repr(c) for c in cyc)
-                                        + " (a move leads back to an earlier position)",
-                                        item=f"game '{game.name}'", field="moves")
+                        raise cycle_error(game, " -> ".join(repr(c) for c in cyc))
                     if st is None:
                         state[q] = 1
                         stack.append((q, iter(adj[q])))

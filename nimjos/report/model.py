@@ -36,6 +36,7 @@ SIDES = {
     "level_set": ("Grundy value (from the moves)", "claimed"),
     "values": ("value (computed)", "printed value"),
     "holds": ("left side", "right side"),
+    "draws": ("outcome (from the moves)", "claimed outcome"),
 }
 
 #: column titles of a counterexample's detail values, by key (other keys are shown as they are)
@@ -47,6 +48,7 @@ KIND_LABELS = {
     "p_positions": "the position is a P-position exactly when",
     "holds": "it holds that",
     "level_set": "the position has Grundy value s exactly when",
+    "draws": "the position is a draw exactly when",
     "values": "the printed values",
 }
 

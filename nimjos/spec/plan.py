@@ -84,6 +84,9 @@ class ClaimPlan:
     #: the claim's game is played in misère play (``play = "misere"``, ``misere(GAME)``): its values are misère
     #: Grundy values, its P-positions the misère ones; a method that knows only normal play does not apply
     misere: bool = False
+    #: the claim's game is loopy (``loopy = true``: its moves may cycle): it is judged by its generalized
+    #: Sprague-Grundy values (nimjos.games.loopy); a method that knows only Grundy values does not apply
+    loopy: bool = False
 
     def game_instance(self, env: dict) -> Any:
         """The claim's game at a binding of the window, refused (a spec error at the claim's game) when its play
@@ -102,6 +105,11 @@ class ClaimPlan:
             raise self.claim.error(f"the game {inst.label} is played in {play}, which its text does not say",
                                    "game", hint='write misere(GAME) in the claim\'s game, or play = "misere" in '
                                                 'the game\'s table')
+        if inst.loopy != self.loopy:
+            # a loopy game hidden behind a definition: judged by Grundy values it does not have, or the reverse
+            raise self.claim.error(f"the game {inst.label} is {'' if inst.loopy else 'not '}loopy, which the claim's "
+                                   "game text does not show", "game",
+                                   hint="name the declared game itself in the claim's game (GAME or GAME(params))")
         return inst
 
     @property
@@ -172,6 +180,15 @@ class SetPlan(WindowPlan):
 @dataclass(frozen=True, kw_only=True)
 class PPositionsPlan(SetPlan):
     """The P-positions of the game (``p_positions``): a predicate or a union of families."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class DrawsPlan(WindowPlan):
+    """The draws of a loopy game (``draws``): the positions of the window from which neither player can force a
+    win are exactly those where the predicate `formula` holds."""
+
+    game: Compiled
+    formula: Compiled
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -413,6 +430,36 @@ def refuse_double_misere(tree: ast.expr, ns: Namespace) -> None:
                                  "normal play")
 
 
+#: the kinds of claim a loopy game's generalized values can judge
+LOOPY_KINDS = ("grundy", "p_positions", "draws")
+
+
+def plays_loopy(tree: ast.expr, ns: Namespace) -> bool:
+    """Does a claim's game expression denote a declared game whose moves may cycle (``loopy = true``)? The game's
+    name is the expression, or the function it calls (``northcott(8)``).
+
+    >>> plays_loopy(parse("subtraction({1})"), Namespace())
+    False
+    """
+    head = tree.func if isinstance(tree, ast.Call) else tree
+    decl = ns.games.get(head.id) if isinstance(head, ast.Name) else None
+    return isinstance(decl, GameDecl) and decl.loopy
+
+
+def _refuse_loopy_kinds(claim: PlannedClaim, kind: str, loopy: bool) -> None:
+    """Refuse, at load, a claim kind a loopy game's values cannot judge, and a draws claim on a game that is not
+    loopy (it has no draws)."""
+    if loopy and kind not in LOOPY_KINDS:
+        raise claim.error(f"a {kind} claim states Grundy values, and {claim.game_text} is a loopy game (its moves may "
+                          "cycle)", kind if kind != "values" else "values",
+                          hint="state its P-positions (p_positions = ...), its draws (draws = ...) or its generalized "
+                               "Sprague-Grundy values (grundy = ..., a set K for ∞(K))")
+    if kind == "draws" and not loopy:
+        raise claim.error(f"a draws claim on {claim.game_text}, whose table does not say loopy = true: a game whose "
+                          "moves cannot cycle has no draws", "draws",
+                          hint="add loopy = true to the game's table if its moves may cycle")
+
+
 def _refuse_normal_values(claim: PlannedClaim, kind: str, misere: bool) -> None:
     """Refuse, at load, a claim that states normal-play Grundy values of a game in misère play."""
     if misere and kind in NORMAL_VALUE_KINDS + ("values",):
@@ -426,6 +473,12 @@ def _refuse_normal_values(claim: PlannedClaim, kind: str, misere: bool) -> None:
 def _refuse_normal_calls(claim: PlannedClaim, field_name: str, formula: Compiled, ns: Namespace) -> None:
     """Refuse, at load, a formula that asks G(...) or heaps_value(...) of a game in misère play."""
     for node in ast.walk(formula.tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("G", "heaps_value") \
+                and node.args and plays_loopy(node.args[0], ns):
+            raise claim.error(f"{node.func.id}(...) asks a Grundy value of {ast.unparse(node.args[0])}, a loopy game "
+                              "(its moves may cycle)", field_name,
+                              hint="state its P-positions, draws or generalized values as a claim of their own "
+                                   "(p_positions, draws, grundy)")
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("G", "heaps_value") \
                 and node.args and plays_misere(node.args[0], ns):
             raise claim.error(f"{node.func.id}(...) asks a normal-play Grundy value of {ast.unparse(node.args[0])}, a "
@@ -499,22 +552,25 @@ def plan_claim(claim: PlannedClaim, profile: str = "default") -> ClaimPlan:
     game: Compiled | None = None
     coords: tuple[str, ...] = ()
     assume: Compiled | None = None
-    misere = False
+    misere = loopy = False
     if claim.game_text is not None:
         game = _compile(claim, "game", claim.game_text, ns, window_names)
         coords = _game_coords(claim, game.tree, ns, window.names)
         misere = plays_misere(game.tree, ns)
         _refuse_normal_values(claim, kind, misere)
+        loopy = plays_loopy(game.tree, ns)
+        _refuse_loopy_kinds(claim, kind, loopy)
         missing = [c for c in coords if c not in window_names]
         if missing:
             raise claim.error(f"for_all does not bind the position coordinate {missing[0]!r}", "for_all",
                               hint=f"add a bound such as '0 <= {missing[0]} <= 100'")
-    elif kind in ("grundy", "p_positions", "level_set", "grundy_at_most"):
+    elif kind in ("grundy", "p_positions", "level_set", "grundy_at_most", "draws"):
         raise claim.error(f"a {kind} claim needs a game", "game", hint="add game = \"NAME\"")
     if claim.assume_text is not None:
         assume = _compile(claim, "assume", claim.assume_text, ns, window_names)
     shared: dict[str, Any] = {"claim": claim, "profile": profile, "window": window, "window_text": window_text,
-                              "domain": domain, "game": game, "coords": coords, "assume": assume, "misere": misere}
+                              "domain": domain, "game": game, "coords": coords, "assume": assume, "misere": misere,
+                              "loopy": loopy}
     params = window_names - set(coords)
     if kind in ("periodic", "stair"):
         pattern_type = PeriodicPlan if kind == "periodic" else StairPlan
@@ -523,11 +579,13 @@ def plan_claim(claim: PlannedClaim, profile: str = "default") -> ClaimPlan:
         if isinstance(raw_kind, bool):
             raise claim.error("grundy_at_most must be an integer or an expression string", kind)
         return GrundyBoundPlan(**shared, bound=_compile(claim, kind, str(raw_kind), ns, params))
-    if kind in ("grundy", "holds"):
+    if kind in ("grundy", "holds", "draws"):
         formula = _compile(claim, kind, raw_kind, ns, window_names)
         _refuse_normal_calls(claim, kind, formula, ns)
         if kind == "grundy":
             return GrundyPlan(**shared, formula=formula)
+        if kind == "draws":
+            return DrawsPlan(**shared, formula=formula)
         return HoldsPlan(**shared, formula=formula, sides=_sides(claim, formula, ns, window_names))
     levels: Binder | None = None
     if kind == "level_set":
@@ -555,6 +613,7 @@ def plan_claim(claim: PlannedClaim, profile: str = "default") -> ClaimPlan:
 KIND_PLANS: dict[str, type[ClaimPlan]] = {
     "grundy": GrundyPlan, "p_positions": PPositionsPlan, "holds": HoldsPlan, "values": ValuesPlan,
     "level_set": LevelSetPlan, "periodic": PeriodicPlan, "stair": StairPlan, "grundy_at_most": GrundyBoundPlan,
+    "draws": DrawsPlan,
 }
 
 
@@ -730,6 +789,7 @@ def _plan_values(claim: PlannedClaim, ns: Namespace, profile: str) -> ValuesPlan
         game = _compile(claim, "game", claim.game_text, ns, set())
         coords = _game_coords(claim, game.tree, ns)
         _refuse_normal_values(claim, "values", plays_misere(game.tree, ns))
+        _refuse_loopy_kinds(claim, "values", plays_loopy(game.tree, ns))
         if not isinstance(v["grundy"], list):
             raise claim.error("values.grundy must be a list", "values")
         _check_table(claim, v["grundy"], v.get("from", 0))

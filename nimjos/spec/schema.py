@@ -21,14 +21,15 @@ SOURCE_FIELDS = {"id": str, "title": str, "cite": str, "authors": (str, list), "
 GAME_FIELDS = {"title": str, "params": list, "position": list, "moves": list, "note": str,
                "measure": (str, list),  # a termination measure: one expression, or a list (lexicographic)
                "play": str,  # the play convention: "normal" (default) or "misere"
-               "domain": str}  # the positions the game is played on (a condition), which nimjos discover fits on
+               "domain": str,  # the positions the game is played on (a condition), which nimjos discover fits on
+               "loopy": bool}  # the moves may cycle: generalized Sprague-Grundy values (nimjos/games/loopy.py)
 MOVE_FIELDS = {"to": str, "where": str}
-KIND_FIELDS = ("grundy", "p_positions", "holds", "values", "level_set", "periodic", "stair", "grundy_at_most")
+KIND_FIELDS = ("grundy", "p_positions", "holds", "values", "level_set", "periodic", "stair", "grundy_at_most", "draws")
 CLAIM_FIELDS: dict[str, Any] = {
     "id": str, "ref": str, "text": str, "game": str, "for_all": str, "window": str, "assume": str, "expect": str,
     "expect_counterexample": str, "corrects": str, "relaxes": str, "note": str, "reading": str, "deep": dict,
     "grundy": str, "p_positions": (str, list), "holds": str, "values": dict, "level_set": (str, list),
-    "levels": str, "position": list, "periodic": dict, "stair": dict, "grundy_at_most": (int, str), "strategy": (str, dict), "sample": dict, "prove": dict,
+    "levels": str, "position": list, "periodic": dict, "stair": dict, "grundy_at_most": (int, str), "draws": str, "strategy": (str, dict), "sample": dict, "prove": dict,
 }
 #: options of the sampling method (checkers/sample reads them)
 SAMPLE_FIELDS = {"count": int, "seconds": (int, float), "for_all": (str, list), "pins": list, "scale": int, "skip": str,
