@@ -369,6 +369,17 @@ def _low(nd: NameDomain, dom: Domain, env: dict) -> int:
 
 
 @functools.lru_cache(maxsize=4096)
+def special_values(lo: int, hi: int, mods: tuple[int, ...], window_hi: int | None) -> tuple[int, ...]:
+    """The structured values of :func:`checkers.sample.sides.structured`, as a tuple, computed once per set of
+    arguments (a name whose range does not depend on the names drawn before it has the same ones at every draw).
+
+    >>> special_values(0, 40, (3,), 20) == tuple(structured(0, 40, [3], 20))
+    True
+    """
+    return tuple(structured(lo, hi, list(mods), window_hi))
+
+
+@functools.lru_cache(maxsize=4096)
 def int_strategy(lo: int, hi: int, special: tuple[int, ...] = (), above: int | None = None) -> Any:
     """The strategy :func:`draw_int` draws from. Built once per set of arguments: a strategy is immutable, and one
     made anew at every draw cost hypothesis its validation and labels again (a third of a sampled claim's CPU time
@@ -385,7 +396,8 @@ def int_strategy(lo: int, hi: int, special: tuple[int, ...] = (), above: int | N
     return st.one_of(*parts) if len(parts) > 1 else parts[0]
 
 
-def draw_int(data: Any, lo: int, hi: int, label: str, special: list[int] | None = None, above: int | None = None) -> int:
+def draw_int(data: Any, lo: int, hi: int, label: str, special: list[int] | tuple[int, ...] | None = None,
+             above: int | None = None) -> int:
     """An integer in [lo, hi]: hypothesis spreads its draws over every size and shrinks them towards lo; with
     `special`, some draws come from those structured values; with `above` (the window's edge, below hi), some come
     from (above, hi], beyond the window.
@@ -485,7 +497,7 @@ def draw_env(data: Any, dom: Domain, base: dict | None = None) -> Drawn:
                 reject()   # a bound that cannot be evaluated at these values: no such instance
             if hi < lo:
                 reject()
-            special = structured(lo, hi, dom.mods, nd.window_hi) if hi - lo > FEW else None
+            special = special_values(lo, hi, tuple(dom.mods), nd.window_hi) if hi - lo > FEW else None
             env[nd.name] = draw_int(data, lo, hi, nd.name, special, nd.window_hi if nd.extended or dom.as_written else None)
             lows[nd.name] = lo
         for f in nd.filters:
