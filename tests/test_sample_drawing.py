@@ -150,3 +150,32 @@ def test_a_p_set_wrong_only_beyond_the_window_is_refuted_by_the_table(tmp_path):
     assert v.verdict == "refuted"
     cx = v.counterexamples[0]
     assert max(cx.bindings["x"], cx.bindings["y"]) > 999 and (cx.lhs, cx.rhs) == ("P", "N")
+
+
+def test_strategies_built_once_draw_what_new_ones_draw(monkeypatch):
+    # draw_int builds each strategy once per set of arguments (checkers.sample.domain.int_strategy): the draws of a
+    # seeded search must be those of strategies built anew at every draw, for every shape of range (structured
+    # values, a window's edge below the top, both, neither, ranges that depend on the draw before)
+    from hypothesis import given, seed, settings, strategies as st
+
+    from checkers.sample import domain
+
+    def run() -> list:
+        drawn: list = []
+
+        @seed(20261129)
+        @settings(max_examples=60, database=None, derandomize=False)
+        @given(st.data())
+        def body(data):
+            x = domain.draw_int(data, 0, 10 ** 18, "x", list(domain.special_values(0, 10 ** 18, (3, 5), 100)), 100)
+            y = domain.draw_int(data, -5, max(-5, x % 1000), "y", None, 10)
+            z = domain.draw_int(data, 1, 40, "z", [1, 2, 32], None)
+            drawn.append((x, y, z, domain.draw_int(data, 7, 7 + x % 50, "w")))
+        body()
+        return drawn
+
+    cached = run()
+    assert domain.int_strategy.cache_info().hits > 0
+    monkeypatch.setattr(domain, "int_strategy", domain.int_strategy.__wrapped__)   # a new strategy at every draw
+    fresh = run()
+    assert cached == fresh and len(set(cached)) > 30

@@ -17,7 +17,7 @@ import types
 
 import numpy as np
 
-from nimjos.lang.lazy import import_on_use
+from nimjos.lang.lazy import numba_for_kernels
 
 #: every kernel, by name; compiled kernels call each other by these names
 KERNELS: dict[str, types.FunctionType] = {}
@@ -59,7 +59,7 @@ def compiled(fn):
     """
     global _compiled_namespace
     if _compiled_namespace is None:
-        numba = import_on_use("numba")   # numba starts in about 0.4 s: only when a kernel is compiled
+        numba = numba_for_kernels()   # numba starts in about 0.4 s: only when a kernel is compiled
         namespace = dict(globals())
         # numba's cache re-imports the kernels' module by this name: keep it stable even when the
         # file runs as a script (python -m doctest), or a cached kernel would name a missing module

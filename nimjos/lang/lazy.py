@@ -19,10 +19,14 @@ imported, at the first call of one of them.
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib
+import os
+import pathlib
 import sys
+import tempfile
 from types import MethodType, ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 #: the packages whose modules may be imported on first use: the two top layers (the application, and the API it
 #: and ``import nimjos`` call)
@@ -100,6 +104,68 @@ def numba_running() -> bool:
     return "numba" in sys.modules
 
 
+#: the sources a compiled kernel can be built from, under the nimjos package: the packages that hold kernels (a kernel
+#: may call, inline or read a constant of another module of them) and this module (the overloads, the binding of names)
+KERNEL_SOURCES = ("games", "josephus", "lang/lazy.py")
+
+
+def sources_key(root: pathlib.Path) -> str:
+    """A hash of every source of :data:`KERNEL_SOURCES` under the package folder `root` (their paths and bytes).
+
+    >>> len(sources_key(pathlib.Path(__file__).resolve().parents[1]))
+    16
+    """
+    digest = hashlib.sha256()
+    for entry in KERNEL_SOURCES:
+        path = root / entry
+        for f in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
+            digest.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def cache_dir_for(root: pathlib.Path, environ: Mapping[str, str]) -> str:
+    """The folder of numba's on-disk cache of the kernels of the package folder `root`: the folder the user gave
+    numba (``NUMBA_CACHE_DIR`` in `environ`), else ``nimjos/__pycache__/numba`` (the system's temporary folder when
+    the package cannot be written), then a folder named by :func:`sources_key`.
+
+    >>> root = pathlib.Path(__file__).resolve().parents[1]
+    >>> cache_dir_for(root, {"NUMBA_CACHE_DIR": "/c"}) == os.path.join("/c", sources_key(root))
+    True
+    """
+    base = environ.get("NUMBA_CACHE_DIR")
+    if not base:
+        base = str(root / "__pycache__" / "numba")
+        if not os.access(root, os.W_OK):
+            base = os.path.join(tempfile.gettempdir(), "nimjos-numba")
+    return os.path.join(base, sources_key(root))
+
+
+@functools.lru_cache(maxsize=None)
+def kernel_cache_dir() -> str:
+    """The folder of numba's on-disk cache of the compiled kernels (``cache=True``) of this run (:func:`cache_dir_for`).
+    numba finds a cached kernel by its own bytecode and the time stamp of its own file only, so a kernel that inlines
+    a kernel or reads a constant of another module would be loaded stale after that module changed; keyed by every
+    source a kernel can reach, a cached kernel is one compiled from this run's sources, and a change of any of them
+    compiles them again (in a new folder).
+
+    >>> len(os.path.basename(kernel_cache_dir()))
+    16
+    """
+    return cache_dir_for(pathlib.Path(__file__).resolve().parents[1], os.environ)
+
+
+def numba_for_kernels() -> ModuleType:
+    """numba, imported on first use, with its on-disk cache in :func:`kernel_cache_dir` (set at every call: numba
+    re-reads its settings from the environment when a ``NUMBA_`` variable changes).
+
+    >>> numba_for_kernels().config.CACHE_DIR == kernel_cache_dir()
+    True
+    """
+    numba = import_on_use("numba")
+    numba.config.CACHE_DIR = kernel_cache_dir()
+    return numba
+
+
 #: (function, implementation) of the numba overloads registered by :func:`overload_on_use`, applied when numba loads
 _OVERLOADS: list[tuple[Callable, Callable]] = []
 
@@ -140,7 +206,7 @@ def overload_on_use(fn: Callable) -> Callable[[Callable], Callable]:
 
 def _compile_kernels(namespace: dict[str, Any]) -> None:
     """Give every :class:`CompiledOnUse` kernel named in the module `namespace` its dispatcher, and bind the names."""
-    numba = import_on_use("numba")
+    numba = numba_for_kernels()
     while _OVERLOADS:
         fn, impl = _OVERLOADS.pop(0)
         numba.extending.overload(fn)(impl)
