@@ -52,6 +52,7 @@ from checkers.prove.budget import Budget
 from checkers.prove.certificate import game_kind, measure_words
 from checkers.prove.bounded import bounded_class
 from checkers.prove.domain import MAX_EACH, ProofDomain, all_symbolic, inside_domain, proof_domain
+from checkers.prove.finite import finite_proof
 from checkers.prove.instance import Attempt, prove_instance
 from checkers.prove.measures import found_words
 from checkers.prove.rule_function import warm_up
@@ -100,6 +101,9 @@ def prove_claim(claim: Claim, opts: RunOptions, window: Verdict | None = None,
         context = CheckContext.for_claim()
         with context.installed():
             return prove_claim(claim, opts, window, using_path, context)
+    whole = finite_proof(claim, opts, window)   # a finite domain the window enumerated whole is proved
+    if whole is not None:
+        return whole
     walnut = walnut_verdict(claim, opts, window)
     if walnut is not None and walnut.verdict in ("proved", "refuted"):
         return walnut
