@@ -43,7 +43,7 @@ class AbstractionFacts(_Host):
                 continue
             terms = _ground_apps(formulas, fn)
             if terms:
-                self.abstractions.add("lemma " + words)
+                self.abstractions.update("lemma " + w for w in words.split("; "))
             for t in terms:
                 out += at(*t.children())
         return out

@@ -43,12 +43,11 @@ import z3
 
 from nimjos.lang.errors import NimjosError
 from checkers.prove.budget import Budget, check
-from checkers.prove.terms import Untranslatable, is_term
+from checkers.prove.terms import Untranslatable
 from checkers.prove.translate import Builder
 
 #: the words a verdict's scope gives for these facts
-WHERE = ("the mex facts of G at the positions the statement names (true of every game whose moves terminate: "
-         "proved, every move keeps the coordinates >= 0 and lowers their sum)")
+WHERE = "the mex facts of G (every game whose moves provably terminate: coordinates stay >= 0, their sum falls)"
 #: seconds (in resource units) of the check that a game's moves terminate
 DESCENT_SECONDS = 5.0
 
@@ -108,8 +107,8 @@ def terminates(b: Builder, game: Any, known: dict | None = None, seconds: float 
     if key in known:
         return known[key]
     ok = False
-    if b.mode == "int" and getattr(decl, "play", None) == "normal" and hasattr(decl, "moves") \
-            and all(not is_term(v) for v in game.params.values()):
+    # symbolic params stay free: the check is then for every value of them
+    if b.mode == "int" and getattr(decl, "play", None) == "normal" and hasattr(decl, "moves"):
         scratch = Builder(b.ns, "int", b.bits, b.ctx)
         coords = [scratch.var(f"{c}!mex") for c in decl.position]
         pos: Any = tuple(coords) if len(coords) > 1 else coords[0]
