@@ -40,7 +40,7 @@ import z3
 
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.games.declared import MISERE, DeclaredGame, as_instance
-from nimjos.games.engine import active_engine
+from nimjos.games.engine import active_engine, positions_at_most
 from nimjos.lang.values import format_value
 from nimjos.lang.vector import NotVectorisable, as_full, as_truth, vectorise
 from nimjos.lang.compiler import compile_tree
@@ -291,7 +291,7 @@ class Certificate:
     def engine_labels(self, positions: list) -> dict:
         """The engine's labels of positions (OutsideDomain when one is too large for it)."""
         for p in positions:
-            if not _small(p, 2_000_000):
+            if not small_position(p, 2_000_000):
                 domain = getattr(self.domain, "text", "")
                 raise OutsideDomain(f"the option {_fmt(p)} lies outside the domain ({domain}) and is too "
                                     "large for the engine: the formula may not judge it")
@@ -538,11 +538,12 @@ class Certificate:
         """Ground truth near a certificate failure: the first of pos and its options where the claim and
         the engine disagree, as (position, engine value, claimed label); None when they agree there."""
         pos = self.inst.normalise(pos)
-        if not _small(pos, max_positions):
+        if not small_position(pos, max_positions):
             return None
         opts = self.options(pos)
         todo = [p for p in [pos] + sorted(set(opts), key=_size) if self.inside(p)]   # the formula judges only these
-        active_engine().solve(self.inst, todo)
+        with positions_at_most(max_positions):      # a declared game with no measure may not end from here
+            active_engine().solve(self.inst, todo)
         labels = self.labels(todo)
         for q, lq in zip(todo, labels):
             g = self.inst.lookup(q)
@@ -569,7 +570,13 @@ def _size(p: Any) -> int:
 MAX_SUM = 300
 
 
-def _small(p: Any, limit: int) -> bool:
+def small_position(p: Any, limit: int) -> bool:
+    """Is the box below position `p` (its coordinates' product of (c + 1)) at most `limit` positions, and a
+    position of several coordinates at most :data:`MAX_SUM` in sum: a position the engine is asked to value?
+
+    >>> small_position(10, 100), small_position((10, 10), 100), small_position((9, 9), 100)
+    (True, False, True)
+    """
     cells = 1
     coords = p if isinstance(p, tuple) else (p,)
     for c in coords:

@@ -29,7 +29,8 @@ from nimjos.spec.loader import Claim
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, PPositionsPlan, SetPlan
 from nimjos.verdict import Counterexample
 from checkers.prove.certificate import (MAX_OPTIONS, Certificate, OutsideDomain, PointSolver, TooManyOptions, Undecided,
-                                        count_options, game_kind)
+                                        count_options, game_kind, small_position)
+from checkers.prove.ending import plays_end
 from checkers.prove.terms import Untranslatable
 from checkers.prove.modes import Mode
 
@@ -220,6 +221,7 @@ class GameEvaluator:
         self.coords = plan.coords
         self._certs: dict = {}
         self._solvers: dict = {}
+        self._ends: dict = {}     # parameter values -> every play of the game ends (proved), asked on a failure
         self.symbolic = 0
         self.why_not_symbolic = ""
         self.options = 0   # options listed (and labelled) so far: the work of the listed certificates, a count
@@ -339,6 +341,14 @@ class GameEvaluator:
         detail = {"certificate": f"({failure.condition}) {failure.text}"}
         return Outcome(Outcome.FAIL, Counterexample(bindings, failure.label, None, reason=None, detail=detail))
 
+    def plays_end(self, params: dict) -> bool:
+        """Does every play of the declared game end on the claim's domain (proved by Z3, asked once per parameter
+        values; :func:`checkers.prove.ending.plays_end`)?"""
+        key = tuple(sorted(params.items()))
+        if key not in self._ends:
+            self._ends[key] = plays_end(self.claim, self.plan, params) is not None
+        return self._ends[key]
+
     def reevaluate(self, cx: Counterexample) -> Counterexample:
         """Ground truth by the engine near a certificate failure (when the position is small enough)."""
         if "engine" in cx.detail:
@@ -348,10 +358,17 @@ class GameEvaluator:
         pos = tuple(cx.bindings[c] for c in self.coords) if len(self.coords) > 1 else cx.bindings[self.coords[0]]
         try:
             found = cert.reevaluate(pos, max_positions=200_000)
-        except (EvalError, SpecError, TooManyOptions):
-            found = None
+            why = "the engine's values agree with the claim at the position and its options"
+        except (EvalError, SpecError, TooManyOptions) as exc:
+            found, why = None, f"not re-evaluated ({exc})"
+        if found is None and not small_position(pos, 200_000):
+            why = "not re-evaluated (position too large for the engine)"
         if found is None:
-            cx.detail["engine"] = "not re-evaluated (position too large for the engine)"
+            cx.detail["engine"] = why
+            if not (cert.inst.ends or self.plays_end(params)):  # the certificate judges only a game that ends
+                cx.detail["unconfirmed"] = (f"the local certificate fails at {cx.position_text()}, but {why}, and "
+                                            f"nothing shows that every play of {cert.inst.label} ends (its moves are "
+                                            "declared): the failure shows nothing by itself")
             return cx
         q, actual, label = found
         b = dict(params)

@@ -464,6 +464,9 @@ def _verdict(claim: Claim, dom: Domain, stats: dict, failures: list, skips: dict
         cx = out.cx
         if isinstance(evaluator, GameEvaluator) and out.kind == Outcome.FAIL:
             cx = evaluator.reevaluate(cx)
+            if "unconfirmed" in cx.detail:
+                return Verdict(claim.id, "inconclusive", METHOD, "; ".join(scope_parts), instances=held + 1 + near.evaluated,
+                               assumption_held=held + 1 + near.held, **{**common, "notes": [cx.detail["unconfirmed"], *notes]})
         word = "refuted" if out.kind == Outcome.FAIL else "ill-defined"
         v = Verdict(claim.id, word, METHOD, "; ".join(scope_parts), instances=held + 1 + near.evaluated,
                     assumption_held=held + 1 + near.held,

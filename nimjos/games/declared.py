@@ -96,6 +96,9 @@ class GameInstance:
 
     #: the play convention: NORMAL, or MISERE (the engines value terminal positions 1, the nim-sum rule is void)
     play: str = NORMAL
+    #: every play from every position ends (the built-in games do; a declared game's moves are not known to: a move
+    #: x -> x + 1 never ends). The local certificate's failure shows a wrong label only in a game that ends.
+    ends: bool = True
 
     def __init__(self, name: str, dim: int, coords: tuple[str, ...], params: dict[str, Any], label: str):
         self.name = name
@@ -183,6 +186,8 @@ class GameInstance:
 
 class DeclaredGame(GameInstance):
     """An instance of a game declared by move families in a spec."""
+
+    ends = False     # its moves are the spec's: nothing here shows that every play ends (a prover's measure may)
 
     def __init__(self, decl: "GameDecl", param_values: tuple):
         params = dict(zip(decl.params, param_values))

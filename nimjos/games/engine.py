@@ -260,6 +260,27 @@ def using_engine(engine: ReferenceEngine) -> Iterator[ReferenceEngine]:
         _ACTIVE_ENGINE.reset(token)
 
 
+@contextmanager
+def positions_at_most(limit: int) -> Iterator[ReferenceEngine]:
+    """In the body, a solve of the active engine explores at most `limit` positions (or fewer, when its own guard is
+    lower) and raises :class:`ResourceError` past them: the guard of a point's value asked beyond the window, where
+    a declared game with no measure may never end (a move ``x -> x + 1`` from every x >= 100).
+
+    >>> with positions_at_most(50):
+    ...     active_engine().max_positions
+    50
+    >>> active_engine().max_positions == default_engine().max_positions
+    True
+    """
+    engine = active_engine()
+    before = engine.max_positions
+    engine.max_positions = min(before, limit)
+    try:
+        yield engine
+    finally:
+        engine.max_positions = before
+
+
 def set_max_positions(limit: int) -> None:
     """Set the resource guard of the process's engine (positions one solve may explore), which the engines of
     the claims checked afterwards copy (the run's ``--max-positions``).

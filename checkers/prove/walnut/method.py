@@ -29,6 +29,7 @@ import time
 from typing import Any
 
 from nimjos.games.declared import MISERE, DeclaredGame, as_instance
+from nimjos.games.engine import positions_at_most
 from nimjos.lang.binders import Binder
 from nimjos.lang.builtins import iter_items
 from nimjos.lang.compiler import compile_tree
@@ -61,6 +62,9 @@ WALNUT_SECONDS = 900.0
 SEARCH_POSITIONS = 20_000
 #: ... and re-evaluates positions up to this coordinate sum
 MAX_SUM = 300
+#: positions the engine may explore to confirm one failure: four times the box below the position, at least
+#: 100,000 and at most 2,000,000 (a declared game with no measure may never end: x -> x + 1)
+CONFIRM_POSITIONS = (100_000, 2_000_000)
 #: a parameter fixed one value at a time (when the statement is automatic only so) has at most this many values
 MAX_EACH_FIXED = 40
 
@@ -539,7 +543,12 @@ def _confirm(claim: Claim, plan: Any, inst: dict, env: dict) -> Counterexample |
         pos = pos[0] if len(pos) == 1 else pos
         if sum(pos if isinstance(pos, tuple) else (pos,)) > MAX_SUM:
             return None
-        g = cert.inst.grundy(pos)
+        cells = 1
+        for c in (pos if isinstance(pos, tuple) else (pos,)):
+            cells *= c + 1
+        low, high = CONFIRM_POSITIONS
+        with positions_at_most(min(high, max(low, 4 * cells))):     # the game may not end from pos
+            g = cert.inst.grundy(pos)
         label = cert.labels_of(pos)
         if cert.agrees(g, label):
             return None

@@ -42,6 +42,7 @@ class MisereGame(GameInstance):
         self.base = base
         self.heaps = heaps
         self.play = MISERE
+        self.ends = base.ends
 
     def normalise(self, position: Any) -> Any:
         if self.heaps:
