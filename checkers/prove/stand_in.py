@@ -36,6 +36,7 @@ from nimjos.lang.inline import may_fail, names_in, substitute_call
 from nimjos.lang.syntax import parse
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, PPositionsPlan
+from checkers.exhaustive import check_exhaustive, pinned_place
 
 #: the deepest nesting of definitions inlined to reach G
 MAX_INLINE = 20
@@ -191,7 +192,6 @@ def probe_beyond(claim: Claim, profile: str = "default") -> tuple[int, int, Any]
     >>> n, held, cx = probe_beyond(spec.claim("nim2-p-from-p-positions")); held > 0, cx is None
     (True, True)
     """
-    from checkers.exhaustive import check_exhaustive, pinned_place
     plan = claim.plan(profile)
     names = list(plan.window.names)
     points = []
