@@ -89,6 +89,7 @@ def finite_proof(claim: Claim, opts: RunOptions, window: Verdict | None = None) 
     if isinstance(plan, ValuesPlan):
         what = f"exhaustive: the whole printed table, {window.instances:,} values"
     else:
+        assert isinstance(plan, WindowPlan), "finite_reason admits a printed table or a claim over a window"
         count = _count(plan)
         if count is None or count != window.instances:
             return None

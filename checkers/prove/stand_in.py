@@ -35,7 +35,7 @@ from nimjos.lang.errors import NimjosError, SpecError
 from nimjos.lang.inline import may_fail, names_in, substitute_call
 from nimjos.lang.syntax import parse
 from nimjos.spec.loader import Claim
-from nimjos.spec.plan import GrundyPlan, HoldsPlan, PPositionsPlan
+from nimjos.spec.plan import GrundyPlan, HoldsPlan, PPositionsPlan, WindowPlan
 from checkers.exhaustive import check_exhaustive, pinned_place
 
 #: the deepest nesting of definitions inlined to reach G
@@ -53,7 +53,7 @@ def _lemma(used: Claim) -> tuple | None:
         return None
     plan = used.plan()
     formula = getattr(plan, "formula", None)
-    if formula is None or plan.misere or plan.game_text is None:
+    if formula is None or plan.misere or plan.game_text is None or not isinstance(plan, WindowPlan):
         return None
     coords = tuple(plan.coords)
     domain = parse(plan.domain.text) if plan.domain.text else parse("True")
@@ -123,19 +123,22 @@ class _Rewrite(ast.NodeTransformer):
                     return self.visit(body)
                 finally:
                     self.depth -= 1
-        node = self.generic_visit(node)
-        if _is_g(node):
-            found = self._formula(node)
+        out = self.generic_visit(node)
+        if isinstance(out, ast.Call) and _is_g(out):
+            found = self._formula(out)
             if found is not None and found[1]:
                 return found[0]
-        return node
+        return out
 
     def visit_Compare(self, node: ast.Compare) -> ast.AST:
-        node = self.generic_visit(node)
+        out = self.generic_visit(node)
+        if not isinstance(out, ast.Compare):
+            return out
+        node = out
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
             left, right = node.left, node.comparators[0]
             g = left if _is_g(left) and _is_zero(right) else right if _is_g(right) and _is_zero(left) else None
-            if g is not None:
+            if isinstance(g, ast.Call):
                 found = self._formula(g)
                 if found is not None and not found[1]:
                     return found[0] if isinstance(node.ops[0], ast.Eq) else ast.UnaryOp(ast.Not(), found[0])
@@ -155,6 +158,7 @@ def stand_in_text(claim: Claim) -> str | None:
     if not lemmas:
         return None
     plan = claim.plan()
+    assert isinstance(plan, WindowPlan), "a holds claim has a window"
     rw = _Rewrite(claim, lemmas, set(plan.window.names))
     try:
         statement = rw.visit(copy.deepcopy(parse(claim.statement)))
@@ -193,6 +197,7 @@ def probe_beyond(claim: Claim, profile: str = "default") -> tuple[int, int, Any]
     (True, True)
     """
     plan = claim.plan(profile)
+    assert isinstance(plan, WindowPlan), "a holds claim has a window"
     names = list(plan.window.names)
     points = []
     for i, env in enumerate(plan.window.bindings({})):
