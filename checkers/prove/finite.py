@@ -57,6 +57,8 @@ def finite_reason(claim: Claim, opts: RunOptions) -> str | None:
     >>> finite_reason(spec.claim("window-equal-to-domain"), RunOptions())
     'the claim gives a window of its own (a part of the domain)'
     """
+    if claim.prove.skip:
+        return "the claim asks not to be proved (prove.skip)"
     if opts.pins:
         return "a pinned run checks single instances"
     if getattr(opts, "shard", None):
