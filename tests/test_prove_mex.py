@@ -64,3 +64,14 @@ def test_a_lemma_on_a_smaller_class_does_not_stand_for_g_outside_it(walnut):
     ctx = CheckContext.for_claim()
     with ctx.installed():
         assert _with_stand_ins(c, OPTS, None, (), ctx) is None
+
+
+def test_a_lemma_proved_on_a_smaller_class_is_not_used_beyond_it(walnut):
+    lemma = prove_claim(SPEC.claim("nim2-grundy-small"), OPTS)
+    assert lemma.verdict == "proved" and lemma.scope.startswith("exhaustive: the whole domain")
+    c = SPEC.claim("nim2-sum-from-small-lemma")
+    assert "(0 <= x <= 3 and 0 <= y <= 3)" in stand_in_text(c)
+    ctx = CheckContext.for_claim()
+    with ctx.installed():
+        assert _with_stand_ins(c, OPTS, None, (), ctx) is None
+    assert prove_claim(c, OPTS).verdict != "proved"

@@ -41,6 +41,7 @@ from typing import Any, Callable
 
 import z3
 
+from nimjos.games.declared import NORMAL
 from nimjos.lang.errors import NimjosError
 from checkers.prove.budget import Budget, check
 from checkers.prove.terms import Untranslatable
@@ -108,7 +109,7 @@ def terminates(b: Builder, game: Any, known: dict | None = None, seconds: float 
         return known[key]
     ok = False
     # symbolic params stay free: the check is then for every value of them
-    if b.mode == "int" and getattr(decl, "play", None) == "normal" and hasattr(decl, "moves"):
+    if b.mode == "int" and getattr(decl, "play", None) == NORMAL and hasattr(decl, "moves"):
         scratch = Builder(b.ns, "int", b.bits, b.ctx)
         coords = [scratch.var(f"{c}!mex") for c in decl.position]
         pos: Any = tuple(coords) if len(coords) > 1 else coords[0]
