@@ -8,7 +8,9 @@ every position p where it is defined
 (the mex, Definition 2.1 of 000 and 1.9 of 004), and in particular G(p) = 0 exactly when no option has G = 0
 (004 Theorem 1.13, 000 Theorem 2.2). :func:`provider` gives these facts at each position the query names
 (each ground term G(game, t)), so that statements such as "G = 0 iff no option has G = 0" are proved for every
-position of every such game, and claims about sums of games from the facts of their parts.
+position of every such game. They are quantified over the options, which costs Z3 much on other queries (the
+proofs about Maximum Nim from Lemma 3.1 ran out of resources with them): the prover gives them only to a claim
+whose statement or assumption names the options of a game (:func:`names_options`).
 
 They are true only where G is defined: on a game whose play from p may not end, the facts at a few positions
 can contradict one another and prove anything. So a game gets them only after Z3 has proved, in the attempt's
@@ -37,12 +39,14 @@ not the mex of its options' values). A verdict that used them says so in its sco
 """
 from __future__ import annotations
 
+import ast
 from typing import Any, Callable
 
 import z3
 
 from nimjos.games.declared import NORMAL
 from nimjos.lang.errors import NimjosError
+from nimjos.lang.syntax import parse
 from checkers.prove.budget import Budget, check
 from checkers.prove.terms import Untranslatable
 from checkers.prove.translate import Builder
@@ -141,6 +145,25 @@ def provider(b: Builder, fn: Any, game: Any, known: dict | None = None) -> tuple
         guard = z3.And(*[a >= 0 for a in args])
         return [z3.Implies(guard, f) for f in mex_facts_at(b, fn, game, pos)]
     return at, WHERE
+
+
+def names_options(claim: Any) -> bool:
+    """Does the claim's statement or assumption name the options of a game (``options(g, p)``)? Only such a claim
+    is given the mex facts (:class:`checkers.prove.solver.Context`).
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "mex.toml")
+    >>> names_options(spec.claim("p-iff-no-p-option")), names_options(spec.claim("nim2-from-grundy"))
+    (True, False)
+    """
+    texts = [getattr(claim, "statement", None), getattr(claim, "assume_text", None)]
+    for text in texts:
+        if isinstance(text, str):
+            for node in ast.walk(parse(text)):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "options":
+                    return True
+    return False
 
 
 def combined(*providers: Callable[[Any, Any, Any], tuple[Any, str]]) -> Callable[[Any, Any, Any], tuple[Any, str]]:

@@ -40,7 +40,7 @@ from nimjos.spec.plan import ClaimPlan
 from checkers.context import SolverContext
 from checkers.prove.budget import Budget, check
 from checkers.prove.domain import ProofDomain
-from checkers.prove.mex import combined, provider as mex_provider
+from checkers.prove.mex import combined, names_options, provider as mex_provider
 from checkers.prove.rule_function import facts as rule_function_facts
 from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder
@@ -130,9 +130,12 @@ class Context:
         ob, texts = b.obligation()
         facts = b.assertions()
         known = self.solver.rule_functions
-        facts += b.grundy_facts(facts + hyps + [goal_b, ob],
-                                lemma=combined(lambda b_, fn, game: rule_function_facts(b_, fn, game, known=known),
-                                               lambda b_, fn, game: mex_provider(b_, fn, game, known=known)))
+        providers = [lambda b_, fn, game: rule_function_facts(b_, fn, game, known=known)]
+        if names_options(self.claim):
+            # the mex facts quantify over the options: given only to a claim that speaks of options, where they
+            # are the link between G at a position and at its options (elsewhere they cost Z3 its resources)
+            providers.append(lambda b_, fn, game: mex_provider(b_, fn, game, known=known))
+        facts += b.grundy_facts(facts + hyps + [goal_b, ob], lemma=combined(*providers))
         self.abstractions |= b.abstractions
         s = z3.Solver(ctx=b.ctx)
         s.add(*facts, *[h for h in hyps])
