@@ -267,7 +267,7 @@ prove = { using = ["zero"] }
 @pytest.mark.parametrize("using, message", [
     ('["nosuch"]', "'nosuch' names no claim in this file"),
     ('["twice"]', "names the claim itself"),
-    ('["game-claim"]', "not a `holds` claim"),
+    ('["table-claim"]', "not a `holds`, `grundy` or `p_positions` claim"),
 ])
 def test_bad_using_is_a_located_spec_error(write_spec, using, message):
     from nimjos.lang.errors import SpecError
@@ -287,6 +287,9 @@ for_all = "0 <= n"
 window = "n <= 20"
 holds = "n == n"
 prove = {{ using = {using} }}
+[[claim]]
+id = "table-claim"
+values = {{ of = "i", var = "i", from = 0, equal = [0, 1] }}
 ''')
     with pytest.raises(SpecError) as info:
         load_spec(p)
