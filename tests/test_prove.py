@@ -127,8 +127,8 @@ def test_unknown_and_not_applicable_are_inconclusive(write_spec):
         "table", 'for_all = "True"\nholds = "1 == 1"')))
     v = prove(spec, "josephus", timeout=5)
     assert v.verdict == "inconclusive"
-    v = prove(spec, "table")
-    assert v.scope.startswith("not applicable")
+    v = prove(spec, "table")   # a closed statement: its one instance, evaluated by the window, is its whole domain
+    assert v.verdict == "proved" and v.scope == "exhaustive: the whole domain, 1 instance (a closed statement)"
 
 
 def test_strategy_cases_split_an_if_else_chain(write_spec):
@@ -267,7 +267,7 @@ prove = { using = ["zero"] }
 @pytest.mark.parametrize("using, message", [
     ('["nosuch"]', "'nosuch' names no claim in this file"),
     ('["twice"]', "names the claim itself"),
-    ('["game-claim"]', "not a `holds` claim"),
+    ('["table-claim"]', "not a `holds`, `grundy` or `p_positions` claim"),
 ])
 def test_bad_using_is_a_located_spec_error(write_spec, using, message):
     from nimjos.lang.errors import SpecError
@@ -287,6 +287,9 @@ for_all = "0 <= n"
 window = "n <= 20"
 holds = "n == n"
 prove = {{ using = {using} }}
+[[claim]]
+id = "table-claim"
+values = {{ of = "i", var = "i", from = 0, equal = [0, 1] }}
 ''')
     with pytest.raises(SpecError) as info:
         load_spec(p)

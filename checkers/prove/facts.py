@@ -33,7 +33,7 @@ class AbstractionFacts(_Host):
         """Proved facts about G of the games in use, at each ground term G(t) of `formulas` (instances, so that no
         chain of instantiations runs away). `lemma(builder, fn, game)` is the fact provider (the prover passes
         the Maximum Nim rule-function lemma, checkers.prove.rule_function.facts): it returns ``(at, words)``, where
-        ``at(t)`` lists the facts at the argument t and `words` names the lemma, or ``(None, "")``."""
+        ``at(*t)`` lists the facts at the arguments t (the position's coordinates) and `words` names the lemma, or ``(None, "")``."""
         out = []
         for key, (fn, game) in list(self.grundy.items()):
             if key not in self._grundy_facts:
@@ -43,9 +43,9 @@ class AbstractionFacts(_Host):
                 continue
             terms = _ground_apps(formulas, fn)
             if terms:
-                self.abstractions.add("lemma " + words)
+                self.abstractions.update("lemma " + w for w in words.split("; "))
             for t in terms:
-                out += at(t.arg(0))
+                out += at(*t.children())
         return out
 
 

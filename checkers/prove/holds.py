@@ -23,6 +23,7 @@ import z3
 
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.syntax import copy_tree, parse
+from nimjos.spec.plan import GrundyPlan, HoldsPlan
 from checkers.prove.budget import Budget, check
 from checkers.prove.domain import all_symbolic, inside_domain
 from checkers.prove.induction import induction_step
@@ -101,12 +102,40 @@ def used_axiom(ctx: Context, b: Builder, uid: str) -> Any:
         conds = [c if is_term(c) else z3.BoolVal(bool(c), b.ctx) for c in conds]
         return z3.And(*conds) if conds else z3.BoolVal(True, b.ctx)
 
+    statement = used_statement(used)
+
     def body(vs: list) -> Any:
-        return b.formula(parse(used.statement), env)
+        return b.formula(statement, env)
     if not bound:
         g = guard([])
         return z3.Implies(g, b.to_bool(body([])))
     return b.quantifier(False, bound, guard, body)
+
+
+def used_statement(used: Any) -> Any:
+    """The statement a used claim lends a proof, as a tree: a `holds` claim's own; a `grundy` claim's formula F as
+    ``G(game, position) == F``; a `p_positions` claim's predicate F as ``(G(game, position) == 0) == (not not F)``
+    (a set given by families of points lends nothing: Untranslatable).
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "mex.toml")
+    >>> import ast; ast.unparse(used_statement(spec.claim("nim2-grundy")))
+    'G(nim2, (x, y)) == xor(x, y)'
+    """
+    if issubclass(used.plan_type, HoldsPlan):
+        return parse(used.statement)
+    plan = used.plan()
+    formula = getattr(plan, "formula", None)
+    if formula is None or plan.misere:
+        raise Untranslatable(f"the used claim {used.id!r} gives its set by families of points (or in misère play): "
+                             "no statement about G to assume")
+    coords = plan.coords
+    pos = coords[0] if len(coords) == 1 else "(" + ", ".join(coords) + ")"
+    g = f"G({plan.game_text}, {pos})"
+    if isinstance(plan, GrundyPlan):
+        return parse(f"{g} == ({formula.text})")
+    return parse(f"({g} == 0) == (not not ({formula.text}))")
 
 
 def window_witness(ctx: Context, limit: int = 20_000, seconds: float = 0.5) -> dict | None:

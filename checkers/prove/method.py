@@ -52,11 +52,13 @@ from checkers.prove.budget import Budget
 from checkers.prove.certificate import game_kind, measure_words
 from checkers.prove.bounded import bounded_class
 from checkers.prove.domain import MAX_EACH, ProofDomain, all_symbolic, inside_domain, proof_domain
+from checkers.prove.finite import finite_proof
 from checkers.prove.instance import Attempt, prove_instance
 from checkers.prove.measures import found_words
 from checkers.prove.rule_function import warm_up
 from checkers.prove.scope import class_text
 from checkers.prove.solver import SolverContext
+from checkers.prove.stand_in import probe_beyond, stand_in_claim, stand_in_words
 from checkers.prove.terms import Untranslatable
 from checkers.prove.xor_law import xor_law
 from checkers.prove.walnut import walnut_verdict
@@ -100,6 +102,12 @@ def prove_claim(claim: Claim, opts: RunOptions, window: Verdict | None = None,
         context = CheckContext.for_claim()
         with context.installed():
             return prove_claim(claim, opts, window, using_path, context)
+    whole = finite_proof(claim, opts, window)   # a finite domain the window enumerated whole is proved
+    if whole is not None:
+        return whole
+    stood = _with_stand_ins(claim, opts, window, using_path, context)
+    if stood is not None:
+        return stood
     walnut = walnut_verdict(claim, opts, window)
     if walnut is not None and walnut.verdict in ("proved", "refuted"):
         return walnut
@@ -114,6 +122,38 @@ def prove_claim(claim: Claim, opts: RunOptions, window: Verdict | None = None,
         if walnut.evidence.get("walnut"):
             v.evidence.setdefault("walnut", walnut.evidence["walnut"])   # where Walnut stopped, for the report
     return v
+
+
+def _with_stand_ins(claim: Claim, opts: RunOptions, window: Verdict | None, using_path: tuple[str, ...],
+                    context: CheckContext) -> Verdict | None:
+    """The claim proved by Walnut with the formulas of the grundy / P-position claims it uses standing for G
+    (:mod:`checkers.prove.stand_in`), when that proves it and each used claim is proved; else None."""
+    if not claim.prove.using:
+        return None
+    proxy = stand_in_claim(claim)
+    if proxy is None:
+        return None
+    # the lemmas first: a formula stands for G only once its claim is proved (a wrong one proves anything)
+    seconds = float(claim.prove.timeout or opts.timeout or PROVE_SECONDS.get(opts.profile, PROVE_SECONDS["deep"]))
+    lemmas = prove_used(claim, opts, seconds / 2, using_path, context)
+    if any(lv.verdict != "proved" for _, lv in lemmas):
+        return None
+    v = walnut_verdict(proxy, opts, window)
+    if v is None or v.verdict != "proved":
+        return None
+    v = replace(v, claim_id=claim.id, scope=f"{v.scope}; {stand_in_words(claim)}", notes=list(v.notes),
+                evidence=dict(v.evidence))
+    out = from_lemmas(v, lemmas)
+    if out.verdict != "proved":
+        return None
+    # checked at points before it prints: beyond the window, where the assumption holds (a sparse one too)
+    evaluated, held, cx = probe_beyond(claim, opts.profile)
+    if cx is not None:
+        raise ProofDisagreement(f"claim {claim.id!r}: proved ({out.scope}) but it fails beyond the window at "
+                                f"{cx.position_text()}: a bug in the prover (the formulas standing for G)")
+    out.notes.append(f"checked beyond the window at {evaluated} point(s) of the domain, the assumption holding at "
+                     f"{held}: the claim held at each")
+    return out
 
 
 def _prove_with_z3(claim: Claim, opts: RunOptions, window: Verdict | None, using_path: tuple[str, ...],

@@ -1,8 +1,9 @@
 """The solver driver of the prover: one proof attempt (:class:`Context`: the claim, the enumerated values, the
 world, the time left) builds each query in a fresh builder, asks Z3 whether the goal holds wherever the
 hypotheses do (and every obligation is met), and reads a counterexample back, made small. Facts about G
-from the Maximum Nim rule-function lemma are passed to the translator here (:mod:`checkers.prove.rule_function`
-is the fact provider), so the translator never imports it.
+from the Maximum Nim rule-function lemma and the mex facts of terminating games are passed to the translator here
+(:mod:`checkers.prove.rule_function` and :mod:`checkers.prove.mex` are the fact providers), so the translator
+never imports them.
 
 Also the Z3 helpers of every method that asks Z3: the split of a condition into cases, and reading a value from a
 model. Every term and solver of an attempt is made in its own Z3 context (:class:`checkers.context.SolverContext`,
@@ -39,6 +40,7 @@ from nimjos.spec.plan import ClaimPlan
 from checkers.context import SolverContext
 from checkers.prove.budget import Budget, check
 from checkers.prove.domain import ProofDomain
+from checkers.prove.mex import combined, names_options, provider as mex_provider
 from checkers.prove.rule_function import facts as rule_function_facts
 from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder
@@ -147,8 +149,12 @@ class Context:
         ob, texts = b.obligation()
         facts = b.assertions()
         known = self.solver.rule_functions
-        facts += b.grundy_facts(facts + hyps + [goal_b, ob],
-                                lemma=lambda b_, fn, game: rule_function_facts(b_, fn, game, known=known))
+        providers = [lambda b_, fn, game: rule_function_facts(b_, fn, game, known=known)]
+        if names_options(self.claim):
+            # the mex facts quantify over the options: given only to a claim that speaks of options, where they
+            # are the link between G at a position and at its options (elsewhere they cost Z3 its resources)
+            providers.append(lambda b_, fn, game: mex_provider(b_, fn, game, known=known))
+        facts += b.grundy_facts(facts + hyps + [goal_b, ob], lemma=combined(*providers))
         self.abstractions |= b.abstractions
         s = z3.Solver(ctx=b.ctx)
         s.add(*facts, *[h for h in hyps])

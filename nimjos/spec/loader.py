@@ -34,7 +34,7 @@ from nimjos.lang.syntax import suggest
 from nimjos.spec.automata import declare_automata
 from nimjos.spec.definitions import compile_definitions, declare_definitions
 from nimjos.spec.names import spec_namespace
-from nimjos.spec.plan import KIND_PLANS, ClaimPlan, HoldsPlan, ValuesPlan, plan_claim
+from nimjos.spec.plan import KIND_PLANS, ClaimPlan, GrundyPlan, HoldsPlan, PPositionsPlan, ValuesPlan, plan_claim
 from nimjos.spec.schema import (CLAIM_FIELDS, EXPECT_WORDS, GAME_FIELDS, KIND_FIELDS, MOVE_FIELDS, PROFILE_FIELDS,
                                 PROVE_FIELDS, SAMPLE_FIELDS, SOURCE_FIELDS, TOP_LEVEL, SpecLines, check_fields,
                                 check_method_options)
@@ -557,9 +557,10 @@ def _check_references(c: Claim, claims: list[Claim], ids: set[str], failed: set[
         if target in failed and target != c.id:
             return False
         used = next((u for u in claims if u.id == target), None)
-        if used is None or not issubclass(used.plan_type, HoldsPlan) or target == c.id:
+        if used is None or not issubclass(used.plan_type, (HoldsPlan, GrundyPlan, PPositionsPlan)) or target == c.id:
             why = ("names no claim in this file" if used is None else
-                   "names the claim itself" if target == c.id else "names a claim that is not a `holds` claim")
+                   "names the claim itself" if target == c.id else
+                   "names a claim that is not a `holds`, `grundy` or `p_positions` claim")
             raise c.error(f"prove.using: {target!r} {why}", "prove", hint=suggest(target, ids) if used is None else None)
     return True
 
