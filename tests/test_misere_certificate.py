@@ -113,3 +113,25 @@ def test_a_statement_outside_the_fragment_is_not_decided(tmp_path):
                     'for_all = "0 <= n"\nwindow = "n <= 20"\np_positions = "n * n in {1, 16, 81, 144, 400}"\n')
     v = misere_prove(load_spec(spec).claim("c"), RunOptions())
     assert not v.applicable and "outside the fragment" in v.scope
+
+
+def test_the_quotient_command_prints_the_order_at_each_heap_and_the_published_figure(cli):
+    """A count budget stops 0.07 early: the order at each verified heap is printed, and the published order for
+    heaps up to 30 is named and not compared (the quotient stops before heap 30)."""
+    run = cli("quotient", 'octal("0.07")', "--heaps", "30", "--states", "3000")
+    assert run.returncode == 1
+    lines = run.stdout.splitlines()
+    orders = next(line for line in lines if line.startswith("order at each heap"))
+    assert "4:6" in orders and "14:24" in orders and "24:24" in orders and "25:" not in orders
+    published = next(line for line in lines if line.startswith("published:"))
+    assert "360 elements for heaps 0..30" in published and "not compared" in published
+    assert "stopped at heap 25" in run.stdout
+    assert cli("quotient", 'octal("0.07")', "--heaps", "30", "--products", "0").returncode == 2
+
+
+def test_the_examples_of_misere_quotients(cli):
+    run = cli("check", ROOT / "examples" / "misere" / "quotients.toml", "--no-store", "--method", "prove")
+    assert "5 claims" in run.stdout or "claims in" in run.stdout
+    for cid, word in [("subtract-1-2-rows", "proved"), ("subtract-1-2-two-heaps", "proved"),
+                      ("octal-075-rows", "proved"), ("octal-075-rows-wrong", "refuted")]:
+        assert any(cid in line and word in line for line in run.stdout.splitlines()), (cid, run.stdout[-2000:])

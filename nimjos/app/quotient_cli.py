@@ -37,6 +37,23 @@ from nimjos.lang.errors import EvalError, SpecError
 __all__ = ["cmd_quotient", "quotient_summary", "main"]
 
 
+#: published orders of misère quotients to compare with: the code -> (heaps 0..n, order, where it was reported)
+PUBLISHED = {"0.07": (30, 360, "A. N. Siegel, 2007, reported for misère Dawson's Kayles; Plambeck-Siegel list 0.07 "
+                               "as unsolved")}
+
+
+def moves_code(game: Any) -> str | None:
+    """The code of a take-and-break game ('0.07'), or None for another game.
+
+    >>> from nimjos.games.heaps.game import heap_game
+    >>> from nimjos.games.heaps.rules import octal_rules
+    >>> moves_code(heap_game(octal_rules(".07")))
+    '0.07'
+    """
+    rules = getattr(game, "rules", None)
+    return rules.code() if rules is not None and hasattr(rules, "code") else None
+
+
 def _positions(texts: list[str]) -> list[tuple[int, ...]]:
     """The ``--outcome`` positions: heaps separated by commas ('' is the empty position)."""
     out = []
@@ -81,6 +98,16 @@ def _lines(summary: dict[str, Any], table: list[list[int]] | None) -> list[str]:
         lines.append(f"stopped at heap {stopped['at']} of the {stopped['asked']} asked: no verified quotient with "
                      f"heap {stopped['at']} within the budget ({stopped['reason']}); what follows covers heaps of "
                      f"0..{summary['heaps']} only")
+    if summary.get("orders"):
+        lines.append("order at each heap (the quotient of heaps 0..n): "
+                     + " ".join(f"{n}:{x}" for n, x in enumerate(summary["orders"])))
+    published = summary.get("published")
+    if published:
+        reached = summary["heaps"] >= published["heaps"]
+        ours = summary["orders"][published["heaps"]] if reached else None
+        lines.append(f"published: {published['order']} elements for heaps 0..{published['heaps']} ({published['source']}); "
+                     + (f"here: {ours}, {'the same' if ours == published['order'] else 'DIFFERENT'}" if reached
+                        else f"not compared: the quotient here stops at heap {summary['heaps']}"))
     lines.append("element of each heap (pretending function): "
                  + " ".join(f"{h}:{x}" for h, x in enumerate(summary["pretending"])))
     if summary["repeats"]:
@@ -111,12 +138,24 @@ def cmd_quotient(args: argparse.Namespace) -> int:
         raise SpecError(f"--heaps is the largest heap, 0 or more; got {args.heaps}")
     positions = _positions(args.outcome or [])
     top = max([args.heaps] + [max(p, default=0) for p in positions])
-    builder = QuotientBuilder(moves)
+    for name in ("states", "products"):
+        value = getattr(args, name, None)
+        if value is not None and value < 1:
+            raise SpecError(f"--{name} is a count, 1 or more; got {value}")
+    states = getattr(args, "states", None)
+    builder = QuotientBuilder(moves) if states is None else QuotientBuilder(moves, budget=states)
+    if getattr(args, "products", None) is not None:
+        builder.work_limit = args.products
     try:
         quotient = builder.grow(top)
     except QuotientBudget:
         quotient = builder.quotient()   # what was verified, printed with where it stopped
     summary = quotient_summary(quotient, label)
+    summary["orders"] = builder.orders[:quotient.bound + 1]
+    summary["budget"] = {"states": builder.auto.budget, "products": builder.work_limit}
+    published = PUBLISHED.get(moves_code(game))
+    if published is not None:
+        summary["published"] = dict(zip(("heaps", "order", "source"), published))
     if builder.stuck_at is not None:
         summary["stopped"] = {"at": builder.stuck_at, "asked": top, "reason": builder.stop_reason}
     summary["outcomes"] = {",".join(map(str, p)): quotient.outcome(p) if max(p, default=0) <= quotient.bound
