@@ -38,6 +38,11 @@ from typing import Any, Callable
 
 from checkers.heaps import heap_window
 from checkers.options import RunOptions
+from nimjos.games.heaps.game import HeapGame, HeapPositions
+from nimjos.games.heaps.misere import MisereGame, shared_builder
+from nimjos.games.heaps.periodicity import heap_sequence, octal_proof
+from nimjos.games.heaps.quotient_period import NotCertified, certified_quotient, observed_period
+from nimjos.games.heaps.rules import octal_rules
 from nimjos.lang.errors import EvalError, ResourceError
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import PPositionsPlan
@@ -186,9 +191,6 @@ def _grundy_period(node: ast.expr, heap_of) -> tuple[int, int] | None:
     if not (isinstance(game, ast.Call) and isinstance(game.func, ast.Name) and game.func.id == "octal"
             and len(game.args) == 1 and isinstance(game.args[0], ast.Constant) and isinstance(game.args[0].value, str)):
         return None
-    from nimjos.games.heaps.periodicity import heap_sequence, octal_proof
-    from nimjos.games.heaps.quotient_period import observed_period
-    from nimjos.games.heaps.rules import octal_rules
     try:
         rules = octal_rules(game.args[0].value)
     except EvalError:
@@ -229,8 +231,6 @@ def _lower_bound(node: ast.expr, heap_of) -> int | None:
 
 def _certificate(rules: Any) -> Any:
     """The certificate of a rule's quotient (cached per rule), or the reason it is not certified (a str)."""
-    from nimjos.games.heaps.misere import shared_builder
-    from nimjos.games.heaps.quotient_period import NotCertified, certified_quotient
     found = _CERTIFICATES.get(rules)
     if found is None:
         try:
@@ -247,8 +247,6 @@ def misere_prove(claim: Claim, opts: RunOptions) -> Verdict | None:
     plan = claim.plan(opts.profile)
     if not (isinstance(plan, PPositionsPlan) and plan.misere and plan.formula is not None):
         return None
-    from nimjos.games.heaps.game import HeapGame, HeapPositions
-    from nimjos.games.heaps.misere import MisereGame
     started = time.perf_counter()
 
     def not_applicable(why: str) -> Verdict:
