@@ -141,7 +141,7 @@ def _atom(left: ast.expr, op: ast.cmpop, right: ast.expr, heap_of, whole: ast.ex
         (c1, q1), (c2, q2) = shape(left, heap_of), shape(right, heap_of)
         return max(c1, c2), math.lcm(q1, q2)
     a, b = kind(left), kind(right)
-    if isinstance(op, order) and a[0] == "grundy" or b[0] == "grundy":
+    if isinstance(op, order) and "grundy" in (a[0], b[0]):
         (n0, p) = a[1] if a[0] == "grundy" else b[1]
         other = b if a[0] == "grundy" else a
         if other[0] == "grundy":
@@ -199,14 +199,22 @@ def _grundy_period(node: ast.expr, heap_of) -> tuple[int, int] | None:
     if key not in _CERTIFICATES:
         seq = heap_sequence(rules, GRUNDY_HEAPS) if rules.max_take is not None else []
         seen = observed_period(tuple(seq)) if seq else None
-        proof = octal_proof(rules, seen[1], seen[0], seq) if seen is not None else None
-        _CERTIFICATES[key] = (seen[0], seen[1]) if proof is not None and proof.holds else None
+        _CERTIFICATES[key] = None
+        if seen is not None:
+            proof = octal_proof(rules, seen[1], seen[0], seq)
+            if proof is not None and proof.holds:
+                _CERTIFICATES[key] = seen
     return _CERTIFICATES[key]
 
 
-def _lower_bound(node: ast.expr, heap_of) -> int | None:
-    """A lower bound c >= 0 that the domain's top-level conjunction puts on every heap (``n >= 0``,
-    ``0 <= n``, ``all(x >= 1 for x in h)``), or None."""
+def _lower_bound(node: ast.expr, heap_of, single: bool) -> int | None:
+    """A lower bound c >= 0 that the domain's top-level conjunction puts on every heap: ``all(x >= 1 for x in h)``,
+    or for a position of one heap (`single`) ``n >= 0``, ``0 <= n``; else None.
+
+    >>> tree = ast.parse("len(h) == 2 and h[1] >= 3", mode="eval").body
+    >>> _lower_bound(tree, lambda n: isinstance(n, ast.Subscript), False) is None   # h[0] may still be 0
+    True
+    """
     parts = node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
     for part in parts:
         if isinstance(part, ast.Call) and isinstance(part.func, ast.Name) and part.func.id == "all" \
@@ -214,10 +222,10 @@ def _lower_bound(node: ast.expr, heap_of) -> int | None:
             gen = part.args[0]
             var = gen.generators[0].target
             if isinstance(var, ast.Name):
-                inner = _lower_bound(gen.elt, lambda n: isinstance(n, ast.Name) and n.id == var.id)
+                inner = _lower_bound(gen.elt, lambda n: isinstance(n, ast.Name) and n.id == var.id, True)
                 if inner is not None:
                     return inner
-        if isinstance(part, ast.Compare):
+        if isinstance(part, ast.Compare) and single:
             operands = [part.left] + list(part.comparators)
             for left, op, right in zip(operands, part.ops, operands[1:]):
                 if heap_of(left) and isinstance(op, ast.GtE) and (_int_const(right) or 0) >= 0 \
@@ -259,9 +267,14 @@ def misere_prove(claim: Claim, opts: RunOptions) -> Verdict | None:
     if not (isinstance(game, MisereGame) and isinstance(game.base, (HeapGame, HeapPositions))):
         return None
     rules = game.base.rules
+    if plan.assume is not None:
+        return not_applicable("the claim has an assumption: the finite check decides a statement on its domain only")
     # the layout of a position: one heap named by the window, or a tuple of a fixed number of heaps
     hw = heap_window(plan)
     if hw is not None:
+        if plan.window.names != (hw.coord,):
+            return not_applicable(f"the window binds other names than the position {hw.coord}: "
+                                  f"{', '.join(plan.window.names)}")
         if hw.fixed is None:
             return not_applicable("the number of heaps is not fixed: the finite check covers positions of a fixed "
                                   "number of heaps")
@@ -289,7 +302,7 @@ def misere_prove(claim: Claim, opts: RunOptions) -> Verdict | None:
             return not_applicable(f"{what} is outside the fragment the misère reduction decides (conditions on "
                                   f"heaps against constants, residues, comparisons of two heaps): {exc}")
         c, q = max(c, c2), math.lcm(q, q2)
-    low = _lower_bound(trees[-1][1], heap_of) if len(trees) > 1 else None
+    low = _lower_bound(trees[-1][1], heap_of, hw is None) if len(trees) > 1 else None
     if low is None:
         return not_applicable("the domain puts no lower bound >= 0 on the heaps at its top level")
     cert = _certificate(rules)

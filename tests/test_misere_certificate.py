@@ -135,3 +135,31 @@ def test_the_examples_of_misere_quotients(cli):
     for cid, word in [("subtract-1-2-rows", "proved"), ("subtract-1-2-two-heaps", "proved"),
                       ("octal-075-rows", "proved"), ("octal-075-rows-wrong", "refuted")]:
         assert any(cid in line and word in line for line in run.stdout.splitlines()), (cid, run.stdout[-2000:])
+
+
+def _claim(tmp_path, position: str, for_all: str, window: str, p_positions: str, extra: str = ""):
+    spec = tmp_path / "s.toml"
+    spec.write_text('[source]\nid = "s"\n[[claim]]\nid = "c"\ngame = \'misere(octal("0.77"))\'\n'
+                    f'position = ["{position}"]\nfor_all = "{for_all}"\nwindow = "{window}"\n'
+                    f"p_positions = '{p_positions}'\n{extra}")
+    return load_spec(spec).claim("c")
+
+
+def test_a_wrong_claim_is_refuted_far_beyond_the_window_and_the_certified_range(tmp_path):
+    """The least counterexample, heap 1001, lies beyond the window and beyond the heaps the quotient verified
+    (167): the finite check reaches it through the theorem's periodic extension."""
+    claim = _claim(tmp_path, "n", "0 <= n", "n <= 30", "n in {1, 4, 9, 12, 20} or n > 1000")
+    v = misere_prove(claim, RunOptions())
+    assert v.verdict == "refuted" and v.counterexamples[0].bindings == {"n": 1001}
+
+
+def test_a_domain_that_leaves_small_heaps_unbounded_below_is_not_decided(tmp_path):
+    claim = _claim(tmp_path, "h", "len(h) == 2 and h[1] >= 3", "h in multisets(2, 0, 10)", "h[0] == h[1]")
+    v = misere_prove(claim, RunOptions())
+    assert not v.applicable and "lower bound" in v.scope
+
+
+def test_a_claim_with_an_assumption_is_not_decided(tmp_path):
+    claim = _claim(tmp_path, "n", "0 <= n", "n <= 30", "n in {1, 4, 9, 12, 20}", 'assume = "n % 2 == 0"\n')
+    v = misere_prove(claim, RunOptions())
+    assert not v.applicable

@@ -153,7 +153,8 @@ def cmd_quotient(args: argparse.Namespace) -> int:
     summary = quotient_summary(quotient, label)
     summary["orders"] = builder.orders[:quotient.bound + 1]
     summary["budget"] = {"states": builder.auto.budget, "products": builder.work_limit}
-    published = PUBLISHED.get(moves_code(game))
+    code = moves_code(game)
+    published = PUBLISHED.get(code) if code is not None else None
     if published is not None:
         summary["published"] = dict(zip(("heaps", "order", "source"), published))
     if builder.stuck_at is not None:

@@ -196,13 +196,13 @@ def verify_pairs(q: MisereQuotient, rules: HeapRules, bound: int, budget: int = 
     seen = {start}
     stack = [start]
     while stack:
-        x, opts = stack.pop()
-        says_p = bool(opts) and not (opts & p)
+        x, targets = stack.pop()
+        says_p = bool(targets) and not (targets & p)
         if says_p != (x in p):
             raise NotCertified(f"the verification fails at an element {x} whose options' elements are "
-                               f"{sorted(opts)}: its status is not the outcome its options give")
+                               f"{sorted(targets)}: its status is not the outcome its options give")
         for g, hopts in kinds:
-            nxt = (t[x][g], frozenset([t[o][g] for o in opts] + [t[x][o] for o in hopts]))
+            nxt = (t[x][g], frozenset([t[o][g] for o in targets] + [t[x][o] for o in hopts]))
             if nxt not in seen:
                 seen.add(nxt)
                 if len(seen) > budget:
