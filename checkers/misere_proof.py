@@ -20,7 +20,8 @@ Every position of the domain with heaps up to C + k q is therefore checked: the 
 scalar language, against the certified outcome. The verdict is ``proved`` (for every position of the domain) or
 ``refuted`` at the least failing position found; the scope names the theorem, the range verified and the finite
 check. Any other claim: None (another method's turn); a claim the method cannot decide: not applicable, with the
-reason (a statement outside the fragment, a number of heaps that is not fixed, a quotient not certified).
+reason (a statement outside the fragment, a quotient not certified); a claim over a number of heaps that is not
+fixed is left to the other methods (None).
 
 >>> import pathlib
 >>> from nimjos.spec.loader import load_spec
@@ -272,12 +273,8 @@ def misere_prove(claim: Claim, opts: RunOptions) -> Verdict | None:
     # the layout of a position: one heap named by the window, or a tuple of a fixed number of heaps
     hw = heap_window(plan)
     if hw is not None:
-        if plan.window.names != (hw.coord,):
-            return not_applicable(f"the window binds other names than the position {hw.coord}: "
-                                  f"{', '.join(plan.window.names)}")
-        if hw.fixed is None:
-            return not_applicable("the number of heaps is not fixed: the finite check covers positions of a fixed "
-                                  "number of heaps")
+        if plan.window.names != (hw.coord,) or hw.fixed is None:
+            return None   # a number of heaps that is not fixed, or other names: not decided here (another method's)
         count, name = hw.fixed, hw.coord
 
         def heap_of(node: ast.expr) -> bool:
