@@ -23,6 +23,7 @@ from nimjos.lang.errors import NimjosError
 from checkers.options import PROVE_SECONDS, RunOptions, SamplingLimits, Sharding  # noqa: F401
 from checkers.prove import prove_claim
 from checkers.heaps import heap_prove, heap_sample
+from checkers.misere_proof import misere_prove
 from checkers.periodicity import periodic_prove, periodic_sample, periodic_verdict
 from checkers.sample import sample_claim
 from nimjos.spec.plan import (ClaimPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PeriodicPlan, PPositionsPlan, StairPlan,
@@ -131,9 +132,10 @@ def _sample_periodic(claim: Claim, opts: RunOptions, earlier: Earlier, context: 
 
 
 def _prove_any(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
-    """Proving: a claim over any number of heaps by the Sprague-Grundy reduction (checkers.heaps), else the
-    prover, which is given the window's verdict (a proof the window refutes is a bug)."""
-    return heap_prove(claim, opts, context) or prove_claim(claim, opts, window=earlier.window, context=context)
+    """Proving: misère outcomes of a heap game from its certified quotient (checkers.misere_proof), a claim over
+    any number of heaps by the Sprague-Grundy reduction (checkers.heaps), else the prover, which is given the
+    window's verdict (a proof the window refutes is a bug)."""
+    return misere_prove(claim, opts) or heap_prove(claim, opts, context) or prove_claim(claim, opts, window=earlier.window, context=context)
 
 
 def _prove_periodic(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:

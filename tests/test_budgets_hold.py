@@ -58,7 +58,8 @@ def test_a_quotient_search_out_of_budget_prints_what_it_verified(monkeypatch, ca
     assert rc == 1
     assert out[0].startswith('misère quotient of octal("0.07") for heaps of 0..9: 6 elements, 2 in the P-portion')
     assert out[1].startswith("stopped at heap 10 of the 30 asked") and "more than 40 elements" in out[1]
-    assert out[2] == "element of each heap (pretending function): 0:0 1:0 2:1 3:1 4:2 5:0 6:3 7:1 8:1 9:0"
+    assert out[2] == "order at each heap (the quotient of heaps 0..n): 0:1 1:1 2:2 3:2 4:6 5:6 6:6 7:6 8:6 9:6"
+    assert "element of each heap (pretending function): 0:0 1:0 2:1 3:1 4:2 5:0 6:3 7:1 8:1 9:0" in out
     assert "P-portion (element: its least position): 1: (2), 4: (4, 4)" in out
     assert "single heaps that are P-positions: 2, 3, 7, 8" in out
     assert "outcome of (2, 3): N" in out

@@ -15,15 +15,34 @@ from nimjos.games.heaps.quotient import MisereQuotient, QuotientBudget, Quotient
 from nimjos.games.periodicity import observe
 from nimjos.lang.errors import EvalError, SpecError
 
-__all__ = ["quotient", "quotient_summary"]
+__all__ = ["quotient", "quotient_summary", "PUBLISHED"]
 
 
-def quotient(game: str, heaps: int, outcomes: Iterable[tuple[int, ...]] = (), table: bool = False) -> dict[str, Any]:
+#: published orders of misère quotients to compare with: the code -> (heaps 0..n, order, where it was reported)
+PUBLISHED = {"0.07": (30, 360, "A. N. Siegel, 2007, reported for misère Dawson's Kayles; Plambeck-Siegel list 0.07 "
+                               "as unsolved")}
+
+
+def moves_code(game: Any) -> str | None:
+    """The code of a take-and-break game ('0.07'), or None for another game.
+
+    >>> from nimjos.games.heaps.game import heap_game
+    >>> from nimjos.games.heaps.rules import octal_rules
+    >>> moves_code(heap_game(octal_rules(".07")))
+    '0.07'
+    """
+    rules = getattr(game, "rules", None)
+    return rules.code() if rules is not None and hasattr(rules, "code") else None
+
+
+def quotient(game: str, heaps: int, outcomes: Iterable[tuple[int, ...]] = (), table: bool = False,
+             states: int | None = None, products: int | None = None) -> dict[str, Any]:
     """The misère quotient of ``game`` (a take-and-break code, ``nim()``, ``heaps(GAME)``, or ``FILE::GAME``, a
     one-heap game played on any number of heaps) for every sum of heaps of at most ``heaps`` tokens, as
     :func:`quotient_summary` gives it, with the misère outcome of each position of ``outcomes`` (None where a heap
-    is beyond what was verified), the products when ``table``, and ``stopped`` (at which heap, why) when the budget
-    (a count of states and products) ended the computation first.
+    is beyond what was verified), the products when ``table``, the order at each heap (``orders``), the published
+    order to compare with when one is known (``published``), and ``stopped`` (at which heap, why) when the budget
+    ended the computation first: counts, ``states`` of one search and ``products`` in all (None: the defaults).
 
     >>> quotient("nim()", 3)["p_portion"]
     [1, 4]
@@ -41,12 +60,20 @@ def quotient(game: str, heaps: int, outcomes: Iterable[tuple[int, ...]] = (), ta
         raise SpecError(f"--heaps is the largest heap, 0 or more; got {heaps}")
     positions = [tuple(p) for p in outcomes]
     top = max([heaps] + [max(p, default=0) for p in positions])
-    builder = QuotientBuilder(moves)
+    builder = QuotientBuilder(moves) if states is None else QuotientBuilder(moves, budget=states)
+    if products is not None:
+        builder.work_limit = products
     try:
         found = builder.grow(top)
     except QuotientBudget:
         found = builder.quotient()   # what was verified, with where it stopped
     summary = quotient_summary(found, label)
+    summary["orders"] = builder.orders[:found.bound + 1]
+    summary["budget"] = {"states": builder.auto.budget, "products": builder.work_limit}
+    code = moves_code(target)
+    published = PUBLISHED.get(code) if code is not None else None
+    if published is not None:
+        summary["published"] = dict(zip(("heaps", "order", "source"), published))
     if builder.stuck_at is not None:
         summary["stopped"] = {"at": builder.stuck_at, "asked": top, "reason": builder.stop_reason}
     summary["outcomes"] = {",".join(map(str, p)): found.outcome(p) if max(p, default=0) <= found.bound else None

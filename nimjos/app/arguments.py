@@ -159,6 +159,10 @@ def register_quotient(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--outcome", action="append", metavar="HEAPS",
                    help="a position (heaps separated by commas) whose misère outcome to print; repeatable")
     p.add_argument("--table", action="store_true", help="print the multiplication table too")
+    p.add_argument("--states", type=int, default=None, metavar="N",
+                   help="the most states one search may hold (a count; default 400000)")
+    p.add_argument("--products", type=int, default=None, metavar="N",
+                   help="the most products all the searches together may take (a count; default 500 times --states)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=deferred("quotient", "cmd_quotient"))
 

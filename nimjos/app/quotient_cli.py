@@ -58,6 +58,16 @@ def _lines(summary: dict[str, Any], table: list[list[int]] | None) -> list[str]:
         lines.append(f"stopped at heap {stopped['at']} of the {stopped['asked']} asked: no verified quotient with "
                      f"heap {stopped['at']} within the budget ({stopped['reason']}); what follows covers heaps of "
                      f"0..{summary['heaps']} only")
+    if summary.get("orders"):
+        lines.append("order at each heap (the quotient of heaps 0..n): "
+                     + " ".join(f"{n}:{x}" for n, x in enumerate(summary["orders"])))
+    published = summary.get("published")
+    if published:
+        reached = summary["heaps"] >= published["heaps"]
+        ours = summary["orders"][published["heaps"]] if reached else None
+        lines.append(f"published: {published['order']} elements for heaps 0..{published['heaps']} ({published['source']}); "
+                     + (f"here: {ours}, {'the same' if ours == published['order'] else 'DIFFERENT'}" if reached
+                        else f"not compared: the quotient here stops at heap {summary['heaps']}"))
     lines.append("element of each heap (pretending function): "
                  + " ".join(f"{h}:{x}" for h, x in enumerate(summary["pretending"])))
     if summary["repeats"]:
@@ -76,7 +86,12 @@ def _lines(summary: dict[str, Any], table: list[list[int]] | None) -> list[str]:
 def cmd_quotient(args: argparse.Namespace) -> int:
     """Run ``nimjos quotient``: :func:`nimjos.api.quotient.quotient`, printed."""
     positions = _positions(args.outcome or [])
-    summary = quotient(args.target, args.heaps, positions, table=bool(args.table))
+    for name in ("states", "products"):
+        value = getattr(args, name, None)
+        if value is not None and value < 1:
+            raise SpecError(f"--{name} is a count, 1 or more; got {value}")
+    summary = quotient(args.target, args.heaps, positions, table=bool(args.table),
+                       states=getattr(args, "states", None), products=getattr(args, "products", None))
     if args.json:
         print(json.dumps(summary))
     else:

@@ -130,6 +130,20 @@ def one_heap_rule(game: GameInstance) -> Moves | None:
     return None
 
 
+def shared_builder(key: Any, moves: Moves) -> QuotientBuilder:
+    """The quotient builder of a rule (`key`: its HeapRules, or the game), shared by every method of the process:
+    the heaps one method grew, or the heap where the budget stopped, serve the next.
+
+    >>> from nimjos.games.heaps.rules import NIM
+    >>> shared_builder(NIM, NIM.moves) is shared_builder(NIM, NIM.moves)
+    True
+    """
+    builder = _BUILDERS.get(key)
+    if builder is None:
+        builder = _BUILDERS[key] = QuotientBuilder(moves, budget=QUOTIENT_BUDGET)
+    return builder
+
+
 def quotient_outcome(game: GameInstance, position: Any) -> bool | None:
     """Whether `position` of a misère heap game is a P-position, read from the game's misère quotient
     (:mod:`nimjos.games.heaps.quotient`, grown as far as the largest heap asked, verified for every sum of heaps
@@ -151,9 +165,7 @@ def quotient_outcome(game: GameInstance, position: Any) -> bool | None:
     if top > QUOTIENT_HEAPS:
         return None
     key = game.base.rules if isinstance(game.base, (HeapGame, HeapPositions)) else game
-    builder = _BUILDERS.get(key)
-    if builder is None:
-        builder = _BUILDERS[key] = QuotientBuilder(moves, budget=QUOTIENT_BUDGET)
+    builder = shared_builder(key, moves)
     if builder.stuck_at is not None and top >= builder.stuck_at:
         return None
     try:

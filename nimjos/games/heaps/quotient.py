@@ -486,6 +486,8 @@ class QuotientBuilder:
     >>> builder = QuotientBuilder(octal_rules("0.77").moves)
     >>> builder.grow(10).order, builder.grow(20).order, builder.bound
     (18, 24, 20)
+    >>> builder.orders[:11]
+    [1, 2, 6, 6, 6, 12, 12, 12, 12, 18, 18]
     """
 
     def __init__(self, moves: Moves, *, max_recalibrations: int = 200, budget: int = STATE_BUDGET):
@@ -499,6 +501,7 @@ class QuotientBuilder:
         self.stuck_at: int | None = None  # the heap where no verified quotient was found within the budget
         self.stop_reason = ""  # ... and which budget stopped it there
         self.work_limit = 500 * budget  # the most products all the searches together may take
+        self.orders: list[int] = [1]  # the order of the verified quotient of heaps 0..n, for each n reached
         self._result: MisereQuotient | None = None
 
     @property
@@ -521,6 +524,7 @@ class QuotientBuilder:
                 self.stuck_at = self.bound + 1
                 self.stop_reason = str(exc)
                 raise
+            self.orders.append(self.auto.size)
             self._result = None
         return self.quotient()
 
