@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.spec.loader import Claim
+from nimjos.spec.loader import Claim, ProveOptions
 from nimjos.spec.plan import ClaimPlan
 from checkers.prove.budget import Budget
 from checkers.prove.domain import proof_domain
@@ -35,7 +35,8 @@ def plays_end(claim: Claim, plan: ClaimPlan, params: dict) -> str | None:
     """Why every play from every position of the claim's domain ends and stays in it (the descent query's text),
     with the parameters `params` fixed ({} asks it for every value); None when Z3 does not prove it."""
     try:
-        dom = proof_domain(claim, plan, claim.prove, claim.spec.namespace)
+        # the claim's own domain, where the sampler draws: never prove.for_all, a class the prover may narrow to
+        dom = proof_domain(claim, plan, ProveOptions(), claim.spec.namespace)
         ctx = Context(claim, plan, dom, params, "int", None, 0, Budget.seconds(SECONDS))
         queries = GameQueries(ctx, Mode.P)
         descent = queries.q_descent_all()
