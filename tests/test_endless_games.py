@@ -35,6 +35,15 @@ window = "x <= 5"
 p_positions = "x < 100"
 
 [[claim]]
+id = "climb-proof-class-ends"
+ref = "true, as climb-p-below-100; the prover's class x <= 99 has no move at all, and says nothing beyond it"
+game = "climb"
+for_all = "x >= 0"
+window = "x <= 5"
+p_positions = "x < 100"
+prove = { for_all = "x <= 99" }
+
+[[claim]]
 id = "nim-p-below-100"
 ref = "false at x = 100 (a one-heap Nim position other than 0 is N): a game that ends, refuted"
 game = "nim1"
@@ -59,8 +68,11 @@ def test_an_endless_declared_game_is_explored_within_a_bound(spec):
         assert climb.grundy(99) == 0       # a position with no move is still valued
 
 
-def test_a_certificate_failure_in_a_game_not_known_to_end_is_not_a_refutation(spec):
-    sample = sample_claim(spec.claim("climb-p-below-100"), RunOptions())
+@pytest.mark.parametrize("claim_id", ["climb-p-below-100", "climb-proof-class-ends"])
+def test_a_certificate_failure_in_a_game_not_known_to_end_is_not_a_refutation(spec, claim_id):
+    # the second claim's prove.for_all is a class where every play ends (no move): whether plays end is asked on
+    # the claim's own domain, where the sampler draws
+    sample = sample_claim(spec.claim(claim_id), RunOptions())
     assert sample.verdict == "inconclusive" and not sample.counterexamples
     assert any("nothing shows that every play of climb ends" in n for n in sample.notes)
 
