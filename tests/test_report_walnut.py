@@ -1,5 +1,6 @@
 """The Walnut statement and the reading on the report, end to end: a small spec checked by the prove method
-into a store (the evidence goes with the verdict) and into ``--json``, then rendered from the store."""
+into a store (the evidence goes with the verdict) and into ``--json``, then rendered from the store. (Lemma 1 is
+stated for every x, y, z: a finite domain would be proved by enumerating it, with no Walnut statement.)"""
 from __future__ import annotations
 
 import json
@@ -19,7 +20,8 @@ title = "A small paper"
 id = "xor-assoc"
 ref = "Lemma 1"
 text = "x XOR (y XOR z) = (x XOR y) XOR z"
-for_all = "0 <= x <= 7 and 0 <= y <= 7 and 0 <= z <= 7"
+for_all = "0 <= x and 0 <= y and 0 <= z"
+window = "x <= 7 and y <= 7 and z <= 7"
 holds = "xor(x, xor(y, z)) == xor(xor(x, y), z)"
 expect = "holds"
 
