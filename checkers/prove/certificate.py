@@ -570,18 +570,26 @@ def _size(p: Any) -> int:
 MAX_SUM = 300
 
 
+def box_cells(p: Any) -> int:
+    """The positions of the box below position `p` (its coordinates' product of (c + 1)).
+
+    >>> box_cells(10), box_cells((2, 3))
+    (11, 12)
+    """
+    cells = 1
+    for c in p if isinstance(p, tuple) else (p,):
+        cells *= c + 1
+    return cells
+
+
 def small_position(p: Any, limit: int) -> bool:
-    """Is the box below position `p` (its coordinates' product of (c + 1)) at most `limit` positions, and a
-    position of several coordinates at most :data:`MAX_SUM` in sum: a position the engine is asked to value?
+    """Is the box below position `p` (:func:`box_cells`) at most `limit` positions, and a position of several
+    coordinates at most :data:`MAX_SUM` in sum: a position the engine is asked to value?
 
     >>> small_position(10, 100), small_position((10, 10), 100), small_position((9, 9), 100)
     (True, False, True)
     """
-    cells = 1
-    coords = p if isinstance(p, tuple) else (p,)
-    for c in coords:
-        cells *= c + 1
-    return cells <= limit and (len(coords) == 1 or sum(coords) <= MAX_SUM)
+    return box_cells(p) <= limit and (not isinstance(p, tuple) or len(p) == 1 or sum(p) <= MAX_SUM)
 
 
 def _fmt(v: Any) -> str:

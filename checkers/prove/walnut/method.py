@@ -42,7 +42,7 @@ from nimjos.spec.plan import GrundyPlan, HoldsPlan, LevelSetPlan, PPositionsPlan
 from nimjos.verdict import Counterexample, Verdict
 from checkers.exhaustive import check_exhaustive
 from checkers.options import RunOptions
-from checkers.prove.certificate import Certificate, game_kind
+from checkers.prove.certificate import Certificate, box_cells, game_kind
 from checkers.prove.domain import inside_domain, proof_domain
 from checkers.prove.scope import class_text
 from checkers.prove.terms import Untranslatable
@@ -546,11 +546,8 @@ def _confirm(claim: Claim, plan: Any, inst: dict, env: dict) -> Counterexample |
         pos = pos[0] if len(pos) == 1 else pos
         if sum(pos if isinstance(pos, tuple) else (pos,)) > MAX_SUM:
             return None
-        cells = 1
-        for c in (pos if isinstance(pos, tuple) else (pos,)):
-            cells *= c + 1
         low, high = CONFIRM_POSITIONS
-        with positions_at_most(min(high, max(low, 4 * cells))):     # the game may not end from pos
+        with positions_at_most(min(high, max(low, 4 * box_cells(pos)))):     # the game may not end from pos
             g = cert.inst.grundy(pos)
         label = cert.labels_of(pos)
         if cert.agrees(g, label):
