@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from checkers.discover.automaton import learn
-from checkers.discover.search import AUTOMATON, AUTOMATON_CLAIM
+from checkers.discover.search import AUTOMATON, AUTOMATON_CLAIM, READ_BACK_CLAIM
 from checkers.prove.terms import Untranslatable
 from checkers.prove.translate import Builder
 from nimjos.app.cli import main
@@ -220,13 +220,15 @@ def test_an_automatic_p_set_outside_the_grammar_is_proved_from_the_moves_and_che
     assert code == 0
     (auto,) = [f for f in found["found"] if f["class"] == AUTOMATON]
     assert auto["statement"] == 'p_positions = "learned_P(x, y)"' and auto["verdict"] == "proved"
+    # read back as the formula, proved equal to the automaton by Walnut, and written beside it
+    assert auto["formula"] == "x == y % 5" and "read back as 'x == y % 5', proved equal to it" in auto["scope"]
     assert (tmp_path / "sub5_P.txt").read_text().startswith("msd_2 msd_2\n\n0 ")
-    assert _verdicts(capsys, out) == {AUTOMATON_CLAIM: "proved"}
+    assert _verdicts(capsys, out) == {AUTOMATON_CLAIM: "proved", READ_BACK_CLAIM: "proved"}
     # the same spec with one accepting state of the learned automaton flipped: refuted, never proved
     learned = read_walnut((tmp_path / "sub5_P.txt").read_text()).automaton
     flipped = DigitAutomaton(2, learned.transitions, (not learned.accepting[0],) + learned.accepting[1:])
     (tmp_path / "sub5_P.txt").write_text(flipped.walnut())
-    assert _verdicts(capsys, out) == {AUTOMATON_CLAIM: "refuted"}
+    assert _verdicts(capsys, out) == {AUTOMATON_CLAIM: "refuted", READ_BACK_CLAIM: "refuted"}
 
 
 def test_an_automaton_learned_on_too_small_a_box_is_refuted_never_proved(tmp_path, capsys, walnut):

@@ -28,11 +28,12 @@ import numpy as np
 
 from checkers.discover.automaton import learn
 from checkers.discover.grammar import (agrees, beatty_pairs, disagreements, disjunctions, fit_grundy, fit_p_set,
-                                      with_exceptions)
+                                      read_back, with_exceptions)
 from checkers.options import RunOptions
 from checkers.run import run_claim
 from nimjos.games.periodicity import detect, observe
 from nimjos.lang.errors import NimjosError, SpecError, each_error
+from nimjos.lang.stored import read_walnut
 from nimjos.spec.loader import load_spec
 
 #: the table of a game on the box from 0 up to ``highs`` (one highest value per coordinate), from its moves
@@ -42,6 +43,8 @@ TableOf = Callable[[tuple[int, ...]], np.ndarray]
 AUTOMATON = "automaton (msd_2)"
 #: the name of a learned automaton in the spec discover writes (an ``[automaton.NAME]`` table), and the claim id
 AUTOMATON_NAME, AUTOMATON_CLAIM = "learned_P", "discovered-automaton"
+#: the claim that a proved automaton equals the formula it is read back as (a ``holds`` claim Walnut decides)
+READ_BACK_CLAIM = "discovered-automaton-formula"
 #: the most fitted formulas of one class checked in turn while the methods refute the simpler ones
 MAX_CANDIDATES = 3
 #: the default largest coordinate of the box a class is fitted on, by the number of coordinates
@@ -114,6 +117,8 @@ class Found:
     seconds: float = 0.0
     #: a learned automaton's text in Walnut's format (the claim calls it as AUTOMATON_NAME), else empty
     stored: str = ""
+    #: a proved automaton read back: the formula Walnut proved equal to it (empty: none of the read-back classes)
+    formula: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The description as ``--json`` prints it.
@@ -122,7 +127,8 @@ class Found:
         'periodic'
         """
         return {"class": self.klass, "statement": self.statement, "claim": self.claim, "verdict": self.verdict,
-                "method": self.method, "scope": self.scope, "states": self.states, "seconds": round(self.seconds, 3)}
+                "method": self.method, "scope": self.scope, "states": self.states, "seconds": round(self.seconds, 3),
+                "formula": self.formula or None}
 
 
 @dataclass
@@ -362,6 +368,60 @@ def _automaton(game: GameSource, small: np.ndarray, big: np.ndarray, table_of: T
                   f"budget of {rounds} confirmation(s) (checked on the window only)"), valued
 
 
+def read_back_block(game: GameSource, window_high: int, formula: str) -> str:
+    """The ``holds`` claim that the learned automaton equals ``formula`` on the game's domain.
+
+    >>> print(read_back_block(GameSource("g", ("x", "y")), 9, "x == y % 5"))
+    [[claim]]
+    id = "discovered-automaton-formula"
+    text = "The automaton learned_P that nimjos discover learned from the moves of g, read back as a formula"
+    for_all = "0 <= x and 0 <= y"
+    window = "x <= 9 and y <= 9"
+    holds = "learned_P(x, y) == (x == y % 5)"
+    expect = "holds"
+    """
+    call = f"{AUTOMATON_NAME}({', '.join(game.coords)})"
+    text = (f"The automaton {AUTOMATON_NAME} that nimjos discover learned from the moves of {game.claim_game}, read "
+            "back as a formula")
+    return "\n".join(["[[claim]]", f"id = {json.dumps(READ_BACK_CLAIM)}", f"text = {json.dumps(text)}",
+                      f"for_all = {json.dumps(domain_text(game.coords, game.domain))}",
+                      f"window = {json.dumps(box_text(game.coords, window_high))}",
+                      f"holds = {json.dumps(f'{call} == ({formula})')}", 'expect = "holds"'])
+
+
+def read_automaton_back(game: GameSource, automaton: Found, learned: Any, small: tuple[list[np.ndarray], np.ndarray],
+                        big: list[np.ndarray], window_high: int, out: Path | None) -> tuple[str, str]:
+    """A proved automaton read back as a formula (:func:`checkers.discover.grammar.read_back`): fitted on the
+    positions ``small`` (columns, the table's P-positions there), confirmed where the automaton accepts on the
+    positions ``big``, then each candidate (at most :data:`MAX_CANDIDATES`) stated as the ``holds`` claim that the
+    automaton equals it on the game's domain and checked with every method: (the first formula ``proved`` so, the
+    claim's scope), or ("", why none was)."""
+    names = game.coords
+    fitted = read_back(names, small[0], small[1], learned.states)
+    inside = learned.accepts(big)
+    confirmed = _confirmed(fitted, names, big, inside)
+    for formula in confirmed:
+        block = read_back_block(game, window_high, formula)
+        text = spec_text(game, [automaton.claim, block], {AUTOMATON_NAME: automaton_file(out)})
+        c = check_claims(text, [READ_BACK_CLAIM], files={automaton_file(out): automaton.stored + "\n"})
+        if c[READ_BACK_CLAIM]["verdict"] == "proved":
+            return formula, c[READ_BACK_CLAIM]["scope"]
+    why = ("no formula of the read-back classes (a conjunction, a disjunction or finite exceptions, of the grammar's "
+           f"atoms and residues modulo 5 to {min(learned.states, 12)}) agrees with it on {window_high_text(names, big)}"
+           if not confirmed else f"{len(confirmed)} formula(s) agreeing with it on the window were not proved equal "
+           "to it")
+    return "", why
+
+
+def window_high_text(names: Sequence[str], columns: list[np.ndarray]) -> str:
+    """The box the positions ``columns`` span, as text.
+
+    >>> window_high_text(("x", "y"), [np.arange(4), np.arange(4)])
+    'x <= 3 and y <= 3'
+    """
+    return box_text(names, max(int(c.max()) for c in columns) if columns[0].size else 0)
+
+
 def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, prove: bool = True,
              out: Path | None = None, rounds: int = 1) -> Discovery:
     """Discover descriptions of ``game`` from its table: fitted on the box from 0 up to ``fit_size`` in every
@@ -462,6 +522,16 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
             if automaton.verdict == "refuted":
                 result.refuted.append(f"{automaton.statement} ({automaton.scope})")
                 automaton = None
+        if automaton is not None and prove and automaton.verdict == "proved":   # read back as a formula
+            learned = read_walnut(automaton.stored).automaton
+            formula, why = read_automaton_back(game, automaton, learned, (cols_small, values_small == 0), cols_big,
+                                               high, out)
+            if formula:
+                automaton.formula = formula
+                automaton.claim += "\n\n" + read_back_block(game, high, formula)
+                automaton.scope += f"; read back as {formula!r}, proved equal to it: {why}"
+            else:
+                automaton.scope += f"; not read back as a formula: {why}"
         if automaton is not None:
             result.found.append(automaton)
     if out is not None and result.found:
