@@ -14,7 +14,7 @@ import numpy as np
 
 from checkers.discover.grammar import fit_grundy, fit_p_set
 from checkers.discover.automaton import learn
-from checkers.discover.search import AUTOMATON, P_FORMULAS, GameSource, discover, p_classes
+from checkers.discover.search import AUTOMATA, AUTOMATON, P_FORMULAS, GameSource, discover, p_classes
 from nimjos.app.cli import main
 from nimjos.api.discover import game_source, toml_value
 from nimjos.spec.loader import load_spec
@@ -70,7 +70,7 @@ def test_a_fit_that_fails_on_the_larger_table_is_never_printed():
         return g
     result = discover(GameSource("fake", ("x", "y")), table_of, fit_size=15, prove=False)
     assert result.found == []
-    assert result.tried == [*p_classes(2), "Grundy formula", AUTOMATON]
+    assert result.tried == [*p_classes(2), "Grundy formula", *AUTOMATA.values()]
     assert "no stable automaton" in result.closest
     # each class says why: the simplest fit of the small box and the least position where the larger box breaks it
     assert result.misses["P-positions formula"] == ("'x == y' agrees with the table on x <= 15 and y <= 15 but not on "
@@ -117,7 +117,7 @@ def test_weighted_nim_of_003_has_no_description_in_these_classes_and_shows_the_b
     # Definition 3.1: P compares a coordinate with an exponent, which no base-2 automaton states for every y
     code, found = _discover_json(capsys, f"{SPEC_003}::weighted_nim", "--window", "15")
     assert code == 1 and found["found"] == []
-    assert found["tried"] == [*p_classes(2), "Grundy formula", AUTOMATON]
+    assert found["tried"] == [*p_classes(2), "Grundy formula", *AUTOMATA.values()]
     assert "no stable automaton" in found["closest"] and "x < 32 and y < 32" in found["closest"]
 
 

@@ -76,7 +76,10 @@ def test_a_valid_automaton_is_read_completed_and_called_in_the_spec(tmp_path):
     (EQUAL, 'file = "missing.txt"', "cannot read 'missing.txt'"),
     (EQUAL, 'file = "../a.txt"', "'../a.txt' leaves the spec's folder"),
     (EQUAL, 'file = "/etc/passwd"', "'/etc/passwd' is an absolute path"),
-    (EQUAL, 'file = "a.txt"\nnumeration = "msd_fib"', "numeration 'msd_fib' is not accepted: only 'msd_2'"),
+    (EQUAL, 'file = "a.txt"\nnumeration = "msd_3"', "numeration 'msd_3' is not accepted: only 'msd_2', 'msd_fib'"),
+    (EQUAL, 'file = "a.txt"\nnumeration = "msd_fib"', "a.txt:1: the alphabet 'msd_2 msd_2' is not msd_fib on every"),
+    (EQUAL.replace("msd_2", "msd_pell").replace("1 1 -> 0", "1 3 -> 0"), 'file = "a.txt"\nnumeration = "msd_pell"',
+     "a.txt:5: the letter '1 3' is not 2 digit(s): the alphabet of msd_pell is {0, 1, 2}"),
     (EQUAL, 'file = "a.txt"\nnumration = "msd_2"', "unknown field 'numration'"),
 ])
 def test_a_bad_automaton_is_a_spec_error_naming_file_line_and_field(tmp_path, capsys, automaton, table, expected):

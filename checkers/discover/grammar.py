@@ -379,7 +379,8 @@ def residue_atoms(names: Sequence[str], moduli: Sequence[int]) -> list[str]:
 
 def read_back(names: Sequence[str], columns: Sequence[np.ndarray], inside: np.ndarray, states: int) -> list[str]:
     """The formulas true exactly on ``inside`` (where a learned automaton of ``states`` states accepts), simplest
-    class first: a conjunction, a disjunction, a conjunction with a finite exception set, with the grammar's atoms
+    class first: a conjunction, a disjunction, a Beatty pair (two coordinates), a conjunction with a finite exception
+    set, with the grammar's atoms
     and residue atoms of the moduli 5 to min(states, :data:`MAX_READ_MODULUS`) (an automaton counting residues
     modulo m has at least m states when m is odd); each class shortest first.
 
@@ -393,6 +394,8 @@ def read_back(names: Sequence[str], columns: Sequence[np.ndarray], inside: np.nd
     out = list(conjunctions(names, columns, inside, extra))
     if not out:
         out = disjunctions(names, columns, inside, extra)
+    if not out:
+        out = beatty_pairs(names, columns, inside)
     if not out:
         out = with_exceptions(names, columns, inside, extra)
     return list(dict.fromkeys(out))

@@ -26,7 +26,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from checkers.discover.automaton import learn
+from checkers.discover.automaton import learn, limit
 from checkers.discover.grammar import (agrees, beatty_pairs, disagreements, disjunctions, fit_grundy, fit_p_set,
                                       read_back, with_exceptions)
 from checkers.options import RunOptions
@@ -41,6 +41,9 @@ TableOf = Callable[[tuple[int, ...]], np.ndarray]
 
 #: the class of P-sets recognised by an automaton reading the coordinates' base-2 digits together
 AUTOMATON = "automaton (msd_2)"
+#: ... reading their digits in the Fibonacci (Zeckendorf) and the Pell numerations, tried in this order when the
+#: classes before found nothing: numeration -> class
+AUTOMATA = {"msd_2": AUTOMATON, "msd_fib": "automaton (msd_fib)", "msd_pell": "automaton (msd_pell)"}
 #: the name of a learned automaton in the spec discover writes (an ``[automaton.NAME]`` table), and the claim id
 AUTOMATON_NAME, AUTOMATON_CLAIM = "learned_P", "discovered-automaton"
 #: the claim that a proved automaton equals the formula it is read back as (a ``holds`` claim Walnut decides)
@@ -70,12 +73,13 @@ def p_classes(dim: int) -> tuple[str, ...]:
 
 #: the classes tried, by the number of coordinates, in the order they are tried (a class is tried only when the
 #: ones before it found nothing)
-CLASSES = {1: ("periodic", "arithmetic-periodic", *p_classes(1), "Grundy formula", AUTOMATON),
-           2: (*p_classes(2), "Grundy formula", AUTOMATON), 3: (*p_classes(3), "Grundy formula", AUTOMATON)}
+CLASSES = {1: ("periodic", "arithmetic-periodic", *p_classes(1), "Grundy formula", *AUTOMATA.values()),
+           2: (*p_classes(2), "Grundy formula", *AUTOMATA.values()),
+           3: (*p_classes(3), "Grundy formula", *AUTOMATA.values())}
 #: the classes tried on a game in misère play: its P-positions only (its outcomes are what misère play defines; a
 #: normal-play pattern or Grundy formula of its misère values is no claim of the spec format)
-MISERE_CLASSES = {1: (PERIODIC_P, *p_classes(1), AUTOMATON), 2: (*p_classes(2), AUTOMATON),
-                  3: (*p_classes(3), AUTOMATON)}
+MISERE_CLASSES = {1: (PERIODIC_P, *p_classes(1), *AUTOMATA.values()), 2: (*p_classes(2), *AUTOMATA.values()),
+                  3: (*p_classes(3), *AUTOMATA.values())}
 #: the name a spec discover builds in memory goes by (in the results of its checks; no such file is read or written)
 SPEC_NAME = "discovered.toml"
 #: the value of a cell of a table outside the game's domain (``nimjos grundy``'s table of a filtered window)
@@ -119,6 +123,15 @@ class Found:
     stored: str = ""
     #: a proved automaton read back: the formula Walnut proved equal to it (empty: none of the read-back classes)
     formula: str = ""
+
+    @property
+    def numeration(self) -> str:
+        """The numeration a learned automaton reads (the first word of its Walnut file; msd_2 without one).
+
+        >>> Found("automaton (msd_fib)", "", "", stored="msd_fib msd_fib\\n").numeration
+        'msd_fib'
+        """
+        return self.stored.split(maxsplit=1)[0] if self.stored else "msd_2"
 
     def to_json(self) -> dict[str, Any]:
         """The description as ``--json`` prints it.
@@ -214,9 +227,10 @@ def automaton_file(out: Path | None) -> str:
     return (out.stem if out is not None else "discovered") + "_P.txt"
 
 
-def spec_text(game: GameSource, claims: Sequence[str], automata: dict[str, str] | None = None) -> str:
-    """A whole spec file: its source, the stored automata it declares (`automata`: name -> file beside the spec), the
-    declarations of the game, and the claims.
+def spec_text(game: GameSource, claims: Sequence[str], automata: dict[str, str] | None = None,
+              numeration: str = "msd_2") -> str:
+    """A whole spec file: its source, the stored automata it declares (`automata`: name -> file beside the spec,
+    each reading ``numeration``), the declarations of the game, and the claims.
 
     >>> spec_text(GameSource('octal("0.77")', ("n",)), ["[[claim]]"]).splitlines()[1:]
     ['[source]', 'id = "discovered-octal-0-77"', 'title = "Discovered from the moves of octal(\\\\"0.77\\\\")"', '', '[[claim]]']
@@ -224,7 +238,7 @@ def spec_text(game: GameSource, claims: Sequence[str], automata: dict[str, str] 
     head = ["# written by nimjos discover: descriptions fitted on the game's table (from its moves), each checked "
             "by nimjos check", "[source]", f"id = {json.dumps(source_id(game.claim_game))}",
             f"title = {json.dumps('Discovered from the moves of ' + game.claim_game)}", ""]
-    tables = [f"[automaton.{name}]\nfile = {json.dumps(file)}\nnumeration = \"msd_2\"\n"
+    tables = [f"[automaton.{name}]\nfile = {json.dumps(file)}\nnumeration = {json.dumps(numeration)}\n"
               for name, file in (automata or {}).items()]
     body = [game.declarations] if game.declarations else []
     return "\n".join(head + tables + body + ["\n\n".join(claims)]) + "\n"
@@ -330,42 +344,71 @@ def first_wrong(text: str, names: Sequence[str], columns: list[np.ndarray], expe
 
 
 def _automaton(game: GameSource, small: np.ndarray, big: np.ndarray, table_of: TableOf, rounds: int,
-               window_high: int) -> tuple[Found | None, str | None, int]:
-    """The P-set as an automaton learned on the largest box below a power of two 2^k in ``small`` and confirmed on
-    the box below 2^(k+1) (in ``big``); when that fails, learned again on the larger box and confirmed on the next
-    power of two (a table from ``table_of``), at most ``rounds`` confirmations in all. (the description, checked on
-    the last window; None; positions valued beyond ``big``) when one is stable, else (None, the automaton learned
-    on the last box, which agrees with that window only; positions). The description is the claim
-    ``p_positions = "learned_P(x, y)"`` over the window up to ``window_high``, the automaton stored beside the spec
-    (:data:`AUTOMATON_NAME`), not yet checked."""
-    names = game.coords
-    k = (min(small.shape) + 1).bit_length() - 1
-    while 2 ** k > min(small.shape):
-        k -= 1
-    if k < 1 or 2 ** (k + 1) > min(big.shape):
+               window_high: int, numeration: str = "msd_2") -> tuple[Found | None, str | None, int]:
+    """The P-set as an automaton reading the coordinates' digits in ``numeration``, learned on the largest box
+    below a place L_k of the numeration (2^k in msd_2) in ``small`` and confirmed on the box below L_(k+1) (in
+    ``big``); when that fails, learned again on the larger box and confirmed on the next place (a table from
+    ``table_of``), at most ``rounds`` confirmations in all. (the description, checked on the last window; None;
+    positions valued beyond ``big``) when one is stable, else (None, the automaton learned on the last box, which
+    agrees with that window only; positions). The description is the claim ``p_positions = "learned_P(x, y)"``
+    over the window up to ``window_high``, the automaton stored beside the spec (:data:`AUTOMATON_NAME`), not yet
+    checked."""
+    names, klass = game.coords, AUTOMATA[numeration]
+    k = 0
+    while limit(numeration, k + 1) <= min(small.shape):
+        k += 1
+    if k < 1 or limit(numeration, k + 1) > min(big.shape):
         return None, None, 0
     learned_on, table, valued = small, big, 0
     for round_ in range(rounds):
         if round_:
             learned_on, k = table, k + 1
-            table = np.asarray(table_of((2 ** (k + 1) - 1,) * len(names)))
+            table = np.asarray(table_of((limit(numeration, k + 1) - 1,) * len(names)))
             valued += int(table.size)
-        inside = table[tuple(slice(0, 2 ** (k + 1)) for _ in names)] == 0
+        top = limit(numeration, k + 1)
+        inside = table[tuple(slice(0, top) for _ in names)] == 0
         columns = [c.reshape(inside.shape) for c in _columns(inside.shape)]
-        learned = learn(learned_on == 0, k)
-        where = " and ".join(f"{n} < {2 ** (k + 1)}" for n in names)
+        learned = learn(learned_on == 0, k, numeration)
+        where = " and ".join(f"{n} < {top}" for n in names)
         if np.array_equal(learned.accepts(columns), inside):
-            scope = (f"an automaton of {learned.states} states (msd_2, {', '.join(names)} read together) learned by "
-                     f"RPNI on {' and '.join(f'{n} < {2 ** k}' for n in names)}; agrees with the P-positions (from "
-                     f"the moves) at every position of {where}"
+            scope = (f"an automaton of {learned.states} states ({numeration}, {', '.join(names)} read together) "
+                     f"learned by RPNI on {' and '.join(f'{n} < {limit(numeration, k)}' for n in names)}; agrees "
+                     f"with the P-positions (from the moves) at every position of {where}"
                      + (f" (read as not P outside the domain {game.domain})" if game.domain else ""))
             statement = f"p_positions = {json.dumps(AUTOMATON_NAME + '(' + ', '.join(names) + ')')}"
-            return Found(AUTOMATON, statement, claim_block(AUTOMATON_CLAIM, AUTOMATON, game, window_high, statement),
+            return Found(klass, statement, claim_block(AUTOMATON_CLAIM, klass, game, window_high, statement),
                          scope=scope, states=learned.states, stored=learned.walnut()), None, valued
-    wider = learn(inside, k + 1)
-    return None, (f"an automaton of {wider.states} states (msd_2) agrees with the P-positions on {where}, but the "
-                  f"one of {learned.states} states learned below {2 ** k} did not: no stable automaton within the "
-                  f"budget of {rounds} confirmation(s) (checked on the window only)"), valued
+    wider = learn(inside, k + 1, numeration)
+    return None, (f"an automaton of {wider.states} states ({numeration}) agrees with the P-positions on {where}, but "
+                  f"the one of {learned.states} states learned below {limit(numeration, k)} did not: no stable "
+                  f"automaton within the budget of {rounds} confirmation(s) (checked on the window only)"), valued
+
+
+def _checked_automaton(game: GameSource, automaton: Found, result: Discovery,
+                       small: tuple[list[np.ndarray], np.ndarray], big: list[np.ndarray], high: int,
+                       out: Path | None) -> Found | None:
+    """A stable automaton checked as ``nimjos check`` checks it (the automaton beside the spec), then, when proved,
+    read back as a formula; None when the methods refute it (listed in ``result.refuted``)."""
+    files = {automaton_file(out): automaton.stored + "\n"}
+    c = check_claims(spec_text(game, [automaton.claim], {AUTOMATON_NAME: automaton_file(out)}, automaton.numeration),
+                     [AUTOMATON_CLAIM], files=files)[AUTOMATON_CLAIM]
+    automaton.verdict, automaton.method = c["verdict"], c["method"]
+    automaton.scope = f"{c['scope']}; {automaton.scope}"
+    automaton.states, automaton.seconds = c["states"] or automaton.states, c["seconds"]
+    if automaton.verdict == "refuted":
+        result.refuted.append(f"{automaton.statement} ({automaton.scope})")
+        result.misses[automaton.klass] = "the stable automaton was refuted by the methods beyond the tables"
+        return None
+    if automaton.verdict == "proved":   # read back as a formula
+        learned = read_walnut(automaton.stored, automaton.numeration).automaton
+        formula, why = read_automaton_back(game, automaton, learned, small, big, high, out)
+        if formula:
+            automaton.formula = formula
+            automaton.claim += "\n\n" + read_back_block(game, high, formula)
+            automaton.scope += f"; read back as {formula!r}, proved equal to it: {why}"
+        else:
+            automaton.scope += f"; not read back as a formula: {why}"
+    return automaton
 
 
 def read_back_block(game: GameSource, window_high: int, formula: str) -> str:
@@ -402,7 +445,7 @@ def read_automaton_back(game: GameSource, automaton: Found, learned: Any, small:
     confirmed = _confirmed(fitted, names, big, inside)
     for formula in confirmed:
         block = read_back_block(game, window_high, formula)
-        text = spec_text(game, [automaton.claim, block], {AUTOMATON_NAME: automaton_file(out)})
+        text = spec_text(game, [automaton.claim, block], {AUTOMATON_NAME: automaton_file(out)}, automaton.numeration)
         c = check_claims(text, [READ_BACK_CLAIM], files={automaton_file(out): automaton.stored + "\n"})
         if c[READ_BACK_CLAIM]["verdict"] == "proved":
             return formula, c[READ_BACK_CLAIM]["scope"]
@@ -507,37 +550,26 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
             fit_class("discovered-grundy", "Grundy formula", "grundy", fit_grundy(names, cols_small, values_small),
                       values_big)
     if not any(f.klass in (*P_FORMULAS, PERIODIC_P) or f.klass.endswith("periodic") for f in result.found):
-        result.tried.append(AUTOMATON)
-        automaton, result.closest, valued = _automaton(game, small, big, table_of, rounds, high)
-        if result.closest:
-            result.misses[AUTOMATON] = result.closest
-        result.positions += valued
-        if automaton is not None and prove:   # checked as nimjos check checks it, the automaton beside the spec
-            stored = {automaton_file(out): automaton.stored + "\n"}
-            c = check_claims(spec_text(game, [automaton.claim], {AUTOMATON_NAME: automaton_file(out)}),
-                             [AUTOMATON_CLAIM], files=stored)[AUTOMATON_CLAIM]
-            automaton.verdict, automaton.method = c["verdict"], c["method"]
-            automaton.scope = f"{c['scope']}; {automaton.scope}"
-            automaton.states, automaton.seconds = c["states"] or automaton.states, c["seconds"]
-            if automaton.verdict == "refuted":
-                result.refuted.append(f"{automaton.statement} ({automaton.scope})")
-                automaton = None
-        if automaton is not None and prove and automaton.verdict == "proved":   # read back as a formula
-            learned = read_walnut(automaton.stored).automaton
-            formula, why = read_automaton_back(game, automaton, learned, (cols_small, values_small == 0), cols_big,
+        for numeration, klass in AUTOMATA.items():   # base 2, then Fibonacci, then Pell: the first found and kept
+            result.tried.append(klass)
+            automaton, closest, valued = _automaton(game, small, big, table_of, rounds, high, numeration)
+            result.closest = result.closest or closest
+            if closest:
+                result.misses[klass] = closest
+            elif automaton is None:
+                result.misses[klass] = f"the tables are too small for a confirmation in {numeration}"
+            result.positions += valued
+            if automaton is not None and prove:
+                automaton = _checked_automaton(game, automaton, result, (cols_small, values_small == 0), cols_big,
                                                high, out)
-            if formula:
-                automaton.formula = formula
-                automaton.claim += "\n\n" + read_back_block(game, high, formula)
-                automaton.scope += f"; read back as {formula!r}, proved equal to it: {why}"
-            else:
-                automaton.scope += f"; not read back as a formula: {why}"
-        if automaton is not None:
-            result.found.append(automaton)
+            if automaton is not None:
+                result.found.append(automaton)
+                break
     if out is not None and result.found:
         stored_automata = [f for f in result.found if f.stored]
         out.write_text(spec_text(game, [f.claim for f in result.found],
-                                 {AUTOMATON_NAME: automaton_file(out)} if stored_automata else None))
+                                 {AUTOMATON_NAME: automaton_file(out)} if stored_automata else None,
+                                 stored_automata[0].numeration if stored_automata else "msd_2"))
         for f in stored_automata:
             out.with_name(automaton_file(out)).write_text(f.stored + "\n")
     result.seconds = time.perf_counter() - started
