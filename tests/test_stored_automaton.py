@@ -270,3 +270,77 @@ def test_a_call_with_the_wrong_number_of_arguments_is_a_load_error(tmp_path, cli
     r = cli("check", path, "--no-store")
     assert r.returncode == 2 and r.stdout == ""
     assert f"{path}:19: claim 'p', field 'p_positions': {expected}" in r.stderr
+
+
+# ---------------------------------------------------------------- Fibonacci and Pell numerations
+
+def _wythoff_table(high: int) -> np.ndarray:
+    target = f"{ROOT / 'examples' / 'discover' / 'classics.toml'}::wythoff"
+    return np.asarray(table_function(target, [], game_source(target, []).coords)((high, high)))
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_wythoff_s_p_positions_are_learned_in_fibonacci_numeration_and_read_the_same_in_every_form():
+    # base 2 needs 32 states below 64 and breaks below 128; in Zeckendorf digits 8 states, stable
+    from checkers.discover.automaton import limit
+    table = _wythoff_table(143)
+    learned = learn(table == 0, 8, "msd_fib")
+    assert learned.numeration == "msd_fib" and learned.states == 8 and limit("msd_fib", 9) == 89
+    x, y = np.meshgrid(np.arange(144), np.arange(144), indexing="ij")
+    assert np.array_equal(learned.accepts([x, y]), table == 0)
+    # the file Walnut reads: msd_fib on each input, read back to the same automaton; the scalar form agrees
+    text = learned.walnut()
+    assert text.startswith("msd_fib msd_fib\n\n0 ")
+    stored = StoredAutomaton("w", read_walnut(text, "msd_fib"), "w.txt")
+    assert stored.automaton == learned
+    assert [stored(a, b) for a, b in [(0, 0), (1, 2), (2, 1), (3, 5), (4, 7), (1, 1), (2, 3)]] == \
+        [True, True, True, True, True, False, False]
+    # it rejects a word that is no Zeckendorf representation (two 1s in a row): 11 is no number's digits
+    state = 0
+    for letter in (3, 3):   # [1,1] [1,1]
+        state = learned.transitions[state][letter]
+    assert not learned.accepting[state]
+    # an msd_2 file is refused where the spec names msd_fib
+    with pytest.raises(Exception, match="is not msd_fib on every input"):
+        read_walnut(EQUAL, "msd_fib")
+
+
+@pytest.mark.parametrize("numeration", ["msd_fib", "msd_pell"])
+def test_an_automaton_in_fibonacci_or_pell_numeration_is_proved_equal_to_its_formula_and_a_wrong_one_refuted(
+        tmp_path, capsys, walnut, numeration):
+    from checkers.discover.automaton import limit
+    # the residues modulo 3 read in Zeckendorf or Pell digits: learned on the words of length at most 10, agreeing
+    # with n % 3 == 1 on the numbers with two more digits
+    n = np.arange(limit(numeration, 12))
+    learned = learn(n % 3 == 1, 10, numeration)
+    assert np.array_equal(learned.accepts([n]), n % 3 == 1) and learned.states == 19
+    (tmp_path / "a.txt").write_text(learned.walnut())
+    flipped = DigitAutomaton(1, learned.transitions, (not learned.accepting[0],) + learned.accepting[1:], numeration)
+    (tmp_path / "b.txt").write_text(flipped.walnut())
+    (tmp_path / "s.toml").write_text(
+        f'[source]\nid = "n"\n\n[automaton.third]\nfile = "a.txt"\nnumeration = "{numeration}"\n\n'
+        f'[automaton.wrong]\nfile = "b.txt"\nnumeration = "{numeration}"\n\n'
+        '[[claim]]\nid = "right"\nfor_all = "n >= 0"\nwindow = "n <= 30"\nholds = "third(n) == (n % 3 == 1)"\n\n'
+        '[[claim]]\nid = "wrong"\nfor_all = "n >= 0"\nwindow = "n <= 30"\nholds = "wrong(n) == (n % 3 == 1)"\n')
+    assert _verdicts(capsys, tmp_path / "s.toml") == {"right": "proved", "wrong": "refuted"}
+
+
+def test_wythoff_learned_in_fibonacci_numeration_is_proved_from_its_moves_and_read_back_as_its_beatty_pair(walnut):
+    from checkers.discover import search
+    target = f"{ROOT / 'examples' / 'discover' / 'classics.toml'}::wythoff"
+    source = game_source(target, [])
+    table_of = table_function(target, [], source.coords)
+    small, big = np.asarray(table_of((63, 63))), np.asarray(table_of((127, 127)))
+    base2, why, _ = search._automaton(source, small, big, table_of, 1, 127, "msd_2")
+    assert base2 is None and "no stable automaton" in why
+    found, _, _ = search._automaton(source, small, big, table_of, 1, 127, "msd_fib")
+    assert found.klass == "automaton (msd_fib)" and found.states == 8
+    result = search.Discovery(source, [])
+    columns = [search._columns(small.shape), search._columns(big.shape)]
+    checked = search._checked_automaton(source, found, result, (columns[0], small.ravel() == 0), columns[1], 127, None)
+    assert checked.verdict == "proved" and "Walnut 6.2 (msd_fib): certificate (a), (b)" in checked.scope
+    assert checked.formula == "(x <= y and x == floor_phi(y - x)) or (y <= x and y == floor_phi(x - y))"
+    assert 'numeration = "msd_fib"' in search.spec_text(source, [checked.claim], {"learned_P": "w_P.txt"},
+                                                        checked.numeration)
