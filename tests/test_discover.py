@@ -385,3 +385,16 @@ def test_a_read_back_formula_right_on_the_window_but_not_equal_to_the_automaton_
     assert (auto.klass, auto.verdict, auto.formula) == (AUTOMATON, "proved", "")
     assert "not read back as a formula: 1 formula(s) agreeing with it on the window were not proved equal" in auto.scope
     assert "discovered-automaton-formula" not in auto.claim
+
+
+def test_a_failure_names_every_class_tried_and_what_a_theorem_says_when_the_p_positions_thin_out():
+    # P-positions at the squares: no periodic pattern, and their share falls on each larger box, so the message
+    # says what the theorem on periodic sets' densities then excludes; a periodic table gets no such remark
+    def table_of(highs):
+        n = np.arange(highs[0] + 1)
+        return np.where(np.isin(n, np.arange(n.size) ** 2), 0, 1 + _popcount_parity(n))   # Thue-Morse elsewhere
+    result = discover(GameSource("sq", ("n",)), table_of, fit_size=400, prove=False)
+    assert result.tried[:2] == ["periodic", "arithmetic-periodic"] and set(result.misses) <= set(result.tried)
+    assert "the P-positions thin out" in result.misses["periodic"]
+    assert "no periodic description exists" in result.misses["arithmetic-periodic"]
+    assert all(k in result.misses for k in AUTOMATA.values())

@@ -315,6 +315,34 @@ def periodic_p_set(values: np.ndarray, name: str) -> str | None:
 P_FITS = {P_FORMULA: fit_p_set, DISJUNCTION: disjunctions, EXCEPTIONS: with_exceptions, BEATTY_PAIR: beatty_pairs}
 
 
+#: the least number of P-positions of a table whose thinning out is reported, and the least factor by which their
+#: share must fall from each box to the next (the boxes n <= N / 4, N / 2, N)
+THIN_COUNT, THIN_FACTOR = 8, 1.25
+
+
+def thinning(inside: np.ndarray) -> str | None:
+    """When the P-positions (``inside``, over n = 0 .. N) thin out, their share falling by at least
+    :data:`THIN_FACTOR` from n <= N / 4 to n <= N / 2 to n <= N, what a theorem then says of the periodic classes;
+    None otherwise. An observation on the table, stated as such: the theorem applies if the density is 0.
+
+    >>> print(thinning(np.isin(np.arange(400), [k * k for k in range(21)])))
+    the P-positions thin out (their share of n <= 99, 199, 399: 10.0%, 7.5%, 5.0%, 20 in all): if their density is 0 and there are infinitely many, no periodic description exists (an eventually periodic set with a P-position in its period has density at least 1 / period)
+    >>> thinning(np.arange(400) % 3 == 0) is None
+    True
+    """
+    n = len(inside)
+    tops = [n // 4 - 1, n // 2 - 1, n - 1]
+    if tops[0] < 8 or int(inside.sum()) < THIN_COUNT:
+        return None
+    shares = [float(inside[:t + 1].mean()) for t in tops]
+    if not all(a >= THIN_FACTOR * b for a, b in zip(shares, shares[1:])):
+        return None
+    return (f"the P-positions thin out (their share of n <= {', '.join(map(str, tops))}: "
+            f"{', '.join(f'{100 * v:.1f}%' for v in shares)}, {int(inside.sum())} in all): if their density is 0 and "
+            "there are infinitely many, no periodic description exists (an eventually periodic set with a P-position "
+            "in its period has density at least 1 / period)")
+
+
 def _confirmed(candidates: list[str], names: Sequence[str], columns: list[np.ndarray],
                expected: np.ndarray) -> list[str]:
     """The first :data:`MAX_CANDIDATES` candidates (simplest first) that also agree with the larger table.
@@ -537,8 +565,10 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
         return False
 
     if dim == 1 and not game.domain and not periodic and not result.refuted:
+        sparse = thinning(values_big == 0)
         for klass in result.tried:
-            result.misses[klass] = f"the table shows no such pattern with several periods of evidence on {big_box}"
+            result.misses[klass] = (f"the table shows no such pattern with several periods of evidence on {big_box}"
+                                    + (f"; {sparse}" if sparse else ""))
     if not periodic:
         for klass in p_classes(dim):   # simplest first: the next class only when this one found nothing
             result.tried.append(klass)
