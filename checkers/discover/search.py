@@ -385,6 +385,8 @@ def _automaton(game: GameSource, small: np.ndarray, big: np.ndarray, table_of: T
     k = 0
     while limit(numeration, k + 1) <= min(small.shape):
         k += 1
+    while k >= 1 and limit(numeration, k + 1) > min(big.shape):   # a place whose next one the larger box reaches
+        k -= 1
     if k < 1 or limit(numeration, k + 1) > min(big.shape):
         return None, None, 0
     learned_on, table, valued = small, big, 0
