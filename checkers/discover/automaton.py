@@ -66,9 +66,9 @@ def samples(inside: np.ndarray, k: int, numeration: str = NUMERATION) -> list[tu
     for length in range(k + 1):
         reps = [[0] * (length - len(r)) + r for r in (representation(numeration, v)
                                                       for v in range(limit(numeration, length)))]
-        for coords in itertools.product(range(len(reps)), repeat=dim):
-            word = tuple(sum(reps[c][i] * base ** (dim - 1 - t) for t, c in enumerate(coords)) for i in range(length))
-            out.append((word, bool(inside[coords])))
+        for point in itertools.product(range(len(reps)), repeat=dim):
+            word = tuple(sum(reps[c][i] * base ** (dim - 1 - t) for t, c in enumerate(point)) for i in range(length))
+            out.append((word, bool(inside[point])))
     return out
 
 

@@ -29,6 +29,8 @@ from typing import Any, Iterator
 from nimjos.games.declared import NORMAL, DeclaredGame
 from nimjos.lang.syntax import parse
 
+#: the bits of an amount's digit by its comparison with the heap: s <= n (either), s < n (one heap left), s == n
+_DIGIT_BITS: dict[type, int] = {ast.LtE: 3, ast.Lt: 2, ast.Eq: 1}
 #: a comparison read with its left side first, and the same comparison read with its sides swapped
 _FLIP = {ast.LtE: ast.GtE, ast.Lt: ast.Gt, ast.GtE: ast.LtE, ast.Gt: ast.Lt, ast.Eq: ast.Eq}
 
@@ -180,7 +182,7 @@ def _family_digits(to: ast.expr, where: ast.expr, heap: str, bound: set[str]) ->
     members = {m for m in members if all(_holds(m, op, c) for op, c in bounds)}
     if not members or min(members) < 1:
         return None
-    if var is None:   # n - c from n >= c on (3), from n > c on (2), at n == c only (1), exactly
+    if constant is not None:   # n - c from n >= c on (3), from n > c on (2), at n == c only (1), exactly
         if heap_equal and not heap_lows and set(heap_equal) == {constant}:
             return {constant: 1}
         if heap_equal or not heap_lows or max(heap_lows) not in (constant, constant + 1):
@@ -188,7 +190,7 @@ def _family_digits(to: ast.expr, where: ast.expr, heap: str, bound: set[str]) ->
         return {constant: 3 if max(heap_lows) == constant else 2}
     if heap_equal or len(below_heap) != 1:
         return None
-    bits = {ast.LtE: 3, ast.Lt: 2, ast.Eq: 1}[below_heap.pop()]
+    bits = _DIGIT_BITS[below_heap.pop()]
     low = max(heap_lows, default=0)   # the family applies from n >= low on: each amount's digit must say exactly so
     out = {}
     for m in members:
