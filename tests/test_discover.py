@@ -398,3 +398,20 @@ def test_a_failure_names_every_class_tried_and_what_a_theorem_says_when_the_p_po
     assert "the P-positions thin out" in result.misses["periodic"]
     assert "no periodic description exists" in result.misses["arithmetic-periodic"]
     assert all(k in result.misses for k in AUTOMATA.values())
+
+
+def test_without_the_formula_classes_wythoff_is_a_fibonacci_automaton_and_base_2_is_excluded_by_a_theorem(
+        monkeypatch, walnut):
+    # the formula classes left out, the base-2 automaton is not stable, the Fibonacci one is, proved from the moves
+    # and read back as the Beatty pair; the base-2 class's line then says which theorem excludes it
+    import checkers.discover.search as search
+    from nimjos.api.discover import table_function
+    target = f"{ROOT / 'examples' / 'discover' / 'classics.toml'}::wythoff"
+    source = game_source(target, [])
+    monkeypatch.setattr(search, "p_classes", lambda dim: ())
+    result = discover(source, table_function(target, [], source.coords))
+    (auto,) = result.found
+    assert (auto.klass, auto.verdict) == (AUTOMATA["msd_fib"], "proved") and "floor_phi" in auto.formula
+    assert result.tried[-2:] == [AUTOMATON, AUTOMATA["msd_fib"]]
+    assert "no stable automaton" in result.misses[AUTOMATON]
+    assert "excluded by a theorem" in result.misses[AUTOMATON] and "Cobham 1972" in result.misses[AUTOMATON]

@@ -441,6 +441,28 @@ def _checked_automaton(game: GameSource, automaton: Found, result: Discovery,
     return automaton
 
 
+#: the irrational slopes of the Beatty pairs, by the built-in giving floor(n alpha)
+IRRATIONAL = {"floor_phi": ("phi", "1 / phi"), "floor_sqrt2": ("sqrt 2", "1 / sqrt 2")}
+
+
+def base2_exclusion(formula: str) -> str | None:
+    """When a P-set is proved equal to a Beatty pair of an irrational alpha, why no base-2 automaton describes it (a
+    theorem); else None.
+
+    >>> print(base2_exclusion("(x <= y and x == floor_phi(y - x)) or (y <= x and y == floor_phi(x - y))"))
+    excluded by a theorem: the P-set is proved equal to a Beatty pair of alpha = phi, so that its lower coordinates form {floor(n alpha)}, of density 1 / phi, irrational; were the P-set automatic in base 2, so would that set be (a projection of it), and a letter's frequency in a base-2 automatic sequence, when it exists, is rational (Cobham 1972)
+    >>> base2_exclusion("x == y % 5") is None
+    True
+    """
+    for floor, (alpha, density) in IRRATIONAL.items():
+        if f"{floor}(" in formula:
+            return (f"excluded by a theorem: the P-set is proved equal to a Beatty pair of alpha = {alpha}, so that "
+                    f"its lower coordinates form {{floor(n alpha)}}, of density {density}, irrational; were the P-set "
+                    "automatic in base 2, so would that set be (a projection of it), and a letter's frequency in a "
+                    "base-2 automatic sequence, when it exists, is rational (Cobham 1972)")
+    return None
+
+
 def read_back_block(game: GameSource, window_high: int, formula: str) -> str:
     """The ``holds`` claim that the learned automaton equals ``formula`` on the game's domain.
 
@@ -596,6 +618,9 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
                                                high, out)
             if automaton is not None:
                 result.found.append(automaton)
+                excluded = base2_exclusion(automaton.formula)
+                if excluded and AUTOMATON in result.misses:
+                    result.misses[AUTOMATON] += f"; {excluded}"
                 break
     if out is not None and result.found:
         stored_automata = [f for f in result.found if f.stored]
