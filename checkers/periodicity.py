@@ -43,10 +43,10 @@ from checkers.sample.edge import edge_check, parameter_bindings
 from checkers.sample.evaluate import run_limited
 from checkers.sample.method import MIN_BEYOND, SAFETY_SECONDS
 from nimjos.games.declared import PythonGame, as_instance
-from nimjos.games.recognise import recognised_subtraction, subtraction_text
+from nimjos.games.recognise import recognised_octal, recognised_subtraction, subtraction_text
 from nimjos.games.engine import active_engine
 from nimjos.games.heaps.game import HeapGame
-from nimjos.games.heaps.rules import plain_moves
+from nimjos.games.heaps.rules import octal_rules, plain_moves
 from nimjos.games.heaps.periodicity import (PeriodicityProof, guy_smith_range, heap_sequence, octal_proof,
                                            subtraction_proof)
 from nimjos.lang.binders import Binder
@@ -103,6 +103,10 @@ def _proof(inst: Any, period: Any, preperiod: Any, saltus: Any, speaks: Callable
         proof = subtraction_proof(recognised, period, preperiod, speaks)
         return proof and dataclasses.replace(proof, theorem=f"its moves read as {subtraction_text(recognised)}, "
                                                             f"{proof.theorem}")
+    code = recognised_octal(inst) if saltus == 0 and type(saltus) is int else None
+    if code is not None:   # ... or those of a take-and-break game on one heap (an octal code of digits 0 to 3)
+        proof = octal_proof(octal_rules(code), period, preperiod, speaks=speaks)
+        return proof and dataclasses.replace(proof, theorem=f'its moves read as octal("{code}"), {proof.theorem}')
     return None
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from checkers.discover.grammar import fit_grundy, fit_p_set
 from checkers.discover.automaton import learn
-from checkers.discover.search import AUTOMATON, P_FORMULAS, GameSource, discover, p_classes
+from checkers.discover.search import AUTOMATA, AUTOMATON, P_FORMULAS, GameSource, discover, p_classes
 from nimjos.app.cli import main
 from nimjos.api.discover import game_source, toml_value
 from nimjos.spec.loader import load_spec
@@ -70,7 +70,7 @@ def test_a_fit_that_fails_on_the_larger_table_is_never_printed():
         return g
     result = discover(GameSource("fake", ("x", "y")), table_of, fit_size=15, prove=False)
     assert result.found == []
-    assert result.tried == [*p_classes(2), "Grundy formula", AUTOMATON]
+    assert result.tried == [*p_classes(2), "Grundy formula", *AUTOMATA.values()]
     assert "no stable automaton" in result.closest
     # each class says why: the simplest fit of the small box and the least position where the larger box breaks it
     assert result.misses["P-positions formula"] == ("'x == y' agrees with the table on x <= 15 and y <= 15 but not on "
@@ -117,7 +117,7 @@ def test_weighted_nim_of_003_has_no_description_in_these_classes_and_shows_the_b
     # Definition 3.1: P compares a coordinate with an exponent, which no base-2 automaton states for every y
     code, found = _discover_json(capsys, f"{SPEC_003}::weighted_nim", "--window", "15")
     assert code == 1 and found["found"] == []
-    assert found["tried"] == [*p_classes(2), "Grundy formula", AUTOMATON]
+    assert found["tried"] == [*p_classes(2), "Grundy formula", *AUTOMATA.values()]
     assert "no stable automaton" in found["closest"] and "x < 32 and y < 32" in found["closest"]
 
 
@@ -339,3 +339,79 @@ def test_a_game_s_domain_naming_a_param_is_refused_by_discover(tmp_path, cli):
                     'moves = [ { to = "x - 1", where = "x >= 1" } ]\n')
     r = cli("discover", f"{path}::g", "--param", "h=3")
     assert r.returncode == 2 and "the domain of game g 'x <= h': the domain names h" in r.stderr
+
+
+def test_a_learned_automaton_is_read_back_as_a_residue_formula_and_never_as_one_the_table_does_not_show():
+    from checkers.discover.grammar import read_back
+    x, y = (a.ravel() for a in np.meshgrid(np.arange(32), np.arange(32), indexing="ij"))
+    assert read_back(("x", "y"), [x, y], x == y % 5, 13)[0] == "x == y % 5"
+    assert read_back(("x", "y"), [x, y], (x % 7 == 3) & (y % 2 == 0), 14)[0] == "y % 2 == 0 and x % 7 == 3"
+    # the moduli come from the automaton's size: a residue modulo 7 is not tried for an automaton of 5 states
+    assert read_back(("x", "y"), [x, y], (x % 7 == 3) & (y % 2 == 0), 5) == []
+    # x and y share no 1-bit and x has an even number of 1-bits: no formula of the read-back classes
+    assert read_back(("x", "y"), [x, y], ((x & y) == 0) & (_popcount_parity(x) == 0), 3) == []
+
+
+def test_an_automaton_not_read_back_is_printed_beside_its_claim():
+    from checkers.discover.search import Found
+    from nimjos.app.discover_cli import report_lines
+    shown = Found(AUTOMATON, 'p_positions = "learned_P(x, y)"', "[[claim]]", verdict="proved",
+                  stored="msd_2 msd_2\n\n0 1\n0 0 -> 0")
+    lines = report_lines(_discovery(shown))
+    assert "    # msd_2 msd_2" in lines and "    # 0 0 -> 0" in lines
+    shown.formula = "x == y"
+    assert not any(line.startswith("    # ") for line in report_lines(_discovery(shown)))
+
+
+def _discovery(found):
+    from checkers.discover.search import Discovery
+    return Discovery(GameSource("g", ("x", "y")), [AUTOMATON], found=[found], window="x <= 9 and y <= 9")
+
+
+def test_a_read_back_formula_right_on_the_window_but_not_equal_to_the_automaton_is_never_printed(
+        tmp_path, monkeypatch, walnut):
+    # the automaton of nim_sub5 is x == y % 5; a candidate wrong only at (0, 4000), far beyond every table, agrees
+    # with it on the window: Walnut's equivalence refutes it, and the automaton is printed without a formula
+    import checkers.discover.search as search
+    from nimjos.api.discover import table_function
+    games = tmp_path / "games.toml"
+    games.write_text('[source]\nid = "g"\n\n[game.nim_sub5]\nposition = ["x", "y"]\nmoves = [{ to = "(x - t, y)", '
+                     'where = "1 <= t <= x" }, { to = "(x, y - t)", where = "1 <= t <= 4 and t <= y" }]\n')
+    target = f"{games}::nim_sub5"
+    source = game_source(target, [])
+    monkeypatch.setattr(search, "read_back", lambda *_: ["x == y % 5 and x + y != 4000"])
+    result = discover(source, table_function(target, [], source.coords), fit_size=31, rounds=3)
+    (auto,) = result.found
+    assert (auto.klass, auto.verdict, auto.formula) == (AUTOMATON, "proved", "")
+    assert "not read back as a formula: 1 formula(s) agreeing with it on the window were not proved equal" in auto.scope
+    assert "discovered-automaton-formula" not in auto.claim
+
+
+def test_a_failure_names_every_class_tried_and_what_a_theorem_says_when_the_p_positions_thin_out():
+    # P-positions at the squares: no periodic pattern, and their share falls on each larger box, so the message
+    # says what the theorem on periodic sets' densities then excludes; a periodic table gets no such remark
+    def table_of(highs):
+        n = np.arange(highs[0] + 1)
+        return np.where(np.isin(n, np.arange(n.size) ** 2), 0, 1 + _popcount_parity(n))   # Thue-Morse elsewhere
+    result = discover(GameSource("sq", ("n",)), table_of, fit_size=400, prove=False)
+    assert result.tried[:2] == ["periodic", "arithmetic-periodic"] and set(result.misses) <= set(result.tried)
+    assert "the P-positions thin out" in result.misses["periodic"]
+    assert "no periodic description exists" in result.misses["arithmetic-periodic"]
+    assert all(k in result.misses for k in AUTOMATA.values())
+
+
+def test_without_the_formula_classes_wythoff_is_a_fibonacci_automaton_and_base_2_is_excluded_by_a_theorem(
+        monkeypatch, walnut):
+    # the formula classes left out, the base-2 automaton is not stable, the Fibonacci one is, proved from the moves
+    # and read back as the Beatty pair; the base-2 class's line then says which theorem excludes it
+    import checkers.discover.search as search
+    from nimjos.api.discover import table_function
+    target = f"{ROOT / 'examples' / 'discover' / 'classics.toml'}::wythoff"
+    source = game_source(target, [])
+    monkeypatch.setattr(search, "p_classes", lambda dim: ())
+    result = discover(source, table_function(target, [], source.coords))
+    (auto,) = result.found
+    assert (auto.klass, auto.verdict) == (AUTOMATA["msd_fib"], "proved") and "floor_phi" in auto.formula
+    assert result.tried[-2:] == [AUTOMATON, AUTOMATA["msd_fib"]]
+    assert "no stable automaton" in result.misses[AUTOMATON]
+    assert "excluded by a theorem" in result.misses[AUTOMATON] and "Cobham 1972" in result.misses[AUTOMATON]

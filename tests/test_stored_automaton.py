@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from checkers.discover.automaton import learn
-from checkers.discover.search import AUTOMATON, AUTOMATON_CLAIM
+from checkers.discover.search import AUTOMATON, AUTOMATON_CLAIM, READ_BACK_CLAIM
 from checkers.prove.terms import Untranslatable
 from checkers.prove.translate import Builder
 from nimjos.app.cli import main
@@ -76,7 +76,10 @@ def test_a_valid_automaton_is_read_completed_and_called_in_the_spec(tmp_path):
     (EQUAL, 'file = "missing.txt"', "cannot read 'missing.txt'"),
     (EQUAL, 'file = "../a.txt"', "'../a.txt' leaves the spec's folder"),
     (EQUAL, 'file = "/etc/passwd"', "'/etc/passwd' is an absolute path"),
-    (EQUAL, 'file = "a.txt"\nnumeration = "msd_fib"', "numeration 'msd_fib' is not accepted: only 'msd_2'"),
+    (EQUAL, 'file = "a.txt"\nnumeration = "msd_3"', "numeration 'msd_3' is not accepted: only 'msd_2', 'msd_fib'"),
+    (EQUAL, 'file = "a.txt"\nnumeration = "msd_fib"', "a.txt:1: the alphabet 'msd_2 msd_2' is not msd_fib on every"),
+    (EQUAL.replace("msd_2", "msd_pell").replace("1 1 -> 0", "1 3 -> 0"), 'file = "a.txt"\nnumeration = "msd_pell"',
+     "a.txt:5: the letter '1 3' is not 2 digit(s): the alphabet of msd_pell is {0, 1, 2}"),
     (EQUAL, 'file = "a.txt"\nnumration = "msd_2"', "unknown field 'numration'"),
 ])
 def test_a_bad_automaton_is_a_spec_error_naming_file_line_and_field(tmp_path, capsys, automaton, table, expected):
@@ -220,13 +223,15 @@ def test_an_automatic_p_set_outside_the_grammar_is_proved_from_the_moves_and_che
     assert code == 0
     (auto,) = [f for f in found["found"] if f["class"] == AUTOMATON]
     assert auto["statement"] == 'p_positions = "learned_P(x, y)"' and auto["verdict"] == "proved"
+    # read back as the formula, proved equal to the automaton by Walnut, and written beside it
+    assert auto["formula"] == "x == y % 5" and "read back as 'x == y % 5', proved equal to it" in auto["scope"]
     assert (tmp_path / "sub5_P.txt").read_text().startswith("msd_2 msd_2\n\n0 ")
-    assert _verdicts(capsys, out) == {AUTOMATON_CLAIM: "proved"}
+    assert _verdicts(capsys, out) == {AUTOMATON_CLAIM: "proved", READ_BACK_CLAIM: "proved"}
     # the same spec with one accepting state of the learned automaton flipped: refuted, never proved
     learned = read_walnut((tmp_path / "sub5_P.txt").read_text()).automaton
     flipped = DigitAutomaton(2, learned.transitions, (not learned.accepting[0],) + learned.accepting[1:])
     (tmp_path / "sub5_P.txt").write_text(flipped.walnut())
-    assert _verdicts(capsys, out) == {AUTOMATON_CLAIM: "refuted"}
+    assert _verdicts(capsys, out) == {AUTOMATON_CLAIM: "refuted", READ_BACK_CLAIM: "refuted"}
 
 
 def test_an_automaton_learned_on_too_small_a_box_is_refuted_never_proved(tmp_path, capsys, walnut):
@@ -265,3 +270,77 @@ def test_a_call_with_the_wrong_number_of_arguments_is_a_load_error(tmp_path, cli
     r = cli("check", path, "--no-store")
     assert r.returncode == 2 and r.stdout == ""
     assert f"{path}:19: claim 'p', field 'p_positions': {expected}" in r.stderr
+
+
+# ---------------------------------------------------------------- Fibonacci and Pell numerations
+
+def _wythoff_table(high: int) -> np.ndarray:
+    target = f"{ROOT / 'examples' / 'discover' / 'classics.toml'}::wythoff"
+    return np.asarray(table_function(target, [], game_source(target, []).coords)((high, high)))
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_wythoff_s_p_positions_are_learned_in_fibonacci_numeration_and_read_the_same_in_every_form():
+    # base 2 needs 32 states below 64 and breaks below 128; in Zeckendorf digits 8 states, stable
+    from checkers.discover.automaton import limit
+    table = _wythoff_table(143)
+    learned = learn(table == 0, 8, "msd_fib")
+    assert learned.numeration == "msd_fib" and learned.states == 8 and limit("msd_fib", 9) == 89
+    x, y = np.meshgrid(np.arange(144), np.arange(144), indexing="ij")
+    assert np.array_equal(learned.accepts([x, y]), table == 0)
+    # the file Walnut reads: msd_fib on each input, read back to the same automaton; the scalar form agrees
+    text = learned.walnut()
+    assert text.startswith("msd_fib msd_fib\n\n0 ")
+    stored = StoredAutomaton("w", read_walnut(text, "msd_fib"), "w.txt")
+    assert stored.automaton == learned
+    assert [stored(a, b) for a, b in [(0, 0), (1, 2), (2, 1), (3, 5), (4, 7), (1, 1), (2, 3)]] == \
+        [True, True, True, True, True, False, False]
+    # it rejects a word that is no Zeckendorf representation (two 1s in a row): 11 is no number's digits
+    state = 0
+    for letter in (3, 3):   # [1,1] [1,1]
+        state = learned.transitions[state][letter]
+    assert not learned.accepting[state]
+    # an msd_2 file is refused where the spec names msd_fib
+    with pytest.raises(Exception, match="is not msd_fib on every input"):
+        read_walnut(EQUAL, "msd_fib")
+
+
+@pytest.mark.parametrize("numeration", ["msd_fib", "msd_pell"])
+def test_an_automaton_in_fibonacci_or_pell_numeration_is_proved_equal_to_its_formula_and_a_wrong_one_refuted(
+        tmp_path, capsys, walnut, numeration):
+    from checkers.discover.automaton import limit
+    # the residues modulo 3 read in Zeckendorf or Pell digits: learned on the words of length at most 10, agreeing
+    # with n % 3 == 1 on the numbers with two more digits
+    n = np.arange(limit(numeration, 12))
+    learned = learn(n % 3 == 1, 10, numeration)
+    assert np.array_equal(learned.accepts([n]), n % 3 == 1) and learned.states == 19
+    (tmp_path / "a.txt").write_text(learned.walnut())
+    flipped = DigitAutomaton(1, learned.transitions, (not learned.accepting[0],) + learned.accepting[1:], numeration)
+    (tmp_path / "b.txt").write_text(flipped.walnut())
+    (tmp_path / "s.toml").write_text(
+        f'[source]\nid = "n"\n\n[automaton.third]\nfile = "a.txt"\nnumeration = "{numeration}"\n\n'
+        f'[automaton.wrong]\nfile = "b.txt"\nnumeration = "{numeration}"\n\n'
+        '[[claim]]\nid = "right"\nfor_all = "n >= 0"\nwindow = "n <= 30"\nholds = "third(n) == (n % 3 == 1)"\n\n'
+        '[[claim]]\nid = "wrong"\nfor_all = "n >= 0"\nwindow = "n <= 30"\nholds = "wrong(n) == (n % 3 == 1)"\n')
+    assert _verdicts(capsys, tmp_path / "s.toml") == {"right": "proved", "wrong": "refuted"}
+
+
+def test_wythoff_learned_in_fibonacci_numeration_is_proved_from_its_moves_and_read_back_as_its_beatty_pair(walnut):
+    from checkers.discover import search
+    target = f"{ROOT / 'examples' / 'discover' / 'classics.toml'}::wythoff"
+    source = game_source(target, [])
+    table_of = table_function(target, [], source.coords)
+    small, big = np.asarray(table_of((63, 63))), np.asarray(table_of((127, 127)))
+    base2, why, _ = search._automaton(source, small, big, table_of, 1, 127, "msd_2")
+    assert base2 is None and "no stable automaton" in why
+    found, _, _ = search._automaton(source, small, big, table_of, 1, 127, "msd_fib")
+    assert found.klass == "automaton (msd_fib)" and found.states == 8
+    result = search.Discovery(source, [])
+    columns = [search._columns(small.shape), search._columns(big.shape)]
+    checked = search._checked_automaton(source, found, result, (columns[0], small.ravel() == 0), columns[1], 127, None)
+    assert checked.verdict == "proved" and "Walnut 6.2 (msd_fib): certificate (a), (b)" in checked.scope
+    assert checked.formula == "(x <= y and x == floor_phi(y - x)) or (y <= x and y == floor_phi(x - y))"
+    assert 'numeration = "msd_fib"' in search.spec_text(source, [checked.claim], {"learned_P": "w_P.txt"},
+                                                        checked.numeration)

@@ -154,16 +154,19 @@ def disagreements(text: str, names: Sequence[str], columns: Sequence[np.ndarray]
     return None if got is None else got != expected
 
 
-def conjunctions(names: Sequence[str], columns: Sequence[np.ndarray], inside: np.ndarray) -> Iterator[str]:
-    """Every conjunction of at most :data:`MAX_ATOMS` atoms that is true exactly on ``inside`` (a boolean array
-    over the positions), fewest atoms first, then shortest text.
+def conjunctions(names: Sequence[str], columns: Sequence[np.ndarray], inside: np.ndarray,
+                 extra: Sequence[str] = ()) -> Iterator[str]:
+    """Every conjunction of at most :data:`MAX_ATOMS` atoms (of the grammar, and the atoms ``extra``) that is true
+    exactly on ``inside`` (a boolean array over the positions), fewest atoms first, then shortest text.
 
     >>> n = np.arange(40)
     >>> list(conjunctions(("n",), [n], n % 4 == 1))[:2]
     ['n % 4 == 1']
+    >>> list(conjunctions(("n",), [n], n % 5 == 1)), list(conjunctions(("n",), [n], n % 5 == 1, ["n % 5 == 1"]))
+    ([], ['n % 5 == 1'])
     """
     masks: list[tuple[str, np.ndarray]] = []
-    for atom in atoms(names):
+    for atom in [*atoms(names), *extra]:
         mask = _evaluate(atom, names, columns, truth=True)
         # an atom of a conjunction holds at every position of the set; one that holds everywhere says nothing
         if mask is not None and bool(mask[inside].all()) and not bool(mask.all()):
@@ -184,10 +187,12 @@ def _bits(mask: np.ndarray) -> int:
     return int.from_bytes(np.packbits(mask, bitorder="little").tobytes(), "little")
 
 
-def _atom_masks(names: Sequence[str], columns: Sequence[np.ndarray]) -> list[tuple[str, np.ndarray]]:
-    """Every atom of the grammar with its truth at the positions, leaving out those true nowhere or everywhere."""
+def _atom_masks(names: Sequence[str], columns: Sequence[np.ndarray],
+                extra: Sequence[str] = ()) -> list[tuple[str, np.ndarray]]:
+    """Every atom of the grammar (and of ``extra``) with its truth at the positions, leaving out those true nowhere
+    or everywhere."""
     out = []
-    for atom in atoms(names):
+    for atom in [*atoms(names), *extra]:
         mask = _evaluate(atom, names, columns, truth=True)
         if mask is not None and bool(mask.any()) and not bool(mask.all()):
             out.append((atom, mask))
@@ -203,7 +208,8 @@ def _grouped(parts: Sequence[str]) -> str:
     return " or ".join(f"({p})" if " and " in p and len(parts) > 1 else p for p in parts)
 
 
-def disjunctions(names: Sequence[str], columns: Sequence[np.ndarray], inside: np.ndarray) -> list[str]:
+def disjunctions(names: Sequence[str], columns: Sequence[np.ndarray], inside: np.ndarray,
+                 extra: Sequence[str] = ()) -> list[str]:
     """Every disjunction of two conjunctions, at most :data:`MAX_ATOMS` atoms in all, true exactly on ``inside``:
     each disjunct true only inside, neither contained in the other, every atom of a conjunction needed; fewest
     atoms first, then shortest text.
@@ -216,7 +222,7 @@ def disjunctions(names: Sequence[str], columns: Sequence[np.ndarray], inside: np
     target = _bits(inside)
     if not target:
         return []
-    masks = [(a, _bits(m)) for a, m in _atom_masks(names, columns)]
+    masks = [(a, _bits(m)) for a, m in _atom_masks(names, columns, extra)]
     singles = [(a, b, 1) for a, b in masks if not b & ~target]
     pairs = []
     for (a1, b1), (a2, b2) in itertools.combinations(masks, 2):
@@ -240,7 +246,8 @@ def _point(names: Sequence[str], values: Sequence[int]) -> str:
     return " and ".join(f"{n} == {int(v)}" for n, v in zip(names, values))
 
 
-def with_exceptions(names: Sequence[str], columns: Sequence[np.ndarray], inside: np.ndarray) -> list[str]:
+def with_exceptions(names: Sequence[str], columns: Sequence[np.ndarray], inside: np.ndarray,
+                    extra: Sequence[str] = ()) -> list[str]:
     """Conjunctions of the grammar true exactly on ``inside`` outside the corner where every coordinate is below
     :data:`CORNER`, with the at most :data:`MAX_EXCEPTIONS` positions of the corner where they are wrong stated as a
     finite exception set: the positions to remove by a bound ``x >= m`` when one removes exactly them (else
@@ -256,7 +263,8 @@ def with_exceptions(names: Sequence[str], columns: Sequence[np.ndarray], inside:
     if not far.any() or not inside[far].any():
         return []
     out = []
-    for core in itertools.islice(conjunctions(names, [c[far] for c in columns], inside[far]), 4 * MAX_ATOMS):
+    for core in itertools.islice(conjunctions(names, [c[far] for c in columns], inside[far], extra),
+                                 4 * MAX_ATOMS):
         mask = _evaluate(core, names, columns, truth=True)
         if mask is None:
             continue
@@ -345,3 +353,49 @@ def fit_grundy(names: Sequence[str], columns: Sequence[np.ndarray], values: np.n
         if got is not None and np.array_equal(got, values):
             out.append(text)
     return sorted(out, key=len)
+
+
+#: the largest modulus of the residue atoms a learned automaton is read back with
+MAX_READ_MODULUS = 12
+
+
+def residue_atoms(names: Sequence[str], moduli: Sequence[int]) -> list[str]:
+    """Residue atoms beyond the grammar's moduli, for reading a learned automaton back: a coordinate's residue, the
+    residue of a sum of two, two coordinates congruent, and a coordinate equal to another's residue.
+
+    >>> residue_atoms(("x", "y"), [5])[-3:]
+    ['x % 5 == y % 5', 'x == y % 5', 'y == x % 5']
+    >>> len(residue_atoms(("n",), [5, 6]))
+    11
+    """
+    out = []
+    for m in moduli:
+        out += [f"{a} % {m} == {r}" for a in names for r in range(m)]
+        for a, b in itertools.combinations(names, 2):
+            out += [f"({a} + {b}) % {m} == {r}" for r in range(m)]
+            out += [f"{a} % {m} == {b} % {m}", f"{a} == {b} % {m}", f"{b} == {a} % {m}"]
+    return out
+
+
+def read_back(names: Sequence[str], columns: Sequence[np.ndarray], inside: np.ndarray, states: int) -> list[str]:
+    """The formulas true exactly on ``inside`` (where a learned automaton of ``states`` states accepts), simplest
+    class first: a conjunction, a disjunction, a Beatty pair (two coordinates), a conjunction with a finite exception
+    set, with the grammar's atoms
+    and residue atoms of the moduli 5 to min(states, :data:`MAX_READ_MODULUS`) (an automaton counting residues
+    modulo m has at least m states when m is odd); each class shortest first.
+
+    >>> x, y = (a.ravel() for a in np.meshgrid(np.arange(20), np.arange(20), indexing="ij"))
+    >>> read_back(("x", "y"), [x, y], x == y % 5, 13)[0]
+    'x == y % 5'
+    """
+    if not inside.any():
+        return []
+    extra = residue_atoms(names, range(5, min(states, MAX_READ_MODULUS) + 1))
+    out = list(conjunctions(names, columns, inside, extra))
+    if not out:
+        out = disjunctions(names, columns, inside, extra)
+    if not out:
+        out = beatty_pairs(names, columns, inside)
+    if not out:
+        out = with_exceptions(names, columns, inside, extra)
+    return list(dict.fromkeys(out))

@@ -26,13 +26,14 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from checkers.discover.automaton import learn
+from checkers.discover.automaton import learn, limit
 from checkers.discover.grammar import (agrees, beatty_pairs, disagreements, disjunctions, fit_grundy, fit_p_set,
-                                      with_exceptions)
+                                      read_back, with_exceptions)
 from checkers.options import RunOptions
 from checkers.run import run_claim
 from nimjos.games.periodicity import detect, observe
 from nimjos.lang.errors import NimjosError, SpecError, each_error
+from nimjos.lang.stored import read_walnut
 from nimjos.spec.loader import load_spec
 
 #: the table of a game on the box from 0 up to ``highs`` (one highest value per coordinate), from its moves
@@ -40,8 +41,13 @@ TableOf = Callable[[tuple[int, ...]], np.ndarray]
 
 #: the class of P-sets recognised by an automaton reading the coordinates' base-2 digits together
 AUTOMATON = "automaton (msd_2)"
+#: ... reading their digits in the Fibonacci (Zeckendorf) and the Pell numerations, tried in this order when the
+#: classes before found nothing: numeration -> class
+AUTOMATA = {"msd_2": AUTOMATON, "msd_fib": "automaton (msd_fib)", "msd_pell": "automaton (msd_pell)"}
 #: the name of a learned automaton in the spec discover writes (an ``[automaton.NAME]`` table), and the claim id
 AUTOMATON_NAME, AUTOMATON_CLAIM = "learned_P", "discovered-automaton"
+#: the claim that a proved automaton equals the formula it is read back as (a ``holds`` claim Walnut decides)
+READ_BACK_CLAIM = "discovered-automaton-formula"
 #: the most fitted formulas of one class checked in turn while the methods refute the simpler ones
 MAX_CANDIDATES = 3
 #: the default largest coordinate of the box a class is fitted on, by the number of coordinates
@@ -67,12 +73,13 @@ def p_classes(dim: int) -> tuple[str, ...]:
 
 #: the classes tried, by the number of coordinates, in the order they are tried (a class is tried only when the
 #: ones before it found nothing)
-CLASSES = {1: ("periodic", "arithmetic-periodic", *p_classes(1), "Grundy formula", AUTOMATON),
-           2: (*p_classes(2), "Grundy formula", AUTOMATON), 3: (*p_classes(3), "Grundy formula", AUTOMATON)}
+CLASSES = {1: ("periodic", "arithmetic-periodic", *p_classes(1), "Grundy formula", *AUTOMATA.values()),
+           2: (*p_classes(2), "Grundy formula", *AUTOMATA.values()),
+           3: (*p_classes(3), "Grundy formula", *AUTOMATA.values())}
 #: the classes tried on a game in misère play: its P-positions only (its outcomes are what misère play defines; a
 #: normal-play pattern or Grundy formula of its misère values is no claim of the spec format)
-MISERE_CLASSES = {1: (PERIODIC_P, *p_classes(1), AUTOMATON), 2: (*p_classes(2), AUTOMATON),
-                  3: (*p_classes(3), AUTOMATON)}
+MISERE_CLASSES = {1: (PERIODIC_P, *p_classes(1), *AUTOMATA.values()), 2: (*p_classes(2), *AUTOMATA.values()),
+                  3: (*p_classes(3), *AUTOMATA.values())}
 #: the name a spec discover builds in memory goes by (in the results of its checks; no such file is read or written)
 SPEC_NAME = "discovered.toml"
 #: the value of a cell of a table outside the game's domain (``nimjos grundy``'s table of a filtered window)
@@ -114,6 +121,17 @@ class Found:
     seconds: float = 0.0
     #: a learned automaton's text in Walnut's format (the claim calls it as AUTOMATON_NAME), else empty
     stored: str = ""
+    #: a proved automaton read back: the formula Walnut proved equal to it (empty: none of the read-back classes)
+    formula: str = ""
+
+    @property
+    def numeration(self) -> str:
+        """The numeration a learned automaton reads (the first word of its Walnut file; msd_2 without one).
+
+        >>> Found("automaton (msd_fib)", "", "", stored="msd_fib msd_fib\\n").numeration
+        'msd_fib'
+        """
+        return self.stored.split(maxsplit=1)[0] if self.stored else "msd_2"
 
     def to_json(self) -> dict[str, Any]:
         """The description as ``--json`` prints it.
@@ -122,7 +140,8 @@ class Found:
         'periodic'
         """
         return {"class": self.klass, "statement": self.statement, "claim": self.claim, "verdict": self.verdict,
-                "method": self.method, "scope": self.scope, "states": self.states, "seconds": round(self.seconds, 3)}
+                "method": self.method, "scope": self.scope, "states": self.states, "seconds": round(self.seconds, 3),
+                "formula": self.formula or None}
 
 
 @dataclass
@@ -208,9 +227,10 @@ def automaton_file(out: Path | None) -> str:
     return (out.stem if out is not None else "discovered") + "_P.txt"
 
 
-def spec_text(game: GameSource, claims: Sequence[str], automata: dict[str, str] | None = None) -> str:
-    """A whole spec file: its source, the stored automata it declares (`automata`: name -> file beside the spec), the
-    declarations of the game, and the claims.
+def spec_text(game: GameSource, claims: Sequence[str], automata: dict[str, str] | None = None,
+              numeration: str = "msd_2") -> str:
+    """A whole spec file: its source, the stored automata it declares (`automata`: name -> file beside the spec,
+    each reading ``numeration``), the declarations of the game, and the claims.
 
     >>> spec_text(GameSource('octal("0.77")', ("n",)), ["[[claim]]"]).splitlines()[1:]
     ['[source]', 'id = "discovered-octal-0-77"', 'title = "Discovered from the moves of octal(\\\\"0.77\\\\")"', '', '[[claim]]']
@@ -218,7 +238,7 @@ def spec_text(game: GameSource, claims: Sequence[str], automata: dict[str, str] 
     head = ["# written by nimjos discover: descriptions fitted on the game's table (from its moves), each checked "
             "by nimjos check", "[source]", f"id = {json.dumps(source_id(game.claim_game))}",
             f"title = {json.dumps('Discovered from the moves of ' + game.claim_game)}", ""]
-    tables = [f"[automaton.{name}]\nfile = {json.dumps(file)}\nnumeration = \"msd_2\"\n"
+    tables = [f"[automaton.{name}]\nfile = {json.dumps(file)}\nnumeration = {json.dumps(numeration)}\n"
               for name, file in (automata or {}).items()]
     body = [game.declarations] if game.declarations else []
     return "\n".join(head + tables + body + ["\n\n".join(claims)]) + "\n"
@@ -295,6 +315,34 @@ def periodic_p_set(values: np.ndarray, name: str) -> str | None:
 P_FITS = {P_FORMULA: fit_p_set, DISJUNCTION: disjunctions, EXCEPTIONS: with_exceptions, BEATTY_PAIR: beatty_pairs}
 
 
+#: the least number of P-positions of a table whose thinning out is reported, and the least factor by which their
+#: share must fall from each box to the next (the boxes n <= N / 4, N / 2, N)
+THIN_COUNT, THIN_FACTOR = 8, 1.25
+
+
+def thinning(inside: np.ndarray) -> str | None:
+    """When the P-positions (``inside``, over n = 0 .. N) thin out, their share falling by at least
+    :data:`THIN_FACTOR` from n <= N / 4 to n <= N / 2 to n <= N, what a theorem then says of the periodic classes;
+    None otherwise. An observation on the table, stated as such: the theorem applies if the density is 0.
+
+    >>> print(thinning(np.isin(np.arange(400), [k * k for k in range(21)])))
+    the P-positions thin out (their share of n <= 99, 199, 399: 10.0%, 7.5%, 5.0%, 20 in all): if their density is 0 and there are infinitely many, no periodic description exists (an eventually periodic set with a P-position in its period has density at least 1 / period)
+    >>> thinning(np.arange(400) % 3 == 0) is None
+    True
+    """
+    n = len(inside)
+    tops = [n // 4 - 1, n // 2 - 1, n - 1]
+    if tops[0] < 8 or int(inside.sum()) < THIN_COUNT:
+        return None
+    shares = [float(inside[:t + 1].mean()) for t in tops]
+    if not all(a >= THIN_FACTOR * b for a, b in zip(shares, shares[1:])):
+        return None
+    return (f"the P-positions thin out (their share of n <= {', '.join(map(str, tops))}: "
+            f"{', '.join(f'{100 * v:.1f}%' for v in shares)}, {int(inside.sum())} in all): if their density is 0 and "
+            "there are infinitely many, no periodic description exists (an eventually periodic set with a P-position "
+            "in its period has density at least 1 / period)")
+
+
 def _confirmed(candidates: list[str], names: Sequence[str], columns: list[np.ndarray],
                expected: np.ndarray) -> list[str]:
     """The first :data:`MAX_CANDIDATES` candidates (simplest first) that also agree with the larger table.
@@ -324,42 +372,149 @@ def first_wrong(text: str, names: Sequence[str], columns: list[np.ndarray], expe
 
 
 def _automaton(game: GameSource, small: np.ndarray, big: np.ndarray, table_of: TableOf, rounds: int,
-               window_high: int) -> tuple[Found | None, str | None, int]:
-    """The P-set as an automaton learned on the largest box below a power of two 2^k in ``small`` and confirmed on
-    the box below 2^(k+1) (in ``big``); when that fails, learned again on the larger box and confirmed on the next
-    power of two (a table from ``table_of``), at most ``rounds`` confirmations in all. (the description, checked on
-    the last window; None; positions valued beyond ``big``) when one is stable, else (None, the automaton learned
-    on the last box, which agrees with that window only; positions). The description is the claim
-    ``p_positions = "learned_P(x, y)"`` over the window up to ``window_high``, the automaton stored beside the spec
-    (:data:`AUTOMATON_NAME`), not yet checked."""
-    names = game.coords
-    k = (min(small.shape) + 1).bit_length() - 1
-    while 2 ** k > min(small.shape):
+               window_high: int, numeration: str = "msd_2") -> tuple[Found | None, str | None, int]:
+    """The P-set as an automaton reading the coordinates' digits in ``numeration``, learned on the largest box
+    below a place L_k of the numeration (2^k in msd_2) in ``small`` and confirmed on the box below L_(k+1) (in
+    ``big``); when that fails, learned again on the larger box and confirmed on the next place (a table from
+    ``table_of``), at most ``rounds`` confirmations in all. (the description, checked on the last window; None;
+    positions valued beyond ``big``) when one is stable, else (None, the automaton learned on the last box, which
+    agrees with that window only; positions). The description is the claim ``p_positions = "learned_P(x, y)"``
+    over the window up to ``window_high``, the automaton stored beside the spec (:data:`AUTOMATON_NAME`), not yet
+    checked."""
+    names, klass = game.coords, AUTOMATA[numeration]
+    k = 0
+    while limit(numeration, k + 1) <= min(small.shape):
+        k += 1
+    while k >= 1 and limit(numeration, k + 1) > min(big.shape):   # a place whose next one the larger box reaches
         k -= 1
-    if k < 1 or 2 ** (k + 1) > min(big.shape):
+    if k < 1 or limit(numeration, k + 1) > min(big.shape):
         return None, None, 0
     learned_on, table, valued = small, big, 0
     for round_ in range(rounds):
         if round_:
             learned_on, k = table, k + 1
-            table = np.asarray(table_of((2 ** (k + 1) - 1,) * len(names)))
+            table = np.asarray(table_of((limit(numeration, k + 1) - 1,) * len(names)))
             valued += int(table.size)
-        inside = table[tuple(slice(0, 2 ** (k + 1)) for _ in names)] == 0
+        top = limit(numeration, k + 1)
+        inside = table[tuple(slice(0, top) for _ in names)] == 0
         columns = [c.reshape(inside.shape) for c in _columns(inside.shape)]
-        learned = learn(learned_on == 0, k)
-        where = " and ".join(f"{n} < {2 ** (k + 1)}" for n in names)
+        learned = learn(learned_on == 0, k, numeration)
+        where = " and ".join(f"{n} < {top}" for n in names)
         if np.array_equal(learned.accepts(columns), inside):
-            scope = (f"an automaton of {learned.states} states (msd_2, {', '.join(names)} read together) learned by "
-                     f"RPNI on {' and '.join(f'{n} < {2 ** k}' for n in names)}; agrees with the P-positions (from "
-                     f"the moves) at every position of {where}"
+            scope = (f"an automaton of {learned.states} states ({numeration}, {', '.join(names)} read together) "
+                     f"learned by RPNI on {' and '.join(f'{n} < {limit(numeration, k)}' for n in names)}; agrees "
+                     f"with the P-positions (from the moves) at every position of {where}"
                      + (f" (read as not P outside the domain {game.domain})" if game.domain else ""))
             statement = f"p_positions = {json.dumps(AUTOMATON_NAME + '(' + ', '.join(names) + ')')}"
-            return Found(AUTOMATON, statement, claim_block(AUTOMATON_CLAIM, AUTOMATON, game, window_high, statement),
+            return Found(klass, statement, claim_block(AUTOMATON_CLAIM, klass, game, window_high, statement),
                          scope=scope, states=learned.states, stored=learned.walnut()), None, valued
-    wider = learn(inside, k + 1)
-    return None, (f"an automaton of {wider.states} states (msd_2) agrees with the P-positions on {where}, but the "
-                  f"one of {learned.states} states learned below {2 ** k} did not: no stable automaton within the "
-                  f"budget of {rounds} confirmation(s) (checked on the window only)"), valued
+    wider = learn(inside, k + 1, numeration)
+    return None, (f"an automaton of {wider.states} states ({numeration}) agrees with the P-positions on {where}, but "
+                  f"the one of {learned.states} states learned below {limit(numeration, k)} did not: no stable "
+                  f"automaton within the budget of {rounds} confirmation(s) (checked on the window only)"), valued
+
+
+def _checked_automaton(game: GameSource, automaton: Found, result: Discovery,
+                       small: tuple[list[np.ndarray], np.ndarray], big: list[np.ndarray], high: int,
+                       out: Path | None) -> Found | None:
+    """A stable automaton checked as ``nimjos check`` checks it (the automaton beside the spec), then, when proved,
+    read back as a formula; None when the methods refute it (listed in ``result.refuted``)."""
+    files = {automaton_file(out): automaton.stored + "\n"}
+    c = check_claims(spec_text(game, [automaton.claim], {AUTOMATON_NAME: automaton_file(out)}, automaton.numeration),
+                     [AUTOMATON_CLAIM], files=files)[AUTOMATON_CLAIM]
+    automaton.verdict, automaton.method = c["verdict"], c["method"]
+    automaton.scope = f"{c['scope']}; {automaton.scope}"
+    automaton.states, automaton.seconds = c["states"] or automaton.states, c["seconds"]
+    if automaton.verdict == "refuted":
+        result.refuted.append(f"{automaton.statement} ({automaton.scope})")
+        result.misses[automaton.klass] = "the stable automaton was refuted by the methods beyond the tables"
+        return None
+    if automaton.verdict == "proved":   # read back as a formula
+        learned = read_walnut(automaton.stored, automaton.numeration).automaton
+        formula, why = read_automaton_back(game, automaton, learned, small, big, high, out)
+        if formula:
+            automaton.formula = formula
+            automaton.claim += "\n\n" + read_back_block(game, high, formula)
+            automaton.scope += f"; read back as {formula!r}, proved equal to it: {why}"
+        else:
+            automaton.scope += f"; not read back as a formula: {why}"
+    return automaton
+
+
+#: the irrational slopes of the Beatty pairs, by the built-in giving floor(n alpha)
+IRRATIONAL = {"floor_phi": ("phi", "1 / phi"), "floor_sqrt2": ("sqrt 2", "1 / sqrt 2")}
+
+
+def base2_exclusion(formula: str) -> str | None:
+    """When a P-set is proved equal to a Beatty pair of an irrational alpha, why no base-2 automaton describes it (a
+    theorem); else None.
+
+    >>> print(base2_exclusion("(x <= y and x == floor_phi(y - x)) or (y <= x and y == floor_phi(x - y))"))
+    excluded by a theorem: the P-set is proved equal to a Beatty pair of alpha = phi, so that its lower coordinates form {floor(n alpha)}, of density 1 / phi, irrational; were the P-set automatic in base 2, so would that set be (a projection of it), and a letter's frequency in a base-2 automatic sequence, when it exists, is rational (Cobham 1972)
+    >>> base2_exclusion("x == y % 5") is None
+    True
+    """
+    for floor, (alpha, density) in IRRATIONAL.items():
+        if f"{floor}(" in formula:
+            return (f"excluded by a theorem: the P-set is proved equal to a Beatty pair of alpha = {alpha}, so that "
+                    f"its lower coordinates form {{floor(n alpha)}}, of density {density}, irrational; were the P-set "
+                    "automatic in base 2, so would that set be (a projection of it), and a letter's frequency in a "
+                    "base-2 automatic sequence, when it exists, is rational (Cobham 1972)")
+    return None
+
+
+def read_back_block(game: GameSource, window_high: int, formula: str) -> str:
+    """The ``holds`` claim that the learned automaton equals ``formula`` on the game's domain.
+
+    >>> print(read_back_block(GameSource("g", ("x", "y")), 9, "x == y % 5"))
+    [[claim]]
+    id = "discovered-automaton-formula"
+    text = "The automaton learned_P that nimjos discover learned from the moves of g, read back as a formula"
+    for_all = "0 <= x and 0 <= y"
+    window = "x <= 9 and y <= 9"
+    holds = "learned_P(x, y) == (x == y % 5)"
+    expect = "holds"
+    """
+    call = f"{AUTOMATON_NAME}({', '.join(game.coords)})"
+    text = (f"The automaton {AUTOMATON_NAME} that nimjos discover learned from the moves of {game.claim_game}, read "
+            "back as a formula")
+    return "\n".join(["[[claim]]", f"id = {json.dumps(READ_BACK_CLAIM)}", f"text = {json.dumps(text)}",
+                      f"for_all = {json.dumps(domain_text(game.coords, game.domain))}",
+                      f"window = {json.dumps(box_text(game.coords, window_high))}",
+                      f"holds = {json.dumps(f'{call} == ({formula})')}", 'expect = "holds"'])
+
+
+def read_automaton_back(game: GameSource, automaton: Found, learned: Any, small: tuple[list[np.ndarray], np.ndarray],
+                        big: list[np.ndarray], window_high: int, out: Path | None) -> tuple[str, str]:
+    """A proved automaton read back as a formula (:func:`checkers.discover.grammar.read_back`): fitted on the
+    positions ``small`` (columns, the table's P-positions there), confirmed where the automaton accepts on the
+    positions ``big``, then each candidate (at most :data:`MAX_CANDIDATES`) stated as the ``holds`` claim that the
+    automaton equals it on the game's domain and checked with every method: (the first formula ``proved`` so, the
+    claim's scope), or ("", why none was)."""
+    names = game.coords
+    fitted = read_back(names, small[0], small[1], learned.states)
+    inside = learned.accepts(big)
+    confirmed = _confirmed(fitted, names, big, inside)
+    for formula in confirmed:
+        block = read_back_block(game, window_high, formula)
+        text = spec_text(game, [automaton.claim, block], {AUTOMATON_NAME: automaton_file(out)}, automaton.numeration)
+        c = check_claims(text, [READ_BACK_CLAIM], files={automaton_file(out): automaton.stored + "\n"})
+        if c[READ_BACK_CLAIM]["verdict"] == "proved":
+            return formula, c[READ_BACK_CLAIM]["scope"]
+    why = ("no formula of the read-back classes (a conjunction, a disjunction or finite exceptions, of the grammar's "
+           f"atoms and residues modulo 5 to {min(learned.states, 12)}) agrees with it on {window_high_text(names, big)}"
+           if not confirmed else f"{len(confirmed)} formula(s) agreeing with it on the window were not proved equal "
+           "to it")
+    return "", why
+
+
+def window_high_text(names: Sequence[str], columns: list[np.ndarray]) -> str:
+    """The box the positions ``columns`` span, as text.
+
+    >>> window_high_text(("x", "y"), [np.arange(4), np.arange(4)])
+    'x <= 3 and y <= 3'
+    """
+    return box_text(names, max(int(c.max()) for c in columns) if columns[0].size else 0)
 
 
 def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, prove: bool = True,
@@ -434,8 +589,10 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
         return False
 
     if dim == 1 and not game.domain and not periodic and not result.refuted:
+        sparse = thinning(values_big == 0)
         for klass in result.tried:
-            result.misses[klass] = f"the table shows no such pattern with several periods of evidence on {big_box}"
+            result.misses[klass] = (f"the table shows no such pattern with several periods of evidence on {big_box}"
+                                    + (f"; {sparse}" if sparse else ""))
     if not periodic:
         for klass in p_classes(dim):   # simplest first: the next class only when this one found nothing
             result.tried.append(klass)
@@ -447,27 +604,29 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
             fit_class("discovered-grundy", "Grundy formula", "grundy", fit_grundy(names, cols_small, values_small),
                       values_big)
     if not any(f.klass in (*P_FORMULAS, PERIODIC_P) or f.klass.endswith("periodic") for f in result.found):
-        result.tried.append(AUTOMATON)
-        automaton, result.closest, valued = _automaton(game, small, big, table_of, rounds, high)
-        if result.closest:
-            result.misses[AUTOMATON] = result.closest
-        result.positions += valued
-        if automaton is not None and prove:   # checked as nimjos check checks it, the automaton beside the spec
-            stored = {automaton_file(out): automaton.stored + "\n"}
-            c = check_claims(spec_text(game, [automaton.claim], {AUTOMATON_NAME: automaton_file(out)}),
-                             [AUTOMATON_CLAIM], files=stored)[AUTOMATON_CLAIM]
-            automaton.verdict, automaton.method = c["verdict"], c["method"]
-            automaton.scope = f"{c['scope']}; {automaton.scope}"
-            automaton.states, automaton.seconds = c["states"] or automaton.states, c["seconds"]
-            if automaton.verdict == "refuted":
-                result.refuted.append(f"{automaton.statement} ({automaton.scope})")
-                automaton = None
-        if automaton is not None:
-            result.found.append(automaton)
+        for numeration, klass in AUTOMATA.items():   # base 2, then Fibonacci, then Pell: the first found and kept
+            result.tried.append(klass)
+            automaton, closest, valued = _automaton(game, small, big, table_of, rounds, high, numeration)
+            result.closest = result.closest or closest
+            if closest:
+                result.misses[klass] = closest
+            elif automaton is None:
+                result.misses[klass] = f"the tables are too small for a confirmation in {numeration}"
+            result.positions += valued
+            if automaton is not None and prove:
+                automaton = _checked_automaton(game, automaton, result, (cols_small, values_small == 0), cols_big,
+                                               high, out)
+            if automaton is not None:
+                result.found.append(automaton)
+                excluded = base2_exclusion(automaton.formula)
+                if excluded and AUTOMATON in result.misses:
+                    result.misses[AUTOMATON] += f"; {excluded}"
+                break
     if out is not None and result.found:
         stored_automata = [f for f in result.found if f.stored]
         out.write_text(spec_text(game, [f.claim for f in result.found],
-                                 {AUTOMATON_NAME: automaton_file(out)} if stored_automata else None))
+                                 {AUTOMATON_NAME: automaton_file(out)} if stored_automata else None,
+                                 stored_automata[0].numeration if stored_automata else "msd_2"))
         for f in stored_automata:
             out.with_name(automaton_file(out)).write_text(f.stored + "\n")
     result.seconds = time.perf_counter() - started

@@ -43,6 +43,8 @@ def report_lines(result: Discovery) -> list[str]:
         states = f"; largest automaton {found.states:,} states" if found.states else ""
         lines.append(f"{found.klass}: {found.verdict} ({found.method}{states}): {found.scope}")
         lines += ["    " + line for line in found.claim.splitlines()]
+        if found.stored and not found.formula:   # no formula equals the automaton: show the automaton itself
+            lines += ["    # " + line for line in found.stored.splitlines()]
     return lines
 
 

@@ -1,11 +1,15 @@
 """Declared games recognised as built-in families, from the text of their moves, so that the built-in's theorems
-apply to them: a one-coordinate game in normal play whose every move is ``n - s`` for ``s`` in a finite set of
-positive constants, bounded by ``s <= n`` (or ``n - c`` for a constant ``c``, from ``n >= c`` on), is the
-subtraction game of that set, whose periodicity the repeating state of its last max(S) values proves.
+apply to them. A one-coordinate game in normal play whose every move is ``n - s`` for ``s`` in a finite set of
+positive constants is read as a take-and-break game on one heap: each amount s taken is allowed when it empties
+the heap (``s == n``: bit 1 of the digit d_s of an octal code), when it leaves one heap (``s < n``: bit 2), or both
+(``s <= n``: the digit 3). When every digit is 3 the game is the subtraction game of its set (the repeating state
+of its last max(S) values proves its periodicity); otherwise it is the octal game of its code (``octal("0.22")``,
+Guy-Smith). A declared game has a fixed number of coordinates, so that a move splitting a heap into two (bit 4)
+cannot be declared on one heap: no declared game reads as a code with a digit above 3.
 
 The recognition reads the declaration's syntax tree and accepts only the forms whose options it knows exactly at
-every heap size: an extra condition, a bound it does not read (``s < n``, ``n >= 5`` on a family of constants that
-allows smaller ones), a parameter or any other name make it answer None, never a guess.
+every heap size: an extra condition, a bound it does not read (``s <= n - 2``, ``n >= 5`` on a family of constants
+that allows smaller ones), a parameter or any other name make it answer None, never a guess.
 
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
@@ -14,6 +18,8 @@ allows smaller ones), a parameter or any other name make it answer None, never a
 [1, 3, 4]
 >>> recognised_subtraction(spec.games["greedy_nim"]()) is None
 True
+>>> recognised_octal(spec.games["sub134"]())
+'0.3033'
 """
 from __future__ import annotations
 
@@ -23,8 +29,31 @@ from typing import Any, Iterator
 from nimjos.games.declared import NORMAL, DeclaredGame
 from nimjos.lang.syntax import parse
 
+#: the bits of an amount's digit by its comparison with the heap: s <= n (either), s < n (one heap left), s == n
+_DIGIT_BITS: dict[type, int] = {ast.LtE: 3, ast.Lt: 2, ast.Eq: 1}
 #: a comparison read with its left side first, and the same comparison read with its sides swapped
 _FLIP = {ast.LtE: ast.GtE, ast.Lt: ast.Gt, ast.GtE: ast.LtE, ast.Gt: ast.Lt, ast.Eq: ast.Eq}
+
+
+def recognised_digits(game: Any) -> dict[int, int] | None:
+    """The digits of the take-and-break code a declared game's moves read as: amount s -> bit 1 (s == n, the heap
+    emptied), bit 2 (s < n, one heap left) or both; None when ``game`` is not a declared one-coordinate game in
+    normal play whose every family reads exactly so.
+
+    >>> recognised_digits(object()) is None
+    True
+    """
+    if not isinstance(game, DeclaredGame) or game.play != NORMAL or game.dim != 1:
+        return None
+    heap = game.decl.position[0]
+    out: dict[int, int] = {}
+    for family in game.decl.moves:
+        taken = _family_digits(family.to_tree, parse(family.where_text), heap, set(family.binder.names))
+        if taken is None:
+            return None
+        for s, bits in taken.items():
+            out[s] = out.get(s, 0) | bits
+    return out or None
 
 
 def recognised_subtraction(game: Any) -> frozenset[int] | None:
@@ -34,16 +63,24 @@ def recognised_subtraction(game: Any) -> frozenset[int] | None:
     >>> recognised_subtraction(object()) is None
     True
     """
-    if not isinstance(game, DeclaredGame) or game.play != NORMAL or game.dim != 1:
+    digits = recognised_digits(game)
+    if digits is None or any(bits != 3 for bits in digits.values()):
         return None
-    heap = game.decl.position[0]
-    out: set[int] = set()
-    for family in game.decl.moves:
-        taken = _family_set(family.to_tree, parse(family.where_text), heap, set(family.binder.names))
-        if taken is None:
-            return None
-        out |= taken
-    return frozenset(out) if out else None
+    return frozenset(digits)
+
+
+def recognised_octal(game: Any) -> str | None:
+    """The octal code (``"0.d1d2..."``, digits 0 to 3) of the take-and-break game on one heap that a declared
+    one-coordinate game in normal play reads as exactly (its options at every heap size n are those of
+    ``octal(code)``); else None.
+
+    >>> recognised_octal(object()) is None
+    True
+    """
+    digits = recognised_digits(game)
+    if digits is None:
+        return None
+    return "0." + "".join(str(digits.get(k, 0)) for k in range(1, max(digits) + 1))
 
 
 def subtraction_text(S: frozenset[int]) -> str:
@@ -92,9 +129,10 @@ def _holds(value: int, op: type, bound: int) -> bool:
     return truth[op]
 
 
-def _family_set(to: ast.expr, where: ast.expr, heap: str, bound: set[str]) -> frozenset[int] | None:
+def _family_digits(to: ast.expr, where: ast.expr, heap: str, bound: set[str]) -> dict[int, int] | None:
     """The amounts one family takes (``to = heap - s`` over ``where``, ``s`` one of the names ``bound`` binds, never
-    a param or a definition), or None when its form is not read exactly."""
+    a param or a definition), each with the bits of its octal digit (1: it may empty the heap, 2: it may leave one
+    heap), or None when its form is not read exactly."""
     if not (isinstance(to, ast.BinOp) and isinstance(to.op, ast.Sub) and _name(to.left) == heap):
         return None
     var, constant = _name(to.right), _const(to.right)
@@ -105,7 +143,8 @@ def _family_set(to: ast.expr, where: ast.expr, heap: str, bound: set[str]) -> fr
     members: set[int] | None = {constant} if constant is not None else None
     bounds: list[tuple[type, int]] = []   # comparisons of the amount with constants
     heap_lows: list[int] = []   # heap >= k
-    below_heap = False          # amount <= heap
+    heap_equal: list[int] = []  # heap == k
+    below_heap: set[type] = set()   # amount <= heap (ast.LtE), amount < heap (ast.Lt), amount == heap (ast.Eq)
     for left, op, right in _conjuncts(where):
         if op not in _FLIP and op is not ast.In:
             return None
@@ -117,17 +156,17 @@ def _family_set(to: ast.expr, where: ast.expr, heap: str, bound: set[str]) -> fr
             values = {v for v in (_const(e) for e in right.elts) if v is not None}
             members = values if members is None else members & values
             continue
-        if _const(left) is not None and _const(right) is None:   # read with the name on the left
-            left, op, right = right, _FLIP[op], left
+        if _const(left) is not None and _const(right) is None or (var is not None and _name(left) == heap and _name(right) == var):
+            left, op, right = right, _FLIP[op], left   # read with the amount (or else the heap) on the left
         lname, c = _name(left), _const(right)
         if var is not None and lname == var and c is not None:
             bounds.append((op, c))
-        elif var is not None and lname == var and _name(right) == heap and op is ast.LtE:
-            below_heap = True
-        elif var is not None and lname == heap and _name(right) == var and op is ast.GtE:
-            below_heap = True
+        elif var is not None and lname == var and _name(right) == heap and op in (ast.LtE, ast.Lt, ast.Eq):
+            below_heap.add(op)
         elif lname == heap and c is not None and op in (ast.GtE, ast.Gt):
             heap_lows.append(c if op is ast.GtE else c + 1)
+        elif lname == heap and c is not None and op is ast.Eq:
+            heap_equal.append(c)
         else:
             return None
     if members is None:   # the amount bounded by constants on both sides
@@ -143,8 +182,22 @@ def _family_set(to: ast.expr, where: ast.expr, heap: str, bound: set[str]) -> fr
     members = {m for m in members if all(_holds(m, op, c) for op, c in bounds)}
     if not members or min(members) < 1:
         return None
-    if var is None:   # n - c from n >= c on, exactly
-        return frozenset(members) if heap_lows and max(heap_lows) == constant else None
-    if not below_heap or (heap_lows and max(heap_lows) > min(members)):
+    if constant is not None:   # n - c from n >= c on (3), from n > c on (2), at n == c only (1), exactly
+        if heap_equal and not heap_lows and set(heap_equal) == {constant}:
+            return {constant: 1}
+        if heap_equal or not heap_lows or max(heap_lows) not in (constant, constant + 1):
+            return None
+        return {constant: 3 if max(heap_lows) == constant else 2}
+    if heap_equal or len(below_heap) != 1:
         return None
-    return frozenset(members)
+    bits = _DIGIT_BITS[below_heap.pop()]
+    low = max(heap_lows, default=0)   # the family applies from n >= low on: each amount's digit must say exactly so
+    out = {}
+    for m in members:
+        if low <= m:
+            out[m] = bits
+        elif low == m + 1 and bits & 2:
+            out[m] = 2
+        else:
+            return None
+    return out

@@ -1,9 +1,12 @@
 """Stored automata: a deterministic finite automaton in Walnut's file format that a spec declares
 (``[automaton.NAME]``) and its expressions call as a boolean function ``NAME(x, y)``.
 
-The automaton reads its k arguments' base-2 digits together, most significant first (Walnut's msd_2): one letter
-per digit position, the first argument's digit the letter's highest bit, all arguments padded with leading zeros
-to the same length. This module holds the automaton (:class:`DigitAutomaton`, also what ``nimjos discover``
+The automaton reads its k arguments' digits together, most significant first, in its numeration: base 2 (Walnut's
+msd_2, the default), or the Ostrowski numerations Walnut builds with its ``ost`` command, Fibonacci (Zeckendorf,
+``msd_fib``: places 1, 2, 3, 5, 8, ..., digits 0 and 1, no two 1s in a row) and Pell (``msd_pell``: places 1, 2, 5,
+12, 29, ..., digits 0 to 2, a 2 always followed by a 0). One letter per digit position, the first argument's digit
+the letter's most significant one (letter = sum of d_i * base^(k - 1 - i)), all arguments padded with leading zeros
+to the same length; a number is read in its greedy representation, which is the numeration's own. This module holds the automaton (:class:`DigitAutomaton`, also what ``nimjos discover``
 learns), the reader of Walnut's format that validates a stored one (:func:`read_walnut`), and the callable a
 spec's namespace holds (:class:`StoredAutomaton`: the scalar form, the reference; its array form, for the
 vectorised evaluator). A negative argument, or a boolean one, is an evaluation error, never read as a number.
@@ -26,8 +29,38 @@ from nimjos.lang.lazy import import_on_use
 if TYPE_CHECKING:   # numpy is imported when an automaton runs on arrays, not to read a spec
     import numpy as np
 
-#: the one numeration a stored automaton may read today
+#: the numeration a stored automaton reads unless its spec names another
 NUMERATION = "msd_2"
+#: the numerations a stored automaton may read: name -> (the digits' base, the first two places, and the recurrence
+#: of the later ones: place[i] = a * place[i - 1] + b * place[i - 2])
+NUMERATIONS = {"msd_2": (2, (1, 2), 2, 0), "msd_fib": (2, (1, 2), 1, 1), "msd_pell": (3, (1, 2), 2, 1)}
+
+
+def places(numeration: str, value: int) -> list[int]:
+    """The digit places of a numeration up to the first one above ``value``, least significant first.
+
+    >>> places("msd_fib", 20), places("msd_pell", 12), places("msd_2", 0)
+    ([1, 2, 3, 5, 8, 13, 21], [1, 2, 5, 12, 29], [1])
+    """
+    _, first, a, b = NUMERATIONS[numeration]
+    out = list(first[:1])
+    while out[-1] <= value:
+        out.append(first[1] if len(out) == 1 else a * out[-1] + b * out[-2])
+    return out
+
+
+def representation(numeration: str, value: int) -> list[int]:
+    """The digits of a natural number in a numeration, most significant first (no leading zero): the greedy
+    representation.
+
+    >>> representation("msd_fib", 12), representation("msd_pell", 4), representation("msd_2", 6), representation("msd_2", 0)
+    ([1, 0, 1, 0, 1], [2, 0], [1, 1, 0], [])
+    """
+    out = []
+    for place in reversed(places(numeration, value)[:-1]):
+        out.append(value // place)
+        value -= out[-1] * place
+    return out
 #: the most arguments (tracks) of a stored automaton: its alphabet has 2**k letters
 MAX_TRACKS = 6
 #: the most states a stored automaton may have
@@ -47,6 +80,25 @@ class DigitAutomaton:
     dim: int
     transitions: tuple[tuple[int, ...], ...]
     accepting: tuple[bool, ...]
+    #: the numeration its tracks read (:data:`NUMERATIONS`)
+    numeration: str = NUMERATION
+
+    @property
+    def base(self) -> int:
+        """The number of digits of its numeration (a letter is one digit per track: base ** dim letters).
+
+        >>> DigitAutomaton(1, ((0, 0, 0),), (True,), "msd_pell").base
+        3
+        """
+        return NUMERATIONS[self.numeration][0]
+
+    def letter_digits(self, letter: int) -> list[int]:
+        """The digits (one per track, the first track's first) of a letter.
+
+        >>> DigitAutomaton(2, ((0,) * 9,), (True,), "msd_pell").letter_digits(5)
+        [1, 2]
+        """
+        return [(letter // self.base ** (self.dim - 1 - i)) % self.base for i in range(self.dim)]
 
     @property
     def states(self) -> int:
@@ -64,11 +116,14 @@ class DigitAutomaton:
         >>> DigitAutomaton(2, ((0, 0, 0, 1), (1, 1, 1, 1)), (True, False)).run([6, 1])
         True
         """
+        digits = [representation(self.numeration, v) for v in values]
+        width = max(len(d) for d in digits)
         state = 0
-        for bit in range(max(v.bit_length() for v in values) - 1, -1, -1):
+        for i in range(width):
             letter = 0
-            for v in values:
-                letter = letter * 2 + ((v >> bit) & 1)
+            for d in digits:
+                j = i - (width - len(d))
+                letter = letter * self.base + (d[j] if j >= 0 else 0)
             state = self.transitions[state][letter]
         return self.accepting[state]
 
@@ -79,14 +134,16 @@ class DigitAutomaton:
         [True, False, False, False]
         """
         np = import_on_use("numpy")
-        columns = [np.asarray(c, dtype=np.int64) for c in columns]
-        width = max(int(c.max()).bit_length() for c in columns) if columns[0].size else 0
+        rest = [np.array(c, dtype=np.int64) for c in columns]
+        top = max(int(c.max()) for c in rest) if rest[0].size else 0
         table = np.array(self.transitions, dtype=np.int64)
-        state = np.zeros(columns[0].shape, dtype=np.int64)
-        for bit in range(width - 1, -1, -1):
+        state = np.zeros(rest[0].shape, dtype=np.int64)
+        for place in reversed(places(self.numeration, top)[:-1]):   # greedy, most significant place first
             letter = np.zeros_like(state)
-            for c in columns:
-                letter = letter * 2 + ((c >> bit) & 1)
+            for c in rest:
+                digit = c // place
+                c -= digit * place
+                letter = letter * self.base + digit
             state = table[state, letter]
         return np.array(self.accepting)[state]
 
@@ -104,12 +161,11 @@ class DigitAutomaton:
         0 -> 1
         1 -> 1
         """
-        lines = [" ".join([NUMERATION] * self.dim)]
+        lines = [" ".join([self.numeration] * self.dim)]
         for s, (row, accept) in enumerate(zip(self.transitions, self.accepting)):
             lines += ["", f"{s} {int(accept)}"]
             for letter, target in enumerate(row):
-                digits = [(letter >> (self.dim - 1 - i)) & 1 for i in range(self.dim)]
-                lines.append(f"{' '.join(map(str, digits))} -> {target}")
+                lines.append(f"{' '.join(map(str, self.letter_digits(letter)))} -> {target}")
         return "\n".join(lines)
 
     def minimal(self) -> "DigitAutomaton":
@@ -143,7 +199,7 @@ class DigitAutomaton:
         for s in live:
             transitions[block[s]] = tuple(block[t] for t in self.transitions[s])
             accepting[block[s]] = self.accepting[s]
-        return DigitAutomaton(self.dim, tuple(transitions), tuple(accepting))
+        return DigitAutomaton(self.dim, tuple(transitions), tuple(accepting), self.numeration)
 
 
 class AutomatonFormatError(ValueError):
@@ -165,9 +221,10 @@ class ReadAutomaton:
     note: str = ""
 
 
-def read_walnut(text: str) -> ReadAutomaton:
-    """Read and validate an automaton in Walnut's file format over msd_2 on every input: its alphabet must be {0, 1}
-    on each of its k tracks, its transitions deterministic (one target per state and letter), every named state
+def read_walnut(text: str, numeration: str = NUMERATION) -> ReadAutomaton:
+    """Read and validate an automaton in Walnut's file format over ``numeration`` (msd_2 unless the spec names
+    another) on every input: its alphabet must be the numeration's digits ({0, 1}; {0, 1, 2} for msd_pell) on each
+    of its k tracks, its transitions deterministic (one target per state and letter), every named state
     declared; missing transitions go to a new rejecting sink (said in the note). The automaton is minimised, and
     must accept a word iff it accepts it with leading zeros (its initial state stable under the letter of all
     zeros), or it is refused: it would not read numbers.
@@ -186,10 +243,12 @@ def read_walnut(text: str) -> ReadAutomaton:
         raise AutomatonFormatError("the file is empty")
     head_line, head = numbered[0]
     tracks = head.split()
-    wrong = [t for t in tracks if t != NUMERATION]
+    wrong = [t for t in tracks if t != numeration]
     if wrong or not tracks:
-        raise AutomatonFormatError(f"the alphabet {head!r} is not {NUMERATION} on every input: only {NUMERATION} is "
-                                   f"accepted for now (one '{NUMERATION}' per argument)", head_line)
+        raise AutomatonFormatError(f"the alphabet {head!r} is not {numeration} on every input: the spec's numeration "
+                                   f"is {numeration} (one '{numeration}' per argument)", head_line)
+    base = NUMERATIONS[numeration][0]
+    alphabet = "{" + ", ".join(map(str, range(base))) + "}"
     k = len(tracks)
     if k > MAX_TRACKS:
         raise AutomatonFormatError(f"{k} inputs (at most {MAX_TRACKS})", head_line)
@@ -213,14 +272,15 @@ def read_walnut(text: str) -> ReadAutomaton:
         if current is None:
             raise AutomatonFormatError("a transition before any state line", n)
         left, right = (p.split() for p in t.split("->", 1))
-        if len(left) != k or any(d not in ("0", "1") for d in left):
-            raise AutomatonFormatError(f"the letter {' '.join(left)!r} is not {k} binary digit(s): the alphabet of "
-                                       f"{NUMERATION} is {{0, 1}} on each of the {k} input(s)", n)
+        if len(left) != k or any(d not in [str(i) for i in range(base)] for d in left):
+            raise AutomatonFormatError(f"the letter {' '.join(left)!r} is not {k} {'binary ' if base == 2 else ''}"
+                                       f"digit(s): the alphabet of {numeration} is {alphabet} on each of the {k} "
+                                       "input(s)", n)
         if len(right) != 1 or not right[0].isdigit():
             raise AutomatonFormatError(f"state {current} has {len(right)} targets on the letter {' '.join(left)}: the "
                                        "automaton is not deterministic" if len(right) > 1 else
                                        f"bad target {' '.join(right)!r}", n)
-        letter = int("".join(left), 2)
+        letter = int("".join(left), base)
         target = int(right[0])
         if letter in edges[current] and edges[current][letter][0] != target:
             raise AutomatonFormatError(f"state {current} has two targets on the letter {' '.join(left)} (here and on "
@@ -238,13 +298,13 @@ def read_walnut(text: str) -> ReadAutomaton:
     order.insert(0, order.pop(index_of_initial))   # the initial state first
     index = {s: i for i, s in enumerate(order)}
     sink = len(order)
-    incomplete = any(len(edges[s]) < 2 ** k for s in order)
-    transitions = [tuple(index[edges[s][a][0]] if a in edges[s] else sink for a in range(2 ** k)) for s in order]
+    incomplete = any(len(edges[s]) < base ** k for s in order)
+    transitions = [tuple(index[edges[s][a][0]] if a in edges[s] else sink for a in range(base ** k)) for s in order]
     accepting = [declared[s] for s in order]
     if incomplete:
-        transitions.append(tuple([sink] * 2 ** k))
+        transitions.append(tuple([sink] * base ** k))
         accepting.append(False)
-    automaton = DigitAutomaton(k, tuple(transitions), tuple(accepting)).minimal()
+    automaton = DigitAutomaton(k, tuple(transitions), tuple(accepting), numeration).minimal()
     if automaton.transitions[0][0] != 0:
         word = _distinguishing_word(automaton)
         one = ",".join(["0"] * (k - 1) + ["1"])
@@ -263,10 +323,10 @@ def _distinguishing_word(a: DigitAutomaton) -> tuple[str, str] | None:
     while todo:
         p, q, word = todo.pop(0)
         if a.accepting[p] != a.accepting[q]:
-            show = _show_word(word, a.dim)
-            zero = _show_word([0] + word, a.dim)
+            show = _show_word(word, a)
+            zero = _show_word([0] + word, a)
             return (zero, show) if a.accepting[p] else (show, zero)
-        for letter in range(2 ** a.dim):
+        for letter in range(a.base ** a.dim):
             nxt = (a.transitions[p][letter], a.transitions[q][letter])
             if nxt not in seen:
                 seen.add(nxt)
@@ -274,11 +334,10 @@ def _distinguishing_word(a: DigitAutomaton) -> tuple[str, str] | None:
     return None
 
 
-def _show_word(word: list[int], dim: int) -> str:
-    if dim == 1:
+def _show_word(word: list[int], a: DigitAutomaton) -> str:
+    if a.dim == 1:
         return "".join(map(str, word)) or "the empty word"
-    return " ".join("[" + ",".join(str((c >> (dim - 1 - i)) & 1) for i in range(dim)) + "]" for c in word) or \
-        "the empty word"
+    return " ".join("[" + ",".join(map(str, a.letter_digits(c))) + "]" for c in word) or "the empty word"
 
 
 class StoredAutomaton:

@@ -24,7 +24,7 @@ from typing import Any
 
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.errors import SpecError, raise_all
-from nimjos.lang.stored import NUMERATION, AutomatonFormatError, StoredAutomaton, read_walnut
+from nimjos.lang.stored import NUMERATION, NUMERATIONS, AutomatonFormatError, StoredAutomaton, read_walnut
 from nimjos.spec.schema import AUTOMATON_FIELDS, SpecLines, check_fields
 
 #: the largest automaton file read (bytes)
@@ -71,9 +71,9 @@ def _declare_one(name: str, table: dict, ns: Namespace, spec_path: Path, lines: 
         raise SpecError("missing field 'file' (the automaton in Walnut's format, beside the spec)",
                         **{**where, "field": "file"})
     numeration = table.get("numeration", NUMERATION)
-    if numeration != NUMERATION:
-        raise SpecError(f"numeration {numeration!r} is not accepted: only {NUMERATION!r} (base 2, most "
-                        "significant digit first) is, for now", **at("numeration"))
+    if numeration not in NUMERATIONS:
+        raise SpecError(f"numeration {numeration!r} is not accepted: only {', '.join(map(repr, NUMERATIONS))} (base 2, "
+                        "Fibonacci and Pell, most significant digit first) are", **at("numeration"))
     path = _inside(table["file"], spec_path, at("file"))
     try:
         data = (files[table["file"]].encode("utf-8") if files is not None and table["file"] in files
@@ -83,7 +83,7 @@ def _declare_one(name: str, table: dict, ns: Namespace, spec_path: Path, lines: 
     if len(data) > MAX_FILE_BYTES:
         raise SpecError(f"{table['file']!r} is larger than {MAX_FILE_BYTES:,} bytes", **at("file"))
     try:
-        read = read_walnut(data.decode("utf-8"))
+        read = read_walnut(data.decode("utf-8"), numeration)
     except UnicodeDecodeError:
         raise SpecError(f"{table['file']!r} is not UTF-8 text", **at("file")) from None
     except AutomatonFormatError as exc:

@@ -333,7 +333,9 @@ class Arithmetic(_Host):
         assert isinstance(fn, StoredAutomaton), "stored_atom translates stored automata only"
         if len(node.args) != fn.arity or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
             raise NotAutomatic(f"{ast.unparse(node)}: {fn.name} takes {fn.arity} argument(s)")
-        self.needs("msd_2", f"the stored automaton {ast.unparse(node)} (it reads msd_2)")
+        numeration = fn.automaton.numeration   # msd_2, msd_fib or msd_pell: the backend's msd_2, fib or pell
+        self.needs(numeration.removeprefix("msd_") if numeration != "msd_2" else numeration,
+                   f"the stored automaton {ast.unparse(node)} (it reads {numeration})")
         acc: list = []
         terms = [self.int_term(self.strict(a, env, f"the automaton {fn.name}"), env, unit, acc) for a in node.args]
         self.stored[fn.walnut_name] = fn.automaton.walnut()
