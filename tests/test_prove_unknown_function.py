@@ -38,3 +38,11 @@ def test_f_read_beyond_its_table_is_not_proved():
     v = prove_claim(claim, RunOptions(timeout=2))
     assert v.verdict not in ("proved", "proved-bounded"), v.scope
     assert check_exhaustive(claim, "default", 1, None).verdict == "ill-defined"
+
+
+def test_a_model_of_the_unknown_function_is_read_back_and_confirmed():
+    v = prove_claim(SPEC.claim("all-above-one"), RunOptions(timeout=5))
+    assert v.verdict == "refuted"
+    cx = v.counterexamples[0].bindings
+    f = cx["f"]
+    assert len(f.table) == cx["K"] and f(cx["k"]) < 2   # a table of the family, where the statement fails

@@ -44,7 +44,7 @@ from checkers.prove.mex import combined, names_options, provider as mex_provider
 from checkers.prove.rule_function import facts as rule_function_facts
 from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder
-from checkers.prove.unknown import unknown_function
+from checkers.prove.unknown import UnknownFunction, table_of, unknown_function
 from nimjos.words import Vocabulary
 
 class QueryStatus(Vocabulary):
@@ -219,7 +219,7 @@ def _read(m: z3.ModelRef, watch: dict) -> dict:
     out = {}
     for k, t in watch.items():
         try:
-            out[k] = model_value(m, t)
+            out[k] = table_of(m, t) if isinstance(t, UnknownFunction) else model_value(m, t)
         except Untranslatable:
             continue
     return out

@@ -81,6 +81,34 @@ class UnknownFunction:
         return self.fn(i)
 
 
+#: a model's unknown function is read back as a table of at most this many values
+MAX_TABLE = 64
+
+
+def table_of(m: Any, f: UnknownFunction) -> Any:
+    """The table f(1), ..., f(K) of an unknown function in a Z3 model, as the language's finite function (so that a
+    counterexample is re-evaluated exactly); Untranslatable when K is not a small number.
+
+    >>> from nimjos.spec.names import spec_namespace
+    >>> from checkers.prove.translate import Builder
+    >>> b = Builder(spec_namespace(), mode="int")
+    >>> f, axioms = unknown_function(b, "f", parse_tree("nondecreasing(3, 1, 2)"), {})
+    >>> s = z3.Solver(ctx=b.ctx); s.add(*axioms, f.fn(2) == 2, f.fn(1) == 1); s.check()
+    sat
+    >>> table_of(s.model(), f)
+    f[1,2,2]
+    """
+    from nimjos.lang.builtins import FiniteFunction
+    size = m.eval(f.size, model_completion=True) if is_term(f.size) else f.size
+    K = size.as_long() if z3.is_int_value(size) else size if type(size) is int else None
+    if K is None or not 0 <= K <= MAX_TABLE:
+        raise Untranslatable(f"the model's {f.name} has no small table")
+    vals = [m.eval(f.fn(z3.IntVal(i, f.fn.ctx)), model_completion=True) for i in range(1, K + 1)]
+    if not all(z3.is_int_value(v) for v in vals):
+        raise Untranslatable(f"the model's {f.name} has values that are not integers")
+    return FiniteFunction(tuple(v.as_long() for v in vals))
+
+
 def parse_tree(text: str) -> ast.expr:
     """The expression tree of `text` (for the examples).
 
@@ -185,6 +213,11 @@ def symbolic_sum(b: Any, gen: ast.comprehension, elt: ast.expr, env: dict, lo: A
     target = gen.target.id
     names = sorted(n for n in _names(elt) if n != target and n in env)
     captured = [n for n in names if is_term(env[n]) and not z3.is_bool(env[n])]
+    for n in names:
+        # the recursive function's definition is global: a value that holds Z3 terms (a lambda over a bound name,
+        # a tuple) would put a quantified variable into it as a free constant; only terms themselves are passed
+        if n not in captured and not isinstance(env[n], (int, bool, UnknownFunction)):
+            raise Untranslatable(f"a sum over a symbolic range whose terms use {n} (not a number or an unknown function)")
     key = (ast.dump(elt), target, tuple((n, "term" if n in captured else _identity(env[n])) for n in names))
     sums = b.__dict__.setdefault("_sums", {})
     if key not in sums:
@@ -221,7 +254,7 @@ def _names(tree: ast.AST) -> set[str]:
 
 def _identity(v: Any) -> str:
     """A key for a captured value that is not a term: constants by value, anything else by identity."""
-    if isinstance(v, (int, bool, str)):
+    if isinstance(v, (int, bool)):
         return repr(v)
     if isinstance(v, UnknownFunction):
         return f"unknown {v.name} {v.fn}"
