@@ -43,6 +43,8 @@ from typing import Any
 
 import z3
 
+from nimjos.lang.builtins import FiniteFunction
+from nimjos.lang.syntax import parse
 from checkers.prove.terms import Untranslatable, is_term
 
 #: the built-in families of functions a claim may quantify over with a symbolic size
@@ -98,7 +100,6 @@ def table_of(m: Any, f: UnknownFunction) -> Any:
     >>> table_of(s.model(), f)
     f[1,2,2]
     """
-    from nimjos.lang.builtins import FiniteFunction
     size = m.eval(f.size, model_completion=True) if is_term(f.size) else f.size
     K = size.as_long() if z3.is_int_value(size) else size if type(size) is int else None
     if K is None or not 0 <= K <= MAX_TABLE:
@@ -115,7 +116,6 @@ def parse_tree(text: str) -> ast.expr:
     >>> ast.unparse(parse_tree("functions(K, 0, 1)"))
     'functions(K, 0, 1)'
     """
-    from nimjos.lang.syntax import parse
     return parse(text)
 
 
