@@ -80,7 +80,9 @@ def induction_step(ctx: Any, b: Builder, env: dict, hyps: list, name: str, invar
         raise Untranslatable("induction needs G of a one-coordinate game in the statement (the mex facts are "
                              "about G) or a sum over a symbolic range (checkers.prove.unknown)")
     b.abstractions.add(f"induction {name}")
-    return hyps + [b.to_bool(hypothesis), *predecessor(b, hypothesis, x)] + facts, goal
+    # the instance at x - 1 helps with recursive sums; proofs about G alone are left as they were
+    before = predecessor(b, hypothesis, x) if "recursive sums" in b.abstractions else []
+    return hyps + [b.to_bool(hypothesis), *before] + facts, goal
 
 
 def predecessor(b: Builder, hypothesis: Any, x: Any) -> list:
