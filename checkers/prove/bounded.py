@@ -38,6 +38,7 @@ from checkers.prove.domain import ProofDomain
 from checkers.prove.scope import clean, instances_text
 from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder
+from checkers.prove.unknown import unknown_function
 
 #: the resources of the covering question (seconds, as resource units)
 COVER_SECONDS = 2.0
@@ -227,6 +228,8 @@ def covers(claim: Claim, plan: ClaimPlan, dom: ProofDomain, mode: str, width: in
         env: dict = {n: b.var(n) for n in names if n not in opaque}
         env.update({n: group[0][n] for n in opaque if n in group[0]})
         try:
+            for n, tree in dom.functions.items():   # the same unknown function in the domain and the class
+                env[n] = unknown_function(b, n, tree, env)[0]
             where = [_bool(b, b.formula(copy_tree(domain.tree), env))] if domain.tree is not None else []
             if plan.assume is not None:
                 try:

@@ -22,6 +22,7 @@ import z3
 
 from nimjos.lang.operators import CMPOPS
 from nimjos.lang.runtime import Definition, Lambda
+from checkers.prove.unknown import UnknownFunction, membership
 from checkers.prove.terms import Closure, OptionsVal, RangeVal, SymSet, Untranslatable, has_term, is_const, is_term, show
 
 
@@ -37,6 +38,9 @@ class Comparisons(_Host):
     # ------------------------------------------------------------------ comparisons
     def _Compare(self, node: ast.Compare, env: dict) -> Any:
         left = self._ex(node.left, env)
+        if isinstance(left, UnknownFunction) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            r = membership(self, left, node.comparators[0], env)   # f in nondecreasing(K, 1, V): its axioms
+            return z3.Not(r) if isinstance(node.ops[0], ast.NotIn) else r
         parts = []
         for op, comp in zip(node.ops, node.comparators):
             right = self._ex(comp, env)

@@ -34,6 +34,7 @@ from nimjos.lang.syntax import parse
 from nimjos.spec.loader import Claim, ProveOptions
 from nimjos.spec.plan import ClaimPlan
 from checkers.prove.terms import Untranslatable
+from checkers.prove.unknown import family_call
 from nimjos.lang.analysis import parsed
 
 #: a parameter with at most this many values is proved one value at a time
@@ -57,6 +58,9 @@ class ProofDomain:
     #: the claim's domain (``plan.domain.text``) when the proof ranges over it (the window with its edges dropped);
     #: empty when ``prove.for_all`` states a class of its own
     domain_text: str = ""
+    #: names that range over a family of functions of symbolic size (f in nondecreasing(K, 1, V)): each an
+    #: unknown function with the family's axioms (checkers.prove.unknown), name -> the family's tree
+    functions: dict = field(default_factory=dict)
 
     def instances(self, ns: Any, symbolic_too: bool = False) -> list[dict]:
         """Every assignment of the enumerated names (one proof each)."""
@@ -171,6 +175,9 @@ def proof_domain(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> P
             deps = set(variables_of(level.member_tree, ns)) if level.member_tree is not None else set()
             if deps & set(dom.symbolic):
                 tree = copy.deepcopy(level.member_tree)
+                if family_call(tree):
+                    dom.functions[name] = tree
+                    continue
                 if isinstance(tree, ast.Set) and len(tree.elts) == 1:
                     dom.substituted[name] = tree.elts[0]
                     dom.symbolic.append(name)

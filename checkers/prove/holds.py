@@ -50,7 +50,7 @@ def prove_holds(ctx: Context) -> list[QueryResult]:
         formula = getattr(ctx.plan, "formula", None)
         assert formula is not None, "a holds claim's plan has its statement"
         goal = b.formula(copy_tree(formula.tree), env)
-    watch = {n: env[n] for n in ctx.dom.symbolic}
+    watch = {n: env[n] for n in [*ctx.dom.symbolic, *ctx.dom.functions]}
     terms = [env[n] for n in ctx.dom.symbolic if is_term(env[n]) and not z3.is_bool(env[n])]
     res = ctx.run("the statement", b, hyps, goal, watch, terms)
     if res.status == "holds" and claim.prove.using and not window_witness(ctx):

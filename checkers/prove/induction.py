@@ -76,11 +76,28 @@ def induction_step(ctx: Any, b: Builder, env: dict, hyps: list, name: str, invar
 
     hypothesis = b.quantifier(False, [name], guard, lambda vs: at(inner))
     facts = mex_facts(b, x)
-    if not facts:
+    if not facts and "recursive sums" not in b.abstractions:
         raise Untranslatable("induction needs G of a one-coordinate game in the statement (the mex facts are "
-                             "about G)")
+                             "about G) or a sum over a symbolic range (checkers.prove.unknown)")
     b.abstractions.add(f"induction {name}")
-    return hyps + [b.to_bool(hypothesis)] + facts, goal
+    # the instance at x - 1 helps with recursive sums; proofs about G alone are left as they were
+    before = predecessor(b, hypothesis, x) if "recursive sums" in b.abstractions else []
+    return hyps + [b.to_bool(hypothesis), *before] + facts, goal
+
+
+def predecessor(b: Builder, hypothesis: Any, x: Any) -> list:
+    """The induction hypothesis at x - 1, as a ground instance of the quantified one (E-matching does not find
+    y = x - 1 through the arithmetic of a recursive sum's arguments); none when the hypothesis quantifies over
+    helper variables too.
+
+    >>> import z3
+    >>> x, y = z3.Ints("x y")
+    >>> predecessor(None, z3.ForAll([y], z3.Implies(y < x, y >= 0)), x)
+    [Implies(x - 1 < x, x - 1 >= 0)]
+    """
+    if not (z3.is_quantifier(hypothesis) and hypothesis.is_forall() and hypothesis.num_vars() == 1):
+        return []
+    return [z3.substitute_vars(hypothesis.body(), x - 1)]
 
 
 def mex_facts(b: Builder, x: Any) -> list:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import z3
 
+from checkers.prove.unknown import symbolic_sum
 from checkers.prove.terms import OptionsVal, RangeVal, Scope, SymSet, Untranslatable, is_term, show
 
 #: comprehensions over at most this many constant values are unrolled instead of quantified
@@ -57,6 +58,10 @@ class Comprehensions(_Host):
 
     def _call_sum(self, node: ast.Call, env: dict) -> Any:
         (arg,) = node.args
+        if isinstance(arg, ast.GeneratorExp) and len(arg.generators) == 1:
+            it = self._ex(arg.generators[0].iter, env)
+            if isinstance(it, RangeVal):   # a symbolic range: a recursive unknown (checkers.prove.unknown)
+                return symbolic_sum(self, arg.generators[0], arg.elt, env, it.lo, it.hi)
         vals = self._collection(arg, env)
         out: Any = 0
         for v in vals:

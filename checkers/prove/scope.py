@@ -162,7 +162,11 @@ def abstraction_words(abstractions: set) -> list[str]:
     words += sorted("using " + a.split(" ", 1)[1] for a in abstractions if a.startswith("lemma "))
     for a in sorted(a for a in abstractions if a.startswith("induction ")):
         name = a.split(" ", 1)[1]
-        words.append(f"by strong induction on {name} (the mex facts of G at {name})")
+        words.append(f"by strong induction on {name}" + (f" (the mex facts of G at {name})"
+                                                          if "unknown G" in abstractions else ""))
+    words += sorted(f"for {a} ({a.split()[1]} an unknown function)" for a in abstractions if a.startswith("every "))
+    if "recursive sums" in abstractions:
+        words.append("sums over a symbolic range as recursive functions")
     return words
 
 

@@ -44,6 +44,7 @@ from checkers.prove.mex import combined, names_options, provider as mex_provider
 from checkers.prove.rule_function import facts as rule_function_facts
 from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder
+from checkers.prove.unknown import UnknownFunction, table_of, unknown_function
 from nimjos.words import Vocabulary
 
 class QueryStatus(Vocabulary):
@@ -109,6 +110,9 @@ class Context:
                 hyps.append(z3.And(v >= -(1 << self.width), v < (1 << self.width)))
         for n, tree in self.dom.substituted.items():
             env[n] = b.term(tree, env)
+        for n, tree in self.dom.functions.items():
+            env[n], axioms = unknown_function(b, n, tree, env)
+            hyps += axioms
         for tree, names in self.dom.conditions:
             self._condition(b, env, hyps, tree, names)
         for i, (tree, names) in enumerate(self.dom.domain_conditions):
@@ -215,7 +219,7 @@ def _read(m: z3.ModelRef, watch: dict) -> dict:
     out = {}
     for k, t in watch.items():
         try:
-            out[k] = model_value(m, t)
+            out[k] = table_of(m, t) if isinstance(t, UnknownFunction) else model_value(m, t)
         except Untranslatable:
             continue
     return out

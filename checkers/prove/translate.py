@@ -55,6 +55,7 @@ from checkers.prove.compare import Comparisons
 from checkers.prove.facts import AbstractionFacts
 from checkers.prove.moves import MoveEncoding
 from checkers.prove.quantify import Comprehensions
+from checkers.prove.unknown import UnknownFunction
 from checkers.prove.terms import BIG_CONSTANT, Closure, GameRef, Scope, SymSet, Untranslatable, is_const, is_term, show
 
 #: deepest nesting of definition calls while translating
@@ -428,6 +429,8 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
             raise Untranslatable("a lambda captured from a constant binding, called on symbolic values")
         if type(f).__name__ == "FiniteFunction":
             return self._table_call(f, args)
+        if isinstance(f, UnknownFunction):
+            return f.apply(self, args)
         if callable(f):
             name = getattr(f, "__name__", "").lstrip("_")
             if all(is_const(a) for a in args):

@@ -465,9 +465,41 @@ class FiniteFunction:
         return "f[" + ",".join(map(str, self.table)) + "]"
 
 
-def _family_size_check(name: str, size: int) -> None:
+def _family_size_check(name: str, size: int | None, K: int = 0) -> None:
+    """Refuse a family of more than MAX_FAMILY members (None: a size too large to compute, such as
+    functions(2 ** 64, 1, 2), refused without computing it), or of tables of more than MAX_FAMILY entries (K), or
+    of more than 16 * MAX_FAMILY entries in all."""
+    if K > MAX_FAMILY:
+        raise ResourceError(f"{name}: tables of {K:,} entries (limit {MAX_FAMILY:,})")
+    if size is None:
+        raise ResourceError(f"{name} has more than 2^64 members (limit {MAX_FAMILY:,})")
     if size > MAX_FAMILY:
         raise ResourceError(f"{name} has {size:,} members (limit {MAX_FAMILY:,})")
+    if size * K > 16 * MAX_FAMILY:
+        raise ResourceError(f"{name} has {size:,} tables of {K:,} entries (limit {16 * MAX_FAMILY:,} entries)")
+
+
+def _power_size(base: int, K: int) -> int | None:
+    """base ** K, or None when it exceeds 2^64 (computed only when it does not).
+
+    >>> _power_size(3, 4), _power_size(2, 2 ** 64), _power_size(1, 2 ** 64)
+    (81, None, 1)
+    """
+    if base > 1 and K * (base.bit_length() - 1) >= 64:
+        return None
+    return base ** K
+
+
+def _choose_size(n: int, k: int) -> int | None:
+    """comb(n, k), or None when both k and n - k exceed 64 (then it exceeds 2^64; the exact value would cost
+    time growing with them).
+
+    >>> _choose_size(2 ** 64 + 2, 2 ** 64), _choose_size(2 ** 65, 2 ** 64) is None
+    (170141183460469231759357419826448433153, True)
+    """
+    if min(k, n - k) > 64:
+        return None
+    return math.comb(n, k)
 
 
 def functions(K: Any, lo: Any, hi: Any) -> tuple:
@@ -479,7 +511,7 @@ def functions(K: Any, lo: Any, hi: Any) -> tuple:
     K, lo, hi = (int_arg("functions", v) for v in (K, lo, hi))
     if K < 0 or hi < lo:
         return ()
-    _family_size_check(f"functions({K}, {lo}, {hi})", (hi - lo + 1) ** K)
+    _family_size_check(f"functions({K}, {lo}, {hi})", _power_size(hi - lo + 1, K), K)
     return tuple(FiniteFunction(t) for t in itertools.product(range(lo, hi + 1), repeat=K))
 
 
@@ -492,7 +524,7 @@ def nondecreasing(K: Any, lo: Any, hi: Any) -> tuple:
     K, lo, hi = (int_arg("nondecreasing", v) for v in (K, lo, hi))
     if K < 0 or hi < lo:
         return ()
-    _family_size_check(f"nondecreasing({K}, {lo}, {hi})", math.comb(hi - lo + K, K))
+    _family_size_check(f"nondecreasing({K}, {lo}, {hi})", _choose_size(hi - lo + K, K), K)
     return tuple(FiniteFunction(t) for t in itertools.combinations_with_replacement(range(lo, hi + 1), K))
 
 
