@@ -211,7 +211,7 @@ def heap_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
             skipped += 1
             continue
         except EvalError as exc:
-            failures.append(Counterexample(dict(env), reason=str(exc)))
+            failures.append(Counterexample.undefined_at(dict(env), exc))
             continue
         if ok:
             held += 1

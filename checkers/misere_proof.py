@@ -325,7 +325,7 @@ def misere_prove(claim: Claim, opts: RunOptions) -> Verdict | None:
         try:
             said = bool(plan.formula(env))
         except (EvalError, ResourceError) as exc:
-            undefined.append(Counterexample(dict(env), reason=str(exc)))
+            undefined.append(Counterexample.undefined_at(dict(env), exc))
             continue
         if said == truth:
             held += 1

@@ -39,8 +39,6 @@ from checkers.prove.modes import Mode
 #: of the expression language, Z3 resource units, the engine's positions); an instance it stops is skipped, and the
 #: method's verdict is then inconclusive with a note, since it would depend on the machine's speed
 EVAL_SECONDS = 60.0
-#: words in an evaluation error that mean "too large for the machine", not "undefined"
-RESOURCE_WORDS = ("too large", "ssize_t", "exceeds the limit", "would have", "MemoryError")
 
 
 class Timeout(BaseException):
@@ -134,11 +132,18 @@ def too_large(exc: ResourceError) -> str:
 
 
 def _undefined(bindings: dict, exc: Exception) -> Outcome:
-    """An evaluation error: ill-defined mathematics, or (by its words) only too large for the machine."""
-    text = str(exc)
-    if any(w in text for w in RESOURCE_WORDS):
+    """An evaluation error: ill-defined mathematics, or (by the error's kind, :meth:`Counterexample.undefined_at`)
+    only over a limit of the machine, an instance skipped.
+
+    >>> _undefined({"x": 0}, EvalError("v2(0) is infinite (undefined)")).kind
+    'undef'
+    >>> _undefined({"x": 9}, ResourceError("a product would have about 10 bits")).kind
+    'skip'
+    """
+    cx = Counterexample.undefined_at(bindings, exc)
+    if cx.over_limit:
         return Outcome(Outcome.SKIP, note="too large to evaluate")
-    return Outcome(Outcome.UNDEF, Counterexample(bindings, reason=text))
+    return Outcome(Outcome.UNDEF, cx)
 
 
 class HoldsEvaluator:
