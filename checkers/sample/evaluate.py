@@ -28,7 +28,7 @@ from nimjos.lang.values import format_value
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, PPositionsPlan, SetPlan
 from nimjos.verdict import Counterexample
-from nimjos.words import Note, NoteKind
+from nimjos.words import Note, NoteKind, Vocabulary
 from checkers.prove.certificate import (MAX_OPTIONS, Certificate, OutsideDomain, PointSolver, TooManyOptions, Undecided,
                                         count_options, game_kind, small_position)
 from checkers.prove.ending import plays_end
@@ -108,13 +108,39 @@ def run_limited(fn: Any, seconds: float) -> tuple[Any, bool]:
         _ARMED["on"] = False   # an alarm that fires again while the Timeout unwinds is ignored from here on
 
 
+class OutcomeKind(Vocabulary):
+    """What one instance gave, a closed vocabulary: held, its assumption false, skipped (too costly), failed, or
+    undefined (the claim's language leaves a value undefined there).
+
+    >>> OutcomeKind("skip") is OutcomeKind.SKIP, [str(k) for k in OutcomeKind]
+    (True, ['held', 'assume', 'skip', 'fail', 'undef'])
+    """
+
+    HELD = "held"
+    ASSUME = "assume"
+    SKIP = "skip"
+    FAIL = "fail"
+    UNDEF = "undef"
+
+
 class Outcome:
-    """What one instance gave: held, skipped (assumption false / too costly), failed or undefined."""
+    """What one instance gave (its :class:`OutcomeKind`), with the counterexample of a failure or an undefined
+    instance and the note of a skipped one. ``Outcome.HELD`` ... ``Outcome.UNDEF`` are the kinds' members.
 
-    HELD, ASSUME, SKIP, FAIL, UNDEF = "held", "assume", "skip", "fail", "undef"
+    >>> o = Outcome("fail", Counterexample({"x": 1}, 0, 1))
+    >>> o.kind is Outcome.FAIL is OutcomeKind.FAIL
+    True
+    >>> Outcome("maybe")
+    Traceback (most recent call last):
+    ValueError: 'maybe' is not a valid OutcomeKind
+    """
 
-    def __init__(self, kind: str, cx: Counterexample | None = None, note: str = "", env: dict | None = None):
-        self.kind = kind
+    HELD, ASSUME, SKIP, FAIL, UNDEF = (OutcomeKind.HELD, OutcomeKind.ASSUME, OutcomeKind.SKIP, OutcomeKind.FAIL,
+                                       OutcomeKind.UNDEF)
+
+    def __init__(self, kind: OutcomeKind | str, cx: Counterexample | None = None, note: str = "",
+                 env: dict | None = None):
+        self.kind = OutcomeKind(kind)
         self.cx = cx
         self.note = note
         self.env = env     # the instance evaluated (set by the sampler)
