@@ -389,6 +389,23 @@ class Verdict:
         return out
 
 
+@dataclass(frozen=True)
+class LeftOut:
+    """A method's answer that it has nothing to say about a claim it was asked about, with the reason as data
+    (never None): the runner lists no verdict for it (checkers.run's one rule for what is left out), and keeps the
+    reason with the claim's result.
+
+    >>> LeftOut("periodicity", "no theorem decides the period of this game")
+    LeftOut(method='periodicity', reason='no theorem decides the period of this game')
+    """
+
+    method: Method | str
+    reason: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "method", Method(self.method))
+
+
 def window_word(failed: bool, undefined: bool, instances: int, held: int, left_out: int = 0) -> Word:
     """The word the window (exhaustive) earned: refuted at a failing instance, else ill-defined where the statement
     cannot be evaluated, else inconclusive when instances were left out undecided (a loopy game's positions whose
