@@ -47,7 +47,6 @@ from nimjos.spec.loader import Claim
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PPositionsPlan
 from nimjos.verdict import Counterexample, Verdict
 from checkers.exhaustive import check_exhaustive, pinned_place, rerun_command
-from checkers.sample.evaluate import RESOURCE_WORDS
 from checkers.sample.scale import uses_table
 
 METHOD = "audit"
@@ -302,7 +301,7 @@ def audit_proof(claim: Claim, proof: Verdict, profile: str = "default") -> Verdi
         except (ResourceError, SpecError, EvalError, RecursionError, MemoryError, OverflowError):
             skipped += 1
             continue
-        if v.undefined and any(w in (v.undefined[0].reason or "") for w in RESOURCE_WORDS):
+        if v.undefined and v.undefined[0].over_limit:
             skipped += 1    # too large for the machine there, not undefined mathematics
             continue
         evaluated += 1

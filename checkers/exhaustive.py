@@ -42,6 +42,7 @@ from nimjos.spec.loader import Claim
 from nimjos.spec.plan import (ClaimPlan, DrawsPlan, FamilyPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PatternPlan, PeriodicPlan, PPositionsPlan, SetPlan,
                                ValuesPlan, handler_for, locate_error)
 from nimjos.verdict import Counterexample, Verdict, window_word
+from nimjos.words import Undefined
 
 METHOD = "exhaustive"
 
@@ -310,7 +311,7 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
             inst = plan.game_instance(env)
             pos = inst.normalise(position_of(env, coords))
         except EvalError as exc:
-            col.undef(Counterexample(dict(zip(names, values)), reason=str(exc)))
+            col.undef(Counterexample.undefined_at(dict(zip(names, values)), exc))
             continue
         held += 1
         rows.append((values, inst, pos))
@@ -418,10 +419,11 @@ def _bound_rows(plan: GrundyBoundPlan, rows: list, by_inst: dict, param_names: t
         try:
             bound = plan.bound(env)
         except EvalError as exc:
-            col.undef(Counterexample(env, actual, None, reason=str(exc)))
+            col.undef(Counterexample.undefined_at(env, exc, actual))
             continue
         if isinstance(bound, bool) or not isinstance(bound, (int, Fraction)):
-            col.undef(Counterexample(env, actual, None, reason=f"the bound {format_value(bound)} is not a number"))
+            col.undef(Counterexample(env, actual, None, reason=f"the bound {format_value(bound)} is not a number",
+                                          undefined=Undefined.LANGUAGE))
             continue
         if not actual <= bound:
             col.fail(Counterexample(env, actual, f"at most {format_value(bound)}"))
@@ -448,13 +450,13 @@ def _check_pattern(plan: PatternPlan, rows: list, names: tuple, param_names: tup
         try:
             pat = {k: fn(env0) for k, fn in plan.pattern.items()}
         except EvalError as exc:
-            col.undef(Counterexample(env0, reason=str(exc)))
+            col.undef(Counterexample.undefined_at(env0, exc))
             continue
         present = {pos for _, _, pos in grows}
         if isinstance(plan, PeriodicPlan):
             p, n0, s = pat["period"], pat.get("preperiod", 0), pat.get("saltus", 0)
             if type(p) is not int or p < 1:
-                col.undef(Counterexample(env0, reason=f"period {p!r} is not a positive integer"))
+                col.undef(Counterexample(env0, reason=f"period {p!r} is not a positive integer", undefined=Undefined.LANGUAGE))
                 continue
             for n in sorted(present):
                 if n >= n0 and n + p in present:
@@ -465,12 +467,12 @@ def _check_pattern(plan: PatternPlan, rows: list, names: tuple, param_names: tup
         else:
             h = pat["h"]
             if type(h) is not int or h < 1:
-                col.undef(Counterexample(env0, reason=f"h = {h!r} is not a positive integer"))
+                col.undef(Counterexample(env0, reason=f"h = {h!r} is not a positive integer", undefined=Undefined.LANGUAGE))
                 continue
             top = max(present)
             seq = [inst.lookup(n) for n in range(0, top + 1)] if all(n in present for n in range(top + 1)) else None
             if seq is None:
-                col.undef(Counterexample(env0, reason="a stair claim needs a window 0 <= n <= N"))
+                col.undef(Counterexample(env0, reason="a stair claim needs a window 0 <= n <= N", undefined=Undefined.LANGUAGE))
                 continue
             brk = first_stair_break(seq[: (len(seq) // h) * h], h)
             if brk is not None:
@@ -531,9 +533,9 @@ def _family_points(plan: ClaimPlan, families: Sequence[FamilyPlan], env0: dict, 
                 try:
                     p = fam.point(env)
                 except EvalError as exc:
-                    col.undef(Counterexample(dict(env0), None, None,
-                                             reason=f"family point {fam.point_text!r} at "
-                                                    f"{ {n: env[n] for n in fam.binder.names} }: {exc}"))
+                    col.undef(Counterexample.undefined_at(dict(env0), exc,
+                                                          reason=f"family point {fam.point_text!r} at "
+                                                                 f"{ {n: env[n] for n in fam.binder.names} }: {exc}"))
                     continue
                 if isinstance(p, tuple) and len(p) == 1:
                     p = p[0]
@@ -541,7 +543,7 @@ def _family_points(plan: ClaimPlan, families: Sequence[FamilyPlan], env0: dict, 
                 if members is not None:
                     members.setdefault(p, []).append((number, {n: env[n] for n in fam.binder.names}))
         except EvalError as exc:
-            col.undef(Counterexample(dict(env0), None, None, reason=f"family {fam.where_text!r}: {exc}"))
+            col.undef(Counterexample.undefined_at(dict(env0), exc, reason=f"family {fam.where_text!r}: {exc}"))
     return points
 
 
@@ -625,7 +627,7 @@ def _check_values(plan: ValuesPlan, col: Collector, pins: dict | None = None,
         try:
             actual = plan.values_expr(env)
         except EvalError as exc:
-            col.undef(Counterexample(env, None, printed, reason=str(exc)))
+            col.undef(Counterexample.undefined_at(env, exc, None, printed))
             continue
         if actual != printed:
             col.fail(Counterexample(env, actual, printed))

@@ -85,6 +85,23 @@ class HeapWindow:
         return {**{n: out[n] for n in self.names if n in out}, **out}
 
 
+#: why the methods of this module do not apply to a claim whose window binds no position of heaps
+NOT_OVER_HEAPS = "not a claim over any number of heaps (its window binds no position by multisets(n, lo, hi))"
+
+
+def over_heaps(plan: ClaimPlan) -> bool:
+    """Is the planned claim one over any number of heaps (:func:`heap_window`), the claims this module's methods
+    take (the dispatcher, checkers.run, asks before it routes a claim here)?
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    >>> over_heaps(spec.claim("bouton").plan()), over_heaps(spec.claim("kayles-period-12").plan())
+    (True, False)
+    """
+    return heap_window(plan) is not None
+
+
 def heap_window(plan: ClaimPlan) -> HeapWindow | None:
     """The heap binding of a planned claim: its one position coordinate (for a holds claim, a name of the window)
     bound by ``multisets(n, lo, hi)``, n a name of the window or a number; None for any other claim."""
@@ -169,15 +186,15 @@ def _draw(rng: random.Random, n: int, lo: int, hi: int, far: int, k: int | None)
     return tuple(sorted(heaps))
 
 
-def heap_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
-    """The ``sample`` method of a claim over any number of heaps (see the module docstring); None for others."""
+def heap_sample(claim: Claim, opts: RunOptions) -> Verdict:
+    """The ``sample`` method of a claim over any number of heaps (see the module docstring); not applicable to
+    others (:func:`over_heaps`: the dispatcher, checkers.run, routes only those here, and reads the claim's
+    ``sample.skip`` before it does)."""
     plan = claim.plan(opts.profile)
     hw = heap_window(plan)
     if hw is None:
-        return None
+        return Verdict.not_applicable(claim.id, "sample", NOT_OVER_HEAPS)
     started = time.perf_counter()
-    if claim.sample.skip:
-        return Verdict.not_applicable(claim.id, "sample", str(claim.sample.skip))
     if not isinstance(plan, (PPositionsPlan, GrundyPlan, HoldsPlan)) or (isinstance(plan, PPositionsPlan) and plan.families):
         return Verdict.not_applicable(claim.id, "sample",
                                       f"a {claim.kind} claim over any number of heaps is checked on its window")
@@ -211,7 +228,7 @@ def heap_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
             skipped += 1
             continue
         except EvalError as exc:
-            failures.append(Counterexample(dict(env), reason=str(exc)))
+            failures.append(Counterexample.undefined_at(dict(env), exc))
             continue
         if ok:
             held += 1
@@ -416,20 +433,19 @@ def every_heap_size(domain: Any, y: str, ns: Any) -> bool:
     return level.members is None and not level.highs and not level.filters and domain.contains({y: 0})
 
 
-def heap_prove(claim: Claim, opts: RunOptions, context: CheckContext | None = None) -> Verdict | None:
+def heap_prove(claim: Claim, opts: RunOptions, context: CheckContext | None = None) -> Verdict:
     """The ``prove`` method of a claim over any number of heaps (the Sprague-Grundy reduction, see the module
-    docstring); None for other claims."""
+    docstring); not applicable to other claims (:func:`over_heaps`: the dispatcher, checkers.run, routes only those
+    here, and reads the claim's ``prove.skip`` before it does)."""
     plan = claim.plan(opts.profile)
     hw = heap_window(plan)
     if hw is None:
-        return None
+        return Verdict.not_applicable(claim.id, "prove", NOT_OVER_HEAPS)
     started = time.perf_counter()
 
     def not_applicable(why: str) -> Verdict:
         return Verdict.not_applicable(claim.id, "prove", why, seconds=time.perf_counter() - started)
 
-    if claim.prove.skip:
-        return not_applicable(str(claim.prove.skip))
     if plan.misere:
         return not_applicable(f"{plan.game_text} is played in misère play, where a sum is not valued by the nim-sum "
                               "of its heaps (no Sprague-Grundy reduction): sums are checked as whole positions")

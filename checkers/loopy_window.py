@@ -86,13 +86,13 @@ def loopy_rows(plan: ClaimPlan, rows: list, by_inst: dict, param_names: tuple, c
             assert isinstance(plan, (GrundyPlan, PPositionsPlan, DrawsPlan)) and plan.formula is not None
             claimed = plan.formula(env)
         except EvalError as exc:
-            col.undef(Counterexample(env, describe(actual), None, reason=str(exc)))
+            col.undef(Counterexample.undefined_at(env, exc, describe(actual)))
             continue
         if isinstance(plan, GrundyPlan):
             try:
                 want = as_claimed(claimed)
             except ValueError as exc:
-                col.undef(Counterexample(env, describe(actual), None, reason=str(exc)))
+                col.undef(Counterexample.undefined_at(env, exc, describe(actual)))
                 continue
             if want != actual:
                 col.fail(Counterexample(env, describe(actual), describe(want),

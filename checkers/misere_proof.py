@@ -46,7 +46,7 @@ from nimjos.games.heaps.quotient_period import NotCertified, certified_quotient,
 from nimjos.games.heaps.rules import octal_rules
 from nimjos.lang.errors import EvalError, ResourceError
 from nimjos.spec.loader import Claim
-from nimjos.spec.plan import PPositionsPlan
+from nimjos.spec.plan import ClaimPlan, PPositionsPlan
 from nimjos.verdict import Counterexample, Verdict
 
 METHOD = "prove"
@@ -250,43 +250,79 @@ def _certificate(rules: Any) -> Any:
     return found
 
 
-def misere_prove(claim: Claim, opts: RunOptions) -> Verdict | None:
-    """The ``prove`` method of a p_positions claim on a misère heap game (see the module docstring); None for any
-    other claim."""
-    plan = claim.plan(opts.profile)
+def _misere_game(plan: ClaimPlan) -> MisereGame | None:
+    """The misère heap game of a p_positions claim stated by a formula, or None (another claim, another game)."""
     if not (isinstance(plan, PPositionsPlan) and plan.misere and plan.formula is not None):
         return None
+    try:
+        game = plan.game_instance({})
+    except (EvalError, KeyError, TypeError):
+        return None
+    return game if isinstance(game, MisereGame) and isinstance(game.base, (HeapGame, HeapPositions)) else None
+
+
+def _layout(plan: PPositionsPlan) -> tuple[int, str, Callable[[ast.expr], bool]] | None:
+    """The layout of a position: one heap named by the window, or a tuple of a fixed number of heaps, as (the
+    number of heaps, the position's name, a test of a node that reads one heap); None for another layout (a number of heaps that is not
+    fixed, or other names: not decided here, another method's)."""
+    hw = heap_window(plan)
+    if hw is not None:
+        if plan.window.names != (hw.coord,) or hw.fixed is None:
+            return None
+        name = hw.coord
+
+        def heap_of(node: ast.expr) -> bool:
+            return (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name
+                    and _int_const(node.slice) is not None)
+        return hw.fixed, name, heap_of
+    if len(plan.window.names) == 1 and len(plan.coords) <= 1:
+        one = plan.window.names[0]
+
+        def heap_of_one(node: ast.expr) -> bool:
+            return isinstance(node, ast.Name) and node.id == one
+        return 1, one, heap_of_one
+    return None
+
+
+def misere_applies(plan: ClaimPlan) -> bool:
+    """Does the misère finite check answer for the planned claim: a p_positions claim stated by a formula on a
+    misère heap game, with an assumption (which it refuses, saying why) or a position of one heap or a fixed number
+    of heaps (the dispatcher, checkers.run, asks before it routes a claim here)?
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "misere" / "kayles.toml")
+    >>> misere_applies(spec.claim("kayles-rows-every-n").plan())
+    True
+    """
+    if _misere_game(plan) is None:
+        return False
+    assert isinstance(plan, PPositionsPlan), "a misère game's claim read here is a p_positions claim"
+    return plan.assume is not None or _layout(plan) is not None
+
+
+def misere_prove(claim: Claim, opts: RunOptions) -> Verdict:
+    """The ``prove`` method of a p_positions claim on a misère heap game (see the module docstring); not applicable
+    to any other claim (:func:`misere_applies`: the dispatcher routes only those here)."""
+    plan = claim.plan(opts.profile)
+    game = _misere_game(plan)
     started = time.perf_counter()
 
     def not_applicable(why: str) -> Verdict:
         return Verdict.not_applicable(claim.id, METHOD, why, seconds=time.perf_counter() - started)
 
-    try:
-        game = plan.game_instance({})
-    except (EvalError, KeyError, TypeError):
-        return None
-    if not (isinstance(game, MisereGame) and isinstance(game.base, (HeapGame, HeapPositions))):
-        return None
+    if game is None:
+        return not_applicable("not a p_positions claim, stated by a formula, on a misère heap game")
+    assert isinstance(plan, PPositionsPlan) and plan.formula is not None, "a p_positions claim stated by a formula"
+    assert isinstance(game.base, (HeapGame, HeapPositions)), "a misère heap game"
     rules = game.base.rules
     if plan.assume is not None:
         return not_applicable("the claim has an assumption: the finite check decides a statement on its domain only")
-    # the layout of a position: one heap named by the window, or a tuple of a fixed number of heaps
+    layout = _layout(plan)
+    if layout is None:
+        return not_applicable("a position is neither one heap nor a fixed number of heaps named alone by the window")
+    count, name, heap_of = layout
     hw = heap_window(plan)
-    if hw is not None:
-        if plan.window.names != (hw.coord,) or hw.fixed is None:
-            return None   # a number of heaps that is not fixed, or other names: not decided here (another method's)
-        count, name = hw.fixed, hw.coord
-
-        def heap_of(node: ast.expr) -> bool:
-            return (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name
-                    and _int_const(node.slice) is not None)
-    elif len(plan.window.names) == 1 and len(plan.coords) <= 1:
-        count, name = 1, plan.window.names[0]
-
-        def heap_of(node: ast.expr) -> bool:
-            return isinstance(node, ast.Name) and node.id == name
-    else:
-        return None
     domain = plan.domain
     trees = [("the statement", plan.formula.tree)]
     if domain is not None and domain.text:
@@ -325,7 +361,7 @@ def misere_prove(claim: Claim, opts: RunOptions) -> Verdict | None:
         try:
             said = bool(plan.formula(env))
         except (EvalError, ResourceError) as exc:
-            undefined.append(Counterexample(dict(env), reason=str(exc)))
+            undefined.append(Counterexample.undefined_at(dict(env), exc))
             continue
         if said == truth:
             held += 1

@@ -11,7 +11,7 @@ n + p in its domain and assumption). The theorem is applied to the window's valu
 parameter k of the game): when the domain allows more values than those, the verdict is ``proved-bounded`` and
 says which were proved ("for k = 1, 2 only (domain k >= 1 and n >= 0)"). Any other claim or game (a
 subtraction game with a saltus), or a theorem whose premise fails only where the claim says nothing: the
-method does not apply (None); Walnut without an answer (its state counts): ``inconclusive`` with the reason.
+method leaves it out (a :class:`nimjos.verdict.LeftOut`, with the reason: no verdict is listed); Walnut without an answer (its state counts): ``inconclusive`` with the reason.
 
 The ``sample`` method of a periodic claim is :func:`periodic_sample`: g(n + p) = g(n) + s at heap sizes n drawn
 beyond the window within the domain (powers of two and their neighbours, multiples of the period, uniform
@@ -54,7 +54,7 @@ from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.syntax import parse
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, PeriodicPlan, WindowPlan
-from nimjos.verdict import Counterexample, ProvedClass, Verdict
+from nimjos.verdict import Counterexample, LeftOut, ProvedClass, Verdict
 
 METHOD = "periodicity"
 #: the engines a periodicity proof names (Verdict.engines)
@@ -202,18 +202,34 @@ def _domain_values(claim: Claim, plan: WindowPlan, params: list[str]) -> set | N
         return None
 
 
+def periodic_applies(plan: ClaimPlan) -> bool:
+    """Do this module's methods apply to the planned claim: a periodic claim about a game, on one coordinate (the
+    dispatcher, checkers.run, asks before it routes a claim here)?
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    >>> periodic_applies(spec.claim("kayles-period-12").plan()), periodic_applies(spec.claim("bouton").plan())
+    (True, False)
+    """
+    return isinstance(plan, PeriodicPlan) and plan.game is not None and len(plan.coords) == 1
+
+
 def _applies(claim: Claim, opts: RunOptions) -> PeriodicPlan | None:
     plan = claim.plan(opts.profile)
-    if not isinstance(plan, PeriodicPlan) or plan.game is None or len(plan.coords) != 1:
-        return None
-    return plan
+    return plan if isinstance(plan, PeriodicPlan) and periodic_applies(plan) else None
 
 
-def heap_grundy_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
+#: why the periodicity method lists no verdict for a claim it was not made for
+NOT_PERIODIC = "not a periodic claim on one heap coordinate of a game, nor a grundy claim about a one-heap heap game"
+
+
+def heap_grundy_verdict(claim: Claim, opts: RunOptions) -> Verdict | LeftOut:
     """``proved`` / ``refuted`` / ``inconclusive`` for a grundy claim g(n) = F(n) about a one-heap heap game (a
     code, Lasker's Nim) by the mex certificate in Walnut (:func:`checkers.heap_mex.formula_commands`): f is F on
     the domain and the engine's value at the heap sizes outside it (finitely many: Walnut proves that every n from
-    the last of them on is in the domain). None for any other claim (parameters, an assumption, another game).
+    the last of them on is in the domain). Left out (:class:`LeftOut`, with the reason) for any other claim
+    (parameters, an assumption, another game).
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
@@ -222,22 +238,27 @@ def heap_grundy_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
     'proved'
     """
     plan = claim.plan(opts.profile)
+
+    def left_out(why: str) -> LeftOut:
+        return LeftOut(METHOD, f"the mex certificate {why}")
+
     if not isinstance(plan, GrundyPlan) or claim.assume_text or not isinstance(claim.statement, str):
-        return None
+        return left_out("reads a grundy claim with no assumption")
     if len(plan.coords) != 1 or plan.domain is None or plan.window is None:
-        return None
+        return left_out("reads a claim on one coordinate with a domain")
     coord = plan.coords[0]
     if set(plan.window.names) != {coord}:
-        return None
+        return left_out("reads a claim with no parameters")
     try:
         inst = as_instance(plan.game({}))
     except EvalError:
-        return None
+        return left_out("needs the game, which cannot be evaluated")
     if not isinstance(inst, HeapGame):
-        return None
+        return left_out("reads a one-heap heap game (a code, Lasker's Nim)")
     first = next(iter(plan.window.bindings({})), None)
     if first is None or type(first.get(coord)) is not int:
-        return None     # a position of several heaps (a tuple): the heap reduction's claim, not this one
+        # a position of several heaps (a tuple): the heap reduction's claim, not this one
+        return left_out("reads a position of one heap")
     started = time.perf_counter()
 
     def stop(why: str, states: int | None = None) -> Verdict:
@@ -247,7 +268,7 @@ def heap_grundy_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
     try:
         outside_sizes = [n for n in range(OUTSIDE_SCAN) if not plan.domain.contains({coord: n})]
     except EvalError:
-        return None     # a domain that does not read a heap size as a number
+        return left_out("needs a domain that reads a heap size as a number")
     if len(outside_sizes) == OUTSIDE_SCAN:
         return stop(f"no heap size below {OUTSIDE_SCAN:,} is in the domain")
     seq = heap_sequence(inst.rules, max(outside_sizes, default=0))
@@ -300,9 +321,9 @@ def heap_grundy_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
                    automaton_states=answer.states, notes=[counts + f"; the engine agrees at every heap size of the domain up to {reach}"])
 
 
-def periodic_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
-    """``proved`` / ``proved-bounded`` / ``refuted`` for a periodic claim a periodicity theorem decides; None
-    otherwise. The statement is read where it speaks (:func:`speaks_at`): a refutation is the least n >= n0 of the
+def periodic_verdict(claim: Claim, opts: RunOptions) -> Verdict | LeftOut:
+    """``proved`` / ``proved-bounded`` / ``refuted`` for a periodic claim a periodicity theorem decides; left out
+    otherwise (:class:`LeftOut`, with the reason). The statement is read where it speaks (:func:`speaks_at`): a refutation is the least n >= n0 of the
     theorem's range with n and n + p in the domain and the assumption (when the theorem's premise fails only where
     the claim says nothing, the method does not decide); ``proved`` needs the window's parameter values to be all
     the domain's, else the verdict is ``proved-bounded`` with the values proved (:func:`proved_class`)."""
@@ -311,12 +332,12 @@ def periodic_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
     started = time.perf_counter()
     plan = _applies(claim, opts)
     if plan is None:
-        return None
+        return LeftOut(METHOD, NOT_PERIODIC)
     coord = plan.coords[0]
     params = [n for n in plan.window.names if n != coord]
     seen = _parameter_bindings(plan)
     if seen is None:
-        return None
+        return LeftOut(METHOD, f"more than {MAX_INSTANCES} parameter bindings in the window")
     proofs = []
     for key, env in seen.items():
         binding = dict(zip(params, key))
@@ -326,9 +347,10 @@ def periodic_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
             proof = _proof(as_instance(plan.game(env)), pat["period"], pat.get("preperiod", 0), pat.get("saltus", 0),
                            speaks, opts.profile)
         except EvalError:
-            return None  # the window method reports it where it happens
+            return LeftOut(METHOD, "the pattern or the game cannot be evaluated at a parameter binding of the "
+                                   "window (the window method reports it where it happens)")
         if proof is None:
-            return None
+            return LeftOut(METHOD, f"no periodicity theorem applies to {plan.game_text}{_binding_text(binding)}")
         if isinstance(proof, str):
             return Verdict(claim.id, "inconclusive", METHOD, f"not decided: {proof}", seconds=time.perf_counter() - started,
                            engines=ENGINES, notes=[f"the mex certificate gave no answer{_binding_text(binding)}: {proof}"])
@@ -347,7 +369,8 @@ def periodic_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
                        counterexamples=[cx], failures=len(failed), seconds=seconds, engines=ENGINES,
                        notes=[f"refuted: g({n} + {proof.period}) = {shifted} != g({n}){plus} = {value + proof.saltus}"])
     if any(not p.holds for _, p in proofs):
-        return None  # the premise fails only where the claim says nothing: the theorem does not decide it
+        # the premise fails only where the claim says nothing: the theorem does not decide it
+        return LeftOut(METHOD, "the theorem's premise fails where the claim says nothing: it does not decide it")
     scopes = sorted({f"every {coord} >= {p.preperiod}: {p.theorem}; computed g(n + {p.period}) = g(n) for "
                      f"{p.checked[0]} <= n < {p.checked[1]}" if not p.decided else
                      f"every {coord} >= {p.preperiod}: g(n + {p.period}) = g(n) + {p.saltus} by the {p.theorem}"
@@ -390,11 +413,13 @@ def _draws(rng: random.Random, lo: int, hi: int, period: int, count: int) -> lis
     return sorted(out)
 
 
-def periodic_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
+def periodic_sample(claim: Claim, opts: RunOptions) -> Verdict:
     """The ``sample`` method of a periodic claim: the window's check just past its edge and at far parameter values
     (:func:`checkers.sample.edge.edge_check`), then g(n + p) = g(n) + s at heap sizes n drawn beyond the window (in
     the claim's domain, n >= n0), for the window's parameter values and values beyond it
-    (:func:`checkers.sample.edge.parameter_bindings`), each value from the game's engine; None for other claims.
+    (:func:`checkers.sample.edge.parameter_bindings`), each value from the game's engine; not applicable to other
+    claims (:func:`periodic_applies`; the dispatcher, checkers.run, routes only those here, and reads the claim's
+    ``sample.skip`` before it does).
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
@@ -404,10 +429,8 @@ def periodic_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
     """
     plan = _applies(claim, opts)
     if plan is None:
-        return None
+        return Verdict.not_applicable(claim.id, "sample", NOT_PERIODIC)
     started = time.perf_counter()
-    if claim.sample.skip:
-        return Verdict.not_applicable(claim.id, "sample", str(claim.sample.skip))
     coord = plan.coords[0]
     seen = _parameter_bindings(plan)
     if seen is None:
@@ -525,9 +548,9 @@ def far_by_moves(inst: Any, far: int, period: int) -> int:
     return max(lo, 0)
 
 
-def periodic_prove(claim: Claim, opts: RunOptions) -> Verdict | None:
+def periodic_prove(claim: Claim, opts: RunOptions) -> Verdict:
     """The ``prove`` method of a periodic claim: it does not apply, and says where the proof is (the
-    periodicity method); None for other claims.
+    periodicity method).
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
@@ -536,7 +559,7 @@ def periodic_prove(claim: Claim, opts: RunOptions) -> Verdict | None:
     (False, 'not applicable: a periodic claim is proved by')
     """
     if not isinstance(claim.plan(opts.profile), PeriodicPlan):
-        return None
+        return Verdict.not_applicable(claim.id, "prove", "not a periodic claim")
     return Verdict.not_applicable(claim.id, "prove", "a periodic claim is proved by the periodicity method (the "
                                   "Guy-Smith theorem for finite codes, the repeating state of a finite subtraction "
                                   "set, the mex certificate in Walnut for a saltus or a code with a tail digit), "

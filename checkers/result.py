@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from nimjos.verdict import HasId, Verdict, final_verdict
+from nimjos.verdict import HasId, LeftOut, Verdict, final_verdict
 
 
 @dataclass
@@ -22,6 +22,9 @@ class ClaimResult:
     #: False when a method or the audit failed with an error, or the claim's check did not finish (a crash): such
     #: a result is printed and recorded, never kept for reuse (nimjos.results.key)
     complete: bool = True
+    #: the methods that gave no verdict, each with its reason (checkers.run: a method not run, or one with nothing
+    #: to say); kept as data, not printed
+    left_out: list[LeftOut] = field(default_factory=list)
 
     @property
     def seconds(self) -> float:

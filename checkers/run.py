@@ -1,8 +1,12 @@
-"""Run every applicable method on a claim and pick the verdict it earned.
+"""Run every applicable method on a claim and pick the verdict it earned: the one dispatcher of the methods.
 
-:data:`METHODS` lists the methods (window, proving, sampling) in the order they run (sampling last: a claim
-proved on its whole domain is not sampled); a method answers None when
-it does not apply; the exhaustive one always applies. The final verdict is decided by nimjos.verdict.
+:data:`METHODS` lists the methods (window, proving, sampling, periodicity) in the order they run (sampling after
+proving: a claim proved on its whole domain is not sampled); the exhaustive one always applies. The others are
+dispatched by one table, :data:`HANDLERS`: method x the type of the claim's plan -> routes (a handler and the
+claims it takes) or the reason the method does not apply (:func:`route`). A method never answers None: it gives a
+verdict, or a :class:`nimjos.verdict.LeftOut` with its reason when it has nothing to say. What is left out has one
+rule here (:func:`_left_out`, and a LeftOut answer: no verdict listed, the reason kept with the result), and so has
+the audit of a proof (:func:`_audit`). The final verdict is decided by nimjos.verdict.
 
 >>> list(METHODS)
 ['exhaustive', 'prove', 'sample', 'periodicity']
@@ -22,13 +26,15 @@ from nimjos.lang.errors import NimjosError
 # re-exported: the options of a run
 from checkers.options import PROVE_SECONDS, RunOptions, SamplingLimits, Sharding  # noqa: F401
 from checkers.prove import prove_claim
-from checkers.heaps import heap_prove, heap_sample
-from checkers.misere_proof import misere_prove
-from checkers.periodicity import periodic_prove, periodic_sample, periodic_verdict
+from checkers.heaps import heap_prove, heap_sample, over_heaps
+from checkers.misere_proof import misere_applies, misere_prove
+from checkers.periodicity import (heap_grundy_verdict, periodic_applies, periodic_prove, periodic_sample,
+                                  periodic_verdict)
 from checkers.sample import sample_claim
 from nimjos.spec.plan import (ClaimPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PeriodicPlan, PPositionsPlan, StairPlan,
                                ValuesPlan, handler_for)
-from nimjos.verdict import Verdict
+from nimjos.verdict import LeftOut, Verdict
+from nimjos.words import Method
 from checkers.shard import ShardLog, run_sharded, shard_plan
 from checkers.repair import find_repairs
 from checkers.result import ClaimResult  # noqa: F401  (re-exported: the result of run_claim)
@@ -115,104 +121,176 @@ def _left_out(opts: RunOptions, earlier: Earlier, name: str) -> tuple[Verdict, s
     return None
 
 
-#: a method's handler of one kind of claim: (claim, options, earlier verdicts, the claim's context) -> Verdict, or
-#: None when it has nothing to say
-Handler = Callable[[Claim, RunOptions, "Earlier", CheckContext], "Verdict | None"]
+#: a method's handler of the claims a route takes: (claim, options, earlier verdicts, the claim's context) -> its
+#: verdict, or a LeftOut (it has nothing to say: no verdict is listed, the reason is kept); never None
+Handler = Callable[[Claim, RunOptions, "Earlier", CheckContext], "Verdict | LeftOut"]
 
 
-def _sample_any(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
-    """Sampling: the own sampler of claims over any number of heaps (checkers.heaps), else the sampler of
-    checkers.sample."""
-    return heap_sample(claim, opts) or sample_claim(claim, opts, context)
+@dataclass(frozen=True)
+class Route:
+    """One handler of a method, for the claims of its plan types that `applies` accepts (None: every one). With
+    `skip`, the claim's own ``skip`` for the method (``sample.skip``, ``prove.skip``) makes it not apply, read here,
+    before the handler runs; without, the handler reads it (the prover reads ``prove.skip`` backend by backend).
+
+    >>> Route(_prove).applies is None, Route(_heap_sample, over_heaps).skip
+    (True, True)
+    """
+
+    handler: Handler
+    applies: Callable[[ClaimPlan], bool] | None = None
+    skip: bool = True
 
 
-def _sample_periodic(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
-    """Sampling a periodic claim: its own sampler (checkers.periodicity), where it applies."""
-    return heap_sample(claim, opts) or periodic_sample(claim, opts) or sample_claim(claim, opts, context)
+def _prove(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict:
+    """The prover (checkers.prove), given the window's verdict (a proof the window refutes is a bug)."""
+    return prove_claim(claim, opts, window=earlier.window, context=context)
 
 
-def _prove_any(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
-    """Proving: misère outcomes of a heap game from its certified quotient (checkers.misere_proof), a claim over
-    any number of heaps by the Sprague-Grundy reduction (checkers.heaps), else the prover, which is given the
-    window's verdict (a proof the window refutes is a bug)."""
-    return misere_prove(claim, opts) or heap_prove(claim, opts, context) or prove_claim(claim, opts, window=earlier.window, context=context)
+def _misere(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict:
+    """Misère outcomes of a heap game from its certified quotient (checkers.misere_proof)."""
+    return misere_prove(claim, opts)
 
 
-def _prove_periodic(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
-    """A periodic claim is proved by the periodicity method (the prover says so)."""
-    return heap_prove(claim, opts, context) or periodic_prove(claim, opts)
+def _heap_prove(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict:
+    """A claim over any number of heaps, by the Sprague-Grundy reduction (checkers.heaps)."""
+    return heap_prove(claim, opts, context)
 
 
-def _periodicity(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
-    """Periodicity for every heap size, and the mex certificate of a grundy claim about a one-heap code
-    (checkers.periodicity); None for any other claim."""
+def _periodic_prove(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict:
+    """A periodic claim is proved by the periodicity method (the prover says so: checkers.periodicity)."""
+    return periodic_prove(claim, opts)
+
+
+def _sample(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict:
+    """The sampler (checkers.sample)."""
+    return sample_claim(claim, opts, context)
+
+
+def _heap_sample(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict:
+    """The sampler of claims over any number of heaps (checkers.heaps)."""
+    return heap_sample(claim, opts)
+
+
+def _periodic_sample(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict:
+    """The sampler of a periodic claim about a game (checkers.periodicity)."""
+    return periodic_sample(claim, opts)
+
+
+def _periodicity(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | LeftOut:
+    """Periodicity for every heap size (checkers.periodicity), or left out when no theorem decides it."""
     return periodic_verdict(claim, opts)
 
 
-#: each method's handler of each kind of claim (the type of its plan, nimjos.spec.plan), or the reason it does
-#: not apply to that kind (a verdict "not applicable", the reason as data). The window handles every kind
-#: (checkers.exhaustive.WINDOW_CHECKS); a kind missing from a table here is one the method does not apply to,
-#: except for the periodicity method, which lists no verdict for a claim it has no entry for.
-HANDLERS: dict[str, dict[type[ClaimPlan], Handler | str]] = {
-    "prove": {HoldsPlan: _prove_any, GrundyPlan: _prove_any, PPositionsPlan: _prove_any, LevelSetPlan: _prove_any,
-              StairPlan: "a stair is a statement about the Grundy sequence as a whole, with no local certificate and "
-                         "no theorem that extends a finite check of it: the window checks it",
-              ValuesPlan: _prove_any, PeriodicPlan: _prove_periodic,
-              GrundyBoundPlan: "a bound on G has no local certificate (it does not say what G is); the window checks "
-                               "it from the engine's values"},
-    "sample": {HoldsPlan: _sample_any, GrundyPlan: _sample_any, PPositionsPlan: _sample_any, LevelSetPlan: _sample_any,
-               StairPlan: _sample_any, ValuesPlan: _sample_any, PeriodicPlan: _sample_periodic,
-               GrundyBoundPlan: _sample_any},
-    "periodicity": {PeriodicPlan: _periodicity, GrundyPlan: _periodicity},
+def _mex_certificate(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | LeftOut:
+    """The mex certificate of a grundy claim about a one-heap code (checkers.periodicity), or left out."""
+    return heap_grundy_verdict(claim, opts)
+
+
+#: the prover's routes for a claim that is not periodic: misère outcomes from the certified quotient, the
+#: Sprague-Grundy reduction of a claim over any number of heaps, else the prover
+_PROVING = (Route(_misere, misere_applies, skip=False), Route(_heap_prove, over_heaps), Route(_prove, skip=False))
+#: the sampler's routes: the own sampler of claims over any number of heaps, else the sampler
+_SAMPLING = (Route(_heap_sample, over_heaps), Route(_sample))
+
+#: the one dispatcher's table: method x the type of the claim's plan (nimjos.spec.plan; a subtype takes its
+#: parent's entry) -> its routes, the first that applies taking the claim, or the reason the method does not apply
+#: to that kind (a verdict "not applicable", the reason as data). The window handles every kind
+#: (checkers.exhaustive.WINDOW_CHECKS). A kind missing here has no route: the method does not apply, with the
+#: reason, except for the methods in :data:`SILENT`, which leave it out.
+HANDLERS: dict[Method, dict[type[ClaimPlan], tuple[Route, ...] | str]] = {
+    Method.PROVE: {HoldsPlan: _PROVING, GrundyPlan: _PROVING, PPositionsPlan: _PROVING, LevelSetPlan: _PROVING,
+                   StairPlan: "a stair is a statement about the Grundy sequence as a whole, with no local certificate "
+                              "and no theorem that extends a finite check of it: the window checks it",
+                   ValuesPlan: _PROVING,
+                   PeriodicPlan: (Route(_heap_prove, over_heaps), Route(_periodic_prove, skip=False)),
+                   GrundyBoundPlan: "a bound on G has no local certificate (it does not say what G is); the window "
+                                    "checks it from the engine's values"},
+    Method.SAMPLE: {HoldsPlan: _SAMPLING, GrundyPlan: _SAMPLING, PPositionsPlan: _SAMPLING, LevelSetPlan: _SAMPLING,
+                    StairPlan: _SAMPLING, ValuesPlan: _SAMPLING, GrundyBoundPlan: _SAMPLING,
+                    PeriodicPlan: (Route(_heap_sample, over_heaps), Route(_periodic_sample, periodic_applies),
+                                   Route(_sample))},
+    Method.PERIODICITY: {PeriodicPlan: (Route(_periodicity, skip=False),),
+                         GrundyPlan: (Route(_mex_certificate, skip=False),)},
 }
 
+#: a claim on a loopy game (its moves may cycle), whatever its kind: sampled by the exact values of each drawn
+#: instance's finite game graph (checkers.sample.loopy); no proof method knows generalized Sprague-Grundy values
+#: (their local certificates assume that every play ends), and no periodicity theorem speaks of them
+LOOPY: dict[Method, tuple[Route, ...] | str] = {
+    Method.PROVE: "a loopy game (its moves may cycle): no proof method knows generalized Sprague-Grundy values; the "
+                  "window and the sampler compute them from the moves",
+    Method.SAMPLE: (Route(_sample),),
+    Method.PERIODICITY: "a loopy game (its moves may cycle): no periodicity theorem speaks of generalized "
+                        "Sprague-Grundy values",
+}
 
-def _loopy(name: str, claim: Claim, opts: RunOptions, context: CheckContext) -> Verdict | None:
-    """A claim on a loopy game: sampled by the exact values of each drawn instance's finite game graph
-    (checkers.sample.loopy); no proof method knows generalized Sprague-Grundy values (their local certificates
-    assume that every play ends), so the prover does not apply, and the periodicity method has nothing to say."""
-    if name == "sample":
-        return sample_claim(claim, opts, context)
-    if name == "prove":
-        return Verdict.not_applicable(claim.id, name, "a loopy game (its moves may cycle): no proof method knows "
-                                                      "generalized Sprague-Grundy values; the window and the sampler "
-                                                      "compute them from the moves")
-    return None
+#: the methods that list no verdict for a claim they do not apply to (left out, the reason kept with the result):
+#: the periodicity method speaks only of the claims a theorem decides
+SILENT: frozenset[Method] = frozenset({Method.PERIODICITY})
 
 
-def _dispatch(name: str) -> Handler:
-    """Method `name` as one callable: the handler of the claim's kind in :data:`HANDLERS`, or a verdict that it
-    does not apply (the reason as data).
+def route(method: Method, plan: ClaimPlan) -> Route | str:
+    """The route of method `method` for a planned claim (the first of its plan type's routes that applies), or the
+    reason it does not apply: the one place that decides which handler takes a claim.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    >>> route(Method.PROVE, spec.claim("bouton").plan()).handler.__name__
+    '_heap_prove'
+    >>> route(Method.SAMPLE, spec.claim("kayles-period-12").plan()).handler.__name__
+    '_periodic_sample'
+    >>> route(Method.PERIODICITY, spec.claim("bouton").plan())
+    'the periodicity method has no handler for a p_positions claim'
+    """
+    entry = LOOPY[method] if plan.loopy else handler_for(HANDLERS[method], plan)
+    if entry is None:
+        return f"the {method} method has no handler for a {plan.claim.kind} claim"
+    if isinstance(entry, str):
+        return entry
+    for r in entry:
+        if r.applies is None or r.applies(plan):
+            return r
+    return f"no handler of the {method} method takes this {plan.claim.kind} claim"
+
+
+def _skipped(method: Method, claim: Claim) -> str | None:
+    """The claim's own reason not to run `method` (its ``sample.skip`` or ``prove.skip``), or None."""
+    cfg = claim.sample if method is Method.SAMPLE else claim.prove if method is Method.PROVE else None
+    return str(cfg.skip) if cfg is not None and cfg.skip else None
+
+
+def _dispatch(method: Method) -> Handler:
+    """Method `method` as one callable: its :func:`route` for the claim, or the reason it does not apply (a verdict
+    "not applicable", or, for a method in :data:`SILENT`, left out).
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> claim = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml").claims[0]
-    >>> _dispatch("periodicity")(claim, RunOptions(), Earlier(), CheckContext.for_claim()) is None
-    True
+    >>> _dispatch(Method.PERIODICITY)(claim, RunOptions(), Earlier(), CheckContext.for_claim())
+    LeftOut(method='periodicity', reason="the mex certificate reads a one-heap heap game (a code, Lasker's Nim)")
     """
-    def method(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | None:
-        plan = claim.plan(opts.profile)
-        if plan.loopy:
-            return _loopy(name, claim, opts, context)
-        handler = handler_for(HANDLERS[name], plan)
-        if handler is None:
-            if name == "periodicity":
-                return None
-            return Verdict.not_applicable(claim.id, name, f"the {name} method has no handler for a {claim.kind} claim")
-        if isinstance(handler, str):
-            return Verdict.not_applicable(claim.id, name, handler)
-        return handler(claim, opts, earlier, context)
-    method.__name__ = f"_{name}"
-    return method
+    def method_fn(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | LeftOut:
+        found = route(method, claim.plan(opts.profile))
+        if isinstance(found, str):
+            if method in SILENT:
+                return LeftOut(method, found)
+            return Verdict.not_applicable(claim.id, method, found)
+        skip = _skipped(method, claim) if found.skip else None
+        if skip is not None:
+            return Verdict.not_applicable(claim.id, method, skip)
+        return found.handler(claim, opts, earlier, context)
+    method_fn.__name__ = f"_{method}"
+    return method_fn
 
 
 #: the methods, in the order they run and their verdicts are listed: name -> callable(claim, options, the
-#: verdicts of the methods before it, the claim's context) -> Verdict, or None when the method does not apply
-METHODS: dict[str, Handler] = {
-    "exhaustive": _exhaustive,
-    "prove": _dispatch("prove"),
-    "sample": _dispatch("sample"),
-    "periodicity": _dispatch("periodicity"),
+#: verdicts of the methods before it, the claim's context) -> its Verdict, or a LeftOut (no verdict is listed)
+METHODS: dict[Method, Handler] = {
+    Method.EXHAUSTIVE: _exhaustive,
+    Method.PROVE: _dispatch(Method.PROVE),
+    Method.SAMPLE: _dispatch(Method.SAMPLE),
+    Method.PERIODICITY: _dispatch(Method.PERIODICITY),
 }
 
 
@@ -248,11 +326,12 @@ def _run_methods(claim: Claim, opts: RunOptions, context: CheckContext) -> Claim
     """The body of :func:`run_claim`: each method in turn, the audit of a proof, the repairs of a refutation."""
     names = opts.methods or tuple(METHODS)
     verdicts: list[Verdict] = []
+    left_out: list[LeftOut] = []   # the methods that gave no verdict, each with its reason
     failures: list[str] = []   # the methods (and audits) that failed with an error: the result is not complete
     # later methods are given the earlier verdicts of this claim (the prover's soundness check reads the window's)
     earlier = Earlier()
     for name in names:
-        fn = METHODS.get(name)
+        fn = METHODS.get(Method(name)) if name in tuple(Method) else None
         if fn is None:
             continue
         if opts.pins and name != "exhaustive":
@@ -260,6 +339,7 @@ def _run_methods(claim: Claim, opts: RunOptions, context: CheckContext) -> Claim
         skip = _left_out(opts, earlier, name)
         if skip is not None:
             skip[0].notes.append(skip[1])
+            left_out.append(LeftOut(name, skip[1]))
             continue
         started = time.perf_counter()
         if name == "exhaustive":
@@ -275,16 +355,18 @@ def _run_methods(claim: Claim, opts: RunOptions, context: CheckContext) -> Claim
                 v = Verdict(claim.id, "inconclusive", name,
                             f"method failed: {type(exc).__name__}: {exc}"[:300])
                 failures.append(name)
-        if v is not None:
-            v.seconds = time.perf_counter() - started  # the method's whole call, its setup included
-            verdicts.append(v)
-            earlier = earlier.after(name, v)
-            audit, audit_failed = _audit(claim, opts, v)
-            if audit is not None:
-                verdicts.append(audit)
-            if audit_failed:
-                failures.append("audit")
-    result = ClaimResult(claim, verdicts, complete=not failures)
+        if isinstance(v, LeftOut):
+            left_out.append(v)     # the method has nothing to say: no verdict is listed
+            continue
+        v.seconds = time.perf_counter() - started  # the method's whole call, its setup included
+        verdicts.append(v)
+        earlier = earlier.after(name, v)
+        audit, audit_failed = _audit(claim, opts, v)
+        if audit is not None:
+            verdicts.append(audit)
+        if audit_failed:
+            failures.append("audit")
+    result = ClaimResult(claim, verdicts, complete=not failures, left_out=left_out)
     final = result.final if verdicts else None
     if opts.repair and not opts.pins and final is not None and final.verdict == "refuted":
         started = time.perf_counter()

@@ -49,7 +49,7 @@ def holds_instance(plan: HoldsPlan, env: dict, col: Collector, assumed: bool = F
             return 0
         ok = plan.formula(env)
     except EvalError as exc:
-        col.undef(Counterexample({n: env[n] for n in names if n in env}, reason=str(exc)))
+        col.undef(Counterexample.undefined_at({n: env[n] for n in names if n in env}, exc))
         return 1
     if not ok:
         lhs, rhs = plan.sides_at(env)
@@ -74,7 +74,7 @@ def formula_row(plan: GrundyPlan | PPositionsPlan, env: dict, actual: int, col: 
     try:
         claimed = plan.formula(env)
     except EvalError as exc:
-        col.undef(Counterexample(env, actual, None, reason=str(exc)))
+        col.undef(Counterexample.undefined_at(env, exc, actual))
         return None
     if isinstance(plan, PPositionsPlan):
         if bool(claimed) != (actual == 0):   # actual -1: an N-position whose Grundy value was not computed
@@ -104,7 +104,7 @@ def level_row(plan: LevelSetPlan, env: dict, pos: Any, actual: int, s_value: Any
             assert plan.formula is not None, "a level set is given by families or a formula"
             claimed = bool(plan.formula(env))
     except EvalError as exc:
-        col.undef(Counterexample(env, actual, None, reason=str(exc)))
+        col.undef(Counterexample.undefined_at(env, exc, actual))
         return
     if claimed != (actual == s_value):
         col.fail(Counterexample(env, actual, f"{'in' if claimed else 'not in'} the set for "

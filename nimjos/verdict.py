@@ -20,10 +20,12 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+from nimjos.lang.errors import ResourceError
 from nimjos.lang.values import format_value, json_value, sortable_key
 # the closed vocabularies (nimjos.words): every verdict word strongest first, the holding ones, the words `expect`
 # may say, the methods in the order their records are considered
-from nimjos.words import EXPECT_WORDS, HOLDING, METHOD_ORDER, VERDICTS, Method, Note, NoteKind, Word  # noqa: F401
+from nimjos.words import (EXPECT_WORDS, HOLDING, METHOD_ORDER, VERDICTS, Method, Note, NoteKind,  # noqa: F401
+                          Undefined, Word)
 
 #: the words a spec may write in `expect` (the spec format's own list: nimjos.words.EXPECT_WORDS)
 EXPECTABLE = EXPECT_WORDS
@@ -49,7 +51,9 @@ class Counterexample:
 
     `bindings` maps each bound variable, in declared order, to its value; `lhs` and `rhs` are the
     two sides' values (for a predicate that is not a comparison: its value and `True`).
-    `reason` is set for ill-defined instances (what could not be evaluated).
+    `reason` is set for ill-defined instances (what could not be evaluated), and `undefined` says why, as data
+    (:class:`nimjos.words.Undefined`: the claim's language, or a limit of the machine); code decides by that kind,
+    never by the reason's words. :meth:`undefined_at` makes one from the error, with its kind.
     """
 
     bindings: dict[str, Any]
@@ -57,6 +61,40 @@ class Counterexample:
     rhs: Any = None
     reason: str | None = None
     detail: dict[str, Any] = field(default_factory=dict)
+    #: why the instance could not be evaluated (None: it could, a failure)
+    undefined: Undefined | None = None
+
+    def __post_init__(self) -> None:
+        if self.undefined is not None:
+            self.undefined = Undefined(self.undefined)
+
+    @classmethod
+    def undefined_at(cls, bindings: dict[str, Any], exc: Exception, lhs: Any = None, rhs: Any = None,
+                     reason: str | None = None) -> Counterexample:
+        """An instance where the claim cannot be evaluated, from the error that said so: its reason the error's
+        words (or `reason`), its kind from the error's type, where the reason is made (a ResourceError is a limit
+        of the machine or the budget, :attr:`Undefined.RESOURCE`; any other error is the claim's language,
+        :attr:`Undefined.LANGUAGE`).
+
+        >>> from nimjos.lang.errors import EvalError, StepLimitError
+        >>> cx = Counterexample.undefined_at({"x": 0}, EvalError("v2(0) is infinite (undefined)"))
+        >>> cx.reason, cx.undefined, cx.over_limit
+        ('v2(0) is infinite (undefined)', 'language', False)
+        >>> Counterexample.undefined_at({"x": 9}, StepLimitError("too many steps")).over_limit
+        True
+        """
+        kind = Undefined.RESOURCE if isinstance(exc, ResourceError) else Undefined.LANGUAGE
+        return cls(bindings, lhs, rhs, reason=str(exc) if reason is None else reason, undefined=kind)
+
+    @property
+    def over_limit(self) -> bool:
+        """Was this instance left unevaluated only by a limit of the machine or the budget (not by the claim's
+        language)?
+
+        >>> Counterexample({"x": 1}, reason="too big", undefined="resource").over_limit
+        True
+        """
+        return self.undefined is Undefined.RESOURCE
 
     def key(self) -> tuple:
         """Smallest-first order: least sum of the bound integer values, then lexicographic.
@@ -349,6 +387,23 @@ class Verdict:
         if self.proved_class is not None:
             out["proved_class"] = self.proved_class.to_json()
         return out
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A method's answer that it has nothing to say about a claim it was asked about, with the reason as data
+    (never None): the runner lists no verdict for it (checkers.run's one rule for what is left out), and keeps the
+    reason with the claim's result.
+
+    >>> LeftOut("periodicity", "no theorem decides the period of this game")
+    LeftOut(method='periodicity', reason='no theorem decides the period of this game')
+    """
+
+    method: Method | str
+    reason: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "method", Method(self.method))
 
 
 def window_word(failed: bool, undefined: bool, instances: int, held: int, left_out: int = 0) -> Word:

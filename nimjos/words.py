@@ -1,7 +1,8 @@
 """The closed vocabularies of nimjos, as Enums: the verdict words (:class:`Word`, with their strength), the
 methods (:class:`Method`), the profiles (:class:`Profile`), the play conventions (:class:`Play`), the executors
-of a sharded window (:class:`Executor`), the words a spec's ``expect`` may say (:data:`EXPECT_WORDS`), and the
-kinds of a verdict's notes (:class:`NoteKind`, :class:`Note`).
+of a sharded window (:class:`Executor`), the words a spec's ``expect`` may say (:data:`EXPECT_WORDS`), the
+kinds of a verdict's notes (:class:`NoteKind`, :class:`Note`), and why an instance could not be evaluated
+(:class:`Undefined`).
 
 Each is a :class:`enum.StrEnum`: a member is equal to its word, prints as it, and is stored and written to JSON as
 it, so stored results and the JSON output keep their text. This module is the bottom layer: it imports nothing of
@@ -163,6 +164,23 @@ class NoteKind(Vocabulary):
     STEP_LIMIT = "step limit"
     #: a proof used a proved lemma
     LEMMA = "lemma"
+
+
+class Undefined(Vocabulary):
+    """Why an instance could not be evaluated, as data: the claim's language leaves a value undefined there (the
+    mathematics: a division by zero, v2(0), a function outside its domain), or the evaluation ran over a limit of
+    the machine or of the budget (a number too large, a step limit). Only the first makes a claim ill-defined; code
+    that decides reads this kind, never the reason's words. The kind is set where the reason is made, from the
+    error's type (:meth:`nimjos.verdict.Counterexample.undefined_at`).
+
+    >>> Undefined("resource") is Undefined.RESOURCE, [str(u) for u in Undefined]
+    (True, ['language', 'resource'])
+    """
+
+    #: the claim's language leaves the value undefined there (an EvalError)
+    LANGUAGE = "language"
+    #: the evaluation ran over a limit of the machine or the budget (a ResourceError)
+    RESOURCE = "resource"
 
 
 class Note(str):

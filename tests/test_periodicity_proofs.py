@@ -13,6 +13,7 @@ from nimjos.games.heaps.periodicity import guy_smith_range, octal_proof, subtrac
 from nimjos.games.heaps.rules import GRUNDYS_GAME, LASKERS_NIM, octal_rules
 from nimjos.lang.errors import EvalError
 from nimjos.spec.loader import load_spec
+from nimjos.verdict import LeftOut
 
 
 def test_guy_smith_proves_the_known_periods_and_refutes_wrong_ones():
@@ -110,7 +111,8 @@ def test_the_method_on_claims(write_spec):
     assert v.verdict == "refuted" and v.counterexamples[0].bindings["n"] >= 53
     v = periodic_verdict(spec.claim("sub"), RunOptions())
     assert v.verdict == "refuted" and v.counterexamples[0].bindings == {"k": 4, "n": 0}  # {1, 2, 4} has period 3
-    assert periodic_verdict(spec.claim("grundy"), RunOptions()) is None  # no theorem for Grundy's game
+    left = periodic_verdict(spec.claim("grundy"), RunOptions())   # no theorem for Grundy's game: left out, with why
+    assert isinstance(left, LeftOut) and left.reason.startswith("no periodicity theorem applies to")
 
 
 def test_periodic_claims_are_sampled_beyond_the_window_and_not_proved_by_the_prover():

@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 
 from checkers.options import RunOptions, Sharding
-from checkers.sample.evaluate import too_large
-from nimjos.lang.errors import ResourceError, StepLimitError
+from checkers.sample.edge import _real
+from checkers.sample.evaluate import Outcome, _undefined, too_large
+from nimjos.lang.errors import EvalError, ResourceError, StepLimitError
 from nimjos.lang.runtime import active_budget, step_limit
-from nimjos.verdict import STRENGTH, Verdict
-from nimjos.words import EXPECT_WORDS, HOLDING, VERDICTS, Executor, Method, Note, NoteKind, Profile, Word, joined, note_kind
+from nimjos.verdict import STRENGTH, Counterexample, Verdict
+from nimjos.words import (EXPECT_WORDS, HOLDING, VERDICTS, Executor, Method, Note, NoteKind, Profile, Undefined, Word,
+                          joined, note_kind)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -66,9 +68,42 @@ def test_the_step_limit_is_a_kind_of_error_and_of_note():
     assert note_kind(too_large(other)) is NoteKind.REMARK
 
 
-#: a substring test on a note or a scope: `"..." in ...note`, `"..." in ...scope`, `scope.startswith(...)`
-TEXT_TEST = re.compile(r"""["'][^"']*["']\s+(not\s+)?in\s+[\w.\[\]]*(note|scope)s?\b|"""
-                       r"""\b(note|scope)s?\.(startswith|endswith)\(""")
+def test_an_undefined_instance_has_its_kind_from_the_error_not_from_its_words():
+    # the claim's language, though its words mention a size: still undefined (the old test by words skipped it)
+    said = EvalError("octal code 'too large': write d0.d1d2... (one digit before the point, e.g. '0.77')")
+    lang = Counterexample.undefined_at({"x": 1}, said)
+    assert lang.undefined is Undefined.LANGUAGE and not lang.over_limit
+    assert _undefined({"x": 1}, said).kind == Outcome.UNDEF
+    # a limit of the machine, whatever its words say: skipped by the sampler, left out by the extra windows
+    limit = Counterexample.undefined_at({"x": 2}, StepLimitError("an evaluation took more than 3 steps"))
+    assert limit.undefined is Undefined.RESOURCE and limit.over_limit
+    assert _undefined({"x": 2}, StepLimitError("an evaluation took more than 3 steps")).kind == Outcome.SKIP
+    assert _real([lang, limit]) == [lang]
+    # the kind survives a shard log (pickled) and the default is no kind (a failure, not an undefined instance)
+    assert pickle.loads(pickle.dumps(limit)).undefined is Undefined.RESOURCE
+    assert Counterexample({"x": 3}, 1, 2).undefined is None
+
+
+def test_the_window_gives_an_undefined_instance_the_language_kind(tmp_path):
+    from nimjos.spec.loader import load_spec
+    from checkers.exhaustive import check_exhaustive
+    spec = tmp_path / "u.toml"
+    spec.write_text('[source]\nid = "u"\n[[claim]]\nid = "c"\nfor_all = "0 <= x <= 3"\nholds = "v2(x) >= 0"\n')
+    v = check_exhaustive(load_spec(spec).claims[0], "default", 5)
+    assert v.verdict == "ill-defined" and [cx.undefined for cx in v.undefined] == [Undefined.LANGUAGE]
+
+
+#: a substring test on a note, a scope or an undefined instance's reason: `"..." in ...note`, `"..." in ...scope`,
+#: `scope.startswith(...)`, `w in (cx.reason or "")`
+TEXT_TEST = re.compile(r"""["'][^"']*["']\s+(not\s+)?in\s+[\w.\[\]]*(note|scope|reason)s?\b|"""
+                       r"""\b(note|scope|reason)s?\.(startswith|endswith)\(|"""
+                       r"""\b(?<!for )\w+\s+in\s+\(?[\w.\[\]]*\.reason\b""")
+
+
+def test_the_text_test_finds_what_it_looks_for():
+    assert TEXT_TEST.search('if any(w in (cx.reason or "") for w in WORDS):')
+    assert TEXT_TEST.search('if "safety net" in out.note:') and TEXT_TEST.search("v.scope.startswith('the')")
+    assert not TEXT_TEST.search("for cx in v.undefined if not cx.over_limit")
 
 
 def test_no_substring_test_on_a_note_or_scope_decides_anything():

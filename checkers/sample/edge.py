@@ -54,7 +54,7 @@ from nimjos.verdict import Counterexample, Verdict
 from checkers.collector import Collector
 from checkers.exhaustive import WINDOW_CHECKS, rerun_command
 from checkers.sample.domain import FAR, build_domain
-from checkers.sample.evaluate import RESOURCE_WORDS, run_limited
+from checkers.sample.evaluate import run_limited
 
 #: next values past the window's edge evaluated for each name (the least, H + 1, always)
 EDGE_STEPS = 3
@@ -474,8 +474,8 @@ class _Capped(EvaluationBudget):
 
 
 def _real(undefined: list) -> list:
-    """The undefined instances whose reason is mathematics, not the machine's size limits."""
-    return [cx for cx in undefined if not any(w in (cx.reason or "") for w in RESOURCE_WORDS)]
+    """The undefined instances whose reason is mathematics, not the machine's size limits (by their kind)."""
+    return [cx for cx in undefined if not cx.over_limit]
 
 
 

@@ -28,7 +28,7 @@ from nimjos.lang.values import format_value
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, PPositionsPlan, SetPlan
 from nimjos.verdict import Counterexample
-from nimjos.words import Note, NoteKind
+from nimjos.words import Note, NoteKind, Vocabulary
 from checkers.prove.certificate import (MAX_OPTIONS, Certificate, OutsideDomain, PointSolver, TooManyOptions, Undecided,
                                         count_options, game_kind, small_position)
 from checkers.prove.ending import plays_end
@@ -39,8 +39,6 @@ from checkers.prove.modes import Mode
 #: of the expression language, Z3 resource units, the engine's positions); an instance it stops is skipped, and the
 #: method's verdict is then inconclusive with a note, since it would depend on the machine's speed
 EVAL_SECONDS = 60.0
-#: words in an evaluation error that mean "too large for the machine", not "undefined"
-RESOURCE_WORDS = ("too large", "ssize_t", "exceeds the limit", "would have", "MemoryError")
 
 
 class Timeout(BaseException):
@@ -110,13 +108,39 @@ def run_limited(fn: Any, seconds: float) -> tuple[Any, bool]:
         _ARMED["on"] = False   # an alarm that fires again while the Timeout unwinds is ignored from here on
 
 
+class OutcomeKind(Vocabulary):
+    """What one instance gave, a closed vocabulary: held, its assumption false, skipped (too costly), failed, or
+    undefined (the claim's language leaves a value undefined there).
+
+    >>> OutcomeKind("skip") is OutcomeKind.SKIP, [str(k) for k in OutcomeKind]
+    (True, ['held', 'assume', 'skip', 'fail', 'undef'])
+    """
+
+    HELD = "held"
+    ASSUME = "assume"
+    SKIP = "skip"
+    FAIL = "fail"
+    UNDEF = "undef"
+
+
 class Outcome:
-    """What one instance gave: held, skipped (assumption false / too costly), failed or undefined."""
+    """What one instance gave (its :class:`OutcomeKind`), with the counterexample of a failure or an undefined
+    instance and the note of a skipped one. ``Outcome.HELD`` ... ``Outcome.UNDEF`` are the kinds' members.
 
-    HELD, ASSUME, SKIP, FAIL, UNDEF = "held", "assume", "skip", "fail", "undef"
+    >>> o = Outcome("fail", Counterexample({"x": 1}, 0, 1))
+    >>> o.kind is Outcome.FAIL is OutcomeKind.FAIL
+    True
+    >>> Outcome("maybe")
+    Traceback (most recent call last):
+    ValueError: 'maybe' is not a valid OutcomeKind
+    """
 
-    def __init__(self, kind: str, cx: Counterexample | None = None, note: str = "", env: dict | None = None):
-        self.kind = kind
+    HELD, ASSUME, SKIP, FAIL, UNDEF = (OutcomeKind.HELD, OutcomeKind.ASSUME, OutcomeKind.SKIP, OutcomeKind.FAIL,
+                                       OutcomeKind.UNDEF)
+
+    def __init__(self, kind: OutcomeKind | str, cx: Counterexample | None = None, note: str = "",
+                 env: dict | None = None):
+        self.kind = OutcomeKind(kind)
         self.cx = cx
         self.note = note
         self.env = env     # the instance evaluated (set by the sampler)
@@ -134,11 +158,18 @@ def too_large(exc: ResourceError) -> str:
 
 
 def _undefined(bindings: dict, exc: Exception) -> Outcome:
-    """An evaluation error: ill-defined mathematics, or (by its words) only too large for the machine."""
-    text = str(exc)
-    if any(w in text for w in RESOURCE_WORDS):
+    """An evaluation error: ill-defined mathematics, or (by the error's kind, :meth:`Counterexample.undefined_at`)
+    only over a limit of the machine, an instance skipped.
+
+    >>> _undefined({"x": 0}, EvalError("v2(0) is infinite (undefined)")).kind
+    'undef'
+    >>> _undefined({"x": 9}, ResourceError("a product would have about 10 bits")).kind
+    'skip'
+    """
+    cx = Counterexample.undefined_at(bindings, exc)
+    if cx.over_limit:
         return Outcome(Outcome.SKIP, note="too large to evaluate")
-    return Outcome(Outcome.UNDEF, Counterexample(bindings, reason=text))
+    return Outcome(Outcome.UNDEF, cx)
 
 
 class HoldsEvaluator:

@@ -15,6 +15,7 @@ from nimjos.games.engine import active_engine
 from nimjos.lang.errors import ResourceError
 from nimjos.spec.loader import Claim
 from nimjos.verdict import Counterexample
+from nimjos.words import Undefined
 
 #: the most positions one drawn instance's game graph may have (a count): a larger one is skipped, undecided
 LOOPY_SAMPLE_POSITIONS = 200_000
@@ -44,7 +45,7 @@ class LoopyEvaluator:
         if v.verdict == "refuted":
             return Outcome(Outcome.FAIL, v.counterexamples[0])
         if v.verdict == "ill-defined":
-            first = v.undefined[0] if v.undefined else Counterexample(bindings, reason="ill-defined")
+            first = v.undefined[0] if v.undefined else Counterexample(bindings, reason="ill-defined", undefined=Undefined.LANGUAGE)
             return Outcome(Outcome.UNDEF, first)
         if v.verdict == "checked":
             return Outcome(Outcome.HELD)

@@ -55,7 +55,7 @@ from typing import Any
 
 from nimjos.lang.analysis import window_constants
 from nimjos.games.engine import active_engine
-from nimjos.lang.errors import ResourceError, SpecError
+from nimjos.lang.errors import PositionLimitError, ResourceError, SpecError
 from nimjos.lang.runtime import active_budget, step_limit
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import (GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PeriodicPlan, SetPlan, StairPlan,
@@ -238,7 +238,7 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
             try:
                 adj = explore(game, positions)
             except ResourceError as exc:
-                if "positions are reachable" in exc.message:
+                if isinstance(exc, PositionLimitError):
                     stats["positions"] += engine.max_positions   # explored that many before it stopped
                 raise
             stats["positions"] += len(adj)

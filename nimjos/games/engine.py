@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Iterable, Iterator
 
-from nimjos.lang.errors import ResourceError, SpecError
+from nimjos.lang.errors import PositionLimitError, ResourceError, SpecError
 from nimjos.lang.lazy import import_on_use
 
 #: largest graph (in edges) solved through networkx; larger ones use the iterative post-order
@@ -113,9 +113,8 @@ class ReferenceEngine:
             adj[p] = opts
             edges += len(opts)
             if len(adj) > limit:
-                raise ResourceError(f"{game.label}: more than {limit:,} positions are reachable from the positions "
-                                    "asked for",
-                                    hint="shrink the window or raise --max-positions")
+                raise PositionLimitError(f"{game.label}: more than {limit:,} positions are reachable from the "
+                                         "positions asked for", hint="shrink the window or raise --max-positions")
             if edges > edge_limit:
                 raise ResourceError(f"{game.label}: more than {edge_limit:,} moves from the {len(adj):,} positions "
                                     f"reachable so far (about {edge_limit * 80 // 2**20:,} MiB)",

@@ -109,5 +109,10 @@ class StepLimitError(ResourceError):
     """One evaluation took more steps than its limit allows (:func:`nimjos.lang.runtime.step_limit`)."""
 
 
+class PositionLimitError(ResourceError):
+    """More positions of a game are reachable than one table may hold (the engine's ``max_positions``): the engine
+    explored that many before it stopped."""
+
+
 class EvalError(NimjosError, ArithmeticError):
     """The statement cannot be evaluated at an instance (the mathematics is undefined there)."""
