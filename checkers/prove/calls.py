@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import z3
 
-from checkers.prove.powers import valuation
+from checkers.prove.powers import logarithm, valuation
 from checkers.prove.quantify import UNROLL
 from checkers.prove.terms import GameRef, OptionsVal, RangeVal, Untranslatable, is_term, show
 
@@ -147,10 +147,7 @@ class BuiltinCalls(_Host):
             for i in range(1, self.bits - 1):
                 out = z3.If(z3.Extract(i, i, t) == 1, self.const(i), out)
             return out
-        e = self.fresh("ilog2")
-        p = self.pow2(e)
-        self.define(z3.Implies(t >= 1, z3.And(e >= 0, p <= t, t < 2 * p)))
-        return e
+        return logarithm(self, t)   # an unknown with its facts (checkers.prove.powers)
 
     def _call_popcount(self, node: ast.Call, env: dict) -> Any:
         (n,) = self._args(node, env)
