@@ -37,6 +37,7 @@ from typing import Any
 
 from nimjos.lang.analysis import size_names
 from nimjos.lang.binders import conjuncts
+from nimjos.lang.builtins import iter_items
 from nimjos.lang.errors import EvalError, NimjosError, ResourceError, SpecError
 from nimjos.lang.runtime import active_budget, step_limit
 from nimjos.lang.syntax import parse
@@ -192,11 +193,14 @@ def probe_points(claim: Claim, plan: ClaimPlan) -> list[dict]:
     cands = {n: _candidates(n, values[n], game, rng) for n in names}
     if game:
         # an exponent (2 ** n) of a claim the engines judge: n just past the window, as a table grows with 2 ** n
-        for n in size_names([claim.statement_text, claim.assume_text or "", claim.game_text or ""],
-                            claim.spec.namespace) & set(names):
+        # (the domain's text too: a point fixed by the others, p in {Pt(n, c, i)}, grows with 2 ** n there)
+        for n in size_names([claim.statement_text, claim.assume_text or "", claim.game_text or "",
+                             plan.domain.text or ""], claim.spec.namespace) & set(names):
             ints = _int_values(values[n])
             cands[n] = [max(ints) + 1, max(ints) + 2, min(ints) - 1] if ints else cands[n]
     counts = _heap_counts(plan)
+    binder = plan.domain.binder(claim.spec.namespace)
+    fixed = [level for level in binder.levels if level.members is not None] if binder is not None else []
     points: list[dict] = []
     seen: set = set()
     for attempt in range(ATTEMPTS):
@@ -208,6 +212,7 @@ def probe_points(claim: Claim, plan: ClaimPlan) -> list[dict]:
         for count, heaps in counts.items():   # a count of heaps is the length of its tuple, as in the window
             if isinstance(env.get(heaps), tuple):
                 env[count] = len(env[heaps])
+        _fix_singletons(fixed, env)
         key = tuple(repr(env[n]) for n in names)
         if key in seen:
             continue
@@ -226,6 +231,25 @@ def probe_points(claim: Claim, plan: ClaimPlan) -> list[dict]:
         step = len(far) / (GAME_PROBES - len(near))
         points = near + [far[int(i * step)] for i in range(GAME_PROBES - len(near))]
     return points
+
+
+def _fix_singletons(levels: list, env: dict) -> None:
+    """A name the domain fixes by a one-member set of the other names (``p in {Pt(n, c, i)}``) takes that member's
+    value, so that a probe of the other names is a point of the domain (a value drawn at random for it would
+    almost never be); a set that cannot be evaluated there, or has another size, leaves the drawn value.
+
+    >>> from nimjos.lang.binders import Level
+    >>> env = {"n": 3, "p": (0, 0)}
+    >>> _fix_singletons([Level("p", members=lambda e: {(e["n"], 2 * e["n"])})], env); env
+    {'n': 3, 'p': (3, 6)}
+    """
+    for level in levels:
+        try:
+            members = list(iter_items(level.members(env)))
+        except (NimjosError, ArithmeticError, TypeError, KeyError):
+            continue
+        if len(members) == 1:
+            env[level.name] = members[0]
 
 
 def _nearest(env: dict) -> tuple:

@@ -89,6 +89,7 @@ def narrowing(claim: Claim, plan: ClaimPlan, dom: ProofDomain, ctx: z3.Context) 
     b = Builder(claim.spec.namespace, "int", 0, ctx)
     env: dict = {n: b.var(n) for n in plan.window.names}
     try:
+        _substitute(b, dom, env)
         where = [_bool(b, b.formula(copy_tree(domain.tree), env))] if domain.tree is not None else []
     except (Untranslatable, EvalError, SpecError, z3.Z3Exception):
         where = []
@@ -228,6 +229,7 @@ def covers(claim: Claim, plan: ClaimPlan, dom: ProofDomain, mode: str, width: in
         env: dict = {n: b.var(n) for n in names if n not in opaque}
         env.update({n: group[0][n] for n in opaque if n in group[0]})
         try:
+            _substitute(b, dom, env)
             for n, tree in dom.functions.items():   # the same unknown function in the domain and the class
                 env[n] = unknown_function(b, n, tree, env)[0]
             where = [_bool(b, b.formula(copy_tree(domain.tree), env))] if domain.tree is not None else []
@@ -244,6 +246,25 @@ def covers(claim: Claim, plan: ClaimPlan, dom: ProofDomain, mode: str, width: in
         if check(Budget.seconds(COVER_SECONDS), s) != z3.unsat:
             return False
     return True
+
+
+def _substitute(b: Builder, dom: ProofDomain, env: dict) -> None:
+    """Give each name the domain fixes by a one-member set (``p in {Pt(n, c, i)}``) its member's value, as the
+    proof does (:meth:`checkers.prove.solver.Context.builder`): a tuple-valued name is never a bare integer
+    variable, which would make ``p in {(a, b)}`` false and the domain empty.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> from checkers.prove.domain import proof_domain
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "specs" / "003_turn_nim_and_weighted_nim.toml")
+    >>> c = spec.claim("lemma-3.1"); plan = c.plan(); dom = proof_domain(c, plan, c.prove, spec.namespace)
+    >>> b = Builder(spec.namespace, "int", 0, z3.Context()); env = {n: b.var(n) for n in plan.window.names}
+    >>> _substitute(b, dom, env); type(env["p"]).__name__
+    'tuple'
+    """
+    for n, tree in dom.substituted.items():
+        if n in env:
+            env[n] = b.term(copy_tree(tree), env)
 
 
 def _case(b: Builder, dom: ProofDomain, mode: str, width: int | None, inst: dict, env: dict) -> Any:

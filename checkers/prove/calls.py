@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import z3
 
+from checkers.prove.powers import logarithm, valuation
 from checkers.prove.quantify import UNROLL
 from checkers.prove.terms import GameRef, OptionsVal, RangeVal, Untranslatable, is_term, show
 
@@ -126,10 +127,10 @@ class BuiltinCalls(_Host):
         (n,) = self._args(node, env)
         if not is_term(n):
             return self._exact(self.ns.builtins["v2"], (n,))
-        if self.mode != "bv":
-            raise Untranslatable("v2 needs the bit-vector world")
         t = self.integer(n, "v2")
-        self.oblige(t != 0, "v2(0) is undefined")
+        self.oblige(t != self.const(0), "v2(0) is undefined")
+        if self.mode != "bv":
+            return valuation(self, t)   # an unknown with its facts (checkers.prove.powers)
         out = self.const(self.bits - 1)
         for i in range(self.bits - 2, -1, -1):
             out = z3.If(z3.Extract(i, i, t) == 1, self.const(i), out)
@@ -146,10 +147,7 @@ class BuiltinCalls(_Host):
             for i in range(1, self.bits - 1):
                 out = z3.If(z3.Extract(i, i, t) == 1, self.const(i), out)
             return out
-        e = self.fresh("ilog2")
-        p = self.pow2(e)
-        self.define(z3.Implies(t >= 1, z3.And(e >= 0, p <= t, t < 2 * p)))
-        return e
+        return logarithm(self, t)   # an unknown with its facts (checkers.prove.powers)
 
     def _call_popcount(self, node: ast.Call, env: dict) -> Any:
         (n,) = self._args(node, env)

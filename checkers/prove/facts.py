@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import z3
 
+from checkers.prove.powers import power_facts
+
 
 if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.prove.host)
     from checkers.prove.host import BuilderHost as _Host
@@ -67,6 +69,7 @@ class AbstractionFacts(_Host):
                 out.append(z3.Implies(e >= 0, z3.And(t >= e + 1, t >= 1)))
                 out.append(z3.Implies(e == 0, t == 1))
             out += self.pow2_pair_facts(terms)
+        out += power_facts(self)
         if self._xor is not None:
             x = self._xor
             a, b, c = z3.Ints("xa xb xc", self.ctx)

@@ -27,6 +27,7 @@ from nimjos.spec.plan import GrundyPlan, HoldsPlan
 from checkers.prove.budget import Budget, check
 from checkers.prove.domain import all_symbolic, inside_domain
 from checkers.prove.induction import induction_step
+from checkers.prove.powers import own_instance
 from checkers.prove.solver import Context, QueryResult, QueryStatus
 from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder
@@ -41,7 +42,7 @@ def prove_holds(ctx: Context) -> list[QueryResult]:
     claim = ctx.claim
     cfg = claim.prove
     b, env, hyps = ctx.builder()
-    hyps += [used_axiom(ctx, b, uid) for uid in cfg.using or []]
+    hyps += [used_axiom(ctx, b, uid, at=env) for uid in cfg.using or []]
     if cfg.induction:
         hyps, goal = induction_step(ctx, b, env, hyps, cfg.induction, cfg.invariant)
     else:
@@ -65,11 +66,13 @@ def prove_holds(ctx: Context) -> list[QueryResult]:
     return [res]
 
 
-def used_axiom(ctx: Context, b: Builder, uid: str) -> Any:
+def used_axiom(ctx: Context, b: Builder, uid: str, at: dict | None = None) -> Any:
     """Another `holds` claim of the spec (``prove = { using = [...] }``) as a hypothesis: its statement for every
     point of the class the prover would prove it for (its window with the constant upper edges dropped, or its
     own prove.for_all), under its assumption, with the names this attempt fixes (k = 3) taken at their values.
-    Unknown functions (G) are shared with the claim being proved, so Z3 can use the lemma at its terms.
+    Unknown functions (G) are shared with the claim being proved, so Z3 can use the lemma at its terms. With `at`
+    (the claim's environment), the lemma is also stated at the claim's own point, when the claim has a symbolic
+    value for each name the lemma binds (:func:`checkers.prove.powers.own_instance`).
 
     >>> from nimjos.spec.loader import load_spec, ProveOptions
     >>> import pathlib
@@ -109,7 +112,8 @@ def used_axiom(ctx: Context, b: Builder, uid: str) -> Any:
     if not bound:
         g = guard([])
         return z3.Implies(g, b.to_bool(body([])))
-    return b.quantifier(False, bound, guard, body)
+    axiom = b.quantifier(False, bound, guard, body)
+    return own_instance(b, axiom, bound, guard, body, at)
 
 
 def used_statement(used: Any) -> Any:

@@ -36,6 +36,7 @@ class BuilderHost(Protocol):
     _n: int
     _pow2: Any
     _xor: Any
+    _powers: dict
     _unknown: dict
     grundy: dict
     _grundy_facts: dict

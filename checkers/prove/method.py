@@ -204,7 +204,8 @@ def _prove_with_z3(claim: Claim, opts: RunOptions, window: Verdict | None, using
     both = mode == "int" and exact == "bv" and not cfg.width
     v = _prove_in_world(claim, plan, opts, window, dom, instances, mode, width, bits, start,
                         budget.part(0.5) if both else budget, solver)
-    if both and isinstance(v, Verdict) and v.verdict == "inconclusive" and v.applicable:
+    # (an int world with no model for the claim, such as v2 beside a built-in only bv has, tries bv too)
+    if both and isinstance(v, Verdict) and v.verdict == "inconclusive":
         dom = proof_domain(claim, plan, cfg, ns)
         bv = _prove_in_world(claim, plan, opts, window, dom, dom.instances(ns), "bv", WIDTH, WIDTH + 4, start, budget,
                              context.solver_context())

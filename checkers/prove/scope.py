@@ -150,10 +150,16 @@ def abstraction_words(abstractions: set) -> list[str]:
 
     >>> abstraction_words({"2^e", "unknown G", "lemma L"})
     ['abstracting 2^n', 'G as unknown functions', 'using L']
+    >>> abstraction_words({"2^e", "v2"})
+    ['abstracting 2^n', 'v2 and the odd part as unknowns (z = odd(z) * 2^v2(z), odd(z) odd, for z != 0)']
     """
     words = []
     if "2^e" in abstractions:
         words.append("abstracting 2^n")
+    if "v2" in abstractions:
+        words.append("v2 and the odd part as unknowns (z = odd(z) * 2^v2(z), odd(z) odd, for z != 0)")
+    if "ilog2" in abstractions:
+        words.append("ilog2 as an unknown (2^ilog2(z) <= z < 2^(ilog2(z) + 1), for z >= 1)")
     if "xor" in abstractions:
         words.append("xor by its laws")
     unknown = sorted(a.split(" ", 1)[1] for a in abstractions if a.startswith("unknown "))

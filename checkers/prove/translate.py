@@ -93,6 +93,7 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
         self._n = 0
         self._pow2 = None
         self._xor = None
+        self._powers: dict = {}   # v2, the odd part and ilog2 of the int world (checkers.prove.powers)
         self._unknown: dict = {}
         #: the Grundy functions in use: key -> (the unknown function, the game), for facts about G (induction,
         #: checkers.prove.rule_function)

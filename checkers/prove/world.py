@@ -52,7 +52,8 @@ def uses(tree: ast.AST, ns: Namespace, names: set[str], seen: set[str] | None = 
 
 
 #: operations that need the bit-vector world (xor alone is abstracted in the int world)
-BV_ONLY = {"|", "&", "~", "v2", "popcount"}
+#: (v2 has a model in both: exact in bv, an unknown with its facts in int, checkers.prove.powers)
+BV_ONLY = {"|", "&", "~", "popcount"}
 
 
 def choose_mode(trees: Sequence[ast.AST], ns: Namespace, exact: bool = False) -> str:
@@ -62,9 +63,11 @@ def choose_mode(trees: Sequence[ast.AST], ns: Namespace, exact: bool = False) ->
     >>> from nimjos.lang.syntax import parse
     >>> choose_mode([parse("xor(x // 2, y)")], Namespace()), choose_mode([parse("v2(x | y)")], Namespace())
     ('int', 'bv')
+    >>> choose_mode([parse("v2(x + 1)")], Namespace()), choose_mode([parse("v2(x + 1)")], Namespace(), exact=True)
+    ('int', 'bv')
     """
     used: set[str] = set()
-    wanted = BV_ONLY | ({"xor", "<<", ">>", "ilog2"} if exact else set())
+    wanted = BV_ONLY | ({"xor", "<<", ">>", "ilog2", "v2"} if exact else set())
     for t in trees:
         used |= uses(t, ns, wanted)
     return "bv" if used else "int"
