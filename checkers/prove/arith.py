@@ -29,7 +29,7 @@ from nimjos.lang.builtins import ceil, floor, xor
 from nimjos.lang.errors import EvalError
 from nimjos.lang.operators import BINOPS
 from nimjos.lang.runtime import norm
-from checkers.prove.terms import BIG_CONSTANT, GameRef, Untranslatable, is_term
+from checkers.prove.terms import BIG_CONSTANT, GameRef, Scope, Untranslatable, constants_of, is_term
 
 
 if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.prove.host)
@@ -221,9 +221,9 @@ class Arithmetic(_Host):
         game = None
         for a in args:
             if isinstance(a, GameRef):
-                if any(is_term(v) for v in a.params.values()):
-                    raise Untranslatable(f"{name} of a game with symbolic params")
-                key.append(a.decl.name + repr(sorted(a.params.items(), key=lambda kv: kv[0])))
+                self._fixed_params(name, a)
+                key.append(a.decl.name + repr(sorted(((n, v.sexpr() if is_term(v) else v) for n, v in a.params.items()),
+                                                     key=lambda kv: kv[0])))
                 game = a
                 continue
             if isinstance(a, tuple):
@@ -251,6 +251,27 @@ class Arithmetic(_Host):
         if name == "G":
             self.define(t >= self.const(0))
         return t
+
+    def _fixed_params(self, name: str, game: GameRef) -> None:
+        """A game with symbolic params (maxnim(k), k symbolic) has one unknown G per value of its params: an
+        unknown function of the position alone stands for it only when each symbolic param is one fixed value of
+        the query, a term that names no variable a quantifier binds (else one function would stand for the Grundy
+        functions of several games). Untranslatable otherwise.
+
+        >>> from nimjos.lang.compiler import Namespace
+        >>> b = Arithmetic.__new__(Arithmetic); b.scopes = [Scope(), Scope(bound=[z3.Int("j")])]
+        >>> b._fixed_params("G", GameRef(type("D", (), {"name": "g"})(), {"k": z3.Int("k")}))
+        >>> b._fixed_params("G", GameRef(type("D", (), {"name": "g"})(), {"k": z3.Int("j") + 1}))
+        Traceback (most recent call last):
+        ...
+        checkers.prove.terms.Untranslatable: G of game g whose params name a variable a quantifier binds
+        """
+        inner = {v.get_id() for s in self.scopes[1:] for v in s.bound + s.fresh}
+        if not inner:
+            return
+        for v in game.params.values():
+            if is_term(v) and any(c.get_id() in inner for c in constants_of(v)):
+                raise Untranslatable(f"{name} of game {game.decl.name} whose params name a variable a quantifier binds")
 
     def pow2(self, e: Any) -> Any:
         """The abstracted 2**e of the int world."""

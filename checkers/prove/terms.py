@@ -112,6 +112,29 @@ def has_term(v: Any) -> bool:
     return False
 
 
+def constants_of(e: Any) -> list:
+    """The uninterpreted constants (free variables) a Z3 term names, each once.
+
+    >>> [str(c) for c in constants_of(z3.Int("k") * z3.Int("x") + 2 * z3.Int("k"))]
+    ['k', 'x']
+    """
+    found: dict = {}
+    seen: set = set()
+    todo = [e]
+    while todo:
+        t = todo.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_quantifier(t):
+            todo.append(t.body())
+        elif z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            found[t.get_id()] = t
+        elif z3.is_app(t):
+            todo.extend(reversed(t.children()))
+    return sorted(found.values(), key=str)
+
+
 def show(v: Any) -> str:
     """Words for a translated value in a reason why something has no Z3 model.
 
