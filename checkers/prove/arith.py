@@ -113,8 +113,35 @@ class Arithmetic(_Host):
             return self.floor(self.truediv(a, b))
         self.oblige(tb != 0, "division by zero")
         if self.mode == "int":
-            return z3.If(tb > 0, ta / tb, (-ta) / (-tb))
+            return self.quotient(ta, tb)
         return self._bv_floordiv(ta, tb)
+
+    def quotient(self, ta: Any, tb: Any) -> Any:
+        """floor(a / b) for integer terms a and a symbolic b (int world): a fresh integer q with its defining
+        inequalities b*q <= a < b*q + b (b > 0), b*q >= a > b*q + b (b < 0), q = 0 for b = 0 (where the caller
+        records the obligation b != 0). Exact, and one product per quotient: Z3 sees linear arithmetic besides
+        it, where its own integer division by a symbolic divisor sends it to nonlinear division. One quotient per
+        pair (a, b) of a scope.
+
+        >>> from nimjos.lang.compiler import Namespace
+        >>> from checkers.prove.translate import Builder
+        >>> b = Builder(Namespace(), mode="int")
+        >>> x, k = b.var("x"), b.var("k")
+        >>> q = b.quotient(x, k); q is b.quotient(x, k), len(b.scopes[0].defs)
+        (True, 1)
+        >>> s = z3.Solver(); s.add(*b.assertions(), x == -7, k == 2); s.check(), s.model().eval(q)
+        (sat, -4)
+        """
+        key = (ta.sexpr(), tb.sexpr())
+        scope = self.scopes[-1]
+        q = scope.quotients.get(key)
+        if q is not None:
+            return q
+        q = self.fresh("floor")
+        self.define(z3.If(tb > 0, z3.And(tb * q <= ta, ta < tb * q + tb),
+                          z3.If(tb < 0, z3.And(tb * q >= ta, ta > tb * q + tb), q == 0)))
+        scope.quotients[key] = q
+        return q
 
     def _bv_floordiv(self, ta: Any, tb: Any) -> Any:
         """Floor division of bit-vectors: the truncated quotient, one less when the remainder's sign differs
@@ -157,7 +184,7 @@ class Arithmetic(_Host):
         if self.mode == "int":
             if z3.is_real(ta) or z3.is_real(tb):
                 raise Untranslatable("% of fractions")
-            return z3.If(tb > 0, ta % tb, -((-ta) % (-tb)))
+            return ta - tb * self.quotient(ta, tb)   # Python's a % b is a - b * (a // b)
         return (ta % tb)
 
     def truediv(self, a: Any, b: Any) -> Any:

@@ -172,10 +172,10 @@ def _is_name(node: ast.AST, name: str) -> bool:
     return isinstance(node, ast.Name) and node.id == name
 
 
-def _pure_function(b: Any, f_tree: ast.expr, coord: str, params: dict) -> tuple[Any, Any] | None:
-    """(q -> f(q), q -> the conditions under which f(q) is defined) as plain Z3 terms (integer world, no helper
-    variables), or None. With constant params f has no such conditions; floor(q / k) with k symbolic needs k != 0,
-    which the caller proves."""
+def _pure_function(b: Any, f_tree: ast.expr, coord: str, params: dict) -> Any:
+    """The scratch builder in which q -> f(q) translates with no abstraction (integer world), or None. With
+    constant params f is a plain term; with k symbolic floor(q / k) is a fresh quotient with its defining
+    inequalities, and f needs k != 0 (an obligation): the caller proves both hold."""
     if b.mode != "int":
         return None
     scratch = Builder(b.ns, "int", b.bits, b.ctx)
@@ -185,16 +185,10 @@ def _pure_function(b: Any, f_tree: ast.expr, coord: str, params: dict) -> tuple[
     except (Untranslatable, NimjosError):  # a construct the translator refuses: no facts
         return None
     top = scratch.scopes[0]
-    if top.defs or top.fresh or scratch.abstractions:
+    if scratch.abstractions or (not any(is_term(v) for v in params.values()) and (top.defs or top.fresh or
+                                                                                   top.obligations)):
         return None
-    if top.obligations and not any(is_term(v) for v in params.values()):
-        return None
-
-    def defined(q: Any) -> Any:
-        one = Builder(b.ns, "int", b.bits, b.ctx)
-        one.term(f_tree, {**params, coord: q})
-        return one.obligation()[0]
-    return (lambda q: scratch.to_term(scratch.term(f_tree, {**params, coord: q}))), defined
+    return scratch
 
 
 def _side_conditions(given: list, params: dict) -> list:
@@ -243,10 +237,9 @@ def facts(b: Any, fn: Any, game: Any, seconds: float = 5.0, known: dict | None =
     if f_tree is None:
         return None, ""
     (coord,) = game.decl.position
-    pure = _pure_function(b, f_tree, coord, dict(game.params))
-    if pure is None:
+    scratch = _pure_function(b, f_tree, coord, dict(game.params))
+    if scratch is None:
         return None, ""
-    f, defined = pure
     side = _side_conditions(list(given or []), dict(game.params))
     # one Z3 check per f, parameters and side conditions, not one per query (keyed by f's text: two games of one
     # name may differ)
@@ -254,17 +247,22 @@ def facts(b: Any, fn: Any, game: Any, seconds: float = 5.0, known: dict | None =
            repr(sorted(str(h) for h in side)))
     known = {} if known is None else known
     if key not in known:
+        # the negation of "f(0) = 0 and 0 <= f(m) - f(m - 1) <= 1 for every m >= 1, f defined there", with m a
+        # constant: its quotients are then plain constants with their definitions
         m = z3.Int(f"{fn.name()}!m", b.ctx)
-        fm, fm1 = f(m), f(m - 1)
-        zero = z3.IntVal(0, b.ctx)
+        f0, fm, fm1 = (scratch.to_term(scratch.term(f_tree, {**game.params, coord: q}))
+                       for q in (z3.IntVal(0, b.ctx), m, m - 1))
+        defined, _ = scratch.obligation()
         s = z3.Solver(ctx=b.ctx)
-        s.add(*side)
-        s.add(z3.Not(z3.And(defined(zero), f(zero) == 0,
-                            z3.ForAll([m], z3.Implies(m >= 1, z3.And(defined(m), defined(m - 1), fm1 <= fm,
-                                                                     fm <= fm1 + 1))))))
+        s.add(*side, *scratch.assertions())
+        s.add(z3.Not(z3.And(defined, f0 == 0, z3.Implies(m >= 1, z3.And(fm1 <= fm, fm <= fm1 + 1)))))
         known[key] = check(Budget.seconds(seconds), s) == z3.unsat
     if not known[key]:
         return None, ""
+
+    def f(q: Any) -> Any:
+        """f(q) in the query's own builder (a quotient of k symbolic is shared with the statement's)."""
+        return b.to_term(b.term(f_tree, {**game.params, coord: q}))
     ok, _ = general_lemma()
     if not ok:
         return None, ""

@@ -72,6 +72,8 @@ class Scope:
     fresh: list = field(default_factory=list)     # variables introduced by definitions in this scope
     defs: list = field(default_factory=list)      # constraints that define the fresh variables uniquely
     obligations: list = field(default_factory=list)  # (condition, text)
+    #: floor(a / b) with b symbolic, by the texts of a and b -> its fresh quotient (one per pair in this scope)
+    quotients: dict = field(default_factory=dict)
 
 
 
