@@ -41,7 +41,7 @@ def prove_holds(ctx: Context) -> list[QueryResult]:
     claim = ctx.claim
     cfg = claim.prove
     b, env, hyps = ctx.builder()
-    hyps += [used_axiom(ctx, b, uid) for uid in cfg.using or []]
+    hyps += [used_axiom(ctx, b, uid, at=env) for uid in cfg.using or []]
     if cfg.induction:
         hyps, goal = induction_step(ctx, b, env, hyps, cfg.induction, cfg.invariant)
     else:
@@ -65,11 +65,14 @@ def prove_holds(ctx: Context) -> list[QueryResult]:
     return [res]
 
 
-def used_axiom(ctx: Context, b: Builder, uid: str) -> Any:
+def used_axiom(ctx: Context, b: Builder, uid: str, at: dict | None = None) -> Any:
     """Another `holds` claim of the spec (``prove = { using = [...] }``) as a hypothesis: its statement for every
     point of the class the prover would prove it for (its window with the constant upper edges dropped, or its
     own prove.for_all), under its assumption, with the names this attempt fixes (k = 3) taken at their values.
-    Unknown functions (G) are shared with the claim being proved, so Z3 can use the lemma at its terms.
+    Unknown functions (G) are shared with the claim being proved, so Z3 can use the lemma at its terms. When
+    the lemma has no Z3 model with all its names bound (G(maxnim(k), x) for every k: one unknown G stands for
+    one game), the names this attempt keeps symbolic under the same name (`at`, the attempt's environment) are
+    taken at their values instead: an instance of the lemma, which it implies.
 
     >>> from nimjos.spec.loader import load_spec, ProveOptions
     >>> import pathlib
@@ -87,8 +90,20 @@ def used_axiom(ctx: Context, b: Builder, uid: str) -> Any:
     dom = all_symbolic(used, used.plan(), ctx.ns)
     if dom is None:
         raise Untranslatable(f"the used claim {uid!r} has no Z3 model")
+    try:
+        return _used_axiom(ctx, b, used, dom, {})
+    except Untranslatable:
+        mine = {n: v for n, v in (at or {}).items() if n in dom.symbolic and n not in ctx.params and is_term(v)}
+        if not mine:
+            raise
+        return _used_axiom(ctx, b, used, dom, mine)
+
+
+def _used_axiom(ctx: Context, b: Builder, used: Any, dom: Any, instance: dict) -> Any:
+    """The lemma of :func:`used_axiom`, with the names of `instance` taken at its values (an instance of it)."""
     names = [n for n in dom.symbolic if n not in dom.substituted]
     fixed = {n: ctx.params[n] for n in names if n in ctx.params}
+    fixed.update({n: v for n, v in instance.items() if n in names})
     bound = [n for n in names if n not in fixed]
     env: dict = dict(fixed)
 

@@ -196,7 +196,8 @@ def _side_conditions(given: list, params: dict) -> list:
     maxnim(k) hold for every k they allow (each query assumes them too).
 
     >>> k, x = z3.Ints("k x")
-    >>> _side_conditions([k >= 2, x >= 0, k * x > 3], {"k": k})
+    >>> h = z3.Function("h", z3.IntSort(), z3.IntSort())
+    >>> _side_conditions([k >= 2, x >= 0, k * x > 3, h(k) > 0, z3.ForAll([x], z3.Implies(x < k, x < 2 * k))], {"k": k})
     [k >= 2]
     """
     mine = {c.get_id() for v in params.values() if is_term(v) for c in constants_of(v)}
@@ -204,9 +205,19 @@ def _side_conditions(given: list, params: dict) -> list:
         return []
     out: dict = {}
     for h in given:
-        if is_term(h) and z3.is_bool(h) and constants_of(h) and all(c.get_id() in mine for c in constants_of(h)):
+        if is_term(h) and z3.is_bool(h) and _arithmetic(h) and constants_of(h) and \
+                all(c.get_id() in mine for c in constants_of(h)):
             out.setdefault(str(h), h)
     return list(out.values())
+
+
+def _arithmetic(e: Any) -> bool:
+    """Is a Z3 term quantifier-free arithmetic on constants (no unknown function)?"""
+    if z3.is_quantifier(e) or not z3.is_app(e):
+        return False
+    if e.decl().kind() == z3.Z3_OP_UNINTERPRETED and e.num_args():
+        return False
+    return all(_arithmetic(c) for c in e.children())
 
 
 def facts(b: Any, fn: Any, game: Any, seconds: float = 5.0, known: dict | None = None,
