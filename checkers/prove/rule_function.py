@@ -204,7 +204,15 @@ def _side_conditions(given: list, params: dict) -> list:
     if not mine:
         return []
     out: dict = {}
-    for h in given:
+    flat: list = []
+    todo = list(given)
+    while todo:   # conjunctions split, so that each condition on k is read (and printed) alone
+        h = todo.pop(0)
+        if is_term(h) and z3.is_and(h):
+            todo[:0] = list(h.children())
+        else:
+            flat.append(h)
+    for h in flat:
         if is_term(h) and z3.is_bool(h) and _arithmetic(h) and constants_of(h) and \
                 all(c.get_id() in mine for c in constants_of(h)):
             out.setdefault(str(h), h)
