@@ -38,6 +38,15 @@ else:
     _Host = object
 
 
+def _one_name(t: Any) -> bool:
+    """Is a Z3 term one free name (k), not a compound term (k - 1) nor a number?
+
+    >>> _one_name(z3.Int("k")), _one_name(z3.Int("k") - 1), _one_name(z3.IntVal(3))
+    (True, False, False)
+    """
+    return z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED
+
+
 class Arithmetic(_Host):
     """Operators of :class:`checkers.prove.translate.Builder` (see the module docstring)."""
 
@@ -113,7 +122,7 @@ class Arithmetic(_Host):
             return self.floor(self.truediv(a, b))
         self.oblige(tb != 0, "division by zero")
         if self.mode == "int":
-            return self.quotient(ta, tb)
+            return self.quotient(ta, tb) if _one_name(tb) else z3.If(tb > 0, ta / tb, (-ta) / (-tb))
         return self._bv_floordiv(ta, tb)
 
     def quotient(self, ta: Any, tb: Any) -> Any:
@@ -121,7 +130,9 @@ class Arithmetic(_Host):
         inequalities b*q <= a < b*q + b (b > 0), b*q >= a > b*q + b (b < 0), q = 0 for b = 0 (where the caller
         records the obligation b != 0). Exact, and one product per quotient: Z3 sees linear arithmetic besides
         it, where its own integer division by a symbolic divisor sends it to nonlinear division. One quotient per
-        pair (a, b) of a scope.
+        pair (a, b) of a scope. Used for a divisor that is one name (x / k, the rule function of maxnim(k)): with a
+        compound divisor (k - 1), whose floors nest in 001's g_k(g_k(n)), Z3's own division decided more (both
+        are exact).
 
         >>> from nimjos.lang.compiler import Namespace
         >>> from checkers.prove.translate import Builder
@@ -184,7 +195,9 @@ class Arithmetic(_Host):
         if self.mode == "int":
             if z3.is_real(ta) or z3.is_real(tb):
                 raise Untranslatable("% of fractions")
-            return ta - tb * self.quotient(ta, tb)   # Python's a % b is a - b * (a // b)
+            if _one_name(tb):
+                return ta - tb * self.quotient(ta, tb)   # Python's a % b is a - b * (a // b)
+            return z3.If(tb > 0, ta % tb, -((-ta) % (-tb)))
         return (ta % tb)
 
     def truediv(self, a: Any, b: Any) -> Any:
