@@ -29,13 +29,22 @@ from nimjos.lang.builtins import ceil, floor, xor
 from nimjos.lang.errors import EvalError
 from nimjos.lang.operators import BINOPS
 from nimjos.lang.runtime import norm
-from checkers.prove.terms import BIG_CONSTANT, GameRef, Untranslatable, is_term
+from checkers.prove.terms import BIG_CONSTANT, GameRef, Scope, Untranslatable, constants_of, is_term
 
 
 if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.prove.host)
     from checkers.prove.host import BuilderHost as _Host
 else:
     _Host = object
+
+
+def _one_name(t: Any) -> bool:
+    """Is a Z3 term one free name (k), not a compound term (k - 1) nor a number?
+
+    >>> _one_name(z3.Int("k")), _one_name(z3.Int("k") - 1), _one_name(z3.IntVal(3))
+    (True, False, False)
+    """
+    return z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED
 
 
 class Arithmetic(_Host):
@@ -113,8 +122,37 @@ class Arithmetic(_Host):
             return self.floor(self.truediv(a, b))
         self.oblige(tb != 0, "division by zero")
         if self.mode == "int":
-            return z3.If(tb > 0, ta / tb, (-ta) / (-tb))
+            return self.quotient(ta, tb) if _one_name(tb) else z3.If(tb > 0, ta / tb, (-ta) / (-tb))
         return self._bv_floordiv(ta, tb)
+
+    def quotient(self, ta: Any, tb: Any) -> Any:
+        """floor(a / b) for integer terms a and a symbolic b (int world): a fresh integer q with its defining
+        inequalities b*q <= a < b*q + b (b > 0), b*q >= a > b*q + b (b < 0), q = 0 for b = 0 (where the caller
+        records the obligation b != 0). Exact, and one product per quotient: Z3 sees linear arithmetic besides
+        it, where its own integer division by a symbolic divisor sends it to nonlinear division. One quotient per
+        pair (a, b) of a scope. Used for a divisor that is one name (x / k, the rule function of maxnim(k)): with a
+        compound divisor (k - 1), whose floors nest in 001's g_k(g_k(n)), Z3's own division decided more (both
+        are exact).
+
+        >>> from nimjos.lang.compiler import Namespace
+        >>> from checkers.prove.translate import Builder
+        >>> b = Builder(Namespace(), mode="int")
+        >>> x, k = b.var("x"), b.var("k")
+        >>> q = b.quotient(x, k); q is b.quotient(x, k), len(b.scopes[0].defs)
+        (True, 1)
+        >>> s = z3.Solver(); s.add(*b.assertions(), x == -7, k == 2); s.check(), s.model().eval(q)
+        (sat, -4)
+        """
+        key = (ta.sexpr(), tb.sexpr())
+        scope = self.scopes[-1]
+        q = scope.quotients.get(key)
+        if q is not None:
+            return q
+        q = self.fresh("floor")
+        self.define(z3.If(tb > 0, z3.And(tb * q <= ta, ta < tb * q + tb),
+                          z3.If(tb < 0, z3.And(tb * q >= ta, ta > tb * q + tb), q == 0)))
+        scope.quotients[key] = q
+        return q
 
     def _bv_floordiv(self, ta: Any, tb: Any) -> Any:
         """Floor division of bit-vectors: the truncated quotient, one less when the remainder's sign differs
@@ -157,6 +195,8 @@ class Arithmetic(_Host):
         if self.mode == "int":
             if z3.is_real(ta) or z3.is_real(tb):
                 raise Untranslatable("% of fractions")
+            if _one_name(tb):
+                return ta - tb * self.quotient(ta, tb)   # Python's a % b is a - b * (a // b)
             return z3.If(tb > 0, ta % tb, -((-ta) % (-tb)))
         return (ta % tb)
 
@@ -221,9 +261,9 @@ class Arithmetic(_Host):
         game = None
         for a in args:
             if isinstance(a, GameRef):
-                if any(is_term(v) for v in a.params.values()):
-                    raise Untranslatable(f"{name} of a game with symbolic params")
-                key.append(a.decl.name + repr(sorted(a.params.items(), key=lambda kv: kv[0])))
+                self._fixed_params(name, a)
+                key.append(a.decl.name + repr(sorted(((n, v.sexpr() if is_term(v) else v) for n, v in a.params.items()),
+                                                     key=lambda kv: kv[0])))
                 game = a
                 continue
             if isinstance(a, tuple):
@@ -251,6 +291,27 @@ class Arithmetic(_Host):
         if name == "G":
             self.define(t >= self.const(0))
         return t
+
+    def _fixed_params(self, name: str, game: GameRef) -> None:
+        """A game with symbolic params (maxnim(k), k symbolic) has one unknown G per value of its params: an
+        unknown function of the position alone stands for it only when each symbolic param is one fixed value of
+        the query, a term that names no variable a quantifier binds (else one function would stand for the Grundy
+        functions of several games). Untranslatable otherwise.
+
+        >>> from nimjos.lang.compiler import Namespace
+        >>> b = Arithmetic.__new__(Arithmetic); b.scopes = [Scope(), Scope(bound=[z3.Int("j")])]
+        >>> b._fixed_params("G", GameRef(type("D", (), {"name": "g"})(), {"k": z3.Int("k")}))
+        >>> b._fixed_params("G", GameRef(type("D", (), {"name": "g"})(), {"k": z3.Int("j") + 1}))
+        Traceback (most recent call last):
+        ...
+        checkers.prove.terms.Untranslatable: G of game g whose params name a variable a quantifier binds
+        """
+        inner = {v.get_id() for s in self.scopes[1:] for v in s.bound + s.fresh}
+        if not inner:
+            return
+        for v in game.params.values():
+            if is_term(v) and any(c.get_id() in inner for c in constants_of(v)):
+                raise Untranslatable(f"{name} of game {game.decl.name} whose params name a variable a quantifier binds")
 
     def pow2(self, e: Any) -> Any:
         """The abstracted 2**e of the int world."""

@@ -37,6 +37,7 @@ class AbstractionFacts(_Host):
         the Maximum Nim rule-function lemma, checkers.prove.rule_function.facts): it returns ``(at, words)``, where
         ``at(*t)`` lists the facts at the arguments t (the position's coordinates) and `words` names the lemma, or ``(None, "")``."""
         out = []
+        made = len(self.scopes[0].defs)   # a fact may name new quotients (floor(q / k), k symbolic): their definitions
         for key, (fn, game) in list(self.grundy.items()):
             if key not in self._grundy_facts:
                 self._grundy_facts[key] = lemma(self, fn, game)
@@ -48,7 +49,7 @@ class AbstractionFacts(_Host):
                 self.abstractions.update("lemma " + w for w in words.split("; "))
             for t in terms:
                 out += at(*t.children())
-        return out
+        return out + self.scopes[0].defs[made:]
 
 
     def facts(self) -> list:

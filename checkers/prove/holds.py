@@ -72,7 +72,10 @@ def used_axiom(ctx: Context, b: Builder, uid: str, at: dict | None = None) -> An
     own prove.for_all), under its assumption, with the names this attempt fixes (k = 3) taken at their values.
     Unknown functions (G) are shared with the claim being proved, so Z3 can use the lemma at its terms. With `at`
     (the claim's environment), the lemma is also stated at the claim's own point, when the claim has a symbolic
-    value for each name the lemma binds (:func:`checkers.prove.powers.own_instance`).
+    value for each name the lemma binds (:func:`checkers.prove.powers.own_instance`). When the lemma has no Z3
+    model with all its names bound (G(maxnim(k), x) for every k: one unknown G stands for one game), the names
+    this attempt keeps symbolic under the same name (in `at`) are taken at their values instead: an instance of
+    the lemma, which it implies.
 
     >>> from nimjos.spec.loader import load_spec, ProveOptions
     >>> import pathlib
@@ -90,8 +93,21 @@ def used_axiom(ctx: Context, b: Builder, uid: str, at: dict | None = None) -> An
     dom = all_symbolic(used, used.plan(), ctx.ns)
     if dom is None:
         raise Untranslatable(f"the used claim {uid!r} has no Z3 model")
+    try:
+        return _used_axiom(ctx, b, used, dom, {}, at)
+    except Untranslatable:
+        mine = {n: v for n, v in (at or {}).items() if n in dom.symbolic and n not in ctx.params and is_term(v)}
+        if not mine:
+            raise
+        return _used_axiom(ctx, b, used, dom, mine, at)
+
+
+def _used_axiom(ctx: Context, b: Builder, used: Any, dom: Any, instance: dict, at: dict | None) -> Any:
+    """The lemma of :func:`used_axiom`, with the names of `instance` taken at its values (an instance of it), and
+    also stated at the claim's own point `at` (:func:`checkers.prove.powers.own_instance`)."""
     names = [n for n in dom.symbolic if n not in dom.substituted]
     fixed = {n: ctx.params[n] for n in names if n in ctx.params}
+    fixed.update({n: v for n, v in instance.items() if n in names})
     bound = [n for n in names if n not in fixed]
     env: dict = dict(fixed)
 

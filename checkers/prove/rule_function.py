@@ -37,7 +37,7 @@ import z3
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.syntax import copy_tree, parse
 from checkers.prove.budget import Budget, check
-from checkers.prove.terms import Untranslatable
+from checkers.prove.terms import Untranslatable, constants_of, is_term
 from checkers.prove.translate import Builder
 
 #: seconds each query of the general lemma may take (in resource units: checkers.prove.budget)
@@ -173,7 +173,9 @@ def _is_name(node: ast.AST, name: str) -> bool:
 
 
 def _pure_function(b: Any, f_tree: ast.expr, coord: str, params: dict) -> Any:
-    """q -> f(q) as a plain Z3 term (integer world, no helper variables, no obligations), or None."""
+    """The scratch builder in which q -> f(q) translates with no abstraction (integer world), or None. With
+    constant params f is a plain term; with k symbolic floor(q / k) is a fresh quotient with its defining
+    inequalities, and f needs k != 0 (an obligation): the caller proves both hold."""
     if b.mode != "int":
         return None
     scratch = Builder(b.ns, "int", b.bits, b.ctx)
@@ -183,16 +185,58 @@ def _pure_function(b: Any, f_tree: ast.expr, coord: str, params: dict) -> Any:
     except (Untranslatable, NimjosError):  # a construct the translator refuses: no facts
         return None
     top = scratch.scopes[0]
-    if top.defs or top.fresh or top.obligations or scratch.abstractions:
+    if scratch.abstractions or (not any(is_term(v) for v in params.values()) and (top.defs or top.fresh or
+                                                                                   top.obligations)):
         return None
-    return lambda q: scratch.to_term(scratch.term(f_tree, {**params, coord: q}))
+    return scratch
 
 
-def facts(b: Any, fn: Any, game: Any, seconds: float = 5.0, known: dict | None = None) -> tuple[Any, str]:
+def _side_conditions(given: list, params: dict) -> list:
+    """The hypotheses of a query that speak of the game's symbolic params alone (k >= 2): the facts about G of
+    maxnim(k) hold for every k they allow (each query assumes them too).
+
+    >>> k, x = z3.Ints("k x")
+    >>> h = z3.Function("h", z3.IntSort(), z3.IntSort())
+    >>> _side_conditions([k >= 2, x >= 0, k * x > 3, h(k) > 0, z3.ForAll([x], z3.Implies(x < k, x < 2 * k))], {"k": k})
+    [k >= 2]
+    """
+    mine = {c.get_id() for v in params.values() if is_term(v) for c in constants_of(v)}
+    if not mine:
+        return []
+    out: dict = {}
+    flat: list = []
+    todo = list(given)
+    while todo:   # conjunctions split, so that each condition on k is read (and printed) alone
+        h = todo.pop(0)
+        if is_term(h) and z3.is_and(h):
+            todo[:0] = list(h.children())
+        else:
+            flat.append(h)
+    for h in flat:
+        if is_term(h) and z3.is_bool(h) and _arithmetic(h) and constants_of(h) and \
+                all(c.get_id() in mine for c in constants_of(h)):
+            out.setdefault(str(h), h)
+    return list(out.values())
+
+
+def _arithmetic(e: Any) -> bool:
+    """Is a Z3 term quantifier-free arithmetic on constants (no unknown function)?"""
+    if z3.is_quantifier(e) or not z3.is_app(e):
+        return False
+    if e.decl().kind() == z3.Z3_OP_UNINTERPRETED and e.num_args():
+        return False
+    return all(_arithmetic(c) for c in e.children())
+
+
+def facts(b: Any, fn: Any, game: Any, seconds: float = 5.0, known: dict | None = None,
+          given: list | None = None) -> tuple[Any, str]:
     """(q -> [the lemma's facts about G(q)], words for the scope), or (None, "") when the game is not Maximum
     Nim with a rule function, its f is not shown to be one, or the general lemma is not proved. `known` holds
     the answers of the checks that f is a rule function made in b's Z3 context (the proof attempt's
     :class:`checkers.prove.solver.SolverContext`), so each is made once per attempt, never shared with another.
+    A game with symbolic params (maxnim(k), k symbolic) gets the facts when its f is shown to be a rule function
+    for every value of the params that the query's hypotheses on them alone allow (`given`: k >= 2), f defined
+    there (k != 0); the words then say so.
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
@@ -212,20 +256,32 @@ def facts(b: Any, fn: Any, game: Any, seconds: float = 5.0, known: dict | None =
     if f_tree is None:
         return None, ""
     (coord,) = game.decl.position
-    f = _pure_function(b, f_tree, coord, dict(game.params))
-    if f is None:
+    scratch = _pure_function(b, f_tree, coord, dict(game.params))
+    if scratch is None:
         return None, ""
-    # one Z3 check per f and parameters, not one per query (keyed by f's text: two games of one name may differ)
-    key = (ast.unparse(f_tree), coord, repr(sorted(game.params.items())))
+    side = _side_conditions(list(given or []), dict(game.params))
+    # one Z3 check per f, parameters and side conditions, not one per query (keyed by f's text: two games of one
+    # name may differ)
+    key = (ast.unparse(f_tree), coord, repr(sorted((n, str(v)) for n, v in game.params.items())),
+           repr(sorted(str(h) for h in side)))
     known = {} if known is None else known
     if key not in known:
+        # the negation of "f(0) = 0 and 0 <= f(m) - f(m - 1) <= 1 for every m >= 1, f defined there", with m a
+        # constant: its quotients are then plain constants with their definitions
         m = z3.Int(f"{fn.name()}!m", b.ctx)
-        fm, fm1 = f(m), f(m - 1)
+        f0, fm, fm1 = (scratch.to_term(scratch.term(f_tree, {**game.params, coord: q}))
+                       for q in (z3.IntVal(0, b.ctx), m, m - 1))
+        defined, _ = scratch.obligation()
         s = z3.Solver(ctx=b.ctx)
-        s.add(z3.Not(z3.And(f(z3.IntVal(0, b.ctx)) == 0, z3.ForAll([m], z3.Implies(m >= 1, z3.And(fm1 <= fm, fm <= fm1 + 1))))))
+        s.add(*side, *scratch.assertions())
+        s.add(z3.Not(z3.And(defined, f0 == 0, z3.Implies(m >= 1, z3.And(fm1 <= fm, fm <= fm1 + 1)))))
         known[key] = check(Budget.seconds(seconds), s) == z3.unsat
     if not known[key]:
         return None, ""
+
+    def f(q: Any) -> Any:
+        """f(q) in the query's own builder (a quotient of k symbolic is shared with the statement's)."""
+        return b.to_term(b.term(f_tree, {**game.params, coord: q}))
     ok, _ = general_lemma()
     if not ok:
         return None, ""
@@ -235,4 +291,8 @@ def facts(b: Any, fn: Any, game: Any, seconds: float = 5.0, known: dict | None =
         return [z3.Implies(q == 0, fn(q) == 0),
                 z3.Implies(z3.And(q >= 1, fq > fq1), fn(q) == fq),
                 z3.Implies(z3.And(q >= 1, fq == fq1), fn(q) == fn(q - fq - 1))]
-    return at, WHERE
+    symbolic = sorted(n for n, v in game.params.items() if is_term(v))
+    if not symbolic:
+        return at, WHERE
+    return at, (f"{WHERE}, {', '.join(symbolic)} symbolic: f(x) = {ast.unparse(f_tree)} shown a rule function for "
+                f"every {' and '.join(str(h) for h in side) or ', '.join(symbolic)} (Z3)")

@@ -153,7 +153,7 @@ class Context:
         ob, texts = b.obligation()
         facts = b.assertions()
         known = self.solver.rule_functions
-        providers = [lambda b_, fn, game: rule_function_facts(b_, fn, game, known=known)]
+        providers = [lambda b_, fn, game: rule_function_facts(b_, fn, game, known=known, given=hyps)]
         if names_options(self.claim):
             # the mex facts quantify over the options: given only to a claim that speaks of options, where they
             # are the link between G at a position and at its options (elsewhere they cost Z3 its resources)

@@ -72,6 +72,8 @@ class Scope:
     fresh: list = field(default_factory=list)     # variables introduced by definitions in this scope
     defs: list = field(default_factory=list)      # constraints that define the fresh variables uniquely
     obligations: list = field(default_factory=list)  # (condition, text)
+    #: floor(a / b) with b symbolic, by the texts of a and b -> its fresh quotient (one per pair in this scope)
+    quotients: dict = field(default_factory=dict)
 
 
 
@@ -110,6 +112,29 @@ def has_term(v: Any) -> bool:
     if isinstance(v, tuple):
         return any(has_term(e) for e in v)
     return False
+
+
+def constants_of(e: Any) -> list:
+    """The uninterpreted constants (free variables) a Z3 term names, each once.
+
+    >>> [str(c) for c in constants_of(z3.Int("k") * z3.Int("x") + 2 * z3.Int("k"))]
+    ['k', 'x']
+    """
+    found: dict = {}
+    seen: set = set()
+    todo = [e]
+    while todo:
+        t = todo.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_quantifier(t):
+            todo.append(t.body())
+        elif z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            found[t.get_id()] = t
+        elif z3.is_app(t):
+            todo.extend(reversed(t.children()))
+    return sorted(found.values(), key=str)
 
 
 def show(v: Any) -> str:
