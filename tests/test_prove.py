@@ -134,7 +134,7 @@ def test_unknown_and_not_applicable_are_inconclusive(write_spec):
 def test_strategy_cases_split_an_if_else_chain(write_spec):
     spec = load_spec(write_spec(GAMES + claim_text("dn", 'game = "delete_nim"\nfor_all = "0 <= x <= 5 and 0 <= y <= 5"\n'
                                                          f'grundy = "v2((x | y) + 1)"\n{DELETE_NIM_STRATEGY}')))
-    s = read_strategy(spec.claim("dn"))
+    s = read_strategy(spec.claim("dn").plan())
     assert len(s.cases) == 2 and s.value == "v"
 
 

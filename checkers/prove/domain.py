@@ -30,11 +30,10 @@ from nimjos.lang.binders import Binder, conjuncts
 from nimjos.lang.builtins import iter_items
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.expr import variables_of
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree
 from nimjos.spec.loader import Claim, ProveOptions
 from nimjos.spec.plan import ClaimPlan
 from checkers.prove.terms import Untranslatable
-from nimjos.lang.analysis import parsed
 
 #: a parameter with at most this many values is proved one value at a time
 MAX_EACH = 16
@@ -113,16 +112,17 @@ def _bounded(name: str, op: type, bound: ast.expr) -> ast.expr:
     return ast.Compare(ast.Name(name, ast.Load()), [op()], [copy.deepcopy(bound)])
 
 
-def param_roles(texts: list[str], ns: Any) -> set[str]:
+def param_roles(trees: list[ast.expr], ns: Any) -> set[str]:
     """Names used as a divisor, a modulus, in a power, as a factor of another name, or as a game's
-    argument: proving them one value at a time keeps the arithmetic linear.
+    argument in the expressions `trees`: proving them one value at a time keeps the arithmetic linear.
 
     >>> from nimjos.lang.compiler import Namespace
-    >>> sorted(param_roles(["floor(x / k) + n * m + 2 ** e"], Namespace()))
+    >>> from nimjos.lang.syntax import parse
+    >>> sorted(param_roles([parse("floor(x / k) + n * m + 2 ** e")], Namespace()))
     ['e', 'k', 'm', 'n']
     """
     out: set[str] = set()
-    for tree in parsed(texts):
+    for tree in trees:
         for node in ast.walk(tree):
             if isinstance(node, ast.BinOp):
                 if isinstance(node.op, (ast.FloorDiv, ast.Mod, ast.Div)):
@@ -139,6 +139,13 @@ def param_roles(texts: list[str], ns: Any) -> set[str]:
     return out
 
 
+def _expression_trees(plan: ClaimPlan) -> list[ast.expr]:
+    """The trees of the claim's statement when it is one expression (a formula, a bound), its assumption and
+    its game, as the plan compiled them."""
+    parts = [getattr(plan, "formula", None), getattr(plan, "bound", None), plan.assume, plan.game]
+    return [p.tree for p in parts if p is not None]
+
+
 def proof_domain(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> ProofDomain:
     """Read the proof's domain from prove.for_all or the window (see the module docstring).
 
@@ -150,7 +157,11 @@ def proof_domain(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> P
     (['x'], ['x'], {'x': '0'})
     """
     explicit = cfg.for_all
-    binder = Binder(parse(explicit), ns, set(), text=explicit) if explicit else plan.window
+    if explicit:   # the class of prove.for_all, as the plan parsed it
+        assert plan.prove_for_all is not None, "a plan whose prove.for_all is set has its tree"
+        binder = Binder(copy_tree(plan.prove_for_all), ns, set(), text=explicit)
+    else:
+        binder = plan.window
     assert binder is not None, "a claim the prover reads has a window"
     domain = getattr(plan, "domain", None)
     # with a domain the spec states, the window is only the part of it the exhaustive method enumerates: its
@@ -161,7 +172,7 @@ def proof_domain(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> P
     if cfg.each is not None:
         params = set(cfg.each)
     else:
-        params = param_roles([claim.statement_text, claim.assume_text or "", binder.text, plan.game_text or ""], ns)
+        params = param_roles(_expression_trees(plan) + [binder.tree], ns)
         params |= {n for n in binder.names if n not in coords} if plan.game_text else set()
         params -= coords
     dom = ProofDomain(binder)
@@ -242,7 +253,9 @@ def inside_domain(dom: ProofDomain, bindings: dict, claim: Claim) -> bool:
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
     >>> c = spec.claims[0]
-    >>> dom = proof_domain(c, c.plan(), ProveOptions(for_all="0 <= x <= 5"), spec.namespace)
+    >>> from nimjos.lang.syntax import parse
+    >>> plan = dataclasses.replace(c.plan(), prove_for_all=parse("0 <= x <= 5"))
+    >>> dom = proof_domain(c, plan, ProveOptions(for_all="0 <= x <= 5"), spec.namespace)
     >>> inside_domain(dom, {"x": 3}, c), inside_domain(dom, {"x": 6}, c)
     (True, False)
     """

@@ -52,7 +52,7 @@ class GameQueries:
         self.formula = copy_tree(formula.tree) if formula is not None else None
         self.families = None if families is None else \
             [(copy_tree(f.binder.tree), copy_tree(f.point.tree)) for f in families]
-        self.strategy = read_strategy(claim)
+        self.strategy = read_strategy(plan)
         #: the game is played in misère play: (b) only where a move exists, and the terminal condition (c)
         self.misere = bool(getattr(ctx.plan, "misere", False))
         if self.misere and kind != Mode.P:

@@ -14,7 +14,6 @@ import ast
 from typing import Any, Sequence
 
 from nimjos.lang.compiler import Namespace
-from nimjos.lang.syntax import parse
 from nimjos.spec.loader import Claim, ProveOptions
 from nimjos.spec.plan import ClaimPlan
 
@@ -90,27 +89,9 @@ def world_trees(claim: Claim, plan: ClaimPlan) -> list:
     >>> [ast.unparse(t) for t in world_trees(c, c.plan())]
     ['x', 'nim1', '0 <= x and x <= 20']
     """
-    trees = []
-    for v in (claim.statement, claim.assume_text, claim.strategy):
-        if isinstance(v, str):
-            trees.append(parse(v))
-        elif isinstance(v, list):
-            trees += [parse(f.get("point", "0")) for f in v if isinstance(f, dict)]
-            trees += [parse(f.get("where", "True")) for f in v if isinstance(f, dict)]
-        elif isinstance(v, dict):
-            trees += [parse(t) for t in _strings(v)]
-    if plan.game_text:
-        trees.append(parse(plan.game_text))
+    trees = plan.claim_trees() + list(plan.strategy_trees.values())
+    if plan.game is not None:
+        trees.append(plan.game.tree)
     assert plan.window is not None, "a claim the prover reads has a window"
     trees.append(plan.window.tree)
     return trees
-
-
-def _strings(d: Any) -> list[str]:
-    if isinstance(d, str):
-        return [d]
-    if isinstance(d, dict):
-        return [s for v in d.values() for s in _strings(v)]
-    if isinstance(d, list):
-        return [s for v in d for s in _strings(v)]
-    return []
