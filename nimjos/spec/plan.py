@@ -127,6 +127,24 @@ class ClaimPlan:
         out += [c.tree for c in (getattr(self, "pattern", None) or {}).values()]
         return out
 
+    def statement_tree(self) -> ast.expr | None:
+        """The tree of the claim's statement when it is one expression (a formula, a bound), else None (a union of
+        families, a pattern, a printed table).
+
+        >>> ClaimPlan(claim=None, profile="default").statement_tree() is None
+        True
+        """
+        for name in ("formula", "bound"):
+            part = getattr(self, name, None)
+            if part is not None:
+                return part.tree
+        return None
+
+    def expression_trees(self) -> list[ast.expr]:
+        """The trees of the statement when it is one expression (:meth:`statement_tree`) and of the assumption."""
+        stated = self.statement_tree()
+        return ([stated] if stated is not None else []) + ([self.assume.tree] if self.assume is not None else [])
+
     def claim_trees(self) -> list[ast.expr]:
         """The trees of the statement (:meth:`statement_trees`) and of the assumption, in that order."""
         return self.statement_trees() + ([self.assume.tree] if self.assume is not None else [])
