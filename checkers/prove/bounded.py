@@ -77,8 +77,11 @@ def narrowing(claim: Claim, plan: ClaimPlan, dom: ProofDomain, ctx: z3.Context) 
     >>> import pathlib
     >>> from checkers.prove.domain import proof_domain
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
-    >>> c = spec.claims[0]; plan = c.plan()
-    >>> narrowing(c, plan, proof_domain(c, plan, ProveOptions(for_all="3 <= x <= 10**9 and x % 2 == 1"), spec.namespace), z3.Context())
+    >>> import dataclasses
+    >>> from nimjos.lang.syntax import parse
+    >>> own = "3 <= x <= 10**9 and x % 2 == 1"   # a class of the proof's own (prove.for_all)
+    >>> c = spec.claims[0]; plan = dataclasses.replace(c.plan(), prove_for_all=parse(own))
+    >>> narrowing(c, plan, proof_domain(c, plan, ProveOptions(for_all=own), spec.namespace), z3.Context())
     ['x >= 3', 'x <= 10 ** 9', 'x % 2 == 1']
     >>> narrowing(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), z3.Context())
     []
@@ -100,7 +103,7 @@ def narrowing(claim: Claim, plan: ClaimPlan, dom: ProofDomain, ctx: z3.Context) 
     for tree, names in dom.conditions:
         if not names & set(dom.symbolic):
             continue
-        text = clean(ast.unparse(tree))
+        text = clean(tree)
         if text in out:
             continue
         try:

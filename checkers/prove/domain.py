@@ -48,14 +48,16 @@ class ProofDomain:
     enumerated: list[str] = field(default_factory=list)
     symbolic: list[str] = field(default_factory=list)
     conditions: list[tuple[ast.expr, set]] = field(default_factory=list)  # (tree, names it uses)
-    lower: dict = field(default_factory=dict)   # name -> text of its lower bound (for the scope)
-    upper: dict = field(default_factory=dict)   # name -> text of a kept upper bound
+    lower: dict = field(default_factory=dict)   # name -> tree of its lower bound (for the scope)
+    upper: dict = field(default_factory=dict)   # name -> tree of a kept upper bound
     dropped: list[str] = field(default_factory=list)
     substituted: dict = field(default_factory=dict)  # name -> tree of its single value
     domain_conditions: list[tuple[ast.expr, set]] = field(default_factory=list)  # the claim's domain, conjunct by conjunct
     #: the claim's domain (``plan.domain.text``) when the proof ranges over it (the window with its edges dropped);
     #: empty when ``prove.for_all`` states a class of its own
     domain_text: str = ""
+    #: the tree of that domain, as the plan compiled it (None when the proof does not range over it)
+    domain_tree: ast.expr | None = None
 
     def instances(self, ns: Any, symbolic_too: bool = False) -> list[dict]:
         """Every assignment of the enumerated names (one proof each)."""
@@ -112,6 +114,18 @@ def _bounded(name: str, op: type, bound: ast.expr) -> ast.expr:
     return ast.Compare(ast.Name(name, ast.Load()), [op()], [copy.deepcopy(bound)])
 
 
+def _extreme(fold: str, bounds: list[ast.expr]) -> ast.expr:
+    """One bound of several: the bound itself, else ``max(...)`` / ``min(...)`` of copies of them.
+
+    >>> from nimjos.lang.syntax import parse
+    >>> ast.unparse(_extreme("max", [parse("1")])), ast.unparse(_extreme("min", [parse("n"), parse("9")]))
+    ('1', 'min(n, 9)')
+    """
+    if len(bounds) == 1:
+        return copy.deepcopy(bounds[0])
+    return ast.Call(ast.Name(fold, ast.Load()), [copy.deepcopy(b) for b in bounds], [])
+
+
 def param_roles(trees: list[ast.expr], ns: Any) -> set[str]:
     """Names used as a divisor, a modulus, in a power, as a factor of another name, or as a game's
     argument in the expressions `trees`: proving them one value at a time keeps the arithmetic linear.
@@ -139,13 +153,6 @@ def param_roles(trees: list[ast.expr], ns: Any) -> set[str]:
     return out
 
 
-def _expression_trees(plan: ClaimPlan) -> list[ast.expr]:
-    """The trees of the claim's statement when it is one expression (a formula, a bound), its assumption and
-    its game, as the plan compiled them."""
-    parts = [getattr(plan, "formula", None), getattr(plan, "bound", None), plan.assume, plan.game]
-    return [p.tree for p in parts if p is not None]
-
-
 def proof_domain(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> ProofDomain:
     """Read the proof's domain from prove.for_all or the window (see the module docstring).
 
@@ -153,7 +160,7 @@ def proof_domain(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> P
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
     >>> dom = proof_domain(spec.claims[0], spec.claims[0].plan(), ProveOptions(), spec.namespace)
-    >>> dom.symbolic, dom.dropped, dom.lower
+    >>> dom.symbolic, dom.dropped, {n: ast.unparse(t) for n, t in dom.lower.items()}
     (['x'], ['x'], {'x': '0'})
     """
     explicit = cfg.for_all
@@ -172,7 +179,7 @@ def proof_domain(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> P
     if cfg.each is not None:
         params = set(cfg.each)
     else:
-        params = param_roles(_expression_trees(plan) + [binder.tree], ns)
+        params = param_roles(plan.expression_trees() + ([plan.game.tree] if plan.game is not None else []) + [binder.tree], ns)
         params |= {n for n in binder.names if n not in coords} if plan.game_text else set()
         params -= coords
     dom = ProofDomain(binder)
@@ -205,14 +212,14 @@ def proof_domain(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> P
         dom.symbolic.append(name)
         for t in level.low_trees:
             dom.conditions.append((_bounded(name, ast.GtE, t), {name} | set(variables_of(t, ns))))
-        dom.lower[name] = level.low_text[0] if len(level.low_text) == 1 else f"max({', '.join(level.low_text)})"
-        kept = [(text, t) for text, t in zip(level.high_text, level.high_trees) if not _constant(t, ns) or not window_only]
-        if len(kept) < len(level.high_text):
+        dom.lower[name] = _extreme("max", level.low_trees)
+        kept = [t for t in level.high_trees if not _constant(t, ns) or not window_only]
+        if len(kept) < len(level.high_trees):
             dom.dropped.append(name)
-        for _, t in kept:
+        for t in kept:
             dom.conditions.append((_bounded(name, ast.LtE, t), {name} | set(variables_of(t, ns))))
         if kept:
-            dom.upper[name] = kept[0][0] if len(kept) == 1 else f"min({', '.join(text for text, _ in kept)})"
+            dom.upper[name] = _extreme("min", kept)
     for part in binder.filter_trees:
         tree = copy.deepcopy(part)
         names = set(variables_of(tree, ns))
@@ -224,7 +231,7 @@ def proof_domain(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> P
         for part in conjuncts(copy.deepcopy(domain.tree)):
             dom.domain_conditions.append((part, set(variables_of(part, ns))))
         if not explicit:
-            dom.domain_text = domain.text
+            dom.domain_text, dom.domain_tree = domain.text, domain.tree
     return dom
 
 

@@ -16,13 +16,15 @@ unsatisfiable is vacuous; a window point that satisfies them shows it is not, wi
 """
 from __future__ import annotations
 
+import ast
 import time
 from typing import Any
 
 import z3
 
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.lang.syntax import copy_tree, parse
+from nimjos.lang import build
+from nimjos.lang.syntax import copy_tree
 from nimjos.spec.plan import GrundyPlan, HoldsPlan
 from checkers.prove.budget import Budget, check
 from checkers.prove.domain import all_symbolic, inside_domain
@@ -84,7 +86,8 @@ def used_axiom(ctx: Context, b: Builder, uid: str) -> Any:
     if ctx.mode != "int":
         raise Untranslatable("prove.using needs the integer world (no bit-vector operations)")
     used = ctx.claim.spec.claim(uid)
-    dom = all_symbolic(used, used.plan(), ctx.ns)
+    used_plan = used.plan()
+    dom = all_symbolic(used, used_plan, ctx.ns)
     if dom is None:
         raise Untranslatable(f"the used claim {uid!r} has no Z3 model")
     names = [n for n in dom.symbolic if n not in dom.substituted]
@@ -97,8 +100,8 @@ def used_axiom(ctx: Context, b: Builder, uid: str) -> Any:
         for n, tree in dom.substituted.items():
             env[n] = b.term(tree, env)
         conds = [b.formula(tree, env) for tree, _ in dom.conditions + dom.domain_conditions]
-        if used.assume_text:
-            conds.append(b.formula(parse(used.assume_text), env))
+        if used_plan.assume is not None:
+            conds.append(b.formula(copy_tree(used_plan.assume.tree), env))
         conds = [c if is_term(c) else z3.BoolVal(bool(c), b.ctx) for c in conds]
         return z3.And(*conds) if conds else z3.BoolVal(True, b.ctx)
 
@@ -123,19 +126,19 @@ def used_statement(used: Any) -> Any:
     >>> import ast; ast.unparse(used_statement(spec.claim("nim2-grundy")))
     'G(nim2, (x, y)) == xor(x, y)'
     """
-    if issubclass(used.plan_type, HoldsPlan):
-        return parse(used.statement)
     plan = used.plan()
+    if isinstance(plan, HoldsPlan):
+        return copy_tree(plan.formula.tree)
     formula = getattr(plan, "formula", None)
     if formula is None or plan.misere:
         raise Untranslatable(f"the used claim {used.id!r} gives its set by families of points (or in misère play): "
                              "no statement about G to assume")
-    coords = plan.coords
-    pos = coords[0] if len(coords) == 1 else "(" + ", ".join(coords) + ")"
-    g = f"G({plan.game_text}, {pos})"
+    assert plan.game is not None, "a grundy or P-position claim has a game"
+    g = build.call("G", plan.game.tree, build.position(plan.coords))
     if isinstance(plan, GrundyPlan):
-        return parse(f"{g} == ({formula.text})")
-    return parse(f"({g} == 0) == (not not ({formula.text}))")
+        return build.compare(g, ast.Eq, formula.tree)
+    return build.compare(build.compare(g, ast.Eq, build.constant(0)), ast.Eq,
+                         build.negation(build.negation(formula.tree)))
 
 
 def window_witness(ctx: Context, limit: int = 20_000, seconds: float = 0.5) -> dict | None:

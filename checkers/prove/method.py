@@ -42,7 +42,7 @@ from typing import Any
 from nimjos.spec.loader import Claim
 from nimjos.lang.errors import EvalError, NimjosError, SpecError
 from nimjos.lang.analysis import window_constants
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree
 from nimjos.spec.plan import ClaimPlan, LevelSetPlan, ValuesPlan, WindowPlan
 from nimjos.verdict import HasId, ProvedClass, Verdict
 from checkers.exhaustive import check_exhaustive
@@ -198,7 +198,7 @@ def _prove_with_z3(claim: Claim, opts: RunOptions, window: Verdict | None, using
     # a nim-sum is first proved by its laws for every size; if that does not finish in half the time, with
     # bit-vectors of WIDTH bits (a smaller class, which Z3 decides by bit-blasting). A statement about the
     # nim-sum alone would be proved by the very law it states: bit-vectors only (z3's bvxor is a definition)
-    law = mode == "int" and exact == "bv" and not cfg.width and xor_law(claim, ns)
+    law = mode == "int" and exact == "bv" and not cfg.width and xor_law(plan)
     if law:
         mode, width, bits = "bv", WIDTH, WIDTH + 4
     both = mode == "int" and exact == "bv" and not cfg.width
@@ -295,7 +295,7 @@ def prove_used(claim: Claim, opts: RunOptions, seconds: float,
         if uid in path:
             out.append((uid, not_applicable(used, "a cycle of prove.using: " + " -> ".join(path + (uid,)))))
             continue
-        same = next((c for c in path if same_statement(claim.spec.claim(c), used)), None)
+        same = next((c for c in path if same_statement(claim.spec.claim(c).plan(), used.plan())), None)
         if same is not None:
             out.append((uid, not_applicable(used, f"it states what {same!r} states: a lemma may not restate the "
                                                   "claim it proves")))
@@ -305,23 +305,28 @@ def prove_used(claim: Claim, opts: RunOptions, seconds: float,
 
 
 def same_statement(a: Any, b: Any) -> bool:
-    """Do two holds claims state the same thing (statement and assumption alike, up to the names of their
+    """Do the plans of two claims state the same thing (statement and assumption alike, up to the names of their
     variables)?
 
-    >>> C = lambda s, a=None: type("C", (), {"statement": s, "assume_text": a, "spec": None})()
-    >>> same_statement(C("G(g, x) == x"), C("G(g, y) == y")), same_statement(C("x + 1 > x"), C("x + 2 > x"))
+    >>> from nimjos.lang.syntax import parse
+    >>> from nimjos.spec.plan import Compiled, HoldsPlan
+    >>> def P(s):
+    ...     c = type("C", (), {"statement": s, "spec": None})()
+    ...     return HoldsPlan(claim=c, profile="default", window=None, domain=None, formula=Compiled(s, parse(s), bool))
+    >>> same_statement(P("G(g, x) == x"), P("G(g, y) == y")), same_statement(P("x + 1 > x"), P("x + 2 > x"))
     (True, False)
     """
-    def shape(c: Any) -> str | None:
-        texts = [c.statement if isinstance(c.statement, str) else None, c.assume_text or "True"]
-        if texts[0] is None:
+    def shape(plan: Any) -> str | None:
+        stated = plan.statement_tree() if isinstance(plan.claim.statement, str) else None
+        if stated is None:
             return None
+        ns = getattr(getattr(plan.claim, "spec", None), "namespace", None)
         names: dict[str, str] = {}
         out = []
-        for text in texts:
-            tree = parse(text)
+        for tree in (stated, plan.assume.tree if plan.assume is not None else ast.Constant(True)):
+            tree = copy_tree(tree)
             for node in ast.walk(tree):
-                if isinstance(node, ast.Name) and not _known(c, node.id):
+                if isinstance(node, ast.Name) and not _known(ns, node.id):
                     node.id = names.setdefault(node.id, f"v{len(names)}")
             out.append(ast.dump(tree))
         return "|".join(out)
@@ -329,9 +334,8 @@ def same_statement(a: Any, b: Any) -> bool:
     return sa is not None and sa == sb
 
 
-def _known(c: Any, name: str) -> bool:
+def _known(ns: Any, name: str) -> bool:
     """A name the spec's namespace defines (a game, a definition, a built-in), which renaming keeps."""
-    ns = getattr(getattr(c, "spec", None), "namespace", None)
     if ns is None:
         return name in ("True", "False")
     return name in ns.definitions or name in ns.games or name in ns.builtins or name in ("True", "False")

@@ -27,7 +27,7 @@ from typing import Any, Callable
 import z3
 
 from nimjos.lang.expr import variables_of
-from nimjos.lang.syntax import copy_tree, parse
+from nimjos.lang.syntax import copy_tree
 from checkers.prove.measures import HINT, MAX_COORDS, MAX_QUERIES, candidates, measure_text
 from checkers.prove.scope import show_values
 from checkers.prove.solver import Context, QueryResult, cases
@@ -140,7 +140,7 @@ class GameQueries:
         induction applies), or else a measure found by a search (:meth:`q_found_measure`)."""
         decl = self.setup()[3].decl
         if decl.measure:
-            return self.q_measure(decl.measure)
+            return self.q_measure(decl.measure, decl.measure_trees)
         measures = [None] + list(range(len(self.coords))) if len(self.coords) > 1 else [None]
         first: QueryResult | None = None
         refuted = True      # every measure tried was refuted by a Z3 model (no 'unknown', no broken obligation)
@@ -172,12 +172,13 @@ class GameQueries:
         return self.ctx.run(f"move {i + 1} decreases {what}", b, hyps + [b.to_bool(cond)], goal,
                             self.watch(env, bound), self.coords_terms(env))
 
-    def q_measure(self, texts: tuple[str, ...]) -> QueryResult:
+    def q_measure(self, texts: tuple[str, ...], declared: tuple[ast.expr, ...]) -> QueryResult:
         """The game's declared measure is a termination measure, proved before the induction relies on it: each
         of its expressions is an integer >= 0 at every position of the domain (under the assumption), and every
         move keeps the coordinates >= 0 and decreases the measure (lexicographically, for a list). With closure,
-        every play from the domain stays in it and ends: the induction on the measure is well founded."""
-        trees = tuple(parse(t) for t in texts)
+        every play from the domain stays in it and ends: the induction on the measure is well founded. `texts`
+        are the measure as written, `declared` its trees as the game's declaration parsed them."""
+        trees = tuple(copy_tree(t) for t in declared)
         res = self._measure_bounded(texts, trees)
         if res.status != "holds":
             return res
@@ -246,7 +247,7 @@ class GameQueries:
         for cand in candidates(names):
             if not all(cand.decreases(d) for d in seen):
                 continue
-            trees = tuple(parse(t) for t in cand.texts)
+            trees = cand.trees()
             failed: tuple | None = None
             for i in order:
                 if asked >= MAX_QUERIES:

@@ -150,7 +150,7 @@ class Context:
         facts = b.assertions()
         known = self.solver.rule_functions
         providers = [lambda b_, fn, game: rule_function_facts(b_, fn, game, known=known)]
-        if names_options(self.claim):
+        if names_options(self.plan):
             # the mex facts quantify over the options: given only to a claim that speaks of options, where they
             # are the link between G at a position and at its options (elsewhere they cost Z3 its resources)
             providers.append(lambda b_, fn, game: mex_provider(b_, fn, game, known=known))

@@ -35,7 +35,8 @@ from nimjos.lang.builtins import iter_items
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, NimjosError, SpecError
 from nimjos.lang.analysis import window_constants
-from nimjos.lang.syntax import copy_tree, parse
+from nimjos.lang import build
+from nimjos.lang.syntax import copy_tree
 from nimjos.lang.values import format_value, json_value
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, LevelSetPlan, PPositionsPlan, SetPlan, WindowPlan
@@ -258,13 +259,15 @@ def _setup(claim: Claim, plan: Any, cfg: Any) -> dict:
         extra = sorted(set(symbolic) - set(coords))
         raise NotAutomatic(f"{', '.join(extra)}: a game's parameters must be fixed, and the window gives no small "
                            "range of values for them")
-    domain = cfg.for_all or plan.domain.text or None
+    # the class of the proof: prove.for_all's tree, else the claim's domain (None: no condition); its text for words
+    domain = plan.prove_for_all if cfg.for_all else plan.domain.tree
+    domain_text = cfg.for_all or plan.domain.text or None
     instances = dom.instances(ns)
     covered, why = _covers(claim, plan, dom.enumerated, instances, cfg)
     if issubclass(claim.plan_type, LevelSetPlan) and covered:    # the levels are the window's (a profile widens them)
         covered, why = False, f"the levels {plan.levels.text or ', '.join(plan.level_names)} of the window"
     return {"ns": ns, "dom": dom, "symbolic": symbolic, "enumerated": list(dom.enumerated), "instances": instances,
-            "domain": domain, "covered": covered, "why_bounded": why}
+            "domain": domain, "domain_text": domain_text, "covered": covered, "why_bounded": why}
 
 
 def _covers(claim: Claim, plan: Any, names: list[str], instances: list[dict], cfg: Any) -> tuple[bool, str]:
@@ -303,11 +306,11 @@ def _job(claim: Claim, plan: Any, setup: dict, inst: dict) -> Job:
     ns = setup["ns"]
     # Walnut's numbers are the naturals: the domain must bound every symbolic name (a claim's variable, a game's
     # coordinate) below by 0, or the method does not apply
-    _check_nonneg(claim, setup, inst)
+    _check_nonneg(plan, setup, inst)
     if isinstance(plan, HoldsPlan):
         names = setup["symbolic"]
         assume = plan.assume.tree if plan.assume is not None else None
-        exp = _exponent_names(claim, names) if setup["num"] is BASE2 else set()
+        exp = _exponent_names(plan, names) if setup["num"] is BASE2 else set()
         try:
             job = holds_job(ns, plan.formula.tree, names, inst, setup["domain"], assume, exp, num=setup["num"])
         except NotAutomatic:
@@ -326,7 +329,7 @@ def _job(claim: Claim, plan: Any, setup: dict, inst: dict) -> Job:
         kind = game_kind(plan)
         assert kind is not None, "a game claim has a local certificate"
         job = game_job(ns, game.decl, dict(game.params), inst, kind,
-                       plan.formula.tree if getattr(plan, "formula", None) is not None else claim.statement,
+                       plan.formula.tree if getattr(plan, "formula", None) is not None else None,
                        list(plan.families) if isinstance(plan, SetPlan) and plan.families is not None else None,
                        setup["domain"], tuple(plan.coords), _levels(plan, inst) if isinstance(plan, LevelSetPlan) else None,
                        num=setup["num"], misere=game.play == MISERE)
@@ -347,27 +350,31 @@ def _levels(plan: Any, inst: dict) -> tuple[str, list[int]]:
     return name, values
 
 
-def _check_nonneg(claim: Claim, setup: dict, inst: dict) -> None:
+def _check_nonneg(plan: Any, setup: dict, inst: dict) -> None:
     """Walnut quantifies over the naturals: the class of the proof (the claim's domain, or prove.for_all, with
     a holds claim's assumption) must imply that every symbolic name is >= 0, each by a lower bound non-negative
     by its form; the window's bounds do not count (a domain ``x >= -5`` with the window ``0 <= x <= 20`` is
     about x = -5 too).
 
     >>> from nimjos.spec.loader import load_spec
+    >>> from nimjos.lang.syntax import parse
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[3] / "tests" / "data" / "tiny.toml")
-    >>> _check_nonneg(spec.claims[0], {"domain": "0 <= x", "symbolic": ["x"]}, {})
-    >>> _check_nonneg(spec.claims[0], {"domain": "x >= -5", "symbolic": ["x"]}, {})
+    >>> _check_nonneg(spec.claims[0].plan(), {"domain": parse("0 <= x"), "domain_text": "0 <= x", "symbolic": ["x"]}, {})
+    >>> _check_nonneg(spec.claims[0].plan(), {"domain": parse("x >= -5"), "domain_text": "x >= -5", "symbolic": ["x"]}, {})
     Traceback (most recent call last):
     ...
     checkers.prove.walnut.logic.NotAutomatic: the domain x >= -5 does not bound x below by 0 (Walnut's numbers are the naturals)
     """
-    names, text = setup["symbolic"], setup["domain"] or ""
-    if issubclass(claim.plan_type, HoldsPlan) and claim.assume_text:     # where the assumption fails, the claim holds
-        text = f"({text}) and ({claim.assume_text})" if text else claim.assume_text
+    claim = plan.claim
+    names, text = setup["symbolic"], setup["domain_text"] or ""
+    parts = [setup["domain"]] if setup["domain"] is not None else []
+    if isinstance(plan, HoldsPlan) and plan.assume is not None:     # where the assumption fails, the claim holds
+        text = f"({text}) and ({plan.assume.text})" if text else plan.assume.text
+        parts.append(plan.assume.tree)
     ok: set = set()
     try:
-        levels = Binder(parse(text), claim.spec.namespace, allow_unbounded=True, text=text).levels if text else []
+        levels = Binder(build.conjunction(parts), plan.namespace, allow_unbounded=True, text=text).levels if parts else []
     except (NimjosError, KeyError, TypeError, ValueError):
         levels = []
     for level in levels:
@@ -389,13 +396,12 @@ def _check_nonneg(claim: Claim, setup: dict, inst: dict) -> None:
                            "naturals)")
 
 
-def _exponent_names(claim: Claim, names: list[str]) -> set:
+def _exponent_names(plan: Any, names: list[str]) -> set:
     """Names used as the exponent of 2 (``2 ** n``): tried first as 2**n, the automatic view of them."""
     out = set()
-    for text in (claim.statement, claim.assume_text, claim.for_all_text):
-        if not isinstance(text, str):
-            continue
-        for node in ast.walk(parse(text)):
+    trees = plan.expression_trees() + ([plan.domain.tree] if plan.domain.tree is not None else [])
+    for tree in trees:
+        for node in ast.walk(tree):
             if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Constant) \
                     and node.left.value == 2 and isinstance(node.right, ast.Name) and node.right.id in names:
                 out.add(node.right.id)
