@@ -306,7 +306,7 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
     failures: list[Outcome] = []
     skips: dict[str, int] = {}
 
-    table = uses_table(claim, ns)
+    table = uses_table(plan)
 
     def run_one(drawn: Drawn) -> Outcome:
         stats["drawn"] += 1
