@@ -189,7 +189,7 @@ def probe_points(claim: Claim, plan: ClaimPlan) -> list[dict]:
     rng = random.Random(zlib.crc32(claim.id.encode()))
     names = list(plan.window.names)
     values = _window_values(plan)
-    game = not isinstance(plan, HoldsPlan) or bool(claim.game_text) or uses_table(claim, claim.spec.namespace)
+    game = not isinstance(plan, HoldsPlan) or bool(claim.game_text) or uses_table(plan)
     cands = {n: _candidates(n, values[n], game, rng) for n in names}
     if game:
         # an exponent (2 ** n) of a claim the engines judge: n just past the window, as a table grows with 2 ** n

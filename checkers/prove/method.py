@@ -310,9 +310,8 @@ def same_statement(a: Any, b: Any) -> bool:
 
     >>> from nimjos.lang.syntax import parse
     >>> from nimjos.spec.plan import Compiled, HoldsPlan
-    >>> def P(s):
-    ...     c = type("C", (), {"statement": s, "spec": None})()
-    ...     return HoldsPlan(claim=c, profile="default", window=None, domain=None, formula=Compiled(s, parse(s), bool))
+    >>> C = lambda s: type("C", (), {"statement": s, "spec": None})()
+    >>> P = lambda s: HoldsPlan(claim=C(s), profile="default", window=None, domain=None, formula=Compiled(s, parse(s), bool))
     >>> same_statement(P("G(g, x) == x"), P("G(g, y) == y")), same_statement(P("x + 1 > x"), P("x + 2 > x"))
     (True, False)
     """

@@ -42,7 +42,6 @@ class GameQueries:
     def __init__(self, ctx: Context, kind: Mode):
         self.ctx = ctx
         self.kind = kind
-        claim = ctx.claim
         self.coords = ctx.plan.coords
         plan = ctx.plan
         assert plan.game is not None, "a claim about a game"
