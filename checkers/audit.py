@@ -39,7 +39,6 @@ from nimjos.lang.analysis import size_names
 from nimjos.lang.binders import conjuncts
 from nimjos.lang.errors import EvalError, NimjosError, ResourceError, SpecError
 from nimjos.lang.runtime import active_budget, step_limit
-from nimjos.lang.syntax import parse
 from nimjos.spec.budget import enforce_limits
 from nimjos.spec.domain import heap_count
 from nimjos.lang.values import format_value
@@ -132,7 +131,7 @@ def _heap_counts(plan: ClaimPlan) -> dict[str, str]:
     {'n': 'h'}
     """
     out = {}
-    for part in conjuncts(parse(plan.window_text)) if plan.window_text else []:
+    for part in conjuncts(plan.window.tree) if plan.window is not None and plan.window_text else []:
         count = heap_count(part)
         if isinstance(count, ast.Name):
             assert isinstance(part, ast.Compare) and isinstance(part.left, ast.Name), "heap_count: h in multisets(...)"

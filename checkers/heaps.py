@@ -49,7 +49,7 @@ from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.inline import substitute_call
 from nimjos.lang.runtime import active_budget
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, HoldsPlan, PPositionsPlan, WindowPlan
 from nimjos.verdict import Counterexample, ProvedClass, Verdict
@@ -346,16 +346,17 @@ class _Rename(ast.NodeTransformer):
         return ast.Name(id=self.new, ctx=node.ctx) if node.id == self.old else node
 
 
-def _renamed(text: str, old: str, new: str) -> str:
+def _renamed(tree: ast.expr, old: str, new: str) -> str:
     """A condition on one name written with another name (where it is free; a name bound inside the condition is
     renamed fresh by the one inliner, :func:`nimjos.lang.inline.substitute_call`, so `new` is never captured).
 
-    >>> _renamed("0 <= y and y % 2 == 0", "y", "x")
+    >>> from nimjos.lang.syntax import parse
+    >>> _renamed(parse("0 <= y and y % 2 == 0"), "y", "x")
     '0 <= x and x % 2 == 0'
-    >>> _renamed("all(y != x for x in range(y))", "y", "x")
+    >>> _renamed(parse("all(y != x for x in range(y))"), "y", "x")
     'all((x != x_1 for x_1 in range(x)))'
     """
-    return ast.unparse(substitute_call((old,), parse(text), [ast.Name(new, ast.Load())]))
+    return ast.unparse(substitute_call((old,), copy_tree(tree), [ast.Name(new, ast.Load())]))
 
 
 def _same(a: ast.expr, a_var: str, b: ast.expr, b_var: str) -> bool:
@@ -474,7 +475,8 @@ def heap_prove(claim: Claim, opts: RunOptions, context: CheckContext | None = No
                        instances=1, assumption_held=1, seconds=seconds, engines=engines)
     if lemma.verdict == "proved":
         # the lemma speaks of the heap sizes of its domain only: the reduction proves the positions of those heaps
-        where = used_domain.text
+        assert used_domain.tree is not None, "a lemma of the reduction states its domain (see _lemma)"
+        where = used_domain.tree
         v = Verdict(claim.id, "proved-bounded", "prove",
                     f"for positions whose every heap {var} satisfies {_renamed(where, y, var)} only (the domain of "
                     f"{used.id}; {plan.domain.describe() if plan.domain is not None else 'the claim: every heap'}), "

@@ -51,7 +51,7 @@ from nimjos.games.heaps.periodicity import (PeriodicityProof, guy_smith_range, h
                                            subtraction_proof)
 from nimjos.lang.binders import Binder
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, PeriodicPlan, WindowPlan
 from nimjos.verdict import Counterexample, ProvedClass, Verdict
@@ -184,7 +184,9 @@ def _domain_values(claim: Claim, plan: WindowPlan, params: list[str]) -> set | N
     """The values of the parameters the domain allows, when its binder lists them first, each finite and free of
     the heap size (``c in {"0.77", "0.07"}``, ``2 <= k <= 4``); None otherwise (or over MAX_INSTANCES)."""
     try:
-        binder = Binder(parse(plan.domain.text), claim.spec.namespace, allow_unbounded=True, text=plan.domain.text)
+        if plan.domain.tree is None:
+            return None   # no condition: no values listed
+        binder = Binder(copy_tree(plan.domain.tree), claim.spec.namespace, allow_unbounded=True, text=plan.domain.text)
         levels = binder.levels[:len(params)]
         if sorted(lv.name for lv in levels) != sorted(params) or any(lv.unbounded for lv in levels):
             return None
@@ -248,8 +250,8 @@ def heap_grundy_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
         return stop(f"no heap size below {OUTSIDE_SCAN:,} is in the domain")
     seq = heap_sequence(inst.rules, max(outside_sizes, default=0))
     try:
-        commands, queries, why = formula_commands(claim.spec.namespace, inst.rules, claim.statement, coord,
-                                                  plan.domain.text or None, {n: seq[n] for n in outside_sizes})
+        commands, queries, why = formula_commands(claim.spec.namespace, inst.rules, plan.formula.tree, coord,
+                                                  plan.domain.tree, {n: seq[n] for n in outside_sizes})
     except NotAutomatic as exc:
         return stop(f"not automatic in base 2: {exc}")
     except (EvalError, SpecError) as exc:   # a formula the translation cannot read: the other methods judge it
