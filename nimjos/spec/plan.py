@@ -145,6 +145,25 @@ class ClaimPlan:
         stated = self.statement_tree()
         return ([stated] if stated is not None else []) + ([self.assume.tree] if self.assume is not None else [])
 
+    def field_trees(self) -> dict[str, ast.expr]:
+        """The trees of the claim's expressions by the field label a correction edits
+        (:func:`nimjos.spec.loader.editable_fields`): the statement as one expression (under the kind's name), each
+        family's ``KIND[i].point`` and ``KIND[i].where``, and ``assume``.
+
+        >>> ClaimPlan(claim=None, profile="default").field_trees()
+        {}
+        """
+        out: dict[str, ast.expr] = {}
+        stated = self.statement_tree()
+        if stated is not None:
+            out[self.claim.kind] = stated
+        for i, f in enumerate(getattr(self, "families", None) or ()):
+            out[f"{self.claim.kind}[{i}].point"] = f.point.tree
+            out[f"{self.claim.kind}[{i}].where"] = f.binder.tree
+        if self.assume is not None:
+            out["assume"] = self.assume.tree
+        return out
+
     def claim_trees(self) -> list[ast.expr]:
         """The trees of the statement (:meth:`statement_trees`) and of the assumption, in that order."""
         return self.statement_trees() + ([self.assume.tree] if self.assume is not None else [])
