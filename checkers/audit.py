@@ -192,8 +192,8 @@ def probe_points(claim: Claim, plan: ClaimPlan) -> list[dict]:
     cands = {n: _candidates(n, values[n], game, rng) for n in names}
     if game:
         # an exponent (2 ** n) of a claim the engines judge: n just past the window, as a table grows with 2 ** n
-        for n in size_names([claim.statement_text, claim.assume_text or "", claim.game_text or ""],
-                            claim.spec.namespace) & set(names):
+        trees = plan.expression_trees() + ([plan.game.tree] if plan.game is not None else [])
+        for n in size_names(trees, plan.namespace) & set(names):
             ints = _int_values(values[n])
             cands[n] = [max(ints) + 1, max(ints) + 2, min(ints) - 1] if ints else cands[n]
     counts = _heap_counts(plan)
