@@ -175,7 +175,7 @@ def proved_class(claim: Claim, plan: WindowPlan, params: list[str], bindings: li
     if all(type(v) is int for i in instances for v in i.values()):
         dom = ProofDomain(plan.window, enumerated=list(params), symbolic=[plan.coords[0]])
         # one question in a Z3 context of its own: nothing made for another claim or question reaches it
-        if covers(claim, plan, dom, "int", None, instances, SolverContext().ctx):
+        if covers(plan, dom, "int", None, instances, SolverContext().ctx):
             return None
     return f"for {instances_text(list(params), instances)} only ({plan.domain.describe()})"
 

@@ -5,7 +5,7 @@ that the int world cannot abstract, else ``int``; for a proof, its width and the
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> c = spec.claims[0]
->>> world_of(c, c.plan(), ProveOptions(), spec.namespace), world_of(c, c.plan(), ProveOptions(width=16), spec.namespace)
+>>> world_of(c.plan(), ProveOptions(), spec.namespace), world_of(c.plan(), ProveOptions(width=16), spec.namespace)
 (('int', None, 4), ('bv', 16, 20))
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ import ast
 from typing import Any, Sequence
 
 from nimjos.lang.compiler import Namespace
-from nimjos.spec.loader import Claim, ProveOptions
+from nimjos.spec.loader import Claim, claim_of, ProveOptions
 from nimjos.spec.plan import ClaimPlan
 
 #: default bit-vector width of the domain when bit operations need the bv world
@@ -70,23 +70,24 @@ def choose_mode(trees: Sequence[ast.AST], ns: Namespace, exact: bool = False) ->
 
 
 
-def world_of(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> tuple[str, int | None, int]:
+def world_of(plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> tuple[str, int | None, int]:
     """(mode, width, bits) of a proof of the claim: the world, the width of the domain's values in bv (None
     in int) and the bits of computation (see the module docstring)."""
-    mode = "bv" if cfg.width else choose_mode(world_trees(claim, plan), ns)
+    claim = claim_of(plan)
+    mode = "bv" if cfg.width else choose_mode(world_trees(plan), ns)
     width = int(cfg.width or WIDTH) if mode == "bv" else None
     bits = int(cfg.bits or ((width or 0) + 4))
     return mode, width, bits
 
 
-def world_trees(claim: Claim, plan: ClaimPlan) -> list:
+def world_trees(plan: ClaimPlan) -> list:
     """Every expression of the claim, its game and its window (what decides the world of a proof).
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
     >>> c = spec.claims[0]
-    >>> [ast.unparse(t) for t in world_trees(c, c.plan())]
+    >>> [ast.unparse(t) for t in world_trees(c.plan())]
     ['x', 'nim1', '0 <= x and x <= 20']
     """
     trees = plan.claim_trees() + list(plan.strategy_trees.values())

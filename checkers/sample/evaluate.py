@@ -185,7 +185,7 @@ class AssumedCertificate(Certificate):
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
     >>> claim = spec.claims[0]; plan = claim.plan()
-    >>> cert = AssumedCertificate(claim, plan, {}, game_kind(plan))
+    >>> cert = AssumedCertificate(plan, {}, game_kind(plan))
     >>> cert.inside(3), cert.check(10) is None
     (True, True)
     """
@@ -244,7 +244,7 @@ class GameEvaluator:
         if cert is None:
             kind = game_kind(self.plan)
             assert kind is not None, "a game claim is judged by its local certificate"
-            cert = AssumedCertificate(self.claim, self.plan, params, kind)
+            cert = AssumedCertificate(self.plan, params, kind)
             if key is not None:
                 self._certs[key] = cert
         return cert
@@ -348,7 +348,7 @@ class GameEvaluator:
         values; :func:`checkers.prove.ending.plays_end`)?"""
         key = tuple(sorted(params.items()))
         if key not in self._ends:
-            self._ends[key] = plays_end(self.claim, self.plan, params) is not None
+            self._ends[key] = plays_end(self.plan, params) is not None
         return self._ends[key]
 
     def reevaluate(self, cx: Counterexample) -> Counterexample:
