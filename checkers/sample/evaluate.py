@@ -7,7 +7,7 @@ failed or undefined; a failure of the certificate is re-evaluated by the engine 
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
->>> ev = GameEvaluator(spec.claims[0], spec.claims[0].plan(), "default", z3.Context())
+>>> ev = GameEvaluator(spec.claims[0].plan(), "default", z3.Context())
 >>> ev({"x": 10}).kind, ev({"x": 10 ** 12}).kind, ev.symbolic
 ('held', 'held', 1)
 """
@@ -25,7 +25,7 @@ from nimjos.games.engine import active_engine
 from nimjos.games.fast import outcome_box, outcomes_fast
 from nimjos.lang.errors import EvalError, ResourceError, SpecError, StepLimitError
 from nimjos.lang.values import format_value
-from nimjos.spec.loader import Claim
+from nimjos.spec.loader import Claim, claim_of
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, PPositionsPlan, SetPlan
 from nimjos.verdict import Counterexample
 from nimjos.words import Note, NoteKind
@@ -213,7 +213,8 @@ class GameEvaluator:
     """Judges a game claim at one position by the local certificate (:class:`AssumedCertificate`: the formula is
     taken only where the claim speaks)."""
 
-    def __init__(self, claim: Claim, plan: GrundyPlan | SetPlan, profile: str, ctx: z3.Context):
+    def __init__(self, plan: GrundyPlan | SetPlan, profile: str, ctx: z3.Context):
+        claim = claim_of(plan)
         self.claim = claim
         self.ctx = ctx   # the Z3 context of the point searches (the claim's: checkers.context)
         self.plan = plan

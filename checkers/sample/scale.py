@@ -12,8 +12,8 @@ times the window when ground truth comes from the engine's table (G, options, me
 >>> c = spec.claims[0]; plan = c.plan()
 >>> dom = build_domain(plan, plan.window, spec.namespace)
 >>> import z3
->>> ev = GameEvaluator(c, plan, "default", z3.Context())
->>> choose_far(c, plan, dom, ev, "grundy", ev, 1)
+>>> ev = GameEvaluator(plan, "default", z3.Context())
+>>> choose_far(plan, dom, ev, "grundy", ev, 1)
 (1000000000000000000, '')
 """
 from __future__ import annotations
@@ -64,7 +64,7 @@ def uses_table(plan: ClaimPlan) -> bool:
     return any(uses(t, plan.namespace, TABLE_NAMES) for t in trees)
 
 
-def choose_far(claim: Claim, plan: ClaimPlan, dom: Domain, evaluate: Callable, kind: Mode | None,
+def choose_far(plan: ClaimPlan, dom: Domain, evaluate: Callable, kind: Mode | None,
                evaluator: Any, seed: int) -> tuple[int | None, str]:
     """The far bound: the largest of LADDER at which a few evaluations are cheap, or a few times the
     window when ground truth comes from a table. None with the reason when nothing beyond the window works."""

@@ -29,7 +29,7 @@ from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import copy_tree
-from nimjos.spec.loader import Claim
+from nimjos.spec.loader import Claim, claim_of
 from nimjos.spec.plan import ClaimPlan, LevelSetPlan, SetPlan
 from checkers.prove.budget import RLIMIT_PER_SECOND, Budget, check
 from checkers.prove.solver import model_value
@@ -89,7 +89,8 @@ class Members:
     model can only cost a draw.
     """
 
-    def __init__(self, claim: Claim, plan: ClaimPlan, kind: str | None, ctx: z3.Context):
+    def __init__(self, plan: ClaimPlan, kind: str | None, ctx: z3.Context):
+        claim = claim_of(plan)
         self.ctx = ctx   # the Z3 context of the search (the claim's: checkers.context)
         self.coords = tuple(plan.coords or ())
         self.ns = claim.spec.namespace
