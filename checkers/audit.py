@@ -24,7 +24,7 @@ budget and the engines' position limits; a point over a limit is skipped.
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
 >>> claim = spec.claims[0]
->>> points = probe_points(claim, claim.plan("default"))
+>>> points = probe_points(claim.plan("default"))
 >>> all(p["x"] > 20 for p in points), len(points) == GAME_PROBES   # a grundy claim: the engines' probes
 (True, True)
 """
@@ -42,7 +42,7 @@ from nimjos.lang.runtime import active_budget, step_limit
 from nimjos.spec.budget import enforce_limits
 from nimjos.spec.domain import heap_count
 from nimjos.lang.values import format_value
-from nimjos.spec.loader import Claim
+from nimjos.spec.loader import Claim, claim_of
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PPositionsPlan
 from nimjos.verdict import Counterexample, Verdict
 from checkers.exhaustive import check_exhaustive, pinned_place, rerun_command
@@ -179,10 +179,11 @@ def _assumed(plan: ClaimPlan, env: dict) -> bool:
         return True   # the check itself says what an assumption that cannot be evaluated means
 
 
-def probe_points(claim: Claim, plan: ClaimPlan) -> list[dict]:
+def probe_points(plan: ClaimPlan) -> list[dict]:
     """The probe points of a claim's audit: inside its domain, under its assumption, outside its window, the
     same in every run (seeded by the claim's id). Empty when the claim's kind is not judged at one point or the
     domain has no point beyond the window among the candidates."""
+    claim = claim_of(plan)
     if not isinstance(plan, KINDS) or plan.window is None or plan.domain is None:
         return []
     rng = random.Random(zlib.crc32(claim.id.encode()))
@@ -273,7 +274,7 @@ def audit_proof(claim: Claim, proof: Verdict, profile: str = "default") -> Verdi
     if proof.verdict not in ("proved", "proved-bounded"):
         return None
     plan = claim.plan(profile)
-    points = [p for p in probe_points(claim, plan) if in_class(proof, p) is not False]
+    points = [p for p in probe_points(plan) if in_class(proof, p) is not False]
     if not points:
         return None
     held = evaluated = skipped = 0

@@ -203,7 +203,7 @@ def heap_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
         seen.add(h)
         in_window = n <= top_n and max(h, default=lo) <= hi
         try:
-            judged = _judge(claim, plan, env, hw)
+            judged = _judge(plan, env, hw)
             if judged is None:
                 continue
             ok, lhs, rhs = judged
@@ -235,7 +235,7 @@ def heap_sample(claim: Claim, opts: RunOptions) -> Verdict | None:
     notes = [f"{skipped:,} drawn positions skipped: over the engine's limits"] if skipped else []
     if failures:
         failures.sort(key=lambda cx: (len(cx.bindings[hw.coord]), sum(cx.bindings[hw.coord]), cx.bindings[hw.coord]))
-        cx = failures[0] if failures[0].reason else _shrink(claim, plan, hw, failures[0])
+        cx = failures[0] if failures[0].reason else _shrink(plan, hw, failures[0])
         word = "ill-defined" if cx.reason else "refuted"
         return Verdict(claim.id, word, "sample", scope, instances=held + len(failures),
                        assumption_held=held + len(failures), counterexamples=[] if cx.reason else [cx],
@@ -259,7 +259,7 @@ def _smaller(heaps: tuple) -> list[tuple]:
     return out
 
 
-def _shrink(claim: Claim, plan: PPositionsPlan | GrundyPlan | HoldsPlan, hw: HeapWindow, cx: Counterexample, steps: int = 300) -> Counterexample:
+def _shrink(plan: PPositionsPlan | GrundyPlan | HoldsPlan, hw: HeapWindow, cx: Counterexample, steps: int = 300) -> Counterexample:
     """A failure made smaller, one step at a time while it still fails (each step re-evaluated exactly)."""
     env = dict(cx.bindings)
     improved = True
@@ -272,7 +272,7 @@ def _shrink(claim: Claim, plan: PPositionsPlan | GrundyPlan | HoldsPlan, hw: Hea
                 continue
             steps -= 1
             try:
-                judged = _judge(claim, plan, trial, hw)
+                judged = _judge(plan, trial, hw)
             except (EvalError, ResourceError):
                 continue
             if judged is None:
@@ -287,7 +287,7 @@ def _shrink(claim: Claim, plan: PPositionsPlan | GrundyPlan | HoldsPlan, hw: Hea
     return cx
 
 
-def _judge(claim: Claim, plan: PPositionsPlan | GrundyPlan | HoldsPlan, env: dict, hw: HeapWindow) -> tuple[bool, Any, Any] | None:
+def _judge(plan: PPositionsPlan | GrundyPlan | HoldsPlan, env: dict, hw: HeapWindow) -> tuple[bool, Any, Any] | None:
     """(holds?, lhs, rhs) of the claim at one binding, one evaluation (a fresh step budget); ground truth from
     the engine; None where the assumption is false."""
     active_budget().restart()

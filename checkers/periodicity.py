@@ -52,7 +52,7 @@ from nimjos.games.heaps.periodicity import (PeriodicityProof, guy_smith_range, h
 from nimjos.lang.binders import Binder
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.syntax import copy_tree
-from nimjos.spec.loader import Claim
+from nimjos.spec.loader import Claim, claim_of
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, PeriodicPlan, WindowPlan
 from nimjos.verdict import Counterexample, ProvedClass, Verdict
 
@@ -155,7 +155,7 @@ def _parameter_bindings(plan: PeriodicPlan) -> dict[tuple, dict] | None:
     return seen
 
 
-def proved_class(claim: Claim, plan: WindowPlan, params: list[str], bindings: list[dict]) -> str | None:
+def proved_class(plan: WindowPlan, params: list[str], bindings: list[dict]) -> str | None:
     """None when the parameter values proved (`bindings`, the window's) are every value the claim's domain
     allows (under its assumption), else the class proved, as a scope's words: "for k = 1, 2 only (domain k >= 1
     and n >= 0)". The question is asked of Z3 (:func:`checkers.prove.bounded.covers`); a parameter whose values
@@ -164,13 +164,13 @@ def proved_class(claim: Claim, plan: WindowPlan, params: list[str], bindings: li
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
-    >>> c = spec.claim("kayles-period-12"); proved_class(c, c.plan(), [], [{}]) is None
+    >>> c = spec.claim("kayles-period-12"); proved_class(c.plan(), [], [{}]) is None
     True
     """
     if not params or plan.domain is None or not plan.domain.text:
         return None
     instances = [{n: b[n] for n in params} for b in bindings]
-    if _domain_values(claim, plan, params) == {tuple(repr(i[n]) for n in params) for i in instances}:
+    if _domain_values(plan, params) == {tuple(repr(i[n]) for n in params) for i in instances}:
         return None
     if all(type(v) is int for i in instances for v in i.values()):
         dom = ProofDomain(plan.window, enumerated=list(params), symbolic=[plan.coords[0]])
@@ -180,9 +180,10 @@ def proved_class(claim: Claim, plan: WindowPlan, params: list[str], bindings: li
     return f"for {instances_text(list(params), instances)} only ({plan.domain.describe()})"
 
 
-def _domain_values(claim: Claim, plan: WindowPlan, params: list[str]) -> set | None:
+def _domain_values(plan: WindowPlan, params: list[str]) -> set | None:
     """The values of the parameters the domain allows, when its binder lists them first, each finite and free of
     the heap size (``c in {"0.77", "0.07"}``, ``2 <= k <= 4``); None otherwise (or over MAX_INSTANCES)."""
+    claim = claim_of(plan)
     try:
         if plan.domain.tree is None:
             return None   # no condition: no values listed
@@ -350,7 +351,7 @@ def periodic_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
                      f"{p.checked[0]} <= n < {p.checked[1]}" if not p.decided else
                      f"every {coord} >= {p.preperiod}: g(n + {p.period}) = g(n) + {p.saltus} by the {p.theorem}"
                      for _, p in proofs})
-    bounded = proved_class(claim, plan, params, [b for b, _ in proofs])
+    bounded = proved_class(plan, params, [b for b, _ in proofs])
     scope = "; ".join(scopes) if bounded is None else f"{bounded}; " + "; ".join(scopes)
     v = Verdict(claim.id, "proved" if bounded is None else "proved-bounded", METHOD, scope, instances=len(proofs),
                 assumption_held=len(proofs), seconds=seconds,
