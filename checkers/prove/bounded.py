@@ -21,14 +21,13 @@ True
 """
 from __future__ import annotations
 
-import ast
 import itertools
 import math
 from typing import Any
 
 import z3
 
-from nimjos.spec.loader import Claim, claim_of
+from nimjos.spec.loader import claim_of
 from nimjos.lang.builtins import iter_items
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.syntax import copy_tree
@@ -47,7 +46,6 @@ def bounded_class(plan: ClaimPlan, dom: ProofDomain, mode: str, width: int | Non
                   instances: list[dict], ctx: z3.Context) -> str | None:
     """None when the proof covers the domain, else the proved class as a scope's words (module docstring); Z3's
     questions are asked in `ctx` (the proof attempt's context)."""
-    claim = claim_of(plan)
     domain = getattr(plan, "domain", None)
     if domain is None:
         return None

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.spec.loader import Claim, claim_of, ProveOptions
+from nimjos.spec.loader import ProveOptions, claim_of
 from nimjos.spec.plan import ClaimPlan
 from checkers.prove.budget import Budget
 from checkers.prove.domain import proof_domain

@@ -30,7 +30,8 @@ from typing import Any
 import z3
 
 from nimjos.lang.errors import NimjosError
-from nimjos.lang.syntax import copy_tree, parse
+from nimjos.lang.syntax import copy_tree
+from nimjos.lang.syntax import parse  # noqa: F401  (the docstring examples)
 
 from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder

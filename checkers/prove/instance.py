@@ -18,7 +18,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from nimjos.spec.loader import Claim, claim_of
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, HoldsPlan, SetPlan
 from nimjos.verdict import Counterexample
@@ -67,7 +66,6 @@ def prove_instance(plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, w
     >>> prove_instance(plan, proof_domain(plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 20).status
     'proved'
     """
-    claim = claim_of(plan)
     ctx = Context(plan, dom, params, mode, width, bits, deadline, solver)
     kind = game_kind(plan)
     try:
@@ -104,7 +102,6 @@ def prove_instance(plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, w
 def _confirm(plan: ClaimPlan, kind: Mode | None, params: dict, r: QueryResult, att: Attempt,
              gq: GameQueries | None = None) -> Attempt:
     """Re-evaluate a Z3 model exactly (holds) or by the engine (game claims)."""
-    claim = claim_of(plan)
     values = dict(params)
     values.update(r.values)
     assert plan.window is not None, "a claim the prover reads has a window"
@@ -207,7 +204,6 @@ def _certificate_failure(plan: ClaimPlan, kind: Mode | None, game_params: dict, 
     or every option (b) (:meth:`checkers.prove.certificate.Certificate.confirm`) shows that the claim is wrong
     there or at an option: a counterexample to the set, not necessarily the least (which is not known). None when
     it does not confirm."""
-    claim = claim_of(plan)
     m = _CERTIFICATE_QUERY.match(r.name)
     if m is None or kind is None or not isinstance(plan, (GrundyPlan, SetPlan)) or not _well_founded(att, gq):
         return None

@@ -46,7 +46,7 @@ import z3
 
 from nimjos.games.declared import NORMAL
 from nimjos.lang.errors import NimjosError
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import parse  # noqa: F401  (the docstring examples)
 from checkers.prove.budget import Budget, check
 from checkers.prove.terms import Untranslatable
 from checkers.prove.translate import Builder

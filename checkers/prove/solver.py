@@ -33,7 +33,7 @@ from typing import Any, Iterator
 
 import z3
 
-from nimjos.spec.loader import Claim, claim_of
+from nimjos.spec.loader import claim_of
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.runtime import norm
 from nimjos.spec.plan import ClaimPlan

@@ -14,7 +14,7 @@ import ast
 from typing import Any, Sequence
 
 from nimjos.lang.compiler import Namespace
-from nimjos.spec.loader import Claim, claim_of, ProveOptions
+from nimjos.spec.loader import ProveOptions
 from nimjos.spec.plan import ClaimPlan
 
 #: default bit-vector width of the domain when bit operations need the bv world
@@ -73,7 +73,6 @@ def choose_mode(trees: Sequence[ast.AST], ns: Namespace, exact: bool = False) ->
 def world_of(plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> tuple[str, int | None, int]:
     """(mode, width, bits) of a proof of the claim: the world, the width of the domain's values in bv (None
     in int) and the bits of computation (see the module docstring)."""
-    claim = claim_of(plan)
     mode = "bv" if cfg.width else choose_mode(world_trees(plan), ns)
     width = int(cfg.width or WIDTH) if mode == "bv" else None
     bits = int(cfg.bits or ((width or 0) + 4))

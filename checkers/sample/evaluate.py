@@ -25,7 +25,7 @@ from nimjos.games.engine import active_engine
 from nimjos.games.fast import outcome_box, outcomes_fast
 from nimjos.lang.errors import EvalError, ResourceError, SpecError, StepLimitError
 from nimjos.lang.values import format_value
-from nimjos.spec.loader import Claim, claim_of
+from nimjos.spec.loader import claim_of
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, PPositionsPlan, SetPlan
 from nimjos.verdict import Counterexample
 from nimjos.words import Note, NoteKind

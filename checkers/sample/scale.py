@@ -21,7 +21,6 @@ from __future__ import annotations
 import random
 from typing import Any, Callable
 
-from nimjos.spec.loader import Claim
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.runtime import active_budget, step_limit
 from nimjos.spec.plan import ClaimPlan

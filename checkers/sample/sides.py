@@ -29,7 +29,7 @@ from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import copy_tree
-from nimjos.spec.loader import Claim, claim_of
+from nimjos.spec.loader import claim_of
 from nimjos.spec.plan import ClaimPlan, LevelSetPlan, SetPlan
 from checkers.prove.budget import RLIMIT_PER_SECOND, Budget, check
 from checkers.prove.solver import model_value

@@ -169,7 +169,6 @@ def _translate(plan: Any, cfg: Any) -> tuple[dict | None, list]:
     """The setup and the jobs of every instance, in the numeration the spec names (``prove = { numeration = "fib" }``)
     or else the one the claim's terms need: msd_2 first, and the numeration a term asks for (floor_phi, zeck_tz:
     Fibonacci) when one does (:class:`checkers.prove.walnut.logic.WrongNumeration`)."""
-    claim = claim_of(plan)
     if cfg.numeration:
         return _translate_in(plan, cfg, numeration(cfg.numeration).name)
     try:
@@ -182,7 +181,6 @@ def _translate_in(plan: Any, cfg: Any, num: str) -> tuple[dict | None, list]:
     """The setup and the jobs of every instance in the numeration `num`. When the statement is not automatic with its parameters
     symbolic, one or two of them with a finite constant range in the window are fixed one value at a time
     (``x // 2**v2(x) == 2*s + 1`` is automatic for each s, not in s): the proof then covers those values only."""
-    claim = claim_of(plan)
     def attempt(c: Any) -> tuple[dict | None, list]:
         setup = _setup(plan, c)
         setup["num"] = numeration(num)
