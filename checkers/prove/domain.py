@@ -164,6 +164,7 @@ def proof_domain(plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> ProofDomain:
     (['x'], ['x'], {'x': '0'})
     """
     explicit = cfg.for_all
+    binder: Binder | None
     if explicit:   # the class of prove.for_all, as the plan parsed it
         assert plan.prove_for_all is not None, "a plan whose prove.for_all is set has its tree"
         binder = Binder(copy_tree(plan.prove_for_all), ns, set(), text=explicit)

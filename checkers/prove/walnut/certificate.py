@@ -60,13 +60,14 @@ def _names(prefix: str, n: int) -> list[str]:
     return [f"{prefix}{i:02d}" for i in range(n)]
 
 
-def _tree(expr: ast.expr) -> ast.expr:
+def _tree(expr: ast.expr | None) -> ast.expr:
     """An expression of the claim as a syntax tree: a tree of the plan, copied (a translation may keep the nodes
-    it is given).
+    it is given); a statement asked for where the claim states a union of families is a bug of the caller.
 
     >>> ast.unparse(_tree(ast.parse("y", mode="eval").body))
     'y'
     """
+    assert expr is not None, "a statement written as one expression"
     return copy.deepcopy(expr)
 
 
