@@ -161,7 +161,7 @@ holds = "(n // k) * k + n % k == n"
     for cid, outside in (("open", True), ("closed", False)):
         c = spec.claim(cid)
         plan, ns = c.plan(), spec.namespace
-        dom = proof_domain(plan, c.prove, ns)
+        dom = proof_domain(plan, c.prove)
         instances = dom.instances(ns)
         assert dom.enumerated == ["k"] and [i["k"] for i in instances] == [2, 3, 4, 5, 6]
         point = outside_point(plan, dom, instances)

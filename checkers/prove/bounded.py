@@ -12,7 +12,7 @@ answer Z3 could not give, a domain without a Z3 model) means it may not, and the
 >>> import pathlib
 >>> from checkers.prove.domain import proof_domain
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
->>> c = spec.claims[0]; plan = c.plan(); dom = proof_domain(plan, ProveOptions(), spec.namespace)
+>>> c = spec.claims[0]; plan = c.plan(); dom = proof_domain(plan, ProveOptions())
 >>> import z3
 >>> bounded_class(plan, dom, "int", None, [{}], z3.Context()) is None
 True
@@ -80,9 +80,9 @@ def narrowing(plan: ClaimPlan, dom: ProofDomain, ctx: z3.Context) -> list[str]:
     >>> from nimjos.lang.syntax import parse
     >>> own = "3 <= x <= 10**9 and x % 2 == 1"   # a class of the proof's own (prove.for_all)
     >>> c = spec.claims[0]; plan = dataclasses.replace(c.plan(), prove_for_all=parse(own))
-    >>> narrowing(plan, proof_domain(plan, ProveOptions(for_all=own), spec.namespace), z3.Context())
+    >>> narrowing(plan, proof_domain(plan, ProveOptions(for_all=own)), z3.Context())
     ['x >= 3', 'x <= 10 ** 9', 'x % 2 == 1']
-    >>> narrowing(plan, proof_domain(plan, ProveOptions(), spec.namespace), z3.Context())
+    >>> narrowing(plan, proof_domain(plan, ProveOptions()), z3.Context())
     []
     """
     claim = claim_of(plan)
@@ -137,7 +137,7 @@ def outside_point(plan: ClaimPlan, dom: ProofDomain, instances: list[dict]) -> d
     >>> import pathlib
     >>> from checkers.prove.domain import proof_domain
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
-    >>> c = spec.claims[0]; plan = c.plan(); dom = proof_domain(plan, ProveOptions(), spec.namespace)
+    >>> c = spec.claims[0]; plan = c.plan(); dom = proof_domain(plan, ProveOptions())
     >>> outside_point(plan, dom, [{}]) is None    # nothing enumerated: every point is in the class
     True
     >>> from dataclasses import replace

@@ -13,7 +13,7 @@ in the window are enumerated, which keeps the arithmetic linear (the proof then 
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> c = spec.claims[0]
->>> dom = proof_domain(c.plan(), ProveOptions(), spec.namespace)
+>>> dom = proof_domain(c.plan(), ProveOptions())
 >>> dom.symbolic, dom.enumerated, dom.instances(spec.namespace)
 (['x'], [], [{}])
 """
@@ -153,16 +153,17 @@ def param_roles(trees: list[ast.expr], ns: Any) -> set[str]:
     return out
 
 
-def proof_domain(plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> ProofDomain:
+def proof_domain(plan: ClaimPlan, cfg: ProveOptions) -> ProofDomain:
     """Read the proof's domain from prove.for_all or the window (see the module docstring).
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
-    >>> dom = proof_domain(spec.claims[0].plan(), ProveOptions(), spec.namespace)
+    >>> dom = proof_domain(spec.claims[0].plan(), ProveOptions())
     >>> dom.symbolic, dom.dropped, {n: ast.unparse(t) for n, t in dom.lower.items()}
     (['x'], ['x'], {'x': '0'})
     """
+    ns = plan.namespace
     explicit = cfg.for_all
     binder: Binder | None
     if explicit:   # the class of prove.for_all, as the plan parsed it
@@ -236,7 +237,7 @@ def proof_domain(plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> ProofDomain:
     return dom
 
 
-def all_symbolic(plan: ClaimPlan, ns: Any) -> ProofDomain | None:
+def all_symbolic(plan: ClaimPlan) -> ProofDomain | None:
     """The domain with the parameters symbolic too (their constant upper bounds dropped); None when it has
     no Z3 model.
 
@@ -244,13 +245,13 @@ def all_symbolic(plan: ClaimPlan, ns: Any) -> ProofDomain | None:
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "induction.toml")
     >>> c = spec.claim("maxnim-lemma-3.1-ii")
-    >>> proof_domain(c.plan(), c.prove, spec.namespace).enumerated, all_symbolic(c.plan(), spec.namespace).enumerated
+    >>> proof_domain(c.plan(), c.prove).enumerated, all_symbolic(c.plan()).enumerated
     (['k'], [])
     """
     claim = claim_of(plan)
     cfg = dataclasses.replace(claim.prove, each=())
     try:
-        return proof_domain(plan, cfg, ns)
+        return proof_domain(plan, cfg)
     except Untranslatable:
         return None
 
@@ -264,7 +265,7 @@ def inside_domain(dom: ProofDomain, bindings: dict, claim: Claim) -> bool:
     >>> c = spec.claims[0]
     >>> from nimjos.lang.syntax import parse
     >>> plan = dataclasses.replace(c.plan(), prove_for_all=parse("0 <= x <= 5"))
-    >>> dom = proof_domain(plan, ProveOptions(for_all="0 <= x <= 5"), spec.namespace)
+    >>> dom = proof_domain(plan, ProveOptions(for_all="0 <= x <= 5"))
     >>> inside_domain(dom, {"x": 3}, c), inside_domain(dom, {"x": 6}, c)
     (True, False)
     """

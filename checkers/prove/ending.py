@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.spec.loader import ProveOptions, claim_of
+from nimjos.spec.loader import ProveOptions
 from nimjos.spec.plan import ClaimPlan
 from checkers.prove.budget import Budget
 from checkers.prove.domain import proof_domain
@@ -34,10 +34,9 @@ SECONDS = 4.0
 def plays_end(plan: ClaimPlan, params: dict) -> str | None:
     """Why every play from every position of the claim's domain ends and stays in it (the descent query's text),
     with the parameters `params` fixed ({} asks it for every value); None when Z3 does not prove it."""
-    claim = claim_of(plan)
     try:
         # the claim's own domain, where the sampler draws: never prove.for_all, a class the prover may narrow to
-        dom = proof_domain(plan, ProveOptions(), claim.spec.namespace)
+        dom = proof_domain(plan, ProveOptions())
         ctx = Context(plan, dom, params, "int", None, 0, Budget.seconds(SECONDS))
         queries = GameQueries(ctx, Mode.P)
         descent = queries.q_descent_all()

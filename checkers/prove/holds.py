@@ -10,7 +10,7 @@ unsatisfiable is vacuous; a window point that satisfies them shows it is not, wi
 >>> from checkers.prove.solver import Context
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "lemmas.toml")
 >>> c = spec.claim("half"); plan = c.plan()
->>> ctx = Context(plan, proof_domain(plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 5)
+>>> ctx = Context(plan, proof_domain(plan, ProveOptions()), {}, "int", None, 0, time.perf_counter() + 5)
 >>> [(r.name, r.status) for r in prove_holds(ctx)]
 [('the statement', 'holds')]
 """
@@ -78,7 +78,7 @@ def used_axiom(ctx: Context, b: Builder, uid: str) -> Any:
     >>> from checkers.prove.domain import proof_domain
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "lemmas.toml")
     >>> c = spec.claim("chain"); plan = c.plan()
-    >>> ctx = Context(plan, proof_domain(plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 5)
+    >>> ctx = Context(plan, proof_domain(plan, ProveOptions()), {}, "int", None, 0, time.perf_counter() + 5)
     >>> b, env, hyps = ctx.builder()
     >>> z3.is_quantifier(used_axiom(ctx, b, "shift"))
     True
@@ -87,7 +87,7 @@ def used_axiom(ctx: Context, b: Builder, uid: str) -> Any:
         raise Untranslatable("prove.using needs the integer world (no bit-vector operations)")
     used = ctx.claim.spec.claim(uid)
     used_plan = used.plan()
-    dom = all_symbolic(used_plan, ctx.ns)
+    dom = all_symbolic(used_plan)
     if dom is None:
         raise Untranslatable(f"the used claim {uid!r} has no Z3 model")
     names = [n for n in dom.symbolic if n not in dom.substituted]
@@ -153,7 +153,7 @@ def window_witness(ctx: Context, limit: int = 20_000, seconds: float = 0.5) -> d
     >>> from checkers.prove.domain import proof_domain
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
     >>> c = spec.claims[0]; plan = c.plan()
-    >>> ctx = Context(plan, proof_domain(plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 5)
+    >>> ctx = Context(plan, proof_domain(plan, ProveOptions()), {}, "int", None, 0, time.perf_counter() + 5)
     >>> window_witness(ctx)
     {'x': 0}
     """

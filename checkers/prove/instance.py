@@ -8,7 +8,7 @@ counterexample; an unconfirmed model, ``unknown`` or a timeout make the attempt 
 >>> from checkers.prove.domain import proof_domain
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> c = spec.claims[0]; plan = c.plan()
->>> att = prove_instance(plan, proof_domain(plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 20)
+>>> att = prove_instance(plan, proof_domain(plan, ProveOptions()), {}, "int", None, 0, time.perf_counter() + 20)
 >>> att.status, len(att.results)
 ('proved', 5)
 """
@@ -63,7 +63,7 @@ def prove_instance(plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, w
     >>> from checkers.prove.domain import proof_domain
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
     >>> c = spec.claims[0]; plan = c.plan()
-    >>> prove_instance(plan, proof_domain(plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 20).status
+    >>> prove_instance(plan, proof_domain(plan, ProveOptions()), {}, "int", None, 0, time.perf_counter() + 20).status
     'proved'
     """
     ctx = Context(plan, dom, params, mode, width, bits, deadline, solver)

@@ -189,8 +189,8 @@ def _prove_with_z3(claim: Claim, opts: RunOptions, window: Verdict | None, using
         return not_applicable(claim, f"{', '.join(fixed)} ties the statement to the window's sizes (state the domain "
                                      "with prove = { for_all = \"...\" })")
     try:
-        dom = proof_domain(plan, cfg, ns)
-        mode, width, bits = world_of(plan, cfg, ns)
+        dom = proof_domain(plan, cfg)
+        mode, width, bits = world_of(plan, cfg)
         instances = dom.instances(ns)
     except Untranslatable as exc:
         return not_applicable(claim, str(exc), time.perf_counter() - start)
@@ -205,7 +205,7 @@ def _prove_with_z3(claim: Claim, opts: RunOptions, window: Verdict | None, using
     v = _prove_in_world(plan, opts, window, dom, instances, mode, width, bits, start,
                         budget.part(0.5) if both else budget, solver)
     if both and isinstance(v, Verdict) and v.verdict == "inconclusive" and v.applicable:
-        dom = proof_domain(plan, cfg, ns)
+        dom = proof_domain(plan, cfg)
         bv = _prove_in_world(plan, opts, window, dom, dom.instances(ns), "bv", WIDTH, WIDTH + 4, start, budget,
                              context.solver_context())
         if isinstance(bv, ProofDisagreement):
@@ -236,7 +236,6 @@ def _prove_in_world(plan: ClaimPlan, opts: RunOptions, window: Verdict | None, d
     """Prove every instance in one world (int or bit-vectors) within `budget`, in `solver`'s Z3 context: the verdict, or the
     ProofDisagreement its soundness check raised (the caller decides whether that is a bug)."""
     claim = claim_of(plan)
-    ns = claim.spec.namespace
     attempts: list[Attempt] = []
     symbolic_first = None
     if len(instances) > 4 * MAX_EACH:   # decided before any query: a finite family this large is the window's job
@@ -246,7 +245,7 @@ def _prove_in_world(plan: ClaimPlan, opts: RunOptions, window: Verdict | None, d
     # parameter makes the moves nonlinear, which Z3 does not finish
     if dom.enumerated and game_kind(plan) is None and \
             all(l.members is None for l in dom.binder.levels if l.name in dom.enumerated):
-        sym = all_symbolic(plan, ns)
+        sym = all_symbolic(plan)
         if sym is not None:
             symbolic_first = prove_instance(plan, sym, {}, mode, width, bits, budget.part(1 / 3), solver)
             if symbolic_first.status in ("proved", "refuted"):

@@ -14,7 +14,7 @@ is an N-position).
 >>> from checkers.prove.solver import Context
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> c = spec.claims[0]; plan = c.plan()
->>> ctx = Context(plan, proof_domain(plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 20)
+>>> ctx = Context(plan, proof_domain(plan, ProveOptions()), {}, "int", None, 0, time.perf_counter() + 20)
 >>> [(r.name, r.status) for r in (q() for q in GameQueries(ctx, "grundy").queries())]  # doctest: +NORMALIZE_WHITESPACE
 [('every move decreases the coordinate sum', 'holds'), ('move 1 stays in the domain', 'holds'),
  ('(a) along move 1', 'holds'), ('values are non-negative', 'holds'), ('(b) some option has each lower value', 'holds')]

@@ -6,7 +6,7 @@ value below 2^32"), the enumerated values, and the abstractions, lemmas and indu
 >>> from checkers.prove.domain import proof_domain
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> c = spec.claims[0]
->>> dom = proof_domain(c.plan(), ProveOptions(), spec.namespace)
+>>> dom = proof_domain(c.plan(), ProveOptions())
 >>> class_text(dom, "bv", 32, [{}], {"xor", "unknown G"})
 'all x >= 0, every value below 2^32; xor by its laws, G as unknown functions'
 """

@@ -16,7 +16,7 @@ made by the claim's :class:`checkers.context.CheckContext`), so that answers do 
 >>> from checkers.prove.domain import proof_domain
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> c = spec.claims[0]; plan = c.plan()
->>> ctx = Context(plan, proof_domain(plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 5)
+>>> ctx = Context(plan, proof_domain(plan, ProveOptions()), {}, "int", None, 0, time.perf_counter() + 5)
 >>> b, env, hyps = ctx.builder()
 >>> ctx.run("x + 1 > x", b, hyps, b.formula(parse("x + 1 > x"), env), {"x": env["x"]}).status
 'holds'

@@ -5,13 +5,13 @@ that the int world cannot abstract, else ``int``; for a proof, its width and the
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> c = spec.claims[0]
->>> world_of(c.plan(), ProveOptions(), spec.namespace), world_of(c.plan(), ProveOptions(width=16), spec.namespace)
+>>> world_of(c.plan(), ProveOptions()), world_of(c.plan(), ProveOptions(width=16))
 (('int', None, 4), ('bv', 16, 20))
 """
 from __future__ import annotations
 
 import ast
-from typing import Any, Sequence
+from typing import Sequence
 
 from nimjos.lang.compiler import Namespace
 from nimjos.spec.loader import ProveOptions
@@ -70,9 +70,10 @@ def choose_mode(trees: Sequence[ast.AST], ns: Namespace, exact: bool = False) ->
 
 
 
-def world_of(plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> tuple[str, int | None, int]:
+def world_of(plan: ClaimPlan, cfg: ProveOptions) -> tuple[str, int | None, int]:
     """(mode, width, bits) of a proof of the claim: the world, the width of the domain's values in bv (None
     in int) and the bits of computation (see the module docstring)."""
+    ns = plan.namespace
     mode = "bv" if cfg.width else choose_mode(world_trees(plan), ns)
     width = int(cfg.width or WIDTH) if mode == "bv" else None
     bits = int(cfg.bits or ((width or 0) + 4))

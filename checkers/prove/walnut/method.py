@@ -251,7 +251,7 @@ def _setup(plan: Any, cfg: Any) -> dict:
     """The names Walnut quantifies (symbolic), the instances of the others, and whether they cover the domain."""
     claim = claim_of(plan)
     ns = claim.spec.namespace
-    dom = proof_domain(plan, cfg, ns)
+    dom = proof_domain(plan, cfg)
     if dom.substituted:
         raise NotAutomatic(f"{', '.join(dom.substituted)} is fixed by a set depending on other names")
     coords = list(plan.coords)
