@@ -24,7 +24,7 @@ budget and the engines' position limits; a point over a limit is skipped.
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
 >>> claim = spec.claims[0]
->>> points = probe_points(claim, claim.plan("default"))
+>>> points = probe_points(claim.plan("default"))
 >>> all(p["x"] > 20 for p in points), len(points) == GAME_PROBES   # a grundy claim: the engines' probes
 (True, True)
 """
@@ -40,11 +40,10 @@ from nimjos.lang.binders import conjuncts
 from nimjos.lang.builtins import iter_items
 from nimjos.lang.errors import EvalError, NimjosError, ResourceError, SpecError
 from nimjos.lang.runtime import active_budget, step_limit
-from nimjos.lang.syntax import parse
 from nimjos.spec.budget import enforce_limits
 from nimjos.spec.domain import heap_count
 from nimjos.lang.values import format_value
-from nimjos.spec.loader import Claim
+from nimjos.spec.loader import Claim, claim_of
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PPositionsPlan
 from nimjos.verdict import Counterexample, Verdict
 from checkers.exhaustive import check_exhaustive, pinned_place, rerun_command
@@ -132,7 +131,7 @@ def _heap_counts(plan: ClaimPlan) -> dict[str, str]:
     {'n': 'h'}
     """
     out = {}
-    for part in conjuncts(parse(plan.window_text)) if plan.window_text else []:
+    for part in conjuncts(plan.window.tree) if plan.window is not None and plan.window_text else []:
         count = heap_count(part)
         if isinstance(count, ast.Name):
             assert isinstance(part, ast.Compare) and isinstance(part.left, ast.Name), "heap_count: h in multisets(...)"
@@ -180,22 +179,24 @@ def _assumed(plan: ClaimPlan, env: dict) -> bool:
         return True   # the check itself says what an assumption that cannot be evaluated means
 
 
-def probe_points(claim: Claim, plan: ClaimPlan) -> list[dict]:
+def probe_points(plan: ClaimPlan) -> list[dict]:
     """The probe points of a claim's audit: inside its domain, under its assumption, outside its window, the
     same in every run (seeded by the claim's id). Empty when the claim's kind is not judged at one point or the
     domain has no point beyond the window among the candidates."""
+    claim = claim_of(plan)
     if not isinstance(plan, KINDS) or plan.window is None or plan.domain is None:
         return []
     rng = random.Random(zlib.crc32(claim.id.encode()))
     names = list(plan.window.names)
     values = _window_values(plan)
-    game = not isinstance(plan, HoldsPlan) or bool(claim.game_text) or uses_table(claim, claim.spec.namespace)
+    game = not isinstance(plan, HoldsPlan) or bool(claim.game_text) or uses_table(plan)
     cands = {n: _candidates(n, values[n], game, rng) for n in names}
     if game:
         # an exponent (2 ** n) of a claim the engines judge: n just past the window, as a table grows with 2 ** n
-        # (the domain's text too: a point fixed by the others, p in {Pt(n, c, i)}, grows with 2 ** n there)
-        for n in size_names([claim.statement_text, claim.assume_text or "", claim.game_text or "",
-                             plan.domain.text or ""], claim.spec.namespace) & set(names):
+        # (the domain's tree too: a point fixed by the others, p in {Pt(n, c, i)}, grows with 2 ** n there)
+        trees = plan.expression_trees() + [t for t in ((plan.game.tree if plan.game is not None else None),
+                                                       plan.domain.tree) if t is not None]
+        for n in size_names(trees, plan.namespace) & set(names):
             ints = _int_values(values[n])
             cands[n] = [max(ints) + 1, max(ints) + 2, min(ints) - 1] if ints else cands[n]
     counts = _heap_counts(plan)
@@ -297,7 +298,7 @@ def audit_proof(claim: Claim, proof: Verdict, profile: str = "default") -> Verdi
     if proof.verdict not in ("proved", "proved-bounded"):
         return None
     plan = claim.plan(profile)
-    points = [p for p in probe_points(claim, plan) if in_class(proof, p) is not False]
+    points = [p for p in probe_points(plan) if in_class(proof, p) is not False]
     if not points:
         return None
     held = evaluated = skipped = 0

@@ -235,7 +235,7 @@ def _prefetch_grundy(plan: HoldsPlan, pins: dict | None, shard: tuple | None) ->
     ns = plan.claim.spec.namespace
     assert plan.window is not None, "a holds plan has a window"
     names = set(plan.window.names)
-    calls = grundy_calls([plan.claim.statement, plan.claim.assume_text], names, ns)
+    calls = grundy_calls(plan.expression_trees(), names, ns)
     if not calls:
         return False
     fns = [(compile_tree(g, ns, names), compile_tree(p, ns, names)) for g, p in calls]

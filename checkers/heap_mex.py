@@ -24,6 +24,7 @@ it, so g(n + p) = mex != f(n + p) = g(n) + s there.
 """
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -36,7 +37,7 @@ from nimjos.games.heaps.rules import HeapRules
 from nimjos.games.periodicity import holds as first_failure
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.errors import NimjosError
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree
 
 #: the Walnut queries of the certificate, each to be TRUE, and what each says
 QUERIES = {"q_total": "f has a value at every n", "q_unique": "f has one value at every n",
@@ -274,7 +275,7 @@ def mex_proof(rules: HeapRules, period: int, preperiod: int, saltus: int,
     return record_failure(theorem, heap_sequence(rules, reach), period, preperiod, saltus, speaks)
 
 
-def formula_commands(ns: Namespace, rules: HeapRules, statement: str, coord: str, domain: str | None,
+def formula_commands(ns: Namespace, rules: HeapRules, statement: ast.expr, coord: str, domain: ast.expr | None,
                      outside: dict[int, int]) -> tuple[list[str], list[str], dict[str, str]]:
     """The certificate of a grundy claim "g(n) = F(n) for n in the domain" about the heap game `rules`: f is F
     where the domain holds and the engine's value at each heap size in `outside` (every heap size outside the
@@ -285,16 +286,17 @@ def formula_commands(ns: Namespace, rules: HeapRules, statement: str, coord: str
 
     >>> from nimjos.spec.names import spec_namespace
     >>> from nimjos.games.heaps.rules import LASKERS_NIM
-    >>> cmds, queries, why = formula_commands(spec_namespace(), LASKERS_NIM, "n", "n", "1 <= n", {0: 0})
+    >>> from nimjos.lang.syntax import parse
+    >>> cmds, queries, why = formula_commands(spec_namespace(), LASKERS_NIM, parse("n"), "n", parse("1 <= n"), {0: 0})
     >>> cmds[0], queries[-1]
     ('def fG "(((1) <= (n)) & (v = n)) | (n = 0 & v = 0)";', 'q_domain')
     """
     tr = Translator(ns, {})
     dunit = Unit(params=["n"])
-    dm = tr.formula(parse(domain), {coord: "n"}, dunit) if domain else "n = n"
+    dm = tr.formula(copy_tree(domain), {coord: "n"}, dunit) if domain is not None else "n = n"
     unit = Unit(params=["n", "v"], path=[dm])
     acc: list = []
-    g = tr.term(parse(statement), {coord: "n"}, unit, acc)
+    g = tr.term(copy_tree(statement), {coord: "n"}, unit, acc)
     if isinstance(g, Exp):
         raise NotAutomatic("a Grundy value carried as a power of two")
     body = tr.close(acc, f"v = {g}")

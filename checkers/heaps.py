@@ -49,7 +49,7 @@ from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.inline import substitute_call
 from nimjos.lang.runtime import active_budget
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, HoldsPlan, PPositionsPlan, WindowPlan
 from nimjos.verdict import Counterexample, ProvedClass, Verdict
@@ -220,7 +220,7 @@ def heap_sample(claim: Claim, opts: RunOptions) -> Verdict:
         seen.add(h)
         in_window = n <= top_n and max(h, default=lo) <= hi
         try:
-            judged = _judge(claim, plan, env, hw)
+            judged = _judge(plan, env, hw)
             if judged is None:
                 continue
             ok, lhs, rhs = judged
@@ -252,7 +252,7 @@ def heap_sample(claim: Claim, opts: RunOptions) -> Verdict:
     notes = [f"{skipped:,} drawn positions skipped: over the engine's limits"] if skipped else []
     if failures:
         failures.sort(key=lambda cx: (len(cx.bindings[hw.coord]), sum(cx.bindings[hw.coord]), cx.bindings[hw.coord]))
-        cx = failures[0] if failures[0].reason else _shrink(claim, plan, hw, failures[0])
+        cx = failures[0] if failures[0].reason else _shrink(plan, hw, failures[0])
         word = "ill-defined" if cx.reason else "refuted"
         return Verdict(claim.id, word, "sample", scope, instances=held + len(failures),
                        assumption_held=held + len(failures), counterexamples=[] if cx.reason else [cx],
@@ -276,7 +276,7 @@ def _smaller(heaps: tuple) -> list[tuple]:
     return out
 
 
-def _shrink(claim: Claim, plan: PPositionsPlan | GrundyPlan | HoldsPlan, hw: HeapWindow, cx: Counterexample, steps: int = 300) -> Counterexample:
+def _shrink(plan: PPositionsPlan | GrundyPlan | HoldsPlan, hw: HeapWindow, cx: Counterexample, steps: int = 300) -> Counterexample:
     """A failure made smaller, one step at a time while it still fails (each step re-evaluated exactly)."""
     env = dict(cx.bindings)
     improved = True
@@ -289,7 +289,7 @@ def _shrink(claim: Claim, plan: PPositionsPlan | GrundyPlan | HoldsPlan, hw: Hea
                 continue
             steps -= 1
             try:
-                judged = _judge(claim, plan, trial, hw)
+                judged = _judge(plan, trial, hw)
             except (EvalError, ResourceError):
                 continue
             if judged is None:
@@ -304,7 +304,7 @@ def _shrink(claim: Claim, plan: PPositionsPlan | GrundyPlan | HoldsPlan, hw: Hea
     return cx
 
 
-def _judge(claim: Claim, plan: PPositionsPlan | GrundyPlan | HoldsPlan, env: dict, hw: HeapWindow) -> tuple[bool, Any, Any] | None:
+def _judge(plan: PPositionsPlan | GrundyPlan | HoldsPlan, env: dict, hw: HeapWindow) -> tuple[bool, Any, Any] | None:
     """(holds?, lhs, rhs) of the claim at one binding, one evaluation (a fresh step budget); ground truth from
     the engine; None where the assumption is false."""
     active_budget().restart()
@@ -363,16 +363,17 @@ class _Rename(ast.NodeTransformer):
         return ast.Name(id=self.new, ctx=node.ctx) if node.id == self.old else node
 
 
-def _renamed(text: str, old: str, new: str) -> str:
+def _renamed(tree: ast.expr, old: str, new: str) -> str:
     """A condition on one name written with another name (where it is free; a name bound inside the condition is
     renamed fresh by the one inliner, :func:`nimjos.lang.inline.substitute_call`, so `new` is never captured).
 
-    >>> _renamed("0 <= y and y % 2 == 0", "y", "x")
+    >>> from nimjos.lang.syntax import parse
+    >>> _renamed(parse("0 <= y and y % 2 == 0"), "y", "x")
     '0 <= x and x % 2 == 0'
-    >>> _renamed("all(y != x for x in range(y))", "y", "x")
+    >>> _renamed(parse("all(y != x for x in range(y))"), "y", "x")
     'all((x != x_1 for x_1 in range(x)))'
     """
-    return ast.unparse(substitute_call((old,), parse(text), [ast.Name(new, ast.Load())]))
+    return ast.unparse(substitute_call((old,), copy_tree(tree), [ast.Name(new, ast.Load())]))
 
 
 def _same(a: ast.expr, a_var: str, b: ast.expr, b_var: str) -> bool:
@@ -490,7 +491,8 @@ def heap_prove(claim: Claim, opts: RunOptions, context: CheckContext | None = No
                        instances=1, assumption_held=1, seconds=seconds, engines=engines)
     if lemma.verdict == "proved":
         # the lemma speaks of the heap sizes of its domain only: the reduction proves the positions of those heaps
-        where = used_domain.text
+        assert used_domain.tree is not None, "a lemma of the reduction states its domain (see _lemma)"
+        where = used_domain.tree
         v = Verdict(claim.id, "proved-bounded", "prove",
                     f"for positions whose every heap {var} satisfies {_renamed(where, y, var)} only (the domain of "
                     f"{used.id}; {plan.domain.describe() if plan.domain is not None else 'the claim: every heap'}), "

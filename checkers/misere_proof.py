@@ -325,8 +325,8 @@ def misere_prove(claim: Claim, opts: RunOptions) -> Verdict:
     hw = heap_window(plan)
     domain = plan.domain
     trees = [("the statement", plan.formula.tree)]
-    if domain is not None and domain.text:
-        trees.append(("the domain", ast.parse(domain.text, mode="eval").body))
+    if domain is not None and domain.tree is not None:
+        trees.append(("the domain", domain.tree))
     c, q = 0, 1
     for what, tree in trees:
         try:

@@ -51,8 +51,8 @@ from nimjos.games.heaps.periodicity import (PeriodicityProof, guy_smith_range, h
                                            subtraction_proof)
 from nimjos.lang.binders import Binder
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.lang.syntax import parse
-from nimjos.spec.loader import Claim
+from nimjos.lang.syntax import copy_tree
+from nimjos.spec.loader import Claim, claim_of
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, PeriodicPlan, WindowPlan
 from nimjos.verdict import Counterexample, LeftOut, ProvedClass, Verdict
 
@@ -159,7 +159,7 @@ def _parameter_bindings(plan: PeriodicPlan) -> dict[tuple, dict] | None:
     return seen
 
 
-def proved_class(claim: Claim, plan: WindowPlan, params: list[str], bindings: list[dict]) -> str | None:
+def proved_class(plan: WindowPlan, params: list[str], bindings: list[dict]) -> str | None:
     """None when the parameter values proved (`bindings`, the window's) are every value the claim's domain
     allows (under its assumption), else the class proved, as a scope's words: "for k = 1, 2 only (domain k >= 1
     and n >= 0)". The question is asked of Z3 (:func:`checkers.prove.bounded.covers`); a parameter whose values
@@ -168,27 +168,30 @@ def proved_class(claim: Claim, plan: WindowPlan, params: list[str], bindings: li
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
-    >>> c = spec.claim("kayles-period-12"); proved_class(c, c.plan(), [], [{}]) is None
+    >>> c = spec.claim("kayles-period-12"); proved_class(c.plan(), [], [{}]) is None
     True
     """
     if not params or plan.domain is None or not plan.domain.text:
         return None
     instances = [{n: b[n] for n in params} for b in bindings]
-    if _domain_values(claim, plan, params) == {tuple(repr(i[n]) for n in params) for i in instances}:
+    if _domain_values(plan, params) == {tuple(repr(i[n]) for n in params) for i in instances}:
         return None
     if all(type(v) is int for i in instances for v in i.values()):
         dom = ProofDomain(plan.window, enumerated=list(params), symbolic=[plan.coords[0]])
         # one question in a Z3 context of its own: nothing made for another claim or question reaches it
-        if covers(claim, plan, dom, "int", None, instances, SolverContext().ctx):
+        if covers(plan, dom, "int", None, instances, SolverContext().ctx):
             return None
     return f"for {instances_text(list(params), instances)} only ({plan.domain.describe()})"
 
 
-def _domain_values(claim: Claim, plan: WindowPlan, params: list[str]) -> set | None:
+def _domain_values(plan: WindowPlan, params: list[str]) -> set | None:
     """The values of the parameters the domain allows, when its binder lists them first, each finite and free of
     the heap size (``c in {"0.77", "0.07"}``, ``2 <= k <= 4``); None otherwise (or over MAX_INSTANCES)."""
+    claim = claim_of(plan)
     try:
-        binder = Binder(parse(plan.domain.text), claim.spec.namespace, allow_unbounded=True, text=plan.domain.text)
+        if plan.domain.tree is None:
+            return None   # no condition: no values listed
+        binder = Binder(copy_tree(plan.domain.tree), claim.spec.namespace, allow_unbounded=True, text=plan.domain.text)
         levels = binder.levels[:len(params)]
         if sorted(lv.name for lv in levels) != sorted(params) or any(lv.unbounded for lv in levels):
             return None
@@ -273,8 +276,8 @@ def heap_grundy_verdict(claim: Claim, opts: RunOptions) -> Verdict | LeftOut:
         return stop(f"no heap size below {OUTSIDE_SCAN:,} is in the domain")
     seq = heap_sequence(inst.rules, max(outside_sizes, default=0))
     try:
-        commands, queries, why = formula_commands(claim.spec.namespace, inst.rules, claim.statement, coord,
-                                                  plan.domain.text or None, {n: seq[n] for n in outside_sizes})
+        commands, queries, why = formula_commands(claim.spec.namespace, inst.rules, plan.formula.tree, coord,
+                                                  plan.domain.tree, {n: seq[n] for n in outside_sizes})
     except NotAutomatic as exc:
         return stop(f"not automatic in base 2: {exc}")
     except (EvalError, SpecError) as exc:   # a formula the translation cannot read: the other methods judge it
@@ -375,7 +378,7 @@ def periodic_verdict(claim: Claim, opts: RunOptions) -> Verdict | LeftOut:
                      f"{p.checked[0]} <= n < {p.checked[1]}" if not p.decided else
                      f"every {coord} >= {p.preperiod}: g(n + {p.period}) = g(n) + {p.saltus} by the {p.theorem}"
                      for _, p in proofs})
-    bounded = proved_class(claim, plan, params, [b for b, _ in proofs])
+    bounded = proved_class(plan, params, [b for b, _ in proofs])
     scope = "; ".join(scopes) if bounded is None else f"{bounded}; " + "; ".join(scopes)
     v = Verdict(claim.id, "proved" if bounded is None else "proved-bounded", METHOD, scope, instances=len(proofs),
                 assumption_held=len(proofs), seconds=seconds,

@@ -19,8 +19,7 @@ from typing import Any, Iterator
 
 from checkers.exhaustive import check_exhaustive
 from nimjos.spec.loader import Claim, editable_fields, revise_claim
-from nimjos.lang.errors import NimjosError
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree
 
 #: functions whose arguments are not shifted (the shift of a game or a set argument is meaningless)
 _NO_SHIFT = {"G", "options", "iterate", "mex", "xor", "min", "max", "set", "tuple", "sorted", "len", "sum",
@@ -250,12 +249,9 @@ def find_repairs(claim: Claim, profile: str = "default", budget_seconds: float =
     points = distinct_counterexamples(counterexamples or [])
     found: list[Repair] = []
     tried = spent = 0
-    for label, text in editable_fields(claim):
-        try:
-            tree = parse(text)
-        except NimjosError:
-            continue
-        for desc, new_tree in single_edits(tree):
+    trees = claim.plan(profile).field_trees()
+    for label, _ in editable_fields(claim):
+        for desc, new_tree in single_edits(copy_tree(trees[label])):
             if (tried >= max_candidates or len(found) >= keep or spent >= max_instances
                     or time.monotonic() > deadline):
                 return found

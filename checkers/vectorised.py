@@ -252,7 +252,7 @@ def _vector_holds(plan: HoldsPlan, vc: Collector, held: dict, statement: Callabl
         ok = as_truth(statement(held), n)
     except NotVectorisable:
         ns = plan.claim.spec.namespace
-        if plan.assume is None or n > SCALAR_REST or grundy_calls([plan.claim.statement, plan.claim.assume_text],
+        if plan.assume is None or n > SCALAR_REST or grundy_calls(plan.expression_trees(),
                                                                   set(plan.window.names), ns):
             return None
         for j in range(n):  # the assumption vectorised, the statement one held instance at a time

@@ -219,6 +219,17 @@ def _blocks(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _trees(texts: list) -> list:
+    """The trees of the texts that parse (one that does not is skipped: the spec's own check reports it)."""
+    out = []
+    for text in texts:
+        try:
+            out.append(parse(text))
+        except SpecError:
+            continue
+    return out
+
+
 def migrate_claim(block: str, ns: Namespace) -> str:
     r"""One ``[[claim]]`` table's text rewritten (see the module docstring); unchanged when nothing is to do.
 
@@ -245,7 +256,7 @@ def migrate_claim(block: str, ns: Namespace) -> str:
     else:
         texts = [m.group("text") for m in _STATEMENT.finditer(block)] + [window]
         try:
-            sizes = size_names(texts, ns) | heap_counts(window)
+            sizes = size_names(_trees(texts), ns) | heap_counts(window)
             domain, edges = read_domain(window, ns, sizes)
         except SpecError:
             return block

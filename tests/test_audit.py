@@ -111,13 +111,13 @@ def test_proved_bounded_is_audited_too(spec):
 
 def test_probes_respect_the_domain_and_the_assumption(spec):
     claim = spec.claim("assumed")
-    points = probe_points(claim, claim.plan())
+    points = probe_points(claim.plan())
     assert points and all(p["x"] % 2 == 1 and p["x"] > 20 for p in points)
     proof = _lie(claim)
     assert audit_proof(claim, proof).verdict == "checked" and proof.verdict == "proved"
     # a domain bounded below keeps every probe inside it
     claim = spec.claim("negative-part")
-    assert all(p["x"] >= -5 for p in probe_points(claim, claim.plan()))
+    assert all(p["x"] >= -5 for p in probe_points(claim.plan()))
 
 
 def test_a_true_claim_keeps_its_proof(spec):
@@ -125,7 +125,7 @@ def test_a_true_claim_keeps_its_proof(spec):
     proof = _lie(claim)
     audit = audit_proof(claim, proof)
     assert audit.verdict == "checked" and proof.verdict == "proved"
-    assert any(p["x"] < 0 for p in probe_points(claim, claim.plan()))
+    assert any(p["x"] < 0 for p in probe_points(claim.plan()))
 
 
 def test_run_claim_falls_back_and_says_so(spec, monkeypatch):

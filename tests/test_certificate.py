@@ -152,7 +152,7 @@ def test_a_query_z3_cannot_decide_is_never_counted_as_held(spec):
             ps.check(pos)
     # the sampler skips such a position, with the reason, instead of counting it
     c = spec.claim("dn")
-    ev = GameEvaluator(c, c.plan(), "default", z3.Context())
+    ev = GameEvaluator(c.plan(), "default", z3.Context())
     ps = PointSolver(ev.certificate({}), ev.ctx, timeout_ms=0)
     ps._options_inside = lambda pos, bits: None
     ev._solvers[id(ev.certificate({}))] = ps

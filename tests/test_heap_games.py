@@ -244,10 +244,10 @@ def test_the_generic_certificate_binds_a_heap_position_whole():
     spec = load_spec(Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
     claim = spec.claim("bouton")
     plan = claim.plan()
-    ev = GameEvaluator(claim, plan, "default", z3.Context())
+    ev = GameEvaluator(plan, "default", z3.Context())
     assert ev({"n": 3, "h": (1, 2, 3)}).kind == "held"       # a P-position: no option has nim-sum 0
     assert ev({"n": 3, "h": (3, 4, 5)}).kind == "held"       # an N-position: (1, 4, 5) is an option in P
-    cert = Certificate(claim, plan, {"n": 3}, game_kind(plan))
+    cert = Certificate(plan, {"n": 3}, game_kind(plan))
     assert cert.env_at((3, 4, 5))["h"] == (3, 4, 5)
 
 

@@ -134,7 +134,7 @@ def test_unknown_and_not_applicable_are_inconclusive(write_spec):
 def test_strategy_cases_split_an_if_else_chain(write_spec):
     spec = load_spec(write_spec(GAMES + claim_text("dn", 'game = "delete_nim"\nfor_all = "0 <= x <= 5 and 0 <= y <= 5"\n'
                                                          f'grundy = "v2((x | y) + 1)"\n{DELETE_NIM_STRATEGY}')))
-    s = read_strategy(spec.claim("dn"))
+    s = read_strategy(spec.claim("dn").plan())
     assert len(s.cases) == 2 and s.value == "v"
 
 
@@ -142,8 +142,8 @@ def test_window_edges_are_dropped_but_stated_bounds_kept(write_spec):
     spec = load_spec(write_spec("[source]\nid = 'd'\n" + claim_text(
         "c", 'for_all = "0 <= s and 0 <= m <= 2 * s and 0 <= e <= 1"\nwindow = "s <= 300"\nholds = "s - m + e <= s + 1"')))
     c = spec.claim("c")
-    dom = proof_domain(c, c.plan(), ProveOptions(), spec.namespace)
-    assert "s" in dom.dropped and dom.upper["m"] == "2 * s"   # the window's edge goes, a bound by a name stays
+    dom = proof_domain(c.plan(), ProveOptions())
+    assert "s" in dom.dropped and ast.unparse(dom.upper["m"]) == "2 * s"   # the window's edge goes, a bound by a name stays
     # the stated bound e <= 1 is the domain's: the proof keeps it as the domain's condition
     assert dom.domain_text == "0 <= s and 0 <= m <= 2 * s and 0 <= e <= 1"
     assert "0 <= e <= 1" in [ast.unparse(tree) for tree, _ in dom.domain_conditions]
@@ -154,7 +154,7 @@ def test_a_proof_refuted_on_its_window_fails_loudly(write_spec):
     c = spec.claim("c")
     proved = Verdict("c", "proved", "prove", "all n >= 0")
     window = Verdict("c", "refuted", "exhaustive", "0 <= n <= 5", counterexamples=[Counterexample({"n": 3}, False, True)])
-    dom = proof_domain(c, c.plan(), ProveOptions(), spec.namespace)
+    dom = proof_domain(c.plan(), ProveOptions())
     with pytest.raises(ProofDisagreement):
         soundness_check(c, RunOptions(), proved, dom, window=window)
 

@@ -30,7 +30,7 @@ expect = "holds"
     claim = spec.claims[0]
     plan = claim.plan()
     # a model Z3 could give with 2^n abstracted: n = 3 (exactly, 2^3 = 8 != 16, so the statement holds there)
-    att = _confirm(claim, plan, None, {}, QueryResult("the statement", "fails", {"n": 3}),
+    att = _confirm(plan, None, {}, QueryResult("the statement", "fails", {"n": 3}),
                    Attempt({}, "proved", abstractions={"2^e"}))
     assert att.status == "inconclusive"
     assert att.note.startswith("Z3's model n=3 is not a counterexample when evaluated exactly: Z3 decided an "
@@ -42,7 +42,7 @@ def test_a_game_model_the_engine_does_not_confirm_says_what_was_tried():
     spec = load_spec(DATA / "tiny.toml")
     claim = spec.claims[0]   # nim1: G(x) = x, true
     plan = claim.plan()
-    att = _confirm(claim, plan, "grundy", {}, QueryResult("(b) every lower value is reached", "fails", {"x": 7}),
+    att = _confirm(plan, "grundy", {}, QueryResult("(b) every lower value is reached", "fails", {"x": 7}),
                    Attempt({}, "proved", abstractions={"unknown G"}))
     assert att.status == "inconclusive"
     assert "the engine finds no failure at that position (re-evaluated from the moves, up to 500,000 positions)" in att.note

@@ -49,7 +49,7 @@ def _descent(write_spec, measure: str):
     spec = load_spec(write_spec(STAIRS.format(measure=measure)))
     c = spec.claim("c")
     plan = c.plan()
-    ctx = Context(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), {}, "int", None, 0,
+    ctx = Context(plan, proof_domain(plan, ProveOptions()), {}, "int", None, 0,
                   time.perf_counter() + 20)
     return GameQueries(ctx, "p").q_descent_all()
 
@@ -177,7 +177,7 @@ def _queries(write_spec, text: str, claim: str = "c") -> GameQueries:
     spec = load_spec(write_spec(text))
     c = spec.claim(claim)
     plan = c.plan()
-    ctx = Context(c, plan, proof_domain(c, plan, c.prove, spec.namespace), {}, "int", None, 0,
+    ctx = Context(plan, proof_domain(plan, c.prove), {}, "int", None, 0,
                   time.perf_counter() + 20)
     return GameQueries(ctx, "p")
 

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from nimjos.lang.syntax import parse
+
 from nimjos.games.declared import GameDecl
 from nimjos.results.store import ResultsStore
 from nimjos.spec.names import spec_namespace
@@ -60,7 +62,7 @@ def test_a_level_set_certificate_without_its_levels_is_refused_with_the_reason()
     ns = spec_namespace()
     nim = GameDecl.declare("nim", {"position": ["x"], "moves": [{"to": "x - t", "where": "1 <= t <= x"}]}, ns)
     with pytest.raises(ValueError, match="needs its levels"):
-        game_job(ns, nim, {}, {}, "level", "x == 0", None, None, ("x",), levels=None)
+        game_job(ns, nim, {}, {}, "level", parse("x == 0"), None, None, ("x",), levels=None)
 
 
 def test_the_walnut_watcher_refuses_a_process_without_pipes(starts_processes):

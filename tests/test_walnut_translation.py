@@ -74,7 +74,7 @@ def _grundy(tmp_path: Path, formula: str):
 
 def _jobs(claim):
     plan = claim.plan("default")
-    return _translate(claim, plan, claim.prove)
+    return _translate(plan, claim.prove)
 
 
 # ----------------------------------------------------------------------------- the translation

@@ -161,12 +161,12 @@ holds = "(n // k) * k + n % k == n"
     for cid, outside in (("open", True), ("closed", False)):
         c = spec.claim(cid)
         plan, ns = c.plan(), spec.namespace
-        dom = proof_domain(c, plan, c.prove, ns)
+        dom = proof_domain(plan, c.prove)
         instances = dom.instances(ns)
         assert dom.enumerated == ["k"] and [i["k"] for i in instances] == [2, 3, 4, 5, 6]
-        point = outside_point(c, plan, dom, instances)
+        point = outside_point(plan, dom, instances)
         assert (point is not None) == outside, (cid, point)
-        assert covers(c, plan, dom, "int", None, instances, z3.Context()) is not outside, cid
+        assert covers(plan, dom, "int", None, instances, z3.Context()) is not outside, cid
         if point is not None:
             assert point["k"] == 7 and plan.domain.contains(point), point
 

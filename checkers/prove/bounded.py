@@ -12,23 +12,22 @@ answer Z3 could not give, a domain without a Z3 model) means it may not, and the
 >>> import pathlib
 >>> from checkers.prove.domain import proof_domain
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
->>> c = spec.claims[0]; plan = c.plan(); dom = proof_domain(c, plan, ProveOptions(), spec.namespace)
+>>> c = spec.claims[0]; plan = c.plan(); dom = proof_domain(plan, ProveOptions())
 >>> import z3
->>> bounded_class(c, plan, dom, "int", None, [{}], z3.Context()) is None
+>>> bounded_class(plan, dom, "int", None, [{}], z3.Context()) is None
 True
->>> bounded_class(c, plan, dom, "bv", 32, [{}], z3.Context())
+>>> bounded_class(plan, dom, "bv", 32, [{}], z3.Context())
 'for x < 2^32 only (domain 0 <= x)'
 """
 from __future__ import annotations
 
-import ast
 import itertools
 import math
 from typing import Any
 
 import z3
 
-from nimjos.spec.loader import Claim
+from nimjos.spec.loader import claim_of
 from nimjos.lang.builtins import iter_items
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.syntax import copy_tree
@@ -44,21 +43,21 @@ from checkers.prove.unknown import unknown_function
 COVER_SECONDS = 2.0
 
 
-def bounded_class(claim: Claim, plan: ClaimPlan, dom: ProofDomain, mode: str, width: int | None,
+def bounded_class(plan: ClaimPlan, dom: ProofDomain, mode: str, width: int | None,
                   instances: list[dict], ctx: z3.Context) -> str | None:
     """None when the proof covers the domain, else the proved class as a scope's words (module docstring); Z3's
     questions are asked in `ctx` (the proof attempt's context)."""
     domain = getattr(plan, "domain", None)
     if domain is None:
         return None
-    if outside_point(claim, plan, dom, instances) is None and covers(claim, plan, dom, mode, width, instances, ctx):
+    if outside_point(plan, dom, instances) is None and covers(plan, dom, mode, width, instances, ctx):
         return None
     # every condition of the proved class the domain does not imply is printed (a bound, a filter the window
     # kept, the enumerated values, the width): a class that left one out would read as the whole domain
     parts = []
     if dom.enumerated and instances and instances != [{}]:
         parts.append(instances_text(dom.enumerated, instances))
-    narrower = narrowing(claim, plan, dom, ctx)
+    narrower = narrowing(plan, dom, ctx)
     if narrower:
         parts.append(", ".join(narrower))
     names = [n for n in dom.symbolic if n not in dom.substituted]
@@ -69,7 +68,7 @@ def bounded_class(claim: Claim, plan: ClaimPlan, dom: ProofDomain, mode: str, wi
     return "for " + " and ".join(parts) + f" only ({domain.describe()})"
 
 
-def narrowing(claim: Claim, plan: ClaimPlan, dom: ProofDomain, ctx: z3.Context) -> list[str]:
+def narrowing(plan: ClaimPlan, dom: ProofDomain, ctx: z3.Context) -> list[str]:
     """The conditions of the proof on its symbolic names that the claim's domain (with its assumption) does not
     imply, in clean form: what makes the proved class smaller than the domain. A condition Z3 cannot show to
     follow from the domain counts as narrowing.
@@ -78,12 +77,16 @@ def narrowing(claim: Claim, plan: ClaimPlan, dom: ProofDomain, ctx: z3.Context) 
     >>> import pathlib
     >>> from checkers.prove.domain import proof_domain
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
-    >>> c = spec.claims[0]; plan = c.plan()
-    >>> narrowing(c, plan, proof_domain(c, plan, ProveOptions(for_all="3 <= x <= 10**9 and x % 2 == 1"), spec.namespace), z3.Context())
+    >>> import dataclasses
+    >>> from nimjos.lang.syntax import parse
+    >>> own = "3 <= x <= 10**9 and x % 2 == 1"   # a class of the proof's own (prove.for_all)
+    >>> c = spec.claims[0]; plan = dataclasses.replace(c.plan(), prove_for_all=parse(own))
+    >>> narrowing(plan, proof_domain(plan, ProveOptions(for_all=own)), z3.Context())
     ['x >= 3', 'x <= 10 ** 9', 'x % 2 == 1']
-    >>> narrowing(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), z3.Context())
+    >>> narrowing(plan, proof_domain(plan, ProveOptions()), z3.Context())
     []
     """
+    claim = claim_of(plan)
     domain = plan.domain
     assert plan.window is not None and domain is not None, "a claim the prover reads has a window and a domain"
     b = Builder(claim.spec.namespace, "int", 0, ctx)
@@ -102,7 +105,7 @@ def narrowing(claim: Claim, plan: ClaimPlan, dom: ProofDomain, ctx: z3.Context) 
     for tree, names in dom.conditions:
         if not names & set(dom.symbolic):
             continue
-        text = clean(ast.unparse(tree))
+        text = clean(tree)
         if text in out:
             continue
         try:
@@ -124,7 +127,7 @@ WITNESS_POINTS = 2_000
 WITNESS_VALUES = 8
 
 
-def outside_point(claim: Claim, plan: ClaimPlan, dom: ProofDomain, instances: list[dict]) -> dict | None:
+def outside_point(plan: ClaimPlan, dom: ProofDomain, instances: list[dict]) -> dict | None:
     """A point of the claim's domain, under its assumption (both evaluated exactly), where an enumerated name takes a
     value no proved instance has: the proved class leaves it out, so the proof does not cover the domain, which
     Z3 need not be asked (:func:`covers`: a question it often spends its whole resources on, when the domain's
@@ -136,13 +139,14 @@ def outside_point(claim: Claim, plan: ClaimPlan, dom: ProofDomain, instances: li
     >>> import pathlib
     >>> from checkers.prove.domain import proof_domain
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
-    >>> c = spec.claims[0]; plan = c.plan(); dom = proof_domain(c, plan, ProveOptions(), spec.namespace)
-    >>> outside_point(c, plan, dom, [{}]) is None    # nothing enumerated: every point is in the class
+    >>> c = spec.claims[0]; plan = c.plan(); dom = proof_domain(plan, ProveOptions())
+    >>> outside_point(plan, dom, [{}]) is None    # nothing enumerated: every point is in the class
     True
     >>> from dataclasses import replace
-    >>> outside_point(c, plan, replace(dom, enumerated=["x"]), [{"x": 0}, {"x": 1}])
+    >>> outside_point(plan, replace(dom, enumerated=["x"]), [{"x": 0}, {"x": 1}])
     {'x': 2}
     """
+    claim = claim_of(plan)
     domain = getattr(plan, "domain", None)
     enumerated = [n for n in dom.enumerated if instances and all(type(i.get(n)) is int for i in instances)]
     if domain is None or not enumerated or len(enumerated) != len(dom.enumerated):
@@ -211,10 +215,11 @@ def _bool(b: Builder, v: Any) -> Any:
     return b.to_bool(v) if is_term(v) else z3.BoolVal(bool(v), b.ctx)
 
 
-def covers(claim: Claim, plan: ClaimPlan, dom: ProofDomain, mode: str, width: int | None,
+def covers(plan: ClaimPlan, dom: ProofDomain, mode: str, width: int | None,
            instances: list[dict], ctx: z3.Context) -> bool:
     """Does the proved class contain every point of the domain that satisfies the assumption? (Z3, in `ctx`;
     False when it cannot tell.)"""
+    claim = claim_of(plan)
     domain = plan.domain
     assert plan.window is not None and domain is not None, "a claim the prover reads has a window and a domain"
     ns = claim.spec.namespace

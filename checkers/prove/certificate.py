@@ -45,7 +45,7 @@ from nimjos.lang.values import format_value
 from nimjos.lang.vector import NotVectorisable, as_full, as_truth, vectorise
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.syntax import copy_tree
-from nimjos.spec.loader import Claim
+from nimjos.spec.loader import Claim, claim_of
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, LevelSetPlan, PPositionsPlan, SetPlan, handler_for
 from checkers.collector import Collector
 from checkers.exhaustive import _family_points
@@ -158,16 +158,17 @@ def game_kind(plan: ClaimPlan) -> Mode | None:
     return handler_for(CERTIFICATE_KINDS, plan)
 
 
-def measure_words(claim: Claim, plan: ClaimPlan) -> str:
+def measure_words(plan: ClaimPlan) -> str:
     """The words a proof's scope adds when the claim's game declares a termination measure (the induction is on
     it, after the queries proved it one); empty when it declares none or the game is not a declared one.
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "examples" / "staircase_nim.toml")
-    >>> c = spec.claim("staircase-3"); measure_words(c, c.plan())
+    >>> c = spec.claim("staircase-3"); measure_words(c.plan())
     ' the measure x1 + 2*x2 + 3*x3 (proved: every move decreases it, and it is >= 0 on the domain)'
     """
+    claim = claim_of(plan)
     tree = plan.game.tree if plan.game is not None else None
     if isinstance(tree, ast.Call):
         tree = tree.func
@@ -226,7 +227,8 @@ def count_options(inst: Any, pos: Any, cap: int) -> int:
 class Certificate:
     """The local certificate of one game claim for fixed values of its non-coordinate names (`params`)."""
 
-    def __init__(self, claim: Claim, plan: GrundyPlan | SetPlan, params: dict, kind: Mode):
+    def __init__(self, plan: GrundyPlan | SetPlan, params: dict, kind: Mode):
+        claim = claim_of(plan)
         self.claim = claim
         self.plan = plan
         self.params = dict(params)
@@ -254,7 +256,7 @@ class Certificate:
         kind = game_kind(plan)
         if kind is None or not isinstance(plan, (GrundyPlan, SetPlan)):
             raise SpecError(f"a {claim.kind} claim has no local certificate")
-        return cls(claim, plan, params, kind)
+        return cls(plan, params, kind)
 
     # ------------------------------------------------------------------ labels
     def env_at(self, pos: Any) -> dict:

@@ -13,7 +13,7 @@ in the window are enumerated, which keeps the arithmetic linear (the proof then 
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> c = spec.claims[0]
->>> dom = proof_domain(c, c.plan(), ProveOptions(), spec.namespace)
+>>> dom = proof_domain(c.plan(), ProveOptions())
 >>> dom.symbolic, dom.enumerated, dom.instances(spec.namespace)
 (['x'], [], [{}])
 """
@@ -30,12 +30,11 @@ from nimjos.lang.binders import Binder, conjuncts
 from nimjos.lang.builtins import iter_items
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.expr import variables_of
-from nimjos.lang.syntax import parse
-from nimjos.spec.loader import Claim, ProveOptions
+from nimjos.lang.syntax import copy_tree
+from nimjos.spec.loader import Claim, claim_of, ProveOptions
 from nimjos.spec.plan import ClaimPlan
 from checkers.prove.terms import Untranslatable
 from checkers.prove.unknown import family_call
-from nimjos.lang.analysis import parsed
 
 #: a parameter with at most this many values is proved one value at a time
 MAX_EACH = 16
@@ -50,8 +49,8 @@ class ProofDomain:
     enumerated: list[str] = field(default_factory=list)
     symbolic: list[str] = field(default_factory=list)
     conditions: list[tuple[ast.expr, set]] = field(default_factory=list)  # (tree, names it uses)
-    lower: dict = field(default_factory=dict)   # name -> text of its lower bound (for the scope)
-    upper: dict = field(default_factory=dict)   # name -> text of a kept upper bound
+    lower: dict = field(default_factory=dict)   # name -> tree of its lower bound (for the scope)
+    upper: dict = field(default_factory=dict)   # name -> tree of a kept upper bound
     dropped: list[str] = field(default_factory=list)
     substituted: dict = field(default_factory=dict)  # name -> tree of its single value
     domain_conditions: list[tuple[ast.expr, set]] = field(default_factory=list)  # the claim's domain, conjunct by conjunct
@@ -61,6 +60,8 @@ class ProofDomain:
     #: names that range over a family of functions of symbolic size (f in nondecreasing(K, 1, V)): each an
     #: unknown function with the family's axioms (checkers.prove.unknown), name -> the family's tree
     functions: dict = field(default_factory=dict)
+    #: the tree of that domain, as the plan compiled it (None when the proof does not range over it)
+    domain_tree: ast.expr | None = None
 
     def instances(self, ns: Any, symbolic_too: bool = False) -> list[dict]:
         """Every assignment of the enumerated names (one proof each)."""
@@ -117,16 +118,29 @@ def _bounded(name: str, op: type, bound: ast.expr) -> ast.expr:
     return ast.Compare(ast.Name(name, ast.Load()), [op()], [copy.deepcopy(bound)])
 
 
-def param_roles(texts: list[str], ns: Any) -> set[str]:
+def _extreme(fold: str, bounds: list[ast.expr]) -> ast.expr:
+    """One bound of several: the bound itself, else ``max(...)`` / ``min(...)`` of copies of them.
+
+    >>> from nimjos.lang.syntax import parse
+    >>> ast.unparse(_extreme("max", [parse("1")])), ast.unparse(_extreme("min", [parse("n"), parse("9")]))
+    ('1', 'min(n, 9)')
+    """
+    if len(bounds) == 1:
+        return copy.deepcopy(bounds[0])
+    return ast.Call(ast.Name(fold, ast.Load()), [copy.deepcopy(b) for b in bounds], [])
+
+
+def param_roles(trees: list[ast.expr], ns: Any) -> set[str]:
     """Names used as a divisor, a modulus, in a power, as a factor of another name, or as a game's
-    argument: proving them one value at a time keeps the arithmetic linear.
+    argument in the expressions `trees`: proving them one value at a time keeps the arithmetic linear.
 
     >>> from nimjos.lang.compiler import Namespace
-    >>> sorted(param_roles(["floor(x / k) + n * m + 2 ** e"], Namespace()))
+    >>> from nimjos.lang.syntax import parse
+    >>> sorted(param_roles([parse("floor(x / k) + n * m + 2 ** e")], Namespace()))
     ['e', 'k', 'm', 'n']
     """
     out: set[str] = set()
-    for tree in parsed(texts):
+    for tree in trees:
         for node in ast.walk(tree):
             if isinstance(node, ast.BinOp):
                 if isinstance(node.op, (ast.FloorDiv, ast.Mod, ast.Div)):
@@ -143,18 +157,24 @@ def param_roles(texts: list[str], ns: Any) -> set[str]:
     return out
 
 
-def proof_domain(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> ProofDomain:
+def proof_domain(plan: ClaimPlan, cfg: ProveOptions) -> ProofDomain:
     """Read the proof's domain from prove.for_all or the window (see the module docstring).
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
-    >>> dom = proof_domain(spec.claims[0], spec.claims[0].plan(), ProveOptions(), spec.namespace)
-    >>> dom.symbolic, dom.dropped, dom.lower
+    >>> dom = proof_domain(spec.claims[0].plan(), ProveOptions())
+    >>> dom.symbolic, dom.dropped, {n: ast.unparse(t) for n, t in dom.lower.items()}
     (['x'], ['x'], {'x': '0'})
     """
+    ns = plan.namespace
     explicit = cfg.for_all
-    binder = Binder(parse(explicit), ns, set(), text=explicit) if explicit else plan.window
+    binder: Binder | None
+    if explicit:   # the class of prove.for_all, as the plan parsed it
+        assert plan.prove_for_all is not None, "a plan whose prove.for_all is set has its tree"
+        binder = Binder(copy_tree(plan.prove_for_all), ns, set(), text=explicit)
+    else:
+        binder = plan.window
     assert binder is not None, "a claim the prover reads has a window"
     domain = getattr(plan, "domain", None)
     # with a domain the spec states, the window is only the part of it the exhaustive method enumerates: its
@@ -165,7 +185,7 @@ def proof_domain(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> P
     if cfg.each is not None:
         params = set(cfg.each)
     else:
-        params = param_roles([claim.statement_text, claim.assume_text or "", binder.text, plan.game_text or ""], ns)
+        params = param_roles(plan.expression_trees() + ([plan.game.tree] if plan.game is not None else []) + [binder.tree], ns)
         params |= {n for n in binder.names if n not in coords} if plan.game_text else set()
         params -= coords
     dom = ProofDomain(binder)
@@ -201,14 +221,14 @@ def proof_domain(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> P
         dom.symbolic.append(name)
         for t in level.low_trees:
             dom.conditions.append((_bounded(name, ast.GtE, t), {name} | set(variables_of(t, ns))))
-        dom.lower[name] = level.low_text[0] if len(level.low_text) == 1 else f"max({', '.join(level.low_text)})"
-        kept = [(text, t) for text, t in zip(level.high_text, level.high_trees) if not _constant(t, ns) or not window_only]
-        if len(kept) < len(level.high_text):
+        dom.lower[name] = _extreme("max", level.low_trees)
+        kept = [t for t in level.high_trees if not _constant(t, ns) or not window_only]
+        if len(kept) < len(level.high_trees):
             dom.dropped.append(name)
-        for _, t in kept:
+        for t in kept:
             dom.conditions.append((_bounded(name, ast.LtE, t), {name} | set(variables_of(t, ns))))
         if kept:
-            dom.upper[name] = kept[0][0] if len(kept) == 1 else f"min({', '.join(text for text, _ in kept)})"
+            dom.upper[name] = _extreme("min", kept)
     for part in binder.filter_trees:
         tree = copy.deepcopy(part)
         names = set(variables_of(tree, ns))
@@ -220,11 +240,11 @@ def proof_domain(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> P
         for part in conjuncts(copy.deepcopy(domain.tree)):
             dom.domain_conditions.append((part, set(variables_of(part, ns))))
         if not explicit:
-            dom.domain_text = domain.text
+            dom.domain_text, dom.domain_tree = domain.text, domain.tree
     return dom
 
 
-def all_symbolic(claim: Claim, plan: ClaimPlan, ns: Any) -> ProofDomain | None:
+def all_symbolic(plan: ClaimPlan) -> ProofDomain | None:
     """The domain with the parameters symbolic too (their constant upper bounds dropped); None when it has
     no Z3 model.
 
@@ -232,12 +252,13 @@ def all_symbolic(claim: Claim, plan: ClaimPlan, ns: Any) -> ProofDomain | None:
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "induction.toml")
     >>> c = spec.claim("maxnim-lemma-3.1-ii")
-    >>> proof_domain(c, c.plan(), c.prove, spec.namespace).enumerated, all_symbolic(c, c.plan(), spec.namespace).enumerated
+    >>> proof_domain(c.plan(), c.prove).enumerated, all_symbolic(c.plan()).enumerated
     (['k'], [])
     """
+    claim = claim_of(plan)
     cfg = dataclasses.replace(claim.prove, each=())
     try:
-        return proof_domain(claim, plan, cfg, ns)
+        return proof_domain(plan, cfg)
     except Untranslatable:
         return None
 
@@ -249,7 +270,9 @@ def inside_domain(dom: ProofDomain, bindings: dict, claim: Claim) -> bool:
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
     >>> c = spec.claims[0]
-    >>> dom = proof_domain(c, c.plan(), ProveOptions(for_all="0 <= x <= 5"), spec.namespace)
+    >>> from nimjos.lang.syntax import parse
+    >>> plan = dataclasses.replace(c.plan(), prove_for_all=parse("0 <= x <= 5"))
+    >>> dom = proof_domain(plan, ProveOptions(for_all="0 <= x <= 5"))
     >>> inside_domain(dom, {"x": 3}, c), inside_domain(dom, {"x": 6}, c)
     (True, False)
     """

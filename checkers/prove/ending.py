@@ -10,7 +10,7 @@ The answer is one of the prover's query texts, or None when Z3 does not prove it
 >>> from nimjos.spec.loader import load_spec
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> c = spec.claims[0]
->>> plays_end(c, c.plan(), {})
+>>> plays_end(c.plan(), {})
 'every move decreases the coordinate sum'
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.spec.loader import Claim, ProveOptions
+from nimjos.spec.loader import ProveOptions
 from nimjos.spec.plan import ClaimPlan
 from checkers.prove.budget import Budget
 from checkers.prove.domain import proof_domain
@@ -31,13 +31,13 @@ from checkers.prove.terms import Untranslatable
 SECONDS = 4.0
 
 
-def plays_end(claim: Claim, plan: ClaimPlan, params: dict) -> str | None:
+def plays_end(plan: ClaimPlan, params: dict) -> str | None:
     """Why every play from every position of the claim's domain ends and stays in it (the descent query's text),
     with the parameters `params` fixed ({} asks it for every value); None when Z3 does not prove it."""
     try:
         # the claim's own domain, where the sampler draws: never prove.for_all, a class the prover may narrow to
-        dom = proof_domain(claim, plan, ProveOptions(), claim.spec.namespace)
-        ctx = Context(claim, plan, dom, params, "int", None, 0, Budget.seconds(SECONDS))
+        dom = proof_domain(plan, ProveOptions())
+        ctx = Context(plan, dom, params, "int", None, 0, Budget.seconds(SECONDS))
         queries = GameQueries(ctx, Mode.P)
         descent = queries.q_descent_all()
         if descent.status != "holds":

@@ -96,7 +96,7 @@ def finite_proof(claim: Claim, opts: RunOptions, window: Verdict | None = None) 
         if count is None or count != window.instances:
             return None
         what = f"exhaustive: the whole domain, {count:,} instance{'s' if count != 1 else ''}" + \
-            (f" ({domain_words(plan.domain.text)})" if plan.domain.text else " (a closed statement)")
+            (f" ({domain_words(plan.domain.tree)})" if plan.domain.tree is not None else " (a closed statement)")
     return Verdict(claim.id, "proved", METHOD, what, instances=window.instances,
                    assumption_held=window.assumption_held, seconds=window.seconds,
                    engines=("exhaustive",) + tuple(window.engines),

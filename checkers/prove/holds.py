@@ -10,19 +10,21 @@ unsatisfiable is vacuous; a window point that satisfies them shows it is not, wi
 >>> from checkers.prove.solver import Context
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "lemmas.toml")
 >>> c = spec.claim("half"); plan = c.plan()
->>> ctx = Context(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 5)
+>>> ctx = Context(plan, proof_domain(plan, ProveOptions()), {}, "int", None, 0, time.perf_counter() + 5)
 >>> [(r.name, r.status) for r in prove_holds(ctx)]
 [('the statement', 'holds')]
 """
 from __future__ import annotations
 
+import ast
 import time
 from typing import Any
 
 import z3
 
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.lang.syntax import copy_tree, parse
+from nimjos.lang import build
+from nimjos.lang.syntax import copy_tree
 from nimjos.spec.plan import GrundyPlan, HoldsPlan
 from checkers.prove.budget import Budget, check
 from checkers.prove.domain import all_symbolic, inside_domain
@@ -82,7 +84,7 @@ def used_axiom(ctx: Context, b: Builder, uid: str, at: dict | None = None) -> An
     >>> from checkers.prove.domain import proof_domain
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "lemmas.toml")
     >>> c = spec.claim("chain"); plan = c.plan()
-    >>> ctx = Context(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 5)
+    >>> ctx = Context(plan, proof_domain(plan, ProveOptions()), {}, "int", None, 0, time.perf_counter() + 5)
     >>> b, env, hyps = ctx.builder()
     >>> z3.is_quantifier(used_axiom(ctx, b, "shift"))
     True
@@ -90,7 +92,7 @@ def used_axiom(ctx: Context, b: Builder, uid: str, at: dict | None = None) -> An
     if ctx.mode != "int":
         raise Untranslatable("prove.using needs the integer world (no bit-vector operations)")
     used = ctx.claim.spec.claim(uid)
-    dom = all_symbolic(used, used.plan(), ctx.ns)
+    dom = all_symbolic(used.plan())
     if dom is None:
         raise Untranslatable(f"the used claim {uid!r} has no Z3 model")
     try:
@@ -105,6 +107,7 @@ def used_axiom(ctx: Context, b: Builder, uid: str, at: dict | None = None) -> An
 def _used_axiom(ctx: Context, b: Builder, used: Any, dom: Any, instance: dict, at: dict | None) -> Any:
     """The lemma of :func:`used_axiom`, with the names of `instance` taken at its values (an instance of it), and
     also stated at the claim's own point `at` (:func:`checkers.prove.powers.own_instance`)."""
+    used_plan = used.plan()
     names = [n for n in dom.symbolic if n not in dom.substituted]
     fixed = {n: ctx.params[n] for n in names if n in ctx.params}
     fixed.update({n: v for n, v in instance.items() if n in names})
@@ -116,8 +119,8 @@ def _used_axiom(ctx: Context, b: Builder, used: Any, dom: Any, instance: dict, a
         for n, tree in dom.substituted.items():
             env[n] = b.term(tree, env)
         conds = [b.formula(tree, env) for tree, _ in dom.conditions + dom.domain_conditions]
-        if used.assume_text:
-            conds.append(b.formula(parse(used.assume_text), env))
+        if used_plan.assume is not None:
+            conds.append(b.formula(copy_tree(used_plan.assume.tree), env))
         conds = [c if is_term(c) else z3.BoolVal(bool(c), b.ctx) for c in conds]
         return z3.And(*conds) if conds else z3.BoolVal(True, b.ctx)
 
@@ -143,19 +146,19 @@ def used_statement(used: Any) -> Any:
     >>> import ast; ast.unparse(used_statement(spec.claim("nim2-grundy")))
     'G(nim2, (x, y)) == xor(x, y)'
     """
-    if issubclass(used.plan_type, HoldsPlan):
-        return parse(used.statement)
     plan = used.plan()
+    if isinstance(plan, HoldsPlan):
+        return copy_tree(plan.formula.tree)
     formula = getattr(plan, "formula", None)
     if formula is None or plan.misere:
         raise Untranslatable(f"the used claim {used.id!r} gives its set by families of points (or in misère play): "
                              "no statement about G to assume")
-    coords = plan.coords
-    pos = coords[0] if len(coords) == 1 else "(" + ", ".join(coords) + ")"
-    g = f"G({plan.game_text}, {pos})"
+    assert plan.game is not None, "a grundy or P-position claim has a game"
+    g = build.call("G", plan.game.tree, build.position(plan.coords))
     if isinstance(plan, GrundyPlan):
-        return parse(f"{g} == ({formula.text})")
-    return parse(f"({g} == 0) == (not not ({formula.text}))")
+        return build.compare(g, ast.Eq, formula.tree)
+    return build.compare(build.compare(g, ast.Eq, build.constant(0)), ast.Eq,
+                         build.negation(build.negation(formula.tree)))
 
 
 def window_witness(ctx: Context, limit: int = 20_000, seconds: float = 0.5) -> dict | None:
@@ -170,7 +173,7 @@ def window_witness(ctx: Context, limit: int = 20_000, seconds: float = 0.5) -> d
     >>> from checkers.prove.domain import proof_domain
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
     >>> c = spec.claims[0]; plan = c.plan()
-    >>> ctx = Context(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 5)
+    >>> ctx = Context(plan, proof_domain(plan, ProveOptions()), {}, "int", None, 0, time.perf_counter() + 5)
     >>> window_witness(ctx)
     {'x': 0}
     """

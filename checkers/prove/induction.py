@@ -30,7 +30,8 @@ from typing import Any
 import z3
 
 from nimjos.lang.errors import NimjosError
-from nimjos.lang.syntax import copy_tree, parse
+from nimjos.lang.syntax import copy_tree
+from nimjos.lang.syntax import parse  # noqa: F401  (the docstring examples)
 
 from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder
@@ -48,7 +49,9 @@ def induction_step(ctx: Any, b: Builder, env: dict, hyps: list, name: str, invar
     formula = getattr(ctx.plan, "formula", None)
     assert formula is not None, "a holds claim's plan has its statement"
     assume = copy_tree(ctx.plan.assume.tree) if ctx.plan.assume is not None else None
-    inv = parse(invariant) if invariant else None
+    if invariant:
+        assert ctx.plan.invariant is not None, "a plan whose prove.invariant is set has its tree"
+    inv = copy_tree(ctx.plan.invariant) if invariant else None
     statement = copy_tree(formula.tree)
     x = env[name]
     _check_bounded_below(ctx, b, hyps, x, name)

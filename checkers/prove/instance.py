@@ -8,7 +8,7 @@ counterexample; an unconfirmed model, ``unknown`` or a timeout make the attempt 
 >>> from checkers.prove.domain import proof_domain
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> c = spec.claims[0]; plan = c.plan()
->>> att = prove_instance(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 20)
+>>> att = prove_instance(plan, proof_domain(plan, ProveOptions()), {}, "int", None, 0, time.perf_counter() + 20)
 >>> att.status, len(att.results)
 ('proved', 5)
 """
@@ -18,7 +18,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from nimjos.spec.loader import Claim
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, HoldsPlan, SetPlan
 from nimjos.verdict import Counterexample
@@ -52,7 +51,7 @@ class Attempt:
         self.status = Word(self.status)
 
 
-def prove_instance(claim: Claim, plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
+def prove_instance(plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
                    bits: int, deadline: Budget | float, solver: SolverContext | None = None) -> Attempt:
     """Prove one instance (one assignment of the enumerated names) within `deadline` (a :class:`Budget`, or a
     wall-clock deadline, converted, as :class:`checkers.prove.solver.Context` does), in the Z3 context of `solver`
@@ -64,10 +63,10 @@ def prove_instance(claim: Claim, plan: ClaimPlan, dom: ProofDomain, params: dict
     >>> from checkers.prove.domain import proof_domain
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
     >>> c = spec.claims[0]; plan = c.plan()
-    >>> prove_instance(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 20).status
+    >>> prove_instance(plan, proof_domain(plan, ProveOptions()), {}, "int", None, 0, time.perf_counter() + 20).status
     'proved'
     """
-    ctx = Context(claim, plan, dom, params, mode, width, bits, deadline, solver)
+    ctx = Context(plan, dom, params, mode, width, bits, deadline, solver)
     kind = game_kind(plan)
     try:
         if kind is None:
@@ -96,11 +95,11 @@ def prove_instance(claim: Claim, plan: ClaimPlan, dom: ProofDomain, params: dict
             att.note = f"'{r.name}' fails only where {r.text} (at {show_values(r.values)})"
             return att
         elif r.status == "fails":
-            return _confirm(claim, plan, kind, params, r, att, gq if kind is not None else None)
+            return _confirm(plan, kind, params, r, att, gq if kind is not None else None)
     return att
 
 
-def _confirm(claim: Claim, plan: ClaimPlan, kind: Mode | None, params: dict, r: QueryResult, att: Attempt,
+def _confirm(plan: ClaimPlan, kind: Mode | None, params: dict, r: QueryResult, att: Attempt,
              gq: GameQueries | None = None) -> Attempt:
     """Re-evaluate a Z3 model exactly (holds) or by the engine (game claims)."""
     values = dict(params)
@@ -142,16 +141,16 @@ def _confirm(claim: Claim, plan: ClaimPlan, kind: Mode | None, params: dict, r: 
         return att
     assert isinstance(plan, (GrundyPlan, SetPlan)), "a game claim's plan has a local certificate"
     try:
-        cert = Certificate(claim, plan, game_params, kind)
+        cert = Certificate(plan, game_params, kind)
         found = cert.reevaluate(pos, max_positions=500_000)
     except (EvalError, SpecError, TooManyOptions) as exc:
-        confirmed = _certificate_failure(claim, plan, kind, game_params, pos, r, att, gq) if gq is not None else None
+        confirmed = _certificate_failure(plan, kind, game_params, pos, r, att, gq) if gq is not None else None
         if confirmed is not None:
             return confirmed
         att.status, att.note = "inconclusive", f"'{r.name}' fails at {show_values(r.values)}; the engine could not re-evaluate it ({exc})"
         return att
     if found is None and gq is not None:
-        confirmed = _certificate_failure(claim, plan, kind, game_params, pos, r, att, gq)
+        confirmed = _certificate_failure(plan, kind, game_params, pos, r, att, gq)
         if confirmed is not None:
             return confirmed
     if found is None:
@@ -197,7 +196,7 @@ def _well_founded(att: Attempt, gq: GameQueries) -> bool:
         gq.ctx.budget = attempt_budget
 
 
-def _certificate_failure(claim: Claim, plan: ClaimPlan, kind: Mode | None, game_params: dict, pos: Any,
+def _certificate_failure(plan: ClaimPlan, kind: Mode | None, game_params: dict, pos: Any,
                          r: QueryResult, att: Attempt, gq: GameQueries) -> Attempt | None:
     """A refutation by the certificate failure of Z3's model when the engine cannot value that far: for a game
     whose moves end and stay in the domain (:func:`_well_founded`), the true labels obey the certificate at every
@@ -209,7 +208,7 @@ def _certificate_failure(claim: Claim, plan: ClaimPlan, kind: Mode | None, game_
     if m is None or kind is None or not isinstance(plan, (GrundyPlan, SetPlan)) or not _well_founded(att, gq):
         return None
     try:
-        cert = Certificate(claim, plan, game_params, kind)
+        cert = Certificate(plan, game_params, kind)
         # (a) along a move: the witness option is the move at Z3's values of its bound names (option_of checks it)
         conf = cert.confirm(pos, int(m.group(1)) - 1, dict(r.values)) if m.group(1) else cert.confirm(pos)
     except (EvalError, SpecError, Untranslatable):

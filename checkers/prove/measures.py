@@ -20,9 +20,12 @@ of the domain all the same, since a domain that lets a coordinate be negative ma
 """
 from __future__ import annotations
 
+import ast
 import itertools
 from dataclasses import dataclass
 from typing import Iterator
+
+from nimjos.lang import build
 
 #: the weights a weighted sum of the coordinates may give each coordinate
 WEIGHTS = (1, 2, 3, 4)
@@ -40,6 +43,20 @@ class Candidate:
     kind: str
     key: tuple[int, ...]
     texts: tuple[str, ...]
+    #: the game's coordinates, in its order (what the expressions are built from)
+    coords: tuple[str, ...] = ()
+
+    def trees(self) -> tuple[ast.expr, ...]:
+        """The candidate's expressions as fresh trees, built from the coordinates (the texts are for the words).
+
+        >>> [ast.unparse(t) for t in Candidate("sum", (1, 2), ("a + 2*b",), ("a", "b")).trees()]
+        ['a + 2 * b']
+        >>> [ast.unparse(t) for t in Candidate("lex", (1, 0), ("b", "a"), ("a", "b")).trees()]
+        ['b', 'a']
+        """
+        if self.kind == "sum":
+            return (weighted_tree(self.coords, self.key),)
+        return tuple(build.name(self.coords[i]) for i in self.key)
 
     def decreases(self, delta: tuple[int, ...]) -> bool:
         """Does a move that changes the coordinates by `delta` decrease this measure? Both kinds depend on the
@@ -54,6 +71,20 @@ class Candidate:
             return sum(w * d for w, d in zip(self.key, delta)) < 0
         first = next((delta[i] for i in self.key if delta[i] != 0), 0)
         return first < 0
+
+
+def weighted_tree(coords: tuple[str, ...], weights: tuple[int, ...]) -> ast.expr:
+    """The tree of :func:`weighted_text`, built from the names (left to right, as the text reads).
+
+    >>> ast.unparse(weighted_tree(("a", "b", "c"), (1, 2, 3)))
+    'a + 2 * b + 3 * c'
+    """
+    terms = [build.name(c) if w == 1 else ast.BinOp(build.constant(w), ast.Mult(), build.name(c))
+             for c, w in zip(coords, weights)]
+    tree = terms[0]
+    for t in terms[1:]:
+        tree = ast.BinOp(tree, ast.Add(), t)
+    return tree
 
 
 def weighted_text(coords: tuple[str, ...], weights: tuple[int, ...]) -> str:
@@ -76,9 +107,9 @@ def candidates(coords: tuple[str, ...]) -> Iterator[Candidate]:
     weights = sorted((w for w in itertools.product(WEIGHTS, repeat=k) if any(x != 1 for x in w)),
                      key=lambda w: (sum(w), w))
     for w in weights:
-        yield Candidate("sum", w, (weighted_text(coords, w),))
+        yield Candidate("sum", w, (weighted_text(coords, w),), coords)
     for order in itertools.permutations(range(k)):
-        yield Candidate("lex", order, tuple(coords[i] for i in order))
+        yield Candidate("lex", order, tuple(coords[i] for i in order), coords)
 
 
 def measure_text(texts: tuple[str, ...]) -> str:

@@ -39,10 +39,10 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from nimjos.spec.loader import Claim
+from nimjos.spec.loader import Claim, claim_of
 from nimjos.lang.errors import EvalError, NimjosError, SpecError
 from nimjos.lang.analysis import window_constants
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree
 from nimjos.spec.plan import ClaimPlan, LevelSetPlan, ValuesPlan, WindowPlan
 from nimjos.verdict import HasId, ProvedClass, Verdict
 from checkers.exhaustive import check_exhaustive
@@ -189,25 +189,25 @@ def _prove_with_z3(claim: Claim, opts: RunOptions, window: Verdict | None, using
         return not_applicable(claim, f"{', '.join(fixed)} ties the statement to the window's sizes (state the domain "
                                      "with prove = { for_all = \"...\" })")
     try:
-        dom = proof_domain(claim, plan, cfg, ns)
-        mode, width, bits = world_of(claim, plan, cfg, ns)
+        dom = proof_domain(plan, cfg)
+        mode, width, bits = world_of(plan, cfg)
         instances = dom.instances(ns)
     except Untranslatable as exc:
         return not_applicable(claim, str(exc), time.perf_counter() - start)
-    exact = choose_mode(world_trees(claim, plan), ns, exact=True)
+    exact = choose_mode(world_trees(plan), ns, exact=True)
     # a nim-sum is first proved by its laws for every size; if that does not finish in half the time, with
     # bit-vectors of WIDTH bits (a smaller class, which Z3 decides by bit-blasting). A statement about the
     # nim-sum alone would be proved by the very law it states: bit-vectors only (z3's bvxor is a definition)
-    law = mode == "int" and exact == "bv" and not cfg.width and xor_law(claim, ns)
+    law = mode == "int" and exact == "bv" and not cfg.width and xor_law(plan)
     if law:
         mode, width, bits = "bv", WIDTH, WIDTH + 4
     both = mode == "int" and exact == "bv" and not cfg.width
-    v = _prove_in_world(claim, plan, opts, window, dom, instances, mode, width, bits, start,
+    v = _prove_in_world(plan, opts, window, dom, instances, mode, width, bits, start,
                         budget.part(0.5) if both else budget, solver)
     # (an int world with no model for the claim, such as v2 beside a built-in only bv has, tries bv too)
     if both and isinstance(v, Verdict) and v.verdict == "inconclusive":
-        dom = proof_domain(claim, plan, cfg, ns)
-        bv = _prove_in_world(claim, plan, opts, window, dom, dom.instances(ns), "bv", WIDTH, WIDTH + 4, start, budget,
+        dom = proof_domain(plan, cfg)
+        bv = _prove_in_world(plan, opts, window, dom, dom.instances(ns), "bv", WIDTH, WIDTH + 4, start, budget,
                              context.solver_context())
         if isinstance(bv, ProofDisagreement):
             v = bv
@@ -231,12 +231,12 @@ def _prove_with_z3(claim: Claim, opts: RunOptions, window: Verdict | None, using
     return from_lemmas(v, lemmas) if lemmas else v
 
 
-def _prove_in_world(claim: Claim, plan: ClaimPlan, opts: RunOptions, window: Verdict | None, dom: ProofDomain,
+def _prove_in_world(plan: ClaimPlan, opts: RunOptions, window: Verdict | None, dom: ProofDomain,
                     instances: list[dict], mode: str, width: int | None, bits: int, start: float,
                     budget: Budget, solver: SolverContext) -> Any:
     """Prove every instance in one world (int or bit-vectors) within `budget`, in `solver`'s Z3 context: the verdict, or the
     ProofDisagreement its soundness check raised (the caller decides whether that is a bug)."""
-    ns = claim.spec.namespace
+    claim = claim_of(plan)
     attempts: list[Attempt] = []
     symbolic_first = None
     if len(instances) > 4 * MAX_EACH:   # decided before any query: a finite family this large is the window's job
@@ -246,9 +246,9 @@ def _prove_in_world(claim: Claim, plan: ClaimPlan, opts: RunOptions, window: Ver
     # parameter makes the moves nonlinear, which Z3 does not finish
     if dom.enumerated and game_kind(plan) is None and \
             all(l.members is None for l in dom.binder.levels if l.name in dom.enumerated):
-        sym = all_symbolic(claim, plan, ns)
+        sym = all_symbolic(plan)
         if sym is not None:
-            symbolic_first = prove_instance(claim, plan, sym, {}, mode, width, bits, budget.part(1 / 3), solver)
+            symbolic_first = prove_instance(plan, sym, {}, mode, width, bits, budget.part(1 / 3), solver)
             if symbolic_first.status in ("proved", "refuted"):
                 attempts = [symbolic_first]
                 dom = sym
@@ -259,14 +259,14 @@ def _prove_in_world(claim: Claim, plan: ClaimPlan, opts: RunOptions, window: Ver
                 attempts.append(Attempt(params, "inconclusive", note=budget.backstop_note() if budget.stopped
                                         else "out of resources"))
                 break
-            att = prove_instance(claim, plan, dom, params, mode, width, bits, budget, solver)
+            att = prove_instance(plan, dom, params, mode, width, bits, budget, solver)
             if not attempts and att.untranslatable is not None:
                 return not_applicable(claim, att.untranslatable, time.perf_counter() - start)
             attempts.append(att)
             if att.status == "refuted":
                 break
     try:
-        return _verdict(claim, plan, opts, window, dom, mode, width, attempts, instances, symbolic_first, start, solver)
+        return _verdict(plan, opts, window, dom, mode, width, attempts, instances, symbolic_first, start, solver)
     except ProofDisagreement as exc:
         return exc
 
@@ -296,7 +296,7 @@ def prove_used(claim: Claim, opts: RunOptions, seconds: float,
         if uid in path:
             out.append((uid, not_applicable(used, "a cycle of prove.using: " + " -> ".join(path + (uid,)))))
             continue
-        same = next((c for c in path if same_statement(claim.spec.claim(c), used)), None)
+        same = next((c for c in path if same_statement(claim.spec.claim(c).plan(), used.plan())), None)
         if same is not None:
             out.append((uid, not_applicable(used, f"it states what {same!r} states: a lemma may not restate the "
                                                   "claim it proves")))
@@ -306,23 +306,27 @@ def prove_used(claim: Claim, opts: RunOptions, seconds: float,
 
 
 def same_statement(a: Any, b: Any) -> bool:
-    """Do two holds claims state the same thing (statement and assumption alike, up to the names of their
+    """Do the plans of two claims state the same thing (statement and assumption alike, up to the names of their
     variables)?
 
-    >>> C = lambda s, a=None: type("C", (), {"statement": s, "assume_text": a, "spec": None})()
-    >>> same_statement(C("G(g, x) == x"), C("G(g, y) == y")), same_statement(C("x + 1 > x"), C("x + 2 > x"))
+    >>> from nimjos.lang.syntax import parse
+    >>> from nimjos.spec.plan import Compiled, HoldsPlan
+    >>> C = lambda s: type("C", (), {"statement": s, "spec": None})()
+    >>> P = lambda s: HoldsPlan(claim=C(s), profile="default", window=None, domain=None, formula=Compiled(s, parse(s), bool))
+    >>> same_statement(P("G(g, x) == x"), P("G(g, y) == y")), same_statement(P("x + 1 > x"), P("x + 2 > x"))
     (True, False)
     """
-    def shape(c: Any) -> str | None:
-        texts = [c.statement if isinstance(c.statement, str) else None, c.assume_text or "True"]
-        if texts[0] is None:
+    def shape(plan: Any) -> str | None:
+        stated = plan.statement_tree() if isinstance(plan.claim.statement, str) else None
+        if stated is None:
             return None
+        ns = getattr(getattr(plan.claim, "spec", None), "namespace", None)
         names: dict[str, str] = {}
         out = []
-        for text in texts:
-            tree = parse(text)
+        for tree in (stated, plan.assume.tree if plan.assume is not None else ast.Constant(True)):
+            tree = copy_tree(tree)
             for node in ast.walk(tree):
-                if isinstance(node, ast.Name) and not _known(c, node.id):
+                if isinstance(node, ast.Name) and not _known(ns, node.id):
                     node.id = names.setdefault(node.id, f"v{len(names)}")
             out.append(ast.dump(tree))
         return "|".join(out)
@@ -330,9 +334,8 @@ def same_statement(a: Any, b: Any) -> bool:
     return sa is not None and sa == sb
 
 
-def _known(c: Any, name: str) -> bool:
+def _known(ns: Any, name: str) -> bool:
     """A name the spec's namespace defines (a game, a definition, a built-in), which renaming keeps."""
-    ns = getattr(getattr(c, "spec", None), "namespace", None)
     if ns is None:
         return name in ("True", "False")
     return name in ns.definitions or name in ns.games or name in ns.builtins or name in ("True", "False")
@@ -389,9 +392,10 @@ def _covered_by(v: Verdict, lemma: Verdict) -> bool:
 
 
 
-def _verdict(claim: Claim, plan: ClaimPlan, opts: RunOptions, window: Verdict | None, dom: ProofDomain, mode: str,
+def _verdict(plan: ClaimPlan, opts: RunOptions, window: Verdict | None, dom: ProofDomain, mode: str,
              width: int | None, attempts: list[Attempt], instances: list[dict], symbolic_first: Attempt | None,
              start: float, solver: SolverContext) -> Verdict:
+    claim = claim_of(plan)
     seconds = time.perf_counter() - start
     abstractions = set().union(*(a.abstractions for a in attempts)) if attempts else set()
     cls = class_text(dom, mode, width, instances, abstractions)
@@ -400,7 +404,7 @@ def _verdict(claim: Claim, plan: ClaimPlan, opts: RunOptions, window: Verdict | 
     what = "" if kind is None else ("certificate (a), (b)" + (" by the strategy" if claim.strategy else "")
                                      + (" in misère play, (c) no terminal position in the set" if plan.misere else "")
                                      + ", moves stay in the domain and decrease"
-                                     + (measure_words(claim, plan) or _found_measure(attempts)))
+                                     + (measure_words(plan) or _found_measure(attempts)))
     notes = []
     if symbolic_first is not None and symbolic_first not in attempts:
         notes.append(f"with the parameters symbolic: {symbolic_first.status}"
@@ -422,7 +426,7 @@ def _verdict(claim: Claim, plan: ClaimPlan, opts: RunOptions, window: Verdict | 
         if dom.dropped:
             notes.append(f"the window's upper edge dropped for {', '.join(dom.dropped)}")
         # proved only for the whole domain; a smaller class (k = 3..10, values below 2^32) is proved-bounded
-        bounded = bounded_class(claim, plan, dom, mode, width, instances, solver.ctx)
+        bounded = bounded_class(plan, dom, mode, width, instances, solver.ctx)
         if bounded is not None and dom.domain_text:
             # the scope names the proof's own bounds, not the domain it does not cover ("all x >= 0")
             scope = class_text(replace(dom, domain_text=""), mode, width, instances, abstractions) + \

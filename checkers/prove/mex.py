@@ -46,7 +46,7 @@ import z3
 
 from nimjos.games.declared import NORMAL
 from nimjos.lang.errors import NimjosError
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import parse  # noqa: F401  (the docstring examples)
 from checkers.prove.budget import Budget, check
 from checkers.prove.terms import Untranslatable
 from checkers.prove.translate import Builder
@@ -147,22 +147,20 @@ def provider(b: Builder, fn: Any, game: Any, known: dict | None = None) -> tuple
     return at, WHERE
 
 
-def names_options(claim: Any) -> bool:
+def names_options(plan: Any) -> bool:
     """Does the claim's statement or assumption name the options of a game (``options(g, p)``)? Only such a claim
     is given the mex facts (:class:`checkers.prove.solver.Context`).
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "mex.toml")
-    >>> names_options(spec.claim("p-iff-no-p-option")), names_options(spec.claim("nim2-from-grundy"))
+    >>> names_options(spec.claim("p-iff-no-p-option").plan()), names_options(spec.claim("nim2-from-grundy").plan())
     (True, False)
     """
-    texts = [getattr(claim, "statement", None), getattr(claim, "assume_text", None)]
-    for text in texts:
-        if isinstance(text, str):
-            for node in ast.walk(parse(text)):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "options":
-                    return True
+    for tree in plan.expression_trees():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "options":
+                return True
     return False
 
 

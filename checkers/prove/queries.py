@@ -14,7 +14,7 @@ is an N-position).
 >>> from checkers.prove.solver import Context
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> c = spec.claims[0]; plan = c.plan()
->>> ctx = Context(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 20)
+>>> ctx = Context(plan, proof_domain(plan, ProveOptions()), {}, "int", None, 0, time.perf_counter() + 20)
 >>> [(r.name, r.status) for r in (q() for q in GameQueries(ctx, "grundy").queries())]  # doctest: +NORMALIZE_WHITESPACE
 [('every move decreases the coordinate sum', 'holds'), ('move 1 stays in the domain', 'holds'),
  ('(a) along move 1', 'holds'), ('values are non-negative', 'holds'), ('(b) some option has each lower value', 'holds')]
@@ -27,7 +27,7 @@ from typing import Any, Callable
 import z3
 
 from nimjos.lang.expr import variables_of
-from nimjos.lang.syntax import copy_tree, parse
+from nimjos.lang.syntax import copy_tree
 from checkers.prove.measures import HINT, MAX_COORDS, MAX_QUERIES, candidates, measure_text
 from checkers.prove.scope import show_values
 from checkers.prove.solver import Context, QueryResult, cases
@@ -42,7 +42,6 @@ class GameQueries:
     def __init__(self, ctx: Context, kind: Mode):
         self.ctx = ctx
         self.kind = kind
-        claim = ctx.claim
         self.coords = ctx.plan.coords
         plan = ctx.plan
         assert plan.game is not None, "a claim about a game"
@@ -52,7 +51,7 @@ class GameQueries:
         self.formula = copy_tree(formula.tree) if formula is not None else None
         self.families = None if families is None else \
             [(copy_tree(f.binder.tree), copy_tree(f.point.tree)) for f in families]
-        self.strategy = read_strategy(claim)
+        self.strategy = read_strategy(plan)
         #: the game is played in misère play: (b) only where a move exists, and the terminal condition (c)
         self.misere = bool(getattr(ctx.plan, "misere", False))
         if self.misere and kind != Mode.P:
@@ -140,7 +139,7 @@ class GameQueries:
         induction applies), or else a measure found by a search (:meth:`q_found_measure`)."""
         decl = self.setup()[3].decl
         if decl.measure:
-            return self.q_measure(decl.measure)
+            return self.q_measure(decl.measure, decl.measure_trees)
         measures = [None] + list(range(len(self.coords))) if len(self.coords) > 1 else [None]
         first: QueryResult | None = None
         refuted = True      # every measure tried was refuted by a Z3 model (no 'unknown', no broken obligation)
@@ -172,12 +171,13 @@ class GameQueries:
         return self.ctx.run(f"move {i + 1} decreases {what}", b, hyps + [b.to_bool(cond)], goal,
                             self.watch(env, bound), self.coords_terms(env))
 
-    def q_measure(self, texts: tuple[str, ...]) -> QueryResult:
+    def q_measure(self, texts: tuple[str, ...], declared: tuple[ast.expr, ...]) -> QueryResult:
         """The game's declared measure is a termination measure, proved before the induction relies on it: each
         of its expressions is an integer >= 0 at every position of the domain (under the assumption), and every
         move keeps the coordinates >= 0 and decreases the measure (lexicographically, for a list). With closure,
-        every play from the domain stays in it and ends: the induction on the measure is well founded."""
-        trees = tuple(parse(t) for t in texts)
+        every play from the domain stays in it and ends: the induction on the measure is well founded. `texts`
+        are the measure as written, `declared` its trees as the game's declaration parsed them."""
+        trees = tuple(copy_tree(t) for t in declared)
         res = self._measure_bounded(texts, trees)
         if res.status != "holds":
             return res
@@ -246,7 +246,7 @@ class GameQueries:
         for cand in candidates(names):
             if not all(cand.decreases(d) for d in seen):
                 continue
-            trees = tuple(parse(t) for t in cand.texts)
+            trees = cand.trees()
             failed: tuple | None = None
             for i in order:
                 if asked >= MAX_QUERIES:

@@ -6,7 +6,7 @@ value below 2^32"), the enumerated values, and the abstractions, lemmas and indu
 >>> from checkers.prove.domain import proof_domain
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> c = spec.claims[0]
->>> dom = proof_domain(c, c.plan(), ProveOptions(), spec.namespace)
+>>> dom = proof_domain(c.plan(), ProveOptions())
 >>> class_text(dom, "bv", 32, [{}], {"xor", "unknown G"})
 'all x >= 0, every value below 2^32; xor by its laws, G as unknown functions'
 """
@@ -15,37 +15,30 @@ from __future__ import annotations
 import ast
 
 from nimjos.lang.binders import conjuncts
-from nimjos.lang.errors import SpecError
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree
 from nimjos.lang.values import format_value
 from checkers.prove.domain import ProofDomain
 
 
-def clean(text: str) -> str:
-    """An expression with its constant arithmetic done: sums of constants folded, ``max``/``min`` of equal or
-    constant arguments reduced (a scope prints the domain, not the window's raw bounds).
+def clean(tree: ast.expr) -> str:
+    """An expression (a tree, left as it is) as text with its constant arithmetic done: sums of constants folded,
+    ``max``/``min`` of equal or constant arguments reduced (a scope prints the domain, not the window's raw bounds).
 
-    >>> clean("max(0, 0)"), clean("0 + 1 <= d <= min(h - 1, X)"), clean("1 <= i <= k - 1 - 1"), clean("n >= 2 * 3")
-    ('0', '1 <= d <= min(h - 1, X)', '1 <= i <= k - 2', 'n >= 6')
+    >>> from nimjos.lang.syntax import parse
+    >>> [clean(parse(t)) for t in ("max(0, 0)", "0 + 1 <= d <= min(h - 1, X)", "1 <= i <= k - 1 - 1", "n >= 2 * 3")]
+    ['0', '1 <= d <= min(h - 1, X)', '1 <= i <= k - 2', 'n >= 6']
     """
-    try:
-        tree = parse(text)
-    except SpecError:
-        return text
-    return ast.unparse(ast.fix_missing_locations(_Clean().visit(tree)))
+    return ast.unparse(ast.fix_missing_locations(_Clean().visit(copy_tree(tree))))
 
 
-def domain_words(text: str) -> str:
+def domain_words(tree: ast.expr) -> str:
     """A domain's conjuncts in clean form, joined by commas.
 
-    >>> domain_words("2 <= k and k + 1 <= n and 0 + 0 <= s <= n // k and k >= 2")
+    >>> from nimjos.lang.syntax import parse
+    >>> domain_words(parse("2 <= k and k + 1 <= n and 0 + 0 <= s <= n // k and k >= 2"))
     'k >= 2, n >= k + 1, 0 <= s <= n // k'
     """
-    try:
-        parts = conjuncts(parse(text))
-    except SpecError:
-        return text
-    return ", ".join(dict.fromkeys(clean(ast.unparse(_name_first(p))) for p in parts))
+    return ", ".join(dict.fromkeys(clean(_name_first(p)) for p in conjuncts(tree)))
 
 
 def _name_first(node: ast.expr) -> ast.expr:
@@ -116,7 +109,8 @@ def class_text(dom: ProofDomain, mode: str, width: int | None, instances: list[d
     names = [n for n in dom.symbolic if n not in dom.substituted]
     if names and dom.domain_text:
         # the proof ranges over the claim's domain (the window's constant edges dropped): print the domain
-        text = "all " + domain_words(dom.domain_text)
+        assert dom.domain_tree is not None, "a proof over the claim's domain has its tree"
+        text = "all " + domain_words(dom.domain_tree)
         if mode == "bv" and width:
             text += f", every value below 2^{width}"
         parts.append(text)

@@ -16,7 +16,7 @@ made by the claim's :class:`checkers.context.CheckContext`), so that answers do 
 >>> from checkers.prove.domain import proof_domain
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> c = spec.claims[0]; plan = c.plan()
->>> ctx = Context(c, plan, proof_domain(c, plan, ProveOptions(), spec.namespace), {}, "int", None, 0, time.perf_counter() + 5)
+>>> ctx = Context(plan, proof_domain(plan, ProveOptions()), {}, "int", None, 0, time.perf_counter() + 5)
 >>> b, env, hyps = ctx.builder()
 >>> ctx.run("x + 1 > x", b, hyps, b.formula(parse("x + 1 > x"), env), {"x": env["x"]}).status
 'holds'
@@ -33,7 +33,7 @@ from typing import Any, Iterator
 
 import z3
 
-from nimjos.spec.loader import Claim
+from nimjos.spec.loader import claim_of
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.runtime import norm
 from nimjos.spec.plan import ClaimPlan
@@ -81,8 +81,9 @@ class Context:
     """One proof attempt: the claim, the enumerated values, the world, and the resources left (a
     :class:`checkers.prove.budget.Budget`; a float is a wall-clock deadline, converted)."""
 
-    def __init__(self, claim: Claim, plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
+    def __init__(self, plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
                  bits: int, budget: Budget | float, solver: SolverContext | None = None):
+        claim = claim_of(plan)
         self.claim = claim
         self.plan = plan
         self.dom = dom
@@ -154,7 +155,7 @@ class Context:
         facts = b.assertions()
         known = self.solver.rule_functions
         providers = [lambda b_, fn, game: rule_function_facts(b_, fn, game, known=known, given=hyps)]
-        if names_options(self.claim):
+        if names_options(self.plan):
             # the mex facts quantify over the options: given only to a claim that speaks of options, where they
             # are the link between G at a position and at its options (elsewhere they cost Z3 its resources)
             providers.append(lambda b_, fn, game: mex_provider(b_, fn, game, known=known))

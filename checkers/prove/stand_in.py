@@ -27,13 +27,13 @@ but its position's coordinates is used this way.
 from __future__ import annotations
 
 import ast
-import copy
 from dataclasses import replace
 from typing import Any
 
 from nimjos.lang.errors import NimjosError, SpecError
 from nimjos.lang.inline import may_fail, names_in, substitute_call
-from nimjos.lang.syntax import parse
+from nimjos.lang import build
+from nimjos.lang.syntax import copy_tree
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, PPositionsPlan, WindowPlan
 from checkers.exhaustive import check_exhaustive, pinned_place
@@ -56,10 +56,11 @@ def _lemma(used: Claim) -> tuple | None:
     if formula is None or plan.misere or plan.game_text is None or not isinstance(plan, WindowPlan):
         return None
     coords = tuple(plan.coords)
-    domain = parse(plan.domain.text) if plan.domain.text else parse("True")
+    domain = copy_tree(plan.domain.tree) if plan.domain.tree is not None else build.constant(True)
     if set(plan.window.names) != set(coords) or not set(_free(domain)) <= set(coords):
         return None
-    return (ast.dump(parse(plan.game_text)), coords, formula.tree, isinstance(plan, GrundyPlan), domain)
+    assert plan.game is not None, "a claim with a game text has its tree"
+    return (ast.dump(plan.game.tree), coords, formula.tree, isinstance(plan, GrundyPlan), domain)
 
 
 def _free(tree: ast.AST) -> list[str]:
@@ -158,20 +159,21 @@ def stand_in_text(claim: Claim) -> str | None:
     if not lemmas:
         return None
     plan = claim.plan()
-    assert isinstance(plan, WindowPlan), "a holds claim has a window"
+    assert isinstance(plan, HoldsPlan), "a holds claim has its statement"
     rw = _Rewrite(claim, lemmas, set(plan.window.names))
     try:
-        statement = rw.visit(copy.deepcopy(parse(claim.statement)))
-        assume = rw.visit(copy.deepcopy(parse(claim.assume_text))) if claim.assume_text else None
+        statement = rw.visit(copy_tree(plan.formula.tree))
+        assume = rw.visit(copy_tree(plan.assume.tree)) if plan.assume is not None else None
     except (SpecError, RecursionError):
         return None
     if not rw.domains or any(_is_g(n) for t in (statement, assume) if t is not None for n in ast.walk(t)):
         return None   # nothing replaced, or G left over: the Z3 path with the lemmas as axioms is the way
-    seen: dict[str, None] = {}
+    seen: dict[str, ast.expr] = {}
     for d in rw.domains:
-        seen.setdefault(ast.unparse(d))
-    body = ast.unparse(statement) if assume is None else f"not ({ast.unparse(assume)}) or ({ast.unparse(statement)})"
-    return " and ".join([f"({d})" for d in seen] + [f"({body})"])
+        seen.setdefault(ast.unparse(d), d)
+    body = statement if assume is None else build.disjunction([build.negation(assume), statement])
+    # the rewritten statement is built as a tree; its text is what the stand-in claim states
+    return ast.unparse(build.conjunction([*seen.values(), body]))
 
 
 def stand_in_claim(claim: Claim) -> Claim | None:

@@ -44,7 +44,7 @@ from typing import Any
 import z3
 
 from nimjos.lang.builtins import FiniteFunction
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import parse   # the examples below build their trees with it
 from checkers.prove.terms import Untranslatable, is_term
 
 #: the built-in families of functions a claim may quantify over with a symbolic size
@@ -69,7 +69,7 @@ class UnknownFunction:
         >>> from nimjos.spec.names import spec_namespace
         >>> from checkers.prove.translate import Builder
         >>> b = Builder(spec_namespace(), mode="int")
-        >>> f, _ = unknown_function(b, "f", parse_tree("functions(4, 0, 1)"), {})
+        >>> f, _ = unknown_function(b, "f", parse("functions(4, 0, 1)"), {})
         >>> f.apply(b, (2,)), b.obligation()[1]
         (f!fn(2), ['an unknown function f called outside 1..its size'])
         """
@@ -94,7 +94,7 @@ def table_of(m: Any, f: UnknownFunction) -> Any:
     >>> from nimjos.spec.names import spec_namespace
     >>> from checkers.prove.translate import Builder
     >>> b = Builder(spec_namespace(), mode="int")
-    >>> f, axioms = unknown_function(b, "f", parse_tree("nondecreasing(3, 1, 2)"), {})
+    >>> f, axioms = unknown_function(b, "f", parse("nondecreasing(3, 1, 2)"), {})
     >>> s = z3.Solver(ctx=b.ctx); s.add(*axioms, f.fn(2) == 2, f.fn(1) == 1); s.check()
     sat
     >>> table_of(s.model(), f)
@@ -110,19 +110,10 @@ def table_of(m: Any, f: UnknownFunction) -> Any:
     return FiniteFunction(tuple(v.as_long() for v in vals))
 
 
-def parse_tree(text: str) -> ast.expr:
-    """The expression tree of `text` (for the examples).
-
-    >>> ast.unparse(parse_tree("functions(K, 0, 1)"))
-    'functions(K, 0, 1)'
-    """
-    return parse(text)
-
-
 def family_call(tree: Any) -> bool:
     """Is `tree` a call of a family of functions (``nondecreasing(K, 1, V)``, ``functions(K, lo, hi)``)?
 
-    >>> family_call(parse_tree("nondecreasing(K, 1, V)")), family_call(parse_tree("range(K)"))
+    >>> family_call(parse("nondecreasing(K, 1, V)")), family_call(parse("range(K)"))
     (True, False)
     """
     return isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in FAMILIES \
@@ -135,7 +126,7 @@ def unknown_function(b: Any, name: str, tree: ast.expr, env: dict) -> tuple[Unkn
     >>> from nimjos.spec.names import spec_namespace
     >>> from checkers.prove.translate import Builder
     >>> b = Builder(spec_namespace(), mode="int")
-    >>> f, axioms = unknown_function(b, "f", parse_tree("nondecreasing(K, 1, V)"), {"K": b.var("K"), "V": b.var("V")})
+    >>> f, axioms = unknown_function(b, "f", parse("nondecreasing(K, 1, V)"), {"K": b.var("K"), "V": b.var("V")})
     >>> f.family, len(axioms)
     ('nondecreasing(K, 1, V)', 3)
     """
@@ -158,9 +149,9 @@ def membership(b: Any, f: UnknownFunction, tree: ast.expr, env: dict) -> Any:
     >>> from checkers.prove.translate import Builder
     >>> b = Builder(spec_namespace(), mode="int")
     >>> K = b.var("K")
-    >>> f, axioms = unknown_function(b, "f", parse_tree("nondecreasing(K, 1, 3)"), {"K": K})
+    >>> f, axioms = unknown_function(b, "f", parse("nondecreasing(K, 1, 3)"), {"K": K})
     >>> s = z3.Solver(ctx=b.ctx); s.set("rlimit", 10 ** 6)
-    >>> s.add(*axioms, z3.Not(membership(b, f, parse_tree("functions(K, 0, 3)"), {"K": K}))); s.check()
+    >>> s.add(*axioms, z3.Not(membership(b, f, parse("functions(K, 0, 3)"), {"K": K}))); s.check()
     unsat
     """
     size, lo, hi = _bounds(b, f.name, tree, env)
@@ -202,7 +193,7 @@ def symbolic_sum(b: Any, gen: ast.comprehension, elt: ast.expr, env: dict, lo: A
     >>> from checkers.prove.translate import Builder
     >>> b = Builder(spec_namespace(), mode="int")
     >>> n = b.var("n")
-    >>> t = b.term(parse_tree("sum(2 * t + 1 for t in range(0, n))"), {"n": n})
+    >>> t = b.term(parse("sum(2 * t + 1 for t in range(0, n))"), {"n": n})
     >>> s = z3.Solver(ctx=b.ctx); s.set("rlimit", 10 ** 7); s.add(z3.Not(z3.substitute(t, (n, z3.IntVal(4, b.ctx))) == 16)); s.check()
     unsat
     """

@@ -5,17 +5,16 @@ that the int world cannot abstract, else ``int``; for a proof, its width and the
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> c = spec.claims[0]
->>> world_of(c, c.plan(), ProveOptions(), spec.namespace), world_of(c, c.plan(), ProveOptions(width=16), spec.namespace)
+>>> world_of(c.plan(), ProveOptions()), world_of(c.plan(), ProveOptions(width=16))
 (('int', None, 4), ('bv', 16, 20))
 """
 from __future__ import annotations
 
 import ast
-from typing import Any, Sequence
+from typing import Sequence
 
 from nimjos.lang.compiler import Namespace
-from nimjos.lang.syntax import parse
-from nimjos.spec.loader import Claim, ProveOptions
+from nimjos.spec.loader import ProveOptions
 from nimjos.spec.plan import ClaimPlan
 
 #: default bit-vector width of the domain when bit operations need the bv world
@@ -74,46 +73,29 @@ def choose_mode(trees: Sequence[ast.AST], ns: Namespace, exact: bool = False) ->
 
 
 
-def world_of(claim: Claim, plan: ClaimPlan, cfg: ProveOptions, ns: Any) -> tuple[str, int | None, int]:
+def world_of(plan: ClaimPlan, cfg: ProveOptions) -> tuple[str, int | None, int]:
     """(mode, width, bits) of a proof of the claim: the world, the width of the domain's values in bv (None
     in int) and the bits of computation (see the module docstring)."""
-    mode = "bv" if cfg.width else choose_mode(world_trees(claim, plan), ns)
+    ns = plan.namespace
+    mode = "bv" if cfg.width else choose_mode(world_trees(plan), ns)
     width = int(cfg.width or WIDTH) if mode == "bv" else None
     bits = int(cfg.bits or ((width or 0) + 4))
     return mode, width, bits
 
 
-def world_trees(claim: Claim, plan: ClaimPlan) -> list:
+def world_trees(plan: ClaimPlan) -> list:
     """Every expression of the claim, its game and its window (what decides the world of a proof).
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
     >>> c = spec.claims[0]
-    >>> [ast.unparse(t) for t in world_trees(c, c.plan())]
+    >>> [ast.unparse(t) for t in world_trees(c.plan())]
     ['x', 'nim1', '0 <= x and x <= 20']
     """
-    trees = []
-    for v in (claim.statement, claim.assume_text, claim.strategy):
-        if isinstance(v, str):
-            trees.append(parse(v))
-        elif isinstance(v, list):
-            trees += [parse(f.get("point", "0")) for f in v if isinstance(f, dict)]
-            trees += [parse(f.get("where", "True")) for f in v if isinstance(f, dict)]
-        elif isinstance(v, dict):
-            trees += [parse(t) for t in _strings(v)]
-    if plan.game_text:
-        trees.append(parse(plan.game_text))
+    trees = plan.claim_trees() + list(plan.strategy_trees.values())
+    if plan.game is not None:
+        trees.append(plan.game.tree)
     assert plan.window is not None, "a claim the prover reads has a window"
     trees.append(plan.window.tree)
     return trees
-
-
-def _strings(d: Any) -> list[str]:
-    if isinstance(d, str):
-        return [d]
-    if isinstance(d, dict):
-        return [s for v in d.values() for s in _strings(v)]
-    if isinstance(d, list):
-        return [s for v in d for s in _strings(v)]
-    return []

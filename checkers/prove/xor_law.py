@@ -12,9 +12,10 @@ names, integer constants, comparisons, ``and``/``or``/``not`` and ``xor``, and u
 
 >>> from nimjos.spec.names import spec_namespace
 >>> ns = spec_namespace()
->>> about_xor_alone(["xor(a, 0) == xor(0, a) == a"], ns), about_xor_alone(["xor(a, b) < a + b + 1"], ns)
+>>> from nimjos.lang.syntax import parse
+>>> about_xor_alone([parse("xor(a, 0) == xor(0, a) == a")], ns), about_xor_alone([parse("xor(a, b) < a + b + 1")], ns)
 (True, False)
->>> about_xor_alone(["a == a"], ns)
+>>> about_xor_alone([parse("a == a")], ns)
 False
 """
 from __future__ import annotations
@@ -22,27 +23,22 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from nimjos.spec.loader import Claim
-from nimjos.spec.plan import HoldsPlan
-from nimjos.lang.errors import SpecError
-from nimjos.lang.syntax import parse
+from nimjos.spec.plan import ClaimPlan, HoldsPlan
 
 _ALLOWED = (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Name, ast.Constant, ast.Call, ast.Load, ast.cmpop, ast.boolop,
             ast.Not, ast.USub)
 
 
-def about_xor_alone(texts: list[str], ns: Any) -> bool:
+def about_xor_alone(trees: list[ast.expr], ns: Any) -> bool:
     """Are these expressions an identity of the nim-sum alone (module docstring)? A definition they call counts
     as its body (``nx(a, b) = xor(a, b)`` makes ``nx(a, b) == nx(b, a)`` the commutative law).
 
     >>> from nimjos.lang.compiler import Namespace
-    >>> about_xor_alone(["xor(xor(a, b), b) == a"], Namespace())
+    >>> from nimjos.lang.syntax import parse
+    >>> about_xor_alone([parse("xor(xor(a, b), b) == a")], Namespace())
     True
     """
-    try:
-        return _xor_alone([parse(t) for t in texts], ns, set()) is True
-    except SpecError:
-        return False
+    return _xor_alone(trees, ns, set()) is True
 
 
 def _xor_alone(trees: list, ns: Any, seen: set) -> bool | None:
@@ -75,14 +71,14 @@ def _xor_alone(trees: list, ns: Any, seen: set) -> bool | None:
     return used
 
 
-def xor_law(claim: Claim, ns: Any) -> bool:
+def xor_law(plan: ClaimPlan) -> bool:
     """Is a holds claim a statement about the nim-sum alone (so that its laws may not prove it)?
 
     >>> import pathlib
     >>> from nimjos.spec.loader import load_spec
-    >>> xor_law(load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml").claims[0], None)
+    >>> xor_law(load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml").claims[0].plan())
     False
     """
-    if not issubclass(claim.plan_type, HoldsPlan) or not isinstance(claim.statement, str):
+    if not isinstance(plan, HoldsPlan):
         return False
-    return about_xor_alone([claim.statement] + ([claim.assume_text] if claim.assume_text else []), ns)
+    return about_xor_alone(plan.expression_trees(), plan.namespace)

@@ -49,7 +49,7 @@ from nimjos.lang.builtins import FiniteFunction, iter_items
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.expr import variables_of
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree
 from nimjos.spec.domain import Domain as ClaimDomain
 from nimjos.spec.plan import ClaimPlan
 from checkers.sample.sides import Members, moduli, structured
@@ -211,11 +211,10 @@ def build_domain(plan: ClaimPlan, binder: Any, ns: Any, widen_sets: bool = False
     """
     cd = plan.domain
     names = tuple(binder.names)
-    claim = plan.claim
     assert plan.window is not None, "a sampled claim has a window"
     dom = Domain(binder, claim_domain=cd, window=_predicate(plan.window.tree if plan.window.text else None, ns,
                                                                 tuple(plan.window.names)),
-                 mods=moduli([claim.statement_text, claim.assume_text, binder.text], ns), members=members,
+                 mods=moduli(plan.expression_trees() + [binder.tree], ns), members=members,
                  pre_filters=list(binder.pre_filters))
     free = set(cd.unbounded) if cd is not None else set(names)
     dlevels = _domain_levels(cd, ns) or {}
@@ -265,13 +264,18 @@ def drawing_domain(plan: ClaimPlan, texts: tuple, ns: Any) -> Domain:
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
     >>> plan = spec.claims[0].plan()
-    >>> dom = drawing_domain(plan, ("0 <= j <= 30 and x in {2 * j}", "x >= 100"), spec.namespace)
+    >>> import dataclasses
+    >>> from nimjos.lang.syntax import parse
+    >>> texts = ("0 <= j <= 30 and x in {2 * j}", "x >= 100")   # sample.for_all, parsed by the plan
+    >>> plan = dataclasses.replace(plan, sample_for_all=tuple(parse(t) for t in texts))
+    >>> dom = drawing_domain(plan, texts, spec.namespace)
     >>> dom.far = 1000
     >>> dom.describe()
     'drawn from sample.for_all (2 alternatives); x up to 10^3'
     """
-    alts = [build_domain(plan, Binder(parse(t), ns, set(), allow_unbounded=True, text=t), ns, as_written=True)
-            for t in texts]
+    assert len(plan.sample_for_all) == len(texts), "the plan has the tree of each alternative of sample.for_all"
+    alts = [build_domain(plan, Binder(copy_tree(tree), ns, set(), allow_unbounded=True, text=t), ns, as_written=True)
+            for tree, t in zip(plan.sample_for_all, texts)]
     first = alts[0]
     return Domain(first.binder, claim_domain=first.claim_domain, window=first.window, mods=first.mods,
                   as_written=True, keep=first.keep, alternatives=alts)

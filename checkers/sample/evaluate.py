@@ -7,7 +7,7 @@ failed or undefined; a failure of the certificate is re-evaluated by the engine 
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
->>> ev = GameEvaluator(spec.claims[0], spec.claims[0].plan(), "default", z3.Context())
+>>> ev = GameEvaluator(spec.claims[0].plan(), "default", z3.Context())
 >>> ev({"x": 10}).kind, ev({"x": 10 ** 12}).kind, ev.symbolic
 ('held', 'held', 1)
 """
@@ -25,7 +25,7 @@ from nimjos.games.engine import active_engine
 from nimjos.games.fast import outcome_box, outcomes_fast
 from nimjos.lang.errors import EvalError, ResourceError, SpecError, StepLimitError
 from nimjos.lang.values import format_value
-from nimjos.spec.loader import Claim
+from nimjos.spec.loader import claim_of
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, PPositionsPlan, SetPlan
 from nimjos.verdict import Counterexample
 from nimjos.words import Note, NoteKind, Vocabulary
@@ -216,7 +216,7 @@ class AssumedCertificate(Certificate):
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
     >>> claim = spec.claims[0]; plan = claim.plan()
-    >>> cert = AssumedCertificate(claim, plan, {}, game_kind(plan))
+    >>> cert = AssumedCertificate(plan, {}, game_kind(plan))
     >>> cert.inside(3), cert.check(10) is None
     (True, True)
     """
@@ -244,7 +244,8 @@ class GameEvaluator:
     """Judges a game claim at one position by the local certificate (:class:`AssumedCertificate`: the formula is
     taken only where the claim speaks)."""
 
-    def __init__(self, claim: Claim, plan: GrundyPlan | SetPlan, profile: str, ctx: z3.Context):
+    def __init__(self, plan: GrundyPlan | SetPlan, profile: str, ctx: z3.Context):
+        claim = claim_of(plan)
         self.claim = claim
         self.ctx = ctx   # the Z3 context of the point searches (the claim's: checkers.context)
         self.plan = plan
@@ -275,7 +276,7 @@ class GameEvaluator:
         if cert is None:
             kind = game_kind(self.plan)
             assert kind is not None, "a game claim is judged by its local certificate"
-            cert = AssumedCertificate(self.claim, self.plan, params, kind)
+            cert = AssumedCertificate(self.plan, params, kind)
             if key is not None:
                 self._certs[key] = cert
         return cert
@@ -379,7 +380,7 @@ class GameEvaluator:
         values; :func:`checkers.prove.ending.plays_end`)?"""
         key = tuple(sorted(params.items()))
         if key not in self._ends:
-            self._ends[key] = plays_end(self.claim, self.plan, params) is not None
+            self._ends[key] = plays_end(self.plan, params) is not None
         return self._ends[key]
 
     def reevaluate(self, cx: Counterexample) -> Counterexample:

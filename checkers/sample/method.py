@@ -201,8 +201,8 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
         assert kind is not None and isinstance(plan, (GrundyPlan, SetPlan)), \
             f"the sampler evaluates statements and game claims with a local certificate ({type(plan).__name__})"
         solver = context.solver_context()   # the point search's answers must not depend on other claims
-        evaluator = GameEvaluator(claim, plan, opts.profile, solver.ctx)
-        members = Members(claim, plan, kind, solver.ctx)
+        evaluator = GameEvaluator(plan, opts.profile, solver.ctx)
+        members = Members(plan, kind, solver.ctx)
         if isinstance(plan, LevelSetPlan):
             try:
                 Certificate.for_claim(claim, {n: v for n, v in next(iter(plan.window.bindings({}))).items()
@@ -260,7 +260,7 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
     if isinstance(far, int) and far > 0:
         dom.far = far
     else:
-        far, note = choose_far(claim, plan, dom, evaluate, kind, evaluator, seed)
+        far, note = choose_far(plan, dom, evaluate, kind, evaluator, seed)
         if far is None:
             return _edge_only(claim, edge, note, start)
         dom.far = far
@@ -306,7 +306,7 @@ def sample_claim(claim: Claim, opts: RunOptions, context: CheckContext | None = 
     failures: list[Outcome] = []
     skips: dict[str, int] = {}
 
-    table = uses_table(claim, ns)
+    table = uses_table(plan)
 
     def run_one(drawn: Drawn) -> Outcome:
         stats["drawn"] += 1

@@ -12,8 +12,8 @@ times the window when ground truth comes from the engine's table (G, options, me
 >>> c = spec.claims[0]; plan = c.plan()
 >>> dom = build_domain(plan, plan.window, spec.namespace)
 >>> import z3
->>> ev = GameEvaluator(c, plan, "default", z3.Context())
->>> choose_far(c, plan, dom, ev, "grundy", ev, 1)
+>>> ev = GameEvaluator(plan, "default", z3.Context())
+>>> choose_far(plan, dom, ev, "grundy", ev, 1)
 (1000000000000000000, '')
 """
 from __future__ import annotations
@@ -21,10 +21,8 @@ from __future__ import annotations
 import random
 from typing import Any, Callable
 
-from nimjos.spec.loader import Claim
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.runtime import active_budget, step_limit
-from nimjos.lang.syntax import parse
 from nimjos.spec.plan import ClaimPlan
 from checkers.prove.certificate import PointSolver, count_options
 from checkers.prove.terms import Untranslatable
@@ -50,27 +48,22 @@ PROBE_CELLS = 20_000
 PROBE_SECONDS = 10.0
 
 
-def uses_table(claim: Claim, ns: Any) -> bool:
-    """Whether a claim's ground truth comes from the engine's table (it names G, options or mex).
+def uses_table(plan: ClaimPlan) -> bool:
+    """Whether a claim's ground truth comes from the engine's table: its statement, assumption or domain names G,
+    options or mex.
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
-    >>> uses_table(spec.claims[0], spec.namespace)
+    >>> uses_table(spec.claims[0].plan())
     False
     """
-    texts = [claim.statement, claim.assume_text, claim.for_all_text]
-    for t in texts:
-        if isinstance(t, str):
-            try:
-                if uses(parse(t), ns, TABLE_NAMES):
-                    return True
-            except SpecError:
-                continue
-    return False
+    domain = plan.domain.tree if plan.domain is not None else None
+    trees = plan.expression_trees() + ([domain] if domain is not None else [])
+    return any(uses(t, plan.namespace, TABLE_NAMES) for t in trees)
 
 
-def choose_far(claim: Claim, plan: ClaimPlan, dom: Domain, evaluate: Callable, kind: Mode | None,
+def choose_far(plan: ClaimPlan, dom: Domain, evaluate: Callable, kind: Mode | None,
                evaluator: Any, seed: int) -> tuple[int | None, str]:
     """The far bound: the largest of LADDER at which a few evaluations are cheap, or a few times the
     window when ground truth comes from a table. None with the reason when nothing beyond the window works."""
@@ -79,7 +72,7 @@ def choose_far(claim: Claim, plan: ClaimPlan, dom: Domain, evaluate: Callable, k
         return FAR, ""
     top = dom.window_top() or 100
     near = max(2 * top, top + 8)   # the far bound of a claim whose ground truth is a table
-    if uses_table(claim, claim.spec.namespace):   # a game claim whose formula asks G too
+    if uses_table(plan):   # a game claim whose formula asks G too
         return near, "ground truth from the engine's table, so values stay within 2x the window"
     if kind == Mode.P and evaluator.use_outcome_table(near):
         return near, ("ground truth from the table of the engine of P-positions (the game's moves), "

@@ -13,7 +13,8 @@ coordinate stay as drawn, the low :data:`FREE_BITS` bits are solved for. Z3 runs
 >>> structured(0, 40, [3], 20)
 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 15, 16, 17, 21, 22, 23, 24, 25, 31, 32, 33, 40]
 >>> from nimjos.spec.names import spec_namespace
->>> moduli(["x % 3 == 1 and y // 10 < x // 2**i", "z % 3 > 0"], spec_namespace())
+>>> from nimjos.lang.syntax import parse  # the example's expressions
+>>> moduli([parse("x % 3 == 1 and y // 10 < x // 2**i"), parse("z % 3 > 0")], spec_namespace())
 [3, 10]
 """
 from __future__ import annotations
@@ -27,8 +28,8 @@ import z3
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.expr import variables_of
-from nimjos.lang.syntax import parse
-from nimjos.spec.loader import Claim
+from nimjos.lang.syntax import copy_tree
+from nimjos.spec.loader import claim_of
 from nimjos.spec.plan import ClaimPlan, LevelSetPlan, SetPlan
 from checkers.prove.budget import RLIMIT_PER_SECOND, Budget, check
 from checkers.prove.solver import model_value
@@ -45,16 +46,10 @@ RLIMIT = 2_000_000
 MAX_STRUCTURED = 600
 
 
-def moduli(texts: list[str | None], ns: Any) -> list[int]:
+def moduli(trees: list[ast.expr], ns: Any) -> list[int]:
     """The constants c > 1 of ``% c`` and ``// c`` in the expressions (sorted)."""
     out: set[int] = set()
-    for text in texts:
-        if not text:
-            continue
-        try:
-            tree = parse(text)
-        except SpecError:
-            continue
+    for tree in trees:
         for node in ast.walk(tree):
             if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mod, ast.FloorDiv)):
                 try:
@@ -94,7 +89,8 @@ class Members:
     model can only cost a draw.
     """
 
-    def __init__(self, claim: Claim, plan: ClaimPlan, kind: str | None, ctx: z3.Context):
+    def __init__(self, plan: ClaimPlan, kind: str | None, ctx: z3.Context):
+        claim = claim_of(plan)
         self.ctx = ctx   # the Z3 context of the search (the claim's: checkers.context)
         self.coords = tuple(plan.coords or ())
         self.ns = claim.spec.namespace
@@ -105,7 +101,8 @@ class Members:
         self.mode = "int"
         if self.ok:
             try:
-                self.tree = parse(claim.statement)
+                assert isinstance(plan, SetPlan) and plan.formula is not None, "a set written as a condition"
+                self.tree = copy_tree(plan.formula.tree)
                 self.mode = choose_mode([self.tree], self.ns, exact=True)
             except SpecError as exc:
                 self.ok, self.why_not = False, str(exc)

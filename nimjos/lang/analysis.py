@@ -2,44 +2,30 @@
 exponent of a power), and which window bounds are constants fixed by the window's author.
 
 >>> from nimjos.lang.compiler import Namespace
->>> sorted(size_names(["2 ** n + x"], Namespace()))
+>>> from nimjos.lang.syntax import parse
+>>> sorted(size_names([parse("2 ** n + x")], Namespace()))
 ['n']
 """
 from __future__ import annotations
 
 import ast
-from typing import Any, Iterable, Iterator
+from typing import Any
 
-from nimjos.lang.errors import SpecError
-from nimjos.lang.syntax import parse
+from nimjos.lang.syntax import copy_tree
 from nimjos.lang.expr import variables_of
 
 
-def parsed(texts: Iterable[Any]) -> Iterator[ast.expr]:
-    """The syntax trees of the texts that are expressions (a table, a missing field or text that does not parse
-    is skipped: its own field reports that).
-
-    >>> [ast.unparse(t) for t in parsed(["x + 1", None, "x +", {"a": 1}])]
-    ['x + 1']
-    """
-    for text in texts:
-        if not isinstance(text, str):
-            continue
-        try:
-            yield parse(text)
-        except SpecError:
-            continue
-
-
-def size_names(texts: list, ns: Any) -> set[str]:
-    """Names that are exponents of a power (2 ** n): sizes, whose window range is never a case split.
+def size_names(trees: list[ast.expr], ns: Any) -> set[str]:
+    """Names that are exponents of a power (2 ** n) in the expressions `trees`: sizes, whose window range is never
+    a case split.
 
     >>> from nimjos.lang.compiler import Namespace
-    >>> sorted(size_names(["2 ** (n - 1) + e", "x < 2 ** m"], Namespace()))
+    >>> from nimjos.lang.syntax import parse
+    >>> sorted(size_names([parse("2 ** (n - 1) + e"), parse("x < 2 ** m")], Namespace()))
     ['m', 'n']
     """
     out: set[str] = set()
-    for tree in parsed(texts):
+    for tree in trees:
         out |= _size_names(tree, ns, set())
     return out
 
@@ -70,11 +56,8 @@ def window_constants(binder: Any) -> list[str]:
     """
     out = []
     for level in binder.levels:
-        if level.members is None or not level.member_text:
-            continue
-        try:
-            tree = parse(level.member_text)
-        except SpecError:
+        tree = level.member_tree
+        if level.members is None or not level.member_text or tree is None:
             continue
         if isinstance(tree, ast.Set) and len(tree.elts) == 1 and isinstance(tree.elts[0], ast.Constant) \
                 and type(tree.elts[0].value) is int and tree.elts[0].value >= 10:
@@ -82,21 +65,22 @@ def window_constants(binder: Any) -> list[str]:
     return out
 
 
-def grundy_calls(texts: list, names: set[str] | tuple[str, ...], ns: Any) -> list[tuple[ast.expr, ast.expr]]:
-    """The calls ``G(game, position)`` of the expressions whose arguments use no name but the window's `names`
-    (not inside a lambda or a comprehension): (game, position) trees, whose values at every binding of the window
-    name the positions a window check will ask G for, so that they can be solved at once.
+def grundy_calls(trees: list[ast.expr], names: set[str] | tuple[str, ...], ns: Any) -> list[tuple[ast.expr, ast.expr]]:
+    """The calls ``G(game, position)`` of the expressions `trees` whose arguments use no name but the window's
+    `names` (not inside a lambda or a comprehension): (game, position) trees (copies), whose values at every binding
+    of the window name the positions a window check will ask G for, so that they can be solved at once.
 
     >>> from nimjos.lang.compiler import Namespace
+    >>> from nimjos.lang.syntax import parse
     >>> ns = Namespace(); ns.games["g"] = object()
-    >>> texts = ["G(g, x) == x % 3 and all(G(g, i) >= 0 for i in range(x))"]
-    >>> [(ast.unparse(g), ast.unparse(p)) for g, p in grundy_calls(texts, {"x"}, ns)]
+    >>> trees = [parse("G(g, x) == x % 3 and all(G(g, i) >= 0 for i in range(x))")]
+    >>> [(ast.unparse(g), ast.unparse(p)) for g, p in grundy_calls(trees, {"x"}, ns)]
     [('g', 'x')]
     """
     out: list[tuple[ast.expr, ast.expr]] = []
     seen: set[str] = set()
     allowed = set(names)
-    for tree in parsed(texts):
+    for tree in trees:
         stack: list[ast.AST] = [tree]
         while stack:
             node = stack.pop()
@@ -107,6 +91,6 @@ def grundy_calls(texts: list, names: set[str] | tuple[str, ...], ns: Any) -> lis
                 key = ast.unparse(node)
                 if key not in seen:
                     seen.add(key)
-                    out.append((node.args[0], node.args[1]))
+                    out.append((copy_tree(node.args[0]), copy_tree(node.args[1])))
             stack.extend(ast.iter_child_nodes(node))
     return out

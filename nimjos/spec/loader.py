@@ -210,6 +210,19 @@ class Claim:
         return str(v)
 
 
+def claim_of(plan: ClaimPlan) -> Claim:
+    """The loaded claim a plan was compiled from (the plan carries it: a method takes the plan alone).
+
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> claim_of(spec.claims[0].plan()) is spec.claims[0]
+    True
+    """
+    claim = plan.claim
+    assert isinstance(claim, Claim), "a plan compiled from a loaded claim"
+    return claim
+
+
 def _refuse_retired(raw: Any, where: dict, lines: SpecLines, cline: int | None) -> None:
     """Refuse the fields of specs written before ``window``: ``domain`` (for_all is the domain now) and a profile's
     ``for_all`` (a profile widens the window, never the statement), with the rewrite as the hint.

@@ -12,6 +12,7 @@ Planning happens when a spec is loaded, so a bad expression stops the run before
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, TypeVar
 
@@ -87,6 +88,113 @@ class ClaimPlan:
     #: the claim's game is loopy (``loopy = true``: its moves may cycle): it is judged by its generalized
     #: Sprague-Grundy values (nimjos.games.loopy); a method that knows only Grundy values does not apply
     loopy: bool = False
+    #: the trees of the methods' option expressions, each parsed once (the loader refuses one that does not
+    #: parse): ``prove.for_all``, ``prove.invariant`` and the alternatives of ``sample.for_all``
+    prove_for_all: ast.expr | None = None
+    invariant: ast.expr | None = None
+    sample_for_all: tuple[ast.expr, ...] = ()
+
+    @property
+    def namespace(self) -> Namespace:
+        """The namespace of the claim's spec (its definitions, games, automata and the built-ins)."""
+        return self.claim.spec.namespace
+
+    @property
+    def label(self) -> str:
+        """The claim's label for messages (``claim 'ID'``)."""
+        return self.claim.label
+
+    def error(self, message: str, field_name: str | None = None, hint: str | None = None) -> SpecError:
+        """A fault located at the claim (and field): :meth:`PlannedClaim.error`."""
+        return self.claim.error(message, field_name, hint)
+
+    def statement_trees(self) -> list[ast.expr]:
+        """The trees of the claim's statement as the plan compiled them (not to be changed: copy one to edit it):
+        its formula, the points then the conditions of its families, the fields of its pattern, its bound, the
+        expression of its table.
+
+        >>> plan = ClaimPlan(claim=None, profile="default")
+        >>> plan.statement_trees()
+        []
+        """
+        out: list[ast.expr] = []
+        for name in ("formula", "bound", "values_expr"):
+            part = getattr(self, name, None)
+            if part is not None:
+                out.append(part.tree)
+        families = getattr(self, "families", None) or ()
+        out += [f.point.tree for f in families] + [f.binder.tree for f in families]
+        out += [c.tree for c in (getattr(self, "pattern", None) or {}).values()]
+        return out
+
+    def statement_tree(self) -> ast.expr | None:
+        """The tree of the claim's statement when it is one expression (a formula, a bound), else None (a union of
+        families, a pattern, a printed table).
+
+        >>> ClaimPlan(claim=None, profile="default").statement_tree() is None
+        True
+        """
+        for name in ("formula", "bound"):
+            part = getattr(self, name, None)
+            if part is not None:
+                return part.tree
+        return None
+
+    def expression_trees(self) -> list[ast.expr]:
+        """The trees of the statement when it is one expression (:meth:`statement_tree`) and of the assumption."""
+        stated = self.statement_tree()
+        return ([stated] if stated is not None else []) + ([self.assume.tree] if self.assume is not None else [])
+
+    def field_trees(self) -> dict[str, ast.expr]:
+        """The trees of the claim's expressions by the field label a correction edits
+        (:func:`nimjos.spec.loader.editable_fields`): the statement as one expression (under the kind's name), each
+        family's ``KIND[i].point`` and ``KIND[i].where``, and ``assume``.
+
+        >>> ClaimPlan(claim=None, profile="default").field_trees()
+        {}
+        """
+        out: dict[str, ast.expr] = {}
+        stated = self.statement_tree()
+        if stated is not None:
+            out[self.claim.kind] = stated
+        for i, f in enumerate(getattr(self, "families", None) or ()):
+            out[f"{self.claim.kind}[{i}].point"] = f.point.tree
+            out[f"{self.claim.kind}[{i}].where"] = f.binder.tree
+        if self.assume is not None:
+            out["assume"] = self.assume.tree
+        return out
+
+    def claim_trees(self) -> list[ast.expr]:
+        """The trees of the statement (:meth:`statement_trees`) and of the assumption, in that order."""
+        return self.statement_trees() + ([self.assume.tree] if self.assume is not None else [])
+
+    @functools.cached_property
+    def strategy_trees(self) -> dict[str, ast.expr]:
+        """The expressions of the claim's ``strategy``, parsed once on first use (a method that takes no strategy
+        never reads them; a fault in one is reported by the method that does), by field label: ``strategy`` for
+        an expression; ``strategy.move``, ``strategy.let.NAME``, ``strategy.cases[I].when`` and
+        ``strategy.cases[I].move`` for a table. A value that is not a string is left to the reader to refuse.
+
+        >>> C = type("C", (), {"strategy": {"move": "x - 1", "cases": [{"when": "x > 1", "move": "x - 2"}]}})
+        >>> sorted(ClaimPlan(claim=C(), profile="default").strategy_trees)
+        ['strategy.cases[0].move', 'strategy.cases[0].when', 'strategy.move']
+        """
+        raw = self.claim.strategy
+        texts: dict[str, Any] = {}
+        if isinstance(raw, str):
+            texts["strategy"] = raw
+        elif isinstance(raw, dict):
+            texts["strategy.move"] = raw.get("move")
+            let = raw.get("let")
+            if isinstance(let, dict):
+                texts.update((f"strategy.let.{k}", v) for k, v in let.items())
+            cases = raw.get("cases")
+            if isinstance(cases, list):
+                for i, c in enumerate(cases):
+                    if isinstance(c, dict):
+                        texts[f"strategy.cases[{i}].when"] = c.get("when")
+                        texts[f"strategy.cases[{i}].move"] = c.get("move")
+        return {k: parse(v) for k, v in texts.items() if v is not None and (v or not k.endswith(".when"))}
 
     def game_instance(self, env: dict) -> Any:
         """The claim's game at a binding of the window, refused (a spec error at the claim's game) when its play
@@ -268,6 +376,9 @@ class PlannedClaim(LocatedClaim, Protocol):
     assume_text: str | None
     statement: Any
     position: tuple[str, ...] | None
+    strategy: Any
+    prove: Any
+    sample: Any
 
     def error(self, message: str, field_name: str | None = None, hint: str | None = None) -> SpecError: ...
 
@@ -570,7 +681,7 @@ def plan_claim(claim: PlannedClaim, profile: str = "default") -> ClaimPlan:
         assume = _compile(claim, "assume", claim.assume_text, ns, window_names)
     shared: dict[str, Any] = {"claim": claim, "profile": profile, "window": window, "window_text": window_text,
                               "domain": domain, "game": game, "coords": coords, "assume": assume, "misere": misere,
-                              "loopy": loopy}
+                              "loopy": loopy, **_option_trees(claim)}
     params = window_names - set(coords)
     if kind in ("periodic", "stair"):
         pattern_type = PeriodicPlan if kind == "periodic" else StairPlan
@@ -759,6 +870,16 @@ def _plan_family(claim: PlannedClaim, kind: str, i: int, fam: Any, ns: Namespace
     return fp
 
 
+def _option_trees(claim: PlannedClaim) -> dict[str, Any]:
+    """The trees of the claim's ``prove.for_all``, ``prove.invariant`` and ``sample.for_all`` (each alternative),
+    parsed once: the loader has already refused one that does not parse (:func:`nimjos.spec.schema.check_method_options`)."""
+    prove, sample = claim.prove, claim.sample
+    alternatives = sample.for_all if isinstance(sample.for_all, tuple) else (sample.for_all,) if sample.for_all else ()
+    return {"prove_for_all": parse(prove.for_all) if prove.for_all else None,
+            "invariant": parse(prove.invariant) if prove.invariant else None,
+            "sample_for_all": tuple(parse(t) for t in alternatives)}
+
+
 def _is_int(v: Any) -> bool:
     return type(v) is int
 
@@ -793,7 +914,7 @@ def _plan_values(claim: PlannedClaim, ns: Namespace, profile: str) -> ValuesPlan
         if not isinstance(v["grundy"], list):
             raise claim.error("values.grundy must be a list", "values")
         _check_table(claim, v["grundy"], v.get("from", 0))
-        return ValuesPlan(claim=claim, profile=profile, game=game, coords=coords, values=v)
+        return ValuesPlan(claim=claim, profile=profile, game=game, coords=coords, values=v, **_option_trees(claim))
     if "of" in v:
         var = v.get("var")
         if not isinstance(var, str) or not var.isidentifier():
@@ -802,6 +923,6 @@ def _plan_values(claim: PlannedClaim, ns: Namespace, profile: str) -> ValuesPlan
             raise claim.error("values with 'of' needs equal = [...]", "values")
         if not isinstance(v.get("from", 0), int):
             raise claim.error("values.from must be an integer", "values")
-        return ValuesPlan(claim=claim, profile=profile, values=v,
+        return ValuesPlan(claim=claim, profile=profile, values=v, **_option_trees(claim),
                           values_expr=_compile(claim, "values", v["of"], ns, {var}))
     raise claim.error("values needs grundy = [...] (with a game) or of = \"EXPR\", var, equal = [...]", "values")

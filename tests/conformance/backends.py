@@ -44,6 +44,7 @@ from checkers.prove.walnut.translate import Translator
 from checkers.vectorised import ARRAY_CALLS
 from nimjos.games.declared import GameDecl
 from nimjos.games.engine import ReferenceEngine
+from nimjos.lang import build
 from nimjos.lang.errors import NimjosError, ResourceError
 from nimjos.lang.ir import Comprehension, DefCall, Lambda, Var, walk
 from nimjos.lang.printer import to_text
@@ -284,7 +285,7 @@ def _walnut_items(k: int, ref: Any) -> tuple[list[str], dict, Numeration] | None
     cmds = [f'eval t{k} "{pad(["x", "y"], f)}";']
     cmds += [f'eval o{k}_{j} "{ob}";' for j, (ob, _) in enumerate(unit.obligations)]
     roles = {f"t{k}": "formula", **{f"o{k}_{j}": "obligation" for j in range(len(unit.obligations))}}
-    for tag, stmt in (("a", ref.text), ("e", f"not ({ref.text})")):
+    for tag, stmt in (("a", ref.tree), ("e", build.negation(ref.tree))):
         try:
             job = holds_job(ref.ns, stmt, ["x", "y"], {}, None, None, num=num)
         except NotAutomatic:

@@ -18,7 +18,8 @@ existential inside), ``fG(g, position)`` the claimed value (g = 2**value when th
 least position by (sum, lexicographic) is the least counterexample. Holds claims: ``holds`` is
 ``A names (domain & assume) => statement`` and ``cex`` the automaton of its counterexamples.
 
->>> job = holds_job(spec_namespace(), "xor(x, x) == 0", ["x"], {}, "0 <= x", None)
+>>> from nimjos.lang.syntax import parse  # the example's expressions
+>>> job = holds_job(spec_namespace(), parse("xor(x, x) == 0"), ["x"], {}, parse("0 <= x"), None)
 >>> job.commands[-2]
 'eval q_holds "Ax00 ((0 = 0)) => ((Ev001 ($xor(x00,x00,v001)) & (v001) = (0)))";'
 """
@@ -31,7 +32,6 @@ from dataclasses import dataclass, field
 from typing import AbstractSet, Any
 
 from nimjos.lang.compiler import Namespace
-from nimjos.lang.syntax import parse
 from nimjos.spec.names import spec_namespace  # noqa: F401  (the docstring example)
 from checkers.prove.walnut.logic import Exp, NotAutomatic, Unit, pad, quant
 from checkers.prove.walnut.numeration import BASE2, Numeration
@@ -60,14 +60,15 @@ def _names(prefix: str, n: int) -> list[str]:
     return [f"{prefix}{i:02d}" for i in range(n)]
 
 
-def _tree(expr: str | ast.expr) -> ast.expr:
-    """An expression of the claim as a syntax tree: a tree of the plan copied (a translation may keep the nodes it
-    is given), a text (a proof's own domain, a generated statement) parsed.
+def _tree(expr: ast.expr | None) -> ast.expr:
+    """An expression of the claim as a syntax tree: a tree of the plan, copied (a translation may keep the nodes
+    it is given); a statement asked for where the claim states a union of families is a bug of the caller.
 
-    >>> ast.unparse(_tree("x + 1")), ast.unparse(_tree(ast.parse("y", mode="eval").body))
-    ('x + 1', 'y')
+    >>> ast.unparse(_tree(ast.parse("y", mode="eval").body))
+    'y'
     """
-    return copy.deepcopy(expr) if isinstance(expr, ast.AST) else parse(expr)
+    assert expr is not None, "a statement written as one expression"
+    return copy.deepcopy(expr)
 
 
 def _obligations(job: Job, units: list[tuple[Unit, str]]) -> None:
@@ -80,8 +81,8 @@ def _obligations(job: Job, units: list[tuple[Unit, str]]) -> None:
             i += 1
 
 
-def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: Mode, statement: Any,
-             families: list | None, domain: str | ast.expr | None, coords: tuple[str, ...],
+def game_job(ns: Namespace, decl: Any, game_params: dict, consts: dict, kind: Mode, statement: ast.expr | None,
+             families: list | None, domain: ast.expr | None, coords: tuple[str, ...],
              levels: tuple[str, list[int]] | None = None, num: Numeration = BASE2, misere: bool = False) -> Job:
     """The certificate of a grundy (kind 'grundy'), p_positions ('p') or level_set ('level') claim about a
     declared game; `levels` is a level set's name and its values 0..S, each level's set translated with the
@@ -217,8 +218,8 @@ def _family(tr: Translator, fam: Any, env: dict, unit: Unit, pos: list[str]) -> 
     return "(" + quant("E", bound, f"(({where}) & " + " & ".join(f"({e})" for e in eqs) + ")") + ")"
 
 
-def holds_job(ns: Namespace, statement: str | ast.expr, names: list[str], consts: dict, domain: str | ast.expr | None,
-              assume: str | ast.expr | None, exp_names: AbstractSet[str] = frozenset(), num: Numeration = BASE2) -> Job:
+def holds_job(ns: Namespace, statement: ast.expr, names: list[str], consts: dict, domain: ast.expr | None,
+              assume: ast.expr | None, exp_names: AbstractSet[str] = frozenset(), num: Numeration = BASE2) -> Job:
     """The statement of a holds claim over every value of `names` in the domain (and the assumption), in the
     numeration `num` (msd_2 unless given)."""
     tr = Translator(ns, consts, num)

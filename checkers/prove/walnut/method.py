@@ -35,9 +35,10 @@ from nimjos.lang.builtins import iter_items
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, NimjosError, SpecError
 from nimjos.lang.analysis import window_constants
-from nimjos.lang.syntax import copy_tree, parse
+from nimjos.lang import build
+from nimjos.lang.syntax import copy_tree
 from nimjos.lang.values import format_value, json_value
-from nimjos.spec.loader import Claim
+from nimjos.spec.loader import Claim, claim_of
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, LevelSetPlan, PPositionsPlan, SetPlan, WindowPlan
 from nimjos.verdict import Counterexample, Verdict
 from checkers.exhaustive import check_exhaustive
@@ -101,7 +102,7 @@ def walnut_verdict(claim: Claim, opts: RunOptions, window: Verdict | None = None
     if fixed:
         return _inconclusive(claim, f"not automatic: {', '.join(fixed)} ties the statement to the window", start)
     try:
-        setup, jobs = _translate(claim, plan, cfg)
+        setup, jobs = _translate(plan, cfg)
     except (NotAutomatic, Untranslatable) as exc:
         return _inconclusive(claim, f"not automatic: {exc}", start)
     except UnknownNumeration as exc:
@@ -160,32 +161,32 @@ def walnut_verdict(claim: Claim, opts: RunOptions, window: Verdict | None = None
         found.append((inst, job, ans, main_failed, answer))
     seconds = time.perf_counter() - start
     if found:
-        return _refutation(claim, plan, setup, found, start, _evidence(runs, jar, res, num))
-    return _proved(claim, opts, window, plan, setup, runs, jar, res, seconds)
+        return _refutation(plan, setup, found, start, _evidence(runs, jar, res, num))
+    return _proved(opts, window, plan, setup, runs, jar, res, seconds)
 
 
-def _translate(claim: Claim, plan: Any, cfg: Any) -> tuple[dict | None, list]:
+def _translate(plan: Any, cfg: Any) -> tuple[dict | None, list]:
     """The setup and the jobs of every instance, in the numeration the spec names (``prove = { numeration = "fib" }``)
     or else the one the claim's terms need: msd_2 first, and the numeration a term asks for (floor_phi, zeck_tz:
     Fibonacci) when one does (:class:`checkers.prove.walnut.logic.WrongNumeration`)."""
     if cfg.numeration:
-        return _translate_in(claim, plan, cfg, numeration(cfg.numeration).name)
+        return _translate_in(plan, cfg, numeration(cfg.numeration).name)
     try:
-        return _translate_in(claim, plan, cfg, BASE2.name)
+        return _translate_in(plan, cfg, BASE2.name)
     except WrongNumeration as exc:
-        return _translate_in(claim, plan, cfg, exc.wanted)
+        return _translate_in(plan, cfg, exc.wanted)
 
 
-def _translate_in(claim: Claim, plan: Any, cfg: Any, num: str) -> tuple[dict | None, list]:
+def _translate_in(plan: Any, cfg: Any, num: str) -> tuple[dict | None, list]:
     """The setup and the jobs of every instance in the numeration `num`. When the statement is not automatic with its parameters
     symbolic, one or two of them with a finite constant range in the window are fixed one value at a time
     (``x // 2**v2(x) == 2*s + 1`` is automatic for each s, not in s): the proof then covers those values only."""
     def attempt(c: Any) -> tuple[dict | None, list]:
-        setup = _setup(claim, plan, c)
+        setup = _setup(plan, c)
         setup["num"] = numeration(num)
         if not setup["symbolic"]:
             return None, []
-        return setup, [(inst, _job(claim, plan, setup, inst)) for inst in setup["instances"]]
+        return setup, [(inst, _job(plan, setup, inst)) for inst in setup["instances"]]
     try:
         return attempt(cfg)
     except (NotAutomatic, Untranslatable) as exc:
@@ -246,10 +247,11 @@ def _for(inst: dict) -> str:
 
 # ----------------------------------------------------------------------------- the class of the proof
 
-def _setup(claim: Claim, plan: Any, cfg: Any) -> dict:
+def _setup(plan: Any, cfg: Any) -> dict:
     """The names Walnut quantifies (symbolic), the instances of the others, and whether they cover the domain."""
+    claim = claim_of(plan)
     ns = claim.spec.namespace
-    dom = proof_domain(claim, plan, cfg, ns)
+    dom = proof_domain(plan, cfg)
     if dom.substituted:
         raise NotAutomatic(f"{', '.join(dom.substituted)} is fixed by a set depending on other names")
     coords = list(plan.coords)
@@ -258,17 +260,20 @@ def _setup(claim: Claim, plan: Any, cfg: Any) -> dict:
         extra = sorted(set(symbolic) - set(coords))
         raise NotAutomatic(f"{', '.join(extra)}: a game's parameters must be fixed, and the window gives no small "
                            "range of values for them")
-    domain = cfg.for_all or plan.domain.text or None
+    # the class of the proof: prove.for_all's tree, else the claim's domain (None: no condition); its text for words
+    domain = plan.prove_for_all if cfg.for_all else plan.domain.tree
+    domain_text = cfg.for_all or plan.domain.text or None
     instances = dom.instances(ns)
-    covered, why = _covers(claim, plan, dom.enumerated, instances, cfg)
+    covered, why = _covers(plan, dom.enumerated, instances, cfg)
     if issubclass(claim.plan_type, LevelSetPlan) and covered:    # the levels are the window's (a profile widens them)
         covered, why = False, f"the levels {plan.levels.text or ', '.join(plan.level_names)} of the window"
     return {"ns": ns, "dom": dom, "symbolic": symbolic, "enumerated": list(dom.enumerated), "instances": instances,
-            "domain": domain, "covered": covered, "why_bounded": why}
+            "domain": domain, "domain_text": domain_text, "covered": covered, "why_bounded": why}
 
 
-def _covers(claim: Claim, plan: Any, names: list[str], instances: list[dict], cfg: Any) -> tuple[bool, str]:
+def _covers(plan: Any, names: list[str], instances: list[dict], cfg: Any) -> tuple[bool, str]:
     """Do the enumerated values cover every value the domain allows? (False, why) when not, or not known."""
+    claim = claim_of(plan)
     if cfg.for_all and cfg.for_all != plan.domain.text:
         return False, f"the proof's domain prove.for_all = {cfg.for_all!r} is not the claim's domain"
     open_ = [n for n in names if n in plan.domain.unbounded]
@@ -299,15 +304,16 @@ def _covers(claim: Claim, plan: Any, names: list[str], instances: list[dict], cf
     return True, ""
 
 
-def _job(claim: Claim, plan: Any, setup: dict, inst: dict) -> Job:
+def _job(plan: Any, setup: dict, inst: dict) -> Job:
+    claim = claim_of(plan)
     ns = setup["ns"]
     # Walnut's numbers are the naturals: the domain must bound every symbolic name (a claim's variable, a game's
     # coordinate) below by 0, or the method does not apply
-    _check_nonneg(claim, setup, inst)
+    _check_nonneg(plan, setup, inst)
     if isinstance(plan, HoldsPlan):
         names = setup["symbolic"]
         assume = plan.assume.tree if plan.assume is not None else None
-        exp = _exponent_names(claim, names) if setup["num"] is BASE2 else set()
+        exp = _exponent_names(plan, names) if setup["num"] is BASE2 else set()
         try:
             job = holds_job(ns, plan.formula.tree, names, inst, setup["domain"], assume, exp, num=setup["num"])
         except NotAutomatic:
@@ -326,7 +332,7 @@ def _job(claim: Claim, plan: Any, setup: dict, inst: dict) -> Job:
         kind = game_kind(plan)
         assert kind is not None, "a game claim has a local certificate"
         job = game_job(ns, game.decl, dict(game.params), inst, kind,
-                       plan.formula.tree if getattr(plan, "formula", None) is not None else claim.statement,
+                       plan.formula.tree if getattr(plan, "formula", None) is not None else None,
                        list(plan.families) if isinstance(plan, SetPlan) and plan.families is not None else None,
                        setup["domain"], tuple(plan.coords), _levels(plan, inst) if isinstance(plan, LevelSetPlan) else None,
                        num=setup["num"], misere=game.play == MISERE)
@@ -347,27 +353,31 @@ def _levels(plan: Any, inst: dict) -> tuple[str, list[int]]:
     return name, values
 
 
-def _check_nonneg(claim: Claim, setup: dict, inst: dict) -> None:
+def _check_nonneg(plan: Any, setup: dict, inst: dict) -> None:
     """Walnut quantifies over the naturals: the class of the proof (the claim's domain, or prove.for_all, with
     a holds claim's assumption) must imply that every symbolic name is >= 0, each by a lower bound non-negative
     by its form; the window's bounds do not count (a domain ``x >= -5`` with the window ``0 <= x <= 20`` is
     about x = -5 too).
 
     >>> from nimjos.spec.loader import load_spec
+    >>> from nimjos.lang.syntax import parse
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[3] / "tests" / "data" / "tiny.toml")
-    >>> _check_nonneg(spec.claims[0], {"domain": "0 <= x", "symbolic": ["x"]}, {})
-    >>> _check_nonneg(spec.claims[0], {"domain": "x >= -5", "symbolic": ["x"]}, {})
+    >>> _check_nonneg(spec.claims[0].plan(), {"domain": parse("0 <= x"), "domain_text": "0 <= x", "symbolic": ["x"]}, {})
+    >>> _check_nonneg(spec.claims[0].plan(), {"domain": parse("x >= -5"), "domain_text": "x >= -5", "symbolic": ["x"]}, {})
     Traceback (most recent call last):
     ...
     checkers.prove.walnut.logic.NotAutomatic: the domain x >= -5 does not bound x below by 0 (Walnut's numbers are the naturals)
     """
-    names, text = setup["symbolic"], setup["domain"] or ""
-    if issubclass(claim.plan_type, HoldsPlan) and claim.assume_text:     # where the assumption fails, the claim holds
-        text = f"({text}) and ({claim.assume_text})" if text else claim.assume_text
+    claim = plan.claim
+    names, text = setup["symbolic"], setup["domain_text"] or ""
+    parts = [setup["domain"]] if setup["domain"] is not None else []
+    if isinstance(plan, HoldsPlan) and plan.assume is not None:     # where the assumption fails, the claim holds
+        text = f"({text}) and ({plan.assume.text})" if text else plan.assume.text
+        parts.append(plan.assume.tree)
     ok: set = set()
     try:
-        levels = Binder(parse(text), claim.spec.namespace, allow_unbounded=True, text=text).levels if text else []
+        levels = Binder(build.conjunction(parts), plan.namespace, allow_unbounded=True, text=text).levels if parts else []
     except (NimjosError, KeyError, TypeError, ValueError):
         levels = []
     for level in levels:
@@ -389,13 +399,12 @@ def _check_nonneg(claim: Claim, setup: dict, inst: dict) -> None:
                            "naturals)")
 
 
-def _exponent_names(claim: Claim, names: list[str]) -> set:
+def _exponent_names(plan: Any, names: list[str]) -> set:
     """Names used as the exponent of 2 (``2 ** n``): tried first as 2**n, the automatic view of them."""
     out = set()
-    for text in (claim.statement, claim.assume_text, claim.for_all_text):
-        if not isinstance(text, str):
-            continue
-        for node in ast.walk(parse(text)):
+    trees = plan.expression_trees() + ([plan.domain.tree] if plan.domain.tree is not None else [])
+    for tree in trees:
+        for node in ast.walk(tree):
             if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Constant) \
                     and node.left.value == 2 and isinstance(node.right, ast.Name) and node.right.id in names:
                 out.add(node.right.id)
@@ -431,8 +440,9 @@ def _class(setup: dict) -> str:
     return class_text(setup["dom"], "int", None, setup["instances"], set())
 
 
-def _proved(claim: Claim, opts: RunOptions, window: Verdict | None, plan: Any, setup: dict, runs: list, jar: str,
+def _proved(opts: RunOptions, window: Verdict | None, plan: Any, setup: dict, runs: list, jar: str,
             res: Any, seconds: float) -> Verdict:
+    claim = claim_of(plan)
     ev = _evidence(runs, jar, res, setup["num"])
     w = ev["walnut"]
     what = ("the statement" if issubclass(claim.plan_type, HoldsPlan) else
@@ -451,13 +461,14 @@ def _proved(claim: Claim, opts: RunOptions, window: Verdict | None, plan: Any, s
     notes = [f"Walnut: {job.statement[:240]}" + ("..." if len(job.statement) > 240 else "")]
     v = Verdict(claim.id, word, METHOD, scope, instances=len(runs), assumption_held=len(runs), seconds=seconds,
                 notes=notes, evidence=ev, engines=ENGINES, automaton_states=w["states"])
-    _soundness(claim, opts, window, plan, setup, v)
+    _soundness(opts, window, plan, setup, v)
     return v
 
 
-def _soundness(claim: Claim, opts: RunOptions, window: Verdict | None, plan: Any, setup: dict, v: Verdict) -> None:
+def _soundness(opts: RunOptions, window: Verdict | None, plan: Any, setup: dict, v: Verdict) -> None:
     """A Walnut proof must agree with the window (`window`, the runner's verdict, else checked here): a window
     refutation inside the proved class is a bug."""
+    claim = claim_of(plan)
     if window is None:
         window = check_exhaustive(claim, opts.profile if opts is not None else "default", 1, None)
     found = window.counterexamples if window.verdict == "refuted" else \
@@ -478,8 +489,9 @@ def _ordered(plan: Any, env: dict) -> dict:
     return {n: env[n] for n in plan.window.names if n in env}
 
 
-def _refutation(claim: Claim, plan: Any, setup: dict, found: list, start: float, evidence: dict) -> Verdict:
+def _refutation(plan: Any, setup: dict, found: list, start: float, evidence: dict) -> Verdict:
     """Confirm each instance's least certificate failure with the engine (or the language), keep the least."""
+    claim = claim_of(plan)
     confirmed, reasons = [], []
     for inst, job, res, failed, answer in found:
         try:
@@ -492,15 +504,15 @@ def _refutation(claim: Claim, plan: Any, setup: dict, found: list, start: float,
             continue
         env = _ordered(plan, {**inst, **decode(vals, job)})
         exact = answer.get("descent", True) and answer.get("closure", True)
-        cx = _confirm(claim, plan, inst, env)
+        cx = _confirm(plan, inst, env)
         if cx is not None and exact:
             confirmed.append((cx, failed, env))
             continue
-        cx = _engine_search(claim, plan, inst, env)
+        cx = _engine_search(plan, inst, env)
         if cx is not None:
             confirmed.append((cx, failed, env))
             continue
-        cx = _least_failure(claim, plan, inst, env) if exact else None
+        cx = _least_failure(plan, inst, env) if exact else None
         if cx is not None:
             confirmed.append((cx, failed, env))
             continue
@@ -527,8 +539,9 @@ def _show(env: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in env.items())
 
 
-def _confirm(claim: Claim, plan: Any, inst: dict, env: dict) -> Counterexample | None:
+def _confirm(plan: Any, inst: dict, env: dict) -> Counterexample | None:
     """The counterexample at env when the engine (game claims) or the language (holds) says the claim fails."""
+    claim = claim_of(plan)
     try:
         if issubclass(claim.plan_type, HoldsPlan):
             if not plan.domain.contains(env) or (plan.assume is not None and not plan.assume(env)):
@@ -541,7 +554,7 @@ def _confirm(claim: Claim, plan: Any, inst: dict, env: dict) -> Counterexample |
             return Counterexample(dict(env), lhs, rhs)
         kind = game_kind(plan)
         assert kind is not None, "a game claim has a local certificate"
-        cert = Certificate(claim, plan, inst, kind)
+        cert = Certificate(plan, inst, kind)
         pos = tuple(env[c] for c in plan.coords)
         pos = pos[0] if len(pos) == 1 else pos
         if sum(pos if isinstance(pos, tuple) else (pos,)) > MAX_SUM:
@@ -581,7 +594,7 @@ def _unconfirmed(claim: Claim, failed: list, env: dict, inst: dict, exact: bool)
             f"engine to value, {why}{_for(inst)}")
 
 
-def _least_failure(claim: Claim, plan: Any, inst: dict, env: dict) -> Counterexample | None:
+def _least_failure(plan: Any, inst: dict, env: dict) -> Counterexample | None:
     """The least counterexample at Walnut's least failure of the certificate (by coordinate sum, then
     lexicographic) when the engine cannot value it, for a game whose moves Walnut proved to lower the coordinate
     sum and stay in the domain: the failure confirmed by evaluating the claim exactly there and at every option
@@ -589,11 +602,12 @@ def _least_failure(claim: Claim, plan: Any, inst: dict, env: dict) -> Counterexa
     position of the domain of smaller sum, so by induction on the sum the claim is right at each option, and so
     wrong at the position itself; its true label is the one its options' labels give. None when it does not
     confirm."""
+    claim = claim_of(plan)
     kind = game_kind(plan)
     if kind is None or issubclass(claim.plan_type, LevelSetPlan):
         return None
     try:
-        cert = Certificate(claim, plan, inst, kind)
+        cert = Certificate(plan, inst, kind)
     except (EvalError, SpecError, Untranslatable):
         return None
     pos = tuple(env[c] for c in plan.coords)
@@ -615,8 +629,9 @@ def _least_failure(claim: Claim, plan: Any, inst: dict, env: dict) -> Counterexa
         "found by": "Walnut (the least failure of the certificate), confirmed by evaluating the claim exactly"})
 
 
-def _engine_search(claim: Claim, plan: Any, inst: dict, near: dict) -> Counterexample | None:
+def _engine_search(plan: Any, inst: dict, near: dict) -> Counterexample | None:
     """The least position (by sum, then lexicographic) where the claim actually fails, up to the sum of `near`."""
+    claim = claim_of(plan)
     names = list(plan.coords) if not issubclass(claim.plan_type, HoldsPlan) else [n for n in plan.window.names if n not in inst]
     limit = min(MAX_SUM, sum(near[n] for n in names))
     seen = 0
@@ -625,7 +640,7 @@ def _engine_search(claim: Claim, plan: Any, inst: dict, near: dict) -> Counterex
             env = _ordered(plan, {**inst, **dict(zip(names, point))})
             if not plan.domain.contains(env):
                 continue
-            cx = _confirm(claim, plan, inst, env)
+            cx = _confirm(plan, inst, env)
             if cx is not None:
                 return cx
             seen += 1
