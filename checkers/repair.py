@@ -258,7 +258,8 @@ def find_repairs(claim: Claim, profile: str = "default", budget_seconds: float =
             tried += 1
             new_text = ast.unparse(new_tree)
             try:
-                candidate = revise_claim(claim, label, new_text, f"{claim.id}~repair{tried}")
+                # compiled for this run's profile only (a candidate is checked in no other)
+                candidate = revise_claim(claim, label, new_text, f"{claim.id}~repair{tried}", profiles=(profile,))
                 failed_at = _fails_at(candidate, profile, points)
                 if failed_at:
                     spent += failed_at

@@ -117,3 +117,31 @@ def test_the_run_rechecks_corrections_at_the_counterexamples_of_every_method(mon
     texts = [r.text for r in result.repairs]
     assert not any("range(9)" in t for t in texts), texts
     assert all(r.rechecked_at == 2 for r in result.repairs)
+
+
+DEEP = SPEC.replace('holds = "survivor(n, 2)', 'deep = { window = "n <= 400" }\nholds = "survivor(n, 2)')
+
+
+def test_candidate_compiled_for_its_profile_only(write_spec, monkeypatch):
+    """A candidate is compiled for the run's profile alone; another profile is compiled when it is first asked
+    for, to the plan a full compilation gives, and the corrections found are the same either way."""
+    from nimjos.spec.loader import revise_claim
+    claim = load_spec(write_spec(DEEP)).claim("jos")
+    text = "survivor(n, 2) == 2 * (n - 2 ** ilog2(n)) + 1"
+    lazy = revise_claim(claim, "holds", text, "c1", profiles=("default",))
+    assert set(lazy.plans) == {"default"}
+    full = revise_claim(claim, "holds", text, "c2")
+    assert set(full.plans) == {"default", "deep"}
+    assert lazy.plan("deep").window.describe() == full.plan("deep").window.describe() != lazy.plan().window.describe()
+    plain = load_spec(write_spec(SPEC)).claim("jos")
+    one = revise_claim(plain, "holds", text, "c3", profiles=("deep",))
+    assert one.plan("deep") is one.plan("default")   # no deep table: one plan for both profiles
+    found = {p: [r.to_json() for r in find_repairs(claim, p)] for p in ("default", "deep")}
+    import checkers.repair
+    every = checkers.repair.revise_claim
+
+    def compiled_for_all(*args, profiles=(), **kw):   # the search as it was: each candidate for every profile
+        return every(*args, **kw)
+    monkeypatch.setattr(checkers.repair, "revise_claim", compiled_for_all)
+    assert found == {p: [r.to_json() for r in find_repairs(claim, p)] for p in ("default", "deep")}
+    assert found["default"] and found["default"] != found["deep"]   # each profile's own window

@@ -262,7 +262,7 @@ def _substitute(b: Builder, dom: ProofDomain, env: dict) -> None:
     >>> import pathlib
     >>> from checkers.prove.domain import proof_domain
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "specs" / "003_turn_nim_and_weighted_nim.toml")
-    >>> c = spec.claim("lemma-3.1"); plan = c.plan(); dom = proof_domain(c, plan, c.prove, spec.namespace)
+    >>> c = spec.claim("lemma-3.1"); plan = c.plan(); dom = proof_domain(plan, c.prove)
     >>> b = Builder(spec.namespace, "int", 0, z3.Context()); env = {n: b.var(n) for n in plan.window.names}
     >>> _substitute(b, dom, env); type(env["p"]).__name__
     'tuple'

@@ -169,9 +169,12 @@ class Claim:
 
     def plan(self, profile: str = "default") -> ClaimPlan:
         """The claim compiled for `profile` (``default`` or ``deep``): the loader compiles every claim it loads;
-        a claim built from a table by other means (a mutant) is compiled here on first use."""
+        a claim built from a table by other means (a mutant), or compiled for some profiles only
+        (:func:`compile_claim`), is compiled for `profile` here on first use."""
         if profile not in self.plans:
-            compile_claim(self)
+            # a claim with no deep table has one plan for both profiles
+            own = profile == "default" or "deep" in self.raw
+            self.plans[profile] = plan_claim(self, profile) if own else self.plan("default")
         return self.plans[profile]
 
     @property
@@ -249,22 +252,26 @@ def _refuse_retired(raw: Any, where: dict, lines: SpecLines, cline: int | None) 
 PROFILES = ("default", "deep")
 
 
-def compile_claim(claim: Claim) -> Claim:
-    """Compile `claim` for every profile (once; the methods read :meth:`Claim.plan`). Returns the claim.
+def compile_claim(claim: Claim, profiles: tuple[str, ...] = PROFILES) -> Claim:
+    """Compile `claim` for each of `profiles` (default: every profile; the methods read :meth:`Claim.plan`, which
+    compiles a profile left out here on first use). Returns the claim. A claim with no `deep` table has one plan
+    for both profiles.
 
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
     >>> sorted(compile_claim(spec.claims[0]).plans)
     ['deep', 'default']
     """
-    claim.plans = {"default": plan_claim(claim, "default")}
-    claim.plans["deep"] = plan_claim(claim, "deep") if "deep" in claim.raw else claim.plans["default"]
+    claim.plans = {}
+    for profile in profiles:
+        claim.plan(profile)
     return claim
 
 
-def revise_claim(claim: Claim, field_label: str, text: str, new_id: str, expect: str | None = "holds") -> Claim:
-    """A compiled copy of `claim` whose expression at `field_label` (one of :func:`editable_fields`) reads `text`:
-    a candidate correction, or a mutant.
+def revise_claim(claim: Claim, field_label: str, text: str, new_id: str, expect: str | None = "holds",
+                 profiles: tuple[str, ...] = PROFILES) -> Claim:
+    """A copy of `claim` whose expression at `field_label` (one of :func:`editable_fields`) reads `text`: a
+    candidate correction, or a mutant; compiled for `profiles` (another profile is compiled on first use).
 
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
@@ -286,7 +293,7 @@ def revise_claim(claim: Claim, field_label: str, text: str, new_id: str, expect:
     else:
         raw["expect"] = expect
     return compile_claim(Claim.from_table(claim.spec, claim.index, new_id, claim.kind, raw, claim.line,
-                                          claim.field_lines))
+                                          claim.field_lines), profiles)
 
 
 def editable_fields(claim: Claim) -> list[tuple[str, str]]:
