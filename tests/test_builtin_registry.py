@@ -90,6 +90,33 @@ def test_arity_fits_the_scalar_function_s_signature(name):
         assert (low, high) == (required, most)
 
 
+@pytest.mark.parametrize("name", sorted(n for n, b in REGISTRY.items() if b.increasing))
+def test_a_built_in_declared_increasing_is_nondecreasing(name):
+    """The monotonicity analysis takes `increasing` from the registry: the scalar form must bear it out."""
+    fn = SPEC_BUILTINS[name]
+
+    def value(n: int) -> int | None:
+        try:
+            return fn(n)
+        except Exception:        # outside its domain (isqrt of a negative number): no value to compare
+            return None
+    values = [v for v in map(value, range(-40, 400)) if v is not None]
+    assert len(values) >= 400 and all(a <= b for a, b in zip(values, values[1:]))
+
+
+def test_an_undeclared_built_in_is_not_taken_as_increasing():
+    from nimjos.lang.monotone import direction   # the analysis, on a call of a built-in the registry leaves out
+    assert direction(parse("floor(n)"), "n", spec_namespace()) == "inc"
+    assert direction(parse("v2(n)"), "n", spec_namespace()) is None
+
+
+@pytest.mark.parametrize("name", sorted(n for n, b in REGISTRY.items() if b.returns))
+def test_the_declared_type_is_the_resolved_call_s(name):
+    from nimjos.lang.ir import Type
+    from nimjos.lang.resolve import _RETURNS
+    assert _RETURNS[name] is Type(REGISTRY[name].returns)
+
+
 def test_the_language_layer_builtins_are_the_registry_s():
     assert set(BUILTINS) == set(builtins_of(LANG))
 

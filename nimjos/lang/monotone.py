@@ -18,6 +18,7 @@ from typing import Any, Mapping
 
 from nimjos.lang.runtime import Definition
 from nimjos.lang.compiler import Namespace
+from nimjos.lang.registry import REGISTRY
 
 INC, DEC, CONST = "inc", "dec", "const"
 
@@ -98,8 +99,7 @@ def _analyse(node: ast.AST, env: Mapping[str, tuple[str | None, bool]], ns: Name
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         name = node.func.id
         args = [rec(a) for a in node.args]
-        if name in ("floor", "ceil", "isqrt", "floor_phi", "floor_phi2", "floor_sqrt2",
-                    "zeck_shift") and len(args) == 1:
+        if name in REGISTRY and REGISTRY[name].increasing and len(args) == 1:
             return args[0]
         if name in ("min", "max") and args:
             monos = {m for m, _ in args}

@@ -49,6 +49,11 @@ class Builtin:
     walnut: str | None = None
     fast: str | None = None
     domains: tuple[str, ...] = ()
+    #: the type of its value whatever the arguments (a value of :class:`nimjos.lang.ir.Type`: "int", "bool",
+    #: "tuple", "set", "game"), "" when it depends on them
+    returns: str = ""
+    #: nondecreasing in its one argument (the monotonicity analysis, :mod:`nimjos.lang.monotone`, passes it on)
+    increasing: bool = False
 
     @property
     def scalar_name(self) -> str:
@@ -88,59 +93,59 @@ def _family(name: str, arity: int, module: str = GAMES, function: str = "") -> B
     """A built-in game family (its value is a game) of `arity` arguments (`function`: its scalar function's name
     when it is not the family's)."""
     return Builtin(name, (arity, arity), module, function=function, vector=_GAME, z3=_FAMILY_Z3, walnut=_GAME,
-                   fast=_GAME)
+                   fast=_GAME, returns="game")
 
 
 _ENTRIES = (
     # -- arithmetic of numbers
-    Builtin("floor", (1, 1), domains=(RATIO,)),
-    Builtin("ceil", (1, 1), domains=(RATIO,)),
+    Builtin("floor", (1, 1), domains=(RATIO,), returns="int", increasing=True),
+    Builtin("ceil", (1, 1), domains=(RATIO,), returns="int", increasing=True),
     Builtin("abs", (1, 1), function="_abs", domains=(INT,)),
     Builtin("min", (1, None), function="_min", domains=(INT, INT)),
     Builtin("max", (1, None), function="_max", domains=(INT, INT)),
-    Builtin("xor", (0, None), domains=(INT, INT)),
-    Builtin("v2", (1, 1), fast=_NOT_IN_MOVES, domains=(INT,)),
-    Builtin("ilog2", (1, 1), domains=(INT,), fast=_NOT_IN_MOVES),
-    Builtin("isqrt", (1, 1), fast=_NOT_IN_MOVES, domains=(SQUARE,)),
+    Builtin("xor", (0, None), domains=(INT, INT), returns="int"),
+    Builtin("v2", (1, 1), fast=_NOT_IN_MOVES, domains=(INT,), returns="int"),
+    Builtin("ilog2", (1, 1), domains=(INT,), fast=_NOT_IN_MOVES, returns="int"),
+    Builtin("isqrt", (1, 1), fast=_NOT_IN_MOVES, domains=(SQUARE,), returns="int", increasing=True),
     Builtin("popcount", (1, 1), vector=_NO_ARRAY, walnut="popcount is not automatic as a number",
-            fast=_NOT_IN_MOVES, domains=(INT,)),
+            fast=_NOT_IN_MOVES, domains=(INT,), returns="int"),
     Builtin("gcd", (2, 2), vector=_NO_ARRAY, z3="gcd has no symbolic model here", walnut="gcd is not automatic",
-            fast=_NOT_IN_MOVES, domains=(INT, INT)),
+            fast=_NOT_IN_MOVES, domains=(INT, INT), returns="int"),
     # -- Fibonacci and Pell numeration (Walnut: msd_fib, msd_pell, built with Walnut's ost command)
     Builtin("floor_phi", (1, 1), z3="floor(n phi) has no symbolic model (an irrational factor)",
-            fast=_NOT_IN_MOVES, domains=(INT,)),
+            fast=_NOT_IN_MOVES, domains=(INT,), returns="int", increasing=True),
     Builtin("floor_phi2", (1, 1), z3="floor(n phi^2) has no symbolic model (an irrational factor)",
-            fast=_NOT_IN_MOVES, domains=(INT,)),
+            fast=_NOT_IN_MOVES, domains=(INT,), returns="int", increasing=True),
     Builtin("floor_sqrt2", (1, 1), z3="floor(n sqrt 2) has no symbolic model (an irrational factor)",
-            fast=_NOT_IN_MOVES, domains=(INT,)),
+            fast=_NOT_IN_MOVES, domains=(INT,), returns="int", increasing=True),
     Builtin("fibonacci", (1, 1), vector=_NO_ARRAY, z3="fibonacci has no symbolic model",
             walnut="i -> F_i grows exponentially: not synchronized in any numeration Walnut has here",
-            fast=_NOT_IN_MOVES, domains=(INT,)),
-    Builtin("zeck_tz", (1, 1), z3="zeck_tz has no symbolic model", fast=_NOT_IN_MOVES, domains=(INT,)),
+            fast=_NOT_IN_MOVES, domains=(INT,), returns="int"),
+    Builtin("zeck_tz", (1, 1), z3="zeck_tz has no symbolic model", fast=_NOT_IN_MOVES, domains=(INT,), returns="int"),
     Builtin("zeck_shift", (1, 1), vector=_NO_ARRAY, z3="zeck_shift has no symbolic model", fast=_NOT_IN_MOVES,
-            domains=(INT,)),
+            domains=(INT,), returns="int", increasing=True),
     Builtin("tri_row", (1, 1), vector=_NO_ARRAY, z3="tri_row has no symbolic model", walnut=_NOT_AUTOMATIC,
-            fast=_NOT_IN_MOVES, domains=(INT,)),
+            fast=_NOT_IN_MOVES, domains=(INT,), returns="int"),
     Builtin("tri_col", (1, 1), vector=_NO_ARRAY, z3="tri_col has no symbolic model", walnut=_NOT_AUTOMATIC,
-            fast=_NOT_IN_MOVES, domains=(INT,)),
+            fast=_NOT_IN_MOVES, domains=(INT,), returns="int"),
     Builtin("antidiagonal", (1, 1), vector="a tuple of arrays is not an array value",
-            z3="antidiagonal has no symbolic model", walnut=_NOT_AUTOMATIC, fast=_NOT_IN_MOVES),
+            z3="antidiagonal has no symbolic model", walnut=_NOT_AUTOMATIC, fast=_NOT_IN_MOVES, returns="tuple"),
     # -- collections and aggregates
     Builtin("mex", (1, 1), vector=_NO_ARRAY, z3="mex of a symbolic set has no symbolic model",
-            walnut="mex of a symbolic set is not translated", fast=_NOT_IN_MOVES),
+            walnut="mex of a symbolic set is not translated", fast=_NOT_IN_MOVES, returns="int"),
     Builtin("sum", (1, 1), function="_sum", walnut=_NOT_AUTOMATIC, fast=_NOT_IN_MOVES),
-    Builtin("all", (1, 1), function="_all", fast=_NOT_IN_MOVES),
-    Builtin("any", (1, 1), function="_any", fast=_NOT_IN_MOVES),
+    Builtin("all", (1, 1), function="_all", fast=_NOT_IN_MOVES, returns="bool"),
+    Builtin("any", (1, 1), function="_any", fast=_NOT_IN_MOVES, returns="bool"),
     Builtin("len", (1, 1), function="_len", vector=_COLLECTION, z3="len of a symbolic collection",
-            walnut=_COLLECTION, fast=_COLLECTION),
+            walnut=_COLLECTION, fast=_COLLECTION, returns="int"),
     Builtin("range", (1, 3), function="_range", vector="a range is unrolled by any / all / sum, not a value",
             fast=_COLLECTION),
     Builtin("set", (0, 1), function="_set", vector=_COLLECTION, z3="a symbolic set", walnut=_COLLECTION,
-            fast=_COLLECTION),
+            fast=_COLLECTION, returns="set"),
     Builtin("tuple", (0, 1), function="_tuple", vector=_COLLECTION, z3="a symbolic collection", walnut=_COLLECTION,
-            fast=_COLLECTION),
+            fast=_COLLECTION, returns="tuple"),
     Builtin("sorted", (1, 1), function="_sorted", vector=_COLLECTION, z3="a symbolic collection",
-            walnut=_COLLECTION, fast=_COLLECTION),
+            walnut=_COLLECTION, fast=_COLLECTION, returns="tuple"),
     Builtin("iterate", (3, 3), walnut="iterate is not a first-order formula", fast=_NOT_IN_MOVES),
     Builtin("functions", (3, 3), vector=_COLLECTION, z3="a family of functions cannot be symbolic",
             walnut=_COLLECTION, fast=_COLLECTION),
@@ -150,12 +155,12 @@ _ENTRIES = (
             fast=_COLLECTION),
     # -- games
     Builtin("G", (2, 2), GAMES, walnut="G(...) is the Grundy function itself, with no closed form to translate",
-            fast="the Grundy function of another game inside a move"),
+            fast="the Grundy function of another game inside a move", returns="int"),
     Builtin("options", (2, 2), GAMES, fast=_COLLECTION),
     Builtin("heaps_value", (2, 2), GAMES, vector=_NO_ARRAY, z3="heaps_value has no symbolic model",
-            walnut=_NOT_AUTOMATIC, fast=_NOT_IN_MOVES),
+            walnut=_NOT_AUTOMATIC, fast=_NOT_IN_MOVES, returns="int"),
     Builtin("nimsum", (1, None), GAMES, vector=_NO_ARRAY, z3="nimsum has no symbolic model", walnut=_NOT_AUTOMATIC,
-            fast=_NOT_IN_MOVES),
+            fast=_NOT_IN_MOVES, returns="int"),
     Builtin("multisets", (3, 3), GAMES, vector=_COLLECTION, z3="a family of collections cannot be symbolic",
             walnut=_COLLECTION, fast=_COLLECTION),
     _family("subtraction", 1, DECLARED), _family("gcn", 2, DECLARED), _family("octal", 1), _family("hexadecimal", 1),
@@ -163,9 +168,9 @@ _ENTRIES = (
     _family("heaps", 1), _family("misere", 1, function="misere_play"),
     Builtin("misere_grundy", (2, 2), GAMES, vector=_NO_ARRAY, z3="the misère Grundy function has no symbolic model",
             walnut="misere_grundy(...) is the misère Grundy function itself, with no closed form to translate",
-            fast="the Grundy function of another game inside a move"),
+            fast="the Grundy function of another game inside a move", returns="int"),
     # -- the Josephus problem
-    Builtin("survivor", (2, 2), JOSEPHUS, fast=_NOT_IN_MOVES, domains=(INT, SMALL)),
+    Builtin("survivor", (2, 2), JOSEPHUS, fast=_NOT_IN_MOVES, domains=(INT, SMALL), returns="int"),
     Builtin("removal_index", (3, 3), JOSEPHUS, vector=_NO_ARRAY, walnut=_NOT_AUTOMATIC, fast=_NOT_IN_MOVES),
     Builtin("removed", (3, 3), JOSEPHUS, vector=_NO_ARRAY, walnut=_NOT_AUTOMATIC, fast=_NOT_IN_MOVES),
     Builtin("JJ", (3, 3), JOSEPHUS, walnut=_NOT_AUTOMATIC, fast=_NOT_IN_MOVES),

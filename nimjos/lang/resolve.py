@@ -36,16 +36,8 @@ from nimjos.lang.runtime import Definition
 from nimjos.lang.stored import StoredAutomaton
 from nimjos.lang.syntax import free_names, parse, suggest
 
-#: the built-ins whose value has one type whatever their arguments
-_RETURNS = {
-    **dict.fromkeys(("floor", "ceil", "xor", "v2", "ilog2", "isqrt", "popcount", "gcd", "floor_phi", "floor_phi2",
-                     "floor_sqrt2", "fibonacci", "zeck_tz", "zeck_shift", "tri_row", "tri_col", "mex", "len", "G",
-                     "heaps_value", "nimsum", "misere_grundy", "survivor"), Type.INT),
-    **dict.fromkeys(("any", "all"), Type.BOOL),
-    **dict.fromkeys(("tuple", "sorted", "antidiagonal"), Type.TUPLE),
-    "set": Type.SET,
-    **dict.fromkeys(("subtraction", "octal", "hexadecimal", "misere"), Type.GAME),
-}
+#: the built-ins whose value has one type whatever their arguments (declared in the registry)
+_RETURNS = {name: Type(b.returns) for name, b in REGISTRY.items() if b.returns}
 #: the operators whose value is an integer when both operands are
 _INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.BitAnd, ast.BitOr, ast.LShift, ast.RShift)
 _NUMERIC = (Type.INT, Type.NUMBER)
