@@ -35,17 +35,13 @@ from nimjos.lang.runtime import EvaluationBudget, using_budget
 
 
 def fix_seeds() -> None:
-    """Fixed random seeds for Z3's SMT and SAT engines (its defaults, stated), and Z3's incremental SMT core for
-    every check: a setting of the process, the same for every claim. Without the last, a query Z3 reads as
-    quantifier-free nonlinear arithmetic goes to its logic's tactics, which try sub-tactics under wall-clock
-    timeouts: the same query, with the same resource limit, was proved on a quiet machine and ran out of
-    resources beside two busy processes (001 thm-3.5-g-h-twice). The SMT core counts resources only.
+    """Fixed random seeds for Z3's SMT and SAT engines (its defaults, stated): a setting of the process, the same
+    for every claim.
 
     >>> fix_seeds()
     """
     z3.set_param("smt.random_seed", 0)
     z3.set_param("sat.random_seed", 0)
-    z3.set_param("combined_solver.ignore_solver1", True)
 
 
 class SolverContext:
