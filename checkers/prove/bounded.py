@@ -38,6 +38,7 @@ from checkers.prove.scope import clean, instances_text
 from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder
 from checkers.prove.unknown import unknown_function
+from checkers.prove.steady import SteadySolver
 
 #: the resources of the covering question (seconds, as resource units)
 COVER_SECONDS = 2.0
@@ -113,7 +114,7 @@ def narrowing(plan: ClaimPlan, dom: ProofDomain, ctx: z3.Context) -> list[str]:
         except (Untranslatable, EvalError, SpecError, z3.Z3Exception):
             out.append(text)
             continue
-        s = z3.Solver(ctx=ctx)
+        s = SteadySolver(ctx)
         s.add(*b.assertions(), *where, z3.Not(cond))
         if check(Budget.seconds(COVER_SECONDS / 4), s) != z3.unsat:
             out.append(text)
@@ -246,7 +247,7 @@ def covers(plan: ClaimPlan, dom: ProofDomain, mode: str, width: int | None,
             cases = [_case(b, dom, mode, width, inst, env) for inst in group]
         except (Untranslatable, EvalError, SpecError, z3.Z3Exception):
             return False
-        s = z3.Solver(ctx=ctx)
+        s = SteadySolver(ctx)
         s.add(*b.assertions(), *where, z3.Not(z3.Or(*cases)) if cases else z3.BoolVal(True, ctx))
         if check(Budget.seconds(COVER_SECONDS), s) != z3.unsat:
             return False

@@ -55,6 +55,7 @@ from checkers.prove.terms import GameRef, Untranslatable
 from checkers.prove.translate import Builder
 from checkers.prove.world import choose_mode
 from checkers.prove.modes import Mode
+from checkers.prove.steady import SteadySolver
 
 #: most options enumerated at one position before the symbolic check (or a smaller position) is needed
 MAX_OPTIONS = 4000
@@ -684,7 +685,7 @@ class PointSolver:
                 cond, q = b.move(game, pos, fam, vs)
                 want = self._label_term(b, q, value)
                 ob, _ = b.obligation()
-                s = z3.Solver(ctx=self.ctx)
+                s = SteadySolver(self.ctx)
                 s.add(*b.assertions(), b.to_bool(cond) if not isinstance(cond, bool) else z3.BoolVal(cond, self.ctx),
                       b.to_bool(want) if not isinstance(want, bool) else z3.BoolVal(want, self.ctx), ob)
                 r = self._check(s)
@@ -760,14 +761,14 @@ class PointSolver:
             env.update(_bind(self.cert.coords, q))
             inside = b.formula(tree, env)
             ob, _ = b.obligation()
-            s = z3.Solver(ctx=self.ctx)
+            s = SteadySolver(self.ctx)
             s.add(*b.assertions(), _as_bool(b, cond), z3.Not(_as_bool(b, inside)), ob)
             r = self._check(s)
             if r != z3.unsat:
                 raise OutsideDomain(f"an option of {_fmt(pos)} (move {i + 1}) may lie outside the domain "
                                     f"({dom.text}), where the formula may not judge it")
 
-    def _check(self, s: z3.Solver) -> Any:
+    def _check(self, s: SteadySolver) -> Any:
         """One query within its resource units, counted in :attr:`units`."""
         budget = Budget.seconds(self.timeout_ms / 1000)
         r = check(budget, s)

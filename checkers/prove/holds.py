@@ -33,6 +33,7 @@ from checkers.prove.powers import own_instance
 from checkers.prove.solver import Context, QueryResult, QueryStatus
 from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder
+from checkers.prove.steady import SteadySolver
 
 #: the resources (in seconds) of the question whether a statement's hypotheses are satisfiable at all
 VACUITY_SECONDS = 5
@@ -60,7 +61,7 @@ def prove_holds(ctx: Context) -> list[QueryResult]:
         # with other claims assumed, unsatisfiable hypotheses may be their fault, not a vacuous statement
         res.status, res.text = "unknown", "no window point satisfies the assumption, and the used claims are assumed"
     elif res.status == "holds" and not window_witness(ctx):
-        s = z3.Solver(ctx=b.ctx)
+        s = SteadySolver(b.ctx)
         s.add(*b.assertions(), *hyps)
         # its own resources, so that whether a witness was found in time changes nothing else
         if check(Budget.seconds(VACUITY_SECONDS), s) == z3.unsat:

@@ -35,6 +35,7 @@ from nimjos.lang.syntax import parse  # noqa: F401  (the docstring examples)
 
 from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder
+from checkers.prove.steady import SteadySolver
 
 
 def induction_step(ctx: Any, b: Builder, env: dict, hyps: list, name: str, invariant: str | None) -> tuple[list, Any]:
@@ -187,7 +188,7 @@ def _constants(bounds: list, env: dict, round_up: bool) -> list[int]:
 
 def _check_bounded_below(ctx: Any, b: Builder, hyps: list, x: Any, name: str) -> None:
     """Induction over the domain is well-founded only when the domain bounds the name below (by 0)."""
-    s = z3.Solver(ctx=b.ctx)
+    s = SteadySolver(b.ctx)
     s.add(*b.assertions(), *hyps, x < 0)
     if ctx.check(s, cap_seconds=5) != z3.unsat:
         raise Untranslatable(f"induction on {name!r} needs a domain with {name} >= 0")

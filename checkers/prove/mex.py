@@ -50,6 +50,7 @@ from nimjos.lang.syntax import parse  # noqa: F401  (the docstring examples)
 from checkers.prove.budget import Budget, check
 from checkers.prove.terms import Untranslatable
 from checkers.prove.translate import Builder
+from checkers.prove.steady import SteadySolver
 
 #: the words a verdict's scope gives for these facts
 WHERE = "the mex facts of G (every game whose moves provably terminate: coordinates stay >= 0, their sum falls)"
@@ -125,7 +126,7 @@ def terminates(b: Builder, game: Any, known: dict | None = None, seconds: float 
         try:
             goal = scratch.to_bool(scratch.over_options(game, pos, False, descends))
             ob, _ = scratch.obligation()
-            s = z3.Solver(ctx=b.ctx)
+            s = SteadySolver(b.ctx)
             s.add(*scratch.assertions(), *[c >= 0 for c in coords], z3.Not(z3.And(goal, ob)))
             ok = check(Budget.seconds(seconds), s) == z3.unsat   # abstractions only add models
         except (Untranslatable, NimjosError):

@@ -39,6 +39,7 @@ from nimjos.lang.syntax import copy_tree, parse
 from checkers.prove.budget import Budget, check
 from checkers.prove.terms import Untranslatable, constants_of, is_term
 from checkers.prove.translate import Builder
+from checkers.prove.steady import SteadySolver
 
 #: seconds each query of the general lemma may take (in resource units: checkers.prove.budget)
 LEMMA_SECONDS = 20
@@ -272,7 +273,7 @@ def facts(b: Any, fn: Any, game: Any, seconds: float = 5.0, known: dict | None =
         f0, fm, fm1 = (scratch.to_term(scratch.term(f_tree, {**game.params, coord: q}))
                        for q in (z3.IntVal(0, b.ctx), m, m - 1))
         defined, _ = scratch.obligation()
-        s = z3.Solver(ctx=b.ctx)
+        s = SteadySolver(b.ctx)
         s.add(*side, *scratch.assertions())
         s.add(z3.Not(z3.And(defined, f0 == 0, z3.Implies(m >= 1, z3.And(fm1 <= fm, fm <= fm1 + 1)))))
         known[key] = check(Budget.seconds(seconds), s) == z3.unsat

@@ -46,6 +46,7 @@ from checkers.prove.terms import Untranslatable, is_term
 from checkers.prove.translate import Builder
 from checkers.prove.unknown import UnknownFunction, table_of, unknown_function
 from nimjos.words import Vocabulary
+from checkers.prove.steady import SteadySolver
 
 class QueryStatus(Vocabulary):
     """What Z3 answered to one query: it holds (unsat), it fails (a model), it fails only where an obligation of the
@@ -140,7 +141,7 @@ class Context:
         if not is_term(ok) and not ok:
             hyps.append(z3.BoolVal(False, b.ctx))
 
-    def check(self, s: z3.Solver, cap_seconds: float | None = None) -> Any:
+    def check(self, s: SteadySolver, cap_seconds: float | None = None) -> Any:
         """``s.check()`` within this attempt's budget (at most `cap_seconds` worth), charged to it."""
         return check(self.budget, s, cap_seconds)
 
@@ -161,7 +162,7 @@ class Context:
             providers.append(lambda b_, fn, game: mex_provider(b_, fn, game, known=known))
         facts += b.grundy_facts(facts + hyps + [goal_b, ob], lemma=combined(*providers))
         self.abstractions |= b.abstractions
-        s = z3.Solver(ctx=b.ctx)
+        s = SteadySolver(b.ctx)
         if b._powers:
             # v2, the odd part or ilog2 as unknowns: Z3's incremental SMT core, which counts resources only. Left
             # to the logic's own tactics (sub-tactics under wall-clock timeouts), such a query of 002 spent 345 s
@@ -199,7 +200,7 @@ class Context:
             m = self._shrink(s, m, minimise)
         return QueryResult(name, "fails", _read(m, watch))
 
-    def _shrink(self, s: z3.Solver, m: z3.ModelRef, terms: list) -> z3.ModelRef:
+    def _shrink(self, s: SteadySolver, m: z3.ModelRef, terms: list) -> z3.ModelRef:
         """Make a counterexample small: binary search on the sum of the absolute values of `terms`."""
         size = z3.Sum([z3.If(t >= 0, t, -t) for t in terms]) if len(terms) > 1 else \
             z3.If(terms[0] >= 0, terms[0], -terms[0])

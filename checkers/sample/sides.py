@@ -36,6 +36,7 @@ from checkers.prove.solver import model_value
 from checkers.prove.terms import Untranslatable
 from checkers.prove.translate import Builder
 from checkers.prove.world import choose_mode
+from checkers.prove.steady import SteadySolver
 
 #: a drawn coordinate below 2^FREE_BITS may move anywhere in [0, its value] when Z3 looks for a member near it
 FREE_BITS = 8
@@ -165,7 +166,7 @@ class Members:
                 e[self.lname] = level
             want = b.formula(tree, e)
             ob, _ = b.obligation()
-            s = z3.Solver(ctx=self.ctx)
+            s = SteadySolver(self.ctx)
             s.add(*b.assertions(), want, ob)
             for c, v in zip(self.coords, vs):
                 d = max(0, int(env[c]))
