@@ -69,9 +69,9 @@ class SteadySolver:
     assertions, parameters and scopes like ``z3.Solver``, and at its first check becomes either Z3's default
     solver or the counted strategy of its logic. `strategy` names which (``None`` before the first check)."""
 
-    def __init__(self, ctx: z3.Context):
-        self.ctx = ctx
+    def __init__(self, ctx: z3.Context | None):
         self._solver: Any = z3.Solver(ctx=ctx)
+        self.ctx = self._solver.ctx   # z3's main context for None
         self._params: list[tuple[tuple, dict]] = []
         self._scoped = False
         self.strategy: str | None = None
