@@ -8,7 +8,7 @@ import time
 
 import z3
 
-from checkers.prove.budget import Budget, check
+from checkers.z3.budget import Budget, check
 
 
 def test_a_check_is_limited_by_resources_not_seconds():

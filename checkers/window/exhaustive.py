@@ -1,12 +1,12 @@
 """The exhaustive checker: evaluate a claim at every instance of its window, against ground truth from the
 game's moves (the engines) or from the Josephus algorithms. A large window is checked on arrays
-(:mod:`checkers.vectorised`), any other one instance at a time (the scalar path, :mod:`checkers.scalar`, which
-also confirms every failure the arrays find). The failures are kept by :class:`checkers.collector.Collector`;
-the evidence for reports is gathered by :mod:`checkers.evidence`.
+(:mod:`checkers.window.vectorised`), any other one instance at a time (the scalar path, :mod:`checkers.window.scalar`, which
+also confirms every failure the arrays find). The failures are kept by :class:`checkers.window.collector.Collector`;
+the evidence for reports is gathered by :mod:`checkers.window.evidence`.
 
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
->>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> v = check_exhaustive(spec.claims[0])
 >>> v.verdict, v.instances
 ('checked', 21)
@@ -20,12 +20,12 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from checkers.collector import Collector
-from checkers.evidence import (fixed_names, josephus_evidence,
+from checkers.window.collector import Collector
+from checkers.window.evidence import (fixed_names, josephus_evidence,
                                options_evidence, position_of, window_evidence)
-from checkers.loopy_window import loopy_rows
-from checkers.scalar import formula_row, holds_instance, level_row, one_at_a_time
-from checkers.vectorised import check_vectorised
+from checkers.window.loopy import loopy_rows
+from checkers.window.scalar import formula_row, holds_instance, level_row, one_at_a_time
+from checkers.window.vectorised import check_vectorised
 from nimjos.games.declared import MISERE, as_instance
 from nimjos.games.engine import active_engine
 from nimjos.games.fast import outcomes_fast
@@ -47,7 +47,15 @@ from nimjos.words import Undefined
 METHOD = "exhaustive"
 
 
-def _scope(plan: ClaimPlan, engine_note: str = "") -> str:
+def window_scope(plan: ClaimPlan, engine_note: str = "") -> str:
+    """The scope of a window verdict: the window's bounds (or a table's extent), the levels, the game, the engines.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> window_scope(spec.claims[0].plan(), "engine")
+    '0 <= x <= 20; game nim1; engine'
+    """
     parts = []
     if plan.window is not None:
         parts.append(plan.window.describe())
@@ -69,7 +77,7 @@ def window_ranges(plan: ClaimPlan) -> tuple[str, ...]:
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
-    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
     >>> window_ranges(spec.claims[0].plan())
     ('0 <= x <= 20',)
     """
@@ -91,13 +99,13 @@ def check_exhaustive(claim: Claim, profile: str = "default", max_counterexamples
     """Check `claim` at every instance of its window under `profile`; return the verdict.
 
     `shard` = (a, b) checks only the part of the window whose outermost variable lies in [a, b]
-    (checkers.shard splits a window this way and merges the parts). A point pinned beyond the window is checked
+    (checkers.window.shard splits a window this way and merges the parts). A point pinned beyond the window is checked
     only where the whole window's resource limits hold (:func:`nimjos.spec.budget.enforce_limits`); a caller that
     checks many such points and has enforced them itself (the audit) passes `window_limits` = False.
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
-    >>> claim = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml").claims[0]
+    >>> claim = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml").claims[0]
     >>> check_exhaustive(claim, pins={"x": 1000}, window_limits=False).scope[:22]
     'only at x=1000 (beyond'
     """
@@ -132,7 +140,7 @@ def check_exhaustive(claim: Claim, profile: str = "default", max_counterexamples
     asked = active_engine().describe_claim()
     # the engines by name, or the engine's own description of those it asked (one text: a name may hold ", ")
     ground = tuple(engines) if engines else (asked,) if asked else ()
-    scope = _scope(plan, ground_truth_note(ground))
+    scope = window_scope(plan, ground_truth_note(ground))
     if pins:
         at = ", ".join(f"{k}={format_value(x)}" for k, x in pins.items())
         where = f"beyond the window, inside the {plan.domain.describe()}" if place == "domain" and plan.domain else "pinned"
@@ -188,7 +196,7 @@ def pinned_place(plan: ClaimPlan, pins: dict) -> str:
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
-    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
     >>> plan = spec.claims[0].plan("default")
     >>> pinned_place(plan, {"x": 3}), pinned_place(plan, {"x": 10 ** 6})
     ('window', 'domain')
@@ -317,7 +325,7 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
         rows.append((values, inst, pos))
         by_inst.setdefault(inst, []).append(pos)
     if plan.loopy:   # generalized Sprague-Grundy values; the instances whose values the graph cannot decide left out
-        evidence = loopy_rows(plan, rows, by_inst, param_names, col, _family_points)
+        evidence = loopy_rows(plan, rows, by_inst, param_names, col, family_points)
         instances -= evidence["loopy"]["undecided"]   # not judged: the note says how many and why
         held -= evidence["loopy"]["undecided"]
     else:
@@ -367,7 +375,7 @@ def _family_rows(plan: PPositionsPlan, rows: list, by_inst: dict, param_names: t
     claimed_map = {}
     for key, grows in _group(rows, names, param_names).items():
         env0 = dict(zip(param_names, key))
-        claimed_set = _family_points(plan, plan.families, env0, [p for _, _, p in grows], col, names)
+        claimed_set = family_points(plan, plan.families, env0, [p for _, _, p in grows], col, names)
         for values, inst, pos in grows:
             actual = inst.lookup(pos)
             in_set = pos in claimed_set
@@ -398,7 +406,7 @@ def _level_rows(plan: LevelSetPlan, rows: list, by_inst: dict, param_names: tupl
             lvals = {n: lenv[n] for n in level_names}
             s_value = lvals[level_names[0]] if level_names else None
             if plan.families is not None:
-                claimed_set = _family_points(plan, plan.families, dict(lenv), [p for _, _, p in grows], col, names)
+                claimed_set = family_points(plan, plan.families, dict(lenv), [p for _, _, p in grows], col, names)
                 member = lambda env, pos: pos in claimed_set  # noqa: E731
             else:
                 member = None
@@ -496,22 +504,30 @@ def family_members(plan: SetPlan, env0: dict, position: Any) -> list[tuple[int, 
 
     >>> import pathlib
     >>> from nimjos.spec.loader import load_spec
-    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "contract.toml")
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "contract.toml")
     >>> plan = next(c for c in spec.claims if isinstance(c.statement, list)).plan()
     >>> family_members(plan, {}, (3, 5)), family_members(plan, {}, (0, 0)), family_members(plan, {}, (2, 2))
     ([(1, {'k': 2})], [(1, {'k': 0}), (2, {'k': 0})], [])
     """
     assert plan.families is not None, "a claim of families"
     members: dict[Any, list[tuple[int, dict]]] = {}
-    _family_points(plan, plan.families, dict(env0), [position], Collector(1), plan.coords, members)
+    family_points(plan, plan.families, dict(env0), [position], Collector(1), plan.coords, members)
     return members.get(position, [])
 
 
-def _family_points(plan: ClaimPlan, families: Sequence[FamilyPlan], env0: dict, positions: list, col: Collector,
+def family_points(plan: ClaimPlan, families: Sequence[FamilyPlan], env0: dict, positions: list, col: Collector,
                    names: tuple, members: dict | None = None) -> set:
     """The points of the union of families for the outer values in env0, enumerated as far as the window
     (given by its positions) needs; `members`, when given, gets for each point the (family number from 1, index
-    values) of every member that gives it."""
+    values) of every member that gives it.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "contract.toml")
+    >>> plan = next(c for c in spec.claims if isinstance(c.statement, list)).plan()
+    >>> sorted(family_points(plan, plan.families, {}, [(0, 0), (6, 6)], Collector(1), ()))   # Wythoff's P-positions
+    [(0, 0), (1, 2), (2, 1), (3, 5), (5, 3)]
+    """
     if not positions:
         return set()
     if isinstance(positions[0], tuple):
