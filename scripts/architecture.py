@@ -65,7 +65,7 @@ def layers(root: Path = ROOT) -> tuple[list[str], list[str]]:
 
     >>> outside, inside = layers()
     >>> outside, inside[0], inside[-1]
-    (['nimjos'], 'nimjos.app', 'nimjos.lang')
+    (['nimjos'], 'nimjos.app', 'nimjos.words')
     """
     config = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["importlinter"]
     (contract,) = [c for c in config["contracts"] if c["type"] == "layers" and "containers" not in c]
@@ -79,7 +79,7 @@ def layer_modules(layer: str, root: Path = ROOT) -> dict[str, list[Path]]:
 
     >>> groups = layer_modules("nimjos.results")
     >>> {folder: [p.name for p in files] for folder, files in groups.items()}
-    {'nimjos/results/': ['__init__.py', 'store.py']}
+    {'nimjos/results/': ['__init__.py', 'key.py', 'store.py']}
     >>> layer_modules("nimjos.verdict")
     {'nimjos/verdict.py': [PosixPath('nimjos/verdict.py')]}
     """
