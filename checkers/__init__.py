@@ -15,7 +15,10 @@ from checkers.audit import PROVER_BUG
 from checkers.discover.search import (CLASSES, MISERE_CLASSES, OUTSIDE, Discovery, DiscoveryBug, GameSource,
                                       automaton_file)
 from checkers.discover.search import discover as describe_game
-from checkers.window.exhaustive import check_exhaustive, family_members, pinned_place, printed_cells
+from checkers.window.exhaustive import check_exhaustive
+from checkers.window.families import family_members
+from checkers.window.rerun import pinned_place
+from checkers.window.values import printed_cells
 from checkers.result import ClaimResult
 from checkers.run import METHODS, RunOptions, Sharding, run_claim
 

@@ -44,7 +44,7 @@ from nimjos.lang.compiler import compile_tree
 from nimjos.spec.loader import Claim, claim_of
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, LevelSetPlan, PPositionsPlan, SetPlan, handler_for
 from checkers.window.collector import Collector
-from checkers.window.exhaustive import family_points
+from checkers.window.families import family_points
 from checkers.z3.terms import Untranslatable
 from checkers.modes import Mode
 

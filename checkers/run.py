@@ -29,7 +29,7 @@ from checkers.prove import prove_claim
 from checkers.heaps.reduction import heap_prove, heap_sample, over_heaps
 from checkers.heaps.misere_proof import misere_applies, misere_prove
 from checkers.heaps.periodicity import (heap_grundy_verdict, periodic_applies, periodic_prove, periodic_sample,
-                                  periodic_verdict)
+                                        periodic_verdict)
 from checkers.sample import sample_claim
 from nimjos.spec.plan import (ClaimPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PeriodicPlan, PPositionsPlan, StairPlan,
                                ValuesPlan, handler_for)

@@ -52,7 +52,8 @@ from nimjos.spec.budget import estimate
 from nimjos.spec.plan import ClaimPlan, PatternPlan, handler_for
 from nimjos.verdict import Counterexample, Verdict
 from checkers.window.collector import Collector
-from checkers.window.exhaustive import WINDOW_CHECKS, rerun_command
+from checkers.window.exhaustive import WINDOW_CHECKS
+from checkers.window.rerun import rerun_command
 from checkers.sample.domain import FAR, build_domain
 from checkers.sample.evaluate import run_limited
 

@@ -2,7 +2,10 @@
 game's moves (the engines) or from the Josephus algorithms. A large window is checked on arrays
 (:mod:`checkers.window.vectorised`), any other one instance at a time (the scalar path, :mod:`checkers.window.scalar`, which
 also confirms every failure the arrays find). The failures are kept by :class:`checkers.window.collector.Collector`;
-the evidence for reports is gathered by :mod:`checkers.window.evidence`.
+the evidence for reports is gathered by :mod:`checkers.window.evidence`. A game claim's rows are judged by the row
+check of its kind (:mod:`checkers.window.rows`), its families enumerated by :mod:`checkers.window.families`; a
+printed table is checked by :mod:`checkers.window.values`; a pinned instance and the command that re-checks one are
+:mod:`checkers.window.rerun`'s.
 
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
@@ -13,24 +16,21 @@ the evidence for reports is gathered by :mod:`checkers.window.evidence`.
 """
 from __future__ import annotations
 
-import shlex
 import time
-from fractions import Fraction
-from typing import Any, Callable, Iterable, Sequence
-
-import numpy as np
+from typing import Any, Callable, Iterable
 
 from checkers.window.collector import Collector
-from checkers.window.evidence import (fixed_names, josephus_evidence,
-                               options_evidence, position_of, window_evidence)
+from checkers.window.evidence import fixed_names, josephus_evidence, options_evidence, position_of
 from checkers.window.loopy import loopy_rows
-from checkers.window.scalar import formula_row, holds_instance, level_row, one_at_a_time
+from checkers.window.scalar import holds_instance, one_at_a_time
 from checkers.window.vectorised import check_vectorised
-from nimjos.games.declared import MISERE, as_instance
+from checkers.window.families import family_points
+from checkers.window.rerun import pinned_place, rerun_command
+from checkers.window.rows import ROW_CHECKS
+from checkers.window.values import check_values, printed_extent
+from nimjos.games.declared import as_instance
 from nimjos.games.engine import active_engine
-from nimjos.games.fast import outcomes_fast
-from nimjos.games.heaps.misere import QUOTIENT_ENGINE, quotient_outcome
-from nimjos.games.periodicity import first_stair_break
+from nimjos.games.heaps.misere import QUOTIENT_ENGINE
 from nimjos.lang.analysis import grundy_calls
 from nimjos.lang.compiler import compile_tree
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
@@ -39,10 +39,9 @@ from nimjos.lang.syntax import suggest
 from nimjos.lang.values import format_value
 from nimjos.spec.budget import enforce_limits
 from nimjos.spec.loader import Claim
-from nimjos.spec.plan import (ClaimPlan, DrawsPlan, FamilyPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PatternPlan, PeriodicPlan, PPositionsPlan, SetPlan,
-                               ValuesPlan, handler_for, locate_error)
+from nimjos.spec.plan import (ClaimPlan, DrawsPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PatternPlan,
+                              PPositionsPlan, ValuesPlan, handler_for, locate_error)
 from nimjos.verdict import Counterexample, Verdict, window_word
-from nimjos.words import Undefined
 
 METHOD = "exhaustive"
 
@@ -165,57 +164,6 @@ def check_exhaustive(claim: Claim, profile: str = "default", max_counterexamples
     return v
 
 
-def rerun_command(claim: Claim, profile: str, bindings: dict) -> str:
-    """The command that re-checks exactly one instance.
-
-    >>> class C: id = "c"; spec = type("S", (), {"path": "s.toml"})()
-    >>> rerun_command(C(), "default", {"x": 0, "y": 2})
-    'nimjos check s.toml --claim c --at x=0,y=2'
-    >>> rerun_command(C(), "deep", {"y": (1, 2)})
-    "nimjos check s.toml --claim c --at 'y=(1, 2)' --profile deep"
-
-    A closed statement (no variables) has one instance, the claim itself: no ``--at``.
-
-    >>> rerun_command(C(), "default", {})
-    'nimjos check s.toml --claim c'
-    """
-    at = ",".join(f"{k}={format_value(v)}" for k, v in bindings.items())
-    cmd = f"nimjos check {shlex.quote(str(claim.spec.path))} --claim {shlex.quote(claim.id)}"
-    if at:
-        cmd += f" --at {shlex.quote(at)}"
-    if profile != "default":
-        cmd += f" --profile {profile}"
-    return cmd
-
-
-def pinned_place(plan: ClaimPlan, pins: dict) -> str:
-    """Where a pinned instance (``--at``) lies: "window" (an instance of the window), "domain" (beyond the window
-    but inside the claim's domain: it is evaluated by itself), or "part" (the pins leave some of the window's names
-    free: the window's instances with the pinned values). A point outside the domain is an error: the claim says
-    nothing there.
-
-    >>> from nimjos.spec.loader import load_spec
-    >>> import pathlib
-    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
-    >>> plan = spec.claims[0].plan("default")
-    >>> pinned_place(plan, {"x": 3}), pinned_place(plan, {"x": 10 ** 6})
-    ('window', 'domain')
-    >>> pinned_place(plan, {"x": -1})
-    Traceback (most recent call last):
-    ...
-    nimjos.lang.errors.SpecError: --at x=-1 is outside the claim's domain (domain 0 <= x): the claim says nothing there
-    """
-    if plan.window is None or any(n not in pins for n in plan.window.names):
-        return "part"
-    if next(iter(plan.window.bindings({}, pins)), None) is not None:
-        return "window"
-    if plan.domain is not None and not plan.domain.contains(dict(pins)):
-        at = ", ".join(f"{k}={format_value(x)}" for k, x in pins.items())
-        raise SpecError(f"--at {at} is outside the claim's domain ({plan.domain.describe()}): the claim says "
-                        "nothing there")
-    return "domain"
-
-
 def _window_bindings(plan: ClaimPlan, pins: dict | None, shard: tuple | None) -> Iterable[dict]:
     """The window's bindings (with the pinned values), or the pinned point alone when it lies beyond the window
     inside the domain."""
@@ -268,37 +216,6 @@ def _prefetch_grundy(plan: HoldsPlan, pins: dict | None, shard: tuple | None) ->
     return True
 
 
-# ----------------------------------------------------------------------------- game claims
-
-def _solve_all(groups: dict) -> None:
-    engine = active_engine()
-    for inst, positions in groups.items():
-        engine.solve(inst, positions)
-
-
-def _outcomes(by_inst: dict) -> dict | None:
-    """{(instance, position): 0 at a P-position, -1 elsewhere} when an engine of P-positions answers for every
-    instance (:func:`nimjos.games.fast.outcomes_fast`; a misère heap game's quotient,
-    :func:`nimjos.games.heaps.misere.quotient_outcome`); None to ask for the Grundy values."""
-    out: dict = {}
-    engine = active_engine()
-    for inst, positions in by_inst.items():
-        if getattr(inst, "play", None) == MISERE and getattr(inst, "heaps", False):
-            answers = [quotient_outcome(inst, p) for p in positions]
-            if any(a is None for a in answers):
-                return None
-            out.update({(inst, p): 0 if a else -1 for p, a in zip(positions, answers)})
-            continue
-        if getattr(inst, "dim", 1) < 2 or not positions:
-            return None
-        coords = [np.array([p[j] for p in positions], dtype=np.int64) for j in range(inst.dim)]
-        is_p = outcomes_fast(inst, coords, engine)
-        if is_p is None:
-            return None
-        out.update({(inst, p): 0 if v else -1 for p, v in zip(positions, is_p.tolist())})
-    return out
-
-
 def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard: tuple | None = None) -> tuple[int, int, dict]:
     """A claim about the positions of a game at every instance of the window: the rows grouped by game instance,
     then judged by the row check of the plan's type (:data:`ROW_CHECKS`)."""
@@ -345,318 +262,11 @@ def _check_game_claim(plan: ClaimPlan, col: Collector, pins: dict | None, shard:
     return instances, held, evidence
 
 
-def _formula_rows(plan: GrundyPlan | PPositionsPlan, rows: list, by_inst: dict, param_names: tuple,
-                  col: Collector) -> dict:
-    """grundy, or P-positions by a predicate: the claimed value (or membership) at each row against the engine's."""
-    if isinstance(plan, PPositionsPlan) and plan.families is not None:
-        return _family_rows(plan, rows, by_inst, param_names, col)
-    assert plan.window is not None, "a game claim's plan has a window"
-    names = plan.window.names
-    predicate = isinstance(plan, PPositionsPlan)
-    outcomes = _outcomes(by_inst) if predicate else None
-    if outcomes is None:
-        _solve_all(by_inst)
-    claimed_map: dict = {}
-    for values, inst, pos in rows:
-        actual = outcomes[(inst, pos)] if outcomes is not None else inst.lookup(pos)
-        claimed = formula_row(plan, dict(zip(names, values)), actual, col)
-        if claimed is not None:
-            claimed_map[(inst, pos)] = (1 if claimed[0] else 0) if predicate else claimed[0]
-    if outcomes is not None:   # no Grundy values to plot from an engine of P-positions only
-        return {"quotient": True} if any(getattr(i, "play", None) == MISERE for i in by_inst) else {}
-    return window_evidence(rows, claimed_map, "claimed P-positions" if predicate else "claimed value")
-
-
-def _family_rows(plan: PPositionsPlan, rows: list, by_inst: dict, param_names: tuple, col: Collector) -> dict:
-    """P-positions by a union of families: the family points near the window's positions, against the engine."""
-    assert plan.window is not None and plan.families is not None, "a family claim has a window and families"
-    names = plan.window.names
-    _solve_all(by_inst)
-    claimed_map = {}
-    for key, grows in _group(rows, names, param_names).items():
-        env0 = dict(zip(param_names, key))
-        claimed_set = family_points(plan, plan.families, env0, [p for _, _, p in grows], col, names)
-        for values, inst, pos in grows:
-            actual = inst.lookup(pos)
-            in_set = pos in claimed_set
-            claimed_map[(inst, pos)] = 1 if in_set else 0
-            if in_set != (actual == 0):
-                col.fail(Counterexample(dict(zip(names, values)), "P" if actual == 0 else "N",
-                                        "P" if in_set else "N", detail={"grundy": actual}))
-    return window_evidence(rows, claimed_map, "claimed P-positions")
-
-
-def _pattern_rows(plan: PatternPlan, rows: list, by_inst: dict, param_names: tuple, col: Collector) -> dict:
-    """periodic and stair claims: the pattern of the Grundy sequence on each instance of the window."""
-    assert plan.window is not None, "a game claim's plan has a window"
-    _solve_all(by_inst)
-    _check_pattern(plan, rows, plan.window.names, param_names, col)
-    return window_evidence(rows, {}, "")
-
-
-def _level_rows(plan: LevelSetPlan, rows: list, by_inst: dict, param_names: tuple, col: Collector) -> dict:
-    """level sets: for each level s, the positions the claim puts in the set against those of Grundy value s."""
-    assert plan.window is not None, "a game claim's plan has a window"
-    names = plan.window.names
-    _solve_all(by_inst)
-    level_names = plan.level_names
-    for key, grows in _group(rows, names, param_names).items():
-        env0 = dict(zip(param_names, key))
-        for lenv in plan.levels.bindings(dict(env0)):
-            lvals = {n: lenv[n] for n in level_names}
-            s_value = lvals[level_names[0]] if level_names else None
-            if plan.families is not None:
-                claimed_set = family_points(plan, plan.families, dict(lenv), [p for _, _, p in grows], col, names)
-                member = lambda env, pos: pos in claimed_set  # noqa: E731
-            else:
-                member = None
-            for values, inst, pos in grows:
-                env = dict(zip(names, values))
-                env.update(lvals)
-                level_row(plan, env, pos, inst.lookup(pos), s_value, col, member)
-    return window_evidence(rows, {}, "")
-
-
-def _bound_rows(plan: GrundyBoundPlan, rows: list, by_inst: dict, param_names: tuple, col: Collector) -> dict:
-    """A bound on G: the engine's value at each row against the bound (a failure shows both)."""
-    names = plan.window.names
-    _solve_all(by_inst)
-    for values, inst, pos in rows:
-        env = dict(zip(names, values))
-        actual = inst.lookup(pos)
-        try:
-            bound = plan.bound(env)
-        except EvalError as exc:
-            col.undef(Counterexample.undefined_at(env, exc, actual))
-            continue
-        if isinstance(bound, bool) or not isinstance(bound, (int, Fraction)):
-            col.undef(Counterexample(env, actual, None, reason=f"the bound {format_value(bound)} is not a number",
-                                          undefined=Undefined.LANGUAGE))
-            continue
-        if not actual <= bound:
-            col.fail(Counterexample(env, actual, f"at most {format_value(bound)}"))
-    return window_evidence(rows, {}, "")
-
-
-#: the row check of each kind of game claim: (plan, rows, rows by game instance, param names, collector) -> evidence
-ROW_CHECKS: dict[type[ClaimPlan], Callable[..., dict]] = {
-    GrundyPlan: _formula_rows,
-    PPositionsPlan: _formula_rows,
-    LevelSetPlan: _level_rows,
-    PatternPlan: _pattern_rows,
-    GrundyBoundPlan: _bound_rows,
-}
-
-
-def _check_pattern(plan: PatternPlan, rows: list, names: tuple, param_names: tuple, col: Collector) -> None:
-    """periodic: G(n + p) = G(n) + s for n >= n0 with n + p in the window; stair: G(xh + r) = G(xh) + r,
-    h | G(xh), for every whole block of h positions in the window."""
-    coord = plan.coords[0]
-    for key, grows in _group(rows, names, param_names).items():
-        env0 = dict(zip(param_names, key))
-        inst = grows[0][1]
-        try:
-            pat = {k: fn(env0) for k, fn in plan.pattern.items()}
-        except EvalError as exc:
-            col.undef(Counterexample.undefined_at(env0, exc))
-            continue
-        present = {pos for _, _, pos in grows}
-        if isinstance(plan, PeriodicPlan):
-            p, n0, s = pat["period"], pat.get("preperiod", 0), pat.get("saltus", 0)
-            if type(p) is not int or p < 1:
-                col.undef(Counterexample(env0, reason=f"period {p!r} is not a positive integer", undefined=Undefined.LANGUAGE))
-                continue
-            for n in sorted(present):
-                if n >= n0 and n + p in present:
-                    a, b = inst.lookup(n + p), inst.lookup(n) + s
-                    if a != b:
-                        col.fail(Counterexample({**env0, coord: n}, a, b,
-                                                detail={"statement": f"G({n} + {p}) = G({n}) + {s}"}))
-        else:
-            h = pat["h"]
-            if type(h) is not int or h < 1:
-                col.undef(Counterexample(env0, reason=f"h = {h!r} is not a positive integer", undefined=Undefined.LANGUAGE))
-                continue
-            top = max(present)
-            seq = [inst.lookup(n) for n in range(0, top + 1)] if all(n in present for n in range(top + 1)) else None
-            if seq is None:
-                col.undef(Counterexample(env0, reason="a stair claim needs a window 0 <= n <= N", undefined=Undefined.LANGUAGE))
-                continue
-            brk = first_stair_break(seq[: (len(seq) // h) * h], h)
-            if brk is not None:
-                base = (brk // h) * h
-                col.fail(Counterexample({**env0, coord: brk}, seq[brk], seq[base] + brk - base,
-                                        detail={"statement": f"{h}-stair"}))
-
-
-def _group(rows: list, names: tuple, param_names: tuple) -> dict:
-    idx = [names.index(n) for n in param_names]
-    groups: dict = {}
-    for row in rows:
-        key = tuple(row[0][i] for i in idx)
-        groups.setdefault(key, []).append(row)
-    return groups
-
-
-def family_members(plan: SetPlan, env0: dict, position: Any) -> list[tuple[int, dict]]:
-    """The members of a claim's families that give `position` (at the outer values `env0`): each as (the family's
-    number from 1, the values of its indices), in the families' order; empty when no family gives it.
-
-    >>> import pathlib
-    >>> from nimjos.spec.loader import load_spec
-    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "contract.toml")
-    >>> plan = next(c for c in spec.claims if isinstance(c.statement, list)).plan()
-    >>> family_members(plan, {}, (3, 5)), family_members(plan, {}, (0, 0)), family_members(plan, {}, (2, 2))
-    ([(1, {'k': 2})], [(1, {'k': 0}), (2, {'k': 0})], [])
-    """
-    assert plan.families is not None, "a claim of families"
-    members: dict[Any, list[tuple[int, dict]]] = {}
-    family_points(plan, plan.families, dict(env0), [position], Collector(1), plan.coords, members)
-    return members.get(position, [])
-
-
-def family_points(plan: ClaimPlan, families: Sequence[FamilyPlan], env0: dict, positions: list, col: Collector,
-                   names: tuple, members: dict | None = None) -> set:
-    """The points of the union of families for the outer values in env0, enumerated as far as the window
-    (given by its positions) needs; `members`, when given, gets for each point the (family number from 1, index
-    values) of every member that gives it.
-
-    >>> from nimjos.spec.loader import load_spec
-    >>> import pathlib
-    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "contract.toml")
-    >>> plan = next(c for c in spec.claims if isinstance(c.statement, list)).plan()
-    >>> sorted(family_points(plan, plan.families, {}, [(0, 0), (6, 6)], Collector(1), ()))   # Wythoff's P-positions
-    [(0, 0), (1, 2), (2, 1), (3, 5), (5, 3)]
-    """
-    if not positions:
-        return set()
-    if isinstance(positions[0], tuple):
-        dim = len(positions[0])
-        lo = [min(p[j] for p in positions) for j in range(dim)]
-        hi = [max(p[j] for p in positions) for j in range(dim)]
-    else:
-        lo, hi = [min(positions)], [max(positions)]
-    points: set = set()
-    for number, fam in enumerate(families, 1):
-        stops_by_index: dict[str, list] = {}
-        for name, j, d, fn in fam.stop_fns:
-            stops_by_index.setdefault(name, []).append((j, d, fn))
-        for level in fam.binder.levels:
-            if level.unbounded:
-                level.stop = _make_stop(stops_by_index.get(level.name, []), lo, hi)
-        try:
-            for env in fam.binder.bindings(dict(env0)):
-                try:
-                    p = fam.point(env)
-                except EvalError as exc:
-                    col.undef(Counterexample.undefined_at(dict(env0), exc,
-                                                          reason=f"family point {fam.point_text!r} at "
-                                                                 f"{ {n: env[n] for n in fam.binder.names} }: {exc}"))
-                    continue
-                if isinstance(p, tuple) and len(p) == 1:
-                    p = p[0]
-                points.add(p)
-                if members is not None:
-                    members.setdefault(p, []).append((number, {n: env[n] for n in fam.binder.names}))
-        except EvalError as exc:
-            col.undef(Counterexample.undefined_at(dict(env0), exc, reason=f"family {fam.where_text!r}: {exc}"))
-    return points
-
-
-def _make_stop(stops: list, lo: list, hi: list) -> Callable:
-    def stop(env: dict) -> bool:
-        for j, d, fn in stops:
-            try:
-                v = fn(env)
-            except EvalError:
-                continue
-            if d == "inc" and v > hi[j]:
-                return True
-            if d == "dec" and v < lo[j]:
-                return True
-        return False
-    return stop
-
-
-# ----------------------------------------------------------------------------- printed tables
-
-def printed_extent(values: dict) -> str:
-    """What a `values` claim's printed table covers, for its scope.
-
-    >>> printed_extent({"of": "fib(k)", "var": "k", "from": 0, "equal": [0, 1, 1, 2]})
-    'the printed terms k = 0..3'
-    >>> printed_extent({"grundy": [0, 0, 1], "from": 2}), printed_extent({"grundy": [[0, 1], [1, 0]]})
-    ('the printed table G(2)..G(4)', 'the printed table of 2 x 2 values from (0, 0)')
-    """
-    start = values.get("from", 0)
-    if "equal" in values:
-        return f"the printed terms {values['var']} = {start}..{start + len(values['equal']) - 1}"
-    cells = printed_cells(values)
-    if cells and isinstance(cells[0][0], tuple):
-        table = values["grundy"]
-        return (f"the printed table of {len(table)} x {max(len(r) for r in table)} values from "
-                f"{format_value(cells[0][0])}")
-    return f"the printed table G({cells[0][0]})..G({cells[-1][0]})" if cells else "the printed table (empty)"
-
-
-def printed_cells(values: dict) -> list[tuple[Any, Any]]:
-    """The (position, printed Grundy value) pairs of a `values` claim's printed table.
-
-    >>> printed_cells({"grundy": [0, 0, 1], "from": 2})
-    [(2, 0), (3, 0), (4, 1)]
-    >>> printed_cells({"grundy": [[0, 1], [1, 0]]})
-    [((0, 0), 0), ((0, 1), 1), ((1, 0), 1), ((1, 1), 0)]
-    """
-    start = values.get("from", 0)
-    table = values["grundy"]
-    if table and isinstance(table[0], list):
-        x0, y0 = (start if isinstance(start, list) else [start, start])[:2]
-        return [((x0 + i, y0 + j), val) for i, row in enumerate(table) for j, val in enumerate(row)]
-    s0 = start[0] if isinstance(start, list) else start
-    return [(s0 + i, val) for i, val in enumerate(table)]
-
-
-def _check_values(plan: ValuesPlan, col: Collector, pins: dict | None = None,
-                  shard: tuple | None = None) -> tuple[int, int, dict]:
-    """A printed table: each printed value against the engine's (Grundy values) or the expression's (terms)."""
-    v = plan.values
-    instances = 0
-    if "grundy" in v:
-        assert plan.game is not None, "a printed table has its game"
-        inst = plan.game_instance({})
-        cells = printed_cells(v)
-        positions = [inst.normalise(p) for p, _ in cells]
-        active_engine().solve(inst, positions)
-        coords = plan.coords
-        for p, printed in cells:
-            instances += 1
-            actual = inst.lookup(inst.normalise(p))
-            b = dict(zip(coords, p if isinstance(p, tuple) else (p,)))
-            if actual != printed:
-                col.fail(Counterexample(b, actual, printed))
-        return instances, instances, {"engines": sorted(inst.solved_by)}
-    var, start, printed_seq = v["var"], v.get("from", 0), v["equal"]
-    assert plan.values_expr is not None, "a printed sequence has its expression"
-    for i, printed in enumerate(printed_seq):
-        instances += 1
-        env = {var: start + i}
-        try:
-            actual = plan.values_expr(env)
-        except EvalError as exc:
-            col.undef(Counterexample.undefined_at(env, exc, None, printed))
-            continue
-        if actual != printed:
-            col.fail(Counterexample(env, actual, printed))
-    return instances, instances, {}
-
-
-
-
 #: the window's check of each kind of claim: (plan, collector, pins, shard) -> (instances, assumption held, evidence);
 #: every kind has one (the window always applies)
 WINDOW_CHECKS: dict[type[ClaimPlan], Callable[..., tuple[int, int, dict]]] = {
     HoldsPlan: _check_holds,
-    ValuesPlan: _check_values,
+    ValuesPlan: check_values,
     GrundyPlan: _check_game_claim,
     PPositionsPlan: _check_game_claim,
     DrawsPlan: _check_game_claim,
