@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 
-from checkers.shard import run_sharded
+from checkers.window.shard import run_sharded
 
 SPEC = """[source]
 id = "bench-shard"

@@ -46,7 +46,8 @@ from nimjos.lang.values import format_value
 from nimjos.spec.loader import Claim, claim_of
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PPositionsPlan
 from nimjos.verdict import Counterexample, Verdict
-from checkers.exhaustive import check_exhaustive, pinned_place, rerun_command
+from checkers.window.exhaustive import check_exhaustive
+from checkers.window.rerun import pinned_place, rerun_command
 from checkers.sample.scale import uses_table
 
 METHOD = "audit"

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from checkers.exhaustive import check_exhaustive
+from checkers.window.exhaustive import check_exhaustive
 from nimjos.spec.loader import Claim, editable_fields, revise_claim
 from nimjos.lang.syntax import copy_tree
 

@@ -20,22 +20,22 @@ from typing import Any, Callable
 from nimjos.spec.loader import Claim
 from checkers.audit import audit_proof
 from checkers.context import CheckContext
-from checkers.exhaustive import check_exhaustive
+from checkers.window.exhaustive import check_exhaustive
 from nimjos.lang.errors import NimjosError
 
 # re-exported: the options of a run
 from checkers.options import PROVE_SECONDS, RunOptions, SamplingLimits, Sharding  # noqa: F401
 from checkers.prove import prove_claim
-from checkers.heaps import heap_prove, heap_sample, over_heaps
-from checkers.misere_proof import misere_applies, misere_prove
-from checkers.periodicity import (heap_grundy_verdict, periodic_applies, periodic_prove, periodic_sample,
-                                  periodic_verdict)
+from checkers.heaps.reduction import heap_prove, heap_sample, over_heaps
+from checkers.heaps.misere_proof import misere_applies, misere_prove
+from checkers.heaps.periodicity import (heap_grundy_verdict, periodic_applies, periodic_prove, periodic_sample,
+                                        periodic_verdict)
 from checkers.sample import sample_claim
 from nimjos.spec.plan import (ClaimPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PeriodicPlan, PPositionsPlan, StairPlan,
                                ValuesPlan, handler_for)
 from nimjos.verdict import LeftOut, Verdict
 from nimjos.words import Method
-from checkers.shard import ShardLog, run_sharded, shard_plan
+from checkers.window.shard import ShardLog, run_sharded, shard_plan
 from checkers.repair import find_repairs
 from checkers.result import ClaimResult  # noqa: F401  (re-exported: the result of run_claim)
 
@@ -147,17 +147,17 @@ def _prove(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckConte
 
 
 def _misere(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict:
-    """Misère outcomes of a heap game from its certified quotient (checkers.misere_proof)."""
+    """Misère outcomes of a heap game from its certified quotient (checkers.heaps.misere_proof)."""
     return misere_prove(claim, opts)
 
 
 def _heap_prove(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict:
-    """A claim over any number of heaps, by the Sprague-Grundy reduction (checkers.heaps)."""
+    """A claim over any number of heaps, by the Sprague-Grundy reduction (checkers.heaps.reduction)."""
     return heap_prove(claim, opts, context)
 
 
 def _periodic_prove(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict:
-    """A periodic claim is proved by the periodicity method (the prover says so: checkers.periodicity)."""
+    """A periodic claim is proved by the periodicity method (the prover says so: checkers.heaps.periodicity)."""
     return periodic_prove(claim, opts)
 
 
@@ -167,22 +167,22 @@ def _sample(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckCont
 
 
 def _heap_sample(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict:
-    """The sampler of claims over any number of heaps (checkers.heaps)."""
+    """The sampler of claims over any number of heaps (checkers.heaps.reduction)."""
     return heap_sample(claim, opts)
 
 
 def _periodic_sample(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict:
-    """The sampler of a periodic claim about a game (checkers.periodicity)."""
+    """The sampler of a periodic claim about a game (checkers.heaps.periodicity)."""
     return periodic_sample(claim, opts)
 
 
 def _periodicity(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | LeftOut:
-    """Periodicity for every heap size (checkers.periodicity), or left out when no theorem decides it."""
+    """Periodicity for every heap size (checkers.heaps.periodicity), or left out when no theorem decides it."""
     return periodic_verdict(claim, opts)
 
 
 def _mex_certificate(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict | LeftOut:
-    """The mex certificate of a grundy claim about a one-heap code (checkers.periodicity), or left out."""
+    """The mex certificate of a grundy claim about a one-heap code (checkers.heaps.periodicity), or left out."""
     return heap_grundy_verdict(claim, opts)
 
 
@@ -195,7 +195,7 @@ _SAMPLING = (Route(_heap_sample, over_heaps), Route(_sample))
 #: the one dispatcher's table: method x the type of the claim's plan (nimjos.spec.plan; a subtype takes its
 #: parent's entry) -> its routes, the first that applies taking the claim, or the reason the method does not apply
 #: to that kind (a verdict "not applicable", the reason as data). The window handles every kind
-#: (checkers.exhaustive.WINDOW_CHECKS). A kind missing here has no route: the method does not apply, with the
+#: (checkers.window.exhaustive.WINDOW_CHECKS). A kind missing here has no route: the method does not apply, with the
 #: reason, except for the methods in :data:`SILENT`, which leave it out.
 HANDLERS: dict[Method, dict[type[ClaimPlan], tuple[Route, ...] | str]] = {
     Method.PROVE: {HoldsPlan: _PROVING, GrundyPlan: _PROVING, PPositionsPlan: _PROVING, LevelSetPlan: _PROVING,

@@ -60,14 +60,15 @@ def first_sentence(docstring: str, longest: int = 200) -> str:
 
 def layers(root: Path = ROOT) -> tuple[list[str], list[str]]:
     """The root packages of the import-linter configuration in pyproject.toml that are not layers themselves,
-    and the layers of its contract, from the top down.
+    and the layers of its contract of layers across the packages (the one without ``containers``; a contract
+    inside a package orders that package's subpackages), from the top down.
 
     >>> outside, inside = layers()
     >>> outside, inside[0], inside[-1]
-    (['nimjos'], 'nimjos.app', 'nimjos.lang')
+    (['nimjos'], 'nimjos.app', 'nimjos.words')
     """
     config = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["importlinter"]
-    (contract,) = [c for c in config["contracts"] if c["type"] == "layers"]
+    (contract,) = [c for c in config["contracts"] if c["type"] == "layers" and "containers" not in c]
     return [p for p in config["root_packages"] if p not in contract["layers"]], list(contract["layers"])
 
 
@@ -78,7 +79,7 @@ def layer_modules(layer: str, root: Path = ROOT) -> dict[str, list[Path]]:
 
     >>> groups = layer_modules("nimjos.results")
     >>> {folder: [p.name for p in files] for folder, files in groups.items()}
-    {'nimjos/results/': ['__init__.py', 'store.py']}
+    {'nimjos/results/': ['__init__.py', 'key.py', 'store.py']}
     >>> layer_modules("nimjos.verdict")
     {'nimjos/verdict.py': [PosixPath('nimjos/verdict.py')]}
     """

@@ -386,7 +386,7 @@ def run_spec(text: str, directory: Path, check: bool = True) -> str:
     >>> run_spec('[source]\\nid = 3\\n', d)
     'SpecError'
     """
-    from checkers.exhaustive import check_exhaustive
+    from checkers.window.exhaustive import check_exhaustive
     from nimjos.spec.loader import load_spec
     path = directory / "fuzz.toml"
     path.write_text(text)

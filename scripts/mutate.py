@@ -218,7 +218,7 @@ def check(claim: Any, timeout: float) -> tuple[str, str]:
     >>> check(load_spec(p).claims[0], 10)
     ('refuted', 'at 5')
     """
-    from checkers.exhaustive import check_exhaustive
+    from checkers.window.exhaustive import check_exhaustive
     old = signal.signal(signal.SIGPROF, _alarm)
     signal.setitimer(signal.ITIMER_PROF, timeout)
     try:

@@ -1,5 +1,5 @@
 """Arithmetic periodicity (g(n + p) = g(n) + s) proved for every heap size by the mex certificate in Walnut
-(checkers/heap_mex.py): Lasker's Nim proved, wrong saltus and preperiods refuted at the least n the engine
+(checkers/heaps/mex.py): Lasker's Nim proved, wrong saltus and preperiods refuted at the least n the engine
 confirms, hexadecimal codes that leave three heaps, and the certificate against the engine on codes whose
 periodicity the detector finds."""
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from checkers.heap_mex import MexDisagreement, confirm_with_engine, mex_commands, mex_proof
-from checkers.periodicity import periodic_verdict
+from checkers.heaps.mex import MexDisagreement, confirm_with_engine, mex_commands, mex_proof
+from checkers.heaps.periodicity import periodic_verdict
 from checkers.run import RunOptions
 from nimjos.games.heaps.periodicity import heap_sequence
 from nimjos.games.heaps.rules import LASKERS_NIM, HeapRules, octal_rules
@@ -140,7 +140,7 @@ grundy = "(n - 1) // 3"
 
 
 def test_grundy_formulas_of_one_heap_codes_by_the_certificate(write_spec, walnut):
-    from checkers.periodicity import heap_grundy_verdict
+    from checkers.heaps.periodicity import heap_grundy_verdict
     spec = load_spec(write_spec(GRUNDY_SPEC))
     v = heap_grundy_verdict(spec.claim("lasker"), RunOptions())
     assert v.verdict == "proved" and "mex certificate" in v.scope and "Walnut" in v.engines

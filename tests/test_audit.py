@@ -156,7 +156,7 @@ def test_the_window_is_estimated_once_per_audit_with_the_same_count_of_steps(spe
     it once (not at each of its probes), and charges each later probe the steps it counted, so the audit's verdict,
     its probes and its count of steps are those of estimating at every probe."""
     import checkers.audit as audit_module
-    import checkers.exhaustive as exhaustive
+    import checkers.window.exhaustive as exhaustive
     from checkers.context import CheckContext
     from nimjos.spec.budget import enforce_limits
 

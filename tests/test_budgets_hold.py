@@ -3,9 +3,9 @@ count caps the work before it is spent; a search that runs out of budget prints 
 so that each test takes seconds; nothing is timed."""
 from __future__ import annotations
 
-import checkers.periodicity as periodicity
+import checkers.heaps.periodicity as periodicity
 from checkers.options import RunOptions
-from checkers.periodicity import far_by_moves, periodic_sample
+from checkers.heaps.periodicity import far_by_moves, periodic_sample
 from nimjos.games.functions import hexadecimal
 from nimjos.spec.loader import load_spec
 

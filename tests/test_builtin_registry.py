@@ -10,10 +10,10 @@ import inspect
 import numpy as np
 import pytest
 
-from checkers.prove.translate import Z3_FORMS, Builder
-from checkers.prove.terms import Untranslatable
+from checkers.z3.translate import Z3_FORMS, Builder
+from checkers.z3.terms import Untranslatable
 from checkers.prove.walnut.arith import WALNUT_FORMS
-from checkers.vectorised import ARRAY_CALLS
+from checkers.window.vectorised import ARRAY_CALLS
 from nimjos.games.fast.translate import FAST_FORMS
 from nimjos.lang.builtins import BUILTINS
 from nimjos.lang.registry import BACKENDS, LANG, REGISTRY, builtins_of
@@ -24,7 +24,7 @@ from nimjos.spec.names import SPEC_BUILTINS, spec_namespace
 
 def _vector_names() -> set[str]:
     """The built-ins with a vectorised form: nimjos/lang/vector.py's table, and the array functions the caller
-    (checkers/vectorised.py) gives for the functions of the layers above."""
+    (checkers/window/vectorised.py) gives for the functions of the layers above."""
     by_id = {id(fn): name for name, fn in SPEC_BUILTINS.items()}
     return set(VECTOR_FORMS) | {by_id[i] for i in ARRAY_CALLS if i in by_id}
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 import z3
 import pytest
 
-from checkers.prove.certificate import Certificate, PointSolver, TooManyOptions, Undecided, count_options
+from checkers.certificate import Certificate, TooManyOptions, Undecided, count_options
+from checkers.sample.point_solver import PointSolver
 from checkers.sample.evaluate import GameEvaluator
 from nimjos.spec.loader import load_spec
 

@@ -1,5 +1,5 @@
 """A confirmed failure of the local certificate refutes (DESIGN.md, principle 11): the claim evaluated exactly at the
-failing position and at its witness option, or at every option (checkers.prove.certificate.Certificate.confirm), for
+failing position and at its witness option, or at every option (checkers.certificate.Certificate.confirm), for
 a game whose moves are proved to end and stay in the domain. The adversarial side: moves that leave the domain, a
 game that does not end, a predicate undefined at the witness, an assumption; none of them refutes."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 import checkers.prove.method as prove_method
 from checkers.context import CheckContext
 from checkers.options import RunOptions
-from checkers.prove.certificate import CONFIRM_SCALAR, VECTORISED, Certificate
+from checkers.certificate import CONFIRM_SCALAR, VECTORISED, Certificate
 from checkers.prove.method import prove_claim
 from nimjos.spec.loader import load_spec
 

@@ -8,8 +8,8 @@ import sys
 import pytest
 
 import checkers.prove.method as prove_method
-from checkers.exhaustive import check_exhaustive
-from checkers.prove.budget import Budget
+from checkers.window.exhaustive import check_exhaustive
+from checkers.z3.budget import Budget
 from nimjos.app import cli
 from nimjos.games.engine import default_engine
 from nimjos.spec.loader import load_spec
@@ -166,7 +166,7 @@ holds = "n >= 0"
 
 def test_timeout_is_the_budget_of_each_claims_own_proof(write_spec, monkeypatch, capsys):
     # `--timeout 20` reached the prover as 10 s (issue: the claim's budget was shared with the lemmas it uses);
-    # the budget is counted in Z3 resource units (checkers.prove.budget), so this records the seconds asked for
+    # the budget is counted in Z3 resource units (checkers.z3.budget), so this records the seconds asked for
     asked: list[float] = []
 
     class Recording(Budget):

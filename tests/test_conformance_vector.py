@@ -1,4 +1,4 @@
-"""Conformance of the vectorised evaluation (nimjos/lang/vector.py, as checkers/vectorised.py calls it) to the
+"""Conformance of the vectorised evaluation (nimjos/lang/vector.py, as checkers/window/vectorised.py calls it) to the
 scalar language, on generated expressions (tests/conformance/; docs/testing.md: the long mode)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Conformance of the Z3 translation (checkers/prove/translate.py, the Builder) to the scalar language, in the
+"""Conformance of the Z3 translation (checkers/z3/translate.py, the Builder) to the scalar language, in the
 int world and in the bit-vector world (tests/conformance/backends.py, check_z3, says what is checked at each
 point; docs/testing.md: the long mode)."""
 from __future__ import annotations
@@ -8,8 +8,8 @@ import ast
 from hypothesis import event, example, given
 from hypothesis import strategies as st
 
-from checkers.prove.terms import is_term
-from checkers.prove.translate import Builder
+from checkers.z3.terms import is_term
+from checkers.z3.translate import Builder
 
 from conformance import conformance_settings
 from conformance.backends import check_z3

@@ -12,7 +12,8 @@ import z3
 
 from checkers.options import RunOptions
 from checkers.prove import prove_claim
-from checkers.prove.certificate import Certificate, OutsideDomain, PointSolver
+from checkers.certificate import Certificate, OutsideDomain
+from checkers.sample.point_solver import PointSolver
 from checkers.prove.xor_law import about_xor_alone
 from nimjos.lang.syntax import parse
 from nimjos.spec.loader import load_spec

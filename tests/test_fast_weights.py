@@ -115,7 +115,7 @@ def test_outcomes_fast_answers_only_above_the_small_window_floor():
 
 
 def test_exhaustive_check_of_theorem_3_1_uses_the_engine_on_a_million_positions():
-    from checkers.exhaustive import check_exhaustive
+    from checkers.window.exhaustive import check_exhaustive
     spec = load_spec(ROOT / "specs" / "003_turn_nim_and_weighted_nim.toml")
     v = check_exhaustive(spec.claim("thm-3.1-corrected"))
     assert v.verdict == "checked" and v.instances >= 10 ** 6
@@ -125,7 +125,7 @@ def test_exhaustive_check_of_theorem_3_1_uses_the_engine_on_a_million_positions(
 
 
 def test_a_condition_naming_the_binding_is_not_searched():
-    from checkers.vectorised import ARRAY_CALLS
+    from checkers.window.vectorised import ARRAY_CALLS
     from nimjos.lang.syntax import parse
     from nimjos.lang.vector import NotVectorisable, vectorise
     spec = load_spec(ROOT / "specs" / "003_turn_nim_and_weighted_nim.toml")
@@ -152,7 +152,7 @@ p_positions = "x == 2**ilog2(x + 1) - 1 and y == 0 or (x == 0 and y <= 1) or x +
 
 @pytest.mark.parametrize("side", [49, 79])   # 2,500 instances one at a time, 6,400 vectorised
 def test_a_wrong_p_set_is_refuted_from_the_engine_of_p_positions(tmp_path, side):
-    from checkers.exhaustive import check_exhaustive
+    from checkers.window.exhaustive import check_exhaustive
     path = tmp_path / "w.toml"
     path.write_text(WRONG.replace("SIDE", str(side)))
     v = check_exhaustive(load_spec(path).claim("wrong"))
@@ -164,7 +164,7 @@ def test_a_wrong_p_set_is_refuted_from_the_engine_of_p_positions(tmp_path, side)
 
 
 def test_a_pinned_position_far_out_asks_the_engine_of_p_positions():
-    from checkers.exhaustive import check_exhaustive
+    from checkers.window.exhaustive import check_exhaustive
     spec = load_spec(ROOT / "specs" / "003_turn_nim_and_weighted_nim.toml")
     v = check_exhaustive(spec.claim("thm-3.1-corrected"), pins={"x": 999, "y": 998})
     assert v.verdict == "checked" and v.instances == 1 and weights.NAME in v.scope

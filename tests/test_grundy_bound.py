@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from checkers.exhaustive import check_exhaustive
+from checkers.window.exhaustive import check_exhaustive
 from checkers.run import RunOptions, run_claim
 from nimjos.lang.errors import SpecError
 from nimjos.spec.loader import load_spec

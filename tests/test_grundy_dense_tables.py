@@ -59,7 +59,7 @@ def test_several_heaps_are_the_game_graphs_values_on_a_box_and_a_triangle(expr, 
 
 
 def test_grundy_array_reads_a_heap_games_sequence_at_any_positions():
-    """The window checkers' path (checkers/vectorised.py): unsorted positions, repeats, one solve."""
+    """The window checkers' path (checkers/window/vectorised.py): unsorted positions, repeats, one solve."""
     at = np.array([500, 3, 0, 500, 77, 1, 499], dtype=np.int64)
     g = plain_sequence(octal_rules("0.77"), 500)
     assert grundy_array(ReferenceEngine(), octal_game("0.77"), [at]).tolist() == [g[n] for n in at]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from checkers.heaps import graph_moves, heap_prove, heap_sample
-from checkers.prove.certificate import Certificate, game_kind
+from checkers.heaps.reduction import graph_moves, heap_prove, heap_sample
+from checkers.certificate import Certificate, game_kind
 from checkers.sample.evaluate import GameEvaluator
 from checkers.run import RunOptions, run_claim
 from nimjos.spec.budget import enforce_limits

@@ -11,9 +11,9 @@ import itertools
 import pytest
 import z3
 
-from checkers.prove.budget import Budget, check
-from checkers.prove.terms import Untranslatable
-from checkers.prove.translate import Builder
+from checkers.z3.budget import Budget, check
+from checkers.z3.terms import Untranslatable
+from checkers.z3.translate import Builder
 from checkers.prove.walnut.logic import NotAutomatic, Unit
 from checkers.prove.walnut.translate import Translator
 from nimjos.lang.errors import NimjosError
@@ -52,7 +52,7 @@ def _holds_on(table: dict, text: str, points: list) -> bool:
 
 
 def _z3_proves(table: dict, text: str, mode: str = "int") -> bool | None:
-    """The prover's question (checkers/prove/solver.py): is ``facts & (not goal or not obligations)`` unsatisfiable
+    """The prover's question (checkers/prove/attempt.py): is ``facts & (not goal or not obligations)`` unsatisfiable
     for every x, y? None when the translation refuses."""
     ref = make(table, text)
     b = Builder(ref.ns, mode, 36)

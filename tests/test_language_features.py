@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from checkers.exhaustive import check_exhaustive
+from checkers.window.exhaustive import check_exhaustive
 from checkers.prove import prove_claim
 from checkers.run import RunOptions
 from nimjos.lang.errors import EvalError, ResourceError, SpecError

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from checkers.exhaustive import check_exhaustive
+from checkers.window.exhaustive import check_exhaustive
 from nimjos.app import cli
 from nimjos.games.engine import default_engine
 from nimjos.lang.errors import SpecError

@@ -6,9 +6,9 @@ window, heap sizes a lemma does not cover, points outside a printed range or an 
 filter left out) and checks the method's word against a brute-force computation of the truth."""
 from __future__ import annotations
 
-from checkers.heaps import heap_prove
+from checkers.heaps.reduction import heap_prove
 from checkers.options import RunOptions, SamplingLimits
-from checkers.periodicity import periodic_sample, periodic_verdict
+from checkers.heaps.periodicity import periodic_sample, periodic_verdict
 from nimjos.games.heaps.periodicity import subtraction_sequence
 from nimjos.spec.loader import load_spec
 from nimjos.verdict import LeftOut

@@ -1,5 +1,5 @@
 """The misère periodicity certificate (nimjos.games.heaps.quotient_period) and the misère proof method
-(checkers.misere_proof): proved for every heap only when the theorem's hypotheses are verified, and refused
+(checkers.heaps.misere_proof): proved for every heap only when the theorem's hypotheses are verified, and refused
 otherwise."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pathlib
 
 import pytest
 
-from checkers.misere_proof import misere_prove
+from checkers.heaps.misere_proof import misere_prove
 from checkers.options import RunOptions
 from nimjos.games.heaps.quotient import misere_quotient
 from nimjos.games.heaps.quotient_period import NotCertified, certified_quotient, certify

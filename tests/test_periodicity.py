@@ -1,7 +1,7 @@
 """Periodicity detection and the periodic / stair claim kinds."""
 from __future__ import annotations
 
-from checkers.exhaustive import check_exhaustive
+from checkers.window.exhaustive import check_exhaustive
 from nimjos.games.periodicity import detect, first_stair_break, holds, smallest_stair, stair_of
 from nimjos.spec.loader import load_spec
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from checkers.periodicity import periodic_verdict
+from checkers.heaps.periodicity import periodic_verdict
 from checkers.run import RunOptions, run_claim
 from nimjos.games.heaps.fast import sequence
 from nimjos.games.heaps.periodicity import guy_smith_range, octal_proof, subtraction_proof

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from checkers.exhaustive import check_exhaustive
+from checkers.window.exhaustive import check_exhaustive
 from checkers.prove import ProofDisagreement, prove_claim
 from checkers.prove.domain import proof_domain
 from checkers.prove.method import soundness_check

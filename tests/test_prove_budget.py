@@ -8,8 +8,8 @@ import time
 
 import z3
 
-from checkers.prove.budget import Budget, check
-from checkers.prove.steady import SteadySolver
+from checkers.z3.budget import Budget, check
+from checkers.z3.steady import SteadySolver
 
 
 def test_a_check_is_limited_by_resources_not_seconds():

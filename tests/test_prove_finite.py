@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from checkers.exhaustive import check_exhaustive
+from checkers.window.exhaustive import check_exhaustive
 from checkers.prove import prove_claim
 from checkers.prove.finite import finite_proof, finite_reason
 from checkers.run import RunOptions

@@ -12,8 +12,8 @@ from checkers.prove import prove_claim
 from checkers.prove.method import _with_stand_ins
 from checkers.prove.mex import terminates
 from checkers.prove.stand_in import stand_in_text
-from checkers.prove.terms import GameRef
-from checkers.prove.translate import Builder
+from checkers.z3.terms import GameRef
+from checkers.z3.translate import Builder
 from checkers.run import RunOptions
 from nimjos.lang.syntax import parse
 from nimjos.spec.loader import load_spec

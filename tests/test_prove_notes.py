@@ -5,7 +5,7 @@ from __future__ import annotations
 import pathlib
 
 from checkers.prove.instance import Attempt, _confirm
-from checkers.prove.solver import QueryResult
+from checkers.prove.attempt import QueryResult
 from nimjos.spec.loader import load_spec
 
 DATA = pathlib.Path(__file__).resolve().parent / "data"

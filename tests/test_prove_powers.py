@@ -1,5 +1,5 @@
 """Route D of the prover: 2^n, v2, the odd part and ilog2 with a symbolic exponent as unknowns with their facts
-(checkers/prove/powers.py), case splits and lemma chains through prove.using. The true statements are proved
+(checkers/z3/powers.py), case splits and lemma chains through prove.using. The true statements are proved
 for every value; the false variants (a case split that misses a case, a lemma proved on a smaller class used
 beyond it, a false fact about powers of two) are refuted or left unproved, never proved."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Proofs over every function of a family of symbolic size (checkers.prove.unknown): what is true is proved, by
+"""Proofs over every function of a family of symbolic size (checkers.z3.unknown): what is true is proved, by
 induction on n with f an unknown function; a wrong induction step, a non-monotone f where monotone is needed and a
 lemma proved for the nondecreasing f used for every f are never proved."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pathlib
 
 import pytest
 
-from checkers.exhaustive import check_exhaustive
+from checkers.window.exhaustive import check_exhaustive
 from checkers.prove import prove_claim
 from checkers.run import RunOptions
 from nimjos.spec.loader import load_spec

@@ -68,7 +68,7 @@ def test_a_misprint_repeated_in_one_formula_is_repaired_everywhere():
 
 
 def test_checking_candidates_at_the_counterexamples_first_finds_the_same_repairs(write_spec):
-    from checkers.exhaustive import check_exhaustive
+    from checkers.window.exhaustive import check_exhaustive
     spec = load_spec(write_spec(SPEC))
     for cid in ("jos", "p-from-1", "hopeless"):
         claim = spec.claim(cid)

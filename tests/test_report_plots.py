@@ -118,7 +118,7 @@ expect = "refuted"
 def test_the_plotted_grid_is_the_checked_window_even_when_the_engine_knows_more(write_spec):
     # 003 thm-3.1's plot showed rows 17-28 beyond its window x <= 16: the engine's table had been filled further
     # by another claim on the same game. The evidence holds the window's cells only; anything else is "not checked".
-    from checkers.exhaustive import check_exhaustive
+    from checkers.window.exhaustive import check_exhaustive
     from nimjos.spec.loader import load_spec
     spec = load_spec(write_spec(NIM2))
     check_exhaustive(spec.claim("big"))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pathlib
 
-from checkers.exhaustive import check_exhaustive
+from checkers.window.exhaustive import check_exhaustive
 from checkers.prove import prove_claim
 from checkers.prove.rule_function import general_lemma, rule_function_of
 from checkers.run import RunOptions

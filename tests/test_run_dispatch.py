@@ -6,9 +6,9 @@ import ast
 import inspect
 import pathlib
 
-import checkers.heaps as heaps
-import checkers.misere_proof as misere_proof
-import checkers.periodicity as periodicity
+import checkers.heaps.reduction as heaps
+import checkers.heaps.misere_proof as misere_proof
+import checkers.heaps.periodicity as periodicity
 import checkers.run as run
 from checkers.context import CheckContext
 from checkers.options import RunOptions

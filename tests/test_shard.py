@@ -7,9 +7,9 @@ import signal
 
 import pytest
 
-from checkers.exhaustive import check_exhaustive
+from checkers.window.exhaustive import check_exhaustive
 from checkers.run import RunOptions, Sharding, run_claim
-from checkers.shard import ShardLog, balanced_split, run_sharded, shard_plan, split
+from checkers.window.shard import ShardLog, balanced_split, run_sharded, shard_plan, split
 from nimjos.spec.loader import load_spec
 
 SPEC = '''[source]

@@ -13,8 +13,8 @@ import pytest
 
 from checkers.discover.automaton import learn
 from checkers.discover.search import AUTOMATON, AUTOMATON_CLAIM, READ_BACK_CLAIM
-from checkers.prove.terms import Untranslatable
-from checkers.prove.translate import Builder
+from checkers.z3.terms import Untranslatable
+from checkers.z3.translate import Builder
 from nimjos.app.cli import main
 from nimjos.api.discover import game_source, table_function
 from nimjos.games.fast.arith import Unsupported, Vec

@@ -8,9 +8,9 @@ import pathlib
 import pytest
 import z3
 
-from checkers.exhaustive import check_exhaustive
+from checkers.window.exhaustive import check_exhaustive
 from checkers.prove import prove_claim
-from checkers.prove.translate import Builder
+from checkers.z3.translate import Builder
 from checkers.run import RunOptions
 from nimjos.lang.syntax import parse
 from nimjos.lang.expr import compile_expression

@@ -15,8 +15,8 @@ from checkers.options import RunOptions
 from checkers.prove.domain import proof_domain
 from checkers.prove.method import prove_claim
 from checkers.prove.queries import GameQueries
-from checkers.prove.solver import Context
-from checkers.prove.terms import Untranslatable
+from checkers.prove.attempt import Context
+from checkers.z3.terms import Untranslatable
 from nimjos.lang.errors import SpecError
 from nimjos.spec.loader import ProveOptions, load_spec
 
@@ -211,10 +211,10 @@ def test_the_search_finds_a_lexicographic_order_where_no_weighted_sum_decreases(
 
 
 def test_the_search_is_bounded_in_z3_queries(write_spec, monkeypatch):
-    from checkers.prove import solver
+    from checkers.prove import attempt
     asked = []
-    run = solver.Context.run
-    monkeypatch.setattr(solver.Context, "run", lambda self, name, *a, **k: asked.append(name) or run(self, name, *a, **k))
+    run = attempt.Context.run
+    monkeypatch.setattr(attempt.Context, "run", lambda self, name, *a, **k: asked.append(name) or run(self, name, *a, **k))
     monkeypatch.setattr("checkers.prove.queries.MAX_QUERIES", 2)
     res = _queries(write_spec, STAIRS4).q_descent_all()
     assert res.status == "fails" and "no termination measure found in 2 Z3 queries" in res.text

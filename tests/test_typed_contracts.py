@@ -13,10 +13,10 @@ import checkers.prove.method as prove_method
 import checkers.run as run_module
 from checkers.audit import backend, in_class
 from checkers.options import RunOptions, SamplingLimits, Sharding
-from checkers.periodicity import periodic_prove
+from checkers.heaps.periodicity import periodic_prove
 from checkers.prove.method import ProofDisagreement, prove_claim
 from checkers.run import Earlier, run_claim
-from checkers.shard import ShardResult, merge
+from checkers.window.shard import ShardResult, merge
 from nimjos.spec.loader import load_spec
 from nimjos.verdict import NOT_APPLICABLE, Counterexample, ProvedClass, Verdict
 

@@ -1,4 +1,4 @@
-"""The vectorised window (nimjos.lang.vector, Binder.arrays, grundy_array, checkers.josephus_arrays) against the
+"""The vectorised window (nimjos.lang.vector, Binder.arrays, grundy_array, checkers.window.josephus_arrays) against the
 scalar path, which stays the reference: the same values construct by construct, the same fallback where the
 scalar language would fail or int64 could overflow, the same verdicts, counterexamples and evidence; and the
 main theorems' default windows of at least 10^6 instances, checked vectorised."""
@@ -9,7 +9,7 @@ import pathlib
 import numpy as np
 import pytest
 
-from checkers.josephus_arrays import f_array, f_table, survivor_array
+from checkers.window.josephus_arrays import f_array, f_table, survivor_array
 from nimjos.games.declared import subtraction
 from nimjos.games.arrays import grundy_array
 from nimjos.games.engine import ReferenceEngine

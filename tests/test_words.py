@@ -86,7 +86,7 @@ def test_an_undefined_instance_has_its_kind_from_the_error_not_from_its_words():
 
 def test_the_window_gives_an_undefined_instance_the_language_kind(tmp_path):
     from nimjos.spec.loader import load_spec
-    from checkers.exhaustive import check_exhaustive
+    from checkers.window.exhaustive import check_exhaustive
     spec = tmp_path / "u.toml"
     spec.write_text('[source]\nid = "u"\n[[claim]]\nid = "c"\nfor_all = "0 <= x <= 3"\nholds = "v2(x) >= 0"\n')
     v = check_exhaustive(load_spec(spec).claims[0], "default", 5)

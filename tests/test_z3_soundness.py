@@ -10,8 +10,8 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 
 from checkers.prove import prove_claim
-from checkers.prove.terms import Untranslatable, is_term
-from checkers.prove.translate import Builder
+from checkers.z3.terms import Untranslatable, is_term
+from checkers.z3.translate import Builder
 from checkers.run import RunOptions
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.syntax import parse

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import checkers.exhaustive as exhaustive
-import checkers.vectorised as vectorised
+import checkers.window.exhaustive as exhaustive
+import checkers.window.vectorised as vectorised
 
 
 def scalar_and_vector(claim: Any) -> tuple[Any, Any]:

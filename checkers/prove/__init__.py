@@ -1,8 +1,8 @@
 """The verification method ``prove``: claims proved for every position with Z3 (local certificates,
 strategies, induction, lemmas). :func:`prove_claim` is the method (:mod:`checkers.prove.method`); the
-modules of the package are its jobs (the domain, the world, the translation into Z3, the solver driver,
-the queries, the lemmas, the scope text), and the local certificate at one position
-(:mod:`checkers.prove.certificate`) is shared with the sampler.
+modules of the package are its jobs (the domain, one proof attempt, the queries, the lemmas, the scope text, and
+Walnut, :mod:`checkers.prove.walnut`). The translation into Z3 (:mod:`checkers.z3`) and the local certificate at
+one position (:mod:`checkers.certificate`) are shared with the sampler.
 
 >>> from nimjos.spec.loader import load_spec
 >>> from checkers.options import RunOptions

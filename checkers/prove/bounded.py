@@ -32,13 +32,13 @@ from nimjos.lang.builtins import iter_items
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.syntax import copy_tree
 from nimjos.spec.plan import ClaimPlan
-from checkers.prove.budget import Budget, check
+from checkers.z3.budget import Budget, check
 from checkers.prove.domain import ProofDomain
 from checkers.prove.scope import clean, instances_text
-from checkers.prove.terms import Untranslatable, is_term
-from checkers.prove.translate import Builder
-from checkers.prove.unknown import unknown_function
-from checkers.prove.steady import SteadySolver
+from checkers.z3.terms import Untranslatable, is_term
+from checkers.z3.translate import Builder
+from checkers.z3.unknown import unknown_function
+from checkers.z3.steady import SteadySolver
 
 #: the resources of the covering question (seconds, as resource units)
 COVER_SECONDS = 2.0
@@ -256,7 +256,7 @@ def covers(plan: ClaimPlan, dom: ProofDomain, mode: str, width: int | None,
 
 def _substitute(b: Builder, dom: ProofDomain, env: dict) -> None:
     """Give each name the domain fixes by a one-member set (``p in {Pt(n, c, i)}``) its member's value, as the
-    proof does (:meth:`checkers.prove.solver.Context.builder`): a tuple-valued name is never a bare integer
+    proof does (:meth:`checkers.prove.attempt.Context.builder`): a tuple-valued name is never a bare integer
     variable, which would make ``p in {(a, b)}`` false and the domain empty.
 
     >>> from nimjos.spec.loader import load_spec

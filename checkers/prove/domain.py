@@ -33,8 +33,8 @@ from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import copy_tree
 from nimjos.spec.loader import Claim, claim_of, ProveOptions
 from nimjos.spec.plan import ClaimPlan
-from checkers.prove.terms import Untranslatable
-from checkers.prove.unknown import family_call
+from checkers.z3.terms import Untranslatable
+from checkers.z3.unknown import family_call
 
 #: a parameter with at most this many values is proved one value at a time
 MAX_EACH = 16
@@ -58,7 +58,7 @@ class ProofDomain:
     #: empty when ``prove.for_all`` states a class of its own
     domain_text: str = ""
     #: names that range over a family of functions of symbolic size (f in nondecreasing(K, 1, V)): each an
-    #: unknown function with the family's axioms (checkers.prove.unknown), name -> the family's tree
+    #: unknown function with the family's axioms (checkers.z3.unknown), name -> the family's tree
     functions: dict = field(default_factory=dict)
     #: the tree of that domain, as the plan compiled it (None when the proof does not range over it)
     domain_tree: ast.expr | None = None

@@ -20,12 +20,12 @@ from typing import Any
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.spec.loader import ProveOptions
 from nimjos.spec.plan import ClaimPlan
-from checkers.prove.budget import Budget
+from checkers.z3.budget import Budget
 from checkers.prove.domain import proof_domain
-from checkers.prove.modes import Mode
+from checkers.modes import Mode
 from checkers.prove.queries import GameQueries
-from checkers.prove.solver import Context
-from checkers.prove.terms import Untranslatable
+from checkers.prove.attempt import Context
+from checkers.z3.terms import Untranslatable
 
 #: the resource units of the whole question (descent and every family's closure), as seconds of Z3 work
 SECONDS = 4.0

@@ -37,7 +37,7 @@ from typing import Any
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import ValuesPlan, WindowPlan
 from nimjos.verdict import Verdict
-from checkers.exhaustive import check_exhaustive
+from checkers.window.exhaustive import check_exhaustive
 from checkers.options import RunOptions
 from checkers.prove.scope import domain_words
 

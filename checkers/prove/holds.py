@@ -7,7 +7,7 @@ unsatisfiable is vacuous; a window point that satisfies them shows it is not, wi
 >>> from nimjos.spec.loader import load_spec, ProveOptions
 >>> import pathlib
 >>> from checkers.prove.domain import proof_domain
->>> from checkers.prove.solver import Context
+>>> from checkers.prove.attempt import Context
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "lemmas.toml")
 >>> c = spec.claim("half"); plan = c.plan()
 >>> ctx = Context(plan, proof_domain(plan, ProveOptions()), {}, "int", None, 0, time.perf_counter() + 5)
@@ -26,14 +26,14 @@ from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang import build
 from nimjos.lang.syntax import copy_tree
 from nimjos.spec.plan import GrundyPlan, HoldsPlan
-from checkers.prove.budget import Budget, check
+from checkers.z3.budget import Budget, check
 from checkers.prove.domain import all_symbolic, inside_domain
 from checkers.prove.induction import induction_step
-from checkers.prove.powers import own_instance
-from checkers.prove.solver import Context, QueryResult, QueryStatus
-from checkers.prove.terms import Untranslatable, is_term
-from checkers.prove.translate import Builder
-from checkers.prove.steady import SteadySolver
+from checkers.z3.powers import own_instance
+from checkers.prove.attempt import Context, QueryResult, QueryStatus
+from checkers.z3.terms import Untranslatable, is_term
+from checkers.z3.translate import Builder
+from checkers.z3.steady import SteadySolver
 
 #: the resources (in seconds) of the question whether a statement's hypotheses are satisfiable at all
 VACUITY_SECONDS = 5
@@ -75,7 +75,7 @@ def used_axiom(ctx: Context, b: Builder, uid: str, at: dict | None = None) -> An
     own prove.for_all), under its assumption, with the names this attempt fixes (k = 3) taken at their values.
     Unknown functions (G) are shared with the claim being proved, so Z3 can use the lemma at its terms. With `at`
     (the claim's environment), the lemma is also stated at the claim's own point, when the claim has a symbolic
-    value for each name the lemma binds (:func:`checkers.prove.powers.own_instance`). When the lemma has no Z3
+    value for each name the lemma binds (:func:`checkers.z3.powers.own_instance`). When the lemma has no Z3
     model with all its names bound (G(maxnim(k), x) for every k: one unknown G stands for one game), the names
     this attempt keeps symbolic under the same name (in `at`) are taken at their values instead: an instance of
     the lemma, which it implies.
@@ -107,7 +107,7 @@ def used_axiom(ctx: Context, b: Builder, uid: str, at: dict | None = None) -> An
 
 def _used_axiom(ctx: Context, b: Builder, used: Any, dom: Any, instance: dict, at: dict | None) -> Any:
     """The lemma of :func:`used_axiom`, with the names of `instance` taken at its values (an instance of it), and
-    also stated at the claim's own point `at` (:func:`checkers.prove.powers.own_instance`)."""
+    also stated at the claim's own point `at` (:func:`checkers.z3.powers.own_instance`)."""
     used_plan = used.plan()
     names = [n for n in dom.symbolic if n not in dom.substituted]
     fixed = {n: ctx.params[n] for n in names if n in ctx.params}

@@ -33,9 +33,9 @@ from nimjos.lang.errors import NimjosError
 from nimjos.lang.syntax import copy_tree
 from nimjos.lang.syntax import parse  # noqa: F401  (the docstring examples)
 
-from checkers.prove.terms import Untranslatable, is_term
-from checkers.prove.translate import Builder
-from checkers.prove.steady import SteadySolver
+from checkers.z3.terms import Untranslatable, is_term
+from checkers.z3.translate import Builder
+from checkers.z3.steady import SteadySolver
 
 
 def induction_step(ctx: Any, b: Builder, env: dict, hyps: list, name: str, invariant: str | None) -> tuple[list, Any]:
@@ -82,7 +82,7 @@ def induction_step(ctx: Any, b: Builder, env: dict, hyps: list, name: str, invar
     facts = mex_facts(b, x)
     if not facts and "recursive sums" not in b.abstractions:
         raise Untranslatable("induction needs G of a one-coordinate game in the statement (the mex facts are "
-                             "about G) or a sum over a symbolic range (checkers.prove.unknown)")
+                             "about G) or a sum over a symbolic range (checkers.z3.unknown)")
     b.abstractions.add(f"induction {name}")
     # the instance at x - 1 helps with recursive sums; proofs about G alone are left as they were
     before = predecessor(b, hypothesis, x) if "recursive sums" in b.abstractions else []
@@ -148,7 +148,7 @@ def listed_options(b: Builder, game: Any, x: Any, most: int = 16) -> list | None
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
-    >>> from checkers.prove.terms import GameRef
+    >>> from checkers.z3.terms import GameRef
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "induction.toml")
     >>> b = Builder(spec.namespace, "int", 0)
     >>> x = b.var("x")

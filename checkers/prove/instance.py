@@ -22,15 +22,16 @@ from nimjos.lang.errors import EvalError, SpecError
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, HoldsPlan, SetPlan
 from nimjos.verdict import Counterexample
 from nimjos.words import Word
-from checkers.prove.budget import Budget
-from checkers.prove.certificate import Certificate, TooManyOptions, game_kind
-from checkers.prove.modes import Mode
+from checkers.z3.budget import Budget
+from checkers.certificate import Certificate, TooManyOptions, game_kind
+from checkers.modes import Mode
 from checkers.prove.domain import ProofDomain
 from checkers.prove.holds import prove_holds
 from checkers.prove.queries import GameQueries
 from checkers.prove.scope import abstraction_words, show_values
-from checkers.prove.solver import Context, QueryResult, SolverContext
-from checkers.prove.terms import Untranslatable
+from checkers.context import SolverContext
+from checkers.prove.attempt import Context, QueryResult
+from checkers.z3.terms import Untranslatable
 
 @dataclass
 class Attempt:
@@ -54,7 +55,7 @@ class Attempt:
 def prove_instance(plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
                    bits: int, deadline: Budget | float, solver: SolverContext | None = None) -> Attempt:
     """Prove one instance (one assignment of the enumerated names) within `deadline` (a :class:`Budget`, or a
-    wall-clock deadline, converted, as :class:`checkers.prove.solver.Context` does), in the Z3 context of `solver`
+    wall-clock deadline, converted, as :class:`checkers.prove.attempt.Context` does), in the Z3 context of `solver`
     (the proof attempt's; None: a new one).
 
     >>> import time
@@ -201,7 +202,7 @@ def _certificate_failure(plan: ClaimPlan, kind: Mode | None, game_params: dict, 
     """A refutation by the certificate failure of Z3's model when the engine cannot value that far: for a game
     whose moves end and stay in the domain (:func:`_well_founded`), the true labels obey the certificate at every
     position, so a failure confirmed by evaluating the claim exactly at the position and its witness option (a)
-    or every option (b) (:meth:`checkers.prove.certificate.Certificate.confirm`) shows that the claim is wrong
+    or every option (b) (:meth:`checkers.certificate.Certificate.confirm`) shows that the claim is wrong
     there or at an option: a counterexample to the set, not necessarily the least (which is not known). None when
     it does not confirm."""
     m = _CERTIFICATE_QUERY.match(r.name)

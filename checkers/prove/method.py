@@ -1,7 +1,7 @@
 """Proving claims for every position with Z3: the verification method ``prove``.
 
 * ``holds`` claims: the predicate, under the domain and the assumption, is valid (no counterexample).
-* grundy / p_positions claims: the local certificate (checkers.prove.certificate) holds at a symbolic position,
+* grundy / p_positions claims: the local certificate (checkers.certificate) holds at a symbolic position,
   together with two side conditions that make it a proof by induction: every move stays in the domain
   (closure) and decreases a measure (descent: the game's declared one, else the sum of the coordinates or
   one coordinate, else one a search finds, :mod:`checkers.prove.measures`). Condition (b) needs a witness move: Z3
@@ -17,8 +17,8 @@ an unconfirmed model, ``unknown`` or a timeout give ``inconclusive``. A proved c
 window; a refutation there is a bug and raises :class:`ProofDisagreement`.
 
 The jobs live in their own modules: the domain (:mod:`checkers.prove.domain`), the world
-(:mod:`checkers.prove.world`), the translation into Z3 (:mod:`checkers.prove.translate` and its mixins), the
-solver driver (:mod:`checkers.prove.solver`), the queries of holds claims (:mod:`checkers.prove.holds`,
+(:mod:`checkers.z3.world`), the translation into Z3 (:mod:`checkers.z3.translate` and its mixins), the
+solver driver (:mod:`checkers.prove.attempt`), the queries of holds claims (:mod:`checkers.prove.holds`,
 :mod:`checkers.prove.induction`) and of game claims (:mod:`checkers.prove.queries`,
 :mod:`checkers.prove.strategy`), the lemma about Maximum Nim (:mod:`checkers.prove.rule_function`), one
 instance and its confirmation (:mod:`checkers.prove.instance`), the scope text (:mod:`checkers.prove.scope`).
@@ -45,11 +45,11 @@ from nimjos.lang.analysis import window_constants
 from nimjos.lang.syntax import copy_tree
 from nimjos.spec.plan import ClaimPlan, LevelSetPlan, ValuesPlan, WindowPlan
 from nimjos.verdict import HasId, ProvedClass, Verdict
-from checkers.exhaustive import check_exhaustive
+from checkers.window.exhaustive import check_exhaustive
 from checkers.context import CheckContext
 from checkers.options import PROVE_SECONDS, RunOptions
-from checkers.prove.budget import Budget
-from checkers.prove.certificate import game_kind, measure_words
+from checkers.z3.budget import Budget
+from checkers.certificate import game_kind, measure_words
 from checkers.prove.bounded import bounded_class
 from checkers.prove.domain import MAX_EACH, ProofDomain, all_symbolic, inside_domain, proof_domain
 from checkers.prove.finite import finite_proof
@@ -57,12 +57,12 @@ from checkers.prove.instance import Attempt, prove_instance
 from checkers.prove.measures import found_words
 from checkers.prove.rule_function import warm_up
 from checkers.prove.scope import class_text
-from checkers.prove.solver import SolverContext
+from checkers.context import SolverContext
 from checkers.prove.stand_in import probe_beyond, stand_in_claim, stand_in_words
-from checkers.prove.terms import Untranslatable
+from checkers.z3.terms import Untranslatable
 from checkers.prove.xor_law import xor_law
 from checkers.prove.walnut import walnut_verdict
-from checkers.prove.world import WIDTH, choose_mode, world_of, world_trees
+from checkers.z3.world import WIDTH, choose_mode, world_of, world_trees
 
 METHOD = "prove"
 
@@ -182,7 +182,7 @@ def _prove_with_z3(claim: Claim, opts: RunOptions, window: Verdict | None, using
     # the used claims are proved first (each in its own Z3 context), with half of the time between them; the
     # claim's own budget starts after them (issue #18: --timeout S is the claim's, not shared with its lemmas)
     lemmas = prove_used(claim, opts, seconds / 2, using_path, context) if cfg.using else []
-    budget = Budget.seconds(seconds)   # resource units, the same on a loaded machine (checkers.prove.budget)
+    budget = Budget.seconds(seconds)   # resource units, the same on a loaded machine (checkers.z3.budget)
     solver = context.solver_context()
     fixed = [] if cfg.for_all else window_constants(plan.window)
     if fixed:

@@ -22,7 +22,7 @@ not the mex of its options' values). A verdict that used them says so in its sco
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
 >>> from nimjos.lang.syntax import parse
->>> from checkers.prove.translate import Builder
+>>> from checkers.z3.translate import Builder
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "mex.toml")
 >>> b = Builder(spec.namespace, "int", 0)
 >>> x, y = b.var("x"), b.var("y")
@@ -47,10 +47,10 @@ import z3
 from nimjos.games.declared import NORMAL
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.syntax import parse  # noqa: F401  (the docstring examples)
-from checkers.prove.budget import Budget, check
-from checkers.prove.terms import Untranslatable
-from checkers.prove.translate import Builder
-from checkers.prove.steady import SteadySolver
+from checkers.z3.budget import Budget, check
+from checkers.z3.terms import Untranslatable
+from checkers.z3.translate import Builder
+from checkers.z3.steady import SteadySolver
 
 #: the words a verdict's scope gives for these facts
 WHERE = "the mex facts of G (every game whose moves provably terminate: coordinates stay >= 0, their sum falls)"
@@ -97,11 +97,11 @@ def mex_facts_at(b: Builder, fn: Any, game: Any, pos: Any, listed: list | None =
 def terminates(b: Builder, game: Any, known: dict | None = None, seconds: float = DESCENT_SECONDS) -> bool:
     """Has Z3 proved that from every position with coordinates >= 0 every move of `game` keeps them >= 0 and
     lowers their sum (so that G is defined there)? One check per game and params in `known` (the attempt's
-    cache, :class:`checkers.prove.solver.SolverContext`).
+    cache, :class:`checkers.context.SolverContext`).
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
-    >>> from checkers.prove.terms import GameRef
+    >>> from checkers.z3.terms import GameRef
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "mex.toml")
     >>> b = Builder(spec.namespace, "int", 0)
     >>> terminates(b, GameRef(spec.namespace.games["nim2"], {})), terminates(b, GameRef(spec.namespace.games["up_and_down"], {}))
@@ -150,7 +150,7 @@ def provider(b: Builder, fn: Any, game: Any, known: dict | None = None) -> tuple
 
 def names_options(plan: Any) -> bool:
     """Does the claim's statement or assumption name the options of a game (``options(g, p)``)? Only such a claim
-    is given the mex facts (:class:`checkers.prove.solver.Context`).
+    is given the mex facts (:class:`checkers.prove.attempt.Context`).
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
@@ -166,7 +166,7 @@ def names_options(plan: Any) -> bool:
 
 
 def combined(*providers: Callable[[Any, Any, Any], tuple[Any, str]]) -> Callable[[Any, Any, Any], tuple[Any, str]]:
-    """One fact provider from several (:meth:`checkers.prove.translate.Builder.grundy_facts`): the facts of each
+    """One fact provider from several (:meth:`checkers.z3.translate.Builder.grundy_facts`): the facts of each
     that applies, the words of each joined.
 
     >>> p = combined(lambda b, fn, g: (lambda *a: ["f"], "one"), lambda b, fn, g: (None, ""))

@@ -1,5 +1,5 @@
 """The certificate queries of a game claim at a symbolic position, which make the local certificate
-(:mod:`checkers.prove.certificate`) a proof by induction: every move stays in the domain (closure) and
+(:mod:`checkers.certificate`) a proof by induction: every move stays in the domain (closure) and
 decreases a measure (descent; declared, the coordinate sum, one coordinate, or found by a search of
 :mod:`checkers.prove.measures`), (a) along each move family, values non-negative (grundy), and (b) by a Z3
 search for the witness move or by the claim's strategy, case by case (with a query that the listed cases
@@ -11,7 +11,7 @@ is an N-position).
 >>> from nimjos.spec.loader import load_spec, ProveOptions
 >>> import pathlib
 >>> from checkers.prove.domain import proof_domain
->>> from checkers.prove.solver import Context
+>>> from checkers.prove.attempt import Context
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> c = spec.claims[0]; plan = c.plan()
 >>> ctx = Context(plan, proof_domain(plan, ProveOptions()), {}, "int", None, 0, time.perf_counter() + 20)
@@ -30,11 +30,12 @@ from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import copy_tree
 from checkers.prove.measures import HINT, MAX_COORDS, MAX_QUERIES, candidates, measure_text
 from checkers.prove.scope import show_values
-from checkers.prove.solver import Context, QueryResult, cases
+from checkers.prove.attempt import Context, QueryResult
+from checkers.z3.solver import cases
 from checkers.prove.strategy import read_strategy
-from checkers.prove.terms import GameRef, Untranslatable, is_term
-from checkers.prove.translate import Builder
-from checkers.prove.modes import Mode
+from checkers.z3.terms import GameRef, Untranslatable, is_term
+from checkers.z3.translate import Builder
+from checkers.modes import Mode
 
 class GameQueries:
     """The certificate at a symbolic position, as queries (each built in its own builder)."""

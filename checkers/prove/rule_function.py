@@ -36,12 +36,12 @@ import z3
 
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.syntax import copy_tree, parse
-from checkers.prove.budget import Budget, check
-from checkers.prove.terms import Untranslatable, constants_of, is_term
-from checkers.prove.translate import Builder
-from checkers.prove.steady import SteadySolver
+from checkers.z3.budget import Budget, check
+from checkers.z3.terms import Untranslatable, constants_of, is_term
+from checkers.z3.translate import Builder
+from checkers.z3.steady import SteadySolver
 
-#: seconds each query of the general lemma may take (in resource units: checkers.prove.budget)
+#: seconds each query of the general lemma may take (in resource units: checkers.z3.budget)
 LEMMA_SECONDS = 20
 #: the part of the lemma's scope shown in a verdict
 WHERE = "000 Lemma 2.3 (G of Maximum Nim for every rule function, proved by induction)"
@@ -234,14 +234,14 @@ def facts(b: Any, fn: Any, game: Any, seconds: float = 5.0, known: dict | None =
     """(q -> [the lemma's facts about G(q)], words for the scope), or (None, "") when the game is not Maximum
     Nim with a rule function, its f is not shown to be one, or the general lemma is not proved. `known` holds
     the answers of the checks that f is a rule function made in b's Z3 context (the proof attempt's
-    :class:`checkers.prove.solver.SolverContext`), so each is made once per attempt, never shared with another.
+    :class:`checkers.context.SolverContext`), so each is made once per attempt, never shared with another.
     A game with symbolic params (maxnim(k), k symbolic) gets the facts when its f is shown to be a rule function
     for every value of the params that the query's hypotheses on them alone allow (`given`: k >= 2), f defined
     there (k != 0); the words then say so.
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
-    >>> from checkers.prove.terms import GameRef
+    >>> from checkers.z3.terms import GameRef
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "induction.toml")
     >>> b = Builder(spec.namespace, "int", 0)
     >>> x = b.var("x")

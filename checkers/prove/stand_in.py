@@ -36,7 +36,8 @@ from nimjos.lang import build
 from nimjos.lang.syntax import copy_tree
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, PPositionsPlan, WindowPlan
-from checkers.exhaustive import check_exhaustive, pinned_place
+from checkers.window.exhaustive import check_exhaustive
+from checkers.window.rerun import pinned_place
 
 #: the deepest nesting of definitions inlined to reach G
 MAX_INLINE = 20

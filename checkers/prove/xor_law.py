@@ -1,7 +1,7 @@
 """Statements about the nim-sum alone, which the int world's abstraction of ``xor`` would prove by restating them.
 
 In the int world the nim-sum is an unknown function with its laws as axioms (commutative, ``a xor 0 = a``,
-``a xor a = 0``, cancellative, the nim lemma: :mod:`checkers.prove.facts`). A claim that says nothing but
+``a xor a = 0``, cancellative, the nim lemma: :mod:`checkers.z3.facts`). A claim that says nothing but
 an identity of ``xor`` (004 Proposition 1.5: ``xor(a, 0) == a``, ``xor(a, a) == 0``, commutativity) would be
 "proved" by the axiom that states it, which proves nothing (DESIGN.md, principle 8). Such a claim is proved
 in the bit-vector world only, where ``xor`` is z3's ``bvxor``, a definition (bit by bit), and the verdict

@@ -1,5 +1,5 @@
 """One step past the window, and a claim's parameters beyond it: instances the sampler evaluates with the window's
-own check (:data:`checkers.exhaustive.WINDOW_CHECKS`: ground truth from the game's moves, every failure exact)
+own check (:data:`checkers.window.exhaustive.WINDOW_CHECKS`: ground truth from the game's moves, every failure exact)
 before it draws far away.
 
 A window stops at an edge (``n <= 60``, ``k <= 2``) that the domain does not have (``n >= 0``, ``k >= 1``). A claim
@@ -51,8 +51,9 @@ from nimjos.lang.values import format_value
 from nimjos.spec.budget import estimate
 from nimjos.spec.plan import ClaimPlan, PatternPlan, handler_for
 from nimjos.verdict import Counterexample, Verdict
-from checkers.collector import Collector
-from checkers.exhaustive import WINDOW_CHECKS, rerun_command
+from checkers.window.collector import Collector
+from checkers.window.exhaustive import WINDOW_CHECKS
+from checkers.window.rerun import rerun_command
 from checkers.sample.domain import FAR, build_domain
 from checkers.sample.evaluate import run_limited
 

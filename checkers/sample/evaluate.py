@@ -1,6 +1,6 @@
 """Evaluating a claim at one drawn instance, within a time limit: a ``holds`` claim exactly (Josephus values at
 huge n come from the fast algorithms), a grundy / p_positions / level_set claim by the local certificate
-(:mod:`checkers.prove.certificate`) at the drawn position, its options listed when there are few and
+(:mod:`checkers.certificate`) at the drawn position, its options listed when there are few and
 searched by Z3 when there are many. The :class:`Outcome` says held, assumption false, skipped (too costly),
 failed or undefined; a failure of the certificate is re-evaluated by the engine near the position.
 
@@ -29,11 +29,12 @@ from nimjos.spec.loader import claim_of
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, PPositionsPlan, SetPlan
 from nimjos.verdict import Counterexample
 from nimjos.words import Note, NoteKind, Vocabulary
-from checkers.prove.certificate import (MAX_OPTIONS, Certificate, OutsideDomain, PointSolver, TooManyOptions, Undecided,
-                                        count_options, game_kind, small_position)
+from checkers.certificate import (MAX_OPTIONS, Certificate, OutsideDomain, TooManyOptions, Undecided, count_options,
+                                  game_kind, small_position)
+from checkers.sample.point_solver import PointSolver
 from checkers.prove.ending import plays_end
-from checkers.prove.terms import Untranslatable
-from checkers.prove.modes import Mode
+from checkers.z3.terms import Untranslatable
+from checkers.modes import Mode
 
 #: seconds of CPU time one evaluation may take: a safety net only, far above what the counted limits allow (steps
 #: of the expression language, Z3 resource units, the engine's positions); an instance it stops is skipped, and the

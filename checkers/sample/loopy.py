@@ -1,5 +1,5 @@
 """Sampling a claim on a loopy game: at each drawn instance, the window's own check of that one instance (the
-generalized Sprague-Grundy values over the game graph reachable from the position, :mod:`checkers.loopy_window`),
+generalized Sprague-Grundy values over the game graph reachable from the position, :mod:`checkers.window.loopy`),
 never the local certificate, which a loopy game does not obey (a set with no move inside it and a move into it from
 every other position can leave out draws). The graph must be finite and explored in full from the position:
 an instance whose graph is larger than the evaluation's count of positions has an undecided value and is skipped.
@@ -9,7 +9,7 @@ an instance whose graph is larger than the evaluation's count of positions has a
 """
 from __future__ import annotations
 
-from checkers.exhaustive import check_exhaustive
+from checkers.window.exhaustive import check_exhaustive
 from checkers.sample.evaluate import Outcome, too_large
 from nimjos.games.engine import active_engine
 from nimjos.lang.errors import ResourceError

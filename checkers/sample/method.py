@@ -8,7 +8,7 @@ structured values (powers of two, multiples of the claim's moduli, their neighbo
 from both sides (:mod:`checkers.sample.sides`).
 
 * ``holds`` claims are evaluated exactly (Josephus values at huge n come from the fast algorithms).
-* grundy / p_positions / level_set claims are judged by the local certificate (checkers.prove.certificate) at
+* grundy / p_positions / level_set claims are judged by the local certificate (checkers.certificate) at
   each drawn position: its options are listed when there are few, searched by Z3 when there are many.
 
 Before it draws, the sampler evaluates the window's own check just past the window's edge, and at far values of a
@@ -63,7 +63,7 @@ from nimjos.spec.plan import (GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPl
 from nimjos.verdict import HasId, Verdict
 from nimjos.words import Note, NoteKind, joined, note_kind
 from checkers.options import RunOptions
-from checkers.prove.certificate import Certificate, game_kind
+from checkers.certificate import Certificate, game_kind
 from checkers.context import CheckContext
 from checkers.sample.domain import Domain, Drawn, build_domain, describe_draw, drawing_domain
 from checkers.sample.edge import EdgeResult, edge_check
@@ -82,7 +82,7 @@ EXAMPLES = 100
 EVAL_STEPS = 50_000
 #: Z3 resource units the point searches and the searches for members of the claimed sets of one claim may spend (a
 #: count: the same on a quiet and a loaded machine;
-#: about 0.7 s of Z3 at the prover's calibration, checkers.prove.budget, and up to 4 s on the queries of 60-bit
+#: about 0.7 s of Z3 at the prover's calibration, checkers.z3.budget, and up to 4 s on the queries of 60-bit
 #: positions); reaching it ends the search, with a note
 SEARCH_UNITS = 2_000_000
 #: drawn instances where the claim's assumption is false (rejected, not counted among the examples) after which the

@@ -24,12 +24,13 @@ from typing import Any, Callable
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.runtime import active_budget, step_limit
 from nimjos.spec.plan import ClaimPlan
-from checkers.prove.certificate import PointSolver, count_options
-from checkers.prove.terms import Untranslatable
-from checkers.prove.world import uses
+from checkers.certificate import count_options
+from checkers.sample.point_solver import PointSolver
+from checkers.z3.terms import Untranslatable
+from checkers.z3.world import uses
 from checkers.sample.domain import FAR, Domain, random_env
 from checkers.sample.evaluate import Outcome, run_limited
-from checkers.prove.modes import Mode
+from checkers.modes import Mode
 
 LADDER = (10 ** 18, 10 ** 9, 10 ** 6, 10 ** 4, 10 ** 3)
 #: names whose presence means ground truth comes from a table (the sample stays near the window)

@@ -31,12 +31,12 @@ from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import copy_tree
 from nimjos.spec.loader import claim_of
 from nimjos.spec.plan import ClaimPlan, LevelSetPlan, SetPlan
-from checkers.prove.budget import RLIMIT_PER_SECOND, Budget, check
-from checkers.prove.solver import model_value
-from checkers.prove.terms import Untranslatable
-from checkers.prove.translate import Builder
-from checkers.prove.world import choose_mode
-from checkers.prove.steady import SteadySolver
+from checkers.z3.budget import RLIMIT_PER_SECOND, Budget, check
+from checkers.z3.solver import model_value
+from checkers.z3.terms import Untranslatable
+from checkers.z3.translate import Builder
+from checkers.z3.world import choose_mode
+from checkers.z3.steady import SteadySolver
 
 #: a drawn coordinate below 2^FREE_BITS may move anywhere in [0, its value] when Z3 looks for a member near it
 FREE_BITS = 8

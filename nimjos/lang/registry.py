@@ -6,8 +6,8 @@ The backends keep their forms in one table each, keyed by the names declared her
 layer: it imports no backend):
 
 * vectorised evaluation -- ``nimjos.lang.vector.VECTOR_FORMS``; the functions of the layers above (``G``,
-  ``options``, the Josephus functions) get their array forms from the caller (``checkers.vectorised.ARRAY_CALLS``)
-* Z3 -- ``checkers.prove.translate.Z3_FORMS``
+  ``options``, the Josephus functions) get their array forms from the caller (``checkers.window.vectorised.ARRAY_CALLS``)
+* Z3 -- ``checkers.z3.translate.Z3_FORMS``
 * Walnut -- ``checkers.prove.walnut.arith.WALNUT_FORMS``
 * the fast engines' translation of moves -- ``nimjos.games.fast.translate.FAST_FORMS``
 

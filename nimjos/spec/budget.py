@@ -326,7 +326,7 @@ def enforce_limits(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
     est = estimate(plan, pins)
     if not est.over or (est.over == "runaway" and plan.loopy):
         # a loopy game's graph may be infinite: its window explores a counted part of it and leaves out, saying
-        # so, the positions whose values that part cannot decide (checkers/loopy_window.py)
+        # so, the positions whose values that part cannot decide (checkers/window/loopy.py)
         return est
     claim = plan.claim
     limit = f"the limit of {est.limit:,} positions ({est.limit_source})"

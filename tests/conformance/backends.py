@@ -3,10 +3,10 @@
 AssertionError, with the statement as a spec and the point, on a disagreement; a refusal (the backend's own
 exception) is never a failure. Each returns a short word of what happened, for hypothesis' statistics.
 
-* :func:`check_vector` -- nimjos/lang/vector.py as checkers/vectorised.py calls it, on arrays of points of both
+* :func:`check_vector` -- nimjos/lang/vector.py as checkers/window/vectorised.py calls it, on arrays of points of both
   signs and near the int64 guard.
-* :func:`check_z3` -- checkers/prove/translate.py's Builder, int world and bit-vector world: the prover says a
-  statement holds when ``facts & hyps & (not goal or not obligations)`` is unsatisfiable (checkers/prove/solver.py),
+* :func:`check_z3` -- checkers/z3/translate.py's Builder, int world and bit-vector world: the prover says a
+  statement holds when ``facts & hyps & (not goal or not obligations)`` is unsatisfiable (checkers/prove/attempt.py),
   so at a point p of the class, where the language gives E the value v, ``facts & (E == v or not obligations)``
   must be satisfiable (else the prover would prove ``E != v``, false at p), and where the language has no value,
   ``facts & not obligations`` must be (else it would prove ``E == E``, ill-defined at p).
@@ -33,15 +33,15 @@ from typing import Any
 import numpy as np
 import z3
 
-from checkers.prove.budget import Budget, check
-from checkers.prove.terms import Untranslatable, is_term
-from checkers.prove.translate import Builder
+from checkers.z3.budget import Budget, check
+from checkers.z3.terms import Untranslatable, is_term
+from checkers.z3.translate import Builder
 from checkers.prove.walnut.certificate import holds_job
 from checkers.prove.walnut.logic import NotAutomatic, Unit, WrongNumeration, in_numeration, library, pad
 from checkers.prove.walnut.numeration import BASE2, Numeration, numeration
 from checkers.prove.walnut.run import accepts, run
 from checkers.prove.walnut.translate import Translator
-from checkers.vectorised import ARRAY_CALLS
+from checkers.window.vectorised import ARRAY_CALLS
 from nimjos.games.declared import GameDecl
 from nimjos.games.engine import ReferenceEngine
 from nimjos.lang import build
@@ -217,7 +217,7 @@ def _equals(b: Builder, term: Any, want: Any) -> Any:
 
 def check_z3(table: dict, text: str, points: list[dict], mode: str, width: int = 32) -> str:
     """Translate `text` in one world (bit-vectors: names below 2**width in magnitude, width + 4 bits of
-    computation, as checkers/prove/world.py) and check the module docstring's two conditions at `points`."""
+    computation, as checkers/z3/world.py) and check the module docstring's two conditions at `points`."""
     ref = make(table, text)
     if ref is None:
         return "refused by the language"

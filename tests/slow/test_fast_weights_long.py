@@ -45,7 +45,7 @@ def declare(where: str, to: str = "(x - t, y - u)", params: dict | None = None):
     "x > 3 and any((h[0] * 3 + h[1]) % 11 == 4 for h in WN(x, y))",
 ])
 def test_a_condition_over_the_options_is_searched_as_the_scalar_language_lists_them(text):
-    from checkers.vectorised import ARRAY_CALLS
+    from checkers.window.vectorised import ARRAY_CALLS
     from nimjos.lang.expr import compile_expression
     from nimjos.lang.syntax import parse
     from nimjos.lang.vector import vectorise

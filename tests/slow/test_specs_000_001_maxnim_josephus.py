@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from checkers.exhaustive import check_exhaustive
+from checkers.window.exhaustive import check_exhaustive
 from nimjos.app import cli
 from nimjos.spec.plan import plan_claim
 from nimjos.lang.errors import EvalError

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from checkers.exhaustive import check_exhaustive
+from checkers.window.exhaustive import check_exhaustive
 from nimjos.spec.plan import plan_claim
 from nimjos.spec.loader import load_spec
 

@@ -6,7 +6,7 @@ import pathlib
 
 import pytest
 
-import checkers.exhaustive as exhaustive
+import checkers.window.exhaustive as exhaustive
 from nimjos.spec.loader import load_spec
 from vector_paths import scalar_and_vector, window_size
 

@@ -36,7 +36,7 @@ from nimjos.spec.names import spec_namespace  # noqa: F401  (the docstring examp
 from checkers.prove.walnut.logic import Exp, NotAutomatic, Unit, pad, quant
 from checkers.prove.walnut.numeration import BASE2, Numeration
 from checkers.prove.walnut.translate import Translator
-from checkers.prove.modes import Mode
+from checkers.modes import Mode
 
 #: positions of at most this many coordinates (def parameters z00..z98 sort in order)
 MAX_COORDS = 24

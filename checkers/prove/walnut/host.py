@@ -3,7 +3,7 @@ the type checker: the translator's state and the methods one mixin calls on anot
 
 A mixin names :class:`TranslatorHost` as its base only while it is type-checked (``if TYPE_CHECKING``); at run
 time its base is ``object``, so the Translator's method resolution is the mixins' own (the same scheme as
-:mod:`checkers.prove.host` for the Z3 builder).
+:mod:`checkers.z3.host` for the Z3 builder).
 
 >>> from checkers.prove.walnut.translate import Translator
 >>> methods = [name for name, value in vars(TranslatorHost).items() if callable(value) and not name.startswith("__")]

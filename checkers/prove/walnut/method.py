@@ -41,12 +41,12 @@ from nimjos.lang.values import format_value, json_value
 from nimjos.spec.loader import Claim, claim_of
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, LevelSetPlan, PPositionsPlan, SetPlan, WindowPlan
 from nimjos.verdict import Counterexample, Verdict
-from checkers.exhaustive import check_exhaustive
+from checkers.window.exhaustive import check_exhaustive
 from checkers.options import RunOptions
-from checkers.prove.certificate import Certificate, box_cells, game_kind
+from checkers.certificate import Certificate, box_cells, game_kind
 from checkers.prove.domain import inside_domain, proof_domain
 from checkers.prove.scope import class_text
-from checkers.prove.terms import Untranslatable
+from checkers.z3.terms import Untranslatable
 from checkers.prove.walnut.certificate import Job, decode, game_job, holds_job
 from checkers.prove.walnut.run import (SearchLimit, WalnutMissing, find_jar, find_java, jar_version, run,
                                        smallest_accepted, state_limit, states_of, work_limit)
@@ -598,7 +598,7 @@ def _least_failure(plan: Any, inst: dict, env: dict) -> Counterexample | None:
     """The least counterexample at Walnut's least failure of the certificate (by coordinate sum, then
     lexicographic) when the engine cannot value it, for a game whose moves Walnut proved to lower the coordinate
     sum and stay in the domain: the failure confirmed by evaluating the claim exactly there and at every option
-    (:meth:`checkers.prove.certificate.Certificate.confirm`). Walnut decided that the certificate holds at every
+    (:meth:`checkers.certificate.Certificate.confirm`). Walnut decided that the certificate holds at every
     position of the domain of smaller sum, so by induction on the sum the claim is right at each option, and so
     wrong at the position itself; its true label is the one its options' labels give. None when it does not
     confirm."""

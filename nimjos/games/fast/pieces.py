@@ -28,7 +28,7 @@ import numpy as np
 
 import nimjos.games.fast.arith as arith
 from nimjos.games.fast.arith import Unsupported, Vec
-from nimjos.games.fast.translate import Translator, _lin
+from nimjos.games.fast.translate import Translator, linear_parts
 from nimjos.lang.binders import conjuncts
 from nimjos.lang.compiler import Namespace
 
@@ -161,7 +161,7 @@ def _target(family: Any, tr: Translator, dim: int) -> tuple[list, list[int]]:
         raise Unsupported("a move target with the wrong number of coordinates")
     a, coefs = [], []
     for p in parts:
-        coef, rest = _lin(tr.value(p))
+        coef, rest = linear_parts(tr.value(p))
         if coef not in (-1, 0, 1):
             raise Unsupported("a move whose options are not consecutive positions of a line")
         coefs.append(int(coef))

@@ -53,7 +53,12 @@ class Affine:
     rest: Vec
 
 
-def _lin(v: Any) -> tuple[Fraction, Vec]:
+def linear_parts(v: Any) -> tuple[Fraction, Vec]:
+    """A value of a move's arithmetic as (the coefficient of the bound name, the rest): (0, v) for a value without it.
+
+    >>> linear_parts(Affine(Fraction(1, 2), Vec.const(3))), linear_parts(Vec.const(3))
+    ((Fraction(1, 2), Vec(num=3, den=1, mag=3)), (Fraction(0, 1), Vec(num=3, den=1, mag=3)))
+    """
     return (v.coef, v.rest) if isinstance(v, Affine) else (Fraction(0), v)
 
 
@@ -227,7 +232,7 @@ class Translator:
         if isinstance(node.op, ast.UAdd):
             return v
         if isinstance(node.op, ast.USub):
-            coef, rest = _lin(v)
+            coef, rest = linear_parts(v)
             return _affine(-coef, arith.neg(rest))
         if isinstance(node.op, ast.Invert):
             return arith.sub(arith.neg(_t_free(v)), Vec.const(1))
@@ -237,7 +242,7 @@ class Translator:
         a, b = self.value(node.left), self.value(node.right)
         op = node.op
         if isinstance(op, (ast.Add, ast.Sub)):
-            (ca, ra), (cb, rb) = _lin(a), _lin(b)
+            (ca, ra), (cb, rb) = linear_parts(a), linear_parts(b)
             if isinstance(op, ast.Sub):
                 cb, rb = -cb, arith.neg(rb)
             return _affine(ca + cb, arith.add(ra, rb))
@@ -357,11 +362,11 @@ class Translator:
                 if isinstance(op, (ast.In, ast.NotIn)):
                     out.mask = _and(out.mask, self._member(a, op, b))
                     continue
-                ca, ra = _lin(self.value(a))
-                cb, rb = _lin(self.value(b))
+                ca, ra = linear_parts(self.value(a))
+                cb, rb = linear_parts(self.value(b))
                 coef = ca - cb       # a op b  <=>  coef t op rb - ra
                 if coef == 0:
-                    out.mask = _and(out.mask, _compare(arith.sub(ra, rb), type(op)))
+                    out.mask = _and(out.mask, compare_with_zero(arith.sub(ra, rb), type(op)))
                 elif isinstance(op, (ast.LtE, ast.Lt)):
                     out.add_le(coef, arith.sub(rb, ra), isinstance(op, ast.Lt))
                 elif isinstance(op, (ast.GtE, ast.Gt)):
@@ -459,8 +464,12 @@ FAST_FORMS: dict[str, Callable[[str, list], Vec]] = {
 }
 
 
-def _compare(rest: Vec, op: type[ast.cmpop]) -> Any:
-    """rest op 0 (the denominator is positive, so the numerator's sign decides)."""
+def compare_with_zero(rest: Vec, op: type[ast.cmpop]) -> Any:
+    """rest op 0 (the denominator is positive, so the numerator's sign decides): a bool for a constant, else a mask.
+
+    >>> compare_with_zero(Vec.const(-2), ast.Lt), compare_with_zero(Vec.array(np.array([-1, 0, 1]), 1), ast.GtE)
+    (True, array([False,  True,  True]))
+    """
     if rest.is_const:
         return bool(_CMP[op](rest.num, 0))
     return _CMP[op](rest.num, 0)

@@ -33,7 +33,7 @@ import numpy as np
 import nimjos.games.fast.arith as arith
 from nimjos.games.fast.arith import Unsupported, Vec
 from nimjos.games.fast.pieces import namespace_of, param_env
-from nimjos.games.fast.translate import Bounds, Translator, _compare, _lin
+from nimjos.games.fast.translate import Bounds, Translator, compare_with_zero, linear_parts
 from nimjos.lang.binders import conjuncts
 from nimjos.lang.syntax import free_names
 from nimjos.lang.lazy import compiled_on_use
@@ -86,7 +86,7 @@ def _linear(node: ast.expr, env: dict, t: str, u: str, ns: Any) -> tuple[Fractio
         seen = set()
         for pin in (zero, one):
             v = Translator(ns, {**env, other: pin}, bound=bound).value(node)
-            seen.add(_lin(v)[0])
+            seen.add(linear_parts(v)[0])
         if len(seen) != 1:
             raise Unsupported("a product of the two bound names")
         coefs.append(seen.pop())
@@ -217,7 +217,7 @@ def ranges(game: Any, shape: Shape, x: np.ndarray, y: np.ndarray) -> Ranges:
         kind, coef, left, op, right = part
         ra, rb = tr.value(left), tr.value(right)   # the parts free of t and u (both are 0 here)
         if kind == "cmp":
-            m = _compare(arith.sub(ra, rb), type(op))
+            m = compare_with_zero(arith.sub(ra, rb), type(op))
             mask = np.logical_and(mask, m) if not (m is True) else mask
             continue
         b = bounds[kind]

@@ -41,8 +41,12 @@ if TYPE_CHECKING:   # the sequence's kernels and numpy are imported when a heap 
 MAX_HEAP = 50_000_000
 
 
-def _heaps(game: GameInstance, position: Any) -> tuple[int, ...]:
-    """A position as a sorted tuple of heaps (an int is one heap); refuses what is not."""
+def heaps_of(game: GameInstance, position: Any) -> tuple[int, ...]:
+    """A position as a sorted tuple of heaps (an int is one heap); refuses what is not.
+
+    >>> heaps_of(moore_nim(2), (3, 1)), heaps_of(moore_nim(2), 4)
+    ((1, 3), (4,))
+    """
     heaps = position if isinstance(position, tuple) else (position,)
     for h in heaps:
         if type(h) is not int or h < 0:
@@ -131,7 +135,7 @@ class HeapGame(GameInstance):
         return self.values(max(corner) if isinstance(corner, tuple) else corner)
 
     def normalise(self, position: Any) -> Any:
-        heaps = _heaps(self, position)
+        heaps = heaps_of(self, position)
         return heaps[0] if len(heaps) == 1 else heaps
 
     def lookup(self, position: Any) -> int:
@@ -164,7 +168,7 @@ class HeapPositions(GameInstance):
         self.rules = rules
 
     def normalise(self, position: Any) -> Any:
-        return _heaps(self, position)
+        return heaps_of(self, position)
 
     def options(self, position: Any) -> list:
         return one_heap_moves(position, self.rules.moves)
@@ -179,7 +183,7 @@ class MooreNim(GameInstance):
         self.k = k
 
     def normalise(self, position: Any) -> Any:
-        return _heaps(self, position)
+        return heaps_of(self, position)
 
     def options(self, position: Any) -> list:
         heaps = position
@@ -209,7 +213,7 @@ class Copies(GameInstance):
         self.solved_by.add("sum of one-heap games (nim-sum of the heaps' values)")
 
     def normalise(self, position: Any) -> Any:
-        return _heaps(self, position)
+        return heaps_of(self, position)
 
     def has(self, position: Any) -> bool:
         return True
@@ -235,14 +239,14 @@ class Copies(GameInstance):
 
 #: the shared instance of each heap game, with its table of Grundy values (values from the moves, the same whoever
 #: asks first; the engine's limit on positions counts only positions not yet in the table: see checkers/context.py)
-_SHARED: dict[Any, GameInstance] = {}
+SHARED: dict[Any, GameInstance] = {}
 
 
 def heap_game(rules: HeapRules, label: str | None = None) -> HeapGame:
     """The shared instance of a heap game (one sequence per rule in a process)."""
-    inst = _SHARED.get(rules)
+    inst = SHARED.get(rules)
     if not isinstance(inst, HeapGame):
-        inst = _SHARED[rules] = HeapGame(rules, label or rules.name or rules.code())
+        inst = SHARED[rules] = HeapGame(rules, label or rules.name or rules.code())
     return inst
 
 
@@ -257,9 +261,9 @@ def moore_nim(k: Any) -> MooreNim:
     if type(k) is not int or k < 1:
         raise EvalError(f"moore_nim needs an integer k >= 1, got {k!r}")
     key = ("moore", k)
-    inst = _SHARED.get(key)
+    inst = SHARED.get(key)
     if not isinstance(inst, MooreNim):
-        inst = _SHARED[key] = MooreNim(k)
+        inst = SHARED[key] = MooreNim(k)
     return inst
 
 
@@ -286,6 +290,6 @@ def copies(game: Any) -> GameInstance:
     if inst.dim != 1:
         raise EvalError(f"heaps(game) needs a one-heap game (a position is one integer); {inst.label} is not one")
     key = ("copies", inst)
-    if key not in _SHARED:
-        _SHARED[key] = Copies(inst)
-    return _SHARED[key]
+    if key not in SHARED:
+        SHARED[key] = Copies(inst)
+    return SHARED[key]

@@ -21,7 +21,7 @@ from typing import Any
 
 from nimjos.games.declared import MISERE, GameInstance, as_instance
 from nimjos.lang.errors import EvalError
-from nimjos.games.heaps.game import _SHARED, Copies, HeapGame, HeapPositions, MooreNim, _heaps, one_heap_moves
+from nimjos.games.heaps.game import SHARED, Copies, HeapGame, HeapPositions, MooreNim, heaps_of, one_heap_moves
 from nimjos.games.heaps.quotient import Moves, QuotientBudget, QuotientBuilder
 
 
@@ -46,7 +46,7 @@ class MisereGame(GameInstance):
 
     def normalise(self, position: Any) -> Any:
         if self.heaps:
-            return _heaps(self, position)
+            return heaps_of(self, position)
         return self.base.normalise(position)
 
     def options(self, position: Any) -> list:
@@ -88,9 +88,9 @@ def misere_sum(game: Any) -> GameInstance:
     if inst.dim != 1:
         raise EvalError(f"heaps(game) needs a one-heap game (a position is one integer); {inst.label} is not one")
     key = ("misere sum", inst)
-    found = _SHARED.get(key)
+    found = SHARED.get(key)
     if found is None:
-        found = _SHARED[key] = MisereSum(inst)
+        found = SHARED[key] = MisereSum(inst)
     return found
 
 
@@ -191,7 +191,7 @@ def misere(game: Any) -> GameInstance:
     if isinstance(inst, Copies):
         return misere_sum(inst.base)
     key = ("misere", inst)
-    found = _SHARED.get(key)
+    found = SHARED.get(key)
     if found is None:
-        found = _SHARED[key] = MisereGame(inst)
+        found = SHARED[key] = MisereGame(inst)
     return found

@@ -1,11 +1,11 @@
-"""Facts that hold of the abstracted symbols, for :class:`checkers.prove.translate.Builder` (a mixin): the laws
+"""Facts that hold of the abstracted symbols, for :class:`checkers.z3.translate.Builder` (a mixin): the laws
 of ``pow2`` (2 ** e in the int world) and of the nim-sum ``xor``, their ground instances at the terms of a
 query, and the facts about G of the games in use that a fact provider (a proved lemma) gives. Abstractions
 only add models, so these facts (all true) are what lets an ``unsat`` answer be a proof.
 
 >>> from nimjos.lang.syntax import parse
 >>> from nimjos.spec.names import spec_namespace
->>> from checkers.prove.translate import Builder
+>>> from checkers.z3.translate import Builder
 >>> b = Builder(spec_namespace(), mode="int")
 >>> e = b.var("e")
 >>> t = b.term(parse("2 ** e + 2 ** (e + 1)"), {"e": e})
@@ -19,17 +19,17 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import z3
 
-from checkers.prove.powers import power_facts
+from checkers.z3.powers import power_facts
 
 
-if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.prove.host)
-    from checkers.prove.host import BuilderHost as _Host
+if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.z3.host)
+    from checkers.z3.host import BuilderHost as _Host
 else:
     _Host = object
 
 
 class AbstractionFacts(_Host):
-    """The facts of :class:`checkers.prove.translate.Builder` (see the module docstring)."""
+    """The facts of :class:`checkers.z3.translate.Builder` (see the module docstring)."""
 
     def grundy_facts(self, formulas: list, lemma: Callable[[Any, Any, Any], tuple[Any, str]]) -> list:
         """Proved facts about G of the games in use, at each ground term G(t) of `formulas` (instances, so that no

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from checkers.collector import Collector
+from checkers.window.collector import Collector
 from nimjos.games.engine import active_engine
 from nimjos.games.loopy import MAX_POSITIONS, Infinite, Value, as_claimed, describe, outcome
 from nimjos.lang.errors import EvalError

@@ -1,13 +1,10 @@
-"""The solver driver of the prover: one proof attempt (:class:`Context`: the claim, the enumerated values, the
-world, the time left) builds each query in a fresh builder, asks Z3 whether the goal holds wherever the
-hypotheses do (and every obligation is met), and reads a counterexample back, made small. Facts about G
-from the Maximum Nim rule-function lemma and the mex facts of terminating games are passed to the translator here
-(:mod:`checkers.prove.rule_function` and :mod:`checkers.prove.mex` are the fact providers), so the translator
-never imports them.
-
-Also the Z3 helpers of every method that asks Z3: the split of a condition into cases, and reading a value from a
-model. Every term and solver of an attempt is made in its own Z3 context (:class:`checkers.context.SolverContext`,
-made by the claim's :class:`checkers.context.CheckContext`), so that answers do not depend on other claims.
+"""One proof attempt of the prover: :class:`Context` (the claim, the enumerated values, the world, the time left)
+builds each query in a fresh builder, asks Z3 whether the goal holds wherever the hypotheses do (and every
+obligation is met), and reads a counterexample back, made small. Facts about G from the Maximum Nim rule-function
+lemma and the mex facts of terminating games are passed to the translator here (:mod:`checkers.prove.rule_function`
+and :mod:`checkers.prove.mex` are the fact providers), so the translator never imports them. Every term and
+solver of an attempt is made in its own Z3 context (:class:`checkers.context.SolverContext`, made by the claim's
+:class:`checkers.context.CheckContext`), so that answers do not depend on other claims.
 
 >>> import time
 >>> from nimjos.lang.syntax import parse
@@ -26,27 +23,25 @@ made by the claim's :class:`checkers.context.CheckContext`), so that answers do 
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any, Iterator
+from typing import Any
 
 import z3
 
 from nimjos.spec.loader import claim_of
 from nimjos.lang.errors import EvalError, SpecError
-from nimjos.lang.runtime import norm
 from nimjos.spec.plan import ClaimPlan
 from checkers.context import SolverContext
-from checkers.prove.budget import Budget, check
+from checkers.z3.budget import Budget, check
 from checkers.prove.domain import ProofDomain
 from checkers.prove.mex import combined, names_options, provider as mex_provider
 from checkers.prove.rule_function import facts as rule_function_facts
-from checkers.prove.terms import Untranslatable, is_term
-from checkers.prove.translate import Builder
-from checkers.prove.unknown import UnknownFunction, table_of, unknown_function
+from checkers.z3.solver import model_value
+from checkers.z3.terms import Untranslatable, is_term
+from checkers.z3.translate import Builder
+from checkers.z3.unknown import UnknownFunction, table_of, unknown_function
 from nimjos.words import Vocabulary
-from checkers.prove.steady import SteadySolver
+from checkers.z3.steady import SteadySolver
 
 class QueryStatus(Vocabulary):
     """What Z3 answered to one query: it holds (unsat), it fails (a model), it fails only where an obligation of the
@@ -80,7 +75,7 @@ class QueryResult:
 
 class Context:
     """One proof attempt: the claim, the enumerated values, the world, and the resources left (a
-    :class:`checkers.prove.budget.Budget`; a float is a wall-clock deadline, converted)."""
+    :class:`checkers.z3.budget.Budget`; a float is a wall-clock deadline, converted)."""
 
     def __init__(self, plan: ClaimPlan, dom: ProofDomain, params: dict, mode: str, width: int | None,
                  bits: int, budget: Budget | float, solver: SolverContext | None = None):
@@ -230,61 +225,3 @@ def _read(m: z3.ModelRef, watch: dict) -> dict:
         except Untranslatable:
             continue
     return out
-
-
-
-def cases(f: Any, names: Iterator[int], limit: int = 64) -> list:
-    """Split a condition into disjuncts, pushing positive existentials outward as fresh constants (numbered by
-    `names`, the attempt's counter): f holds iff some returned case holds for some values of the fresh
-    constants. Used to split a query into simpler ones (at most `limit` cases, else f itself).
-
-    >>> x = z3.Int("x")
-    >>> len(cases(z3.Or(x == 1, z3.Exists([z3.Int("n")], z3.Or(x == z3.Int("n"), x == 2))), itertools.count()))
-    3
-    """
-    if z3.is_quantifier(f) and f.is_exists():
-        consts = [z3.Const(f"{f.var_name(i)}!s{next(names)}", f.var_sort(i)) for i in range(f.num_vars())]
-        body = z3.substitute_vars(f.body(), *reversed(consts))
-        return cases(body, names, limit)
-    if z3.is_or(f):
-        out = []
-        for c in f.children():
-            out += cases(c, names, limit)
-            if len(out) > limit:
-                return [f]
-        return out
-    if z3.is_and(f):
-        parts = [cases(c, names, limit) for c in f.children()]
-        total = 1
-        for p in parts:
-            total *= len(p)
-        if total > limit:
-            return [z3.And(*[z3.Or(*p) if len(p) > 1 else p[0] for p in parts])]
-        return [z3.And(*combo) for combo in itertools.product(*parts)]
-    return [f]
-
-
-
-def model_value(model: z3.ModelRef, term: Any) -> Any:
-    """The integer value of a term in a model (bit-vectors read as signed), or the constant itself.
-
-    >>> x = z3.Int("x"); s = z3.Solver(); s.add(x == 7); _ = s.check()
-    >>> model_value(s.model(), x + 1), model_value(s.model(), (1, x))
-    (8, (1, 7))
-    """
-    if isinstance(term, tuple):
-        return tuple(model_value(model, t) for t in term)
-    if not is_term(term):
-        return term
-    v = model.eval(term, model_completion=True)
-    if z3.is_bv_value(v):
-        return v.as_signed_long()
-    if z3.is_int_value(v):
-        return v.as_long()
-    if z3.is_rational_value(v):
-        return norm(Fraction(v.numerator_as_long(), v.denominator_as_long()))
-    if z3.is_true(v):
-        return True
-    if z3.is_false(v):
-        return False
-    raise Untranslatable(f"cannot read {v} from a model")

@@ -51,7 +51,7 @@ def uses(tree: ast.AST, ns: Namespace, names: set[str], seen: set[str] | None = 
 
 
 #: operations that need the bit-vector world (xor alone is abstracted in the int world)
-#: (v2 has a model in both: exact in bv, an unknown with its facts in int, checkers.prove.powers)
+#: (v2 has a model in both: exact in bv, an unknown with its facts in int, checkers.z3.powers)
 BV_ONLY = {"|", "&", "~", "popcount"}
 
 

@@ -3,7 +3,7 @@
 A ``periodic`` claim (``periodic = { period = p, preperiod = n0 }``) about a heap game with a finite code
 (``octal("0.77")``, a take-and-break game) or a subtraction game with a finite set is decided for every
 n >= n0 by a theorem that needs only a finite computation (:mod:`nimjos.games.heaps.periodicity`: Guy-Smith;
-the repeating state of a finite subtraction game) or by a decision procedure (:mod:`checkers.heap_mex`: the mex
+the repeating state of a finite subtraction game) or by a decision procedure (:mod:`checkers.heaps.mex`: the mex
 certificate of an arithmetic-periodic claim ``periodic = { period = p, preperiod = n0, saltus = s }``,
 g(n + p) = g(n) + s, or of a code with a tail digit such as Lasker's Nim, decided by Walnut): the verdict is ``proved`` (the scope names the theorem and
 the range computed) or ``refuted`` at the least n >= n0 with g(n + p) != g(n) where the claim speaks (n and
@@ -20,7 +20,7 @@ periodicity method is its proof): :func:`periodic_prove` says so.
 
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
->>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "examples" / "heap_games.toml")
 >>> periodic_verdict(spec.claim("kayles-period-12"), RunOptions()).verdict
 'proved'
 """
@@ -32,7 +32,7 @@ import time
 from typing import Any, Callable
 
 from checkers.context import SolverContext
-from checkers.heap_mex import MexDisagreement, audit_reach, decide, formula_commands, formula_theorem, mex_proof
+from checkers.heaps.mex import MexDisagreement, audit_reach, decide, formula_commands, formula_theorem, mex_proof
 from checkers.prove.walnut.logic import NotAutomatic
 from checkers.options import RunOptions
 from checkers.prove.bounded import covers
@@ -126,7 +126,7 @@ def speaks_at(plan: ClaimPlan, env: dict, coord: str, period: int) -> Callable[[
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
-    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "examples" / "heap_games.toml")
     >>> speaks = speaks_at(spec.claim("kayles-period-12").plan(), {}, "n", 12)
     >>> speaks(5), speaks(-1)
     (True, False)
@@ -167,7 +167,7 @@ def proved_class(plan: WindowPlan, params: list[str], bindings: list[dict]) -> s
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
-    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "examples" / "heap_games.toml")
     >>> c = spec.claim("kayles-period-12"); proved_class(c.plan(), [], [{}]) is None
     True
     """
@@ -211,7 +211,7 @@ def periodic_applies(plan: ClaimPlan) -> bool:
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
-    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "examples" / "heap_games.toml")
     >>> periodic_applies(spec.claim("kayles-period-12").plan()), periodic_applies(spec.claim("bouton").plan())
     (True, False)
     """
@@ -229,14 +229,14 @@ NOT_PERIODIC = "not a periodic claim on one heap coordinate of a game, nor a gru
 
 def heap_grundy_verdict(claim: Claim, opts: RunOptions) -> Verdict | LeftOut:
     """``proved`` / ``refuted`` / ``inconclusive`` for a grundy claim g(n) = F(n) about a one-heap heap game (a
-    code, Lasker's Nim) by the mex certificate in Walnut (:func:`checkers.heap_mex.formula_commands`): f is F on
+    code, Lasker's Nim) by the mex certificate in Walnut (:func:`checkers.heaps.mex.formula_commands`): f is F on
     the domain and the engine's value at the heap sizes outside it (finitely many: Walnut proves that every n from
     the last of them on is in the domain). Left out (:class:`LeftOut`, with the reason) for any other claim
     (parameters, an assumption, another game).
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
-    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "examples" / "heap_games.toml")
     >>> heap_grundy_verdict(spec.claim("laskers-nim"), RunOptions()).verdict  # runs Walnut
     'proved'
     """
@@ -426,7 +426,7 @@ def periodic_sample(claim: Claim, opts: RunOptions) -> Verdict:
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
-    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "examples" / "heap_games.toml")
     >>> v = periodic_sample(spec.claim("kayles-period-12"), RunOptions()); v.verdict, v.beyond >= 20
     ('sampled', True)
     """
@@ -557,7 +557,7 @@ def periodic_prove(claim: Claim, opts: RunOptions) -> Verdict:
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
-    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "examples" / "heap_games.toml")
     >>> v = periodic_prove(spec.claim("kayles-period-12"), RunOptions()); v.applicable, v.scope[:45]
     (False, 'not applicable: a periodic claim is proved by')
     """

@@ -10,7 +10,7 @@ from enum import StrEnum
 
 class Mode(StrEnum):
     """The certificate's mode: a grundy claim states G itself, a p_positions claim the P-positions, a level_set
-    claim the levels of G. Chosen from the plan's type in one place (:data:`checkers.prove.certificate.CERTIFICATE_KINDS`).
+    claim the levels of G. Chosen from the plan's type in one place (:data:`checkers.certificate.CERTIFICATE_KINDS`).
 
     >>> Mode("p") is Mode.P, str(Mode.GRUNDY)
     (True, 'grundy')

@@ -1,4 +1,4 @@
-"""Aggregates and quantifiers for :class:`checkers.prove.translate.Builder` (a mixin): ``any`` / ``all`` over
+"""Aggregates and quantifiers for :class:`checkers.z3.translate.Builder` (a mixin): ``any`` / ``all`` over
 comprehensions (unrolled over at most :data:`UNROLL` constant values, else an Exists / ForAll over a
 symbolic range, a symbolic set or the options of a position), ``sum`` over a finite collection, and
 :meth:`Comprehensions.quantifier`, which keeps the helper definitions and obligations that mention bound
@@ -6,7 +6,7 @@ variables under their quantifier.
 
 >>> from nimjos.lang.syntax import parse
 >>> from nimjos.spec.names import spec_namespace
->>> from checkers.prove.translate import Builder
+>>> from checkers.z3.translate import Builder
 >>> b = Builder(spec_namespace(), mode="int")
 >>> n = b.var("n")
 >>> b.term(parse("all(i * i >= 0 for i in range(n))"), {"n": n}).is_forall()
@@ -21,21 +21,21 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import z3
 
-from checkers.prove.unknown import symbolic_sum
-from checkers.prove.terms import OptionsVal, RangeVal, Scope, SymSet, Untranslatable, is_term, show
+from checkers.z3.unknown import symbolic_sum
+from checkers.z3.terms import OptionsVal, RangeVal, Scope, SymSet, Untranslatable, is_term, show
 
 #: comprehensions over at most this many constant values are unrolled instead of quantified
 UNROLL = 64
 
 
-if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.prove.host)
-    from checkers.prove.host import BuilderHost as _Host
+if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.z3.host)
+    from checkers.z3.host import BuilderHost as _Host
 else:
     _Host = object
 
 
 class Comprehensions(_Host):
-    """Aggregates and quantifiers of :class:`checkers.prove.translate.Builder` (see the module docstring)."""
+    """Aggregates and quantifiers of :class:`checkers.z3.translate.Builder` (see the module docstring)."""
 
     #: the guards of the quantifiers and conditions being built, outermost first (set by the Builder; declared
     #: here because :meth:`quantifier` assigns it)
@@ -60,7 +60,7 @@ class Comprehensions(_Host):
         (arg,) = node.args
         if isinstance(arg, ast.GeneratorExp) and len(arg.generators) == 1:
             it = self._ex(arg.generators[0].iter, env)
-            if isinstance(it, RangeVal):   # a symbolic range: a recursive unknown (checkers.prove.unknown)
+            if isinstance(it, RangeVal):   # a symbolic range: a recursive unknown (checkers.z3.unknown)
                 return symbolic_sum(self, arg.generators[0], arg.elt, env, it.lo, it.hi)
         vals = self._collection(arg, env)
         out: Any = 0

@@ -25,7 +25,7 @@ fixed is left to the other methods (None).
 
 >>> import pathlib
 >>> from nimjos.spec.loader import load_spec
->>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "misere" / "kayles.toml")
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "examples" / "misere" / "kayles.toml")
 >>> v = misere_prove(spec.claim("kayles-rows-every-n"), RunOptions()); v.verdict
 'proved'
 """
@@ -37,7 +37,7 @@ import time
 from itertools import combinations_with_replacement
 from typing import Any, Callable
 
-from checkers.heaps import heap_window
+from checkers.heaps.reduction import heap_window
 from checkers.options import RunOptions
 from nimjos.games.heaps.game import HeapGame, HeapPositions
 from nimjos.games.heaps.misere import MisereGame, shared_builder
@@ -85,7 +85,7 @@ def shape(node: ast.expr, heap_of: Callable[[ast.expr], bool]) -> tuple[int, int
     >>> shape(ast.parse("n * n < 50", mode="eval").body, is_n)
     Traceback (most recent call last):
     ...
-    checkers.misere_proof.Outside: n * n < 50
+    checkers.heaps.misere_proof.Outside: n * n < 50
     """
     if isinstance(node, ast.Constant) and type(node.value) is bool:
         return 0, 1
@@ -291,7 +291,7 @@ def misere_applies(plan: ClaimPlan) -> bool:
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
-    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "misere" / "kayles.toml")
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "examples" / "misere" / "kayles.toml")
     >>> misere_applies(spec.claim("kayles-rows-every-n").plan())
     True
     """

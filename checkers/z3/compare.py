@@ -1,11 +1,11 @@
-"""Comparisons and membership for :class:`checkers.prove.translate.Builder` (a mixin): chained comparisons,
+"""Comparisons and membership for :class:`checkers.z3.translate.Builder` (a mixin): chained comparisons,
 tuples compared componentwise, truth values as the integers 1 and 0 (``(x < 3) == 2`` is always false), and ``x in c`` for a set, a tuple,
 a range (constant or symbolic), the options of a position, or a predicate.
 
 >>> import ast
 >>> from nimjos.lang.syntax import parse
 >>> from nimjos.spec.names import spec_namespace
->>> from checkers.prove.translate import Builder
+>>> from checkers.z3.translate import Builder
 >>> b = Builder(spec_namespace(), mode="int")
 >>> x = b.var("x")
 >>> b.term(parse("0 <= x < 5"), {"x": x})
@@ -22,18 +22,18 @@ import z3
 
 from nimjos.lang.operators import CMPOPS
 from nimjos.lang.runtime import Definition, Lambda
-from checkers.prove.unknown import UnknownFunction, membership
-from checkers.prove.terms import Closure, OptionsVal, RangeVal, SymSet, Untranslatable, has_term, is_const, is_term, show
+from checkers.z3.unknown import UnknownFunction, membership
+from checkers.z3.terms import Closure, OptionsVal, RangeVal, SymSet, Untranslatable, has_term, is_const, is_term, show
 
 
-if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.prove.host)
-    from checkers.prove.host import BuilderHost as _Host
+if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.z3.host)
+    from checkers.z3.host import BuilderHost as _Host
 else:
     _Host = object
 
 
 class Comparisons(_Host):
-    """Comparisons of :class:`checkers.prove.translate.Builder` (see the module docstring)."""
+    """Comparisons of :class:`checkers.z3.translate.Builder` (see the module docstring)."""
 
     # ------------------------------------------------------------------ comparisons
     def _Compare(self, node: ast.Compare, env: dict) -> Any:

@@ -1,4 +1,4 @@
-"""The built-ins with a Z3 model, for :class:`checkers.prove.translate.Builder` (a mixin): floor and ceil of a
+"""The built-ins with a Z3 model, for :class:`checkers.z3.translate.Builder` (a mixin): floor and ceil of a
 quotient, min and max (of a list, or the least / greatest member of a symbolic range as a defined helper
 variable), abs, the nim-sum of several values, v2, ilog2, popcount and isqrt (bit-vector world or defined
 helpers), range, the options of a game, and iterate. A built-in on constants is computed exactly by the
@@ -6,7 +6,7 @@ language's own function.
 
 >>> from nimjos.lang.syntax import parse
 >>> from nimjos.spec.names import spec_namespace
->>> from checkers.prove.translate import Builder
+>>> from checkers.z3.translate import Builder
 >>> b = Builder(spec_namespace(), mode="int")
 >>> x = b.var("x")
 >>> t = b.term(parse("max(x, 3) + ceil(x / 2) + isqrt(16)"), {"x": x})
@@ -22,20 +22,20 @@ from typing import TYPE_CHECKING, Any
 
 import z3
 
-from checkers.prove.powers import logarithm, valuation
-from checkers.prove.quantify import UNROLL
-from checkers.prove.terms import GameRef, OptionsVal, RangeVal, Untranslatable, is_term, show
+from checkers.z3.powers import logarithm, valuation
+from checkers.z3.quantify import UNROLL
+from checkers.z3.terms import GameRef, OptionsVal, RangeVal, Untranslatable, is_term, show
 
 
-if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.prove.host)
-    from checkers.prove.host import BuilderHost as _Host
+if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.z3.host)
+    from checkers.z3.host import BuilderHost as _Host
 else:
     _Host = object
 
 
 class BuiltinCalls(_Host):
-    """The ``_call_<name>`` translations of :class:`checkers.prove.translate.Builder` (see the module
-    docstring); :meth:`checkers.prove.translate.Builder._Call` dispatches to them by name."""
+    """The ``_call_<name>`` translations of :class:`checkers.z3.translate.Builder` (see the module
+    docstring); :meth:`checkers.z3.translate.Builder._Call` dispatches to them by name."""
 
     # -- built-ins with a model
     def _args(self, node: ast.Call, env: dict) -> list:
@@ -130,7 +130,7 @@ class BuiltinCalls(_Host):
         t = self.integer(n, "v2")
         self.oblige(t != self.const(0), "v2(0) is undefined")
         if self.mode != "bv":
-            return valuation(self, t)   # an unknown with its facts (checkers.prove.powers)
+            return valuation(self, t)   # an unknown with its facts (checkers.z3.powers)
         out = self.const(self.bits - 1)
         for i in range(self.bits - 2, -1, -1):
             out = z3.If(z3.Extract(i, i, t) == 1, self.const(i), out)
@@ -147,7 +147,7 @@ class BuiltinCalls(_Host):
             for i in range(1, self.bits - 1):
                 out = z3.If(z3.Extract(i, i, t) == 1, self.const(i), out)
             return out
-        return logarithm(self, t)   # an unknown with its facts (checkers.prove.powers)
+        return logarithm(self, t)   # an unknown with its facts (checkers.z3.powers)
 
     def _call_popcount(self, node: ast.Call, env: dict) -> Any:
         (n,) = self._args(node, env)

@@ -169,7 +169,7 @@ def confirm_with_engine(rules: HeapRules, period: int, preperiod: int, saltus: i
     >>> confirm_with_engine(LASKERS_NIM, 4, 1, 3, 50)
     Traceback (most recent call last):
     ...
-    checkers.heap_mex.MexDisagreement: the mex certificate of g(n + 4) = g(n) + 3 (n >= 1) for the code 4.3... was proved, but the engine has g(1 + 4) = 5 != g(1) + 3 = 4: a prover bug
+    checkers.heaps.mex.MexDisagreement: the mex certificate of g(n + 4) = g(n) + 3 (n >= 1) for the code 4.3... was proved, but the engine has g(1 + 4) = 5 != g(1) + 3 = 4: a prover bug
     """
     seq = heap_sequence(rules, preperiod + period + reach)
     bad = first_failure(seq, period, preperiod, saltus)

@@ -7,8 +7,8 @@ theorems about the real ones (never an approximation that could prove a falsehoo
 * for z <= -1: ``v2(z) == v2(-z)`` and ``z // 2^v2(z) == -o(-z)``, ``z % 2^v2(z) == 0``;
 * for z >= 1: ``ilog2(z) >= 0`` and ``2^ilog2(z) <= z < 2 * 2^ilog2(z)``.
 
-``2^e`` is the abstracted ``pow2`` of :mod:`checkers.prove.arith`, with its own facts
-(:mod:`checkers.prove.facts`). The real v2, odd part, ilog2 and 2^e satisfy every fact, so a query that is
+``2^e`` is the abstracted ``pow2`` of :mod:`checkers.z3.arith`, with its own facts
+(:mod:`checkers.z3.facts`). The real v2, odd part, ilog2 and 2^e satisfy every fact, so a query that is
 unsat with them is unsat for the real functions: an ``unsat`` answer is a proof; a model must be re-evaluated
 exactly (as every model of an abstraction is, :mod:`checkers.prove.instance`). v2(0) and ilog2 of z <= 0 stay
 obligations (undefined). Being functions, not helper variables, they keep one value per argument inside
@@ -16,7 +16,7 @@ quantifiers too: a lemma that names the level ``h + 1 + ilog2(j - h)`` lends tha
 
 >>> from nimjos.lang.syntax import parse
 >>> from nimjos.spec.names import spec_namespace
->>> from checkers.prove.translate import Builder
+>>> from checkers.z3.translate import Builder
 >>> b = Builder(spec_namespace(), mode="int", ctx=z3.Context())
 >>> z = b.var("z")
 >>> t = b.term(parse("z // 2 ** v2(z)"), {"z": z})
@@ -47,7 +47,7 @@ def valuation(b: Any, t: Any) -> Any:
     """The term v2(t) of builder `b` (int world), its 2^v2(t) registered with the pow2 facts.
 
     >>> from nimjos.spec.names import spec_namespace
-    >>> from checkers.prove.translate import Builder
+    >>> from checkers.z3.translate import Builder
     >>> b = Builder(spec_namespace(), mode="int", ctx=z3.Context())
     >>> valuation(b, b.var("z") + 1)
     v2(z + 1)
@@ -63,7 +63,7 @@ def logarithm(b: Any, t: Any) -> Any:
     """The term ilog2(t) of builder `b` (int world), its 2^ilog2(t) registered with the pow2 facts.
 
     >>> from nimjos.spec.names import spec_namespace
-    >>> from checkers.prove.translate import Builder
+    >>> from checkers.z3.translate import Builder
     >>> b = Builder(spec_namespace(), mode="int", ctx=z3.Context())
     >>> logarithm(b, b.var("z"))
     ilog2(z)
@@ -78,7 +78,7 @@ def power_facts(b: Any) -> list:
     """The facts of the module docstring, for the functions builder `b` uses (empty when none).
 
     >>> from nimjos.spec.names import spec_namespace
-    >>> from checkers.prove.translate import Builder
+    >>> from checkers.z3.translate import Builder
     >>> b = Builder(spec_namespace(), mode="int", ctx=z3.Context())
     >>> power_facts(b), len(power_facts((valuation(b, b.var("z")), b)[1]))
     ([], 2)
@@ -111,7 +111,7 @@ def own_instance(b: Any, axiom: Any, bound: list[str], guard: Any, body: Any, at
     instance. The lemma's obligations there stay under its guard. `axiom` alone otherwise.
 
     >>> from nimjos.spec.names import spec_namespace
-    >>> from checkers.prove.translate import Builder
+    >>> from checkers.z3.translate import Builder
     >>> b = Builder(spec_namespace(), mode="int", ctx=z3.Context())
     >>> x = b.var("x")
     >>> ax = b.quantifier(False, ["x"], lambda vs: vs[0] >= 0, lambda vs: vs[0] + 1 > 0)

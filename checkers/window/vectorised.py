@@ -1,7 +1,7 @@
 """The vectorised window: a claim checked at every instance of its window at once, on arrays
 (docs/spec-format.md, What is fast). The bindings come as arrays (:meth:`nimjos.lang.binders.Binder.arrays`),
 the statement is evaluated by :mod:`nimjos.lang.vector`, G and the options of a game by the engines, a whole box
-at a time. Every instance where the claim fails is re-evaluated by the scalar path (:mod:`checkers.scalar`),
+at a time. Every instance where the claim fails is re-evaluated by the scalar path (:mod:`checkers.window.scalar`),
 so counterexamples, their order and their text are the scalar path's; a failure the scalar path does not
 confirm abandons the vectorised path for the claim.
 """
@@ -12,10 +12,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from checkers.collector import Collector
-from checkers.evidence import evidence_rows, fixed_names_arrays, position_of, window_evidence
-from checkers.josephus_arrays import ARRAY_FUNCTIONS
-from checkers.scalar import formula_row, holds_instance, level_row, one_at_a_time
+from checkers.window.collector import Collector
+from checkers.window.evidence import evidence_rows, fixed_names_arrays, position_of, window_evidence
+from checkers.window.josephus_arrays import ARRAY_FUNCTIONS
+from checkers.window.scalar import formula_row, holds_instance, level_row, one_at_a_time
 from nimjos.games.declared import DeclaredGame, as_instance, normal_play
 from nimjos.games.arrays import grundy_array
 from nimjos.games.engine import active_engine
@@ -44,7 +44,7 @@ def check_vectorised(plan: ClaimPlan, col: Collector, shard: tuple | None) -> tu
 
     >>> import pathlib
     >>> from nimjos.spec.loader import load_spec
-    >>> plan = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml").claims[0].plan()
+    >>> plan = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml").claims[0].plan()
     >>> check_vectorised(plan, Collector(5), None) is None    # 21 instances: the scalar path is as quick
     True
     """
@@ -127,7 +127,7 @@ def _g_array(game: Any, position: Any) -> Any:
 
     >>> import pathlib
     >>> from nimjos.spec.loader import load_spec
-    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
     >>> game = next(iter(spec.namespace.games.values()))
     >>> _g_array(GameCall(game, []), np.arange(5)).tolist() == [G(game, x) for x in range(5)]
     True
@@ -183,7 +183,7 @@ def _options_array(game: Any, position: Any) -> OptionSets:
 
     >>> import pathlib
     >>> from nimjos.spec.loader import load_spec
-    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "specs" / "003_turn_nim_and_weighted_nim.toml")
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "specs" / "003_turn_nim_and_weighted_nim.toml")
     >>> sets = _options_array(GameCall(spec.namespace.games["weighted_nim"], []), (np.array([5, 7]), 0))
     >>> marked = np.zeros(sets.box, dtype=bool); marked[3, 0] = True
     >>> sets.search(marked).tolist()

@@ -24,7 +24,7 @@ such a sum even when it names no G.
 >>> import z3
 >>> from nimjos.lang.syntax import parse
 >>> from nimjos.spec.names import spec_namespace
->>> from checkers.prove.translate import Builder
+>>> from checkers.z3.translate import Builder
 >>> b = Builder(spec_namespace(), mode="int")
 >>> n, K = b.var("n"), b.var("K")
 >>> f, axioms = unknown_function(b, "f", parse("nondecreasing(K, 1, 3)"), {"K": K})
@@ -45,7 +45,7 @@ import z3
 
 from nimjos.lang.builtins import FiniteFunction
 from nimjos.lang.syntax import parse   # the examples below build their trees with it
-from checkers.prove.terms import Untranslatable, is_term
+from checkers.z3.terms import Untranslatable, is_term
 
 #: the built-in families of functions a claim may quantify over with a symbolic size
 FAMILIES = ("functions", "nondecreasing")
@@ -67,7 +67,7 @@ class UnknownFunction:
         """f(i), with the obligation 1 <= i <= size (the language has no value outside it).
 
         >>> from nimjos.spec.names import spec_namespace
-        >>> from checkers.prove.translate import Builder
+        >>> from checkers.z3.translate import Builder
         >>> b = Builder(spec_namespace(), mode="int")
         >>> f, _ = unknown_function(b, "f", parse("functions(4, 0, 1)"), {})
         >>> f.apply(b, (2,)), b.obligation()[1]
@@ -92,7 +92,7 @@ def table_of(m: Any, f: UnknownFunction) -> Any:
     counterexample is re-evaluated exactly); Untranslatable when K is not a small number.
 
     >>> from nimjos.spec.names import spec_namespace
-    >>> from checkers.prove.translate import Builder
+    >>> from checkers.z3.translate import Builder
     >>> b = Builder(spec_namespace(), mode="int")
     >>> f, axioms = unknown_function(b, "f", parse("nondecreasing(3, 1, 2)"), {})
     >>> s = z3.Solver(ctx=b.ctx); s.add(*axioms, f.fn(2) == 2, f.fn(1) == 1); s.check()
@@ -124,7 +124,7 @@ def unknown_function(b: Any, name: str, tree: ast.expr, env: dict) -> tuple[Unkn
     """(the unknown function `name` of the family `tree` under `env`, the family's axioms as Z3 formulas).
 
     >>> from nimjos.spec.names import spec_namespace
-    >>> from checkers.prove.translate import Builder
+    >>> from checkers.z3.translate import Builder
     >>> b = Builder(spec_namespace(), mode="int")
     >>> f, axioms = unknown_function(b, "f", parse("nondecreasing(K, 1, V)"), {"K": b.var("K"), "V": b.var("V")})
     >>> f.family, len(axioms)
@@ -146,7 +146,7 @@ def membership(b: Any, f: UnknownFunction, tree: ast.expr, env: dict) -> Any:
     domain).
 
     >>> from nimjos.spec.names import spec_namespace
-    >>> from checkers.prove.translate import Builder
+    >>> from checkers.z3.translate import Builder
     >>> b = Builder(spec_namespace(), mode="int")
     >>> K = b.var("K")
     >>> f, axioms = unknown_function(b, "f", parse("nondecreasing(K, 1, 3)"), {"K": K})
@@ -190,7 +190,7 @@ def symbolic_sum(b: Any, gen: ast.comprehension, elt: ast.expr, env: dict, lo: A
     lo..hi - 1.
 
     >>> from nimjos.spec.names import spec_namespace
-    >>> from checkers.prove.translate import Builder
+    >>> from checkers.z3.translate import Builder
     >>> b = Builder(spec_namespace(), mode="int")
     >>> n = b.var("n")
     >>> t = b.term(parse("sum(2 * t + 1 for t in range(0, n))"), {"n": n})

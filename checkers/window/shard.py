@@ -21,8 +21,8 @@ from nimjos.verdict import Counterexample, Verdict, window_word
 from nimjos.spec.loader import Claim, load_spec
 from nimjos.spec.plan import ClaimPlan, PatternPlan, ValuesPlan
 from checkers.context import CheckContext
-from checkers.exhaustive import check_exhaustive, ground_truth_note, window_ranges
-from checkers.exhaustive import _scope
+from checkers.window.exhaustive import check_exhaustive, ground_truth_note, window_ranges
+from checkers.window.exhaustive import window_scope
 from nimjos.lang.errors import SpecError
 import sqlite3
 import pickle
@@ -154,7 +154,7 @@ def merge(claim: Claim, parts: Iterable[ShardResult], max_counterexamples: int, 
     verdict = window_word(bool(failures), bool(undefined), instances, held)
     first = parts[0].verdict
     engines = _engines(first)
-    scope = _scope(claim.plan(profile), ground_truth_note(engines))
+    scope = window_scope(claim.plan(profile), ground_truth_note(engines))
     scope += f"; {len(parts)} shards on {workers} {executor} worker(s)"
     v = Verdict(claim.id, verdict, "exhaustive", scope, instances=instances, assumption_held=held,
                 counterexamples=failures, failures=n_fail, undefined=undefined, seconds=seconds,

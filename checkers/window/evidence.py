@@ -203,7 +203,7 @@ def options_evidence(plan: ClaimPlan, cx: Counterexample, evidence: dict) -> Non
 
     >>> import pathlib
     >>> from nimjos.spec.loader import load_spec
-    >>> plan = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml").claims[0].plan()
+    >>> plan = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml").claims[0].plan()
     >>> evidence = {}
     >>> options_evidence(plan, Counterexample({"x": 2}, 2, 1), evidence)
     >>> evidence["options"]["mex"], [o["grundy"] for o in evidence["options"]["options"]]

@@ -1,12 +1,12 @@
 """The scalar path of the window: a claim judged at one instance, the reference that the vectorised path
-(:mod:`checkers.vectorised`) is confirmed by. Failures and undefined instances go to a
-:class:`~checkers.collector.Collector`.
+(:mod:`checkers.window.vectorised`) is confirmed by. Failures and undefined instances go to a
+:class:`~checkers.window.collector.Collector`.
 """
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from checkers.collector import Collector
+from checkers.window.collector import Collector
 from nimjos.games.engine import active_engine
 from nimjos.lang.errors import EvalError
 from nimjos.lang.runtime import active_budget
@@ -65,7 +65,7 @@ def formula_row(plan: GrundyPlan | PPositionsPlan, env: dict, actual: int, col: 
 
     >>> import pathlib
     >>> from nimjos.spec.loader import load_spec
-    >>> plan = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml").claims[0].plan()
+    >>> plan = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml").claims[0].plan()
     >>> col = Collector(5)
     >>> formula_row(plan, {"x": 4}, 4, col), formula_row(plan, {"x": 4}, 0, col), col.n_fail
     ((4,), (4,), 1)
@@ -92,7 +92,7 @@ def level_row(plan: LevelSetPlan, env: dict, pos: Any, actual: int, s_value: Any
 
     >>> import pathlib
     >>> from nimjos.spec.loader import load_spec
-    >>> plan = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml").claims[0].plan()
+    >>> plan = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml").claims[0].plan()
     >>> col = Collector(5)
     >>> level_row(plan, {"x": 4}, 4, 0, 0, col, member=lambda env, pos: pos % 2 == 0); col.n_fail
     0

@@ -22,7 +22,7 @@ value, and when it is too large for the engine the certificate does not apply th
 
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
->>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
 >>> cert = Certificate.for_claim(spec.claims[0], {})
 >>> cert.check(10) is None, cert.labels_of(3)
 (True, 3)
@@ -33,10 +33,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-import random
-
 import numpy as np
-import z3
 
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.games.declared import MISERE, DeclaredGame, as_instance
@@ -44,18 +41,12 @@ from nimjos.games.engine import active_engine, positions_at_most
 from nimjos.lang.values import format_value
 from nimjos.lang.vector import NotVectorisable, as_full, as_truth, vectorise
 from nimjos.lang.compiler import compile_tree
-from nimjos.lang.syntax import copy_tree
 from nimjos.spec.loader import Claim, claim_of
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, LevelSetPlan, PPositionsPlan, SetPlan, handler_for
-from checkers.collector import Collector
-from checkers.exhaustive import _family_points
-from checkers.prove.budget import Budget, check
-from checkers.prove.solver import model_value
-from checkers.prove.terms import GameRef, Untranslatable
-from checkers.prove.translate import Builder
-from checkers.prove.world import choose_mode
-from checkers.prove.modes import Mode
-from checkers.prove.steady import SteadySolver
+from checkers.window.collector import Collector
+from checkers.window.families import family_points
+from checkers.z3.terms import Untranslatable
+from checkers.modes import Mode
 
 #: most options enumerated at one position before the symbolic check (or a smaller position) is needed
 MAX_OPTIONS = 4000
@@ -165,7 +156,7 @@ def measure_words(plan: ClaimPlan) -> str:
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
-    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "examples" / "staircase_nim.toml")
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "staircase_nim.toml")
     >>> c = spec.claim("staircase-3"); measure_words(c.plan())
     ' the measure x1 + 2*x2 + 3*x3 (proved: every move decreases it, and it is >= 0 on the domain)'
     """
@@ -185,11 +176,11 @@ def _position(env: dict, coords: tuple[str, ...]) -> Any:
     return env[coords[0]] if len(coords) == 1 else tuple(env[c] for c in coords)
 
 
-def _bind(coords: tuple[str, ...], pos: Any) -> dict:
+def bind_position(coords: tuple[str, ...], pos: Any) -> dict:
     """The coordinates' bindings at a position: a game with one coordinate binds the position whole (a number,
     or the tuple of heaps of a heap game), never its first entry.
 
-    >>> _bind(("x", "y"), (1, 2)), _bind(("h",), (3, 4, 5)), _bind(("x",), 7)
+    >>> bind_position(("x", "y"), (1, 2)), bind_position(("h",), (3, 4, 5)), bind_position(("x",), 7)
     ({'x': 1, 'y': 2}, {'h': (3, 4, 5)}, {'x': 7})
     """
     if len(coords) == 1:
@@ -202,14 +193,14 @@ def count_options(inst: Any, pos: Any, cap: int) -> int:
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
-    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
     >>> count_options(spec.games["nim1"].instance(()), 10 ** 18, 100)
     1000000000000000000
     """
     if not isinstance(inst, DeclaredGame):
         return len(inst.options(pos))
     env = dict(inst.params)
-    env.update(_bind(inst.coords, pos))
+    env.update(bind_position(inst.coords, pos))
     total = 0
     for fam in inst.decl.moves:
         if fam.affine is not None:
@@ -262,7 +253,7 @@ class Certificate:
     # ------------------------------------------------------------------ labels
     def env_at(self, pos: Any) -> dict:
         env = dict(self.params)
-        env.update(_bind(self.coords, pos))
+        env.update(bind_position(self.coords, pos))
         return env
 
     def labels_of(self, pos: Any, others: list | None = None) -> Any:
@@ -342,7 +333,7 @@ class Certificate:
 
     def _family_points(self, families: Sequence, env0: dict, positions: list) -> set:
         col = Collector(1)
-        pts = _family_points(self.plan, families, env0, positions, col, tuple(env0))
+        pts = family_points(self.plan, families, env0, positions, col, tuple(env0))
         if col.undefined:
             raise EvalError(col.sorted(col.undefined)[0].reason or "a family point cannot be evaluated")
         return pts
@@ -414,7 +405,7 @@ class Certificate:
 
         >>> from nimjos.spec.loader import load_spec
         >>> import pathlib
-        >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+        >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
         >>> cert = Certificate.for_claim(spec.claims[0], {})
         >>> cert.option_of(0, 10, {"t": 3}), cert.option_of(0, 10, {"t": 11})
         (7, None)
@@ -426,7 +417,7 @@ class Certificate:
         if any(n not in binding for n in fam.binder.names):
             return None
         env = dict(inst.params)
-        env.update(_bind(self.coords, pos))
+        env.update(bind_position(self.coords, pos))
         env.update({n: binding[n] for n in fam.binder.names})
         if family not in self._where:
             self._where[family] = compile_tree(fam.binder.tree, self.claim.spec.namespace, set(env))
@@ -451,7 +442,7 @@ class Certificate:
 
         >>> from nimjos.spec.loader import load_spec
         >>> import pathlib
-        >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+        >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
         >>> Certificate.for_claim(spec.claims[0], {}).confirm(10) is None    # G(x) = x holds at 10
         True
         """
@@ -597,192 +588,3 @@ def small_position(p: Any, limit: int) -> bool:
 
 def _fmt(v: Any) -> str:
     return format_value(v)
-
-
-def _as_bool(b: Builder, v: Any) -> Any:
-    return b.to_bool(v) if not isinstance(v, bool) else z3.BoolVal(v, b.ctx)
-
-
-# ----------------------------------------------------------------------------- at one huge position, by Z3
-
-class PointSolver:
-    """The certificate at one concrete position whose options are too many to list: the moves' bound
-    names stay symbolic and Z3 searches them. Models are re-evaluated exactly before they count, so an
-    abstraction can only make the check weaker (inconclusive), never wrong: where a query Z3 could not
-    decide is needed for the answer, :meth:`check` raises :class:`Undecided` (never counted as held).
-
-    Raises :class:`checkers.prove.terms.Untranslatable` when the formula or the moves have no Z3 model.
-    """
-
-    def __init__(self, cert: Certificate, ctx: z3.Context, timeout_ms: int = 1000, targets: int = 4):
-        self.cert = cert
-        self.ctx = ctx   # the Z3 context of the claim's point search (every term and solver is made in it)
-        self.timeout_ms = timeout_ms
-        self.targets = targets
-        self.units = 0    # Z3 resource units spent by all checks so far (a count: the same on every machine)
-        inst = cert.inst
-        if not isinstance(inst, DeclaredGame):
-            raise Untranslatable("built-in game families have no declared moves to translate")
-        if inst.play == MISERE:
-            raise Untranslatable("the symbolic search at one position does not tell a terminal position (misère play)")
-        claim = cert.claim
-        if isinstance(cert.plan, SetPlan) and cert.plan.families is not None:
-            raise Untranslatable("P-position families are enumerated, not searched")
-        self.ns = claim.spec.namespace
-        formula = getattr(cert.plan, "formula", None)
-        assert formula is not None, "a claim searched at one position has a formula"
-        self.tree = copy_tree(formula.tree)
-        self.decl = inst.decl
-        trees = [self.tree] + [f.to_tree for f in self.decl.moves] + [f.binder.tree for f in self.decl.moves]
-        self.mode = choose_mode(trees, self.ns, exact=True)
-        self.lname = cert.plan.level_names[0] if isinstance(cert.plan, LevelSetPlan) else None
-
-    def _label_term(self, b: Any, q: Any, value: Any) -> Any:
-        """Z3 condition: the label of the symbolic option q equals value (None: 'not a P-position')."""
-        env = dict(self.cert.params)
-        env.update(_bind(self.cert.coords, q))
-        if self.cert.kind == Mode.GRUNDY:
-            return b.compare(ast.Eq, b.term(self.tree, env), value)
-        if self.cert.kind == Mode.P:
-            return b.formula(self.tree, env)
-        return b.formula(self.tree, {**env, self.lname: value})
-
-    def check(self, pos: Any) -> Failure | None:
-        """None when (a) and (b) hold at `pos`, else the Failure; :class:`Undecided` when a query Z3 could not
-        decide (out of its resource units) leaves the answer open.
-
-        >>> from nimjos.spec.loader import load_spec
-        >>> import pathlib
-        >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
-        >>> cert = Certificate.for_claim(spec.claims[0], {})
-        >>> PointSolver(cert, z3.Context()).check(10 ** 12) is None
-        True
-        >>> ps = PointSolver(cert, z3.Context(), timeout_ms=0)    # no resource units: no query is decided
-        >>> ps._options_inside = lambda pos, bits: None
-        >>> try:
-        ...     ps.check(10 ** 12)
-        ... except Undecided as exc:
-        ...     print(exc)
-        Z3 could not decide condition (a, b) of the certificate at 1000000000000 within its resource units
-        """
-        cert = self.cert
-        pos = cert.inst.normalise(pos)
-        lp = cert.labels_of(pos)
-        big = max(abs(c) for c in (pos if isinstance(pos, tuple) else (pos,)))
-        bits = max(32, 2 * big.bit_length() + 8)
-        self._options_inside(pos, bits)
-
-        def search(value: Any) -> tuple[Any, Any] | None | str:
-            """An option whose label equals value (verified), None when there is none, 'unknown'."""
-            unknown = False
-            for i, fam in enumerate(self.decl.moves):
-                # a builder per family: obligations of one family's option (v2(0) at a move that does
-                # not exist, say) must not constrain the search along another
-                b = Builder(self.ns, self.mode, bits, self.ctx)
-                game = GameRef(self.decl, dict(cert.inst.params))
-                names = list(fam.binder.names)
-                vs = [b.var(f"{n}!{i}") for n in names]
-                cond, q = b.move(game, pos, fam, vs)
-                want = self._label_term(b, q, value)
-                ob, _ = b.obligation()
-                s = SteadySolver(self.ctx)
-                s.add(*b.assertions(), b.to_bool(cond) if not isinstance(cond, bool) else z3.BoolVal(cond, self.ctx),
-                      b.to_bool(want) if not isinstance(want, bool) else z3.BoolVal(want, self.ctx), ob)
-                r = self._check(s)
-                if r == z3.unknown:
-                    unknown = True
-                    continue
-                if r == z3.unsat:
-                    continue
-                m = s.model()
-                binding = dict(zip(names, (model_value(m, v) for v in vs)))
-                exact = self._exact_option(i, pos, binding)
-                if exact is not None and self._label_equals(exact, value):
-                    return exact, binding
-                unknown = True
-            return "unknown" if unknown else None
-
-        open_: list[str] = []   # the conditions a query Z3 could not decide left open
-
-        def found(value: Any, condition: str) -> Any:
-            hit = search(value)
-            if hit == "unknown":
-                open_.append(condition)
-            return hit
-
-        kind = cert.kind
-        if kind == Mode.GRUNDY:
-            if type(lp) is not int or lp < 0:
-                return Failure(pos, "label", f"the formula gives {lp!r}, not a Grundy value", label=lp)
-            hit = found(lp, "a")
-            if isinstance(hit, tuple):
-                return Failure(pos, "a", f"the option {_fmt(hit[0])} has the same value {lp}", option=hit[0], label=lp)
-            targets = list(range(lp)) if lp <= self.targets else sorted({0, lp - 1, *random.Random(str(pos)).sample(range(lp), self.targets - 2)})
-            for m in targets:
-                if found(m, "b") is None:
-                    return Failure(pos, "b", f"value {lp}, but no option has value {m}", label=lp, detail={"missing": m})
-        elif kind == Mode.P:
-            hit = found(None, "a" if lp == 0 else "b")
-            if lp == 0 and isinstance(hit, tuple):
-                return Failure(pos, "a", f"a claimed P-position with the claimed P-position {_fmt(hit[0])} as an option",
-                               option=hit[0], label=0)
-            if lp != 0 and hit is None:
-                return Failure(pos, "b", "not a claimed P-position, but no option is one", label=None)
-        else:
-            if lp is not None:
-                hit = found(lp, "a")
-                if isinstance(hit, tuple):
-                    return Failure(pos, "a", f"in the set of level {lp}, and so is its option {_fmt(hit[0])}",
-                                   option=hit[0], label=lp)
-            for m in (range(lp) if lp is not None else cert.levels or []):
-                if found(m, "b") is None:
-                    where = f"in the set of level {lp}" if lp is not None else "in no level set"
-                    return Failure(pos, "b", f"{where}, but no option is in the set of level {m}", label=lp,
-                                   detail={"missing": m})
-        if open_:
-            raise Undecided(f"Z3 could not decide condition ({', '.join(sorted(set(open_)))}) of the certificate at "
-                            f"{_fmt(pos)} within its resource units")
-        return None
-
-    def _options_inside(self, pos: Any, bits: int) -> None:
-        """OutsideDomain unless Z3 shows that every option of `pos` lies in the claim's domain (the formula
-        judges only those; options outside it are too many to give to the engine one by one)."""
-        dom = self.cert.domain
-        if dom is None or dom.predicate is None or not dom.text:
-            return
-        assert dom.tree is not None, "a domain with a text has its tree"
-        tree = copy_tree(dom.tree)
-        for i, fam in enumerate(self.decl.moves):
-            b = Builder(self.ns, self.mode, bits, self.ctx)
-            game = GameRef(self.decl, dict(self.cert.inst.params))
-            vs = [b.var(f"{n}!{i}") for n in fam.binder.names]
-            cond, q = b.move(game, pos, fam, vs)
-            env = dict(self.cert.params)
-            env.update(_bind(self.cert.coords, q))
-            inside = b.formula(tree, env)
-            ob, _ = b.obligation()
-            s = SteadySolver(self.ctx)
-            s.add(*b.assertions(), _as_bool(b, cond), z3.Not(_as_bool(b, inside)), ob)
-            r = self._check(s)
-            if r != z3.unsat:
-                raise OutsideDomain(f"an option of {_fmt(pos)} (move {i + 1}) may lie outside the domain "
-                                    f"({dom.text}), where the formula may not judge it")
-
-    def _check(self, s: SteadySolver) -> Any:
-        """One query within its resource units, counted in :attr:`units`."""
-        budget = Budget.seconds(self.timeout_ms / 1000)
-        r = check(budget, s)
-        self.units += budget.used
-        return r
-
-    def _exact_option(self, i: int, pos: Any, binding: dict) -> Any:
-        return self.cert.option_of(i, pos, binding)
-
-    def _label_equals(self, q: Any, value: Any) -> bool:
-        try:
-            lq = self.cert.labels_of(q)
-        except EvalError:
-            return False
-        if self.cert.kind == Mode.P:
-            return lq == 0
-        return lq == value

@@ -1,11 +1,11 @@
-"""What the mixins of :class:`checkers.prove.translate.Builder` use of one another, declared once for the type
+"""What the mixins of :class:`checkers.z3.translate.Builder` use of one another, declared once for the type
 checker: the builder's state and the methods one mixin calls on another.
 
 A mixin names :class:`BuilderHost` as its base only while it is type-checked (``if TYPE_CHECKING``); at run
 time its base is ``object``, so the Builder's method resolution is the mixins' own. A method declared here and
 defined with another signature in a mixin or in the Builder is a type error, found by ``python -m mypy``.
 
->>> from checkers.prove.translate import Builder
+>>> from checkers.z3.translate import Builder
 >>> methods = [name for name, value in vars(BuilderHost).items() if callable(value) and not name.startswith("__")]
 >>> [name for name in BuilderHost.__annotations__ if name not in vars(Builder(None))]
 []
@@ -20,7 +20,7 @@ from typing import Any, Callable, Protocol
 import z3
 
 from nimjos.lang.compiler import Namespace
-from checkers.prove.terms import GameRef, Scope
+from checkers.z3.terms import GameRef, Scope
 
 
 class BuilderHost(Protocol):
@@ -44,7 +44,7 @@ class BuilderHost(Protocol):
     abstractions: set[str]
     depth: int
 
-    # -- checkers.prove.translate.Builder
+    # -- checkers.z3.translate.Builder
     def var(self, name: str) -> Any: ...
 
     def const(self, v: int) -> Any: ...
@@ -75,7 +75,7 @@ class BuilderHost(Protocol):
 
     def _exact(self, f: Callable, args: tuple) -> Any: ...
 
-    # -- checkers.prove.arith.Arithmetic
+    # -- checkers.z3.arith.Arithmetic
     def binop(self, op: type, a: Any, b: Any) -> Any: ...
 
     def floordiv(self, a: Any, b: Any) -> Any: ...
@@ -88,19 +88,19 @@ class BuilderHost(Protocol):
 
     def xor2(self, a: Any, b: Any) -> Any: ...
 
-    # -- checkers.prove.compare.Comparisons
+    # -- checkers.z3.compare.Comparisons
     def compare(self, op: type, a: Any, b: Any) -> Any: ...
 
     def _all(self, parts: list) -> Any: ...
 
     def _any(self, parts: list) -> Any: ...
 
-    # -- checkers.prove.quantify.Comprehensions
+    # -- checkers.z3.quantify.Comprehensions
     def _collection(self, node: ast.AST, env: dict) -> list: ...
 
     def quantifier(self, exists: bool, names: list[str], guard: Callable, body: Callable) -> Any: ...
 
-    # -- checkers.prove.moves.MoveEncoding
+    # -- checkers.z3.moves.MoveEncoding
     def over_options(self, game: GameRef, position: Any, exists: bool, body: Callable) -> Any: ...
 
     def is_option(self, game: GameRef, position: Any, target: Any) -> Any: ...

@@ -16,9 +16,9 @@ Whatever can be computed from constants is computed exactly by the language's ow
 folding), so a query holds only the symbolic part.
 
 The :class:`Builder` is assembled from one mixin per job, each in its own module: the arithmetic of the two
-worlds (:mod:`checkers.prove.arith`), comparisons and membership (:mod:`checkers.prove.compare`), the built-ins with a model (:mod:`checkers.prove.calls`), aggregates and
-quantifiers (:mod:`checkers.prove.quantify`), the encoding of declared moves (:mod:`checkers.prove.moves`)
-and the facts about the abstractions (:mod:`checkers.prove.facts`). This module holds its state and the
+worlds (:mod:`checkers.z3.arith`), comparisons and membership (:mod:`checkers.z3.compare`), the built-ins with a model (:mod:`checkers.z3.calls`), aggregates and
+quantifiers (:mod:`checkers.z3.quantify`), the encoding of declared moves (:mod:`checkers.z3.moves`)
+and the facts about the abstractions (:mod:`checkers.z3.facts`). This module holds its state and the
 translation of the syntax (names, tuples, conditionals, operators, calls). Facts about G from a
 lemma are not imported here: the prover passes a fact provider to :meth:`Builder.grundy_facts`.
 
@@ -33,7 +33,7 @@ lemma are not imported here: the prover passes a fact provider to :meth:`Builder
 >>> b.term(parse("G(g, x)"), {"x": x})
 Traceback (most recent call last):
 ...
-checkers.prove.terms.Untranslatable: G(...) needs the game's values (no symbolic model)
+checkers.z3.terms.Untranslatable: G(...) needs the game's values (no symbolic model)
 """
 from __future__ import annotations
 
@@ -49,14 +49,14 @@ from nimjos.lang.inline import rename_definition
 from nimjos.lang.registry import REGISTRY, STORED_AUTOMATON
 from nimjos.lang.runtime import Definition, Lambda, norm
 from nimjos.lang.stored import StoredAutomaton
-from checkers.prove.arith import Arithmetic
-from checkers.prove.calls import BuiltinCalls
-from checkers.prove.compare import Comparisons
-from checkers.prove.facts import AbstractionFacts
-from checkers.prove.moves import MoveEncoding
-from checkers.prove.quantify import Comprehensions
-from checkers.prove.unknown import UnknownFunction
-from checkers.prove.terms import BIG_CONSTANT, Closure, GameRef, Scope, SymSet, Untranslatable, is_const, is_term, show
+from checkers.z3.arith import Arithmetic
+from checkers.z3.calls import BuiltinCalls
+from checkers.z3.compare import Comparisons
+from checkers.z3.facts import AbstractionFacts
+from checkers.z3.moves import MoveEncoding
+from checkers.z3.quantify import Comprehensions
+from checkers.z3.unknown import UnknownFunction
+from checkers.z3.terms import BIG_CONSTANT, Closure, GameRef, Scope, SymSet, Untranslatable, is_const, is_term, show
 
 #: deepest nesting of definition calls while translating
 MAX_INLINE = 60
@@ -75,7 +75,7 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
     """Translates expressions into Z3 under one arithmetic world.
 
     `mode` is ``"int"`` or ``"bv"``; `bits` is the bit-vector width used for computation in ``bv`` mode; `ctx`
-    is the Z3 context every term is made in (the proof attempt's, :class:`checkers.prove.solver.SolverContext`;
+    is the Z3 context every term is made in (the proof attempt's, :class:`checkers.context.SolverContext`;
     None: Z3's default context, for examples and tools only).
     Facts about abstractions, definitions of helper variables and obligations accumulate in the builder;
     :meth:`assertions` returns what a query must assume and :meth:`obligation` what it must also show.
@@ -93,7 +93,7 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
         self._n = 0
         self._pow2 = None
         self._xor = None
-        self._powers: dict = {}   # v2, the odd part and ilog2 of the int world (checkers.prove.powers)
+        self._powers: dict = {}   # v2, the odd part and ilog2 of the int world (checkers.z3.powers)
         self._unknown: dict = {}
         #: the Grundy functions in use: key -> (the unknown function, the game), for facts about G (induction,
         #: checkers.prove.rule_function)
@@ -119,7 +119,7 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
         >>> Builder(None, "int", 0).const(2 ** 5000)
         Traceback (most recent call last):
         ...
-        checkers.prove.terms.Untranslatable: a constant of 5,001 bits (more than 4,096)
+        checkers.z3.terms.Untranslatable: a constant of 5,001 bits (more than 4,096)
         """
         if abs(v).bit_length() > BIG_CONSTANT:
             raise Untranslatable(f"a constant of {abs(v).bit_length():,} bits (more than {BIG_CONSTANT:,})")
@@ -207,7 +207,7 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
         >>> b.integer(b.var("x") < 3, "~")
         Traceback (most recent call last):
         ...
-        checkers.prove.terms.Untranslatable: ~ of a truth value (the language needs an integer)
+        checkers.z3.terms.Untranslatable: ~ of a truth value (the language needs an integer)
         """
         if isinstance(v, bool) or (is_term(v) and z3.is_bool(v)):
             raise Untranslatable(f"{what} of a truth value (the language needs an integer)")

@@ -22,7 +22,7 @@ with ``h in multisets(n, LO, HI)`` (:mod:`nimjos.games.heaps.positions`); its ga
 
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
->>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+>>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "examples" / "heap_games.toml")
 >>> heap_window(spec.claim("bouton").plan()).count
 'n'
 >>> heap_prove(spec.claim("bouton"), RunOptions()).verdict
@@ -95,7 +95,7 @@ def over_heaps(plan: ClaimPlan) -> bool:
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
-    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "examples" / "heap_games.toml")
     >>> over_heaps(spec.claim("bouton").plan()), over_heaps(spec.claim("kayles-period-12").plan())
     (True, False)
     """

@@ -1,4 +1,4 @@
-"""The arithmetic of the two worlds of :class:`checkers.prove.translate.Builder` (a mixin): operators on
+"""The arithmetic of the two worlds of :class:`checkers.z3.translate.Builder` (a mixin): operators on
 constants and Z3 terms, floor division and remainders with Python's signs, exact division (int world only),
 powers (2 ** e abstracted as ``pow2`` in the int world, a shift in the bit-vector world), the nim-sum
 (abstracted by its laws in the int world, exact in bv), bitwise operators and shifts, and G or a Josephus
@@ -7,7 +7,7 @@ bit-vector width records an obligation.
 
 >>> import ast
 >>> from nimjos.lang.compiler import Namespace
->>> from checkers.prove.translate import Builder
+>>> from checkers.z3.translate import Builder
 >>> b = Builder(Namespace(), mode="int")
 >>> x = b.var("x")
 >>> b.floordiv(-7, 2), z3.simplify(z3.substitute(b.mod(x, -3), (x, z3.IntVal(7))))
@@ -29,11 +29,11 @@ from nimjos.lang.builtins import ceil, floor, xor
 from nimjos.lang.errors import EvalError
 from nimjos.lang.operators import BINOPS
 from nimjos.lang.runtime import norm
-from checkers.prove.terms import BIG_CONSTANT, GameRef, Scope, Untranslatable, constants_of, is_term
+from checkers.z3.terms import BIG_CONSTANT, GameRef, Scope, Untranslatable, constants_of, is_term
 
 
-if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.prove.host)
-    from checkers.prove.host import BuilderHost as _Host
+if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.z3.host)
+    from checkers.z3.host import BuilderHost as _Host
 else:
     _Host = object
 
@@ -48,7 +48,7 @@ def _one_name(t: Any) -> bool:
 
 
 class Arithmetic(_Host):
-    """Operators of :class:`checkers.prove.translate.Builder` (see the module docstring)."""
+    """Operators of :class:`checkers.z3.translate.Builder` (see the module docstring)."""
 
     # host state this mixin assigns, declared for the type checker (which otherwise takes the assignment for this
     # class's own definition of the protocol's attribute, of a type it cannot determine); set by Builder.__init__
@@ -135,7 +135,7 @@ class Arithmetic(_Host):
         are exact).
 
         >>> from nimjos.lang.compiler import Namespace
-        >>> from checkers.prove.translate import Builder
+        >>> from checkers.z3.translate import Builder
         >>> b = Builder(Namespace(), mode="int")
         >>> x, k = b.var("x"), b.var("k")
         >>> q = b.quotient(x, k); q is b.quotient(x, k), len(b.scopes[0].defs)
@@ -159,7 +159,7 @@ class Arithmetic(_Host):
         from the divisor's. It overflows only for the least value divided by -1 (an obligation).
 
         >>> from nimjos.lang.compiler import Namespace
-        >>> from checkers.prove.translate import Builder
+        >>> from checkers.z3.translate import Builder
         >>> bv = Builder(Namespace(), mode="bv", bits=8)
         >>> z3.simplify(bv._bv_floordiv(bv.const(-7), bv.const(2))).as_signed_long(), z3.simplify(bv.obligation()[0])
         (-4, True)
@@ -304,7 +304,7 @@ class Arithmetic(_Host):
         >>> b._fixed_params("G", GameRef(type("D", (), {"name": "g"})(), {"k": z3.Int("j") + 1}))
         Traceback (most recent call last):
         ...
-        checkers.prove.terms.Untranslatable: G of game g whose params name a variable a quantifier binds
+        checkers.z3.terms.Untranslatable: G of game g whose params name a variable a quantifier binds
         """
         inner = {v.get_id() for s in self.scopes[1:] for v in s.bound + s.fresh}
         if not inner:

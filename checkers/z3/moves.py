@@ -1,11 +1,11 @@
-"""Declared move families in Z3, for :class:`checkers.prove.translate.Builder` (a mixin): the environment of a
+"""Declared move families in Z3, for :class:`checkers.z3.translate.Builder` (a mixin): the environment of a
 position, one move of a family with its bound names given, any / all over the options of a position (one
 quantifier per family), and ``q in options(game, p)`` without a quantifier when each bound name can be read
 off one coordinate of the target.
 
 >>> from nimjos.spec.loader import load_spec
 >>> import pathlib
->>> from checkers.prove.translate import Builder
+>>> from checkers.z3.translate import Builder
 >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
 >>> b = Builder(spec.namespace, "int")
 >>> game = GameRef(spec.namespace.games["nim1"], {})
@@ -25,17 +25,17 @@ import z3
 
 from nimjos.games.declared import is_affine
 from nimjos.lang.syntax import free_names
-from checkers.prove.terms import GameRef, Untranslatable, is_term
+from checkers.z3.terms import GameRef, Untranslatable, is_term
 
 
-if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.prove.host)
-    from checkers.prove.host import BuilderHost as _Host
+if TYPE_CHECKING:    # the Builder's other mixins, for the type checker (checkers.z3.host)
+    from checkers.z3.host import BuilderHost as _Host
 else:
     _Host = object
 
 
 class MoveEncoding(_Host):
-    """The move families of :class:`checkers.prove.translate.Builder` (see the module docstring)."""
+    """The move families of :class:`checkers.z3.translate.Builder` (see the module docstring)."""
 
     def families(self, game: GameRef) -> list:
         decl = game.decl
