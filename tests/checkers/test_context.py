@@ -13,7 +13,7 @@ from nimjos.games.engine import active_engine, default_engine
 from nimjos.lang.errors import ResourceError
 from nimjos.lang.runtime import MAX_STEPS, active_budget, step_limit
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 #: claims whose prover results could depend on state left by another claim: Z3 with the Maximum Nim rule-function
 #: lemma (its per-context check of f), induction, a proof from a used claim (its own attempts), a refutation

@@ -20,7 +20,7 @@ from checkers.shard import ShardResult, merge
 from nimjos.spec.loader import load_spec
 from nimjos.verdict import NOT_APPLICABLE, Counterexample, ProvedClass, Verdict
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 LEMMAS = load_spec(ROOT / "tests" / "data" / "lemmas.toml")
 TINY = load_spec(ROOT / "tests" / "data" / "tiny.toml")
 

@@ -18,7 +18,7 @@ from checkers.sample import sample_claim
 from nimjos.verdict import Counterexample, Verdict
 from nimjos.spec.loader import load_spec
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 SPEC_004 = ROOT / "specs" / "004_cyclic_nimhoff_delete_nim.toml"
 
 #: the winning move of the proof of 004 Theorem 3.5: with bit v of x set, <x - 2^v, 2^v - 1>

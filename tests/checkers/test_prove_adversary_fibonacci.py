@@ -9,7 +9,7 @@ import pytest
 from checkers.run import RunOptions, run_claim
 from nimjos.spec.loader import load_spec
 
-SPEC = load_spec(Path(__file__).parent / "data" / "adversary_fibonacci.toml")
+SPEC = load_spec(Path(__file__).resolve().parents[1] / "data" / "adversary_fibonacci.toml")
 
 
 @pytest.mark.parametrize("claim_id, verdict", [

@@ -17,7 +17,7 @@ from nimjos.lang.expr import compile_expression
 from nimjos.spec.loader import load_spec
 from nimjos.spec.names import spec_namespace
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 SPEC = load_spec(ROOT / "tests" / "data" / "symbolic_k.toml")
 
 

@@ -290,7 +290,7 @@ def check_z3(table: dict, text: str, points: list, mode: str) -> str:
 @conformance_settings(40, 5_000)
 @given(claim(big=True), st.lists(st.tuples(COORD, COORD), min_size=1, max_size=6))
 def test_the_int_translation_never_proves_a_false_point(c, points):
-    # 80 more generated claims (another seed) in tests/slow/test_z3_soundness_more.py: a CPU hog for the inner loop
+    # 80 more generated claims (another seed) in tests/slow/checkers/test_prove_z3_soundness_more.py: a CPU hog for the inner loop
     event(check_z3(*c, points, "int"))
 
 

@@ -59,7 +59,7 @@ def test_a_misprint_repeated_in_one_formula_is_repaired_everywhere():
     import ast
     import pathlib
     from nimjos.lang.syntax import parse
-    root = pathlib.Path(__file__).resolve().parents[1]
+    root = pathlib.Path(__file__).resolve().parents[2]
     spec = load_spec(root / "specs" / "003_turn_nim_and_weighted_nim.toml")
     found = find_repairs(spec.claim("lemma-3.2-26"))
     assert found and found[0].edits == ["summand 2 dropped from 2 * n + 2 * i - 2 (at every occurrence)"]
@@ -82,7 +82,7 @@ def test_checking_candidates_at_the_counterexamples_first_finds_the_same_repairs
 
 def _moore_eight_bits():
     import pathlib
-    root = pathlib.Path(__file__).resolve().parents[1]
+    root = pathlib.Path(__file__).resolve().parents[2]
     return load_spec(root / "examples" / "heap_games.toml").claim("moore-nim-2-eight-bits")
 
 

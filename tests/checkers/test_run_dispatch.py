@@ -17,7 +17,7 @@ from nimjos.spec.loader import load_spec
 from nimjos.verdict import LeftOut, Verdict
 from nimjos.words import Method
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 HEAPS = load_spec(ROOT / "examples" / "heap_games.toml")
 
 

@@ -4,7 +4,7 @@
 * draws stay inside the claim's domain (a bounded domain keeps its bound, a domain equal to the window is not
   sampled at all);
 * a set claim is drawn from both sides, and from structured values (Moore's Nim_2 below, whose refutation
-  and the domain-edge test run in tests/slow/test_sample_honest_long.py, CPU hogs for the inner loop);
+  and the domain-edge test run in tests/slow/checkers/test_sample_honest_long.py, CPU hogs for the inner loop);
 * without a results store, hypothesis writes no ``.hypothesis`` / ``.nimjos/hypothesis`` folder.
 """
 from __future__ import annotations

@@ -13,7 +13,7 @@ from nimjos.app.arguments import add_report_arguments
 from nimjos.report import parse_formats, render, run_report_command
 from nimjos.report.model import build_report
 from nimjos.results.store import ResultsStore
-from test_report_data import DEMO, SCRIPT, claim, make_store
+from tests.nimjos.test_report_data import DEMO, SCRIPT, claim, make_store
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ import pytest
 from matplotlib.image import imread
 
 from nimjos.report import render
-from test_report_data import make_store
+from tests.nimjos.test_report_data import make_store
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -151,7 +151,7 @@ LONG_SCOPE = "max(2, 2) <= k <= 8, max(k + 1, k + 1) <= n <= 100, max(1, 1) <= m
 
 def long_records():
     from nimjos.verdict import Counterexample, Verdict
-    from test_report_data import DEMO, claim
+    from tests.nimjos.test_report_data import DEMO, claim
     repairs = [{"field": "holds", "text": LONG_FORMULA.replace("1 <= m", "0 <= m"), "edits": ["constant 1 -> 0"],
                 "verdict": "checked", "scope": LONG_SCOPE, "instances": 35231, "rechecked_at": 3}] * 2
     return [(claim(DEMO, "proof-cases", 0, ref="Proof of Theorem 3.4, the cases of m", expect="refuted",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from nimjos.app.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 P_POSITIONS = '''[source]
 id = "t"

@@ -19,10 +19,10 @@ from nimjos.results.store import ResultsStore
 from nimjos.spec.loader import load_spec
 from nimjos.verdict import EXPECTABLE, VERDICTS, Counterexample, Verdict, agreement, final_verdict
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import readme_findings  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: what a method may answer (None: the method did not apply)
 WINDOW = ("refuted", "ill-defined", "checked", "vacuous", "inconclusive")
 SAMPLE = (None, "refuted", "ill-defined", "sampled", "inconclusive")

@@ -17,7 +17,7 @@ from nimjos.verdict import STRENGTH, Counterexample, Verdict
 from nimjos.words import (EXPECT_WORDS, HOLDING, VERDICTS, Executor, Method, Note, NoteKind, Profile, Undefined, Word,
                           joined, note_kind)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_words_keep_their_text_in_json_and_comparisons():

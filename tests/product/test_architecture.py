@@ -19,7 +19,7 @@ import nimjos
 from nimjos.app.cli import CHECKS, SUBCOMMANDS
 from nimjos.lang.lazy import LIBRARIES_ON_USE, MODULES_ON_USE
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 import architecture  # noqa: E402  (scripts/architecture.py: the module list of docs/architecture.md)
 

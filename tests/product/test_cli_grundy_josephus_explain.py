@@ -13,7 +13,7 @@ from nimjos.app import cli
 from nimjos.josephus.functions import survivor as survivor_function
 from nimjos.spec.loader import load_spec
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 GAMES = """
 [source]

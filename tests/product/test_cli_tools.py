@@ -9,7 +9,7 @@ import numpy as np
 import nimjos.josephus.algorithms as josephus
 from nimjos.app.cli import main
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "data" / "tiny.toml"
 CONTRACT = ROOT / "tests" / "data" / "contract.toml"
 

@@ -16,7 +16,7 @@ from nimjos.spec.loader import load_spec
 from nimjos.spec.schema import (CLAIM_FIELDS, EXPECT_WORDS, FAMILY_FIELDS, GAME_FIELDS, KIND_FIELDS, MOVE_FIELDS,
                                  PROFILE_FIELDS, PROVE_FIELDS, SAMPLE_FIELDS, SOURCE_FIELDS, VALUES_FIELDS)
 
-DOC = pathlib.Path(__file__).resolve().parents[1] / "docs" / "spec-format.md"
+DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "spec-format.md"
 TEXT = DOC.read_text()
 TOML_BLOCKS = re.findall(r"```toml\n(.*?)```", TEXT, re.S)
 BUILTIN_ROWS = [(m.group(1), m.group(2)) for m in re.finditer(r"^\| (`[^|]+`) \| [^|]+ \| `([^`]+)` \|$", TEXT, re.M)]

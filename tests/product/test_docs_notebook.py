@@ -4,7 +4,7 @@ from __future__ import annotations
 import doctest
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "notebook.md"
 
 

@@ -12,7 +12,7 @@ import pytest
 from nimjos.spec.loader import load_spec
 from nimjos.verdict import HOLDING
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 FILES = sorted((ROOT / "examples" / "outside_papers").glob("*.toml"))
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-HOSTILE = Path(__file__).resolve().parent / "hostile"
+HOSTILE = Path(__file__).resolve().parents[1] / "hostile"
 CASES = HOSTILE / "cases"
 EXPECTED = tomllib.loads((HOSTILE / "expected.toml").read_text())["case"]
 

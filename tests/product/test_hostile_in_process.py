@@ -1,6 +1,6 @@
-"""The hostile corpus's bad-input cases, in this process: the fast twin of tests/test_hostile.py.
+"""The hostile corpus's bad-input cases, in this process: the fast twin of tests/product/test_hostile.py.
 
-tests/test_hostile.py runs every case of tests/hostile/cases/ in a forked child with a memory limit (slow: it
+tests/product/test_hostile.py runs every case of tests/hostile/cases/ in a forked child with a memory limit (slow: it
 starts a process per case). Here each case whose expected exit is 2 (a spec error, found before any method runs)
 runs through ``nimjos.app.cli.main`` in this process, stdout and stderr captured, and must give what
 tests/hostile/expected.toml says: exit 2, no traceback, one line on stderr per fault, each naming the file, and
@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from test_hostile import CASES, CPU_LIMIT, EXPECTED, LINE, argv_for
+from tests.product.test_hostile import CASES, CPU_LIMIT, EXPECTED, LINE, argv_for
 
 BAD_INPUT = sorted(name for name, exp in EXPECTED.items() if exp["exit"] == 2)
 

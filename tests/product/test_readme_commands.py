@@ -13,7 +13,7 @@ import pytest
 
 from nimjos.app.cli import build_parser
 
-README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
 
 #: options deliberately left out of the README table, as {subcommand: {"--option", ...}}, each with a comment
 #: saying why. Empty: every option is documented (prefer documenting an option to listing it here).

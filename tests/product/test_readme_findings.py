@@ -12,7 +12,7 @@ from nimjos.app import cli
 from nimjos.results.store import ResultsStore
 from nimjos.spec.loader import load_spec
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 import readme_findings  # noqa: E402
 

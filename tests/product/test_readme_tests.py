@@ -6,7 +6,7 @@ import re
 import tomllib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 FIRST_BLOCK = re.search(r"```sh\n(.*?)```", README, re.S).group(1).splitlines()
 
@@ -22,7 +22,7 @@ def test_the_readme_names_the_fast_subset_and_the_marker_is_registered_and_used(
     assert '`python -m pytest -m "not slow"`' in README
     markers = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]["markers"]
     assert any(m.startswith("slow:") for m in markers)
-    # the marker is given by the rule of tests/conftest.py (tests/test_slow_rule.py checks the rule itself)
+    # the marker is given by the rule of tests/conftest.py (tests/product/test_slow_rule.py checks the rule itself)
     conftest = (ROOT / "tests" / "conftest.py").read_text()
     assert "item.add_marker(pytest.mark.slow)" in conftest and "SLOW_FIXTURES" in conftest
-    assert list((ROOT / "tests" / "slow").glob("test_*.py"))
+    assert list((ROOT / "tests" / "slow").rglob("test_*.py"))

@@ -9,7 +9,7 @@ import pytest
 
 pytest_plugins = ["pytester"]
 
-CONFTEST = pathlib.Path(__file__).with_name("conftest.py").read_text()
+CONFTEST = (pathlib.Path(__file__).resolve().parents[1] / "conftest.py").read_text()
 
 FAST = '''
 import multiprocessing

@@ -25,7 +25,7 @@ from nimjos.lang.lazy import MODULES_ON_USE
 from nimjos.report import FORMATS
 from nimjos.results.store import DEFAULT_PATH
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 #: libraries the checks need and the light commands must not load
 HEAVY = ("sympy", "numba", "z3", "matplotlib", "dask", "hypothesis", "networkx")

@@ -20,7 +20,7 @@ from nimjos.spec.names import spec_namespace
 from checkers.prove.walnut.certificate import game_job
 from checkers.prove.walnut.run import Result, _watch
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 needs_mypy = pytest.mark.skipif(
     importlib.util.find_spec("mypy") is None,

@@ -19,7 +19,7 @@ from nimjos.app.cli import main
 from nimjos.api.discover import game_source, toml_value
 from nimjos.spec.loader import load_spec
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 SPEC_003 = ROOT / "specs" / "003_turn_nim_and_weighted_nim.toml"
 SPEC_004 = ROOT / "specs" / "004_cyclic_nimhoff_delete_nim.toml"
 

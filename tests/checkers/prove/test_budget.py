@@ -1,7 +1,7 @@
 """The prover's budget: Z3 resource units, not seconds, decide when a query stops (DESIGN.md, principle 7), and
 the backstop behind them counts the process's CPU time, so a loaded machine (where a query waits for a core)
 does not reach it sooner. In process: the claims of specs/ on a loaded machine are in
-tests/slow/test_prove_deterministic.py."""
+tests/slow/checkers/test_prove_deterministic.py."""
 from __future__ import annotations
 
 import time

@@ -12,7 +12,7 @@ from checkers.prove.finite import finite_proof, finite_reason
 from checkers.run import RunOptions
 from nimjos.spec.loader import load_spec
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 SPEC = load_spec(ROOT / "tests" / "data" / "finite.toml")
 
 

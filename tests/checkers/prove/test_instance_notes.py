@@ -8,7 +8,7 @@ from checkers.prove.instance import Attempt, _confirm
 from checkers.prove.solver import QueryResult
 from nimjos.spec.loader import load_spec
 
-DATA = pathlib.Path(__file__).resolve().parent / "data"
+DATA = pathlib.Path(__file__).resolve().parents[2] / "data"
 
 
 def _spec(tmp_path, text):

@@ -20,7 +20,7 @@ from checkers.prove.terms import Untranslatable
 from nimjos.lang.errors import SpecError
 from nimjos.spec.loader import ProveOptions, load_spec
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "staircase_nim.toml"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "staircase_nim.toml"
 
 STAIRS = '''
 [source]

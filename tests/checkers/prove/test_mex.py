@@ -18,7 +18,7 @@ from checkers.run import RunOptions
 from nimjos.lang.syntax import parse
 from nimjos.spec.loader import load_spec
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 SPEC = load_spec(ROOT / "tests" / "data" / "mex.toml")
 OPTS = RunOptions(timeout=20)
 

@@ -9,7 +9,7 @@ from checkers.prove.rule_function import general_lemma, rule_function_of
 from checkers.run import RunOptions
 from nimjos.spec.loader import load_spec
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 SPEC = load_spec(ROOT / "tests" / "data" / "induction.toml")
 
 

@@ -12,7 +12,7 @@ from checkers.prove import prove_claim
 from checkers.run import RunOptions
 from nimjos.spec.loader import load_spec
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 SPEC = load_spec(ROOT / "tests" / "data" / "unknown_function.toml")
 
 

@@ -24,7 +24,7 @@ from checkers.prove.walnut.run import accepts, find_jar, find_java, run, state_l
 from checkers.prove.walnut.logic import NotAutomatic, Unit, library, pad
 from checkers.prove.walnut.translate import Translator
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 SPEC004 = ROOT / "specs" / "004_cyclic_nimhoff_delete_nim.toml"
 
 

@@ -16,7 +16,7 @@ from checkers.run import RunOptions, SamplingLimits
 from checkers.sample import sample_claim
 from nimjos.spec.loader import load_spec
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 
 SPEC = """
 [source]

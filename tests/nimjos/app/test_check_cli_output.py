@@ -7,7 +7,7 @@ import shlex
 
 from nimjos.app.cli import main
 
-CONTRACT = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "contract.toml"
+CONTRACT = pathlib.Path(__file__).resolve().parents[3] / "tests" / "data" / "contract.toml"
 
 
 def check(capsys, *argv: str) -> tuple[int, list[str]]:

@@ -14,7 +14,7 @@ from nimjos.app import cli
 from nimjos.lang.errors import SpecError, SpecErrors, each_error
 from nimjos.spec.loader import load_spec
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 TINY = ROOT / "tests" / "data" / "tiny.toml"
 
 THREE = '''[source]

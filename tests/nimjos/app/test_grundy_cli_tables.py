@@ -12,7 +12,7 @@ import pytest
 from nimjos.app import cli
 from nimjos.api.tables import grundy_table
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 HEAPS = ROOT / "examples" / "heap_games.toml"
 #: OEIS A002186 (Kayles), A002188 (Grundy's game), A002187 (Dawson's Kayles: 0.07)
 KAYLES = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7]

@@ -11,7 +11,7 @@ module that holds a kernel. There an index outside an array raises IndexError in
 the first child test proves that the checks are on (a project kernel given inconsistent arguments raises
 IndexError). In the parent process the child's tests are skipped: they run in the child. To run them directly::
 
-    NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=.nimjos/numba-boundscheck python -m pytest tests/test_engine_bounds.py
+    NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=.nimjos/numba-boundscheck python -m pytest tests/nimjos/games/test_engine_bounds.py
 
 Windows: heap tables g(0..N) for N = 2^k - 1, 2^k, 2^k + 1, k = 8..12 (``NIMJOS_LONG=1``: k = 8..16), compared
 with an independent numpy mex over the moves (the reference engine's game graph on multisets of heaps grows
@@ -39,7 +39,7 @@ from nimjos.games.heaps.game import HeapGame, HeapPositions
 from nimjos.games.heaps.rules import GRUNDYS_GAME, LASKERS_NIM, NIM, HeapRules, octal_rules, plain_sequence
 from nimjos.lang.compiler import Namespace
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 #: the numba cache of the bounds-checked child (only bounds-checked builds are ever written there)
 CHECKED_CACHE = ROOT / ".nimjos" / "numba-boundscheck"
 #: the modules that hold compiled kernels (their doctests run in the child too)
@@ -48,7 +48,8 @@ KERNEL_MODULES = ["nimjos/games/heaps/fast.py", "nimjos/games/fast/kernels.py", 
                   "nimjos/games/fast/pinned.py", "nimjos/games/fast/offsets.py", "nimjos/games/fast/gcn.py",
                   "nimjos/games/fast/subtraction.py", "nimjos/josephus/kernels.py"]
 #: test files of kernels that run in the child as well (all their tests)
-KERNEL_TESTS = ["tests/test_heap_kernels.py", "tests/slow/test_heap_kernels_long.py", "nimjos/games/heaps/grow.py"]
+KERNEL_TESTS = ["tests/nimjos/games/heaps/test_fast_kernels.py", "tests/slow/nimjos/games/heaps/test_fast_kernels_long.py",
+                "nimjos/games/heaps/grow.py"]
 IN_CHILD = os.environ.get("NUMBA_BOUNDSCHECK") == "1"
 LONG = os.environ.get("NIMJOS_LONG") == "1"
 #: the exponents k of the heap windows 2^k - 1, 2^k, 2^k + 1
@@ -74,6 +75,7 @@ def test_every_kernel_runs_bounds_checked(starts_processes):
     env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(CHECKED_CACHE)}
     me = str(pathlib.Path(__file__).relative_to(ROOT))
     r = subprocess.run([sys.executable, "-m", "pytest", me, *KERNEL_MODULES, *KERNEL_TESTS, "-o", "addopts=", "--doctest-modules",
+                        "--import-mode=importlib",
                         "-x", "-q", "-p", "no:cacheprovider",
                         "--deselect", f"{me}::test_every_kernel_runs_bounds_checked"],
                        cwd=ROOT, env=env, capture_output=True, text=True)

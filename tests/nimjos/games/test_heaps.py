@@ -241,7 +241,7 @@ holds = "G(lasker, ({position})) == G(laskers_nim(), ({position}))"
 def test_the_generic_certificate_binds_a_heap_position_whole():
     # a claim whose one coordinate is a tuple of heaps: the local certificate used to bind h = pos[0], the first
     # heap, so nimsum(h) judged (3, 4, 5) as the heap 3; now the position is bound whole, at the point and at its options
-    spec = load_spec(Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    spec = load_spec(Path(__file__).resolve().parents[3] / "examples" / "heap_games.toml")
     claim = spec.claim("bouton")
     plan = claim.plan()
     ev = GameEvaluator(plan, "default", z3.Context())

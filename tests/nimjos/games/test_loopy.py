@@ -19,7 +19,7 @@ from nimjos.spec.loader import load_spec
 
 import pathlib
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 NORTHCOTT = ROOT / "examples" / "loopy" / "northcott.toml"
 UNDOABLE_PASS = ROOT / "examples" / "loopy" / "subtraction_with_undoable_pass.toml"
 

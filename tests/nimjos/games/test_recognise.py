@@ -114,7 +114,7 @@ def test_the_recognised_form_shows_in_the_scope_of_a_periodicity_proof(capsys):
     import json
     from pathlib import Path
     from nimjos.app.cli import main
-    classics = Path(__file__).resolve().parents[1] / "examples" / "discover" / "classics.toml"
+    classics = Path(__file__).resolve().parents[3] / "examples" / "discover" / "classics.toml"
     assert main(["discover", f"{classics}::sub134", "--window", "100", "--json"]) == 0
     found = json.loads(capsys.readouterr().out)["found"][0]
     assert found["statement"] == "periodic = { period = 7, preperiod = 0, saltus = 0 }"
@@ -126,7 +126,7 @@ def test_a_declared_octal_game_is_discovered_periodic_and_proved_by_guy_smith(ca
     import json
     from pathlib import Path
     from nimjos.app.cli import main
-    classics = Path(__file__).resolve().parents[1] / "examples" / "discover" / "classics.toml"
+    classics = Path(__file__).resolve().parents[3] / "examples" / "discover" / "classics.toml"
     assert main(["discover", f"{classics}::never_last", "--window", "100", "--json"]) == 0
     found = json.loads(capsys.readouterr().out)["found"][0]
     assert found["statement"] == "periodic = { period = 3, preperiod = 1, saltus = 0 }"

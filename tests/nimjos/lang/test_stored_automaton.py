@@ -279,7 +279,7 @@ def _wythoff_table(high: int) -> np.ndarray:
     return np.asarray(table_function(target, [], game_source(target, []).coords)((high, high)))
 
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_wythoff_s_p_positions_are_learned_in_fibonacci_numeration_and_read_the_same_in_every_form():

@@ -23,7 +23,7 @@ from nimjos.lang.vector import NotVectorisable, vectorise
 from nimjos.spec.loader import load_spec
 from vector_paths import scalar_and_vector, window_size
 
-SPECS = pathlib.Path(__file__).resolve().parents[1] / "specs"
+SPECS = pathlib.Path(__file__).resolve().parents[3] / "specs"
 
 DEFINE = '''[source]
 id = "v"

@@ -11,7 +11,7 @@ from nimjos.report import render
 from nimjos.report.model import build_report
 from nimjos.results.store import ResultsStore
 from nimjos.verdict import Counterexample, Verdict
-from test_report_data import DEMO, claim, make_store
+from tests.nimjos.test_report_data import DEMO, claim, make_store
 
 KAYLES = dict(file="examples/heaps.toml", spec_hash="12" * 32, source_id="heaps", source_title="Heap games")
 
@@ -185,7 +185,7 @@ def test_a_page_whose_spec_changed_since_the_run_says_so(tmp_path, monkeypatch):
 
 
 def test_reports_from_runs_differing_only_in_seconds_are_identical(tmp_path):
-    from test_report_data import records
+    from tests.nimjos.test_report_data import records
     first = store_of(tmp_path / "a.sqlite", records() + [PERIODIC, PROVED, DEFINED], seconds=0.0)
     second = store_of(tmp_path / "b.sqlite", records() + [PERIODIC, PROVED, DEFINED], seconds=17.3)
     with ResultsStore(second) as store:                # recorded at another time, too

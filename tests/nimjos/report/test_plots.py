@@ -132,7 +132,7 @@ def test_cells_outside_the_window_are_drawn_as_not_checked(tmp_path):
     from nimjos.report.plots import not_checked
     from nimjos.results.store import ResultsStore
     from nimjos.verdict import Counterexample, Verdict
-    from test_report_data import DEMO, claim
+    from tests.nimjos.test_report_data import DEMO, claim
     grid = {"x0": 0, "y0": 0, "grundy": [[0, 1, -1], [1, 0, -1]], "claimed": [[1, 0, None], [0, 1, None]],
             "label": "claimed P-positions", "game": "nim2"}
     assert not_checked(grid) == 2 and not_checked(dict(grid, grundy=[[0, 1], [1, 0]])) == 0

@@ -15,7 +15,7 @@ import pytest
 from nimjos.verdict import Counterexample, Verdict
 from nimjos.results.store import MIGRATIONS, SCHEMA_VERSION, ResultsStore, StoreError, migrate
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def claim(claim_id: str, file: str = "specs/a.toml", **extra) -> dict:

@@ -97,7 +97,7 @@ def test_a_window_may_not_bind_a_name_the_domain_does_not_state(write_spec):
 def test_the_migration_keeps_what_the_old_rule_enumerated_and_states_the_domain(write_spec):
     """scripts/migrate_domains.py rewrites a spec of the old format (for_all the window, domain optional) into
     for_all (the domain) and window, the window enumerating what the old one did."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "scripts"))
     import migrate_domains   # noqa: E402  (scripts/migrate_domains.py)
     old = HEAD + ('[[claim]]\nid = "wide"\nfor_all = "1 <= x <= 60 and 2 <= k <= 4"\nholds = "x + k >= 3"\n'
                   '[[claim]]\nid = "stated"\ndomain = "x >= 1"\nfor_all = "1 <= x <= 9"\nholds = "x >= 1"\n'

@@ -14,7 +14,7 @@ from checkers.prove import prove_claim
 from nimjos.spec.loader import load_spec
 from nimjos.verdict import Verdict
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 FLAKY = [("000_maxnim_josephus.toml", "thm-3.4-eq-15-corrected"), ("000_maxnim_josephus.toml", "thm-3.4-eq-15-all-i"),
          ("002_josephus_nim.toml", "lemma-1.1-1")]
 

@@ -1,4 +1,4 @@
-"""More generated claims for the Z3 translation's soundness test of tests/test_z3_soundness.py (another name, so
+"""More generated claims for the Z3 translation's soundness test of tests/checkers/test_prove_z3_soundness.py (another name, so
 another fixed seed): the inner loop runs 40, this file 80 more (a CPU hog, so slow)."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from conformance import conformance_settings
 from conformance.grammar import claim
-from test_z3_soundness import COORD, check_z3
+from tests.checkers.test_prove_z3_soundness import COORD, check_z3
 
 
 @conformance_settings(80, 80)

@@ -1,5 +1,5 @@
 """The sampler's honesty tests that cost the inner loop most (CPU hogs, so slow; the specs and the runner are those
-of tests/test_sample_honest.py).
+of tests/checkers/test_sample_honest.py).
 
 * Moore's Nim_2 with an 8-bit P-set is refuted by the search beyond the window in every run, each with a fresh
   example database: the refutation comes from the search, not from one seed or a stored example.
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from nimjos.spec.loader import load_spec
-from test_sample_honest import MOORE, SPEC, run
+from tests.checkers.test_sample_honest import MOORE, SPEC, run
 
 
 @pytest.mark.parametrize("attempt", [0, 1, 2])

@@ -11,7 +11,7 @@ from pathlib import Path
 from nimjos.report import render
 from nimjos.results.store import ResultsStore
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CLAIMS = 6
 
 

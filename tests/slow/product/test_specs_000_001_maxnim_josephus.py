@@ -29,7 +29,7 @@ from nimjos.lang.syntax import parse
 from nimjos.josephus.algorithms import survivor
 from nimjos.spec.loader import load_spec
 
-SPECS = Path(__file__).resolve().parents[2] / "specs"
+SPECS = Path(__file__).resolve().parents[3] / "specs"
 DOC000 = "000_maxnim_josephus.toml"
 DOC001 = "001_maxnim_josephus_algorithm.toml"
 WRONG = ("refuted", "ill-defined")

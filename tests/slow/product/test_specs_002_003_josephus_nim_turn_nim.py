@@ -19,7 +19,7 @@ from checkers.exhaustive import check_exhaustive
 from nimjos.spec.plan import plan_claim
 from nimjos.spec.loader import load_spec
 
-SPECS = Path(__file__).resolve().parents[2] / "specs"
+SPECS = Path(__file__).resolve().parents[3] / "specs"
 FILES = ("002_josephus_nim.toml", "003_turn_nim_and_weighted_nim.toml")
 WRONG = ("refuted", "ill-defined")
 

@@ -15,7 +15,7 @@ from checkers.exhaustive import check_exhaustive
 from nimjos.spec.plan import plan_claim
 from nimjos.spec.loader import load_spec
 
-SPEC = Path(__file__).resolve().parents[2] / "specs" / "004_cyclic_nimhoff_delete_nim.toml"
+SPEC = Path(__file__).resolve().parents[3] / "specs" / "004_cyclic_nimhoff_delete_nim.toml"
 
 
 @pytest.fixture(scope="module")

@@ -35,7 +35,7 @@ from checkers.prove.walnut.numeration import BASE2, FIB, PELL
 from checkers.prove.walnut.run import accepts, run, smallest_accepted
 from checkers.prove.walnut.translate import Translator
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[4]
 SPEC004 = ROOT / "specs" / "004_cyclic_nimhoff_delete_nim.toml"
 FAMILY = sorted((ROOT / "examples" / "wythoff_family").glob("*.toml"))
 
@@ -134,7 +134,7 @@ def test_no_proof_rests_on_a_beatty_automaton_that_fails_its_check(monkeypatch, 
     ("v2(x + 1) % 3 == 1", BASE2), ("(x, y) == (y, 3)", BASE2), ("(x, y + 1) != (2, floor_phi(x))", FIB),
 ])
 def test_the_translation_agrees_with_the_language(text, numeration, walnut):
-    """Each statement in the numeration its terms ask for (the harness of tests/test_conformance_walnut.py)."""
+    """Each statement in the numeration its terms ask for (the harness of tests/conformance/test_conformance_walnut.py)."""
     assert check_walnut([({}, text)]) == ["judged"]
     tr = Translator(spec_namespace(), num=BASE2)
     if numeration is not BASE2:

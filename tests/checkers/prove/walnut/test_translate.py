@@ -1,6 +1,6 @@
 """The Walnut backend in this process, without a JVM: what it sends Walnut, and what it makes of the answers.
 
-tests/test_walnut.py and the conformance tests run real Walnut JVMs (slow). Here:
+tests/checkers/prove/test_walnut.py and the conformance tests run real Walnut JVMs (slow). Here:
 
 * the translation of claims into Walnut jobs (``checkers.prove.walnut.method._translate``): the queries and their
   roles, the names of the counterexample automaton's variables, the numeration chosen, the refusals and their
@@ -566,9 +566,9 @@ def _well_formed(command: str) -> str:
 
 
 def test_the_predicates_of_the_jvm_test_translate_here():
-    """Every predicate tests/test_walnut.py checks against Walnut's automata translates in this process, to a
+    """Every predicate tests/checkers/prove/test_walnut.py checks against Walnut's automata translates in this process, to a
     well-formed Walnut formula over the predicate's own variables."""
-    from test_walnut import PREDICATES
+    from tests.checkers.prove.test_walnut import PREDICATES
     ns = spec_namespace()
     for text in PREDICATES:
         unit = Unit(["x", "y", "z"])

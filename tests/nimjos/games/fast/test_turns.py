@@ -22,7 +22,7 @@ from nimjos.lang.syntax import parse
 from nimjos.lang.vector import NotVectorisable, vectorise
 from nimjos.spec.loader import load_spec
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[4]
 
 
 @pytest.fixture(scope="module")

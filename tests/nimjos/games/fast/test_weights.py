@@ -17,7 +17,7 @@ from nimjos.games.fast import outcomes_fast
 from nimjos.lang.compiler import Namespace
 from nimjos.spec.loader import load_spec
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[4]
 
 
 def declare(where: str, to: str = "(x - t, y - u)", params: dict | None = None):

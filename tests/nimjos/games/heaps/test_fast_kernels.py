@@ -3,7 +3,7 @@ plain mex that looks for one value at a time (vectorised), the rare-value method
 extended by a period the Guy-Smith theorem proves. Ground truth: the game's moves (rules.moves, and the reference
 engine on positions of several heaps); the kernels of 60daf3d (the plain kernel is still here for codes with a
 tail digit; the rare-value kernel's tables are kept as checksums). This file also runs in the bounds-checked child
-of tests/test_engine_bounds.py."""
+of tests/nimjos/games/test_engine_bounds.py."""
 from __future__ import annotations
 
 import hashlib

@@ -24,7 +24,7 @@ from nimjos.lang.compiler import Namespace
 from nimjos.lang.errors import SpecError
 from nimjos.spec.loader import load_spec
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[4]
 NIM_SPEC = ROOT / "examples" / "misere" / "nim.toml"
 
 NIM2 = {"position": ["x", "y"], "play": "misere",

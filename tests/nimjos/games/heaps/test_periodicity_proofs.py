@@ -118,7 +118,7 @@ def test_the_method_on_claims(write_spec):
 def test_periodic_claims_are_sampled_beyond_the_window_and_not_proved_by_the_prover():
     """A periodic claim is sampled (g(n + p) = g(n) at heap sizes beyond the window) and the prover says it
     does not apply; a wrong period is refuted by the sampler too, and the verdicts do not change between runs."""
-    spec = load_spec(Path(__file__).resolve().parents[1] / "examples" / "heap_games.toml")
+    spec = load_spec(Path(__file__).resolve().parents[4] / "examples" / "heap_games.toml")
     right = run_claim(spec.claim("kayles-period-12"), RunOptions(methods=("sample", "prove"), repair=False))
     by = {v.method: v for v in right.verdicts}
     assert by["sample"].verdict == "sampled" and by["sample"].beyond >= 20 and by["sample"].largest > 10_000

@@ -27,7 +27,7 @@ from nimjos.games.functions import misere_grundy
 from nimjos.lang.errors import EvalError
 from nimjos.spec.loader import load_spec
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[4]
 
 #: misère nim values of single heaps n = 0..20 as CGSuite's test suite prints them (0: a misère P-position)
 CGSUITE_MISERE = {

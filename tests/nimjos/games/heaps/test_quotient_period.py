@@ -17,7 +17,7 @@ from nimjos.games.heaps.quotient import QuotientBuilder
 from nimjos.spec.loader import load_spec
 
 KAYLES = octal_rules("0.77")
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[4]
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The long test of tests/test_domain_certificate.py (a Z3 proof with a 10 s budget, then the window on 2,000
+"""The long test of tests/checkers/prove/test_domain_certificate.py (a Z3 proof with a 10 s budget, then the window on 2,000
 positions), slow by its folder."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from nimjos.spec.loader import load_spec
 
 #: Grundy values of "take at most half" with a pass: G(x, 1) = ((o - 1) / 2) xor 1, o the odd part of x + 1
 #: (and G(x, 0) = (o - 1) / 2, so the formula is wrong at p = 0, outside the claim); as in
-#: tests/test_domain_certificate.py
+#: tests/checkers/prove/test_domain_certificate.py
 PASS = """
 [source]
 id = "pass"

@@ -14,7 +14,7 @@ import numpy as np
 from nimjos.games.heaps.fast import sequence
 from nimjos.games.heaps.rules import GRUNDYS_GAME, octal_rules
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(__file__).resolve().parents[4]
 PROBE = """
 import contextlib, io, json, sys
 from nimjos.app.cli import main

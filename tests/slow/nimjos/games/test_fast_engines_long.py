@@ -1,4 +1,4 @@
-"""The long differential test of tests/test_fast_engines.py (tens of seconds of CPU: the reference engine on
+"""The long differential test of tests/nimjos/games/test_fast_engines.py (tens of seconds of CPU: the reference engine on
 a box with millions of moves), slow by its folder."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import nimjos.games.fast.lines as lines
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.errors import NimjosError
 
-#: as in tests/test_fast_engines.py
+#: as in tests/nimjos/games/test_fast_engines.py
 LIMIT = 50_000
 EDGE_LIMIT = 400_000
 

@@ -1,5 +1,5 @@
 """The fast engines against the reference engine on every game of specs/ (a loop over the spec folder, from
-tests/test_fast_engines.py), slow by its folder."""
+tests/nimjos/games/test_fast_engines.py), slow by its folder."""
 from __future__ import annotations
 
 import itertools

@@ -1,4 +1,4 @@
-"""The long tests of tests/test_heap_games.py (each several seconds of CPU: a whole examples file, long
+"""The long tests of tests/nimjos/games/test_heaps.py (each several seconds of CPU: a whole examples file, long
 tables), slow by their folder."""
 from __future__ import annotations
 
@@ -124,7 +124,7 @@ def test_rare_value_method_agrees_with_the_plain_kernel_past_its_prefix(code):
 def test_the_examples_file_gets_its_expected_verdicts():
     """Every method, as `nimjos check` runs them: Bouton proved by the Sprague-Grundy reduction, Moore's Nim_k
     sampled beyond the window, the 8-digit reading of Moore's theorem refuted at (256)."""
-    spec = load_spec(Path(__file__).resolve().parents[2] / "examples" / "heap_games.toml")
+    spec = load_spec(Path(__file__).resolve().parents[4] / "examples" / "heap_games.toml")
     assert len(spec.claims) >= 13
     for claim in spec.claims:
         result = run_claim(claim, RunOptions(repair=False))

@@ -1,5 +1,5 @@
 """The specs/ claims on the vectorised window, slow by its folder: the main theorems checked on their large windows,
-and every claim of two spec documents alike on the scalar and the vectorised paths (from tests/test_vector.py)."""
+and every claim of two spec documents alike on the scalar and the vectorised paths (from tests/nimjos/lang/test_vector.py)."""
 from __future__ import annotations
 
 import pathlib
@@ -10,7 +10,7 @@ import checkers.exhaustive as exhaustive
 from nimjos.spec.loader import load_spec
 from vector_paths import scalar_and_vector, window_size
 
-SPECS = pathlib.Path(__file__).resolve().parents[2] / "specs"
+SPECS = pathlib.Path(__file__).resolve().parents[4] / "specs"
 
 MAIN_VECTORISED = [
     ("002_josephus_nim", "thm-1.1", "refuted"), ("002_josephus_nim", "thm-1.1-corrected", "checked"),

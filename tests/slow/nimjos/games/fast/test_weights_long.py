@@ -1,4 +1,4 @@
-"""The long test of tests/test_fast_weights.py, slow by its folder."""
+"""The long test of tests/nimjos/games/fast/test_weights.py, slow by its folder."""
 from __future__ import annotations
 
 
@@ -30,7 +30,7 @@ from nimjos.lang.compiler import Namespace
 from nimjos.spec.loader import load_spec
 
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(__file__).resolve().parents[5]
 
 
 def declare(where: str, to: str = "(x - t, y - u)", params: dict | None = None):
