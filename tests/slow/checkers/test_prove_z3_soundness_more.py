@@ -1,5 +1,5 @@
-"""More generated claims for the Z3 translation's soundness test of tests/checkers/test_prove_z3_soundness.py (another name, so
-another fixed seed): the inner loop runs 40, this file 80 more (a CPU hog, so slow)."""
+"""More generated claims for the Z3 translation's soundness test of tests/checkers/test_prove_z3_soundness.py
+(another name, so another fixed seed): the inner loop runs 40, this file 80 more (a CPU hog, so slow)."""
 from __future__ import annotations
 
 from hypothesis import event, given

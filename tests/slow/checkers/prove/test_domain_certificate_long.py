@@ -1,5 +1,5 @@
-"""The long test of tests/checkers/prove/test_domain_certificate.py (a Z3 proof with a 10 s budget, then the window on 2,000
-positions), slow by its folder."""
+"""The long test of tests/checkers/prove/test_domain_certificate.py (a Z3 proof with a 10 s budget, then the window
+on 2,000 positions), slow by its folder."""
 from __future__ import annotations
 
 import pytest

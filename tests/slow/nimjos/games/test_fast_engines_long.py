@@ -1,5 +1,5 @@
-"""The long differential test of tests/nimjos/games/test_fast_engines.py (tens of seconds of CPU: the reference engine on
-a box with millions of moves), slow by its folder."""
+"""The long differential test of tests/nimjos/games/test_fast_engines.py (tens of seconds of CPU: the reference
+engine on a box with millions of moves), slow by its folder."""
 from __future__ import annotations
 
 from nimjos.games.declared import GameDecl

@@ -1,5 +1,6 @@
 """The specs/ claims on the vectorised window, slow by its folder: the main theorems checked on their large windows,
-and every claim of two spec documents alike on the scalar and the vectorised paths (from tests/nimjos/lang/test_vector.py)."""
+and every claim of two spec documents alike on the scalar and the vectorised paths (from
+tests/nimjos/lang/test_vector.py)."""
 from __future__ import annotations
 
 import pathlib

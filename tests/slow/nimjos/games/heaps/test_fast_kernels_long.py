@@ -1,5 +1,5 @@
-"""The long tests of tests/nimjos/games/heaps/test_fast_kernels.py (each several seconds of CPU), slow by their folder; the
-bounds-checked child of tests/nimjos/games/test_engine_bounds.py runs them too."""
+"""The long tests of tests/nimjos/games/heaps/test_fast_kernels.py (each several seconds of CPU), slow by their
+folder; the bounds-checked child of tests/nimjos/games/test_engine_bounds.py runs them too."""
 from __future__ import annotations
 
 
