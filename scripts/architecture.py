@@ -3,7 +3,7 @@ layer from the top down (the order of the import-linter contract in pyproject.to
 its one job (the first sentence of its docstring).
 
 The list stands between the markers ``<!-- modules:begin -->`` and ``<!-- modules:end -->``; the prose around
-them is kept. tests/test_architecture.py fails when the committed list differs from the generated one.
+them is kept. tests/product/test_architecture.py fails when the committed list differs from the generated one.
 
     python scripts/architecture.py [--doc docs/architecture.md]
 """

@@ -1,6 +1,24 @@
 """Shared fixtures: the path to the contract spec (tests/data/contract.toml, an in-repository copy of
 shared/spec-examples/contract.toml, so that the suite needs nothing outside the repository) and spec writing.
 
+Where a test lives: the tests mirror the packages, as networkx's do.
+
+* ``tests/<package path>/test_<module>.py`` tests ``<package path>/<module>.py`` (or the package
+  ``<package path>/<module>/``): tests/nimjos/lang/test_expr.py tests nimjos/lang/expr.py, tests/checkers/test_prove.py
+  the package checkers/prove/. A second file on one module adds a topic: ``test_<module>_<topic>.py``
+  (tests/checkers/prove/test_certificate_refutes.py). A file that holds no tests of its own, shared by the tests
+  beside it, is named the same way (tests/nimjos/test_report_data.py);
+* tests of the whole product (the command line end to end, the README, the docs, the architecture, start-up, the
+  hostile corpus, the test suite's own rules) are in tests/product/; the conformance tests sit beside their harness
+  in tests/conformance/ (the package ``conformance``);
+* tests/slow/ holds the slow tests in the same tree (tests/slow/nimjos/..., tests/slow/checkers/...,
+  tests/slow/product/);
+* tests/ itself holds only this file, the helpers the tests import by name (engine_agreement, vector_paths,
+  conformance) and the data (tests/data/, tests/hostile/). tests/product/test_mirror.py keeps the rule;
+* the folders of the mirror have no ``__init__.py``: test files are imported by pytest's importlib mode, each named
+  by its path from the root (``tests.checkers.test_prove``: the name another test imports it by), and the root comes
+  first on the path (``pythonpath`` in pyproject.toml), so ``nimjos`` and ``checkers`` are this tree's packages.
+
 Fast and slow, by rule (the model is hypothesis's tests/cover and tests/nocover):
 
 * a test is ``slow`` when it lies under ``tests/slow/`` (tests that start processes, JVMs, mypy or

@@ -1,5 +1,5 @@
-"""The fast Grundy engines against the reference engine: helpers shared by tests/test_fast_engines.py and
-tests/slow/test_fast_engines_specs.py."""
+"""The fast Grundy engines against the reference engine: helpers shared by tests/nimjos/games/test_fast_engines.py and
+tests/slow/nimjos/games/test_fast_engines_specs.py."""
 from __future__ import annotations
 
 import itertools

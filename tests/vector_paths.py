@@ -1,5 +1,6 @@
-"""Helpers shared by the tests of the vectorised window (tests/test_vector.py and tests/slow/test_vector_specs.py):
-a claim's exhaustive verdict by both paths, and the size of its window."""
+"""Helpers shared by the tests of the vectorised window (tests/nimjos/lang/test_vector.py and
+tests/slow/nimjos/lang/test_vector_specs.py): a claim's exhaustive verdict by both paths, and the size of its
+window."""
 from __future__ import annotations
 
 from typing import Any

@@ -3,12 +3,12 @@ named in a registry (:data:`nimjos.app.cli.SUBCOMMANDS`: the module that adds a 
 that does its work; :data:`nimjos.API`), an engine of the project named in :data:`MODULES_ON_USE`, or a heavy
 library named in :data:`LIBRARIES_ON_USE`.
 
-The project imports at the top of a module, never inside a function (tests/test_architecture.py); this
+The project imports at the top of a module, never inside a function (tests/product/test_architecture.py); this
 module is the one exception, so that ``nimjos --help``, ``nimjos josephus survivor`` and reading a spec do not
 load sympy, numba, z3, matplotlib, dask or numpy. Of the project, the modules of the application layer and of the API
 (``nimjos.app.*``, ``nimjos.api.*``, the two top layers, which nothing below may import) and the engines of :data:`MODULES_ON_USE` are loaded this way; an
 engine only by a module of its own layer or of a layer above, so a lazy import is never an import upward through
-the layers; tests/test_architecture.py checks who calls it with what.
+the layers; tests/product/test_architecture.py checks who calls it with what.
 
 The compiled kernels of the games (:func:`compiled_on_use`, in place of ``numba.njit``) are compiled, and numba
 imported, at the first call of one of them.

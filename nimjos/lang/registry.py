@@ -11,7 +11,7 @@ layer: it imports no backend):
 * Walnut -- ``checkers.prove.walnut.arith.WALNUT_FORMS``
 * the fast engines' translation of moves -- ``nimjos.games.fast.translate.FAST_FORMS``
 
-``tests/test_builtin_registry.py`` checks every table against this registry both ways. A built-in's `domains`, when
+``tests/nimjos/lang/test_registry.py`` checks every table against this registry both ways. A built-in's `domains`, when
 given, are the small-argument domains the conformance grammar (``tests/conformance/grammar.py``) draws its calls
 from, so that a built-in registered with them is tested by every backend that claims a form.
 

@@ -4,7 +4,7 @@ class it claims to cover, or refuses with its own exception.
 
 :mod:`tests.conformance.grammar` generates expressions, definitions and declared games (hypothesis strategies);
 :mod:`tests.conformance.reference` evaluates them with the scalar language; the test files
-``tests/test_conformance_*.py`` compare one backend each (vectorised, fast engines, Z3, Walnut).
+``tests/conformance/test_conformance_*.py`` compare one backend each (vectorised, fast engines, Z3, Walnut).
 
 The default (CI) mode is deterministic (``derandomize=True``, no example database) and small; the long mode
 (``NIMJOS_CONFORMANCE=long``) draws many more examples with a random seed, for a nightly-style run

@@ -1,8 +1,8 @@
 """A survey of the disagreements of one backend: the conformance checks of :mod:`tests.conformance.backends` run
 on many generated examples without stopping at the first failure; the failures are grouped by what was said
 (the backend, the world, "has no value" or a value) and the shortest statements of each group are printed, for a
-person to minimise and report. The tests (tests/test_conformance_*.py) stop at the first failure and shrink it;
-this finds the others behind it.
+person to minimise and report. The tests (tests/conformance/test_conformance_*.py) stop at the first failure and
+shrink it; this finds the others behind it.
 
     cd tests && python -m conformance.survey z3 --examples 3000 --seed 1
 

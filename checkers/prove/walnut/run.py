@@ -29,7 +29,7 @@ sequence of claims in a process (the pool's sequences are fixed: nimjos.app.clai
 >>> states_of("msd_2\\n0 1\\n0 -> 0\\n1 0\\n1 -> 1\\n")
 2
 
-A run needs Java and the jar, so it is skipped here (tests/test_walnut.py runs it):
+A run needs Java and the jar, so it is skipped here (tests/checkers/prove/test_walnut.py runs it):
 
 >>> run(['eval t "Ax,y x+y=y+x";'], timeout=60).verdicts   # doctest: +SKIP
 {'t': True}
@@ -429,7 +429,7 @@ class Session:
     """One JVM, kept for the runs of a process (see the module docstring): its working directory, and the JVM
     reading commands from its stdin; its stdout is read by the run, its stderr by a thread of the session.
 
-    >>> Session.__name__   # a session starts a JVM: tests/test_walnut.py runs them
+    >>> Session.__name__   # a session starts a JVM: tests/checkers/prove/test_walnut.py runs them
     'Session'
     """
 
