@@ -6,7 +6,7 @@ Where a test lives: the tests mirror the packages, as networkx's do.
 * ``tests/<package path>/test_<module>.py`` tests ``<package path>/<module>.py`` (or the package
   ``<package path>/<module>/``): tests/nimjos/lang/test_expr.py tests nimjos/lang/expr.py, tests/checkers/test_prove.py
   the package checkers/prove/. A second file on one module adds a topic: ``test_<module>_<topic>.py``
-  (tests/checkers/prove/test_certificate_refutes.py). A file that holds no tests of its own, shared by the tests
+  (tests/checkers/test_certificate_refutes.py). A file that holds no tests of its own, shared by the tests
   beside it, is named the same way (tests/nimjos/test_report_data.py);
 * tests of the whole product (the command line end to end, the README, the docs, the architecture, start-up, the
   hostile corpus, the test suite's own rules) are in tests/product/; the conformance tests sit beside their harness

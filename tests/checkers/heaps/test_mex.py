@@ -18,7 +18,7 @@ from nimjos.games.periodicity import detect, holds
 from nimjos.lang.errors import EvalError
 from nimjos.spec.loader import load_spec
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "arithmetic_periodicity.toml"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "arithmetic_periodicity.toml"
 
 
 def _least_failure(rules: HeapRules, p: int, n0: int, s: int, reach: int = 300) -> int | None:
