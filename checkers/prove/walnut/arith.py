@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from nimjos.lang.registry import REGISTRY
 from nimjos.lang.stored import StoredAutomaton
 from checkers.prove.walnut.beatty import MAX_C, ROOT_TERMS, split_square, square_form
-from checkers.prove.walnut.logic import (BEATTY_TERMS, LOG_AUTOMATA, LOG_NUMERATION, MAX_CONSTANT, MAX_EXPONENT, MAX_FACTOR,
+from checkers.prove.walnut.logic import (LOG_AUTOMATA, LOG_NUMERATION, MAX_CONSTANT, MAX_EXPONENT, MAX_FACTOR,
                                          MAX_RESIDUE_MODULUS, Exp, NotAutomatic, Unit, WrongNumeration)
 
 
@@ -31,6 +31,10 @@ if TYPE_CHECKING:    # the Translator's other mixins, for the type checker (chec
     from checkers.prove.walnut.host import TranslatorHost as _Host
 else:
     _Host = object
+
+#: the Beatty terms: each built-in's automaton, its numeration, and the multiple of n added to it (floor(n phi^2) =
+#: floor(n phi) + n); each automaton is checked in every run that uses it (``logic.BEATTY_CHECKS``)
+BEATTY_TERMS = {"floor_phi": ("phin", "fib", 0), "floor_phi2": ("phin", "fib", 1), "floor_sqrt2": ("sqrt2n", "pell", 0)}
 
 
 class Arithmetic(_Host):
@@ -496,7 +500,7 @@ class Arithmetic(_Host):
 
     def _call_beatty(self, node: ast.Call, env: dict, unit: Unit, acc: list) -> str | None:
         """floor_phi(n) = floor(n phi), floor_phi2(n) = floor(n phi) + n (Fibonacci numeration) and floor_sqrt2(n) =
-        floor(n sqrt 2) (Pell), by their automata (logic.BEATTY_TERMS, each checked in the run); the argument a
+        floor(n sqrt 2) (Pell), by their automata (:data:`BEATTY_TERMS`, each checked in the run); the argument a
         natural (a difference carries its obligation)."""
         assert isinstance(node.func, ast.Name), "a form of a built-in, called by call() for a call of a name"
         if len(node.args) != 1:

@@ -181,9 +181,6 @@ LOG_AUTOMATA = {"v2": "low", "ilog2": "lpow", "zeck_tz": "low"}
 #: the numeration each of them is automatic in (the automaton low reads the lowest digit place in either: in msd_2
 #: that is 2**v2(n), in msd_fib the place F_(k+2) of k = zeck_tz(n))
 LOG_NUMERATION = {"v2": "msd_2", "ilog2": "msd_2", "zeck_tz": "fib"}
-#: the Beatty terms: each built-in's automaton, its numeration, and the multiple of n added to it (floor(n phi^2) =
-#: floor(n phi) + n); each automaton is checked in every run that uses it (:data:`BEATTY_CHECKS`)
-BEATTY_TERMS = {"floor_phi": ("phin", "fib", 0), "floor_phi2": ("phin", "fib", 1), "floor_sqrt2": ("sqrt2n", "pell", 0)}
 #: each Beatty automaton's check (the eval name of its :func:`beatty_query`) and the lemma a proof that uses it names
 BEATTY_CHECKS = {"phin": (PHI_CHECK, PHI_LEMMA), "sqrt2n": (SQRT2_CHECK, SQRT2_LEMMA)}
 
