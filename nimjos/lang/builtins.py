@@ -502,6 +502,29 @@ def _choose_size(n: int, k: int) -> int | None:
     return math.comb(n, k)
 
 
+#: families built lately, by kind and arguments (a claim over ``f in nondecreasing(K, 1, V)`` asks for the same family
+#: at instance after instance: the window's rows, the audit's probes); only families of at most CACHED_FAMILY members
+#: are kept, at most CACHED_FAMILIES of them (members are immutable, so sharing them changes no value)
+_FAMILIES: dict[tuple, tuple] = {}
+CACHED_FAMILY, CACHED_FAMILIES = 20_000, 16
+
+
+def _family(key: tuple, size: int, build: Any) -> tuple:
+    """The family `key` (`size` members), built by `build()` unless it was built lately.
+
+    >>> _family(("demo", 1), 2, lambda: (1, 2)) is _family(("demo", 1), 2, lambda: (3, 4))
+    True
+    """
+    got = _FAMILIES.get(key)
+    if got is None:
+        got = tuple(build())
+        if size <= CACHED_FAMILY:
+            if len(_FAMILIES) >= CACHED_FAMILIES:
+                del _FAMILIES[next(iter(_FAMILIES))]
+            _FAMILIES[key] = got
+    return got
+
+
 def functions(K: Any, lo: Any, hi: Any) -> tuple:
     """Every function {1..K} -> {lo..hi}, as callable tables, in lexicographic order of their tables.
 
@@ -511,8 +534,11 @@ def functions(K: Any, lo: Any, hi: Any) -> tuple:
     K, lo, hi = (int_arg("functions", v) for v in (K, lo, hi))
     if K < 0 or hi < lo:
         return ()
-    _family_size_check(f"functions({K}, {lo}, {hi})", _power_size(hi - lo + 1, K), K)
-    return tuple(FiniteFunction(t) for t in itertools.product(range(lo, hi + 1), repeat=K))
+    size = _power_size(hi - lo + 1, K)
+    _family_size_check(f"functions({K}, {lo}, {hi})", size, K)
+    assert size is not None
+    return _family(("functions", K, lo, hi), size,
+                   lambda: (FiniteFunction(t) for t in itertools.product(range(lo, hi + 1), repeat=K)))
 
 
 def nondecreasing(K: Any, lo: Any, hi: Any) -> tuple:
@@ -524,8 +550,11 @@ def nondecreasing(K: Any, lo: Any, hi: Any) -> tuple:
     K, lo, hi = (int_arg("nondecreasing", v) for v in (K, lo, hi))
     if K < 0 or hi < lo:
         return ()
-    _family_size_check(f"nondecreasing({K}, {lo}, {hi})", _choose_size(hi - lo + K, K), K)
-    return tuple(FiniteFunction(t) for t in itertools.combinations_with_replacement(range(lo, hi + 1), K))
+    size = _choose_size(hi - lo + K, K)
+    _family_size_check(f"nondecreasing({K}, {lo}, {hi})", size, K)
+    assert size is not None
+    return _family(("nondecreasing", K, lo, hi), size,
+                   lambda: (FiniteFunction(t) for t in itertools.combinations_with_replacement(range(lo, hi + 1), K)))
 
 
 def subsets(lo: Any, hi: Any) -> tuple:
@@ -537,7 +566,8 @@ def subsets(lo: Any, hi: Any) -> tuple:
     lo, hi = int_arg("subsets", lo), int_arg("subsets", hi)
     items = list(range(lo, hi + 1))
     _family_size_check(f"subsets({lo}, {hi})", 2 ** len(items))
-    return tuple(frozenset(c) for r in range(len(items) + 1) for c in itertools.combinations(items, r))
+    return _family(("subsets", lo, hi), 2 ** len(items),
+                   lambda: (frozenset(c) for r in range(len(items) + 1) for c in itertools.combinations(items, r)))
 
 
 #: the scalar forms of the built-ins this module holds, by name: the registry (:mod:`nimjos.lang.registry`) declares
