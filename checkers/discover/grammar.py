@@ -18,8 +18,9 @@ is that tree printed (:func:`nimjos.lang.build.show`), so that the formula print
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
-from typing import Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -179,11 +180,13 @@ def guards_first(atoms: Sequence[ast.expr]) -> ast.expr:
     return conjunction(sorted(atoms, key=lambda atom: 0 if is_guard(atom) else 1))
 
 
-def _evaluate(tree: ast.expr, names: Sequence[str], columns: Sequence[np.ndarray], truth: bool) -> np.ndarray | None:
+def _evaluate(tree: ast.expr, names: Sequence[str], columns: Sequence[np.ndarray], truth: bool,
+              run: Callable[[dict], Any] | None = None) -> np.ndarray | None:
     """The value of ``tree`` at every position (one array per coordinate), by the language's vectorised
-    evaluator; None when it cannot be evaluated exactly there (the formula is then not a candidate)."""
+    evaluator (``run``: the tree's, already made); None when it cannot be evaluated exactly there (the formula is
+    then not a candidate)."""
     try:
-        value = vectorise(tree, Namespace())(dict(zip(names, columns)))
+        value = (run or vectorise(tree, Namespace()))(dict(zip(names, columns)))
         n = len(columns[0])
         return as_truth(value, n) if truth else as_full(value, n)
     except (NotVectorisable, EvalError, ArithmeticError, ValueError):
@@ -217,13 +220,20 @@ def disagreements(tree: ast.expr, names: Sequence[str], columns: Sequence[np.nda
     return None if got is None else got != expected
 
 
+@functools.lru_cache(maxsize=8)
+def _evaluated_atoms(names: tuple[str, ...]) -> tuple[tuple[ast.expr, Callable[[dict], Any]], ...]:
+    """The atoms of the grammar over ``names``, each with its vectorised evaluation (resolved at its first use, then
+    kept): built once per process for the fits of every class and table. Private: the trees are shared."""
+    return tuple((atom, vectorise(atom, Namespace())) for atom in atoms(names))
+
+
 def _atom_masks(names: Sequence[str], columns: Sequence[np.ndarray], extra: Sequence[ast.expr] = (),
                 inside: np.ndarray | None = None) -> list[tuple[ast.expr, np.ndarray]]:
     """Every atom of the grammar (and of ``extra``) with its truth at the positions, leaving out those true nowhere
     (or, given ``inside``, false somewhere inside) and those true everywhere."""
     out = []
-    for atom in [*atoms(names), *extra]:
-        mask = _evaluate(atom, names, columns, truth=True)
+    for atom, run in [*_evaluated_atoms(tuple(names)), *((a, None) for a in extra)]:
+        mask = _evaluate(atom, names, columns, truth=True, run=run)
         if mask is not None and bool(mask[inside].all() if inside is not None else mask.any()) \
                 and not bool(mask.all()):
             out.append((atom, mask))

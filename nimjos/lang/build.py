@@ -135,7 +135,7 @@ class _Grouped(ast.NodeTransformer):
 
     def hold(self, node: ast.expr, parens: bool) -> ast.expr:
         key = f"\x00{len(self.groups)}\x00"
-        self.groups[key] = f"({show(node)})" if parens else show(node)
+        self.groups[key] = f"({_printed(node)})" if parens else _printed(node)
         return ast.Name(key, ast.Load())
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
@@ -170,8 +170,13 @@ def show(tree: ast.expr) -> str:
     ...             binary(disjunction([conjunction([name("a"), name("b")]), name("c")]), ast.Add, constant(1))))
     '(a - b) & c | (((a and b) or c) + 1)'
     """
+    return _printed(copy_tree(tree))
+
+
+def _printed(tree: ast.expr) -> str:
+    """:func:`show` of a tree it may change (a copy made once, at the top)."""
     grouped = _Grouped()
-    text = ast.unparse(ast.fix_missing_locations(grouped.visit(copy_tree(tree))))
+    text = ast.unparse(ast.fix_missing_locations(grouped.visit(tree)))
     for key, group in grouped.groups.items():
         text = text.replace(key, group)
     return text
