@@ -538,8 +538,9 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
              out: Path | None = None, rounds: int = 1) -> Discovery:
     """Discover descriptions of ``game`` from its table: fitted on the box from 0 up to ``fit_size`` in every
     coordinate, confirmed on the box up to twice that, then printed as claims and checked (``prove``: with every
-    method, the spec written to ``out`` or a temporary file). An automaton gets at most ``rounds`` confirmations,
-    each on the box below the next power of two (a count, never a time).
+    method; the spec written to ``out`` when given). An automaton gets at most ``rounds`` confirmations, each on the
+    box below the next power of two (a count, never a time). The table of the larger box is computed once, and the
+    small box is its corner (``table_of`` gives the box from 0): every position is valued once.
 
     >>> game = GameSource('subtraction({1, 2})', ("n",), heap=True)
     >>> result = discover(game, lambda highs: np.arange(highs[0] + 1) % 3, fit_size=30, prove=False)
@@ -549,11 +550,11 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
     started = time.perf_counter()
     names, dim = game.coords, len(game.coords)
     size = fit_size or FIT_SIZE.get(dim, 7)
-    small = np.asarray(table_of((size,) * dim))
     high = 2 * size + 1
     big = np.asarray(table_of((high,) * dim))
+    small = big[(slice(0, size + 1),) * dim]
     in_small, in_big = small.ravel() != OUTSIDE, big.ravel() != OUTSIDE   # the positions of the game's domain
-    result = Discovery(game, [], positions=int(in_small.sum() + in_big.sum()), window=box_text(names, high))
+    result = Discovery(game, [], positions=int(in_big.sum()), window=box_text(names, high))
     cols_small = [c[in_small] for c in _columns(small.shape)]
     cols_big = [c[in_big] for c in _columns(big.shape)]
     values_small, values_big = small.ravel()[in_small], big.ravel()[in_big]
