@@ -6,6 +6,7 @@ description", with the classes tried.
 """
 from __future__ import annotations
 
+import ast
 import json
 import tomllib
 from pathlib import Path
@@ -17,7 +18,7 @@ from checkers.discover.automaton import learn
 from checkers.discover.search import AUTOMATA, AUTOMATON, P_FORMULAS, GameSource, discover, p_classes
 from nimjos.app.cli import main
 from nimjos.api.discover import game_source, toml_value
-from nimjos.lang.build import show
+from nimjos.lang.build import binary, compare, conjunction, constant, name, show
 from nimjos.spec.loader import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -380,7 +381,11 @@ def test_a_read_back_formula_right_on_the_window_but_not_equal_to_the_automaton_
                      'where = "1 <= t <= x" }, { to = "(x, y - t)", where = "1 <= t <= 4 and t <= y" }]\n')
     target = f"{games}::nim_sub5"
     source = game_source(target, [])
-    monkeypatch.setattr(search, "read_back", lambda *_: ["x == y % 5 and x + y != 4000"])
+    x, y = name("x"), name("y")
+    wrong = conjunction([compare(x, ast.Eq, binary(y, ast.Mod, constant(5))),
+                         compare(binary(x, ast.Add, y), ast.NotEq, constant(4000))])
+    assert show(wrong) == "x == y % 5 and x + y != 4000"
+    monkeypatch.setattr(search, "read_back", lambda *_: [wrong])
     result = discover(source, table_function(target, [], source.coords), fit_size=31, rounds=3)
     (auto,) = result.found
     assert (auto.klass, auto.verdict, auto.formula) == (AUTOMATON, "proved", "")

@@ -175,18 +175,19 @@ def box_text(names: Sequence[str], high: int) -> str:
     >>> box_text(("x", "y"), 7)
     'x <= 7 and y <= 7'
     """
-    return " and ".join(f"{n} <= {high}" for n in names)
+    return show(conjunction([compare(name(n), ast.LtE, constant(high)) for n in names]))
 
 
 def domain_text(names: Sequence[str], domain: str = "") -> str:
-    """The domain of a discovered claim: every coordinate a natural number, and the game's domain when it has one.
+    """The domain of a discovered claim: every coordinate a natural number, and the game's domain when it has one
+    (its text as the game or ``--domain`` writes it).
 
     >>> domain_text(("x", "y"))
     '0 <= x and 0 <= y'
     >>> domain_text(("a", "b", "c"), "a < b < c")
     '0 <= a and 0 <= b and 0 <= c and (a < b < c)'
     """
-    naturals = " and ".join(f"0 <= {n}" for n in names)
+    naturals = show(conjunction([compare(constant(0), ast.LtE, name(n)) for n in names]))
     return f"{naturals} and ({domain})" if domain else naturals
 
 
