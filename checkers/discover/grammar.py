@@ -84,7 +84,8 @@ def terms(names: Sequence[str]) -> list[ast.expr]:
         x, y = name(a), name(b)
         out += [binary(x, ast.Sub, y), binary(y, ast.Sub, x), binary(x, ast.Add, y), call("xor", x, y),
                 binary(x, ast.BitAnd, y), binary(x, ast.BitOr, y),
-                binary(x, ast.Sub, binary(constant(2), ast.Mult, y)), binary(y, ast.Sub, binary(constant(2), ast.Mult, x))]
+                binary(x, ast.Sub, binary(constant(2), ast.Mult, y)),
+                binary(y, ast.Sub, binary(constant(2), ast.Mult, x))]
         out += [call("xor", floor(a, m), floor(b, m)) for m in MODULI]
     if len(names) >= 3:
         out += [call("xor", *map(name, names)), _sum(names)]
@@ -199,7 +200,8 @@ def agrees(tree: ast.expr, names: Sequence[str], columns: Sequence[np.ndarray], 
 
     >>> n = np.arange(50)
     >>> three = compare(binary(name("n"), ast.Mod, constant(3)), ast.Eq, constant(0))
-    >>> agrees(three, ("n",), [n], n % 3 == 0), agrees(binary(name("n"), ast.FloorDiv, constant(2)), ("n",), [n], n // 3)
+    >>> half = binary(name("n"), ast.FloorDiv, constant(2))
+    >>> agrees(three, ("n",), [n], n % 3 == 0), agrees(half, ("n",), [n], n // 3)
     (True, False)
     """
     wrong = disagreements(tree, names, columns, expected)

@@ -465,7 +465,8 @@ def base2_exclusion(formula: ast.expr | None) -> str | None:
     as), why no base-2 automaton describes it (a theorem); else None.
 
     >>> from checkers.discover.grammar import beatty_side
-    >>> print(base2_exclusion(disjunction([beatty_side("x", "y", "floor_phi", 1), beatty_side("y", "x", "floor_phi", 1)])))
+    >>> pair = disjunction([beatty_side("x", "y", "floor_phi", 1), beatty_side("y", "x", "floor_phi", 1)])
+    >>> print(base2_exclusion(pair))
     excluded by a theorem: the P-set is proved equal to a Beatty pair of alpha = phi, so that its lower coordinates form {floor(n alpha)}, of density 1 / phi, irrational; were the P-set automatic in base 2, so would that set be (a projection of it), and a letter's frequency in a base-2 automatic sequence, when it exists, is rational (Cobham 1972)
     >>> base2_exclusion(_residue("x", 5, 0)) is None, base2_exclusion(None) is None
     (True, True)
