@@ -421,3 +421,22 @@ def test_without_the_formula_classes_wythoff_is_a_fibonacci_automaton_and_base_2
     assert result.tried[-2:] == [AUTOMATON, AUTOMATA["msd_fib"]]
     assert "no stable automaton" in result.misses[AUTOMATON]
     assert "excluded by a theorem" in result.misses[AUTOMATON] and "Cobham 1972" in result.misses[AUTOMATON]
+
+
+def test_the_game_s_spec_is_loaded_once_and_both_tables_come_from_one_game_instance(monkeypatch):
+    import nimjos.api.discover as api
+    import nimjos.api.tables as tables
+    path = ROOT / "tests" / "data" / "tiny.toml"
+    spec = load_spec(path)
+
+    def no_second_load(*_):
+        raise AssertionError("the spec was loaded again")
+    monkeypatch.setattr(api, "load_spec", no_second_load)
+    monkeypatch.setattr(tables, "load_spec", no_second_load)
+    source = api.game_source(f"{path}::nim1", [], spec=spec)
+    table_of = api.table_function(f"{path}::nim1", [], source.coords, spec=spec)
+    assert table_of((5,)).tolist() == [0, 1, 2, 3, 4, 5] and table_of((9,)).tolist() == list(range(10))
+    # discover values the larger box only: the small one is its corner
+    asked = []
+    result = discover(source, lambda highs: asked.append(highs) or np.arange(highs[0] + 1), fit_size=30, prove=False)
+    assert asked == [(61,)] and result.positions == 62
