@@ -17,6 +17,7 @@ game's moves, the engines): this module never sees a paper's formula.
 """
 from __future__ import annotations
 
+import ast
 import json
 import re
 import time
@@ -27,11 +28,12 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from checkers.discover.automaton import learn, limit
-from checkers.discover.grammar import (agrees, beatty_pairs, disagreements, disjunctions, fit_grundy, fit_p_set,
-                                      read_back, with_exceptions)
+from checkers.discover.grammar import (agrees, beatty_pairs, disagreements, disjunctions, fit_grundy,
+                                      fit_p_set, irrational_slope, read_back, with_exceptions)
 from checkers.options import RunOptions
 from checkers.run import run_claim
 from nimjos.games.periodicity import detect, observe
+from nimjos.lang.build import binary, call, compare, conjunction, constant, disjunction, integers, name, show
 from nimjos.lang.errors import NimjosError, SpecError, each_error
 from nimjos.lang.stored import read_walnut
 from nimjos.spec.loader import load_spec
@@ -123,6 +125,8 @@ class Found:
     stored: str = ""
     #: a proved automaton read back: the formula Walnut proved equal to it (empty: none of the read-back classes)
     formula: str = ""
+    #: ... that formula's tree (None: none)
+    formula_tree: ast.expr | None = None
 
     @property
     def numeration(self) -> str:
@@ -171,18 +175,19 @@ def box_text(names: Sequence[str], high: int) -> str:
     >>> box_text(("x", "y"), 7)
     'x <= 7 and y <= 7'
     """
-    return " and ".join(f"{n} <= {high}" for n in names)
+    return show(conjunction([compare(name(n), ast.LtE, constant(high)) for n in names]))
 
 
 def domain_text(names: Sequence[str], domain: str = "") -> str:
-    """The domain of a discovered claim: every coordinate a natural number, and the game's domain when it has one.
+    """The domain of a discovered claim: every coordinate a natural number, and the game's domain when it has one
+    (its text as the game or ``--domain`` writes it).
 
     >>> domain_text(("x", "y"))
     '0 <= x and 0 <= y'
     >>> domain_text(("a", "b", "c"), "a < b < c")
     '0 <= a and 0 <= b and 0 <= c and (a < b < c)'
     """
-    naturals = " and ".join(f"0 <= {n}" for n in names)
+    naturals = show(conjunction([compare(constant(0), ast.LtE, name(n)) for n in names]))
     return f"{naturals} and ({domain})" if domain else naturals
 
 
@@ -284,14 +289,14 @@ def _periodic(values: np.ndarray) -> str | None:
     return f"periodic = {{ period = {seen.period}, preperiod = {seen.preperiod}, saltus = {seen.saltus} }}"
 
 
-def periodic_p_set(values: np.ndarray, name: str) -> str | None:
+def periodic_p_set(values: np.ndarray, coord: str) -> ast.expr | None:
     """The P-positions (zeros) of a one-coordinate table as a periodic set, with its P-positions below the
     preperiod listed, as a ``p_positions`` formula; None when the table shows no such pattern with several periods
     of evidence (:func:`nimjos.games.periodicity.observe`).
 
-    >>> periodic_p_set(np.array([1, 1, 0, 0] * 10), "n")
+    >>> show(periodic_p_set(np.array([1, 1, 0, 0] * 10), "n"))
     'n % 4 in {2, 3}'
-    >>> periodic_p_set(np.array([1, 0, 1, 1, 0, 2] + [1, 0] * 20), "n")
+    >>> show(periodic_p_set(np.array([1, 0, 1, 1, 0, 2] + [1, 0] * 20), "n"))
     'n in {1, 4} or (n >= 6 and n % 2 == 1)'
     """
     zeros = np.asarray(values) == 0
@@ -301,14 +306,15 @@ def periodic_p_set(values: np.ndarray, name: str) -> str | None:
     p, n0 = found.period, found.preperiod
     early = [i for i in range(n0) if zeros[i]]
     residues = sorted({i % p for i in range(n0, n0 + p) if zeros[i]})
-    parts = []
-    if early:
-        parts.append(f"{name} == {early[0]}" if len(early) == 1 else f"{name} in {{{', '.join(map(str, early))}}}")
+
+    def among(tree: ast.expr, values: list[int]) -> ast.expr:
+        return compare(tree, ast.Eq, constant(values[0])) if len(values) == 1 else compare(tree, ast.In,
+                                                                                           integers(values))
+    parts = [among(name(coord), early)] if early else []
     if residues:
-        tail = f"{name} % {p} == {residues[0]}" if len(residues) == 1 else \
-            f"{name} % {p} in {{{', '.join(map(str, residues))}}}"
-        parts.append((f"({name} >= {n0} and {tail})" if early else f"{name} >= {n0} and {tail}") if n0 else tail)
-    return " or ".join(parts) or None
+        tail = among(binary(name(coord), ast.Mod, constant(p)), residues)
+        parts.append(conjunction([compare(name(coord), ast.GtE, constant(n0)), tail]) if n0 else tail)
+    return disjunction(parts) if parts else None
 
 
 #: the fit of each class of P-set formulas: (coordinates, their columns, the P-positions) -> formulas, simplest first
@@ -343,26 +349,39 @@ def thinning(inside: np.ndarray) -> str | None:
             "in its period has density at least 1 / period)")
 
 
-def _confirmed(candidates: list[str], names: Sequence[str], columns: list[np.ndarray],
-               expected: np.ndarray) -> list[str]:
-    """The first :data:`MAX_CANDIDATES` candidates (simplest first) that also agree with the larger table.
+def _residue(coord: str, m: int, r: int) -> ast.expr:
+    """``coord % m == r``, for the examples."""
+    return compare(binary(name(coord), ast.Mod, constant(m)), ast.Eq, constant(r))
+
+
+def _confirmed(candidates: list[ast.expr], names: Sequence[str], columns: list[np.ndarray],
+               expected: np.ndarray) -> list[ast.expr]:
+    """The first :data:`MAX_CANDIDATES` candidates (simplest first) that also agree with the larger table (those
+    after them not evaluated).
 
     >>> n = np.arange(20)
-    >>> _confirmed(["n % 2 == 0", "n & 1 == 0", "n % 4 == 0"], ("n",), [n], n % 2 == 0)
+    >>> odd = compare(binary(name("n"), ast.BitAnd, constant(1)), ast.Eq, constant(0))
+    >>> [show(c) for c in _confirmed([_residue("n", 2, 0), odd, _residue("n", 4, 0)], ("n",), [n], n % 2 == 0)]
     ['n % 2 == 0', 'n & 1 == 0']
     """
-    return [c for c in candidates if agrees(c, names, columns, expected)][:MAX_CANDIDATES]
+    out: list[ast.expr] = []
+    for c in candidates:
+        if len(out) == MAX_CANDIDATES:
+            break
+        if agrees(c, names, columns, expected):
+            out.append(c)
+    return out
 
 
-def first_wrong(text: str, names: Sequence[str], columns: list[np.ndarray], expected: np.ndarray) -> str:
+def first_wrong(formula: ast.expr, names: Sequence[str], columns: list[np.ndarray], expected: np.ndarray) -> str:
     """The least position (by its largest coordinate, then its coordinates) where a formula differs from the table,
     with the table's value there.
 
     >>> n = np.arange(20)
-    >>> first_wrong("n % 3 == 0", ("n",), [n], n % 6 == 0)
+    >>> first_wrong(_residue("n", 3, 0), ("n",), [n], n % 6 == 0)
     'n = 3 (the table: False)'
     """
-    wrong = disagreements(text, names, columns, expected)
+    wrong = disagreements(formula, names, columns, expected)
     if wrong is None or not wrong.any():
         return "nowhere"
     at = np.flatnonzero(wrong)
@@ -432,41 +451,41 @@ def _checked_automaton(game: GameSource, automaton: Found, result: Discovery,
     if automaton.verdict == "proved":   # read back as a formula
         learned = read_walnut(automaton.stored, automaton.numeration).automaton
         formula, why = read_automaton_back(game, automaton, learned, small, big, high, out)
-        if formula:
-            automaton.formula = formula
+        if formula is not None:
+            automaton.formula, automaton.formula_tree = show(formula), formula
             automaton.claim += "\n\n" + read_back_block(game, high, formula)
-            automaton.scope += f"; read back as {formula!r}, proved equal to it: {why}"
+            automaton.scope += f"; read back as {automaton.formula!r}, proved equal to it: {why}"
         else:
             automaton.scope += f"; not read back as a formula: {why}"
     return automaton
 
 
-#: the irrational slopes of the Beatty pairs, by the built-in giving floor(n alpha)
-IRRATIONAL = {"floor_phi": ("phi", "1 / phi"), "floor_sqrt2": ("sqrt 2", "1 / sqrt 2")}
+def base2_exclusion(formula: ast.expr | None) -> str | None:
+    """When a P-set is proved equal to a Beatty pair of an irrational alpha (``formula``, the tree it was read back
+    as), why no base-2 automaton describes it (a theorem); else None.
 
-
-def base2_exclusion(formula: str) -> str | None:
-    """When a P-set is proved equal to a Beatty pair of an irrational alpha, why no base-2 automaton describes it (a
-    theorem); else None.
-
-    >>> print(base2_exclusion("(x <= y and x == floor_phi(y - x)) or (y <= x and y == floor_phi(x - y))"))
+    >>> from checkers.discover.grammar import beatty_side
+    >>> pair = disjunction([beatty_side("x", "y", "floor_phi", 1), beatty_side("y", "x", "floor_phi", 1)])
+    >>> print(base2_exclusion(pair))
     excluded by a theorem: the P-set is proved equal to a Beatty pair of alpha = phi, so that its lower coordinates form {floor(n alpha)}, of density 1 / phi, irrational; were the P-set automatic in base 2, so would that set be (a projection of it), and a letter's frequency in a base-2 automatic sequence, when it exists, is rational (Cobham 1972)
-    >>> base2_exclusion("x == y % 5") is None
-    True
+    >>> base2_exclusion(_residue("x", 5, 0)) is None, base2_exclusion(None) is None
+    (True, True)
     """
-    for floor, (alpha, density) in IRRATIONAL.items():
-        if f"{floor}(" in formula:
-            return (f"excluded by a theorem: the P-set is proved equal to a Beatty pair of alpha = {alpha}, so that "
-                    f"its lower coordinates form {{floor(n alpha)}}, of density {density}, irrational; were the P-set "
-                    "automatic in base 2, so would that set be (a projection of it), and a letter's frequency in a "
-                    "base-2 automatic sequence, when it exists, is rational (Cobham 1972)")
-    return None
+    slope = irrational_slope(formula) if formula is not None else None
+    if slope is None:
+        return None
+    alpha, density = slope
+    return (f"excluded by a theorem: the P-set is proved equal to a Beatty pair of alpha = {alpha}, so that "
+            f"its lower coordinates form {{floor(n alpha)}}, of density {density}, irrational; were the P-set "
+            "automatic in base 2, so would that set be (a projection of it), and a letter's frequency in a "
+            "base-2 automatic sequence, when it exists, is rational (Cobham 1972)")
 
 
-def read_back_block(game: GameSource, window_high: int, formula: str) -> str:
+def read_back_block(game: GameSource, window_high: int, formula: ast.expr) -> str:
     """The ``holds`` claim that the learned automaton equals ``formula`` on the game's domain.
 
-    >>> print(read_back_block(GameSource("g", ("x", "y")), 9, "x == y % 5"))
+    >>> print(read_back_block(GameSource("g", ("x", "y")), 9, compare(name("x"), ast.Eq,
+    ...                                                               binary(name("y"), ast.Mod, constant(5)))))
     [[claim]]
     id = "discovered-automaton-formula"
     text = "The automaton learned_P that nimjos discover learned from the moves of g, read back as a formula"
@@ -475,22 +494,22 @@ def read_back_block(game: GameSource, window_high: int, formula: str) -> str:
     holds = "learned_P(x, y) == (x == y % 5)"
     expect = "holds"
     """
-    call = f"{AUTOMATON_NAME}({', '.join(game.coords)})"
+    equal = compare(call(AUTOMATON_NAME, *map(name, game.coords)), ast.Eq, formula)
     text = (f"The automaton {AUTOMATON_NAME} that nimjos discover learned from the moves of {game.claim_game}, read "
             "back as a formula")
     return "\n".join(["[[claim]]", f"id = {json.dumps(READ_BACK_CLAIM)}", f"text = {json.dumps(text)}",
                       f"for_all = {json.dumps(domain_text(game.coords, game.domain))}",
                       f"window = {json.dumps(box_text(game.coords, window_high))}",
-                      f"holds = {json.dumps(f'{call} == ({formula})')}", 'expect = "holds"'])
+                      f"holds = {json.dumps(show(equal))}", 'expect = "holds"'])
 
 
 def read_automaton_back(game: GameSource, automaton: Found, learned: Any, small: tuple[list[np.ndarray], np.ndarray],
-                        big: list[np.ndarray], window_high: int, out: Path | None) -> tuple[str, str]:
+                        big: list[np.ndarray], window_high: int, out: Path | None) -> tuple[ast.expr | None, str]:
     """A proved automaton read back as a formula (:func:`checkers.discover.grammar.read_back`): fitted on the
     positions ``small`` (columns, the table's P-positions there), confirmed where the automaton accepts on the
     positions ``big``, then each candidate (at most :data:`MAX_CANDIDATES`) stated as the ``holds`` claim that the
     automaton equals it on the game's domain and checked with every method: (the first formula ``proved`` so, the
-    claim's scope), or ("", why none was)."""
+    claim's scope), or (None, why none was)."""
     names = game.coords
     fitted = read_back(names, small[0], small[1], learned.states)
     inside = learned.accepts(big)
@@ -505,7 +524,7 @@ def read_automaton_back(game: GameSource, automaton: Found, learned: Any, small:
            f"atoms and residues modulo 5 to {min(learned.states, 12)}) agrees with it on {window_high_text(names, big)}"
            if not confirmed else f"{len(confirmed)} formula(s) agreeing with it on the window were not proved equal "
            "to it")
-    return "", why
+    return None, why
 
 
 def window_high_text(names: Sequence[str], columns: list[np.ndarray]) -> str:
@@ -521,8 +540,9 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
              out: Path | None = None, rounds: int = 1) -> Discovery:
     """Discover descriptions of ``game`` from its table: fitted on the box from 0 up to ``fit_size`` in every
     coordinate, confirmed on the box up to twice that, then printed as claims and checked (``prove``: with every
-    method, the spec written to ``out`` or a temporary file). An automaton gets at most ``rounds`` confirmations,
-    each on the box below the next power of two (a count, never a time).
+    method; the spec written to ``out`` when given). An automaton gets at most ``rounds`` confirmations, each on the
+    box below the next power of two (a count, never a time). The table of the larger box is computed once, and the
+    small box is its corner (``table_of`` gives the box from 0): every position is valued once.
 
     >>> game = GameSource('subtraction({1, 2})', ("n",), heap=True)
     >>> result = discover(game, lambda highs: np.arange(highs[0] + 1) % 3, fit_size=30, prove=False)
@@ -532,11 +552,11 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
     started = time.perf_counter()
     names, dim = game.coords, len(game.coords)
     size = fit_size or FIT_SIZE.get(dim, 7)
-    small = np.asarray(table_of((size,) * dim))
     high = 2 * size + 1
     big = np.asarray(table_of((high,) * dim))
+    small = big[(slice(0, size + 1),) * dim]
     in_small, in_big = small.ravel() != OUTSIDE, big.ravel() != OUTSIDE   # the positions of the game's domain
-    result = Discovery(game, [], positions=int(in_small.sum() + in_big.sum()), window=box_text(names, high))
+    result = Discovery(game, [], positions=int(in_big.sum()), window=box_text(names, high))
     cols_small = [c[in_small] for c in _columns(small.shape)]
     cols_big = [c[in_big] for c in _columns(big.shape)]
     values_small, values_big = small.ravel()[in_small], big.ravel()[in_big]
@@ -562,7 +582,7 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
         result.tried.append(PERIODIC_P)
         p_set = periodic_p_set(big, names[0])
         periodic = p_set is not None and settle("discovered-p-positions", PERIODIC_P,
-                                                [f"p_positions = {json.dumps(p_set)}"])
+                                                [f"p_positions = {json.dumps(show(p_set))}"])
     elif dim == 1 and not game.domain:
         result.tried += ["periodic", "arithmetic-periodic"]
         statement = _periodic(big)
@@ -571,18 +591,18 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
             periodic = settle("discovered-" + klass, klass, [statement])
     small_box, big_box = box_text(names, size), box_text(names, high)
 
-    def fit_class(cid: str, klass: str, kind: str, fitted: list[str], expected: np.ndarray) -> bool:
+    def fit_class(cid: str, klass: str, kind: str, fitted: list[ast.expr], expected: np.ndarray) -> bool:
         """Confirm the fits of one class on the larger table and check them; whether one was kept. Why nothing was
         kept goes to ``result.misses``."""
         fits = _confirmed(fitted, names, cols_big, expected)
-        if settle(cid, klass, [f"{kind} = {json.dumps(f)}" for f in fits]):
+        if settle(cid, klass, [f"{kind} = {json.dumps(show(f))}" for f in fits]):
             return True
         if not fitted:
             result.misses[klass] = f"no formula of the class agrees with the table on {small_box}"
         elif not fits:
-            result.misses[klass] = (f"{fitted[0]!r} agrees with the table on {small_box} but not on {big_box}: "
-                                    f"wrong at {first_wrong(fitted[0], names, cols_big, expected)}")
-            result.near_miss = result.near_miss or (f"{kind} = {json.dumps(fitted[0])} ({klass}; checked on "
+            result.misses[klass] = (f"{show(fitted[0])!r} agrees with the table on {small_box} but not on "
+                                    f"{big_box}: wrong at {first_wrong(fitted[0], names, cols_big, expected)}")
+            result.near_miss = result.near_miss or (f"{kind} = {json.dumps(show(fitted[0]))} ({klass}; checked on "
                                                     f"{small_box} only)")
         else:
             result.misses[klass] = "every fit agreeing with the tables was refuted by the methods beyond them"
@@ -618,7 +638,7 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
                                                high, out)
             if automaton is not None:
                 result.found.append(automaton)
-                excluded = base2_exclusion(automaton.formula)
+                excluded = base2_exclusion(automaton.formula_tree)
                 if excluded and AUTOMATON in result.misses:
                     result.misses[AUTOMATON] += f"; {excluded}"
                 break

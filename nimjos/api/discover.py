@@ -25,7 +25,7 @@ from nimjos.api.tables import grundy_table, resolve_game
 from nimjos.games.declared import MISERE, names_only
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.errors import SpecError
-from nimjos.spec.loader import load_spec
+from nimjos.spec.loader import Spec, load_spec
 
 __all__ = ["discover", "game_source", "table_function", "toml_value", "checked_domain"]
 
@@ -42,11 +42,13 @@ def discover(target: str, params: list[str] | None = None, window: int | None = 
     >>> found.klass, found.verdict
     ('periodic', 'proved')
     """
-    source = game_source(target, params or [], domain)
+    path, sep, _ = target.rpartition("::")
+    spec = load_spec(path) if sep else None   # loaded once: the game's declaration and its tables come from it
+    source = game_source(target, params or [], domain, spec)
     tried = (MISERE_CLASSES if source.misere else CLASSES).get(len(source.coords))
     if tried is None:
         raise SpecError(f"nimjos discover fits games of 1 to 3 coordinates, not {len(source.coords)}")
-    return describe_game(source, table_function(target, params or [], source.coords, source.domain),
+    return describe_game(source, table_function(target, params or [], source.coords, source.domain, spec),
                          fit_size=window, out=Path(out) if out else None, rounds=rounds)
 
 
@@ -78,9 +80,10 @@ def _key(name: str) -> str:
     return name if name.replace("-", "_").isidentifier() else json.dumps(name)
 
 
-def game_source(target: str, assignments: list[str], domain: str | None = None) -> GameSource:
+def game_source(target: str, assignments: list[str], domain: str | None = None, spec: Spec | None = None) -> GameSource:
     """The game ``target`` names (``FILE::NAME``, ``FILE::EXPR`` or ``EXPR``) as a discovered claim names it, on
-    ``domain`` (``--domain``), else on the declared game's ``domain`` field, else on every position.
+    ``domain`` (``--domain``), else on the declared game's ``domain`` field, else on every position (``spec``: FILE
+    already loaded, else it is loaded here).
 
     >>> game_source('octal("0.77")', []).coords
     ('n',)
@@ -88,11 +91,11 @@ def game_source(target: str, assignments: list[str], domain: str | None = None) 
     'n >= 3'
     """
     path, sep, name = target.rpartition("::")
-    spec = load_spec(path) if sep else None
+    spec = (spec if spec is not None else load_spec(path)) if sep else None
     if spec is None or name not in spec.games:
         if assignments:
             raise SpecError("--param gives the params of a declared game; write a built-in game's in its expression")
-        game, _, _, ns = resolve_game(target, [])
+        game, _, _, ns = resolve_game(target, [], spec)
         return GameSource(name, (HEAP,), "", heap=True, misere=game.play == MISERE,
                           domain=checked_domain(domain or "", (HEAP,), ns))
     decl = spec.games[name]
@@ -131,18 +134,23 @@ def checked_domain(text: str, names: tuple[str, ...], ns: Namespace, where: str 
     return text
 
 
-def table_function(target: str, assignments: list[str], names: tuple[str, ...], domain: str = ""):
+def table_function(target: str, assignments: list[str], names: tuple[str, ...], domain: str = "",
+                   spec: Spec | None = None):
     """The table of the game on the box from 0 up to given highs, from its moves (``nimjos grundy``'s table), with
-    -1 at the cells outside ``domain``.
+    -1 at the cells outside ``domain``. The game is resolved once (from ``spec``, FILE already loaded, or loading
+    it), and every table is computed on that one instance.
 
     >>> table_function('subtraction({1, 2})', [], ("n",))((7,)).tolist()
     [0, 1, 2, 0, 1, 2, 0, 1]
     >>> table_function('subtraction({1, 2})', [], ("n",), "n >= 5")((7,)).tolist()
     [-1, -1, -1, -1, -1, 2, 0, 1]
     """
+    resolved = resolve_game(target, assignments, spec)
+
     def table_of(highs: tuple[int, ...]) -> np.ndarray:
         window = " and ".join(f"0 <= {n} <= {h}" for n, h in zip(names, highs))
-        values, how = grundy_table(target, assignments, f"{window} and ({domain})" if domain else window)
+        values, how = grundy_table(target, assignments, f"{window} and ({domain})" if domain else window,
+                                   resolved=resolved)
         if not domain:
             return values
         full = np.full(tuple(h + 1 for h in highs), OUTSIDE, dtype=np.int64)   # the box from 0: the table's corner

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.syntax import suggest
-from nimjos.spec.loader import load_spec
+from nimjos.spec.loader import Spec, load_spec
 from nimjos.spec.names import spec_namespace
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.expr import compile_expression
@@ -56,13 +56,18 @@ OUTSIDE = -1
 DETECT_PERIODICITY = detect_table
 
 
-def resolve_game(target: str, assignments: list[str]) -> tuple[Any, tuple[str, ...] | None, dict[str, Any], Namespace]:
+def resolve_game(target: str, assignments: list[str],
+                 spec: Spec | None = None) -> tuple[Any, tuple[str, ...] | None, dict[str, Any], Namespace]:
     """(game instance, its coordinate names or None for any names, its params, the namespace of the window).
 
     ``FILE::NAME`` names a declared game; ``FILE::EXPR`` or ``EXPR`` is a game expression (built-in families).
+    ``spec``: FILE already loaded (a caller that needs the spec as well loads it once), else it is loaded here.
+
+    >>> resolve_game("subtraction({1, 2})", [])[:3]
+    (subtraction({1, 2}), None, {})
     """
     path, sep, name = target.rpartition("::")
-    spec = load_spec(path) if sep else None
+    spec = (spec if spec is not None else load_spec(path)) if sep else None
     ns = spec.namespace if spec else spec_namespace()
     if spec and name in spec.games:
         decl = spec.games[name]
@@ -202,9 +207,12 @@ def _cover(highs: list[int]) -> int:
     return out
 
 
-def grundy_table(target: str, assignments: list[str], window: str, max_positions: int = 0) -> tuple[np.ndarray, dict]:
+def grundy_table(target: str, assignments: list[str], window: str, max_positions: int = 0,
+                 resolved: tuple | None = None) -> tuple[np.ndarray, dict]:
     """The Grundy values on the window's bounding box as an array (-1 outside the window), and how they were
-    computed (game, engine, seconds, ``origin``: the corner, the lowest coordinates).
+    computed (game, engine, seconds, ``origin``: the corner, the lowest coordinates). ``resolved``: what
+    :func:`resolve_game` gave for ``target`` and ``assignments``, when the caller values several windows of one game
+    (the spec is then not loaded again, and the game instance keeps the table it filled).
 
     >>> import pathlib
     >>> path = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml"
@@ -213,7 +221,7 @@ def grundy_table(target: str, assignments: list[str], window: str, max_positions
     >>> grundy_table("nim()", [], "1 <= a <= 3 and 1 <= b <= a")[0].tolist()
     [[0, -1, -1], [3, 0, -1], [2, 1, 0]]
     """
-    game, coords, params, ns = resolve_game(target, assignments)
+    game, coords, params, ns = resolved or resolve_game(target, assignments)
     binder, names = _window_binder(window, ns, params, coords)
     box = box_of(binder, params, names)
     if box is not None:

@@ -6,6 +6,7 @@ description", with the classes tried.
 """
 from __future__ import annotations
 
+import ast
 import json
 import tomllib
 from pathlib import Path
@@ -17,6 +18,7 @@ from checkers.discover.automaton import learn
 from checkers.discover.search import AUTOMATA, AUTOMATON, P_FORMULAS, GameSource, discover, p_classes
 from nimjos.app.cli import main
 from nimjos.api.discover import game_source, toml_value
+from nimjos.lang.build import binary, compare, conjunction, constant, name, show
 from nimjos.spec.loader import load_spec
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -89,14 +91,14 @@ def test_no_description_on_a_table_the_grammar_cannot_state(capsys):
 
 def test_conjunctions_have_no_needless_atom():
     n = np.arange(200)
-    fits = fit_p_set(("n",), [n], n % 4 == 1)
+    fits = [show(f) for f in fit_p_set(("n",), [n], n % 4 == 1)]
     assert fits[0] == "n % 4 == 1"
     assert all("n % 2 == 1 and" not in f for f in fits)
 
 
 def test_the_grundy_grammar_finds_a_sum_and_refuses_what_is_not_exact():
     x, y = np.arange(10).repeat(10), np.tile(np.arange(10), 10)
-    assert fit_grundy(("x", "y"), [x, y], x + y) == ["x + y"]
+    assert [show(f) for f in fit_grundy(("x", "y"), [x, y], x + y)] == ["x + y"]
     assert fit_grundy(("x", "y"), [x, y], x + y + (x == 9)) == []
 
 
@@ -187,7 +189,7 @@ def test_an_automaton_the_next_power_of_two_breaks_is_learned_again_when_rounds_
     four = discover(GameSource("t", ("x", "y")), table_of, fit_size=15, prove=False, rounds=4)
     assert [f.klass for f in four.found] == [AUTOMATON] and four.found[0].verdict == "not checked"
     assert "x < 256 and y < 256" in four.found[0].scope
-    assert four.positions == sum(2 ** (2 * k) for k in range(4, 9))   # the boxes below 16, 32, ..., 256
+    assert four.positions == sum(2 ** (2 * k) for k in range(5, 9))   # the boxes below 32, ..., 256 (16: a corner)
 
 
 # ----------------------------------------------------------------------------- misère play
@@ -265,8 +267,8 @@ def test_silver_dollar_is_fitted_on_its_domain_and_the_claim_states_it():
     p_set = found.found[0]
     assert (p_set.klass, p_set.statement) == ("P-positions formula", 'p_positions = "c == a + b + 1"')
     assert 'for_all = "0 <= a and 0 <= b and 0 <= c and (a < b < c)"' in p_set.claim
-    # the positions valued are those of the domain only (a < b < c below 16 and below 32)
-    assert found.positions == 560 + 4960
+    # the positions valued are those of the domain only (a < b < c below 32; those below 16 are its corner)
+    assert found.positions == 4960
 
 
 def test_a_game_s_domain_field_is_read_and_the_command_s_domain_overrides_it():
@@ -344,8 +346,8 @@ def test_a_game_s_domain_naming_a_param_is_refused_by_discover(tmp_path, cli):
 def test_a_learned_automaton_is_read_back_as_a_residue_formula_and_never_as_one_the_table_does_not_show():
     from checkers.discover.grammar import read_back
     x, y = (a.ravel() for a in np.meshgrid(np.arange(32), np.arange(32), indexing="ij"))
-    assert read_back(("x", "y"), [x, y], x == y % 5, 13)[0] == "x == y % 5"
-    assert read_back(("x", "y"), [x, y], (x % 7 == 3) & (y % 2 == 0), 14)[0] == "y % 2 == 0 and x % 7 == 3"
+    assert show(read_back(("x", "y"), [x, y], x == y % 5, 13)[0]) == "x == y % 5"
+    assert show(read_back(("x", "y"), [x, y], (x % 7 == 3) & (y % 2 == 0), 14)[0]) == "y % 2 == 0 and x % 7 == 3"
     # the moduli come from the automaton's size: a residue modulo 7 is not tried for an automaton of 5 states
     assert read_back(("x", "y"), [x, y], (x % 7 == 3) & (y % 2 == 0), 5) == []
     # x and y share no 1-bit and x has an even number of 1-bits: no formula of the read-back classes
@@ -379,7 +381,11 @@ def test_a_read_back_formula_right_on_the_window_but_not_equal_to_the_automaton_
                      'where = "1 <= t <= x" }, { to = "(x, y - t)", where = "1 <= t <= 4 and t <= y" }]\n')
     target = f"{games}::nim_sub5"
     source = game_source(target, [])
-    monkeypatch.setattr(search, "read_back", lambda *_: ["x == y % 5 and x + y != 4000"])
+    x, y = name("x"), name("y")
+    wrong = conjunction([compare(x, ast.Eq, binary(y, ast.Mod, constant(5))),
+                         compare(binary(x, ast.Add, y), ast.NotEq, constant(4000))])
+    assert show(wrong) == "x == y % 5 and x + y != 4000"
+    monkeypatch.setattr(search, "read_back", lambda *_: [wrong])
     result = discover(source, table_function(target, [], source.coords), fit_size=31, rounds=3)
     (auto,) = result.found
     assert (auto.klass, auto.verdict, auto.formula) == (AUTOMATON, "proved", "")
@@ -415,3 +421,22 @@ def test_without_the_formula_classes_wythoff_is_a_fibonacci_automaton_and_base_2
     assert result.tried[-2:] == [AUTOMATON, AUTOMATA["msd_fib"]]
     assert "no stable automaton" in result.misses[AUTOMATON]
     assert "excluded by a theorem" in result.misses[AUTOMATON] and "Cobham 1972" in result.misses[AUTOMATON]
+
+
+def test_the_game_s_spec_is_loaded_once_and_both_tables_come_from_one_game_instance(monkeypatch):
+    import nimjos.api.discover as api
+    import nimjos.api.tables as tables
+    path = ROOT / "tests" / "data" / "tiny.toml"
+    spec = load_spec(path)
+
+    def no_second_load(*_):
+        raise AssertionError("the spec was loaded again")
+    monkeypatch.setattr(api, "load_spec", no_second_load)
+    monkeypatch.setattr(tables, "load_spec", no_second_load)
+    source = api.game_source(f"{path}::nim1", [], spec=spec)
+    table_of = api.table_function(f"{path}::nim1", [], source.coords, spec=spec)
+    assert table_of((5,)).tolist() == [0, 1, 2, 3, 4, 5] and table_of((9,)).tolist() == list(range(10))
+    # discover values the larger box only: the small one is its corner
+    asked = []
+    result = discover(source, lambda highs: asked.append(highs) or np.arange(highs[0] + 1), fit_size=30, prove=False)
+    assert asked == [(61,)] and result.positions == 62
