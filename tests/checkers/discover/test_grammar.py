@@ -15,7 +15,7 @@ from nimjos.lang.build import (binary, call, compare, conjunction, constant, dis
                                show)
 from nimjos.lang.syntax import parse
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 LEAVES = st.one_of(st.sampled_from("xyn").map(name), st.integers(-5, 20).map(constant))
 OPERATORS = st.sampled_from([ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.BitAnd, ast.BitOr])
