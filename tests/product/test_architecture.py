@@ -260,3 +260,14 @@ def test_the_application_and_the_api_import_the_methods_through_their_facade_onl
             if isinstance(node, ast.Import):
                 inside += [f"{path.name}:{node.lineno}: import {a.name}" for a in node.names if a.name.startswith("checkers.")]
     assert not inside, inside
+
+
+def test_the_methods_parse_no_text():
+    # each expression is parsed once, when the plan is made (issue 39): the methods read the plan's trees, and a
+    # method that builds a formula builds a tree (nimjos.lang.build), never text to parse
+    root = Path(__file__).resolve().parents[2]
+    calls = [f"{path.relative_to(root)}:{node.lineno}" for path in sorted((root / "checkers").rglob("*.py"))
+             for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.Call)
+             and isinstance(node.func, (ast.Name, ast.Attribute))
+             and (node.func.id if isinstance(node.func, ast.Name) else node.func.attr) == "parse"]
+    assert calls == []
