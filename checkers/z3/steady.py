@@ -12,12 +12,17 @@ and the same claim could come out ``proved`` on a quiet machine and ``inconclusi
 :class:`SteadySolver` gives such a query the same strategy with every wall-clock timeout replaced by a
 count of conflicts (a limit Z3 counts, whatever the load); every other query gets Z3's default solver, whose
 strategies have no timeout. The choice is made at the first check, from the assertions then (Z3's own probes
-``is-qfnia`` and ``is-qflia``).
+``is-qfnia`` and ``is-qflia``). Such a query first gets Z3's default solver for :data:`QUICK_UNITS` units, far
+below what its first timeout allows (about 0.1 s of 2 s): most queries are decided there, as on a quiet machine
+(and they make the same terms in the context, which the later queries' search depends on).
 
 >>> ctx = z3.Context(); x, y = z3.Ints("x y", ctx)
 >>> s = SteadySolver(ctx); s.add(x * y == 6, x > 0, y > 0, x + y == 4); s.set("rlimit", 10_000_000)
->>> s.check(), s.strategy
-(unsat, 'qfnia, conflicts counted')
+>>> s.check(), s.strategy   # decided within Z3's own first units
+(unsat, 'default')
+>>> s = SteadySolver(ctx); s.add(x * x * x + y * y * y == 12345678901, x > 0, y > 0); s.set("rlimit", 2_000_000)
+>>> s.check(), s.strategy   # not decided within them: the counted strategy has the rest
+(unknown, 'qfnia, conflicts counted')
 >>> s = SteadySolver(ctx); s.add(z3.Function("f", z3.IntSort(ctx), z3.IntSort(ctx))(x) > x); s.check(), s.strategy
 (sat, 'default')
 """
@@ -31,9 +36,19 @@ import z3
 #: nonlinear queries), and of ``nlsat`` in place of its 3 s
 SMT_CONFLICTS = 20_000
 NLSAT_CONFLICTS = 20_000
+#: the resource units Z3's own solver has first (about 0.1 s: a query it decides within them gets its answer, and
+#: the terms it makes in the context, as on a quiet machine; a 2 s timeout could cut it only at a load of about 40)
+QUICK_UNITS = 300_000
 #: the parameters a caller may set that a strategy's solver takes as well (the budget's); any other one (such
 #: as ``combined_solver.ignore_solver1``) keeps Z3's own solver
 _CARRIED = {"rlimit", "timeout"}
+
+
+def _count(solver: Any) -> int:
+    try:
+        return int(solver.statistics().get_key_value("rlimit count"))
+    except (z3.Z3Exception, KeyError):
+        return 0
 
 
 def _qfnia(ctx: z3.Context) -> z3.Tactic:
@@ -87,24 +102,44 @@ class SteadySolver:
     def check(self, *assumptions: Any) -> Any:
         if self.strategy is None:
             self.strategy = "default"
-            if not self._scoped and not assumptions:
-                self._choose()
+            strategy = self._timed() if not self._scoped and not assumptions else None
+            if strategy is not None:
+                return self._quick_then_counted(*strategy)
         return self._solver.check(*assumptions)
 
-    def _choose(self) -> None:
+    def _timed(self) -> tuple[str, Any] | None:
+        """The counted strategy of the query's logic, if Z3's default strategy for it has timeouts."""
         names = {str(a[0]) for a, _ in self._params if a} | {k for _, keys in self._params for k in keys}
         if not names <= _CARRIED:
-            return
+            return None
         goal = z3.Goal(ctx=self.ctx)
         goal.add(*self._solver.assertions())
         for probe, name, strategy in _TIMED:
             if z3.Probe(probe, self.ctx)(goal):
-                counted = strategy(self.ctx).solver()
-                for args, keys in self._params:
-                    counted.set(*args, **keys)
-                counted.add(*self._solver.assertions())
-                self._solver, self.strategy = counted, name
-                return
+                return name, strategy
+        return None
+
+    def _quick_then_counted(self, name: str, strategy: Any) -> Any:
+        """Z3's own solver within QUICK_UNITS (far below its first timeout on any machine, so it answers as on a
+        quiet one), then, if undecided, the counted strategy with the units the caller's limit has left."""
+        limit = next((int(a[1]) for a, _ in reversed(self._params) if len(a) == 2 and a[0] == "rlimit"), None)
+        quick = min(QUICK_UNITS, limit) if limit is not None else QUICK_UNITS
+        self._solver.set("rlimit", quick)
+        before = _count(self._solver)
+        r = self._solver.check()
+        spent = max(0, _count(self._solver) - before)
+        if r != z3.unknown or spent < quick:
+            return r   # decided, or stopped by something else than its units (an interrupt, the hang net)
+        counted = strategy(self.ctx).solver()
+        for args, keys in self._params:
+            counted.set(*args, **keys)
+        if limit is not None:
+            if limit <= spent:
+                return r
+            counted.set("rlimit", limit - spent)
+        counted.add(*self._solver.assertions())
+        self._solver, self.strategy = counted, name
+        return counted.check()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._solver, name)
