@@ -31,6 +31,7 @@ from nimjos.games.declared import GameDecl
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.errors import SpecError, each_error, raise_all
 from nimjos.lang.syntax import suggest
+from nimjos.words import Kind
 from nimjos.spec.automata import declare_automata
 from nimjos.spec.definitions import compile_definitions, declare_definitions
 from nimjos.spec.names import spec_namespace
@@ -106,7 +107,7 @@ class Claim:
     spec: "Spec"
     index: int
     id: str
-    kind: str
+    kind: Kind
     raw: dict
     line: int | None
     ref: str = ""
@@ -136,8 +137,11 @@ class Claim:
     #: profile -> compiled plan, filled at load
     plans: dict[str, ClaimPlan] = field(default_factory=dict, repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        self.kind = Kind(self.kind)
+
     @classmethod
-    def from_table(cls, spec: "Spec", index: int, cid: str, kind: str, raw: dict, line: int | None,
+    def from_table(cls, spec: "Spec", index: int, cid: str, kind: Kind, raw: dict, line: int | None,
                    field_lines: dict[str, int]) -> "Claim":
         """The typed claim of a checked ``[[claim]]`` table (not compiled yet: see :func:`compile_claim`)."""
         return cls(spec, index, cid, kind, raw, line, ref=raw.get("ref", ""), text=raw.get("text", ""),
@@ -303,10 +307,10 @@ def editable_fields(claim: Claim) -> list[tuple[str, str]]:
     >>> editable_fields(load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml").claims[0])
     [('grundy', 'x')]
     """
-    out = []
+    out: list[tuple[str, str]] = []
     v = claim.statement
     if isinstance(v, str):
-        out.append((claim.kind, v))
+        out.append((str(claim.kind), v))
     elif isinstance(v, list):
         for i, fam in enumerate(v):
             for key in ("point", "where"):
@@ -549,7 +553,7 @@ def _read_claim(spec: Spec, i: int, raw: Any, lines: SpecLines, seen: dict[str, 
     if len(kinds) != 1:
         raise SpecError("a claim needs exactly one of " + ", ".join(KIND_FIELDS) +
                         (f"; it has {', '.join(kinds)}" if kinds else ""), **where)
-    kind = kinds[0]
+    kind = Kind(kinds[0])    # validated into the closed vocabulary (its word is the field's name)
     expect = raw.get("expect")
     if expect is not None and expect not in EXPECT_WORDS:
         raise SpecError(f"expect = {expect!r} is not a verdict", hint=suggest(expect, list(EXPECT_WORDS)) or
