@@ -12,6 +12,6 @@ the queries, the lemmas, the scope text), and the local certificate at one posit
 >>> prove_claim(spec.claims[0], RunOptions(timeout=20), context=CheckContext.for_claim()).verdict  # runs Walnut
 'proved'
 """
-from checkers.prove.method import ProofDisagreement, prove_claim
+from checkers.prove.method import prove_claim
 
-__all__ = ["ProofDisagreement", "prove_claim"]
+__all__ = ["prove_claim"]

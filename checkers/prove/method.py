@@ -41,7 +41,6 @@ from dataclasses import replace
 from typing import Any
 
 from nimjos.spec.loader import Claim, claim_of
-from nimjos.lang.errors import NimjosError
 from nimjos.lang.analysis import window_constants
 from nimjos.lang.syntax import copy_tree
 from nimjos.spec.plan import ClaimPlan, LevelSetPlan, ValuesPlan, WindowPlan
@@ -58,7 +57,7 @@ from checkers.prove.measures import found_words
 from checkers.prove.rule_function import warm_up
 from checkers.prove.scope import class_text
 from checkers.prove.solver import SolverContext
-from checkers.prove.soundness import against_window
+from checkers.prove.soundness import against_window, prover_bug
 from checkers.prove.stand_in import probe_beyond, stand_in_claim, stand_in_words
 from checkers.prove.terms import Untranslatable
 from checkers.prove.xor_law import xor_law
@@ -66,10 +65,6 @@ from checkers.prove.walnut import walnut_verdict
 from checkers.prove.world import WIDTH, choose_mode, world_of, world_trees
 
 METHOD = "prove"
-
-
-class ProofDisagreement(NimjosError, AssertionError):
-    """A claim proved by the formulas standing for G fails at a point beyond the window: a bug."""
 
 
 def not_applicable(claim: HasId, reason: str, seconds: float = 0.0) -> Verdict:
@@ -106,7 +101,7 @@ def prove_claim(claim: Claim, opts: RunOptions, window: Verdict | None = None,
     whole = finite_proof(claim, opts, window)   # a finite domain the window enumerated whole is proved
     if whole is not None:
         return whole
-    stood = _with_stand_ins(claim, opts, window, using_path, context)
+    stood = _with_stand_ins(claim, opts, using_path, context)
     if stood is not None:
         return stood
     walnut = walnut_verdict(claim, opts)
@@ -125,7 +120,7 @@ def prove_claim(claim: Claim, opts: RunOptions, window: Verdict | None = None,
     return v
 
 
-def _with_stand_ins(claim: Claim, opts: RunOptions, window: Verdict | None, using_path: tuple[str, ...],
+def _with_stand_ins(claim: Claim, opts: RunOptions, using_path: tuple[str, ...],
                     context: CheckContext) -> Verdict | None:
     """The claim proved by Walnut with the formulas of the grundy / P-position claims it uses standing for G
     (:mod:`checkers.prove.stand_in`), when that proves it and each used claim is proved; else None."""
@@ -149,9 +144,10 @@ def _with_stand_ins(claim: Claim, opts: RunOptions, window: Verdict | None, usin
         return None
     # checked at points before it prints: beyond the window, where the assumption holds (a sparse one too)
     evaluated, held, cx = probe_beyond(claim, opts.profile)
-    if cx is not None:
-        raise ProofDisagreement(f"claim {claim.id!r}: proved ({out.scope}) but it fails beyond the window at "
-                                f"{cx.position_text()}: a bug in the prover (the formulas standing for G)")
+    if cx is not None:   # a prover bug, marked as the window and the audit mark one (checkers.prove.soundness)
+        prover_bug(out, f"{out.method} (Walnut, the formulas standing for G) said proved, but the claim fails beyond "
+                        f"the window at {cx.position_text()}, evaluated exactly")
+        return out
     out.notes.append(f"checked beyond the window at {evaluated} point(s) of the domain, the assumption holding at "
                      f"{held}: the claim held at each")
     return out
