@@ -33,7 +33,7 @@ from nimjos.lang.errors import NimjosError, SpecError
 from nimjos.lang.inline import may_fail, names_in, substitute_call
 from nimjos.lang import build
 from nimjos.lang.syntax import copy_tree
-from nimjos.spec.loader import Claim, compile_claim
+from nimjos.spec.loader import Claim, restate_claim
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, PPositionsPlan, WindowPlan
 from checkers.exhaustive import check_exhaustive, pinned_place
 
@@ -190,11 +190,8 @@ def stand_in_claim(claim: Claim) -> Claim | None:
     text = stand_in_text(claim)
     if text is None:
         return None
-    raw = {k: v for k, v in claim.raw.items() if k != "assume"}
-    raw[claim.kind] = text
     try:
-        return compile_claim(Claim.from_table(claim.spec, claim.index, claim.id, claim.kind, raw, claim.line,
-                                              claim.field_lines))
+        return restate_claim(claim, text)
     except SpecError:
         return None
 

@@ -296,8 +296,28 @@ def revise_claim(claim: Claim, field_label: str, text: str, new_id: str, expect:
         raw.pop("expect", None)
     else:
         raw["expect"] = expect
-    return compile_claim(Claim.from_table(claim.spec, claim.index, new_id, claim.kind, raw, claim.line,
-                                          claim.field_lines), profiles)
+    return _recompiled(claim, raw, profiles)
+
+
+def restate_claim(claim: Claim, statement: str) -> Claim:
+    """A copy of `claim` whose statement (its kind's field) is `statement` and which has no assumption, compiled
+    from them: plans of its own, never the original's (a prover's rewritten statement, read by a backend through
+    :meth:`Claim.plan`).
+
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> c = restate_claim(spec.claims[0], "x % 2"); c.plan().formula.text, spec.claims[0].plan().formula.text
+    ('x % 2', 'x')
+    """
+    raw = {k: v for k, v in claim.raw.items() if k != "assume"}
+    raw[claim.kind] = statement
+    return _recompiled(claim, raw)
+
+
+def _recompiled(claim: Claim, raw: dict, profiles: tuple[str, ...] = PROFILES) -> Claim:
+    """The claim of the table `raw` in `claim`'s place (its spec, index, lines), compiled for `profiles`."""
+    return compile_claim(Claim.from_table(claim.spec, claim.index, str(raw.get("id", claim.id)), claim.kind, raw,
+                                          claim.line, claim.field_lines), profiles)
 
 
 def editable_fields(claim: Claim) -> list[tuple[str, str]]:
