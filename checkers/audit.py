@@ -11,7 +11,7 @@ domain and outside its window; one where the assumption is false says nothing an
 A probe where the claim fails (or cannot be evaluated) is a concrete instance of the domain, evaluated
 exactly: the audit's verdict is ``refuted`` (or ``ill-defined``) with it as the counterexample, and the proof
 is a prover bug when the proof said ``proved`` (the whole domain), which the run reports loudly
-(:data:`PROVER_BUG`, a note naming the backend, exit status 3 from ``nimjos check``), and the proof's own verdict
+(:data:`checkers.prove.soundness.PROVER_BUG`, a note naming the backend, exit status 3 from ``nimjos check``), and the proof's own verdict
 becomes ``inconclusive``: what the other methods earned stands. A ``proved-bounded`` proof is probed only inside
 the part of its class it records as data (the values of its enumerated names, a bit width); since that record
 does not hold every bound of the class, a failure there refutes the claim with a note, not a bug report.
@@ -49,10 +49,9 @@ from nimjos.verdict import Counterexample, Verdict
 from checkers.window.exhaustive import check_exhaustive
 from checkers.window.rerun import pinned_place, rerun_command
 from checkers.sample.scale import uses_table
+from checkers.prove.soundness import PROVER_BUG, backend, in_class, prover_bug  # noqa: F401  (PROVER_BUG re-exported)
 
 METHOD = "audit"
-#: the evidence key of a proof that failed its audit (the CLI exits with status 3 when a claim has one)
-PROVER_BUG = "prover_bug"
 #: at most this many probe points are evaluated per proof, drawn from at most ATTEMPTS candidates
 PROBES, ATTEMPTS = 40, 4000
 #: ... and at most this many for a claim whose ground truth comes from the engines (each probe is a position the
@@ -138,35 +137,6 @@ def _heap_counts(plan: ClaimPlan) -> dict[str, str]:
             assert isinstance(part, ast.Compare) and isinstance(part.left, ast.Name), "heap_count: h in multisets(...)"
             out[count.id] = part.left.id
     return out
-
-
-def in_class(proof: Verdict, env: dict) -> bool | None:
-    """Whether a point lies in the class a proof says it proved: True for ``proved`` (the whole domain), for a
-    ``proved-bounded`` the class it recorded (``proved_class``: values of the enumerated names, a bit width),
-    None when the class is not known as data.
-
-    >>> from nimjos.verdict import ProvedClass
-    >>> v = Verdict("c", "proved-bounded", "prove", "for k = 2..3 only", proved_class=ProvedClass({"k": (2, 3)}))
-    >>> in_class(v, {"k": 3, "x": 10 ** 9}), in_class(v, {"k": 4, "x": 1})
-    (True, False)
-    >>> in_class(Verdict("c", "proved-bounded", "prove", "for x < 2^32 only"), {"x": 1}) is None
-    True
-    >>> empty = ProvedClass()
-    >>> in_class(Verdict("c", "proved-bounded", "prove", "for x >= 0 only", proved_class=empty), {"x": -1}) is None
-    True
-    """
-    if proof.verdict == "proved":
-        return True
-    cls = proof.proved_class
-    if cls is None or not cls.narrows():
-        return None   # no data that narrows the domain: the class is in the scope's words only
-    for name, vals in cls.enumerated.items():
-        v = env.get(name)
-        if name in env and v not in vals and repr(v) not in vals:
-            return False
-    if cls.width:
-        return all(-(1 << cls.width) <= v < (1 << cls.width) for v in env.values() if type(v) is int)
-    return True
 
 
 def _assumed(plan: ClaimPlan, env: dict) -> bool:
@@ -264,29 +234,11 @@ def _nearest(env: dict) -> tuple:
     return (sum(ints), Counterexample(env).key())
 
 
-#: the backends a failed audit names, the first a proof's engines hold (Walnut under a heap reduction, induction
-#: over Z3: the part most likely at fault)
-BACKENDS = ("Walnut", "Sprague-Grundy", "periodicity", "induction", "Z3")
-
-
-def backend(proof: Verdict) -> str:
-    """The backend a proof came from (its `engines`), for the note of a failed audit; its method when it names none.
-
-    >>> backend(Verdict("c", "proved", "prove", "all x >= 0; Walnut 6.2 (msd_2)", engines=("Walnut",)))
-    'Walnut'
-    >>> backend(Verdict("c", "proved", "prove", "", engines=("Sprague-Grundy", "Z3", "induction")))
-    'Sprague-Grundy'
-    >>> backend(Verdict("c", "proved", "periodicity", "G has period 3"))
-    'periodicity'
-    """
-    return next((b for b in BACKENDS if b in proof.engines), proof.method)
-
-
 def audit_proof(claim: Claim, proof: Verdict, profile: str = "default") -> Verdict | None:
     """Evaluate `claim` at its probe points (:func:`probe_points`) after `proof` said ``proved`` or
     ``proved-bounded``. Returns the audit's verdict: ``refuted`` / ``ill-defined`` at the smallest failing probe
     (the proof then becomes ``inconclusive`` with a note naming its backend, and its evidence holds
-    :data:`PROVER_BUG`), ``checked`` when every probe held, None when no probe applied.
+    :data:`checkers.prove.soundness.PROVER_BUG`), ``checked`` when every probe held, None when no probe applied.
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
@@ -359,9 +311,6 @@ def audit_proof(claim: Claim, proof: Verdict, profile: str = "default") -> Verdi
         audit.notes.append(f"{what}; the proof covers only its class ({proof.scope[:200]}): the point lies outside "
                            "it, or the proof is wrong")
         return audit
-    bug = f"PROVER BUG: {what}"
-    audit.notes.append(bug)
-    proof.notes.append(bug + f"; was: {proof.verdict} [{proof.scope}]")
-    proof.evidence[PROVER_BUG] = bug
-    proof.verdict = "inconclusive"
+    audit.notes.append(prover_bug(proof, what))
     return audit
+

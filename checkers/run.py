@@ -5,8 +5,10 @@ proving: a claim proved on its whole domain is not sampled); the exhaustive one 
 dispatched by one table, :data:`HANDLERS`: method x the type of the claim's plan -> routes (a handler and the
 claims it takes) or the reason the method does not apply (:func:`route`). A method never answers None: it gives a
 verdict, or a :class:`nimjos.verdict.LeftOut` with its reason when it has nothing to say. What is left out has one
-rule here (:func:`_left_out`, and a LeftOut answer: no verdict listed, the reason kept with the result), and so has
-the audit of a proof (:func:`_audit`). The final verdict is decided by nimjos.verdict.
+rule here (:func:`_left_out`, and a LeftOut answer: no verdict listed, the reason kept with the result); so has a
+proof against the window (:func:`checkers.prove.soundness.against_window`, applied by :func:`_dispatch` to the
+verdict of every route of every method), and so has the audit of a proof (:func:`_audit`). The final verdict is
+decided by nimjos.verdict.
 
 >>> list(METHODS)
 ['exhaustive', 'prove', 'sample', 'periodicity']
@@ -26,6 +28,7 @@ from nimjos.lang.errors import NimjosError
 # re-exported: the options of a run
 from checkers.options import PROVE_SECONDS, RunOptions, SamplingLimits, Sharding  # noqa: F401
 from checkers.prove import prove_claim
+from checkers.prove.soundness import against_window
 from checkers.heaps.reduction import heap_prove, heap_sample, over_heaps
 from checkers.heaps.misere_proof import misere_applies, misere_prove
 from checkers.heaps.periodicity import (heap_grundy_verdict, periodic_applies, periodic_prove, periodic_sample,
@@ -43,7 +46,7 @@ from checkers.result import ClaimResult  # noqa: F401  (re-exported: the result 
 @dataclass(frozen=True)
 class Earlier:
     """The verdicts the methods that ran before gave this claim in this run, as far as a later method needs them:
-    the window's (the prover's soundness check; a window refutation leaves the other methods out) and the
+    the window's (a proof is held to it; a window refutation leaves the other methods out) and the
     prover's (a claim proved on its whole domain is not sampled).
 
     >>> w = Verdict("c", "checked", "exhaustive", "")
@@ -142,7 +145,7 @@ class Route:
 
 
 def _prove(claim: Claim, opts: RunOptions, earlier: Earlier, context: CheckContext) -> Verdict:
-    """The prover (checkers.prove), given the window's verdict (a proof the window refutes is a bug)."""
+    """The prover (checkers.prove), given the window's verdict (a finite domain the window enumerated is proved)."""
     return prove_claim(claim, opts, window=earlier.window, context=context)
 
 
@@ -262,7 +265,9 @@ def _skipped(method: Method, claim: Claim) -> str | None:
 
 def _dispatch(method: Method) -> Handler:
     """Method `method` as one callable: its :func:`route` for the claim, or the reason it does not apply (a verdict
-    "not applicable", or, for a method in :data:`SILENT`, left out).
+    "not applicable", or, for a method in :data:`SILENT`, left out). A proof a route gives is held to the window
+    (the earlier verdict, else checked there): a proof the window contradicts inside its class is a prover bug,
+    ``inconclusive`` (:mod:`checkers.prove.soundness`).
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
@@ -279,7 +284,10 @@ def _dispatch(method: Method) -> Handler:
         skip = _skipped(method, claim) if found.skip else None
         if skip is not None:
             return Verdict.not_applicable(claim.id, method, skip)
-        return found.handler(claim, opts, earlier, context)
+        v = found.handler(claim, opts, earlier, context)
+        if isinstance(v, Verdict):
+            against_window(claim, v, earlier.window, opts.profile)
+        return v
     method_fn.__name__ = f"_{method}"
     return method_fn
 
@@ -328,7 +336,7 @@ def _run_methods(claim: Claim, opts: RunOptions, context: CheckContext) -> Claim
     verdicts: list[Verdict] = []
     left_out: list[LeftOut] = []   # the methods that gave no verdict, each with its reason
     failures: list[str] = []   # the methods (and audits) that failed with an error: the result is not complete
-    # later methods are given the earlier verdicts of this claim (the prover's soundness check reads the window's)
+    # later methods are given the earlier verdicts of this claim (a proof is held to the window's)
     earlier = Earlier()
     for name in names:
         fn = METHODS.get(Method(name)) if name in tuple(Method) else None

@@ -1,5 +1,6 @@
 """The closed vocabularies of nimjos, as Enums: the verdict words (:class:`Word`, with their strength), the
-methods (:class:`Method`), the profiles (:class:`Profile`), the play conventions (:class:`Play`), the executors
+methods (:class:`Method`), the kinds of a claim (:class:`Kind`), the profiles (:class:`Profile`), the play
+conventions (:class:`Play`), the executors
 of a sharded window (:class:`Executor`), the words a spec's ``expect`` may say (:data:`EXPECT_WORDS`), the
 kinds of a verdict's notes (:class:`NoteKind`, :class:`Note`), and why an instance could not be evaluated
 (:class:`Undefined`).
@@ -114,6 +115,25 @@ class Method(Vocabulary):
 
 #: the methods in the order their records are considered when several earn the same word (the window first)
 METHOD_ORDER: tuple[Method, ...] = (Method.EXHAUSTIVE, Method.SAMPLE, Method.PROVE)
+
+
+class Kind(Vocabulary):
+    """A claim's kind: the field of a ``[[claim]]`` table that states it (docs/spec-format.md), one per claim. The
+    loader validates a claim's kind into this vocabulary; its word is the field's name, as stored and printed.
+
+    >>> Kind("p_positions") is Kind.P_POSITIONS, Kind.HOLDS == "holds", [str(k) for k in Kind][:3]
+    (True, True, ['grundy', 'p_positions', 'holds'])
+    """
+
+    GRUNDY = "grundy"
+    P_POSITIONS = "p_positions"
+    HOLDS = "holds"
+    VALUES = "values"
+    LEVEL_SET = "level_set"
+    PERIODIC = "periodic"
+    STAIR = "stair"
+    GRUNDY_AT_MOST = "grundy_at_most"
+    DRAWS = "draws"
 
 
 class Profile(Vocabulary):

@@ -17,8 +17,10 @@ truth is shift-invariant in the same way (:func:`shape`): conditions on a heap a
   counterexample, if there is one, has every heap at most C + k q.
 
 Every position of the domain with heaps up to C + k q is therefore checked: the statement, evaluated by the
-scalar language, against the certified outcome. The verdict is ``proved`` (for every position of the domain) or
-``refuted`` at the least failing position found; the scope names the theorem, the range verified and the finite
+scalar language, against the certified outcome. The verdict is ``proved`` (for every position of the domain),
+``refuted`` at the least failing position found, ``ill-defined`` where the statement's language cannot evaluate it,
+or ``inconclusive`` when a limit of the machine (the language's step budget) left a position unevaluated (the check
+is then not whole; the limit is no fact about the claim); the scope names the theorem, the range verified and the finite
 check. Any other claim: None (another method's turn); a claim the method cannot decide: not applicable, with the
 reason (a statement outside the fragment, a quotient not certified); a claim over a number of heaps that is not
 fixed is left to the other methods (None).
@@ -350,6 +352,7 @@ def misere_prove(claim: Claim, opts: RunOptions) -> Verdict:
     held = checked = 0
     failures: list[Counterexample] = []
     undefined: list[Counterexample] = []
+    over: list[Counterexample] = []     # left unevaluated by a limit of the machine only: the check is not whole
     for heaps in combinations_with_replacement(range(low, top + 1), count):
         env = {name: heaps[0] if hw is None else heaps}
         if hw is not None and hw.count is not None:
@@ -360,7 +363,10 @@ def misere_prove(claim: Claim, opts: RunOptions) -> Verdict:
         truth = cert.outcome(heaps) == "P"
         try:
             said = bool(plan.formula(env))
-        except (EvalError, ResourceError) as exc:
+        except ResourceError as exc:
+            over.append(Counterexample.undefined_at(dict(env), exc))
+            continue
+        except EvalError as exc:
             undefined.append(Counterexample.undefined_at(dict(env), exc))
             continue
         if said == truth:
@@ -382,6 +388,14 @@ def misere_prove(claim: Claim, opts: RunOptions) -> Verdict:
                        instances=checked, assumption_held=checked, counterexamples=failures[:opts.max_counterexamples],
                        failures=len(failures), undefined=undefined[:opts.max_counterexamples], seconds=seconds,
                        engines=ENGINES)
+    if over:
+        # a limit of the machine is no fact about the claim: the finite check is not whole, so nothing is proved
+        first = min(over, key=Counterexample.key)
+        return Verdict(claim.id, "inconclusive", METHOD,
+                       f"{where}: the finite check (heaps <= {top}, outcomes from the {cert.describe()}) left "
+                       f"{len(over):,} of {checked:,} positions unevaluated, over a limit (first at "
+                       f"{first.position_text()}: {first.reason}); the claim held at the other {held:,}"[:900],
+                       instances=checked, assumption_held=held, seconds=seconds, engines=ENGINES)
     return Verdict(claim.id, "proved", METHOD,
                    f"{where}, every position, in misère play: by the {cert.describe()}; {finite}"[:1200],
                    instances=checked, assumption_held=checked, seconds=seconds, engines=ENGINES)

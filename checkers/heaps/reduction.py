@@ -39,7 +39,7 @@ from typing import Any
 
 from checkers.context import CheckContext
 from checkers.options import RunOptions
-from checkers.prove import prove_claim
+from checkers.prove.method import prove_lemma
 from checkers.sample.driver import db_key
 from checkers.sample.method import MIN_BEYOND
 from nimjos.games.declared import as_instance
@@ -478,9 +478,9 @@ def heap_prove(claim: Claim, opts: RunOptions, context: CheckContext | None = No
         return not_applicable(f"{step}; no claim of prove.using states G({base_text}, {var}) == "
                               f"{ast.unparse(formula)} for every {var} >= 0")
     used, y = found
-    # the lemma's proof checks the lemma's own window (the runner's window verdict is this claim's), and a lemma
-    # that would rest on this claim is a cycle
-    lemma = prove_claim(used, opts, context=context, using_path=(claim.id,))
+    # the lemma's proof is held to the lemma's own window (the runner's window verdict is this claim's), and a
+    # lemma that would rest on this claim is a cycle
+    lemma = prove_lemma(used, opts, (claim.id,), context)
     seconds = time.perf_counter() - started
     engines = tuple(dict.fromkeys(("Sprague-Grundy",) + lemma.engines))
     used_domain = used.plan().domain

@@ -12,6 +12,6 @@ one position (:mod:`checkers.certificate`) are shared with the sampler.
 >>> prove_claim(spec.claims[0], RunOptions(timeout=20), context=CheckContext.for_claim()).verdict  # runs Walnut
 'proved'
 """
-from checkers.prove.method import ProofDisagreement, prove_claim
+from checkers.prove.method import prove_claim
 
-__all__ = ["ProofDisagreement", "prove_claim"]
+__all__ = ["prove_claim"]

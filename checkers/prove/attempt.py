@@ -58,6 +58,52 @@ class QueryStatus(Vocabulary):
     VACUOUS = "vacuous"
 
 
+class QueryRole(Vocabulary):
+    """What one query asks, as data (code that decides reads this, never the query's name, which is for people): a
+    holds claim's statement; a game claim's side conditions (the moves decrease a measure, a move stays in the
+    domain), the local certificate's conditions (a), (b), (c) and the values' sign, and (b) by the claim's strategy.
+
+    >>> QueryRole("closure") is QueryRole.CLOSURE
+    True
+    """
+
+    STATEMENT = "statement"
+    DESCENT = "descent"
+    CLOSURE = "closure"
+    A = "a"
+    B = "b"
+    C = "c"
+    NONNEGATIVE = "nonnegative"
+    STRATEGY = "strategy"
+
+
+#: the roles of the local certificate's own conditions: a failure of one is a failure of the certificate at the
+#: model's position (not of a strategy's move, a side condition or an obligation)
+CERTIFICATE_ROLES: tuple[QueryRole, ...] = (QueryRole.A, QueryRole.B, QueryRole.C, QueryRole.NONNEGATIVE)
+
+
+@dataclass(frozen=True)
+class Query:
+    """The typed tag of a query: its role, and the move family it is along (0-based; None for a query about every
+    move or none).
+
+    >>> Query(QueryRole.CLOSURE, 1) == Query(QueryRole.CLOSURE, 1), Query(QueryRole.A, 0).along_a_move
+    (True, False)
+    """
+
+    role: QueryRole
+    move: int | None = None
+
+    @property
+    def along_a_move(self) -> bool:
+        """Is this a side condition asked of one move family (its descent or its closure)?
+
+        >>> Query(QueryRole.DESCENT, 2).along_a_move, Query(QueryRole.DESCENT).along_a_move
+        (True, False)
+        """
+        return self.role in (QueryRole.DESCENT, QueryRole.CLOSURE) and self.move is not None
+
+
 @dataclass
 class QueryResult:
     """unsat (holds) / sat (a model: goal false, or an obligation broken) / unknown."""
@@ -68,6 +114,8 @@ class QueryResult:
     text: str = ""
     #: the termination measure a search found and this (holding) query proved, as its expressions
     measure: tuple[str, ...] = ()
+    #: what the query asks, as data (None: a query made without a tag)
+    query: Query | None = None
 
     def __post_init__(self) -> None:
         self.status = QueryStatus(self.status)
@@ -140,9 +188,17 @@ class Context:
         """``s.check()`` within this attempt's budget (at most `cap_seconds` worth), charged to it."""
         return check(self.budget, s, cap_seconds)
 
-    def run(self, name: str, b: Builder, hyps: list, goal: Any, watch: dict, minimise: list | None = None) -> QueryResult:
+    def run(self, name: str, b: Builder, hyps: list, goal: Any, watch: dict, minimise: list | None = None,
+            query: Query | None = None) -> QueryResult:
         """Is `goal` true wherever `hyps` hold (and every obligation met)? `watch` names the terms whose
-        values a model reports; `minimise` lists terms whose absolute sum a counterexample should make small."""
+        values a model reports; `minimise` lists terms whose absolute sum a counterexample should make small;
+        `query` is the query's tag, which its result carries (`name` is its words, for people)."""
+        res = self._answer(name, b, hyps, goal, watch, minimise)
+        res.query = query
+        return res
+
+    def _answer(self, name: str, b: Builder, hyps: list, goal: Any, watch: dict, minimise: list | None) -> QueryResult:
+        """Z3's answer to the query of :meth:`run`."""
         if self.budget.out():
             return QueryResult(name, "unknown", text="out of resources" if not self.budget.stopped
                                else self.budget.backstop_note())

@@ -30,7 +30,7 @@ from checkers.z3.budget import Budget, check
 from checkers.prove.domain import all_symbolic, inside_domain
 from checkers.prove.induction import induction_step
 from checkers.z3.powers import own_instance
-from checkers.prove.attempt import Context, QueryResult, QueryStatus
+from checkers.prove.attempt import Context, Query, QueryResult, QueryRole, QueryStatus
 from checkers.z3.terms import Untranslatable, is_term
 from checkers.z3.translate import Builder
 from checkers.z3.steady import SteadySolver
@@ -56,7 +56,7 @@ def prove_holds(ctx: Context) -> list[QueryResult]:
         goal = b.formula(copy_tree(formula.tree), env)
     watch = {n: env[n] for n in [*ctx.dom.symbolic, *ctx.dom.functions]}
     terms = [env[n] for n in ctx.dom.symbolic if is_term(env[n]) and not z3.is_bool(env[n])]
-    res = ctx.run("the statement", b, hyps, goal, watch, terms)
+    res = ctx.run("the statement", b, hyps, goal, watch, terms, query=Query(QueryRole.STATEMENT))
     if res.status == "holds" and claim.prove.using and not window_witness(ctx):
         # with other claims assumed, unsatisfiable hypotheses may be their fault, not a vacuous statement
         res.status, res.text = "unknown", "no window point satisfies the assumption, and the used claims are assumed"

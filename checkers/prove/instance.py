@@ -14,7 +14,6 @@ counterexample; an unconfirmed model, ``unknown`` or a timeout make the attempt 
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +29,7 @@ from checkers.prove.holds import prove_holds
 from checkers.prove.queries import GameQueries
 from checkers.prove.scope import abstraction_words, show_values
 from checkers.context import SolverContext
-from checkers.prove.attempt import Context, QueryResult
+from checkers.prove.attempt import CERTIFICATE_ROLES, Context, Query, QueryResult, QueryRole
 from checkers.z3.terms import Untranslatable
 
 @dataclass
@@ -131,7 +130,8 @@ def _confirm(plan: ClaimPlan, kind: Mode | None, params: dict, r: QueryResult, a
         return att
     coords = plan.coords
     pos = tuple(values.get(c) for c in coords) if len(coords) > 1 else values.get(coords[0])
-    if r.name.startswith("move") or any(v is None for v in (pos if isinstance(pos, tuple) else (pos,))):
+    along_a_move = r.query is not None and r.query.along_a_move
+    if along_a_move or any(v is None for v in (pos if isinstance(pos, tuple) else (pos,))):
         # a move's descent: the text says what else was tried (checkers.prove.queries.GameQueries.q_found_measure)
         att.status, att.note = "inconclusive", f"'{r.name}' fails at {show_values(r.values)}" + \
             (f"; {r.text}" if r.text else "")
@@ -155,7 +155,8 @@ def _confirm(plan: ClaimPlan, kind: Mode | None, params: dict, r: QueryResult, a
         if confirmed is not None:
             return confirmed
     if found is None:
-        what = ("the strategy's move does not work there" if "strategy" in r.name else
+        strategy = r.query is not None and r.query.role is QueryRole.STRATEGY
+        what = ("the strategy's move does not work there" if strategy else
                 "Z3's model, but the engine finds no failure at that position (re-evaluated from the moves, up to "
                 "500,000 positions): the model comes from Z3's abstraction of the statement (G and the built-ins "
                 "as unknown functions), or the position is too large for the engine; a lemma in prove.using, "
@@ -176,22 +177,17 @@ def _confirm(plan: ClaimPlan, kind: Mode | None, params: dict, r: QueryResult, a
 #: the resource units (in seconds of Z3's work) of the closure queries asked to confirm a certificate failure
 CLOSURE_SECONDS = 5.0
 
-#: the names of the queries whose failure is a failure of the local certificate itself at the model's position (not
-#: of a strategy's move, a side condition or an obligation): "(a) along move 2 (case 1 of 4)", "(b) ...", "(c) ..."
-_CERTIFICATE_QUERY = re.compile(r"^(?:\(a\) along move (\d+)|\(b\) (?:some option|every other)|\(c\) no claimed|values are non-neg)")
-
-
 def _well_founded(att: Attempt, gq: GameQueries) -> bool:
     """Do the moves end and stay in the domain, as proved by this attempt's queries: the descent query (the first,
     the coordinate sum or the game's measure) holds, and so does the closure query of every move family (those
     not asked yet, when (a) failed along an earlier family, are asked now)?"""
     if not att.results or att.results[0].status != "holds":
         return False
-    held = {r.name for r in att.results if r.status == "holds"}
+    held = {r.query for r in att.results if r.status == "holds"}
     attempt_budget = gq.ctx.budget
     gq.ctx.budget = Budget.seconds(CLOSURE_SECONDS)   # resource units of their own: the attempt's may be spent
     try:
-        return all(f"move {i + 1} stays in the domain" in held or gq.q_closure(i).status == "holds"
+        return all(Query(QueryRole.CLOSURE, i) in held or gq.q_closure(i).status == "holds"
                    for i in range(len(gq.setup()[3].decl.moves)))
     finally:
         gq.ctx.budget = attempt_budget
@@ -205,13 +201,15 @@ def _certificate_failure(plan: ClaimPlan, kind: Mode | None, game_params: dict, 
     or every option (b) (:meth:`checkers.certificate.Certificate.confirm`) shows that the claim is wrong
     there or at an option: a counterexample to the set, not necessarily the least (which is not known). None when
     it does not confirm."""
-    m = _CERTIFICATE_QUERY.match(r.name)
-    if m is None or kind is None or not isinstance(plan, (GrundyPlan, SetPlan)) or not _well_founded(att, gq):
+    tag = r.query
+    if tag is None or tag.role not in CERTIFICATE_ROLES or kind is None or not isinstance(plan, (GrundyPlan, SetPlan)) \
+            or not _well_founded(att, gq):
         return None
     try:
         cert = Certificate(plan, game_params, kind)
         # (a) along a move: the witness option is the move at Z3's values of its bound names (option_of checks it)
-        conf = cert.confirm(pos, int(m.group(1)) - 1, dict(r.values)) if m.group(1) else cert.confirm(pos)
+        conf = cert.confirm(pos, tag.move, dict(r.values)) if tag.role is QueryRole.A and tag.move is not None \
+            else cert.confirm(pos)
     except (EvalError, SpecError, Untranslatable):
         return None
     if conf is None:

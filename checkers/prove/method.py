@@ -13,8 +13,9 @@ proved one value at a time after a first attempt with the parameter symbolic. Th
 prints the class it covers: "all x, y >= 0 for h = 3", "all x, y < 2^32", "abstracting 2^n".
 
 A model Z3 finds is re-evaluated exactly (holds) or by the engine (game claims) before it is reported;
-an unconfirmed model, ``unknown`` or a timeout give ``inconclusive``. A proved claim is also checked on its
-window; a refutation there is a bug and raises :class:`ProofDisagreement`.
+an unconfirmed model, ``unknown`` or a timeout give ``inconclusive``. A proof is held to the window by one rule
+(:mod:`checkers.prove.soundness`): the dispatcher (checkers.run) applies it to the claim's proof, and
+:func:`prove_lemma` to each claim a proof uses.
 
 The jobs live in their own modules: the domain (:mod:`checkers.prove.domain`), the world
 (:mod:`checkers.z3.world`), the translation into Z3 (:mod:`checkers.z3.translate` and its mixins), the
@@ -40,24 +41,23 @@ from dataclasses import replace
 from typing import Any
 
 from nimjos.spec.loader import Claim, claim_of
-from nimjos.lang.errors import EvalError, NimjosError, SpecError
 from nimjos.lang.analysis import window_constants
 from nimjos.lang.syntax import copy_tree
 from nimjos.spec.plan import ClaimPlan, LevelSetPlan, ValuesPlan, WindowPlan
 from nimjos.verdict import HasId, ProvedClass, Verdict
-from checkers.window.exhaustive import check_exhaustive
 from checkers.context import CheckContext
 from checkers.options import PROVE_SECONDS, RunOptions
 from checkers.z3.budget import Budget
 from checkers.certificate import game_kind, measure_words
 from checkers.prove.bounded import bounded_class
-from checkers.prove.domain import MAX_EACH, ProofDomain, all_symbolic, inside_domain, proof_domain
+from checkers.prove.domain import MAX_EACH, ProofDomain, all_symbolic, proof_domain
 from checkers.prove.finite import finite_proof
 from checkers.prove.instance import Attempt, prove_instance
 from checkers.prove.measures import found_words
 from checkers.prove.rule_function import warm_up
 from checkers.prove.scope import class_text
 from checkers.context import SolverContext
+from checkers.prove.soundness import against_window, prover_bug
 from checkers.prove.stand_in import probe_beyond, stand_in_claim, stand_in_words
 from checkers.z3.terms import Untranslatable
 from checkers.prove.xor_law import xor_law
@@ -65,10 +65,6 @@ from checkers.prove.walnut import walnut_verdict
 from checkers.z3.world import WIDTH, choose_mode, world_of, world_trees
 
 METHOD = "prove"
-
-
-class ProofDisagreement(NimjosError, AssertionError):
-    """A claim proved for a class of positions is refuted on its window inside that class: a bug."""
 
 
 def not_applicable(claim: HasId, reason: str, seconds: float = 0.0) -> Verdict:
@@ -87,8 +83,8 @@ def prove_claim(claim: Claim, opts: RunOptions, window: Verdict | None = None,
     proved or refuted stands; otherwise Z3, with Walnut's one-line reason in its notes (Walnut's proved-bounded
     stands unless Z3 proves or refutes the claim for the whole domain).
 
-    `window` is the window's verdict on this claim when the runner has it (None: a proof checks the window
-    itself): a proof the window refutes inside its class is a bug. `using_path` holds the claims whose proofs led
+    `window` is the window's verdict on this claim when the runner has it (None: a finite domain's proof checks
+    the window itself); the proof is held to the window by the caller (:mod:`checkers.prove.soundness`). `using_path` holds the claims whose proofs led
     here through prove.using (a lemma proved for another claim), so that a cycle is seen. `context` is the claim's
     (:class:`checkers.context.CheckContext`); None: a context of its own, installed for the call.
 
@@ -105,13 +101,13 @@ def prove_claim(claim: Claim, opts: RunOptions, window: Verdict | None = None,
     whole = finite_proof(claim, opts, window)   # a finite domain the window enumerated whole is proved
     if whole is not None:
         return whole
-    stood = _with_stand_ins(claim, opts, window, using_path, context)
+    stood = _with_stand_ins(claim, opts, using_path, context)
     if stood is not None:
         return stood
-    walnut = walnut_verdict(claim, opts, window)
+    walnut = walnut_verdict(claim, opts)
     if walnut is not None and walnut.verdict in ("proved", "refuted"):
         return walnut
-    v = _prove_with_z3(claim, opts, window, using_path, context)
+    v = _prove_with_z3(claim, opts, using_path, context)
     if walnut is not None and walnut.verdict == "proved-bounded" and v.verdict not in ("proved", "refuted"):
         walnut.notes.append(f"Z3: {v.verdict} ({v.scope})"[:300])
         return walnut
@@ -124,7 +120,7 @@ def prove_claim(claim: Claim, opts: RunOptions, window: Verdict | None = None,
     return v
 
 
-def _with_stand_ins(claim: Claim, opts: RunOptions, window: Verdict | None, using_path: tuple[str, ...],
+def _with_stand_ins(claim: Claim, opts: RunOptions, using_path: tuple[str, ...],
                     context: CheckContext) -> Verdict | None:
     """The claim proved by Walnut with the formulas of the grundy / P-position claims it uses standing for G
     (:mod:`checkers.prove.stand_in`), when that proves it and each used claim is proved; else None."""
@@ -138,7 +134,7 @@ def _with_stand_ins(claim: Claim, opts: RunOptions, window: Verdict | None, usin
     lemmas = prove_used(claim, opts, seconds / 2, using_path, context)
     if any(lv.verdict != "proved" for _, lv in lemmas):
         return None
-    v = walnut_verdict(proxy, opts, window)
+    v = walnut_verdict(proxy, opts)
     if v is None or v.verdict != "proved":
         return None
     v = replace(v, claim_id=claim.id, scope=f"{v.scope}; {stand_in_words(claim)}", notes=list(v.notes),
@@ -148,15 +144,16 @@ def _with_stand_ins(claim: Claim, opts: RunOptions, window: Verdict | None, usin
         return None
     # checked at points before it prints: beyond the window, where the assumption holds (a sparse one too)
     evaluated, held, cx = probe_beyond(claim, opts.profile)
-    if cx is not None:
-        raise ProofDisagreement(f"claim {claim.id!r}: proved ({out.scope}) but it fails beyond the window at "
-                                f"{cx.position_text()}: a bug in the prover (the formulas standing for G)")
+    if cx is not None:   # a prover bug, marked as the window and the audit mark one (checkers.prove.soundness)
+        prover_bug(out, f"{out.method} (Walnut, the formulas standing for G) said proved, but the claim fails beyond "
+                        f"the window at {cx.position_text()}, evaluated exactly")
+        return out
     out.notes.append(f"checked beyond the window at {evaluated} point(s) of the domain, the assumption holding at "
                      f"{held}: the claim held at each")
     return out
 
 
-def _prove_with_z3(claim: Claim, opts: RunOptions, window: Verdict | None, using_path: tuple[str, ...],
+def _prove_with_z3(claim: Claim, opts: RunOptions, using_path: tuple[str, ...],
                    context: CheckContext) -> Verdict:
     """Prove one claim for every position of its domain with Z3 (see the module docstring); each attempt in a
     new Z3 context of the claim's `context`."""
@@ -202,40 +199,29 @@ def _prove_with_z3(claim: Claim, opts: RunOptions, window: Verdict | None, using
     if law:
         mode, width, bits = "bv", WIDTH, WIDTH + 4
     both = mode == "int" and exact == "bv" and not cfg.width
-    v = _prove_in_world(plan, opts, window, dom, instances, mode, width, bits, start,
+    v = _prove_in_world(plan, dom, instances, mode, width, bits, start,
                         budget.part(0.5) if both else budget, solver)
     # (an int world with no model for the claim, such as v2 beside a built-in only bv has, tries bv too)
-    if both and isinstance(v, Verdict) and v.verdict == "inconclusive":
+    if both and v.verdict == "inconclusive":
         dom = proof_domain(plan, cfg)
-        bv = _prove_in_world(plan, opts, window, dom, dom.instances(ns), "bv", WIDTH, WIDTH + 4, start, budget,
+        bv = _prove_in_world(plan, dom, dom.instances(ns), "bv", WIDTH, WIDTH + 4, start, budget,
                              context.solver_context())
-        if isinstance(bv, ProofDisagreement):
-            v = bv
-        elif bv.verdict in ("proved", "proved-bounded", "refuted", "vacuous"):
+        if bv.verdict in ("proved", "proved-bounded", "refuted", "vacuous"):
             bv.notes.append(f"with xor by its laws (every size): inconclusive ({v.scope})")
             v = bv
         else:
             v.notes.append(f"with {WIDTH}-bit vectors: {bv.scope}")
             v.seconds = bv.seconds
-    if law and isinstance(v, Verdict):
+    if law:
         v.notes.append("xor by its laws would restate the claim (a law of the abstraction): bit-vectors only")
-    if isinstance(v, Verdict) and budget.stopped:
+    if budget.stopped:
         v.notes.append(budget.backstop_note())
-    if isinstance(v, ProofDisagreement):
-        if not lemmas:
-            raise v
-        # a proof from claims that are false somewhere proves nothing: the window has the last word
-        return Verdict(claim.id, "inconclusive", METHOD, f"follows (Z3) from {', '.join(u for u, _ in lemmas)}, "
-                       f"but the window refutes it, so one of them is false: {v}"[:400],
-                       seconds=time.perf_counter() - start)
     return from_lemmas(v, lemmas) if lemmas else v
 
 
-def _prove_in_world(plan: ClaimPlan, opts: RunOptions, window: Verdict | None, dom: ProofDomain,
-                    instances: list[dict], mode: str, width: int | None, bits: int, start: float,
-                    budget: Budget, solver: SolverContext) -> Any:
-    """Prove every instance in one world (int or bit-vectors) within `budget`, in `solver`'s Z3 context: the verdict, or the
-    ProofDisagreement its soundness check raised (the caller decides whether that is a bug)."""
+def _prove_in_world(plan: ClaimPlan, dom: ProofDomain, instances: list[dict], mode: str, width: int | None,
+                    bits: int, start: float, budget: Budget, solver: SolverContext) -> Verdict:
+    """Prove every instance in one world (int or bit-vectors) within `budget`, in `solver`'s Z3 context: the verdict."""
     claim = claim_of(plan)
     attempts: list[Attempt] = []
     symbolic_first = None
@@ -265,10 +251,7 @@ def _prove_in_world(plan: ClaimPlan, opts: RunOptions, window: Verdict | None, d
             attempts.append(att)
             if att.status == "refuted":
                 break
-    try:
-        return _verdict(plan, opts, window, dom, mode, width, attempts, instances, symbolic_first, start, solver)
-    except ProofDisagreement as exc:
-        return exc
+    return _verdict(plan, dom, mode, width, attempts, instances, symbolic_first, start, solver)
 
 
 def prove_used(claim: Claim, opts: RunOptions, seconds: float,
@@ -301,8 +284,25 @@ def prove_used(claim: Claim, opts: RunOptions, seconds: float,
             out.append((uid, not_applicable(used, f"it states what {same!r} states: a lemma may not restate the "
                                                   "claim it proves")))
             continue
-        out.append((uid, prove_claim(used, sub, using_path=path, context=context)))
+        out.append((uid, prove_lemma(used, sub, path, context)))
     return out
+
+
+def prove_lemma(used: Claim, opts: RunOptions, using_path: tuple[str, ...],
+                context: CheckContext | None = None) -> Verdict:
+    """The proof of a claim another proof uses (`using_path`: the claims whose proofs led here), held to the used
+    claim's own window by the rule the dispatcher applies to a claim's proof (:mod:`checkers.prove.soundness`): a
+    lemma the window contradicts is not proved, so no proof rests on it.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "lemmas.toml")
+    >>> prove_lemma(spec.claim("half"), RunOptions(), ("halves",)).verdict  # runs Walnut
+    'proved'
+    """
+    v = prove_claim(used, opts, using_path=using_path, context=context)
+    against_window(used, v, None, opts.profile)
+    return v
 
 
 def same_statement(a: Any, b: Any) -> bool:
@@ -392,8 +392,7 @@ def _covered_by(v: Verdict, lemma: Verdict) -> bool:
 
 
 
-def _verdict(plan: ClaimPlan, opts: RunOptions, window: Verdict | None, dom: ProofDomain, mode: str,
-             width: int | None, attempts: list[Attempt], instances: list[dict], symbolic_first: Attempt | None,
+def _verdict(plan: ClaimPlan, dom: ProofDomain, mode: str, width: int | None, attempts: list[Attempt], instances: list[dict], symbolic_first: Attempt | None,
              start: float, solver: SolverContext) -> Verdict:
     claim = claim_of(plan)
     seconds = time.perf_counter() - start
@@ -437,7 +436,6 @@ def _verdict(plan: ClaimPlan, opts: RunOptions, window: Verdict | None, dom: Pro
                     proved_class=ProvedClass(enumerated={n: tuple(dict.fromkeys(i[n] if type(i[n]) is int else repr(i[n])
                                                                                 for i in instances if n in i))
                                                          for n in dom.enumerated}, width=width))
-        soundness_check(claim, opts, v, dom, window)
         return v
     first = next((a for a in attempts if a.status == "inconclusive"), None)
     why = first.note if first is not None else "out of time"
@@ -461,29 +459,3 @@ def _found_measure(attempts: list[Attempt]) -> str:
     found = [a.measure for a in done if a.measure]
     mixed = " (for the instances where neither the coordinate sum nor one coordinate decreases)"
     return found_words(found) + (mixed if found and len(found) < len(done) else "")
-
-
-def soundness_check(claim: Claim, opts: RunOptions, proved: Verdict, dom: ProofDomain,
-                    window: Verdict | None = None) -> None:
-    """A proof must agree with the window: a window refutation inside the proved class is a bug
-    (:class:`ProofDisagreement`). `window` is the window's verdict when the runner passes it; None: the window is
-    checked here.
-
-    >>> ok = Verdict("c", "checked", "exhaustive", "")
-    >>> soundness_check(None, RunOptions(), None, None, window=ok) is None
-    True
-    """
-    if window is None:
-        window = check_exhaustive(claim, opts.profile, 1, None)
-    if window.verdict != "refuted":
-        return
-    cx = window.counterexamples[0]
-    if claim.prove.for_all:
-        try:
-            inside = inside_domain(dom, cx.bindings, claim)
-        except (EvalError, SpecError):
-            inside = True
-        if not inside:
-            return
-    raise ProofDisagreement(f"claim {claim.id!r}: proved ({proved.scope}) but refuted on its window at "
-                            f"{cx.position_text()}: a bug in the prover or the engine")

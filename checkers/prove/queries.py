@@ -30,7 +30,7 @@ from nimjos.lang.expr import variables_of
 from nimjos.lang.syntax import copy_tree
 from checkers.prove.measures import HINT, MAX_COORDS, MAX_QUERIES, candidates, measure_text
 from checkers.prove.scope import show_values
-from checkers.prove.attempt import Context, QueryResult
+from checkers.prove.attempt import Context, Query, QueryResult, QueryRole
 from checkers.z3.solver import cases
 from checkers.prove.strategy import read_strategy
 from checkers.z3.terms import GameRef, Untranslatable, is_term
@@ -153,13 +153,13 @@ class GameQueries:
                 if res.status != "holds":
                     break
             if res is not None and res.status == "holds":
-                return QueryResult(f"every move decreases {what}", "holds")
+                return QueryResult(f"every move decreases {what}", "holds", query=Query(QueryRole.DESCENT))
             first = first or res
             refuted = refuted and res is not None and res.status == "fails"
             if res is not None and res.status == "unknown":
                 break
         if first is None:   # no move family (a spec's game has at least one): every play ends at once
-            return QueryResult("there is no move", "holds")
+            return QueryResult("there is no move", "holds", query=Query(QueryRole.DESCENT))
         return self.q_found_measure(first) if refuted else first
 
     def q_descent(self, i: int, measure: int | None, what: str) -> QueryResult:
@@ -170,7 +170,7 @@ class GameQueries:
         dec = b.compare(ast.Lt, _sum(b, qs), _sum(b, ps)) if measure is None else b.compare(ast.Lt, qs[measure], ps[measure])
         goal = b._all([b.compare(ast.GtE, c, 0) for c in qs] + [dec])
         return self.ctx.run(f"move {i + 1} decreases {what}", b, hyps + [b.to_bool(cond)], goal,
-                            self.watch(env, bound), self.coords_terms(env))
+                            self.watch(env, bound), self.coords_terms(env), query=Query(QueryRole.DESCENT, i))
 
     def q_measure(self, texts: tuple[str, ...], declared: tuple[ast.expr, ...]) -> QueryResult:
         """The game's declared measure is a termination measure, proved before the induction relies on it: each
@@ -186,14 +186,15 @@ class GameQueries:
             res = self._measure_move(i, texts, trees)[0]
             if res.status != "holds":
                 return res
-        return QueryResult(f"every move decreases {measure_text(texts)}, bounded below by 0 on the domain", "holds")
+        return QueryResult(f"every move decreases {measure_text(texts)}, bounded below by 0 on the domain", "holds",
+                           query=Query(QueryRole.DESCENT))
 
     def _measure_bounded(self, texts: tuple[str, ...], trees: tuple) -> QueryResult:
         """Each expression of a measure is >= 0 at every position of the domain (under the assumption)."""
         b, env, hyps, game, pos = self.setup()
         bounded = b._all([b.compare(ast.GtE, m, 0) for m in self._measure_terms(b, game, pos, trees)])
         return self.ctx.run(f"{measure_text(texts)} is bounded below by 0 on the domain", b, hyps, bounded,
-                            self.watch(env), self.coords_terms(env))
+                            self.watch(env), self.coords_terms(env), query=Query(QueryRole.DESCENT))
 
     def _measure_move(self, i: int, texts: tuple[str, ...], trees: tuple,
                       small: bool = True) -> tuple[QueryResult, tuple | None]:
@@ -213,7 +214,8 @@ class GameQueries:
         # the coordinates before and after the move, read from a model under keys no name can have
         coords = {("before", k): p for k, p in enumerate(ps)} | {("after", k): c for k, c in enumerate(qs)}
         res = self.ctx.run(f"move {i + 1} decreases {measure_text(texts)}", b, hyps + [b.to_bool(cond)], goal,
-                           {**watch, **coords}, self.coords_terms(env) if small else None)
+                           {**watch, **coords}, self.coords_terms(env) if small else None,
+                           query=Query(QueryRole.DESCENT, i))
         read = {k: res.values.pop(k) for k in coords if k in res.values}
         if len(read) != len(coords) or not all(type(v) is int for v in read.values()):
             return res, None
@@ -231,7 +233,7 @@ class GameQueries:
         names = decl.position
 
         def give_up(why: str) -> QueryResult:
-            return QueryResult(first.name, first.status, first.values, f"{why}; {HINT}")
+            return QueryResult(first.name, first.status, first.values, f"{why}; {HINT}", query=first.query)
 
         if len(names) == 1:
             return give_up("no termination measure searched (the game has one coordinate)")
@@ -268,7 +270,7 @@ class GameQueries:
                                    f"'{res.name}' {_failed_words(res)}")
                 return QueryResult(f"every move decreases {measure_text(cand.texts)} (found by a search: the game "
                                    "declares no measure), bounded below by 0 on the domain", "holds",
-                                   measure=cand.texts)
+                                   measure=cand.texts, query=Query(QueryRole.DESCENT))
             i, res, change = failed
             if res.status != "fails" or change is None:
                 return give_up(f"the search for a termination measure stopped: '{res.name}' {_failed_words(res)}")
@@ -301,16 +303,18 @@ class GameQueries:
         cond, q, bound = self._move(b, game, pos, i)
         goal = self.in_domain(b, env, q)
         return self.ctx.run(f"move {i + 1} stays in the domain", b, hyps + [b.to_bool(cond)], goal,
-                            self.watch(env, bound), self.coords_terms(env))
+                            self.watch(env, bound), self.coords_terms(env), query=Query(QueryRole.CLOSURE, i))
 
     def q_a(self, i: int) -> QueryResult:
         b, env, hyps, game, pos = self.setup()
         cond, q, bound = self._move(b, game, pos, i)
         lp, lq = self.label(b, env, pos), self.label(b, env, q)
         name = f"(a) along move {i + 1}"
+        tag = Query(QueryRole.A, i)
         if self.kind == Mode.GRUNDY:
             goal = b.compare(ast.NotEq, lq, lp)
-            return self.ctx.run(name, b, hyps + [b.to_bool(cond)], goal, self.watch(env, bound), self.coords_terms(env))
+            return self.ctx.run(name, b, hyps + [b.to_bool(cond)], goal, self.watch(env, bound), self.coords_terms(env),
+                                query=tag)
         # a P-position and its option both in the set: split both memberships into their cases
         base = hyps + [b.to_bool(cond)]
         names = self.ctx.solver.names
@@ -321,15 +325,16 @@ class GameQueries:
             extra = [cp, cq]
             res = self.ctx.run(name + (f" (case {k + 1} of {len(combos)})" if len(combos) > 1 else ""), b,
                                base + extra + b.ground_facts(base + extra), False, self.watch(env, bound),
-                               self.coords_terms(env))
+                               self.coords_terms(env), query=tag)
             if res.status != "holds":
                 return res
-        return QueryResult(name, "holds")
+        return QueryResult(name, "holds", query=tag)
 
     def q_nonnegative(self) -> QueryResult:
         b, env, hyps, game, pos = self.setup()
         goal = b.compare(ast.GtE, self.label(b, env, pos), 0)
-        return self.ctx.run("values are non-negative", b, hyps, goal, self.watch(env), self.coords_terms(env))
+        return self.ctx.run("values are non-negative", b, hyps, goal, self.watch(env), self.coords_terms(env),
+                            query=Query(QueryRole.NONNEGATIVE))
 
     def _target(self, b: Builder, env: dict, hyps: list, pos: Any, game: GameRef) -> tuple[Any, list]:
         """(v, extra hypotheses) of condition (b): a value below g(p), or 'p is not a claimed P-position' (and, in
@@ -353,7 +358,8 @@ class GameQueries:
         b, env, hyps, game, pos = self.setup()
         goal = self._has_move(b, game, pos)
         return self.ctx.run("(c) no claimed P-position is terminal (misère play)", b,
-                            hyps + [b.to_bool(self.label(b, env, pos))], goal, self.watch(env), self.coords_terms(env))
+                            hyps + [b.to_bool(self.label(b, env, pos))], goal, self.watch(env), self.coords_terms(env),
+                            query=Query(QueryRole.C))
 
     def _reaches(self, b: Builder, env: dict, q: Any, v: Any) -> Any:
         lq = self.label(b, env, q)
@@ -366,7 +372,7 @@ class GameQueries:
         watch = self.watch(env, {"v": v} if v is not None else {})
         return self.ctx.run("(b) some option has each lower value" if self.kind == Mode.GRUNDY else
                             "(b) every other position has an option in the set", b, hyps + extra, goal, watch,
-                            self.coords_terms(env))
+                            self.coords_terms(env), query=Query(QueryRole.B))
 
     def _strategy_env(self, b: Builder, env: dict, v: Any) -> dict:
         assert self.strategy is not None, "the strategy's queries are asked of a claim with a strategy"
@@ -388,7 +394,7 @@ class GameQueries:
         goal = b._all([b.is_option(game, pos, q), self._reaches(b, env, q, v)])
         watch = self.watch(env, {"v": v} if v is not None else {})
         return self.ctx.run(f"(b) by the strategy, case {j + 1}", b, hyps + extra + [b.to_bool(c) for c in conds],
-                            goal, watch, self.coords_terms(env))
+                            goal, watch, self.coords_terms(env), query=Query(QueryRole.STRATEGY))
 
     def q_b_cover(self) -> QueryResult:
         b, env, hyps, game, pos = self.setup()
@@ -397,7 +403,7 @@ class GameQueries:
         assert self.strategy is not None, "the strategy's queries are asked of a claim with a strategy"
         goal = b._any([b.formula(w[0], e) for w, _ in self.strategy.cases if w])
         return self.ctx.run("(b) the strategy's cases cover every position", b, hyps + extra, goal, self.watch(env),
-                            self.coords_terms(env))
+                            self.coords_terms(env), query=Query(QueryRole.STRATEGY))
 
 
 def _failed_words(res: QueryResult) -> str:

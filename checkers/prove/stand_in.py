@@ -27,14 +27,13 @@ but its position's coordinates is used this way.
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
 from typing import Any
 
 from nimjos.lang.errors import NimjosError, SpecError
 from nimjos.lang.inline import may_fail, names_in, substitute_call
 from nimjos.lang import build
 from nimjos.lang.syntax import copy_tree
-from nimjos.spec.loader import Claim
+from nimjos.spec.loader import Claim, restate_claim
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, PPositionsPlan, WindowPlan
 from checkers.window.exhaustive import check_exhaustive
 from checkers.window.rerun import pinned_place
@@ -179,11 +178,23 @@ def stand_in_text(claim: Claim) -> str | None:
 
 def stand_in_claim(claim: Claim) -> Claim | None:
     """A copy of `claim` whose statement is :func:`stand_in_text` and which has no assumption (for the backends
-    that read the statement's text: Walnut), or None."""
+    that read the claim's plan: Walnut), compiled from that statement (plans of its own: the original claim's
+    plans state the original statement), or None (no stand-in, or a statement that does not compile).
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "mex.toml")
+    >>> proxy = stand_in_claim(spec.claim("nim2-from-grundy"))
+    >>> proxy.plan().formula.text == proxy.statement == stand_in_text(spec.claim("nim2-from-grundy"))
+    True
+    """
     text = stand_in_text(claim)
     if text is None:
         return None
-    return replace(claim, statement=text, assume_text=None)
+    try:
+        return restate_claim(claim, text)
+    except SpecError:
+        return None
 
 
 def probe_beyond(claim: Claim, profile: str = "default") -> tuple[int, int, Any]:

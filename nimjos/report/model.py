@@ -21,6 +21,7 @@ from typing import Any
 
 from nimjos.report.records import StoredClaim, final_row
 from nimjos.verdict import CLOSED, HOLDING, STRENGTH, VERDICTS
+from nimjos.words import Kind
 
 #: verdicts whose claims get a page of their own
 PAGE_VERDICTS = ("refuted", "ill-defined")
@@ -30,26 +31,26 @@ SUMMARY_WORDS = ("held", "refuted", "ill-defined", "vacuous", "proved", "proved-
                  "inconclusive")
 
 #: what a counterexample's two values are, by claim kind (lhs: from the game; rhs: what the claim says)
-SIDES = {
-    "grundy": ("Grundy value (from the moves)", "claimed value"),
-    "p_positions": ("outcome (from the moves)", "claimed outcome"),
-    "level_set": ("Grundy value (from the moves)", "claimed"),
-    "values": ("value (computed)", "printed value"),
-    "holds": ("left side", "right side"),
-    "draws": ("outcome (from the moves)", "claimed outcome"),
+SIDES: dict[str, tuple[str, str]] = {
+    Kind.GRUNDY: ("Grundy value (from the moves)", "claimed value"),
+    Kind.P_POSITIONS: ("outcome (from the moves)", "claimed outcome"),
+    Kind.LEVEL_SET: ("Grundy value (from the moves)", "claimed"),
+    Kind.VALUES: ("value (computed)", "printed value"),
+    Kind.HOLDS: ("left side", "right side"),
+    Kind.DRAWS: ("outcome (from the moves)", "claimed outcome"),
 }
 
 #: column titles of a counterexample's detail values, by key (other keys are shown as they are)
 DETAIL_TITLES = {"grundy": "Grundy value"}
 
 #: how a claim's formula is introduced, by kind
-KIND_LABELS = {
-    "grundy": "the Grundy value of the position is",
-    "p_positions": "the position is a P-position exactly when",
-    "holds": "it holds that",
-    "level_set": "the position has Grundy value s exactly when",
-    "draws": "the position is a draw exactly when",
-    "values": "the printed values",
+KIND_LABELS: dict[str, str] = {
+    Kind.GRUNDY: "the Grundy value of the position is",
+    Kind.P_POSITIONS: "the position is a P-position exactly when",
+    Kind.HOLDS: "it holds that",
+    Kind.LEVEL_SET: "the position has Grundy value s exactly when",
+    Kind.DRAWS: "the position is a draw exactly when",
+    Kind.VALUES: "the printed values",
 }
 
 
@@ -82,12 +83,12 @@ def kind_statement(kind: str, fields: dict[str, str], coord: str = "n") -> str |
     >>> kind_statement("grundy", {}) is None
     True
     """
-    if kind == "periodic" and "period" in fields:
+    if kind == Kind.PERIODIC and "period" in fields:
         saltus = fields.get("saltus", "0")
         plus = "" if saltus == "0" else f" + {_term(saltus)}"
         return (f"G({coord} + {_term(fields['period'])}) = G({coord}){plus} "
                 f"for every {coord} >= {fields.get('preperiod', '0')}")
-    if kind == "stair" and "h" in fields:
+    if kind == Kind.STAIR and "h" in fields:
         h = _term(fields["h"])
         return f"G({h}q + r) = G({h}q) + r for 0 <= r < {fields['h']}, and {fields['h']} divides G({h}q), for every q >= 0"
     return None
@@ -309,10 +310,10 @@ class Claim:
         """
         kind = self.get("kind", "")
         found = self.best.get("counterexamples") or []
-        if kind not in ("periodic", "stair") or not found:
+        if kind not in (Kind.PERIODIC, Kind.STAIR) or not found:
             return None
         cx = found[0]
-        if kind == "periodic":
+        if kind == Kind.PERIODIC:
             pattern = self.structure.pattern
             n = (cx.get("bindings") or {}).get((self.structure.coords or (self.coord,))[0])
             p, s = pattern.get("period", ""), pattern.get("saltus", "0")
@@ -357,7 +358,7 @@ class Claim:
         if isinstance(given, (list, tuple)) and len(given) == 2:
             return str(given[0]), str(given[1])
         fields = self.structure.pattern
-        if self.get("kind") == "periodic" and "period" in fields:
+        if self.get("kind") == Kind.PERIODIC and "period" in fields:
             saltus = fields.get("saltus", "0")
             plus = "" if saltus == "0" else f" + {_term(saltus)}"
             return (f"G({self.coord} + {_term(fields['period'])}), from the moves",

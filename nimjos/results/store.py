@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from nimjos.verdict import Verdict
+from nimjos.words import Kind
 
 #: where a check writes unless told otherwise (the project's data directory)
 DEFAULT_PATH = Path(".nimjos") / "results.sqlite"
@@ -68,7 +69,7 @@ def claim_structure(kind: str, statement: Any, names: Any = (), coords: Any = ()
     """
     pattern = {k: v if isinstance(v, int) and not isinstance(v, bool) else str(v)
                for k, v in (statement.items() if isinstance(statement, dict) else ()) if k in PATTERN_FIELDS}
-    return {"kind": kind, "pattern": pattern if kind in ("periodic", "stair") else {},
+    return {"kind": kind, "pattern": pattern if kind in (Kind.PERIODIC, Kind.STAIR) else {},
             "names": [str(n) for n in names or ()], "coords": [str(c) for c in coords or ()]}
 
 
@@ -103,7 +104,7 @@ def structure_from_texts(kind: str | None, formula: str | None, for_all: str | N
     {'kind': 'periodic', 'pattern': {'period': 12, 'preperiod': 70}, 'names': ['n'], 'coords': []}
     """
     table: Any = None
-    if kind in ("periodic", "stair"):
+    if kind in (Kind.PERIODIC, Kind.STAIR):
         try:
             table = ast.literal_eval(formula or "")
         except (ValueError, SyntaxError, MemoryError, RecursionError):

@@ -31,6 +31,7 @@ from nimjos.games.declared import GameDecl
 from nimjos.lang.compiler import Namespace
 from nimjos.lang.errors import SpecError, each_error, raise_all
 from nimjos.lang.syntax import suggest
+from nimjos.words import Kind
 from nimjos.spec.automata import declare_automata
 from nimjos.spec.definitions import compile_definitions, declare_definitions
 from nimjos.spec.names import spec_namespace
@@ -106,7 +107,7 @@ class Claim:
     spec: "Spec"
     index: int
     id: str
-    kind: str
+    kind: Kind
     raw: dict
     line: int | None
     ref: str = ""
@@ -136,8 +137,11 @@ class Claim:
     #: profile -> compiled plan, filled at load
     plans: dict[str, ClaimPlan] = field(default_factory=dict, repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        self.kind = Kind(self.kind)
+
     @classmethod
-    def from_table(cls, spec: "Spec", index: int, cid: str, kind: str, raw: dict, line: int | None,
+    def from_table(cls, spec: "Spec", index: int, cid: str, kind: Kind, raw: dict, line: int | None,
                    field_lines: dict[str, int]) -> "Claim":
         """The typed claim of a checked ``[[claim]]`` table (not compiled yet: see :func:`compile_claim`)."""
         return cls(spec, index, cid, kind, raw, line, ref=raw.get("ref", ""), text=raw.get("text", ""),
@@ -292,8 +296,28 @@ def revise_claim(claim: Claim, field_label: str, text: str, new_id: str, expect:
         raw.pop("expect", None)
     else:
         raw["expect"] = expect
-    return compile_claim(Claim.from_table(claim.spec, claim.index, new_id, claim.kind, raw, claim.line,
-                                          claim.field_lines), profiles)
+    return _recompiled(claim, raw, profiles)
+
+
+def restate_claim(claim: Claim, statement: str) -> Claim:
+    """A copy of `claim` whose statement (its kind's field) is `statement` and which has no assumption, compiled
+    from them: plans of its own, never the original's (a prover's rewritten statement, read by a backend through
+    :meth:`Claim.plan`).
+
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> c = restate_claim(spec.claims[0], "x % 2"); c.plan().formula.text, spec.claims[0].plan().formula.text
+    ('x % 2', 'x')
+    """
+    raw = {k: v for k, v in claim.raw.items() if k != "assume"}
+    raw[claim.kind] = statement
+    return _recompiled(claim, raw)
+
+
+def _recompiled(claim: Claim, raw: dict, profiles: tuple[str, ...] = PROFILES) -> Claim:
+    """The claim of the table `raw` in `claim`'s place (its spec, index, lines), compiled for `profiles`."""
+    return compile_claim(Claim.from_table(claim.spec, claim.index, str(raw.get("id", claim.id)), claim.kind, raw,
+                                          claim.line, claim.field_lines), profiles)
 
 
 def editable_fields(claim: Claim) -> list[tuple[str, str]]:
@@ -303,10 +327,10 @@ def editable_fields(claim: Claim) -> list[tuple[str, str]]:
     >>> editable_fields(load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml").claims[0])
     [('grundy', 'x')]
     """
-    out = []
+    out: list[tuple[str, str]] = []
     v = claim.statement
     if isinstance(v, str):
-        out.append((claim.kind, v))
+        out.append((str(claim.kind), v))
     elif isinstance(v, list):
         for i, fam in enumerate(v):
             for key in ("point", "where"):
@@ -549,7 +573,7 @@ def _read_claim(spec: Spec, i: int, raw: Any, lines: SpecLines, seen: dict[str, 
     if len(kinds) != 1:
         raise SpecError("a claim needs exactly one of " + ", ".join(KIND_FIELDS) +
                         (f"; it has {', '.join(kinds)}" if kinds else ""), **where)
-    kind = kinds[0]
+    kind = Kind(kinds[0])    # validated into the closed vocabulary (its word is the field's name)
     expect = raw.get("expect")
     if expect is not None and expect not in EXPECT_WORDS:
         raise SpecError(f"expect = {expect!r} is not a verdict", hint=suggest(expect, list(EXPECT_WORDS)) or

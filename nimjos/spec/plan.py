@@ -27,6 +27,7 @@ from nimjos.lang.syntax import free_names, parse, suggest, unknown_name_error
 from nimjos.games.declared import MISERE, GameDecl, as_instance
 from nimjos.lang.monotone import INC, DEC, coordinate_nodes, direction, is_nonneg_lower
 from nimjos.games.functions import FAMILIES
+from nimjos.words import Kind
 
 
 @dataclass(frozen=True)
@@ -369,7 +370,7 @@ class PlannedClaim(LocatedClaim, Protocol):
     statement, and the errors located at its fields."""
 
     id: str
-    kind: str
+    kind: Kind
     raw: dict
     game_text: str | None
     for_all_text: str | None
@@ -490,7 +491,7 @@ def _check_game_expression(claim: PlannedClaim, tree: ast.expr, ns: Namespace) -
 
 
 #: the claim kinds that state normal-play Grundy values (refused on a game in misère play)
-NORMAL_VALUE_KINDS = ("grundy", "level_set", "periodic", "stair", "grundy_at_most")
+NORMAL_VALUE_KINDS = (Kind.GRUNDY, Kind.LEVEL_SET, Kind.PERIODIC, Kind.STAIR, Kind.GRUNDY_AT_MOST)
 
 
 def plays_misere(tree: ast.expr, ns: Namespace) -> bool:
@@ -542,7 +543,7 @@ def refuse_double_misere(tree: ast.expr, ns: Namespace) -> None:
 
 
 #: the kinds of claim a loopy game's generalized values can judge
-LOOPY_KINDS = ("grundy", "p_positions", "draws")
+LOOPY_KINDS = (Kind.GRUNDY, Kind.P_POSITIONS, Kind.DRAWS)
 
 
 def plays_loopy(tree: ast.expr, ns: Namespace) -> bool:
@@ -557,24 +558,24 @@ def plays_loopy(tree: ast.expr, ns: Namespace) -> bool:
     return isinstance(decl, GameDecl) and decl.loopy
 
 
-def _refuse_loopy_kinds(claim: PlannedClaim, kind: str, loopy: bool) -> None:
+def _refuse_loopy_kinds(claim: PlannedClaim, kind: Kind, loopy: bool) -> None:
     """Refuse, at load, a claim kind a loopy game's values cannot judge, and a draws claim on a game that is not
     loopy (it has no draws)."""
     if loopy and kind not in LOOPY_KINDS:
         raise claim.error(f"a {kind} claim states Grundy values, and {claim.game_text} is a loopy game (its moves may "
-                          "cycle)", kind if kind != "values" else "values",
+                          "cycle)", kind,
                           hint="state its P-positions (p_positions = ...), its draws (draws = ...) or its generalized "
                                "Sprague-Grundy values (grundy = ..., a set K for ∞(K))")
-    if kind == "draws" and not loopy:
+    if kind is Kind.DRAWS and not loopy:
         raise claim.error(f"a draws claim on {claim.game_text}, whose table does not say loopy = true: a game whose "
                           "moves cannot cycle has no draws", "draws",
                           hint="add loopy = true to the game's table if its moves may cycle")
 
 
-def _refuse_normal_values(claim: PlannedClaim, kind: str, misere: bool) -> None:
+def _refuse_normal_values(claim: PlannedClaim, kind: Kind, misere: bool) -> None:
     """Refuse, at load, a claim that states normal-play Grundy values of a game in misère play."""
-    if misere and kind in NORMAL_VALUE_KINDS + ("values",):
-        field_name = "values" if kind == "values" else kind
+    if misere and kind in NORMAL_VALUE_KINDS + (Kind.VALUES,):
+        field_name = kind
         raise claim.error(f"a {kind} claim states normal-play Grundy values, and {claim.game_text} is played in misère "
                           "play", field_name,
                           hint="state its P-positions (p_positions = ...), or its misère Grundy values with holds = "
@@ -656,7 +657,7 @@ def plan_claim(claim: PlannedClaim, profile: str = "default") -> ClaimPlan:
     ns: Namespace = claim.spec.namespace
     kind = claim.kind
     raw_kind = claim.statement
-    if kind == "values":
+    if kind is Kind.VALUES:
         return _plan_values(claim, ns, profile)
     window, window_text, domain = _plan_window(claim, ns, profile)
     window_names = set(window.names)
@@ -675,7 +676,7 @@ def plan_claim(claim: PlannedClaim, profile: str = "default") -> ClaimPlan:
         if missing:
             raise claim.error(f"for_all does not bind the position coordinate {missing[0]!r}", "for_all",
                               hint=f"add a bound such as '0 <= {missing[0]} <= 100'")
-    elif kind in ("grundy", "p_positions", "level_set", "grundy_at_most", "draws"):
+    elif kind in (Kind.GRUNDY, Kind.P_POSITIONS, Kind.LEVEL_SET, Kind.GRUNDY_AT_MOST, Kind.DRAWS):
         raise claim.error(f"a {kind} claim needs a game", "game", hint="add game = \"NAME\"")
     if claim.assume_text is not None:
         assume = _compile(claim, "assume", claim.assume_text, ns, window_names)
@@ -683,23 +684,23 @@ def plan_claim(claim: PlannedClaim, profile: str = "default") -> ClaimPlan:
                               "domain": domain, "game": game, "coords": coords, "assume": assume, "misere": misere,
                               "loopy": loopy, **_option_trees(claim)}
     params = window_names - set(coords)
-    if kind in ("periodic", "stair"):
-        pattern_type = PeriodicPlan if kind == "periodic" else StairPlan
+    if kind in (Kind.PERIODIC, Kind.STAIR):
+        pattern_type = PeriodicPlan if kind is Kind.PERIODIC else StairPlan
         return pattern_type(**shared, pattern=_plan_pattern(claim, kind, raw_kind, ns, params, coords))
-    if kind == "grundy_at_most":
+    if kind is Kind.GRUNDY_AT_MOST:
         if isinstance(raw_kind, bool):
             raise claim.error("grundy_at_most must be an integer or an expression string", kind)
         return GrundyBoundPlan(**shared, bound=_compile(claim, kind, str(raw_kind), ns, params))
-    if kind in ("grundy", "holds", "draws"):
+    if kind in (Kind.GRUNDY, Kind.HOLDS, Kind.DRAWS):
         formula = _compile(claim, kind, raw_kind, ns, window_names)
         _refuse_normal_calls(claim, kind, formula, ns)
-        if kind == "grundy":
+        if kind is Kind.GRUNDY:
             return GrundyPlan(**shared, formula=formula)
-        if kind == "draws":
+        if kind is Kind.DRAWS:
             return DrawsPlan(**shared, formula=formula)
         return HoldsPlan(**shared, formula=formula, sides=_sides(claim, formula, ns, window_names))
     levels: Binder | None = None
-    if kind == "level_set":
+    if kind is Kind.LEVEL_SET:
         levels_text = claim.get("levels", profile)
         if levels_text is None:
             raise claim.error("a level_set claim needs levels, e.g. levels = \"0 <= s <= 5\"", "levels")
@@ -719,12 +720,12 @@ def plan_claim(claim: PlannedClaim, profile: str = "default") -> ClaimPlan:
     return PPositionsPlan(**shared, **set_parts)
 
 
-#: the plan type of each claim kind, by the field that states it (nimjos.spec.schema.KIND_FIELDS): the only place
-#: a kind is a string; everywhere else it is the type of the claim's plan
-KIND_PLANS: dict[str, type[ClaimPlan]] = {
-    "grundy": GrundyPlan, "p_positions": PPositionsPlan, "holds": HoldsPlan, "values": ValuesPlan,
-    "level_set": LevelSetPlan, "periodic": PeriodicPlan, "stair": StairPlan, "grundy_at_most": GrundyBoundPlan,
-    "draws": DrawsPlan,
+#: the plan type of each claim kind (nimjos.words.Kind, the field that states it): the only place a kind decides
+#: a type; everywhere else it is the type of the claim's plan
+KIND_PLANS: dict[Kind, type[ClaimPlan]] = {
+    Kind.GRUNDY: GrundyPlan, Kind.P_POSITIONS: PPositionsPlan, Kind.HOLDS: HoldsPlan, Kind.VALUES: ValuesPlan,
+    Kind.LEVEL_SET: LevelSetPlan, Kind.PERIODIC: PeriodicPlan, Kind.STAIR: StairPlan,
+    Kind.GRUNDY_AT_MOST: GrundyBoundPlan, Kind.DRAWS: DrawsPlan,
 }
 
 
@@ -761,13 +762,13 @@ def _sides(claim: PlannedClaim, formula: Compiled, ns: Namespace, variables: set
                      resolved.comparators[0]))
 
 
-def _plan_pattern(claim: PlannedClaim, kind: str, raw_kind: Any, ns: Namespace, params: set[str],
+def _plan_pattern(claim: PlannedClaim, kind: Kind, raw_kind: Any, ns: Namespace, params: set[str],
                   coords: tuple[str, ...]) -> dict[str, Compiled]:
     """The fields of a periodic or stair claim, compiled over the window's params."""
     if len(coords) != 1:
         raise claim.error(f"a {kind} claim needs a 1-D game", "game")
-    allowed = {"periodic": ("period", "preperiod", "saltus"), "stair": ("h",)}[kind]
-    required = {"periodic": ("period",), "stair": ("h",)}[kind]
+    allowed = {Kind.PERIODIC: ("period", "preperiod", "saltus"), Kind.STAIR: ("h",)}[kind]
+    required = {Kind.PERIODIC: ("period",), Kind.STAIR: ("h",)}[kind]
     pattern: dict[str, Compiled] = {}
     for k, val in raw_kind.items():
         if k not in allowed:
@@ -787,7 +788,7 @@ def _plan_window(claim: PlannedClaim, ns: Namespace, profile: str) -> tuple[Bind
     window's binder, its text and the domain."""
     for_all = claim.for_all_text
     window = claim.get("window", profile)
-    if for_all is None and window is None and claim.kind == "holds" and _closed(claim, ns):
+    if for_all is None and window is None and claim.kind is Kind.HOLDS and _closed(claim, ns):
         for_all = "True"  # a statement with no free name: the window is the single empty binding
     if for_all is None:
         raise claim.error("missing field 'for_all' (the domain, as printed)", "for_all",
@@ -826,7 +827,7 @@ def _closed(claim: PlannedClaim, ns: Namespace) -> bool:
         return False  # the statement's own error is reported when it is compiled
 
 
-def _plan_family(claim: PlannedClaim, kind: str, i: int, fam: Any, ns: Namespace, outer: set[str], window: Binder,
+def _plan_family(claim: PlannedClaim, kind: Kind, i: int, fam: Any, ns: Namespace, outer: set[str], window: Binder,
                  game_coords: tuple[str, ...]) -> FamilyPlan:
     fname = f"{kind}[{i}]"
     if not isinstance(fam, dict):
@@ -909,8 +910,8 @@ def _plan_values(claim: PlannedClaim, ns: Namespace, profile: str) -> ValuesPlan
             raise claim.error("a values table of Grundy values needs a game", "game")
         game = _compile(claim, "game", claim.game_text, ns, set())
         coords = _game_coords(claim, game.tree, ns)
-        _refuse_normal_values(claim, "values", plays_misere(game.tree, ns))
-        _refuse_loopy_kinds(claim, "values", plays_loopy(game.tree, ns))
+        _refuse_normal_values(claim, Kind.VALUES, plays_misere(game.tree, ns))
+        _refuse_loopy_kinds(claim, Kind.VALUES, plays_loopy(game.tree, ns))
         if not isinstance(v["grundy"], list):
             raise claim.error("values.grundy must be a list", "values")
         _check_table(claim, v["grundy"], v.get("from", 0))

@@ -14,7 +14,7 @@ from typing import Any
 
 from nimjos.lang.errors import SpecError
 from nimjos.lang.syntax import parse, suggest
-from nimjos.words import EXPECT_WORDS  # noqa: F401  (the words ``expect`` may say: the closed vocabulary's)
+from nimjos.words import EXPECT_WORDS, Kind  # noqa: F401  (the words ``expect`` may say: the closed vocabulary's)
 
 SOURCE_FIELDS = {"id": str, "title": str, "cite": str, "authors": (str, list), "document": str, "url": str,
                  "note": str, "year": int}
@@ -24,7 +24,8 @@ GAME_FIELDS = {"title": str, "params": list, "position": list, "moves": list, "n
                "domain": str,  # the positions the game is played on (a condition), which nimjos discover fits on
                "loopy": bool}  # the moves may cycle: generalized Sprague-Grundy values (nimjos/games/loopy.py)
 MOVE_FIELDS = {"to": str, "where": str}
-KIND_FIELDS = ("grundy", "p_positions", "holds", "values", "level_set", "periodic", "stair", "grundy_at_most", "draws")
+#: the fields that state a claim, one per kind (nimjos.words.Kind), in the order an error message lists them
+KIND_FIELDS: tuple[Kind, ...] = tuple(Kind)
 CLAIM_FIELDS: dict[str, Any] = {
     "id": str, "ref": str, "text": str, "game": str, "for_all": str, "window": str, "assume": str, "expect": str,
     "expect_counterexample": str, "corrects": str, "relaxes": str, "note": str, "reading": str, "deep": dict,

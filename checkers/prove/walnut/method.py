@@ -6,7 +6,8 @@ window enumerates (a game's parameters are fixed: h = 1..5), and decides:
 
 * every query TRUE: ``proved`` for the whole domain, or ``proved-bounded`` when the parameters' values are
   fewer than the domain's (the domain leaves h unbounded, the window has h = 2..4): the scope prints the class,
-  Walnut, the largest automaton and the seconds. A proof the window refutes is a bug: :class:`WalnutDisagreement`.
+  Walnut, the largest automaton and the seconds, and the class as data (``proved_class``: the values of the
+  enumerated parameters), by which the dispatcher holds the proof to the window (:mod:`checkers.prove.soundness`).
 * a query FALSE: the least position of the counterexample automaton, re-evaluated with the engine
   (``as_instance(game).grundy(pos)``) or the expression language (holds); ``refuted`` only when it confirms,
   else the engine's own smallest counterexample nearby, else ``inconclusive`` with the reason.
@@ -40,11 +41,10 @@ from nimjos.lang.syntax import copy_tree
 from nimjos.lang.values import format_value, json_value
 from nimjos.spec.loader import Claim, claim_of
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, LevelSetPlan, PPositionsPlan, SetPlan, WindowPlan
-from nimjos.verdict import Counterexample, Verdict
-from checkers.window.exhaustive import check_exhaustive
+from nimjos.verdict import Counterexample, ProvedClass, Verdict
 from checkers.options import RunOptions
 from checkers.certificate import Certificate, box_cells, game_kind
-from checkers.prove.domain import inside_domain, proof_domain
+from checkers.prove.domain import proof_domain
 from checkers.prove.scope import class_text
 from checkers.z3.terms import Untranslatable
 from checkers.prove.walnut.certificate import Job, decode, game_job, holds_job
@@ -74,19 +74,14 @@ MAX_EACH_FIXED = 40
 ENGINES = ("Walnut",)
 
 
-class WalnutDisagreement(NimjosError, AssertionError):
-    """Walnut proved a claim the window refutes inside the proved class: a bug in the translation or the engine."""
-
-
 def _inconclusive(claim: Claim, why: str, start: float, **kw: Any) -> Verdict:
     return Verdict(claim.id, "inconclusive", METHOD, f"Walnut: {why}", seconds=time.perf_counter() - start,
                    engines=ENGINES, **kw)
 
 
-def walnut_verdict(claim: Claim, opts: RunOptions, window: Verdict | None = None) -> Verdict | None:
+def walnut_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
     """The Walnut verdict of a claim (see the module docstring); None for kinds it does not handle, or when the
-    options turn Walnut off. `window` is the window's verdict when the runner has it (None: a proof checks the
-    window itself)."""
+    options turn Walnut off."""
     if not issubclass(claim.plan_type, (GrundyPlan, PPositionsPlan, LevelSetPlan, HoldsPlan)) or \
             (opts is not None and not opts.walnut):
         return None
@@ -162,7 +157,7 @@ def walnut_verdict(claim: Claim, opts: RunOptions, window: Verdict | None = None
     seconds = time.perf_counter() - start
     if found:
         return _refutation(plan, setup, found, start, _evidence(runs, jar, res, num))
-    return _proved(opts, window, plan, setup, runs, jar, res, seconds)
+    return _proved(plan, setup, runs, jar, res, seconds)
 
 
 def _translate(plan: Any, cfg: Any) -> tuple[dict | None, list]:
@@ -440,8 +435,7 @@ def _class(setup: dict) -> str:
     return class_text(setup["dom"], "int", None, setup["instances"], set())
 
 
-def _proved(opts: RunOptions, window: Verdict | None, plan: Any, setup: dict, runs: list, jar: str,
-            res: Any, seconds: float) -> Verdict:
+def _proved(plan: Any, setup: dict, runs: list, jar: str, res: Any, seconds: float) -> Verdict:
     claim = claim_of(plan)
     ev = _evidence(runs, jar, res, setup["num"])
     w = ev["walnut"]
@@ -459,30 +453,13 @@ def _proved(opts: RunOptions, window: Verdict | None, plan: Any, setup: dict, ru
                      if any(f"${automaton}(" in str(r.get("commands", "")) for r in w.get("runs", []))))
     job = runs[0][1]
     notes = [f"Walnut: {job.statement[:240]}" + ("..." if len(job.statement) > 240 else "")]
-    v = Verdict(claim.id, word, METHOD, scope, instances=len(runs), assumption_held=len(runs), seconds=seconds,
-                notes=notes, evidence=ev, engines=ENGINES, automaton_states=w["states"])
-    _soundness(opts, window, plan, setup, v)
-    return v
-
-
-def _soundness(opts: RunOptions, window: Verdict | None, plan: Any, setup: dict, v: Verdict) -> None:
-    """A Walnut proof must agree with the window (`window`, the runner's verdict, else checked here): a window
-    refutation inside the proved class is a bug."""
-    claim = claim_of(plan)
-    if window is None:
-        window = check_exhaustive(claim, opts.profile if opts is not None else "default", 1, None)
-    found = window.counterexamples if window.verdict == "refuted" else \
-        window.undefined if window.verdict == "ill-defined" else []
-    if not found:
-        return
-    cx = found[0]
-    params = {n: cx.bindings.get(n) for n in setup["enumerated"]}
-    if params not in setup["instances"] or not plan.domain.contains(dict(cx.bindings)):
-        return
-    if setup["dom"].binder is not plan.window and not inside_domain(setup["dom"], dict(cx.bindings), claim):
-        return      # outside the class of prove.for_all: the proof says nothing there
-    raise WalnutDisagreement(f"claim {claim.id!r}: Walnut proved it ({v.scope}) but the window finds it "
-                             f"{window.verdict} at {cx.position_text()}: a bug in the Walnut translation or the engine")
+    # a bounded class as data: the values of the names enumerated one at a time (checkers.audit.in_class reads it)
+    cls = ProvedClass(enumerated={n: tuple(dict.fromkeys(i[n] if type(i[n]) is int else repr(i[n])
+                                                         for i in setup["instances"] if n in i))
+                                  for n in setup["enumerated"]})
+    return Verdict(claim.id, word, METHOD, scope, instances=len(runs), assumption_held=len(runs), seconds=seconds,
+                   notes=notes, evidence=ev, engines=ENGINES, automaton_states=w["states"],
+                   proved_class=cls if word == "proved-bounded" else None)
 
 
 def _ordered(plan: Any, env: dict) -> dict:

@@ -66,7 +66,7 @@ def test_a_lemma_on_a_smaller_class_does_not_stand_for_g_outside_it(walnut):
     assert "(1 <= x and 0 <= 1)" in stand_in_text(c)     # the lemma's domain at the position, stated
     ctx = CheckContext.for_claim()
     with ctx.installed():
-        assert _with_stand_ins(c, OPTS, None, (), ctx) is None
+        assert _with_stand_ins(c, OPTS, (), ctx) is None
 
 
 def test_a_lemma_proved_on_a_smaller_class_is_not_used_beyond_it(walnut):
@@ -76,5 +76,5 @@ def test_a_lemma_proved_on_a_smaller_class_is_not_used_beyond_it(walnut):
     assert "(0 <= x <= 3 and 0 <= y <= 3)" in stand_in_text(c)
     ctx = CheckContext.for_claim()
     with ctx.installed():
-        assert _with_stand_ins(c, OPTS, None, (), ctx) is None
+        assert _with_stand_ins(c, OPTS, (), ctx) is None
     assert prove_claim(c, OPTS).verdict != "proved"

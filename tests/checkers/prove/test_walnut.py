@@ -19,7 +19,8 @@ from nimjos.spec.names import spec_namespace
 from nimjos.verdict import Counterexample, Verdict
 from checkers.options import RunOptions
 from checkers.prove.method import prove_claim
-from checkers.prove.walnut.method import WalnutDisagreement, walnut_verdict
+from checkers.prove.soundness import against_window
+from checkers.prove.walnut.method import walnut_verdict
 from checkers.prove.walnut.run import accepts, find_jar, find_java, run, state_limit, work_limit
 from checkers.prove.walnut.logic import NotAutomatic, Unit, library, pad
 from checkers.prove.walnut.translate import Translator
@@ -211,16 +212,18 @@ def test_holds_claims_proved_and_refuted(tmp_path, walnut):
 def test_a_proof_the_window_refutes_is_a_bug(spec004, walnut):
     c = spec004.claim("thm-1.6-bouton-3")
     fake = Verdict(c.id, "refuted", "exhaustive", "", counterexamples=[Counterexample({"a": 1, "b": 1, "c": 0})])
-    with pytest.raises(WalnutDisagreement):
-        walnut_verdict(c, RunOptions(), window=fake)
+    v = walnut_verdict(c, RunOptions())
+    against_window(c, v, fake)
+    assert v.verdict == "inconclusive" and "Walnut" in v.evidence["prover_bug"]
 
 
 def test_a_proof_where_the_window_finds_the_claim_ill_defined_is_a_bug(spec004, walnut):
     c = spec004.claim("thm-1.6-bouton-3")
     fake = Verdict(c.id, "ill-defined", "exhaustive", "",
                    undefined=[Counterexample({"a": 1, "b": 1, "c": 0}, None, None, reason="no value")])
-    with pytest.raises(WalnutDisagreement, match="ill-defined"):
-        walnut_verdict(c, RunOptions(), window=fake)
+    v = walnut_verdict(c, RunOptions())
+    against_window(c, v, fake)
+    assert v.verdict == "inconclusive" and "cannot be evaluated at" in v.evidence["prover_bug"]
 
 
 def test_without_walnut_one_line_and_z3_still_runs(spec004, monkeypatch):

@@ -291,7 +291,7 @@ def test_z3_certificate_in_misere_play(tmp_path, p_set, verdict, at):
     claim = load_spec(path).claims[0]
     context = CheckContext.for_claim()
     with context.installed():
-        v = _prove_with_z3(claim, RunOptions(), None, (), context)
+        v = _prove_with_z3(claim, RunOptions(), (), context)
     assert v.verdict == verdict, v.scope
     if at is None:
         assert "in misère play, (c) no terminal position in the set" in v.scope
