@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import shlex
 import time
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Sequence
 
@@ -41,27 +42,36 @@ from nimjos.spec.budget import enforce_limits
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import (ClaimPlan, DrawsPlan, FamilyPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PatternPlan, PeriodicPlan, PPositionsPlan, SetPlan,
                                ValuesPlan, handler_for, locate_error)
-from nimjos.verdict import Counterexample, Verdict, window_word
-from nimjos.words import Undefined
+from nimjos.verdict import Counterexample, Phrase, Phrases, Verdict, phrases, window_word
+from nimjos.words import PhraseKind, Undefined
 
 METHOD = "exhaustive"
 
 
-def _scope(plan: ClaimPlan, engine_note: str = "") -> str:
-    parts = []
+def _scope(plan: ClaimPlan, engine_note: str = "") -> Phrases:
+    """The window's scope: its ranges (or a printed table's extent, a level set's levels), the game, the engines.
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "tiny.toml")
+    >>> [(p.kind, p.text) for p in _scope(spec.claims[0].plan(), "ground truth: reference")]
+    [('window', '0 <= x <= 20'), ('game', 'game nim1'), ('engine', 'ground truth: reference')]
+    """
+    parts: list[tuple[PhraseKind, str]] = []
     if plan.window is not None:
-        parts.append(plan.window.describe())
+        parts.append((PhraseKind.WINDOW, plan.window.describe()))
     elif isinstance(plan, ValuesPlan):
-        parts.append(printed_extent(plan.values))
+        parts.append((PhraseKind.WINDOW, printed_extent(plan.values)))
     if isinstance(plan, LevelSetPlan):
-        parts.append("levels " + plan.levels.describe())
+        parts.append((PhraseKind.WINDOW, "levels " + plan.levels.describe()))
     if plan.game_text:
-        parts.append(f"game {plan.game_text}" + (" in misère play (a terminal position is an N-position; each "
-                                                  "position valued as a whole, no nim-sum)" if plan.misere else "")
-                     + (" (loopy: its moves may cycle)" if plan.loopy else ""))
+        parts.append((PhraseKind.GAME, f"game {plan.game_text}"
+                      + (" in misère play (a terminal position is an N-position; each "
+                         "position valued as a whole, no nim-sum)" if plan.misere else "")
+                      + (" (loopy: its moves may cycle)" if plan.loopy else "")))
     if engine_note:
-        parts.append(engine_note)
-    return "; ".join(parts)
+        parts.append((PhraseKind.ENGINE, engine_note))
+    return phrases(*parts)
 
 
 def window_ranges(plan: ClaimPlan) -> tuple[str, ...]:
@@ -136,9 +146,10 @@ def check_exhaustive(claim: Claim, profile: str = "default", max_counterexamples
     if pins:
         at = ", ".join(f"{k}={format_value(x)}" for k, x in pins.items())
         where = f"beyond the window, inside the {plan.domain.describe()}" if place == "domain" and plan.domain else "pinned"
-        scope = f"only at {at} ({where}); window {scope}"
-        if instances == 0:
-            scope += "; the window has no instance with the pinned values"
+        scope = phrases((PhraseKind.PINNED, f"only at {at} ({where})"), Phrase(PhraseKind.WINDOW, "window"),
+                        tuple(replace(p, join=" ") if i == 0 else p for i, p in enumerate(scope)),
+                        (PhraseKind.FINDING, "the window has no instance with the pinned values" if instances == 0
+                         else ""))
     v = Verdict(claim.id, verdict, METHOD, scope, instances=instances,
                 assumption_held=held, counterexamples=failures, failures=col.n_fail, undefined=undefined,
                 seconds=time.perf_counter() - start, evidence=evidence, engines=ground, window=window_ranges(plan))

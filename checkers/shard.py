@@ -17,7 +17,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from nimjos.verdict import Counterexample, Verdict, window_word
+from nimjos.verdict import Counterexample, Verdict, phrases, window_word
+from nimjos.words import PhraseKind
 from nimjos.spec.loader import Claim, load_spec
 from nimjos.spec.plan import ClaimPlan, PatternPlan, ValuesPlan
 from checkers.context import CheckContext
@@ -155,7 +156,7 @@ def merge(claim: Claim, parts: Iterable[ShardResult], max_counterexamples: int, 
     first = parts[0].verdict
     engines = _engines(first)
     scope = _scope(claim.plan(profile), ground_truth_note(engines))
-    scope += f"; {len(parts)} shards on {workers} {executor} worker(s)"
+    scope = phrases(scope, (PhraseKind.ENGINE, f"{len(parts)} shards on {workers} {executor} worker(s)"))
     v = Verdict(claim.id, verdict, "exhaustive", scope, instances=instances, assumption_held=held,
                 counterexamples=failures, failures=n_fail, undefined=undefined, seconds=seconds,
                 evidence=dict(first["evidence"]), notes=list(first["notes"]), engines=engines,
