@@ -63,6 +63,9 @@ class Counterexample:
     detail: dict[str, Any] = field(default_factory=dict)
     #: why the instance could not be evaluated (None: it could, a failure)
     undefined: Undefined | None = None
+    #: False for a failure no engine re-evaluated from the game's moves (a local certificate's, at a position too
+    #: large for the engine): a refutation by it ranks after one that was (:func:`final_verdict`)
+    confirmed: bool = True
 
     def __post_init__(self) -> None:
         if self.undefined is not None:
@@ -135,6 +138,8 @@ class Counterexample:
             out["reason"] = self.reason
         if self.detail:
             out["detail"] = {k: json_value(v) if not isinstance(v, (list, dict)) else v for k, v in self.detail.items()}
+        if not self.confirmed:
+            out["confirmed"] = False
         return out
 
 
@@ -568,9 +573,10 @@ def _method_rank(record: Record) -> tuple:
 
 def _witness_rank(record: Record) -> tuple:
     """How a refutation's first counterexample ranks: one re-evaluated from the game's moves (or not a certificate
-    failure at all) before one the engine could not re-evaluate, then smallest first.
+    failure at all) before one the engine could not re-evaluate (:attr:`Counterexample.confirmed`), then smallest
+    first.
 
-    >>> far = Counterexample({"x": 10 ** 14}, detail={"engine": "not re-evaluated (position too large)"})
+    >>> far = Counterexample({"x": 10 ** 14}, confirmed=False)
     >>> near = Verdict("c", "refuted", "prove", "", counterexamples=[Counterexample({"x": 60})])
     >>> _witness_rank(Verdict("c", "refuted", "sample", "", counterexamples=[far])) > _witness_rank(near)
     True
@@ -578,8 +584,7 @@ def _witness_rank(record: Record) -> tuple:
     if not record.counterexamples:
         return (1, 1, ())
     first = record.counterexamples[0]
-    unconfirmed = str(first.detail.get("engine", "")).startswith("not re-evaluated")
-    return (int(unconfirmed), 0, first.key())
+    return (int(not first.confirmed), 0, first.key())
 
 
 def final_verdict(records: list[R]) -> R:

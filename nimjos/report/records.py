@@ -25,9 +25,11 @@ def _counterexamples(found: Any) -> list[Counterexample]:
 
     >>> _counterexamples([{"bindings": {"x": 1}, "lhs": 0, "rhs": 1, "detail": {"engine": "e"}}])[0].detail
     {'engine': 'e'}
+    >>> _counterexamples([{"bindings": {"x": 1}, "confirmed": False}])[0].confirmed
+    False
     """
     return [Counterexample(dict(cx.get("bindings") or {}), cx.get("lhs"), cx.get("rhs"), cx.get("reason"),
-                           dict(cx.get("detail") or {}))
+                           dict(cx.get("detail") or {}), confirmed=cx.get("confirmed") is not False)
             for cx in found or [] if isinstance(cx, dict)]
 
 
