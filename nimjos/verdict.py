@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
 from nimjos.lang.errors import ResourceError
@@ -228,6 +228,25 @@ def render_scope(scope: Phrases) -> str:
     ''
     """
     return "".join((p.join if i else "") + p.text for i, p in enumerate(scope))
+
+
+def clipped(scope: Phrases, limit: int) -> Phrases:
+    """A scope cut to at most `limit` characters of words (a long scope built on another's), its phrases kept with
+    their kinds: the phrase that crosses the limit is cut, the ones after it left out.
+
+    >>> ps = clipped((Phrase("class", "all n >= 1"), Phrase("lemma", "from l (proved: all x)")), 20)
+    >>> render_scope(ps), [p.kind for p in ps]
+    ('all n >= 1; from l (', ['class', 'lemma'])
+    """
+    out: list[Phrase] = []
+    used = 0
+    for p in scope:
+        room = limit - used - (len(p.join) if out else 0)
+        if room <= 0:
+            break
+        out.append(p if len(p.text) <= room else replace(p, text=p.text[:room]))
+        used += (len(p.join) if len(out) > 1 else 0) + len(out[-1].text)
+    return tuple(out)
 
 
 def first_phrase(scope: Phrases, kind: PhraseKind | None = None) -> str:
