@@ -47,7 +47,8 @@ from nimjos.games.heaps.rules import octal_rules
 from nimjos.lang.errors import EvalError, ResourceError
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import ClaimPlan, PPositionsPlan
-from nimjos.verdict import Counterexample, Verdict
+from nimjos.verdict import Counterexample, Phrase, Verdict, clipped, phrases
+from nimjos.words import PhraseKind
 
 METHOD = "prove"
 ENGINES = ("misère quotient", "periodicity")
@@ -377,11 +378,15 @@ def misere_prove(claim: Claim, opts: RunOptions) -> Verdict:
         failures.sort(key=Counterexample.key)
         verdict = "refuted" if failures else "ill-defined"
         return Verdict(claim.id, verdict, METHOD,
-                       f"{where}: {len(failures)} failures among {checked:,} positions with heaps <= {top}, outcomes "
-                       f"from the {cert.describe()}"[:900],
+                       clipped(phrases((PhraseKind.CLASS, where),
+                                       Phrase(PhraseKind.FINDING, f"{len(failures)} failures among {checked:,} positions "
+                                                                  f"with heaps <= {top}, outcomes from the "
+                                                                  f"{cert.describe()}", ": ")), 900),
                        instances=checked, assumption_held=checked, counterexamples=failures[:opts.max_counterexamples],
                        failures=len(failures), undefined=undefined[:opts.max_counterexamples], seconds=seconds,
                        engines=ENGINES)
     return Verdict(claim.id, "proved", METHOD,
-                   f"{where}, every position, in misère play: by the {cert.describe()}; {finite}"[:1200],
+                   clipped(phrases((PhraseKind.CLASS, f"{where}, every position, in misère play"),
+                                   Phrase(PhraseKind.ENGINE, f"by the {cert.describe()}", ": "),
+                                   (PhraseKind.ENGINE, finite)), 1200),
                    instances=checked, assumption_held=checked, seconds=seconds, engines=ENGINES)
