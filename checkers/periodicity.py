@@ -55,7 +55,7 @@ from nimjos.lang.syntax import copy_tree
 from nimjos.spec.loader import Claim, claim_of
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, PeriodicPlan, WindowPlan
 from nimjos.verdict import Counterexample, LeftOut, Phrase, ProvedClass, Verdict, phrases, render_scope
-from nimjos.words import PhraseKind
+from nimjos.words import Note, NoteKind, PhraseKind
 
 METHOD = "periodicity"
 #: the engines a periodicity proof names (Verdict.engines)
@@ -508,8 +508,8 @@ def periodic_sample(claim: Claim, opts: RunOptions) -> Verdict:
     # the safety net stops the work where it is done (the engine's mex included): the alarm interrupts it
     _, late = run_limited(every_binding, safety)
     if late:
-        notes.insert(0, f"the safety net ({safety:g} s of CPU time) stopped the sampler (the verdict would depend "
-                        "on the machine's speed)")
+        notes.insert(0, Note(NoteKind.SAFETY_NET, f"the safety net ({safety:g} s of CPU time) stopped the sampler (the "
+                                                  "verdict would depend on the machine's speed)"))
     seconds = time.perf_counter() - started
     shown = ", ".join(", ".join(f"{k}={v:,}" for k, v in env.items()) for env in extra[:6])
     scope = phrases((PhraseKind.DRAWS, f"g(n + p) = g(n) + s at {held + len(failures):,} heap sizes n drawn beyond the "
