@@ -45,7 +45,7 @@ from nimjos.lang.analysis import window_constants
 from nimjos.lang.syntax import copy_tree
 from nimjos.spec.plan import ClaimPlan, LevelSetPlan, ValuesPlan, WindowPlan
 from nimjos.verdict import HasId, ProvedClass, Verdict, clipped, first_phrase, phrases
-from nimjos.words import PhraseKind
+from nimjos.words import Note, NoteKind, PhraseKind
 from checkers.exhaustive import check_exhaustive
 from checkers.context import CheckContext
 from checkers.options import PROVE_SECONDS, RunOptions
@@ -357,7 +357,7 @@ def from_lemmas(v: Verdict, lemmas: list[tuple[str, Verdict]]) -> Verdict:
     """
     v = replace(v, notes=list(v.notes), evidence=dict(v.evidence))
     if v.verdict not in ("proved", "proved-bounded"):
-        v.notes.append("assuming " + ", ".join(uid for uid, _ in lemmas))
+        v.notes.append(Note(NoteKind.LEMMA, "assuming " + ", ".join(uid for uid, _ in lemmas)))
         return v
     if all(lv.verdict == "proved" or _covered_by(v, lv) for _, lv in lemmas):
         # every lemma is named, those the lemmas rest on included (the graph of the proof)
