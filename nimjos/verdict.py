@@ -231,21 +231,24 @@ def render_scope(scope: Phrases) -> str:
 
 
 def clipped(scope: Phrases, limit: int) -> Phrases:
-    """A scope cut to at most `limit` characters of words (a long scope built on another's), its phrases kept with
-    their kinds: the phrase that crosses the limit is cut, the ones after it left out.
+    """A scope cut to its first `limit` characters of words (a long scope built on another's), its phrases kept with
+    their kinds: the phrase the cut falls in is cut there, the ones after it left out.
 
     >>> ps = clipped((Phrase("class", "all n >= 1"), Phrase("lemma", "from l (proved: all x)")), 20)
     >>> render_scope(ps), [p.kind for p in ps]
     ('all n >= 1; from l (', ['class', 'lemma'])
     """
     out: list[Phrase] = []
-    used = 0
+    left = limit
     for p in scope:
-        room = limit - used - (len(p.join) if out else 0)
-        if room <= 0:
+        join = p.join if out else ""
+        if left <= 0:
             break
-        out.append(p if len(p.text) <= room else replace(p, text=p.text[:room]))
-        used += (len(p.join) if len(out) > 1 else 0) + len(out[-1].text)
+        if len(join) >= left:       # the cut falls in the join: the join's first characters, no words
+            out.append(replace(p, join=join[:left], text=""))
+            break
+        out.append(p if len(join) + len(p.text) <= left else replace(p, text=p.text[:left - len(join)]))
+        left -= len(join) + len(p.text)
     return tuple(out)
 
 
