@@ -45,7 +45,8 @@ from nimjos.spec.domain import heap_count
 from nimjos.lang.values import format_value
 from nimjos.spec.loader import Claim, claim_of
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PPositionsPlan
-from nimjos.verdict import Counterexample, Verdict
+from nimjos.verdict import Counterexample, Phrase, Verdict, phrases
+from nimjos.words import PhraseKind
 from checkers.window.exhaustive import check_exhaustive
 from checkers.window.rerun import pinned_place, rerun_command
 from checkers.sample.scale import uses_table
@@ -293,12 +294,15 @@ def audit_proof(claim: Claim, proof: Verdict, profile: str = "default") -> Verdi
     where = f"{evaluated} probe point(s) of the domain beyond the window" + (f", {skipped} over a limit (skipped)"
                                                                          if skipped else "")
     if not failing and not undefined:
-        return Verdict(claim.id, "checked" if held else "vacuous", METHOD, f"{where}: the claim held at each",
+        return Verdict(claim.id, "checked" if held else "vacuous", METHOD,
+                       phrases((PhraseKind.CLASS, where), Phrase(PhraseKind.FINDING, "the claim held at each", ": ")),
                        instances=evaluated, assumption_held=held)
     first = sorted(failing or undefined, key=Counterexample.key)[0]
     at = ", ".join(f"{k}={format_value(x)}" for k, x in first.bindings.items())
     word = "refuted" if failing else "ill-defined"
-    audit = Verdict(claim.id, word, METHOD, f"{where}: {'fails' if failing else 'undefined'} at {at}",
+    audit = Verdict(claim.id, word, METHOD,
+                    phrases((PhraseKind.CLASS, where),
+                            Phrase(PhraseKind.FINDING, f"{'fails' if failing else 'undefined'} at {at}", ": ")),
                     instances=evaluated, assumption_held=held, counterexamples=failing[:1], failures=len(failing),
                     undefined=undefined[:1])
     audit.evidence["rerun"] = rerun_command(claim, profile, first.bindings)

@@ -36,8 +36,8 @@ from checkers.heaps.periodicity import (heap_grundy_verdict, periodic_applies, p
 from checkers.sample import sample_claim
 from nimjos.spec.plan import (ClaimPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PeriodicPlan, PPositionsPlan, StairPlan,
                                ValuesPlan, handler_for)
-from nimjos.verdict import LeftOut, Verdict
-from nimjos.words import Method
+from nimjos.verdict import LeftOut, Verdict, clipped, phrases
+from nimjos.words import Method, PhraseKind
 from checkers.window.shard import ShardLog, run_sharded, shard_plan
 from checkers.repair import find_repairs
 from checkers.result import ClaimResult  # noqa: F401  (re-exported: the result of run_claim)
@@ -316,7 +316,8 @@ def _audit(claim: Claim, opts: RunOptions, v: Verdict) -> tuple[Verdict | None, 
     try:
         audit = audit_proof(claim, v, opts.profile)
     except Exception as exc:  # noqa: BLE001  (a failure of the audit must not lose the claim's other verdicts)
-        audit = Verdict(claim.id, "inconclusive", "audit", f"{AUDIT_FAILED}: {type(exc).__name__}: {exc}"[:300])
+        audit = Verdict(claim.id, "inconclusive", "audit", clipped(phrases(
+            (PhraseKind.REASON, f"{AUDIT_FAILED}: {type(exc).__name__}: {exc}")), 300))
         failed = True
     if audit is not None:
         audit.seconds = time.perf_counter() - started
@@ -360,8 +361,8 @@ def _run_methods(claim: Claim, opts: RunOptions, context: CheckContext) -> Claim
             except NimjosError:
                 raise
             except Exception as exc:  # noqa: BLE001
-                v = Verdict(claim.id, "inconclusive", name,
-                            f"method failed: {type(exc).__name__}: {exc}"[:300])
+                v = Verdict(claim.id, "inconclusive", name, clipped(phrases(
+                    (PhraseKind.REASON, f"method failed: {type(exc).__name__}: {exc}")), 300))
                 failures.append(name)
         if isinstance(v, LeftOut):
             left_out.append(v)     # the method has nothing to say: no verdict is listed

@@ -7,17 +7,17 @@ A :class:`Verdict` says what one method established about one claim, and how far
 its scope (which variables over which bounds), how many instances were evaluated, how many
 satisfied the claim's assumption, and the smallest counterexamples.
 
->>> v = Verdict(claim_id="c", verdict="checked", method="exhaustive", scope="0 <= x <= 3",
+>>> v = Verdict(claim_id="c", verdict="checked", method="exhaustive", phrases=phrases(("window", "0 <= x <= 3")),
 ...             instances=4, assumption_held=4)
 >>> v.agrees_with("holds")
 True
->>> v.to_json()["verdict"]
-'checked'
+>>> v.to_json()["verdict"], v.scope
+('checked', '0 <= x <= 3')
 """
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
 from nimjos.lang.errors import ResourceError
@@ -25,7 +25,7 @@ from nimjos.lang.values import format_value, json_value, sortable_key
 # the closed vocabularies (nimjos.words): every verdict word strongest first, the holding ones, the words `expect`
 # may say, the methods in the order their records are considered
 from nimjos.words import (EXPECT_WORDS, HOLDING, METHOD_ORDER, VERDICTS, Method, Note, NoteKind,  # noqa: F401
-                          Undefined, Word)
+                          PhraseKind, Undefined, Word)
 
 #: the words a spec may write in `expect` (the spec format's own list: nimjos.words.EXPECT_WORDS)
 EXPECTABLE = EXPECT_WORDS
@@ -63,6 +63,9 @@ class Counterexample:
     detail: dict[str, Any] = field(default_factory=dict)
     #: why the instance could not be evaluated (None: it could, a failure)
     undefined: Undefined | None = None
+    #: False for a failure no engine re-evaluated from the game's moves (a local certificate's, at a position too
+    #: large for the engine): a refutation by it ranks after one that was (:func:`final_verdict`)
+    confirmed: bool = True
 
     def __post_init__(self) -> None:
         if self.undefined is not None:
@@ -135,6 +138,8 @@ class Counterexample:
             out["reason"] = self.reason
         if self.detail:
             out["detail"] = {k: json_value(v) if not isinstance(v, (list, dict)) else v for k, v in self.detail.items()}
+        if not self.confirmed:
+            out["confirmed"] = False
         return out
 
 
@@ -149,6 +154,112 @@ def not_applicable_scope(reason: str) -> str:
     'not applicable: a printed table'
     """
     return f"{NOT_APPLICABLE}: {reason}"
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """One phrase of a verdict's scope: its kind (data, :class:`nimjos.words.PhraseKind`), its words, and the words
+    that join it to the phrase before it (``"; "``, unless the sentence runs on). A method builds its scope as a
+    tuple of phrases, adding to another verdict's phrases where it builds on them; :func:`render_scope` turns them
+    into the text the CLI, the JSON output and the report print.
+
+    >>> p = Phrase(PhraseKind.CLASS, "all x >= 0")
+    >>> p.kind, p.to_json(), Phrase.from_json(p.to_json()) == p
+    ('class', ['class', 'all x >= 0'], True)
+    """
+
+    kind: PhraseKind
+    text: str
+    join: str = "; "
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", PhraseKind(self.kind))
+
+    def to_json(self) -> list[str]:
+        """The phrase as the store keeps it: ``[kind, text]``, with its join when it is not ``"; "``.
+
+        >>> Phrase("reason", "not decided", ": ").to_json()
+        ['reason', 'not decided', ': ']
+        """
+        return [str(self.kind), self.text] + ([self.join] if self.join != "; " else [])
+
+    @classmethod
+    def from_json(cls, data: list[str]) -> Phrase:
+        """The phrase :meth:`to_json` wrote (an unknown kind, a newer store's, reads as plain text).
+
+        >>> Phrase.from_json(["future-kind", "words"]).kind
+        'text'
+        """
+        kind = data[0] if data[0] in tuple(PhraseKind) else PhraseKind.TEXT
+        return cls(PhraseKind(kind), str(data[1]), str(data[2]) if len(data) > 2 else "; ")
+
+
+#: a verdict's scope as its method built it: phrases in the order they are read
+Phrases = tuple[Phrase, ...]
+
+
+def phrases(*items: tuple[PhraseKind | str, str] | Phrase | Phrases) -> Phrases:
+    """A scope from its parts, in order: ``(kind, text)`` pairs, phrases, or the phrases of another scope (a scope
+    built on another verdict's). A part with no words is left out.
+
+    >>> ps = phrases(("class", "all x >= 0"), (PhraseKind.LEMMA, ""), (Phrase("reason", "why", ": "),))
+    >>> [p.kind for p in ps], render_scope(ps)
+    (['class', 'reason'], 'all x >= 0: why')
+    """
+    out: list[Phrase] = []
+    for item in items:
+        if isinstance(item, Phrase):
+            out.append(item)
+        elif item and isinstance(item[0], Phrase):
+            out.extend(p for p in item if isinstance(p, Phrase))
+        elif item and isinstance(item[1], str):
+            kind, text = item
+            out.append(Phrase(PhraseKind(kind), text))
+    return tuple(p for p in out if p.text)
+
+
+def render_scope(scope: Phrases) -> str:
+    """The scope in words, as the CLI, the JSON output and the report print it: each phrase's words, joined to the
+    one before by its join. The one renderer of a scope.
+
+    >>> render_scope((Phrase("class", "all n >= 1"), Phrase("engine", "Walnut 7, 12 states")))
+    'all n >= 1; Walnut 7, 12 states'
+    >>> render_scope(())
+    ''
+    """
+    return "".join((p.join if i else "") + p.text for i, p in enumerate(scope))
+
+
+def clipped(scope: Phrases, limit: int) -> Phrases:
+    """A scope cut to its first `limit` characters of words (a long scope built on another's), its phrases kept with
+    their kinds: the phrase the cut falls in is cut there, the ones after it left out.
+
+    >>> ps = clipped((Phrase("class", "all n >= 1"), Phrase("lemma", "from l (proved: all x)")), 20)
+    >>> render_scope(ps), [p.kind for p in ps]
+    ('all n >= 1; from l (', ['class', 'lemma'])
+    """
+    out: list[Phrase] = []
+    left = limit
+    for p in scope:
+        join = p.join if out else ""
+        if left <= 0:
+            break
+        if len(join) >= left:       # the cut falls in the join: the join's first characters, no words
+            out.append(replace(p, join=join[:left], text=""))
+            break
+        out.append(p if len(join) + len(p.text) <= left else replace(p, text=p.text[:left - len(join)]))
+        left -= len(join) + len(p.text)
+    return tuple(out)
+
+
+def first_phrase(scope: Phrases, kind: PhraseKind | None = None) -> str:
+    """The words of a scope's first phrase (of `kind`, when given), "" when there is none: how a scope that builds
+    on another verdict's names that verdict's class.
+
+    >>> first_phrase((Phrase("class", "all x >= 0"), Phrase("engine", "Z3"))), first_phrase((), "class")
+    ('all x >= 0', '')
+    """
+    return next((p.text for p in scope if kind is None or p.kind is kind), "")
 
 
 @dataclass(frozen=True)
@@ -226,6 +337,8 @@ class Scope:
     #: False when the method does not apply, with `reason`
     applicable: bool = True
     reason: str = ""
+    #: the scope's phrases, each with its kind (:class:`Phrase`); :func:`render_scope` gives the words
+    phrases: Phrases = ()
 
     def to_json(self) -> dict[str, Any]:
         """The fields that say something (an empty window, no engines... are left out).
@@ -245,6 +358,8 @@ class Scope:
                 out[name] = list(getattr(self, name))
         if not self.applicable:
             out.update(applicable=False, reason=self.reason)
+        if self.phrases:
+            out["phrases"] = [p.to_json() for p in self.phrases]
         return out
 
     @classmethod
@@ -258,7 +373,17 @@ class Scope:
                    beyond=data.get("beyond"), engines=tuple(data.get("engines") or ()),
                    proved_class=data.get("proved_class"), automaton_states=data.get("automaton_states"),
                    lemmas=tuple(data.get("lemmas") or ()), applicable=bool(data.get("applicable", True)),
-                   reason=str(data.get("reason") or ""))
+                   reason=str(data.get("reason") or ""),
+                   phrases=tuple(Phrase.from_json(p) for p in data.get("phrases") or () if isinstance(p, list) and p))
+
+    def text(self, stored: str = "") -> str:
+        """The scope in words (:func:`render_scope`); for a record stored before the store kept the phrases, the
+        words it stored (`stored`).
+
+        >>> Scope(phrases=(Phrase("class", "all x >= 0"),)).text(), Scope().text("0 <= x <= 3")
+        ('all x >= 0', '0 <= x <= 3')
+        """
+        return render_scope(self.phrases) if self.phrases else stored
 
 
 @dataclass
@@ -267,19 +392,22 @@ class Verdict:
 
     The fields control flow reads are data: whether the method applied (`applicable`, and `reason` when it did
     not: :meth:`not_applicable` builds such a verdict, its scope derived from the reason), the engines or
-    backends the answer rests on (`engines`), the class a bounded proof covers (`proved_class`). The `scope`
-    is for people: no code decides anything by reading it.
+    backends the answer rests on (`engines`), the class a bounded proof covers (`proved_class`). The scope is
+    a tuple of typed phrases (`phrases`, :class:`Phrase`); its words (`scope`, :func:`render_scope`) are for people:
+    no code decides anything by reading them. A scope given as one text (an example, a test) is one phrase of
+    kind ``text``.
 
     >>> v = Verdict.not_applicable("c", "prove", "a printed table")
-    >>> v.verdict, v.applicable, v.reason, v.scope
-    ('inconclusive', False, 'a printed table', 'not applicable: a printed table')
+    >>> v.verdict, v.applicable, v.reason, v.scope, v.phrases[0].kind
+    ('inconclusive', False, 'a printed table', 'not applicable: a printed table', 'reason')
     """
 
     claim_id: str
     #: the word and the method (given as a Word and a Method, or as their words: made the Enums at construction)
     verdict: Word | str
     method: Method | str
-    scope: str
+    #: the scope, as its method built it (:class:`Phrase`)
+    phrases: Phrases
     instances: int = 0
     assumption_held: int | None = None
     counterexamples: list[Counterexample] = field(default_factory=list)
@@ -311,6 +439,11 @@ class Verdict:
         if self.method not in tuple(Method):
             raise ValueError(f"unknown method {self.method!r}")
         self.verdict, self.method = Word(self.verdict), Method(self.method)
+        given: Any = self.phrases
+        if isinstance(given, str):   # one text: a phrase of no finer kind
+            self.phrases = phrases((PhraseKind.TEXT, given))
+        else:
+            self.phrases = tuple(given)
         if not self.applicable and (self.verdict != "inconclusive" or not self.reason):
             raise ValueError("a method that does not apply answers inconclusive, with its reason")
 
@@ -322,8 +455,18 @@ class Verdict:
         >>> Verdict.not_applicable("c", "sample", "a closed statement").scope
         'not applicable: a closed statement'
         """
-        return cls(claim_id, "inconclusive", method, not_applicable_scope(reason), seconds=seconds,
-                   applicable=False, reason=reason)
+        return cls(claim_id, "inconclusive", method, phrases((PhraseKind.REASON, not_applicable_scope(reason))),
+                   seconds=seconds, applicable=False, reason=reason)
+
+    @property
+    def scope(self) -> str:
+        """The scope in words (:func:`render_scope` of its phrases), as the CLI, the JSON output and the report
+        print it.
+
+        >>> Verdict("c", "checked", "exhaustive", phrases(("window", "0 <= x <= 3"))).scope
+        '0 <= x <= 3'
+        """
+        return render_scope(self.phrases)
 
     def holds(self) -> bool:
         return self.verdict in HOLDING
@@ -334,12 +477,12 @@ class Verdict:
 
         >>> Verdict("c", "proved", "prove", "all x >= 0", instances=1, engines=("Walnut",), automaton_states=12,
         ...         evidence={"lemmas": ["l"]}).scope_record.to_json()
-        {'instances': 1, 'automaton_states': 12, 'engines': ['Walnut'], 'lemmas': ['l']}
+        {'instances': 1, 'automaton_states': 12, 'engines': ['Walnut'], 'lemmas': ['l'], 'phrases': [['text', 'all x >= 0']]}
         """
         return Scope(window=self.window, instances=self.instances, beyond=self.beyond, engines=self.engines,
                      proved_class=self.proved_class.to_json() if self.proved_class is not None else None,
                      automaton_states=self.automaton_states, lemmas=tuple(self.evidence.get("lemmas") or ()),
-                     applicable=self.applicable, reason=self.reason)
+                     applicable=self.applicable, reason=self.reason, phrases=self.phrases)
 
     def agrees_with(self, expect: str | None) -> bool:
         """Does this verdict satisfy a spec's `expect` (None: must not be refuted or ill-defined)? See :func:`agreement`.
@@ -452,9 +595,10 @@ def _method_rank(record: Record) -> tuple:
 
 def _witness_rank(record: Record) -> tuple:
     """How a refutation's first counterexample ranks: one re-evaluated from the game's moves (or not a certificate
-    failure at all) before one the engine could not re-evaluate, then smallest first.
+    failure at all) before one the engine could not re-evaluate (:attr:`Counterexample.confirmed`), then smallest
+    first.
 
-    >>> far = Counterexample({"x": 10 ** 14}, detail={"engine": "not re-evaluated (position too large)"})
+    >>> far = Counterexample({"x": 10 ** 14}, confirmed=False)
     >>> near = Verdict("c", "refuted", "prove", "", counterexamples=[Counterexample({"x": 60})])
     >>> _witness_rank(Verdict("c", "refuted", "sample", "", counterexamples=[far])) > _witness_rank(near)
     True
@@ -462,8 +606,7 @@ def _witness_rank(record: Record) -> tuple:
     if not record.counterexamples:
         return (1, 1, ())
     first = record.counterexamples[0]
-    unconfirmed = str(first.detail.get("engine", "")).startswith("not re-evaluated")
-    return (int(unconfirmed), 0, first.key())
+    return (int(not first.confirmed), 0, first.key())
 
 
 def final_verdict(records: list[R]) -> R:

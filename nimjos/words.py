@@ -2,7 +2,8 @@
 methods (:class:`Method`), the kinds of a claim (:class:`Kind`), the profiles (:class:`Profile`), the play
 conventions (:class:`Play`), the executors
 of a sharded window (:class:`Executor`), the words a spec's ``expect`` may say (:data:`EXPECT_WORDS`), the
-kinds of a verdict's notes (:class:`NoteKind`, :class:`Note`), and why an instance could not be evaluated
+kinds of a verdict's notes (:class:`NoteKind`, :class:`Note`), the kinds of the phrases of its scope
+(:class:`PhraseKind`), and why an instance could not be evaluated
 (:class:`Undefined`).
 
 Each is a :class:`enum.StrEnum`: a member is equal to its word, prints as it, and is stored and written to JSON as
@@ -184,6 +185,43 @@ class NoteKind(Vocabulary):
     STEP_LIMIT = "step limit"
     #: a proof used a proved lemma
     LEMMA = "lemma"
+
+
+class PhraseKind(Vocabulary):
+    """What one phrase of a verdict's scope says, as data (:class:`nimjos.verdict.Phrase`): the scope is a list of
+    such phrases, turned into words by one renderer (:func:`nimjos.verdict.render_scope`); code that needs to know
+    something about a scope reads a phrase's kind or the scope's fields, never its words.
+
+    >>> PhraseKind("class") is PhraseKind.CLASS
+    True
+    """
+
+    #: words of no finer kind (a scope given as one text: an example, a record read back from words)
+    TEXT = "text"
+    #: the window: each bound name's range, and the engines that gave the ground truth
+    WINDOW = "window"
+    #: the game the claim is about, with its play
+    GAME = "game"
+    #: the instance a window check was pinned to (``only at x=5 (pinned)``)
+    PINNED = "pinned"
+    #: the class a proof or a search covers: the domain, a bounded class, the points drawn from
+    CLASS = "class"
+    #: what a sampler drew beyond the window, and how many
+    DRAWS = "draws"
+    #: what answered: a prover's run, a theorem, a shard pool
+    ENGINE = "engine"
+    #: the proved claims a proof rests on
+    LEMMA = "lemma"
+    #: a definition a proof replaced by a stand-in
+    STAND_IN = "stand-in"
+    #: why the method did not decide, or does not apply
+    REASON = "reason"
+    #: where a search stopped, and what it had verified
+    STOP = "stop"
+    #: what the method found (where the claim fails, an assumption that holds nowhere)
+    FINDING = "finding"
+    #: the automaton a search learned read back as a formula (or why not), and where it was stored
+    READ_BACK = "read back"
 
 
 class Undefined(Vocabulary):

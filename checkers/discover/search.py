@@ -37,6 +37,8 @@ from nimjos.lang.build import binary, call, compare, conjunction, constant, disj
 from nimjos.lang.errors import NimjosError, SpecError, each_error
 from nimjos.lang.stored import read_walnut
 from nimjos.spec.loader import load_spec
+from nimjos.verdict import Phrases, phrases, render_scope
+from nimjos.words import PhraseKind
 
 #: the table of a game on the box from 0 up to ``highs`` (one highest value per coordinate), from its moves
 TableOf = Callable[[tuple[int, ...]], np.ndarray]
@@ -118,7 +120,8 @@ class Found:
     claim: str
     verdict: str = "not checked"
     method: str = ""
-    scope: str = ""
+    #: the scope of the check it was given, with what discover adds (how it was learned, read back, stored)
+    phrases: Phrases = ()
     states: int | None = None
     seconds: float = 0.0
     #: a learned automaton's text in Walnut's format (the claim calls it as AUTOMATON_NAME), else empty
@@ -127,6 +130,15 @@ class Found:
     formula: str = ""
     #: ... that formula's tree (None: none)
     formula_tree: ast.expr | None = None
+
+    @property
+    def scope(self) -> str:
+        """The scope in words (:func:`nimjos.verdict.render_scope`).
+
+        >>> Found("periodic", "", "", phrases=phrases(("class", "every n >= 0"))).scope
+        'every n >= 0'
+        """
+        return render_scope(self.phrases)
 
     @property
     def numeration(self) -> str:
@@ -270,7 +282,7 @@ def check_claims(text: str, ids: Sequence[str], files: dict[str, str] | None = N
     for cid in ids:
         started = time.perf_counter()
         final = run_claim(spec.claim(cid), RunOptions(repair=False)).final
-        out[cid] = {"verdict": final.verdict, "method": final.method, "scope": final.scope,
+        out[cid] = {"verdict": final.verdict, "method": final.method, "scope": final.scope, "phrases": final.phrases,
                     "states": final.automaton_states,
                     "seconds": time.perf_counter() - started}
     return out
@@ -420,13 +432,15 @@ def _automaton(game: GameSource, small: np.ndarray, big: np.ndarray, table_of: T
         learned = learn(learned_on == 0, k, numeration)
         where = " and ".join(f"{n} < {top}" for n in names)
         if np.array_equal(learned.accepts(columns), inside):
-            scope = (f"an automaton of {learned.states} states ({numeration}, {', '.join(names)} read together) "
-                     f"learned by RPNI on {' and '.join(f'{n} < {limit(numeration, k)}' for n in names)}; agrees "
-                     f"with the P-positions (from the moves) at every position of {where}"
-                     + (f" (read as not P outside the domain {game.domain})" if game.domain else ""))
+            scope = phrases((PhraseKind.ENGINE, f"an automaton of {learned.states} states ({numeration}, "
+                                                f"{', '.join(names)} read together) learned by RPNI on "
+                                                f"{' and '.join(f'{n} < {limit(numeration, k)}' for n in names)}"),
+                            (PhraseKind.FINDING, f"agrees with the P-positions (from the moves) at every position of "
+                                                 f"{where}" + (f" (read as not P outside the domain {game.domain})"
+                                                               if game.domain else "")))
             statement = f"p_positions = {json.dumps(AUTOMATON_NAME + '(' + ', '.join(names) + ')')}"
             return Found(klass, statement, claim_block(AUTOMATON_CLAIM, klass, game, window_high, statement),
-                         scope=scope, states=learned.states, stored=learned.walnut()), None, valued
+                         phrases=scope, states=learned.states, stored=learned.walnut()), None, valued
     wider = learn(inside, k + 1, numeration)
     return None, (f"an automaton of {wider.states} states ({numeration}) agrees with the P-positions on {where}, but "
                   f"the one of {learned.states} states learned below {limit(numeration, k)} did not: no stable "
@@ -442,7 +456,7 @@ def _checked_automaton(game: GameSource, automaton: Found, result: Discovery,
     c = check_claims(spec_text(game, [automaton.claim], {AUTOMATON_NAME: automaton_file(out)}, automaton.numeration),
                      [AUTOMATON_CLAIM], files=files)[AUTOMATON_CLAIM]
     automaton.verdict, automaton.method = c["verdict"], c["method"]
-    automaton.scope = f"{c['scope']}; {automaton.scope}"
+    automaton.phrases = phrases(c["phrases"], automaton.phrases)
     automaton.states, automaton.seconds = c["states"] or automaton.states, c["seconds"]
     if automaton.verdict == "refuted":
         result.refuted.append(f"{automaton.statement} ({automaton.scope})")
@@ -454,9 +468,10 @@ def _checked_automaton(game: GameSource, automaton: Found, result: Discovery,
         if formula is not None:
             automaton.formula, automaton.formula_tree = show(formula), formula
             automaton.claim += "\n\n" + read_back_block(game, high, formula)
-            automaton.scope += f"; read back as {automaton.formula!r}, proved equal to it: {why}"
+            automaton.phrases = phrases(automaton.phrases, (PhraseKind.READ_BACK, f"read back as {automaton.formula!r}, "
+                                                                                  f"proved equal to it: {why}"))
         else:
-            automaton.scope += f"; not read back as a formula: {why}"
+            automaton.phrases = phrases(automaton.phrases, (PhraseKind.READ_BACK, f"not read back as a formula: {why}"))
     return automaton
 
 
@@ -568,7 +583,7 @@ def discover(game: GameSource, table_of: TableOf, fit_size: int | None = None, p
             found = Found(klass, statement, claim_block(cid, klass, game, high, statement))
             if prove:
                 c = check_claims(spec_text(game, [found.claim]), [cid])[cid]
-                found.verdict, found.method, found.scope = c["verdict"], c["method"], c["scope"]
+                found.verdict, found.method, found.phrases = c["verdict"], c["method"], c["phrases"]
                 found.states, found.seconds = c["states"], c["seconds"]
             if found.verdict == "refuted":
                 result.refuted.append(statement)

@@ -49,7 +49,8 @@ from nimjos.games.heaps.rules import octal_rules
 from nimjos.lang.errors import EvalError, ResourceError
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import ClaimPlan, PPositionsPlan
-from nimjos.verdict import Counterexample, Verdict
+from nimjos.verdict import Counterexample, Phrase, Verdict, clipped, phrases
+from nimjos.words import PhraseKind
 
 METHOD = "prove"
 ENGINES = ("misère quotient", "periodicity")
@@ -383,8 +384,10 @@ def misere_prove(claim: Claim, opts: RunOptions) -> Verdict:
         failures.sort(key=Counterexample.key)
         verdict = "refuted" if failures else "ill-defined"
         return Verdict(claim.id, verdict, METHOD,
-                       f"{where}: {len(failures)} failures among {checked:,} positions with heaps <= {top}, outcomes "
-                       f"from the {cert.describe()}"[:900],
+                       clipped(phrases((PhraseKind.CLASS, where),
+                                       Phrase(PhraseKind.FINDING, f"{len(failures)} failures among {checked:,} positions "
+                                                                  f"with heaps <= {top}, outcomes from the "
+                                                                  f"{cert.describe()}", ": ")), 900),
                        instances=checked, assumption_held=checked, counterexamples=failures[:opts.max_counterexamples],
                        failures=len(failures), undefined=undefined[:opts.max_counterexamples], seconds=seconds,
                        engines=ENGINES)
@@ -392,10 +395,15 @@ def misere_prove(claim: Claim, opts: RunOptions) -> Verdict:
         # a limit of the machine is no fact about the claim: the finite check is not whole, so nothing is proved
         first = min(over, key=Counterexample.key)
         return Verdict(claim.id, "inconclusive", METHOD,
-                       f"{where}: the finite check (heaps <= {top}, outcomes from the {cert.describe()}) left "
-                       f"{len(over):,} of {checked:,} positions unevaluated, over a limit (first at "
-                       f"{first.position_text()}: {first.reason}); the claim held at the other {held:,}"[:900],
+                       clipped(phrases((PhraseKind.CLASS, where),
+                                       Phrase(PhraseKind.STOP, f"the finite check (heaps <= {top}, outcomes from the "
+                                                               f"{cert.describe()}) left {len(over):,} of {checked:,} "
+                                                               f"positions unevaluated, over a limit (first at "
+                                                               f"{first.position_text()}: {first.reason})", ": "),
+                                       (PhraseKind.FINDING, f"the claim held at the other {held:,}")), 900),
                        instances=checked, assumption_held=held, seconds=seconds, engines=ENGINES)
     return Verdict(claim.id, "proved", METHOD,
-                   f"{where}, every position, in misère play: by the {cert.describe()}; {finite}"[:1200],
+                   clipped(phrases((PhraseKind.CLASS, f"{where}, every position, in misère play"),
+                                   Phrase(PhraseKind.ENGINE, f"by the {cert.describe()}", ": "),
+                                   (PhraseKind.ENGINE, finite)), 1200),
                    instances=checked, assumption_held=checked, seconds=seconds, engines=ENGINES)

@@ -54,7 +54,8 @@ from nimjos.lang.errors import EvalError, SpecError
 from nimjos.lang.syntax import copy_tree
 from nimjos.spec.loader import Claim, claim_of
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, PeriodicPlan, WindowPlan
-from nimjos.verdict import Counterexample, LeftOut, ProvedClass, Verdict
+from nimjos.verdict import Counterexample, LeftOut, Phrase, ProvedClass, Verdict, phrases, render_scope
+from nimjos.words import Note, NoteKind, PhraseKind
 
 METHOD = "periodicity"
 #: the engines a periodicity proof names (Verdict.engines)
@@ -265,7 +266,7 @@ def heap_grundy_verdict(claim: Claim, opts: RunOptions) -> Verdict | LeftOut:
     started = time.perf_counter()
 
     def stop(why: str, states: int | None = None) -> Verdict:
-        return Verdict(claim.id, "inconclusive", METHOD, f"mex certificate: {why}",
+        return Verdict(claim.id, "inconclusive", METHOD, phrases((PhraseKind.REASON, f"mex certificate: {why}")),
                        seconds=time.perf_counter() - started, engines=ENGINES_WALNUT, automaton_states=states)
 
     try:
@@ -306,8 +307,11 @@ def heap_grundy_verdict(claim: Claim, opts: RunOptions) -> Verdict | LeftOut:
         if truth == claimed:
             raise MexDisagreement(f"claim {claim.id!r}: the certificate fails at {coord} = {n}, but the engine "
                                   f"agrees with the formula there ({truth}): a prover bug")
-        scope = (f"{formula_theorem(inst.rules, proved=False)}: the least failure of the mex rule is the least "
-                 f"{coord} with g({coord}) != f({coord}); the engine confirms g({n}) = {truth} != {claimed}; {counts}")
+        scope = phrases((PhraseKind.ENGINE, formula_theorem(inst.rules, proved=False)),
+                        Phrase(PhraseKind.FINDING, f"the least failure of the mex rule is the least {coord} with "
+                                                   f"g({coord}) != f({coord})", ": "),
+                        (PhraseKind.FINDING, f"the engine confirms g({n}) = {truth} != {claimed}"),
+                        (PhraseKind.ENGINE, counts))
         return Verdict(claim.id, "refuted", METHOD, scope, instances=1, assumption_held=1,
                        counterexamples=[Counterexample({coord: n}, truth, claimed)], failures=1,
                        seconds=time.perf_counter() - started, engines=ENGINES_WALNUT, automaton_states=answer.states,
@@ -319,7 +323,9 @@ def heap_grundy_verdict(claim: Claim, opts: RunOptions) -> Verdict | LeftOut:
         if plan.domain.contains({coord: n}) and plan.formula({coord: n}) != seq[n]:
             raise MexDisagreement(f"claim {claim.id!r}: Walnut proved the mex certificate, but at {coord} = {n} "
                                   f"the engine has g = {seq[n]}, the formula {plan.formula({coord: n})}: a prover bug")
-    return Verdict(claim.id, "proved", METHOD, f"every {coord} of the domain ({plan.domain.describe()}): {theorem}",
+    return Verdict(claim.id, "proved", METHOD, phrases((PhraseKind.CLASS, f"every {coord} of the domain "
+                                                                          f"({plan.domain.describe()})"),
+                                                       Phrase(PhraseKind.ENGINE, theorem, ": ")),
                    instances=1, assumption_held=1, seconds=time.perf_counter() - started, engines=ENGINES_WALNUT,
                    automaton_states=answer.states, notes=[counts + f"; the engine agrees at every heap size of the domain up to {reach}"])
 
@@ -355,7 +361,8 @@ def periodic_verdict(claim: Claim, opts: RunOptions) -> Verdict | LeftOut:
         if proof is None:
             return LeftOut(METHOD, f"no periodicity theorem applies to {plan.game_text}{_binding_text(binding)}")
         if isinstance(proof, str):
-            return Verdict(claim.id, "inconclusive", METHOD, f"not decided: {proof}", seconds=time.perf_counter() - started,
+            return Verdict(claim.id, "inconclusive", METHOD, phrases((PhraseKind.REASON, f"not decided: {proof}")),
+                           seconds=time.perf_counter() - started,
                            engines=ENGINES, notes=[f"the mex certificate gave no answer{_binding_text(binding)}: {proof}"])
         proofs.append((binding, proof))
     seconds = time.perf_counter() - started
@@ -367,19 +374,24 @@ def periodic_verdict(claim: Claim, opts: RunOptions) -> Verdict | LeftOut:
         plus = f" + {proof.saltus}" if proof.saltus else ""
         cx = Counterexample({**bindings, coord: n}, shifted, value + proof.saltus,
                             detail={"statement": f"G({n} + {proof.period}) = G({n}){plus}"})
-        return Verdict(claim.id, "refuted", METHOD, f"{proof.theorem}; checked {proof.checked[0]} <= n < "
-                       f"{proof.checked[1]}", instances=len(proofs), assumption_held=len(proofs),
+        return Verdict(claim.id, "refuted", METHOD,
+                       phrases((PhraseKind.ENGINE, proof.theorem),
+                               (PhraseKind.FINDING, f"checked {proof.checked[0]} <= n < {proof.checked[1]}")),
+                       instances=len(proofs), assumption_held=len(proofs),
                        counterexamples=[cx], failures=len(failed), seconds=seconds, engines=ENGINES,
                        notes=[f"refuted: g({n} + {proof.period}) = {shifted} != g({n}){plus} = {value + proof.saltus}"])
     if any(not p.holds for _, p in proofs):
         # the premise fails only where the claim says nothing: the theorem does not decide it
         return LeftOut(METHOD, "the theorem's premise fails where the claim says nothing: it does not decide it")
-    scopes = sorted({f"every {coord} >= {p.preperiod}: {p.theorem}; computed g(n + {p.period}) = g(n) for "
-                     f"{p.checked[0]} <= n < {p.checked[1]}" if not p.decided else
-                     f"every {coord} >= {p.preperiod}: g(n + {p.period}) = g(n) + {p.saltus} by the {p.theorem}"
-                     for _, p in proofs})
+    each = {render_scope(ps): ps for ps in (
+        phrases((PhraseKind.CLASS, f"every {coord} >= {p.preperiod}"), Phrase(PhraseKind.ENGINE, p.theorem, ": "),
+                (PhraseKind.ENGINE, f"computed g(n + {p.period}) = g(n) for {p.checked[0]} <= n < {p.checked[1]}"))
+        if not p.decided else
+        phrases((PhraseKind.CLASS, f"every {coord} >= {p.preperiod}"),
+                Phrase(PhraseKind.ENGINE, f"g(n + {p.period}) = g(n) + {p.saltus} by the {p.theorem}", ": "))
+        for _, p in proofs)}
     bounded = proved_class(plan, params, [b for b, _ in proofs])
-    scope = "; ".join(scopes) if bounded is None else f"{bounded}; " + "; ".join(scopes)
+    scope = phrases((PhraseKind.CLASS, bounded or ""), *(each[text] for text in sorted(each)))
     v = Verdict(claim.id, "proved" if bounded is None else "proved-bounded", METHOD, scope, instances=len(proofs),
                 assumption_held=len(proofs), seconds=seconds,
                 largest=max(p.checked[1] + p.period for _, p in proofs),
@@ -496,19 +508,18 @@ def periodic_sample(claim: Claim, opts: RunOptions) -> Verdict:
     # the safety net stops the work where it is done (the engine's mex included): the alarm interrupts it
     _, late = run_limited(every_binding, safety)
     if late:
-        notes.insert(0, f"the safety net ({safety:g} s of CPU time) stopped the sampler (the verdict would depend "
-                        "on the machine's speed)")
+        notes.insert(0, Note(NoteKind.SAFETY_NET, f"the safety net ({safety:g} s of CPU time) stopped the sampler (the "
+                                                  "verdict would depend on the machine's speed)"))
     seconds = time.perf_counter() - started
-    scope = (f"g(n + p) = g(n) + s at {held + len(failures):,} heap sizes n drawn beyond the window (powers of two, "
-             f"multiples of the period, their neighbours, uniform), values from the engine; largest n + p {largest:,}")
-    if extra:
-        shown = ", ".join(", ".join(f"{k}={v:,}" for k, v in env.items()) for env in extra[:6])
-        more = ", ..." if len(extra) > 6 else ""
-        scope += f"; for the window's parameter values and {len(extra)} beyond it ({shown}{more})"
-    if edge.moves:
-        scope += "; " + edge.describe()
-    if plan.domain is not None:
-        scope += f"; {plan.domain.describe()}"
+    shown = ", ".join(", ".join(f"{k}={v:,}" for k, v in env.items()) for env in extra[:6])
+    scope = phrases((PhraseKind.DRAWS, f"g(n + p) = g(n) + s at {held + len(failures):,} heap sizes n drawn beyond the "
+                                       "window (powers of two, multiples of the period, their neighbours, uniform), "
+                                       "values from the engine"),
+                    (PhraseKind.DRAWS, f"largest n + p {largest:,}"),
+                    (PhraseKind.DRAWS, f"for the window's parameter values and {len(extra)} beyond it "
+                                       f"({shown}{', ...' if len(extra) > 6 else ''})" if extra else ""),
+                    (PhraseKind.DRAWS, edge.describe() if edge.moves else ""),
+                    (PhraseKind.CLASS, plan.domain.describe() if plan.domain is not None else ""))
     if failures:
         failures.sort(key=lambda cx: sum(v for v in cx.bindings.values() if type(v) is int))
         return Verdict(claim.id, "refuted", "sample", scope, instances=held + len(failures) + edge.evaluated,

@@ -52,7 +52,8 @@ from nimjos.lang.runtime import active_budget
 from nimjos.lang.syntax import copy_tree
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import ClaimPlan, GrundyPlan, HoldsPlan, PPositionsPlan, WindowPlan
-from nimjos.verdict import Counterexample, ProvedClass, Verdict
+from nimjos.verdict import Counterexample, Phrase, ProvedClass, Verdict, clipped, phrases
+from nimjos.words import PhraseKind
 
 #: the largest heap size the sampler draws (a sum's one-heap values are computed up to it)
 FAR_HEAP = 2 ** 14
@@ -242,13 +243,14 @@ def heap_sample(claim: Claim, opts: RunOptions) -> Verdict:
             f"small heaps, powers of two and their neighbours, uniform sizes"
             + (f"; for the game graph one large heap and small others, at most {MOORE_EDGES:,} moves below "
                "each" if graph else "") + ")")
-    scope = (f"{what}; {held:,} held, {beyond:,} beyond the window (not counting positions of empty heaps only); "
-             f"largest heap or count {largest:,}")
-    if plan.misere:
-        scope += ("; misère play: each position valued as a whole (no Sprague-Grundy reduction), on its game graph"
-                  " or by the game's misère quotient where one is verified for its heaps")
-    if plan.domain is not None:
-        scope += f"; {plan.domain.describe()}"
+    scope = phrases((PhraseKind.DRAWS, what),
+                    (PhraseKind.DRAWS, f"{held:,} held, {beyond:,} beyond the window (not counting positions of empty "
+                                       "heaps only)"),
+                    (PhraseKind.DRAWS, f"largest heap or count {largest:,}"),
+                    (PhraseKind.ENGINE, "misère play: each position valued as a whole (no Sprague-Grundy reduction), "
+                                        "on its game graph or by the game's misère quotient where one is verified for "
+                                        "its heaps" if plan.misere else ""),
+                    (PhraseKind.CLASS, plan.domain.describe() if plan.domain is not None else ""))
     notes = [f"{skipped:,} drawn positions skipped: over the engine's limits"] if skipped else []
     if failures:
         failures.sort(key=lambda cx: (len(cx.bindings[hw.coord]), sum(cx.bindings[hw.coord]), cx.bindings[hw.coord]))
@@ -487,19 +489,23 @@ def heap_prove(claim: Claim, opts: RunOptions, context: CheckContext | None = No
     assert used_domain is not None, "a lemma of the reduction states its domain (see _lemma)"
     if lemma.verdict == "proved" and every_heap_size(used_domain, y, claim.spec.namespace):
         return Verdict(claim.id, "proved", "prove",
-                       f"every n and all heaps, by {step}; that one-heap claim is {used.id}, proved ({lemma.scope})",
+                       phrases((PhraseKind.CLASS, "every n and all heaps"), Phrase(PhraseKind.ENGINE, f"by {step}", ", "),
+                               (PhraseKind.LEMMA, f"that one-heap claim is {used.id}, proved ({lemma.scope})")),
                        instances=1, assumption_held=1, seconds=seconds, engines=engines)
     if lemma.verdict == "proved":
         # the lemma speaks of the heap sizes of its domain only: the reduction proves the positions of those heaps
         assert used_domain.tree is not None, "a lemma of the reduction states its domain (see _lemma)"
         where = used_domain.tree
-        v = Verdict(claim.id, "proved-bounded", "prove",
-                    f"for positions whose every heap {var} satisfies {_renamed(where, y, var)} only (the domain of "
-                    f"{used.id}; {plan.domain.describe() if plan.domain is not None else 'the claim: every heap'}), "
-                    f"by {step}; that one-heap claim is {used.id}, proved ({lemma.scope})"[:900],
+        v = Verdict(claim.id, "proved-bounded", "prove", clipped(phrases(
+                    (PhraseKind.CLASS, f"for positions whose every heap {var} satisfies {_renamed(where, y, var)} only "
+                                       f"(the domain of {used.id}; "
+                                       f"{plan.domain.describe() if plan.domain is not None else 'the claim: every heap'})"),
+                    Phrase(PhraseKind.ENGINE, f"by {step}", ", "),
+                    (PhraseKind.LEMMA, f"that one-heap claim is {used.id}, proved ({lemma.scope})")), 900),
                     instances=1, assumption_held=1, seconds=seconds, engines=engines,
                     proved_class=ProvedClass(heaps=_renamed(where, y, var), lemma=used.id))
         return v
     return Verdict(claim.id, "inconclusive", "prove",
-                   f"reduced by {step} (claim {used.id}), which is {lemma.verdict}: {lemma.scope}"[:600],
+                   clipped(phrases((PhraseKind.REASON, f"reduced by {step} (claim {used.id}), which is "
+                                                       f"{lemma.verdict}: {lemma.scope}")), 600),
                    seconds=seconds)

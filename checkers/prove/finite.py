@@ -36,7 +36,8 @@ from typing import Any
 
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import ValuesPlan, WindowPlan
-from nimjos.verdict import Verdict
+from nimjos.verdict import Verdict, phrases
+from nimjos.words import PhraseKind
 from checkers.window.exhaustive import check_exhaustive
 from checkers.options import RunOptions
 from checkers.prove.scope import domain_words
@@ -97,7 +98,7 @@ def finite_proof(claim: Claim, opts: RunOptions, window: Verdict | None = None) 
             return None
         what = f"exhaustive: the whole domain, {count:,} instance{'s' if count != 1 else ''}" + \
             (f" ({domain_words(plan.domain.tree)})" if plan.domain.tree is not None else " (a closed statement)")
-    return Verdict(claim.id, "proved", METHOD, what, instances=window.instances,
+    return Verdict(claim.id, "proved", METHOD, phrases((PhraseKind.CLASS, what)), instances=window.instances,
                    assumption_held=window.assumption_held, seconds=window.seconds,
                    engines=("exhaustive",) + tuple(window.engines),
                    notes=["the window enumerated every instance of the finite domain, ground truth from the moves"])

@@ -44,7 +44,8 @@ from nimjos.spec.loader import Claim, claim_of
 from nimjos.lang.analysis import window_constants
 from nimjos.lang.syntax import copy_tree
 from nimjos.spec.plan import ClaimPlan, LevelSetPlan, ValuesPlan, WindowPlan
-from nimjos.verdict import HasId, ProvedClass, Verdict
+from nimjos.verdict import HasId, ProvedClass, Verdict, clipped, first_phrase, phrases
+from nimjos.words import Note, NoteKind, PhraseKind
 from checkers.context import CheckContext
 from checkers.options import PROVE_SECONDS, RunOptions
 from checkers.z3.budget import Budget
@@ -55,7 +56,7 @@ from checkers.prove.finite import finite_proof
 from checkers.prove.instance import Attempt, prove_instance
 from checkers.prove.measures import found_words
 from checkers.prove.rule_function import warm_up
-from checkers.prove.scope import class_text
+from checkers.prove.scope import class_phrases
 from checkers.context import SolverContext
 from checkers.prove.soundness import against_window, prover_bug
 from checkers.prove.stand_in import probe_beyond, stand_in_claim, stand_in_words
@@ -137,7 +138,8 @@ def _with_stand_ins(claim: Claim, opts: RunOptions, using_path: tuple[str, ...],
     v = walnut_verdict(proxy, opts)
     if v is None or v.verdict != "proved":
         return None
-    v = replace(v, claim_id=claim.id, scope=f"{v.scope}; {stand_in_words(claim)}", notes=list(v.notes),
+    v = replace(v, claim_id=claim.id, phrases=phrases(v.phrases, (PhraseKind.STAND_IN, stand_in_words(claim))),
+                notes=list(v.notes),
                 evidence=dict(v.evidence))
     out = from_lemmas(v, lemmas)
     if out.verdict != "proved":
@@ -353,20 +355,21 @@ def from_lemmas(v: Verdict, lemmas: list[tuple[str, Verdict]]) -> Verdict:
     """
     v = replace(v, notes=list(v.notes), evidence=dict(v.evidence))
     if v.verdict not in ("proved", "proved-bounded"):
-        v.notes.append("assuming " + ", ".join(uid for uid, _ in lemmas))
+        v.notes.append(Note(NoteKind.LEMMA, "assuming " + ", ".join(uid for uid, _ in lemmas)))
         return v
     if all(lv.verdict == "proved" or _covered_by(v, lv) for _, lv in lemmas):
         # every lemma is named, those the lemmas rest on included (the graph of the proof)
-        v.scope += "; from " + ", ".join(
-            f"{uid} ({lv.verdict}: {lv.scope.split(';')[0]}"
+        v.phrases = phrases(v.phrases, (PhraseKind.LEMMA, "from " + ", ".join(
+            f"{uid} ({lv.verdict}: {first_phrase(lv.phrases)}"
             + (f"; from {', '.join(lv.evidence['lemmas'])}" if lv.evidence.get("lemmas") else "") + ")"
-            for uid, lv in lemmas)
+            for uid, lv in lemmas)))
         v.evidence["lemmas"] = list(dict.fromkeys(u for uid, lv in lemmas for u in [uid, *lv.evidence.get("lemmas", [])]))
         return v
     open_ = [uid for uid, lv in lemmas if not (lv.verdict == "proved" or _covered_by(v, lv))]
     v.verdict = "inconclusive"
-    v.scope += ("; follows (Z3) from " + ", ".join(uid for uid, _ in lemmas) + ", each assumed for every point of"
-                " the class it would be proved for; not proved: " + ", ".join(open_) + " (see their own verdicts)")
+    v.phrases = phrases(v.phrases, (PhraseKind.LEMMA, "follows (Z3) from " + ", ".join(uid for uid, _ in lemmas)
+                                    + ", each assumed for every point of the class it would be proved for; not "
+                                    "proved: " + ", ".join(open_) + " (see their own verdicts)"))
     v.evidence["follows_from"] = [uid for uid, _ in lemmas]
     return v
 
@@ -397,7 +400,7 @@ def _verdict(plan: ClaimPlan, dom: ProofDomain, mode: str, width: int | None, at
     claim = claim_of(plan)
     seconds = time.perf_counter() - start
     abstractions = set().union(*(a.abstractions for a in attempts)) if attempts else set()
-    cls = class_text(dom, mode, width, instances, abstractions)
+    cls = class_phrases(dom, mode, width, instances, abstractions)
     engines = ("Z3",) + (("induction",) if any(a.startswith("induction ") for a in abstractions) else ())
     kind = game_kind(plan)
     what = "" if kind is None else ("certificate (a), (b)" + (" by the strategy" if claim.strategy else "")
@@ -413,25 +416,26 @@ def _verdict(plan: ClaimPlan, dom: ProofDomain, mode: str, width: int | None, at
         a = refuted[0]
         assert a.counterexample is not None, "a refuted attempt has its counterexample (checkers.prove.instance)"
         # a refutation by a confirmed certificate failure says what was confirmed (checkers.prove.instance)
-        v = Verdict(claim.id, "refuted", METHOD, f"{cls}; {a.note}" if a.note else cls, instances=len(attempts),
+        v = Verdict(claim.id, "refuted", METHOD, phrases(cls, (PhraseKind.FINDING, a.note)), instances=len(attempts),
                     counterexamples=[a.counterexample], failures=1, seconds=seconds, notes=notes, engines=engines)
         return v
     done = [a for a in attempts if a.status in ("proved", "vacuous")]
     if len(done) == len(instances) and attempts:
         if all(a.status == "vacuous" for a in done):
-            return Verdict(claim.id, "vacuous", METHOD, cls + "; the assumption holds nowhere (Z3)", seconds=seconds,
+            return Verdict(claim.id, "vacuous", METHOD, phrases(cls, (PhraseKind.FINDING, "the assumption holds "
+                                                                      "nowhere (Z3)")), seconds=seconds,
                            notes=notes, engines=engines)
-        scope = cls + (f"; {what}" if what else "")
+        scope = phrases(cls, (PhraseKind.ENGINE, what))
         if dom.dropped:
             notes.append(f"the window's upper edge dropped for {', '.join(dom.dropped)}")
         # proved only for the whole domain; a smaller class (k = 3..10, values below 2^32) is proved-bounded
         bounded = bounded_class(plan, dom, mode, width, instances, solver.ctx)
         if bounded is not None and dom.domain_text:
             # the scope names the proof's own bounds, not the domain it does not cover ("all x >= 0")
-            scope = class_text(replace(dom, domain_text=""), mode, width, instances, abstractions) + \
-                (f"; {what}" if what else "")
+            scope = phrases(class_phrases(replace(dom, domain_text=""), mode, width, instances, abstractions),
+                            (PhraseKind.ENGINE, what))
         v = Verdict(claim.id, "proved" if bounded is None else "proved-bounded", METHOD,
-                    scope if bounded is None else f"{bounded}; {scope}", instances=len(done),
+                    scope if bounded is None else phrases((PhraseKind.CLASS, bounded), scope), instances=len(done),
                     assumption_held=len(done), seconds=seconds, notes=notes, engines=engines,
                     proved_class=ProvedClass(enumerated={n: tuple(dict.fromkeys(i[n] if type(i[n]) is int else repr(i[n])
                                                                                 for i in instances if n in i))
@@ -442,7 +446,7 @@ def _verdict(plan: ClaimPlan, dom: ProofDomain, mode: str, width: int | None, at
     proved = len([a for a in attempts if a.status in ("proved", "vacuous")])
     if len(instances) > 1:
         notes.append(f"proved for {proved} of {len(instances)} values of {', '.join(dom.enumerated)}")
-    return Verdict(claim.id, "inconclusive", METHOD, f"{cls}; {why}" if cls else why, seconds=seconds, notes=notes,
+    return Verdict(claim.id, "inconclusive", METHOD, phrases(cls, (PhraseKind.REASON, why)), seconds=seconds, notes=notes,
                    engines=engines)
 
 

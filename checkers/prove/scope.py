@@ -1,4 +1,4 @@
-"""The scope text of a prover's verdict: the class of positions proved ("all x, y >= 0 for h = 3", "every
+"""The scope of a prover's verdict, as phrases (:class:`nimjos.verdict.Phrase`): the class of positions proved ("all x, y >= 0 for h = 3", "every
 value below 2^32"), the enumerated values, and the abstractions, lemmas and induction the proof used.
 
 >>> from nimjos.spec.loader import load_spec, ProveOptions
@@ -17,6 +17,8 @@ import ast
 from nimjos.lang.binders import conjuncts
 from nimjos.lang.syntax import copy_tree
 from nimjos.lang.values import format_value
+from nimjos.verdict import Phrases, phrases, render_scope
+from nimjos.words import PhraseKind
 from checkers.prove.domain import ProofDomain
 
 
@@ -104,7 +106,22 @@ def _int(node):
 
 def class_text(dom: ProofDomain, mode: str, width: int | None, instances: list[dict], abstractions: set) -> str:
     """The scope of a proof over `dom` in one world, for `instances` of the enumerated names (see the module
-    docstring)."""
+    docstring), in words: :func:`class_phrases` rendered."""
+    return render_scope(class_phrases(dom, mode, width, instances, abstractions))
+
+
+def class_phrases(dom: ProofDomain, mode: str, width: int | None, instances: list[dict],
+                  abstractions: set) -> Phrases:
+    """The scope of a proof over `dom` in one world, as phrases: the class (the domain or the bounds, the enumerated
+    values), then what the proof reasoned with instead of the exact statement.
+
+    >>> from nimjos.spec.loader import load_spec, ProveOptions
+    >>> import pathlib
+    >>> from checkers.prove.domain import proof_domain
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
+    >>> [p.kind for p in class_phrases(proof_domain(spec.claims[0].plan(), ProveOptions()), "int", None, [{}], {"xor"})]
+    ['class', 'engine']
+    """
     parts = []
     names = [n for n in dom.symbolic if n not in dom.substituted]
     if names and dom.domain_text:
@@ -134,9 +151,7 @@ def class_text(dom: ProofDomain, mode: str, width: int | None, instances: list[d
     if dom.enumerated and instances and instances != [{}]:
         parts.append("for " + instances_text(dom.enumerated, instances))
     words = abstraction_words(abstractions)
-    if words:
-        parts.append(", ".join(words))
-    return "; ".join(parts)
+    return phrases(*((PhraseKind.CLASS, p) for p in parts), (PhraseKind.ENGINE, ", ".join(words)))
 
 
 def abstraction_words(abstractions: set) -> list[str]:

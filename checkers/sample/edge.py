@@ -50,7 +50,8 @@ from nimjos.lang.runtime import EvaluationBudget, active_budget, using_budget
 from nimjos.lang.values import format_value
 from nimjos.spec.budget import estimate
 from nimjos.spec.plan import ClaimPlan, PatternPlan, handler_for
-from nimjos.verdict import Counterexample, Verdict
+from nimjos.verdict import Counterexample, Verdict, phrases
+from nimjos.words import PhraseKind
 from checkers.window.collector import Collector
 from checkers.window.exhaustive import WINDOW_CHECKS
 from checkers.window.rerun import rerun_command
@@ -152,7 +153,7 @@ class EdgeResult:
         bad = self.n_fail if self.failures else max(self.n_undef, len(self.undefined))
         scope = (f"{word} just past the window's edge ({where}): {'failed' if self.failures else 'undefined'} at "
                  f"{bad:,} of the {self.held:,} instances evaluated there")
-        v = Verdict(claim.id, word, METHOD, scope, instances=self.evaluated, assumption_held=self.held,
+        v = Verdict(claim.id, word, METHOD, phrases((PhraseKind.FINDING, scope)), instances=self.evaluated, assumption_held=self.held,
                     counterexamples=self.failures[:1] if self.failures else [], failures=self.n_fail,
                     undefined=self.undefined[:1] if not self.failures else [], seconds=seconds,
                     beyond=self.held, notes=list(self.notes))

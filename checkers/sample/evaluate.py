@@ -400,6 +400,7 @@ class GameEvaluator:
             why = "not re-evaluated (position too large for the engine)"
         if found is None:
             cx.detail["engine"] = why
+            cx.confirmed = False
             # the claim's label here, against no value from the moves: the failure says the claim is wrong here or
             # at an option (condition (a) or (b) of the certificate), not what the value is
             label = cx.lhs

@@ -60,8 +60,8 @@ from nimjos.lang.runtime import active_budget, step_limit
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import (GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PeriodicPlan, SetPlan, StairPlan,
                               ValuesPlan)
-from nimjos.verdict import HasId, Verdict
-from nimjos.words import Note, NoteKind, joined, note_kind
+from nimjos.verdict import HasId, Verdict, phrases
+from nimjos.words import Note, NoteKind, PhraseKind, joined, note_kind
 from checkers.options import RunOptions
 from checkers.certificate import Certificate, game_kind
 from checkers.context import CheckContext
@@ -428,7 +428,8 @@ def _edge_only(claim: Claim, edge: EdgeResult, reason: str, start: float) -> Ver
     seconds = time.perf_counter() - start
     if not edge.moves:
         return not_applicable(claim, reason, seconds)
-    return Verdict(claim.id, "inconclusive", METHOD, edge.describe(), instances=edge.evaluated,
+    return Verdict(claim.id, "inconclusive", METHOD, phrases((PhraseKind.DRAWS, edge.describe())),
+                   instances=edge.evaluated,
                    assumption_held=edge.held, seconds=seconds,
                    notes=[f"nothing drawn far beyond the window: {reason}", *edge.notes])
 
@@ -437,24 +438,22 @@ def _verdict(claim: Claim, dom: Domain, stats: dict, failures: list, skips: dict
              start: float, near: EdgeResult) -> Verdict:
     held, beyond, edge, largest = stats["held"], stats["beyond"], stats["edge"], stats["largest"]
     spread = beyond - edge
-    scope_parts = [_drawn(stats, failures)]
-    if near.moves:
-        scope_parts.append(near.describe())
-    desc = dom.describe()
-    if desc:
-        scope_parts.append(desc)
+    drawn: list[tuple[PhraseKind, str]] = [(PhraseKind.DRAWS, _drawn(stats, failures))]
+    rest: list[tuple[PhraseKind, str]] = [(PhraseKind.DRAWS, near.describe()), (PhraseKind.CLASS, dom.describe())]
     if isinstance(evaluator, GameEvaluator):
         how = "local certificate (a), (b) at each position"
         if evaluator.by_engine:
             how = (f"the P-positions engine's table at {evaluator.by_engine:,} positions (up to {evaluator.box:,}), "
                    "the local certificate (a), (b) elsewhere")
+        rest.append((PhraseKind.ENGINE, how))
         if evaluator.symbolic:
-            how += f"; options searched by Z3 at {evaluator.symbolic:,} positions with too many to list"
-        scope_parts.append(how)
+            rest.append((PhraseKind.ENGINE, f"options searched by Z3 at {evaluator.symbolic:,} positions with too "
+                                            "many to list"))
         if dom.members is not None and dom.members.found:
-            scope_parts.append(f"{dom.members.found:,} drawn inside the claimed sets")
+            rest.append((PhraseKind.DRAWS, f"{dom.members.found:,} drawn inside the claimed sets"))
     if stats["pins"]:
-        scope_parts.append(f"{stats['pins']} pinned")
+        rest.append((PhraseKind.DRAWS, f"{stats['pins']} pinned"))
+    scope = phrases(*drawn, *rest)
     notes = [note] if note else []
     notes.extend(near.notes)
     if stats["assume"]:
@@ -469,10 +468,10 @@ def _verdict(claim: Claim, dom: Domain, stats: dict, failures: list, skips: dict
         if isinstance(evaluator, GameEvaluator) and out.kind == Outcome.FAIL:
             cx = evaluator.reevaluate(cx)
             if "unconfirmed" in cx.detail:
-                return Verdict(claim.id, "inconclusive", METHOD, "; ".join(scope_parts), instances=held + 1 + near.evaluated,
+                return Verdict(claim.id, "inconclusive", METHOD, scope, instances=held + 1 + near.evaluated,
                                assumption_held=held + 1 + near.held, **{**common, "notes": [cx.detail["unconfirmed"], *notes]})
         word = "refuted" if out.kind == Outcome.FAIL else "ill-defined"
-        v = Verdict(claim.id, word, METHOD, "; ".join(scope_parts), instances=held + 1 + near.evaluated,
+        v = Verdict(claim.id, word, METHOD, scope, instances=held + 1 + near.evaluated,
                     assumption_held=held + 1 + near.held,
                     counterexamples=[cx] if word == "refuted" else [], failures=1,
                     undefined=[cx] if word == "ill-defined" else [], **common)
@@ -481,7 +480,7 @@ def _verdict(claim: Claim, dom: Domain, stats: dict, failures: list, skips: dict
         return v
     if held == 0:
         reason = "no drawn instance could be evaluated" if stats["skip"] else "the assumption held at no drawn instance"
-        return Verdict(claim.id, "inconclusive", METHOD, f"{reason}; " + "; ".join(scope_parts[1:]), **common)
+        return Verdict(claim.id, "inconclusive", METHOD, phrases((PhraseKind.REASON, reason), *rest), **common)
     why = ""
     if stats["timeouts"] or note_kind(note) is NoteKind.SAFETY_NET:
         why = "the CPU-time safety net stopped evaluations (the verdict would depend on the machine's speed)"
@@ -490,7 +489,7 @@ def _verdict(claim: Claim, dom: Domain, stats: dict, failures: list, skips: dict
                f"{beyond:,} beyond, {edge:,} on the edge, largest value {_magnitude(largest)}")
     instances = held + stats["assume"] + near.evaluated
     if why:
-        return Verdict(claim.id, "inconclusive", METHOD, "; ".join(scope_parts), instances=instances,
+        return Verdict(claim.id, "inconclusive", METHOD, scope, instances=instances,
                        assumption_held=held + near.held, **{**common, "notes": [why, *notes]})
-    return Verdict(claim.id, "sampled", METHOD, "; ".join(scope_parts), instances=instances,
+    return Verdict(claim.id, "sampled", METHOD, scope, instances=instances,
                    assumption_held=held + near.held, **common)

@@ -17,6 +17,7 @@ printed table is checked by :mod:`checkers.window.values`; a pinned instance and
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any, Callable, Iterable
 
 from checkers.window.collector import Collector
@@ -41,34 +42,36 @@ from nimjos.spec.budget import enforce_limits
 from nimjos.spec.loader import Claim
 from nimjos.spec.plan import (ClaimPlan, DrawsPlan, GrundyBoundPlan, GrundyPlan, HoldsPlan, LevelSetPlan, PatternPlan,
                               PPositionsPlan, ValuesPlan, handler_for, locate_error)
-from nimjos.verdict import Counterexample, Verdict, window_word
+from nimjos.verdict import Counterexample, Phrase, Phrases, Verdict, phrases, window_word
+from nimjos.words import PhraseKind
 
 METHOD = "exhaustive"
 
 
-def window_scope(plan: ClaimPlan, engine_note: str = "") -> str:
+def window_scope(plan: ClaimPlan, engine_note: str = "") -> Phrases:
     """The scope of a window verdict: the window's bounds (or a table's extent), the levels, the game, the engines.
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
     >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "tiny.toml")
-    >>> window_scope(spec.claims[0].plan(), "engine")
-    '0 <= x <= 20; game nim1; engine'
+    >>> [(p.kind, p.text) for p in window_scope(spec.claims[0].plan(), "ground truth: reference")]
+    [('window', '0 <= x <= 20'), ('game', 'game nim1'), ('engine', 'ground truth: reference')]
     """
-    parts = []
+    parts: list[tuple[PhraseKind, str]] = []
     if plan.window is not None:
-        parts.append(plan.window.describe())
+        parts.append((PhraseKind.WINDOW, plan.window.describe()))
     elif isinstance(plan, ValuesPlan):
-        parts.append(printed_extent(plan.values))
+        parts.append((PhraseKind.WINDOW, printed_extent(plan.values)))
     if isinstance(plan, LevelSetPlan):
-        parts.append("levels " + plan.levels.describe())
+        parts.append((PhraseKind.WINDOW, "levels " + plan.levels.describe()))
     if plan.game_text:
-        parts.append(f"game {plan.game_text}" + (" in misère play (a terminal position is an N-position; each "
-                                                  "position valued as a whole, no nim-sum)" if plan.misere else "")
-                     + (" (loopy: its moves may cycle)" if plan.loopy else ""))
+        parts.append((PhraseKind.GAME, f"game {plan.game_text}"
+                      + (" in misère play (a terminal position is an N-position; each "
+                         "position valued as a whole, no nim-sum)" if plan.misere else "")
+                      + (" (loopy: its moves may cycle)" if plan.loopy else "")))
     if engine_note:
-        parts.append(engine_note)
-    return "; ".join(parts)
+        parts.append((PhraseKind.ENGINE, engine_note))
+    return phrases(*parts)
 
 
 def window_ranges(plan: ClaimPlan) -> tuple[str, ...]:
@@ -143,9 +146,10 @@ def check_exhaustive(claim: Claim, profile: str = "default", max_counterexamples
     if pins:
         at = ", ".join(f"{k}={format_value(x)}" for k, x in pins.items())
         where = f"beyond the window, inside the {plan.domain.describe()}" if place == "domain" and plan.domain else "pinned"
-        scope = f"only at {at} ({where}); window {scope}"
-        if instances == 0:
-            scope += "; the window has no instance with the pinned values"
+        scope = phrases((PhraseKind.PINNED, f"only at {at} ({where})"), Phrase(PhraseKind.WINDOW, "window"),
+                        tuple(replace(p, join=" ") if i == 0 else p for i, p in enumerate(scope)),
+                        (PhraseKind.FINDING, "the window has no instance with the pinned values" if instances == 0
+                         else ""))
     v = Verdict(claim.id, verdict, METHOD, scope, instances=instances,
                 assumption_held=held, counterexamples=failures, failures=col.n_fail, undefined=undefined,
                 seconds=time.perf_counter() - start, evidence=evidence, engines=ground, window=window_ranges(plan))

@@ -17,7 +17,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from nimjos.verdict import Counterexample, Verdict, window_word
+from nimjos.verdict import Counterexample, Verdict, phrases, window_word
+from nimjos.words import PhraseKind
 from nimjos.spec.loader import Claim, load_spec
 from nimjos.spec.plan import ClaimPlan, PatternPlan, ValuesPlan
 from checkers.context import CheckContext
@@ -128,7 +129,7 @@ def check_shard(path: str, claim_id: str, profile: str, rng: tuple[int, int], in
         v = check_exhaustive(claim, profile, max_counterexamples, shard=rng)
 
     def pack(cs: list[Counterexample]) -> list:
-        return [(c.bindings, c.lhs, c.rhs, c.reason, c.detail, c.undefined) for c in cs]
+        return [(c.bindings, c.lhs, c.rhs, c.reason, c.detail, c.undefined, c.confirmed) for c in cs]
 
     head = {"verdict": v.verdict, "instances": v.instances, "held": v.assumption_held, "failures": v.failures,
             "undefined_count": len(v.undefined), "scope": v.scope, "engines": list(v.engines),
@@ -147,7 +148,7 @@ def merge(claim: Claim, parts: Iterable[ShardResult], max_counterexamples: int, 
     n_fail = sum(p.verdict["failures"] for p in parts)
 
     def unpack(rows: list) -> list[Counterexample]:
-        return [Counterexample(*row) for row in rows]   # a row of an older shard log has no undefined kind
+        return [Counterexample(*row) for row in rows]   # a row of an older shard log has no undefined kind, no confirmed flag
 
     failures = sorted((c for p in parts for c in unpack(p.failures)), key=lambda c: c.key())[:max_counterexamples]
     undefined = sorted((c for p in parts for c in unpack(p.undefined)), key=lambda c: c.key())[:max_counterexamples]
@@ -155,7 +156,7 @@ def merge(claim: Claim, parts: Iterable[ShardResult], max_counterexamples: int, 
     first = parts[0].verdict
     engines = _engines(first)
     scope = window_scope(claim.plan(profile), ground_truth_note(engines))
-    scope += f"; {len(parts)} shards on {workers} {executor} worker(s)"
+    scope = phrases(scope, (PhraseKind.ENGINE, f"{len(parts)} shards on {workers} {executor} worker(s)"))
     v = Verdict(claim.id, verdict, "exhaustive", scope, instances=instances, assumption_held=held,
                 counterexamples=failures, failures=n_fail, undefined=undefined, seconds=seconds,
                 evidence=dict(first["evidence"]), notes=list(first["notes"]), engines=engines,

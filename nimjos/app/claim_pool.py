@@ -36,7 +36,8 @@ from typing import Any, Callable, Generator, Iterator
 from nimjos.lang.errors import SpecError
 from nimjos.games.engine import set_max_positions
 from nimjos.spec.loader import Claim, load_spec
-from nimjos.verdict import HasId, Verdict
+from nimjos.verdict import HasId, Verdict, phrases
+from nimjos.words import PhraseKind
 from checkers import ClaimResult, run_claim
 
 #: the file beside the specs that holds the seconds a reference run spent on each claim (for :func:`assign`)
@@ -131,7 +132,8 @@ def failed(claim: HasId, error: str) -> ClaimResult:
     >>> r = failed(type("C", (), {"id": "c"})(), "ValueError: x (at a.py:3)"); r.final.scope[:48], r.complete
     ('the check failed with an internal error: ValueEr', False)
     """
-    why = f"the check failed with an internal error: {error}; a bug of nimjos, please report it"
+    why = phrases((PhraseKind.REASON, f"the check failed with an internal error: {error}"),
+                  (PhraseKind.REASON, "a bug of nimjos, please report it"))
     return ClaimResult(claim, [Verdict(claim.id, "inconclusive", "exhaustive", why)], complete=False)
 
 
@@ -142,7 +144,8 @@ def crashed(claim: HasId, how: str) -> ClaimResult:
     >>> v.verdict, v.scope[:67]
     ('inconclusive', "the engine crashed: the claim's process ended by signal SIGABRT (6)")
     """
-    why = f"the engine crashed: the claim's process ended by {how}, in the pool and again when run alone"
+    why = phrases((PhraseKind.REASON, f"the engine crashed: the claim's process ended by {how}, in the pool and again "
+                                      "when run alone"))
     return ClaimResult(claim, [Verdict(claim.id, "inconclusive", "exhaustive", why)], complete=False)
 
 

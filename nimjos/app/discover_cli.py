@@ -20,6 +20,8 @@ from pathlib import Path
 from checkers import Discovery, DiscoveryBug, GameSource, automaton_file
 from nimjos.api.discover import discover
 from nimjos.app.cli import EXIT_PROVER_BUG
+from nimjos.verdict import phrases
+from nimjos.words import PhraseKind
 
 
 def report_lines(result: Discovery) -> list[str]:
@@ -71,8 +73,9 @@ def cmd_discover(args: argparse.Namespace) -> int:
     if args.out:
         for found in result.found:
             if found.stored:   # discover wrote the learned automaton, in Walnut's format, beside the spec
-                found.scope += (f"; stored in {Path(args.out).with_name(automaton_file(Path(args.out)))} (Walnut's "
-                                "automaton format)")
+                found.phrases = phrases(found.phrases, (PhraseKind.READ_BACK, f"stored in "
+                                        f"{Path(args.out).with_name(automaton_file(Path(args.out)))} (Walnut's "
+                                        "automaton format)"))
     if args.json:
         print(json.dumps({"game": result.game.claim_game, "tried": result.tried, "positions": result.positions,
                           "window": result.window, "seconds": round(result.seconds, 3), "closest": result.closest,

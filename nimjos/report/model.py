@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from nimjos.report.records import StoredClaim, final_row
+from nimjos.report.records import StoredClaim, final_row, scope_words
 from nimjos.verdict import CLOSED, HOLDING, STRENGTH, VERDICTS
 from nimjos.words import Kind
 
@@ -565,6 +565,7 @@ def group_claims(rows: list[dict]) -> list[Claim]:
     by_key: dict[tuple[str, str], list[dict]] = {}
     newest_hash: dict[str, tuple[int, Any]] = {}
     for row in rows:
+        row["scope"] = scope_words(row)    # the scope's words, rendered from its record
         by_key.setdefault((row["file"], row["claim_id"]), []).append(row)
         mark = (int(row.get("id") or 0), row.get("spec_hash"))
         newest_hash[row["file"]] = max(newest_hash.get(row["file"], mark), mark, key=lambda m: m[0])

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from nimjos.verdict import Counterexample, final_verdict
+from nimjos.verdict import Counterexample, Scope, final_verdict
 from nimjos.words import Method, Word
 
 
@@ -25,10 +25,24 @@ def _counterexamples(found: Any) -> list[Counterexample]:
 
     >>> _counterexamples([{"bindings": {"x": 1}, "lhs": 0, "rhs": 1, "detail": {"engine": "e"}}])[0].detail
     {'engine': 'e'}
+    >>> _counterexamples([{"bindings": {"x": 1}, "confirmed": False}])[0].confirmed
+    False
     """
     return [Counterexample(dict(cx.get("bindings") or {}), cx.get("lhs"), cx.get("rhs"), cx.get("reason"),
-                           dict(cx.get("detail") or {}))
+                           dict(cx.get("detail") or {}), confirmed=cx.get("confirmed") is not False)
             for cx in found or [] if isinstance(cx, dict)]
+
+
+def scope_words(row: dict[str, Any]) -> str:
+    """A stored record's scope in words, as the report prints it: rendered from its phrases (the ``scope_json``
+    column, :meth:`nimjos.verdict.Scope.text`); the stored words for a record kept before the store kept them.
+
+    >>> scope_words({"scope": "0 <= x <= 3", "scope_json": {"phrases": [["window", "0 <= x <= 9"]]}})
+    '0 <= x <= 9'
+    >>> scope_words({"scope": "0 <= x <= 3"}), scope_words({})
+    ('0 <= x <= 3', '')
+    """
+    return Scope.from_json(dict(row.get("scope_json") or {})).text(str(row.get("scope") or ""))
 
 
 @dataclass(frozen=True)

@@ -35,8 +35,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable
 
-from nimjos.verdict import Verdict
-from nimjos.words import Kind
+from nimjos.verdict import Phrase, Verdict
+from nimjos.words import Kind, PhraseKind
 
 #: where a check writes unless told otherwise (the project's data directory)
 DEFAULT_PATH = Path(".nimjos") / "results.sqlite"
@@ -128,6 +128,28 @@ def _structure_old_rows(conn: sqlite3.Connection) -> None:
                      (json.dumps(claim), json.dumps(scope), rid))
 
 
+#: the words the sampler wrote, before migration 10, in the detail of a failure no engine re-evaluated
+_NOT_REEVALUATED = "not re-evaluated"
+
+
+def _scope_phrases_old_rows(conn: sqlite3.Connection) -> None:
+    """Migration 10 on the rows written before it: each verdict's scope phrases (its stored words, one phrase of no
+    finer kind, :class:`nimjos.verdict.Phrase`), and the confirmed flag of each counterexample (False where the
+    sampler's detail said no engine re-evaluated it: the words it wrote then, read once here, never again)."""
+    rows = conn.execute("SELECT id, scope, scope_json, counterexamples FROM results").fetchall()
+    for rid, text, scope_json, found in rows:
+        scope = json.loads(scope_json) if scope_json else {}
+        if text and not scope.get("phrases"):
+            scope["phrases"] = [Phrase(PhraseKind.TEXT, text).to_json()]
+        cxs = json.loads(found) if found else []
+        for cx in cxs:
+            if (isinstance(cx, dict) and "confirmed" not in cx
+                    and str((cx.get("detail") or {}).get("engine", "")).startswith(_NOT_REEVALUATED)):
+                cx["confirmed"] = False
+        conn.execute("UPDATE results SET scope_json = ?, counterexamples = ? WHERE id = ?",
+                     (json.dumps(scope), json.dumps(cxs) if found else found, rid))
+
+
 #: MIGRATIONS[i] upgrades a store from schema version i to i + 1; the last one gives SCHEMA_VERSION.
 #: Never edit a step that has shipped: append a new one.
 #: A step is SQL text, or a function of the connection (a change of the data SQL alone cannot make).
@@ -205,6 +227,11 @@ MIGRATIONS: tuple[tuple[str | Callable[[sqlite3.Connection], None], ...], ...] =
         "ALTER TABLE results ADD COLUMN scope_json TEXT",
         _structure_old_rows,
     ),
+    # 10: the scope's phrases in its record (scope_json), and a counterexample's confirmed flag as data; the rows
+    #     before it get theirs from what they kept
+    (
+        _scope_phrases_old_rows,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -223,7 +250,7 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
 
     >>> conn = sqlite3.connect(":memory:")
     >>> migrate(conn, 1), migrate(conn)
-    (1, 9)
+    (1, 10)
     """
     def current() -> int:
         version = conn.execute("PRAGMA user_version").fetchone()[0]

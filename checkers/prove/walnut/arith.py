@@ -24,7 +24,8 @@ from nimjos.lang.registry import REGISTRY
 from nimjos.lang.stored import StoredAutomaton
 from checkers.prove.walnut.beatty import MAX_C, ROOT_TERMS, split_square, square_form
 from checkers.prove.walnut.logic import (LOG_AUTOMATA, LOG_NUMERATION, MAX_CONSTANT, MAX_EXPONENT, MAX_FACTOR,
-                                         MAX_RESIDUE_MODULUS, Exp, NotAutomatic, Unit, WrongNumeration)
+                                         MAX_RESIDUE_MODULUS, Exp, LogarithmicAsNumber, NotAutomatic, Unit,
+                                         WrongNumeration)
 
 
 if TYPE_CHECKING:    # the Translator's other mixins, for the type checker (checkers.prove.walnut.host)
@@ -128,12 +129,13 @@ class Arithmetic(_Host):
         >>> Translator(spec_namespace()).int_term(parse("v2(x)"), {"x": "x"}, Unit([]), [])
         Traceback (most recent call last):
         ...
-        checkers.prove.walnut.logic.NotAutomatic: v2(x) is a 2-adic or logarithmic value (v2, ilog2, an exponent) used as a number: Walnut compares such values only with each other and with constants
+        checkers.prove.walnut.logic.LogarithmicAsNumber: v2(x) is a 2-adic or logarithmic value (v2, ilog2, an exponent) used as a number: Walnut compares such values only with each other and with constants
         """
         t = self.term(node, env, unit, acc)
         if isinstance(t, Exp):
-            raise NotAutomatic(f"{ast.unparse(node)} is a 2-adic or logarithmic value (v2, ilog2, an exponent) used "
-                               "as a number: Walnut compares such values only with each other and with constants")
+            raise LogarithmicAsNumber(f"{ast.unparse(node)} is a 2-adic or logarithmic value (v2, ilog2, an exponent) "
+                                      "used as a number: Walnut compares such values only with each other and with "
+                                      "constants")
         return t
 
     def binop(self, node: ast.BinOp, env: dict, unit: Unit, acc: list) -> Any:

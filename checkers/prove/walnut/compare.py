@@ -22,7 +22,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from checkers.prove.walnut.arith import is_condition
-from checkers.prove.walnut.logic import LOG_AUTOMATA, MAX_CONSTANT, MAX_EXPONENT, MAX_MEMBERS, Exp, NotAutomatic, Unit
+from checkers.prove.walnut.logic import (LOG_AUTOMATA, MAX_CONSTANT, MAX_EXPONENT, MAX_MEMBERS, Exp, LogarithmicAsNumber,
+                                         NotAutomatic, Unit)
 
 _CMP = {ast.Eq: "=", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 
@@ -111,9 +112,9 @@ class Comparisons(_Host):
         if not live:
             return self.relation(num_p, [], op, num_n, [], node)
         if len(live) > 1 or abs(next(iter(live.values()))) != 1 or _lcm(num_p + num_n, Fraction(1)) != 1:
-            raise NotAutomatic(f"{ast.unparse(node)}: a 2-adic or logarithmic value (v2, ilog2, an exponent) used as "
-                               "a number with other such values or a factor: Walnut compares it with a number only "
-                               "alone")
+            raise LogarithmicAsNumber(f"{ast.unparse(node)}: a 2-adic or logarithmic value (v2, ilog2, an exponent) "
+                                      "used as a number with other such values or a factor: Walnut compares it with a "
+                                      "number only alone")
         big, c = next(iter(live.items()))
         flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=", "!=": "!="}
         # c = +1: e + P - N op 0  <=>  e op N - P;  c = -1: P - N - e op 0  <=>  e op' P - N
@@ -293,7 +294,7 @@ class Comparisons(_Host):
         left, right = lp + rn, rp + ln
         carried = [t for _, t in left + right if isinstance(t, Exp)]
         if carried:
-            raise NotAutomatic(f"{ast.unparse(node) if node is not None else carried[0].t} is a 2-adic or logarithmic "
+            raise LogarithmicAsNumber(f"{ast.unparse(node) if node is not None else carried[0].t} is a 2-adic or logarithmic "
                                "value (v2, ilog2, an exponent) used as a number: Walnut compares such values only "
                                "with each other, with constants and alone with a number")
         D = _lcm(left + right, Fraction(1))

@@ -189,6 +189,11 @@ class NotAutomatic(Exception):
     """The statement is outside what Walnut decides in msd_2; args[0] says precisely why."""
 
 
+class LogarithmicAsNumber(NotAutomatic):
+    """A 2-adic or logarithmic value (v2, ilog2, an exponent carried as its power of two) used as a number: a
+    translation that carried an index as 2**n may try again with the index kept a number."""
+
+
 class WrongNumeration(NotAutomatic):
     """A term is automatic in another numeration than the translation's (floor_phi in msd_2, xor in msd_fib):
     `wanted` names it (``msd_2``, ``fib``), so that a translation whose numeration the spec did not name may start

@@ -41,11 +41,12 @@ from nimjos.lang.syntax import copy_tree
 from nimjos.lang.values import format_value, json_value
 from nimjos.spec.loader import Claim, claim_of
 from nimjos.spec.plan import GrundyPlan, HoldsPlan, LevelSetPlan, PPositionsPlan, SetPlan, WindowPlan
-from nimjos.verdict import Counterexample, ProvedClass, Verdict
+from nimjos.verdict import Counterexample, Phrases, ProvedClass, Verdict, phrases
+from nimjos.words import PhraseKind
 from checkers.options import RunOptions
 from checkers.certificate import Certificate, box_cells, game_kind
 from checkers.prove.domain import proof_domain
-from checkers.prove.scope import class_text
+from checkers.prove.scope import class_phrases
 from checkers.z3.terms import Untranslatable
 from checkers.prove.walnut.certificate import Job, decode, game_job, holds_job
 from checkers.prove.walnut.run import (SearchLimit, WalnutMissing, find_jar, find_java, jar_version, run,
@@ -75,8 +76,8 @@ ENGINES = ("Walnut",)
 
 
 def _inconclusive(claim: Claim, why: str, start: float, **kw: Any) -> Verdict:
-    return Verdict(claim.id, "inconclusive", METHOD, f"Walnut: {why}", seconds=time.perf_counter() - start,
-                   engines=ENGINES, **kw)
+    return Verdict(claim.id, "inconclusive", METHOD, phrases((PhraseKind.REASON, f"Walnut: {why}")),
+                   seconds=time.perf_counter() - start, engines=ENGINES, **kw)
 
 
 def walnut_verdict(claim: Claim, opts: RunOptions) -> Verdict | None:
@@ -430,9 +431,13 @@ def _instances_text(names: list[str], instances: list[dict]) -> str:
     return f"{len(instances)} values of ({', '.join(names)})"
 
 
-def _class(setup: dict) -> str:
-    """The class Walnut covered, worded as the prover's other scopes (checkers.prove.scope.class_text)."""
-    return class_text(setup["dom"], "int", None, setup["instances"], set())
+def _class(setup: dict, more: str = "") -> Phrases:
+    """The class Walnut covered, as the prover's other scopes (checkers.prove.scope.class_phrases), with `more` words
+    at its end (why it is bounded)."""
+    cls = class_phrases(setup["dom"], "int", None, setup["instances"], set())
+    if not more:
+        return cls
+    return cls[:-1] + (dataclasses.replace(cls[-1], text=cls[-1].text + more),) if cls else phrases((PhraseKind.CLASS, more))
 
 
 def _proved(plan: Any, setup: dict, runs: list, jar: str, res: Any, seconds: float) -> Verdict:
@@ -445,12 +450,14 @@ def _proved(plan: Any, setup: dict, runs: list, jar: str, res: Any, seconds: flo
             (" in misère play, (c) no terminal position in the set" if plan.misere else "") +
             ", moves decrease and stay in the domain")
     word = "proved" if setup["covered"] else "proved-bounded"
-    scope = (f"{_class(setup)}" + ("" if setup["covered"] else f" only ({setup['why_bounded']})") +
-             (f" ({setup['fixed_because'][:200]})" if setup.get("fixed_because") else "") +
-             f"; {w['version']} ({w['numeration']}): {what}; largest automaton {w['states']:,} states" +
-             (f"; {JOSEPHUS_LEMMA}" if any("$jos(" in str(r.get("commands", "")) for r in w.get("runs", [])) else "") +
-             "".join(f"; {lemma}" for automaton, (_, lemma) in BEATTY_CHECKS.items()
-                     if any(f"${automaton}(" in str(r.get("commands", "")) for r in w.get("runs", []))))
+    scope = phrases(_class(setup, ("" if setup["covered"] else f" only ({setup['why_bounded']})") +
+                           (f" ({setup['fixed_because'][:200]})" if setup.get("fixed_because") else "")),
+                    (PhraseKind.ENGINE, f"{w['version']} ({w['numeration']}): {what}"),
+                    (PhraseKind.ENGINE, f"largest automaton {w['states']:,} states"),
+                    (PhraseKind.LEMMA, JOSEPHUS_LEMMA if any("$jos(" in str(r.get("commands", ""))
+                                                             for r in w.get("runs", [])) else ""),
+                    *((PhraseKind.LEMMA, lemma) for automaton, (_, lemma) in BEATTY_CHECKS.items()
+                      if any(f"${automaton}(" in str(r.get("commands", "")) for r in w.get("runs", []))))
     job = runs[0][1]
     notes = [f"Walnut: {job.statement[:240]}" + ("..." if len(job.statement) > 240 else "")]
     # a bounded class as data: the values of the names enumerated one at a time (checkers.audit.in_class reads it)
@@ -498,15 +505,19 @@ def _refutation(plan: Any, setup: dict, found: list, start: float, evidence: dic
         return _inconclusive(claim, reasons[0], start, evidence=evidence)
     cx, failed, env = min(confirmed, key=lambda c: c[0].key())
     if "certificate" in cx.detail:     # the least failure, confirmed by evaluating the claim (_least_failure)
-        return Verdict(claim.id, "refuted", METHOD, f"{_class(setup)}; {evidence['walnut']['version']} "
-                       f"({setup['num'].walnut}): {cx.detail['certificate']}", instances=len(found),
+        return Verdict(claim.id, "refuted", METHOD,
+                       phrases(_class(setup), (PhraseKind.FINDING, f"{evidence['walnut']['version']} "
+                                                                   f"({setup['num'].walnut}): {cx.detail['certificate']}")),
+                       instances=len(found),
                        counterexamples=[cx], failures=1, seconds=time.perf_counter() - start, evidence=evidence,
                        engines=ENGINES, notes=[cx.detail["least"], f"Walnut: {found[0][1].statement[:240]}"])
     how = "the statement is false" if issubclass(claim.plan_type, HoldsPlan) else \
         "certificate " + ", ".join(f"({f})" if f in ("a", "b", "c") else f for f in failed) + (" fails" if len(failed) == 1 else " fail")
-    scope = (f"{_class(setup)}; {evidence['walnut']['version']} ({setup['num'].walnut}): {how}, least failure at {_show(env)}; "
-             f"confirmed by the {'expression language' if issubclass(claim.plan_type, HoldsPlan) else 'engine'} at "
-             f"{cx.position_text()}")
+    scope = phrases(_class(setup),
+                    (PhraseKind.FINDING, f"{evidence['walnut']['version']} ({setup['num'].walnut}): {how}, least "
+                                         f"failure at {_show(env)}"),
+                    (PhraseKind.FINDING, f"confirmed by the {'expression language' if issubclass(claim.plan_type, HoldsPlan) else 'engine'} "
+                                         f"at {cx.position_text()}"))
     return Verdict(claim.id, "refuted", METHOD, scope, instances=len(found), counterexamples=[cx], failures=1,
                    seconds=time.perf_counter() - start, evidence=evidence, engines=ENGINES,
                    notes=[f"Walnut: {found[0][1].statement[:240]}"])

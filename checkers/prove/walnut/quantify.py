@@ -20,7 +20,7 @@ from nimjos.games.declared import DeclaredGame, as_instance
 from nimjos.lang.errors import NimjosError
 from nimjos.lang.inline import substitute_call
 from nimjos.lang.syntax import copy_tree
-from checkers.prove.walnut.logic import Exp, NotAutomatic, Unit, quant
+from checkers.prove.walnut.logic import Exp, LogarithmicAsNumber, NotAutomatic, Unit, quant
 
 
 if TYPE_CHECKING:    # the Translator's other mixins, for the type checker (checkers.prove.walnut.host)
@@ -204,17 +204,16 @@ class Quantifiers(_Host):
             mark = len(unit.obligations)
             try:                            # below a logarithm: the index carried as 2**n ...
                 return self._range(every, g, lo, hi, True, elt, rest, env, unit, text)
-            except NotAutomatic as exc:     # ... or, when the body uses it as a number, kept a number
-                if "used as a number" not in str(exc):
-                    raise
+            except LogarithmicAsNumber as exc:     # ... or, when the body uses it as a number, kept a number
                 first = exc
                 del unit.obligations[mark:]
             try:
                 return self._range(every, g, lo, hi, False, elt, rest, env, unit, text)
             except NotAutomatic as exc:
                 n = g.target.id if isinstance(g.target, ast.Name) else ast.unparse(g.target)
-                raise NotAutomatic(f"{n} in {text[:120]} ranges below a logarithm ({ast.unparse(hi)}); carried as "
-                                   f"2**{n}: {first}; kept a number: {exc}") from None
+                # (still a value used as a number, as carried: an enclosing range may keep its own index a number)
+                raise LogarithmicAsNumber(f"{n} in {text[:120]} ranges below a logarithm ({ast.unparse(hi)}); carried "
+                                          f"as 2**{n}: {first}; kept a number: {exc}") from None
         acc: list = []
         local = dict(env)
         saved = list(unit.params)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from nimjos.verdict import Counterexample, Verdict
+from nimjos.verdict import Counterexample, Verdict, phrases
 from nimjos.results.store import MIGRATIONS, SCHEMA_VERSION, ResultsStore, StoreError, migrate
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -215,7 +215,8 @@ def test_a_store_of_schema_8_is_migrated_to_the_structured_claim_and_scope(tmp_p
         row = store.latest()[0]
     assert row["claim"] == {"kind": "periodic", "pattern": {"period": 12, "preperiod": 70}, "names": ["n", "k"],
                             "coords": []}
-    assert row["scope_json"] == {"instances": 401, "proved_class": {"enumerated": {}, "width": 32}}
+    assert row["scope_json"] == {"instances": 401, "proved_class": {"enumerated": {}, "width": 32},
+                                 "phrases": [["text", "0 <= n <= 400"]]}   # migration 10: the stored words, one phrase
     claim = build_report([row]).sources[0].claims[0]
     assert claim.statement_words == "G(n + 12) = G(n) for every n >= 70"
     assert claim.comparison.startswith("G(82) = 2, but G(70) = 6")
@@ -227,8 +228,11 @@ def test_a_new_record_keeps_the_claim_structure_and_the_scope_as_data(tmp_path):
         run = store.begin_run([], "default")
         structure = claim_structure("stair", {"h": "k + 1"}, ("k", "n"), ("n",))
         store.record(run, claim("s", kind="stair", claim=structure),
-                     Verdict("s", "proved", "prove", "all n >= 0; largest automaton 9 states", instances=1,
+                     Verdict("s", "proved", "prove", phrases(("class", "all n >= 0"),
+                                                             ("engine", "largest automaton 9 states")), instances=1,
                              engines=("Walnut",), automaton_states=9))
         row = store.latest()[0]
     assert row["claim"] == {"kind": "stair", "pattern": {"h": "k + 1"}, "names": ["k", "n"], "coords": ["n"]}
-    assert row["scope_json"] == {"instances": 1, "automaton_states": 9, "engines": ["Walnut"]}
+    assert row["scope_json"] == {"instances": 1, "automaton_states": 9, "engines": ["Walnut"],
+                                 "phrases": [["class", "all n >= 0"], ["engine", "largest automaton 9 states"]]}
+    assert row["scope"] == "all n >= 0; largest automaton 9 states"
