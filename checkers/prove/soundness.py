@@ -3,10 +3,13 @@ proving route (Z3, Walnut, the formulas standing for G, the heap reduction, the 
 and by the prover to each claim another proof uses (:func:`checkers.prove.method.prove_lemma`).
 
 A ``proved`` or ``proved-bounded`` verdict says the claim holds at every point of a class. The window evaluated
-the claim exactly at the points it enumerated: a point where it found the claim false (``refuted``) or not
-defined (``ill-defined``, the claim's language, not a limit of the machine) that lies inside the proof's class
-contradicts the proof. That is a prover bug: the proof's verdict becomes ``inconclusive``, its notes and evidence
-say so (:func:`prover_bug`, one way with the audit of a proof, checkers.audit: ``nimjos check`` exits with status 3), and the window's verdict stands.
+the claim exactly at the points it enumerated: a point where it found the claim false (``refuted``) that lies
+inside the proof's class contradicts the proof. That is a prover bug: the proof's verdict becomes ``inconclusive``,
+its notes and evidence say so (:func:`prover_bug`, one way with the audit of a proof, checkers.audit: ``nimjos
+check`` exits with status 3), and the window's verdict stands. A point inside the class where the claim is not
+defined (``ill-defined``, the claim's language, not a limit of the machine) makes the proof ``inconclusive`` too, with
+a note, but is no prover bug: a proof speaks of the points where the claim has a value (Z3 reads an undefined
+operation in an assumption as some value), and the window's ``ill-defined`` is the claim's verdict.
 
 A point is inside the proof's class when it lies in the claim's domain, in the class the proof records as data
 (:func:`in_class`: the values of its enumerated names, a bit width) and, when the claim states the
@@ -162,10 +165,17 @@ def against_window(claim: Claim, proof: Verdict, window: Verdict | None, profile
         if inside is None:
             unknown = unknown or cx
             continue
-        if inside:
-            found = "fails" if id(cx) in failing else "cannot be evaluated"
+        if inside and id(cx) in failing:
             prover_bug(proof, f"{proof.method} ({backend(proof)}) said {proof.verdict}, but the window finds that the "
-                              f"claim {found} at {cx.position_text()}, inside the class the proof covers")
+                              f"claim fails at {cx.position_text()}, inside the class the proof covers")
+            return
+        if inside:
+            # the claim has no value there: a proof speaks of the points where the claim is defined (Z3 reads an
+            # assumption's undefined operation as some value), so it proves nothing about the class as a whole
+            proof.notes.append(f"{proof.method} ({backend(proof)}) said {proof.verdict} [{proof.scope}], but the "
+                               f"window finds that the claim cannot be evaluated at {cx.position_text()}, inside the "
+                               "class the proof covers: not proved (the claim is ill-defined there)")
+            proof.verdict = "inconclusive"
             return
     if unknown is not None:
         proof.notes.append(f"the window finds the claim {window.verdict} at {unknown.position_text()}: the proof covers "

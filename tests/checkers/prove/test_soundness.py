@@ -79,13 +79,15 @@ def test_periodicity_proof_the_window_refutes_is_a_prover_bug():
     assert_bug(v, "periodicity")
 
 
-def test_a_window_ill_defined_inside_the_class_is_a_prover_bug_too():
-    """A proof says the claim holds at every point of its class: a point where the claim's language cannot
-    evaluate it contradicts that as a failure does (the rule of the two copies it replaces that judged this)."""
+def test_a_window_ill_defined_inside_the_class_leaves_the_proof_inconclusive_and_no_bug():
+    """A proof says the claim holds at every point of its class where it has a value: a point where the claim's
+    language cannot evaluate it leaves the class not proved (inconclusive, with a note), and the window's
+    ill-defined is the claim's verdict; a prover bug (exit 3) is a point where the claim is false."""
     window = Verdict("half", "ill-defined", "exhaustive", "",
                      undefined=[Counterexample({"x": 4}, reason="no value", undefined="language")])
     v = dispatched(Method.PROVE, LEMMAS.claim("half"), window, RunOptions(walnut=False))
-    assert v.verdict == "inconclusive" and "cannot be evaluated at" in v.evidence[PROVER_BUG]
+    assert v.verdict == "inconclusive" and PROVER_BUG not in v.evidence
+    assert any("cannot be evaluated at 4" in n and "not proved" in n for n in v.notes)
 
 
 def test_a_point_only_over_a_limit_of_the_machine_is_no_contradiction():
