@@ -437,6 +437,11 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
             if all(is_const(a) for a in args):
                 return self._exact(f, args)
             if isinstance(Z3_FORMS.get(name), Uninterpreted):
+                domain = JOSEPHUS_DOMAINS.get(name)
+                if domain is not None and len(args) == domain[0]:
+                    # the unknown stands for the function on its domain only: a call outside it has no value
+                    terms = [self.to_term(a) for a in args]
+                    self.oblige(z3.And(*domain[1](self.const, *terms)), f"{name}'s arguments in its domain")
                 return self.unknown_function(name, args)
             if name in REGISTRY and REGISTRY[name].z3 is not None:
                 raise Untranslatable(REGISTRY[name].z3)
@@ -494,6 +499,17 @@ class Builder(Arithmetic, Comparisons, BuiltinCalls, Comprehensions, MoveEncodin
         # the arguments' values, translated once in the caller's scope (the language evaluates every argument
         # before the call), bound to the renamed parameters: nothing of the caller is visible in the body
         return self._nested(lambda: self._ex(renamed.body, dict(zip(renamed.params, args))))
+
+
+#: the domain of each Josephus function (nimjos.josephus.functions), which its unknown stands for: (arity, the
+#: conditions on the arguments' terms, given a constant maker); a call outside it is undefined in the language
+JOSEPHUS_DOMAINS: dict[str, tuple[int, Callable[..., list]]] = {
+    "survivor": (2, lambda c, n, k: [n >= c(0), k >= c(1)]),
+    "removal_index": (3, lambda c, n, k, m: [n >= c(1), k >= c(1), m >= c(1), m <= n]),
+    "removed": (3, lambda c, n, k, i: [n >= c(1), k >= c(1), i >= c(1), i <= n]),
+    "JJ": (3, lambda c, k, n, m: [n >= c(1), k >= c(1), m >= c(1), m <= n]),
+    "F": (2, lambda c, s, v: [v >= c(1), s >= c(0), s <= v - c(1)]),
+}
 
 
 #: the Z3 form of each built-in that has one, keyed by the registry's names (:mod:`nimjos.lang.registry`, which gives
