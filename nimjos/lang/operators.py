@@ -56,7 +56,9 @@ def _pow(a: Any, b: Any) -> Any:
         q = Fraction(a)
         size = abs(b) * max(1, abs(q.numerator).bit_length(), q.denominator.bit_length())
         if size > MAX_BITS:
-            raise ResourceError(f"{format_value(a)} ** {b} would have about {size:,} bits (limit {MAX_BITS:,})")
+            about = f"{size:,}" if size.bit_length() <= 64 else f"2^{size.bit_length() - 1}"
+            raise ResourceError(f"{format_value(a)} ** {format_value(b)} would have about {about} bits "
+                                f"(limit {MAX_BITS:,})")
     return norm(Fraction(a) ** b) if b < 0 else a ** b
 
 

@@ -241,7 +241,9 @@ def check_z3(table: dict, text: str, points: list[dict], mode: str, width: int =
         if mode == "bv" and not all(-(1 << width) <= v < (1 << width) for v in p.values()):
             continue            # outside the class
         want = ref.at(p)
-        if want is SKIP or (type(want) is int and want.bit_length() > MAX_NUMERAL_BITS):
+        if want is SKIP or (type(want) in (int, Fraction) and max(abs(Fraction(want).numerator).bit_length(),
+                                                                   Fraction(want).denominator.bit_length())
+                            > MAX_NUMERAL_BITS):
             continue            # too costly, or too long to write as a Z3 numeral (Python's 4,300 digits)
         sub = [(names[n], b.const(v)) for n, v in p.items()]
         cond = z3.Not(ob) if want is UNDEFINED else z3.Or(_equals(b, term, want), z3.Not(ob))
