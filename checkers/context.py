@@ -133,7 +133,6 @@ class CheckContext:
         with using_budget(self.budget), using_engine(self.engine), frees_in_order():
             yield self
 
-
     def solver_context(self) -> SolverContext:
         """A new Z3 context (with its fresh-name counter and rule-function checks) for one proof attempt of this
         claim: what Z3 decides depends on the order terms were made, so each attempt starts from nothing.
