@@ -15,12 +15,11 @@ import sys
 
 import z3
 
-
 from checkers.options import RunOptions
 from checkers.prove import prove_claim
-from nimjos.spec.loader import load_spec
 from checkers.prove.rule_function import general_lemma
 from checkers.z3.budget import Budget
+from nimjos.spec.loader import load_spec
 from nimjos.verdict import Verdict
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
@@ -32,10 +31,9 @@ SPENT = Budget.spent   # the budget's own charge, which the runs spy on
 
 def _run(monkeypatch) -> tuple[dict, list[int]]:
     units: list[int] = []
-    spent = SPENT
 
     def spy(self, solver):
-        n = spent(self, solver)
+        n = SPENT(self, solver)
         units.append(n)
         return n
     monkeypatch.setattr(Budget, "spent", spy)
