@@ -32,7 +32,7 @@ from nimjos.spec.loader import claim_of
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.spec.plan import ClaimPlan
 from checkers.context import SolverContext
-from checkers.z3.budget import Budget, check
+from checkers.z3.budget import Budget, check, unknown_reason
 from checkers.prove.domain import ProofDomain
 from checkers.prove.mex import combined, names_options, provider as mex_provider
 from checkers.prove.rule_function import facts as rule_function_facts
@@ -225,7 +225,7 @@ class Context:
         if r == z3.unsat:
             return QueryResult(name, "holds")
         if r == z3.unknown:
-            why = s.reason_unknown()
+            why = unknown_reason(s)
             if self.budget.stopped:
                 why = self.budget.backstop_note()
             elif why == "canceled" and self.budget.left() <= 0:

@@ -14,6 +14,12 @@ CPU seconds (:class:`CpuWatchdog`). Only a hang that spends no CPU meets the wal
 times the backstop. Either only ever turns a verdict into ``inconclusive``, with a note that says so. Z3's
 random seeds are fixed (:func:`checkers.context.fix_seeds`).
 
+A query may also allocate at most :data:`QUERY_MEMORY_MB` of Z3 memory beyond what the process held when it began
+(Z3's ``memory_high_watermark``, which its search checks as it allocates: a count, not a clock). A query past it
+ends ``unknown``, "out of memory". Such queries were E-matching blow-ups that never decided within their units: three
+queries of specs/002 held 3.3 GB and ran at 0.6 million units a second, against 2 to 10 million elsewhere. No query of
+specs/ that Z3 decides comes near the limit.
+
 >>> b = Budget.seconds(2)
 >>> b.units, b.left() == b.units
 (6000000, True)
@@ -41,6 +47,10 @@ SLOWEST_RATE = 1_500_000
 BACKSTOP = 5.0
 #: the wall-clock net against a query that hangs without spending CPU, as a multiple of the backstop's seconds
 HANG_FACTOR = 10.0
+#: the Z3 memory one query may allocate, in MB, beyond what the process held when the query began: Z3 counts its
+#: allocations as it searches and ends the query ``unknown`` ("out of memory") past it (a count, as the units are:
+#: the same on every machine)
+QUERY_MEMORY_MB = 1000
 #: the note of a verdict the backstop stopped
 BACKSTOP_NOTE = ("stopped by the backstop ({:.0f} s of CPU time, {:g}x the longest the budget takes): Z3 ran much "
                  "slower than the calibration")
@@ -138,11 +148,30 @@ def check(budget: Budget, solver: Any, cap_seconds: float | None = None) -> Any:
     sat
     """
     budget.limit(solver, cap_seconds)
-    with WATCHDOG.watching(solver, budget.cpu) as watch:
-        r = solver.check()
+    held = z3.Z3_get_estimated_alloc_size() >> 20
+    z3.set_param("memory_high_watermark_mb", held + QUERY_MEMORY_MB)
+    try:
+        with WATCHDOG.watching(solver, budget.cpu) as watch:
+            r = solver.check()
+    finally:
+        z3.set_param("memory_high_watermark_mb", 0)
     solver._nimjos_interrupted = watch.fired
     budget.spent(solver)
     return r
+
+
+def unknown_reason(solver: Any) -> str:
+    """Why Z3 left the last check of `solver` undecided, in words: Z3's own reason, or the memory limit of a query
+    (:data:`QUERY_MEMORY_MB`), which Z3 words in several ways.
+
+    >>> s = z3.Solver(); s.add(z3.Int("x") ** 3 + z3.Int("y") ** 3 == 33, z3.Int("z") == 1); s.set("rlimit", 10)
+    >>> s.check(), unknown_reason(s)
+    (unknown, 'max. resource limit exceeded')
+    """
+    why = solver.reason_unknown()
+    if "memout" in why or "out of memory" in why:
+        return f"out of memory: more than {QUERY_MEMORY_MB:,} MB of Z3 memory in one query"
+    return why
 
 
 class CpuWatchdog:
