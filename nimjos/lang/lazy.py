@@ -11,7 +11,9 @@ engine only by a module of its own layer or of a layer above, so a lazy import i
 the layers; tests/product/test_architecture.py checks who calls it with what.
 
 The compiled kernels of the games (:func:`compiled_on_use`, in place of ``numba.njit``) are compiled, and numba
-imported, at the first call of one of them.
+imported, at the first call of one of them. Processes that share the on-disk cache compile one at a time
+(:func:`compiling_alone`): a process that needs a kernel another is compiling waits, then loads it from the cache,
+instead of compiling it again (the main job's two workers each compiled the kernels both use).
 
 >>> import_on_use("nimjos.app.scaffold").__name__
 'nimjos.app.scaffold'
@@ -25,8 +27,15 @@ import os
 import pathlib
 import sys
 import tempfile
+import threading
 from types import MethodType, ModuleType
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
+from contextlib import contextmanager
+
+try:
+    import fcntl   # POSIX: a lock on a file of the cache folder, which the kernel's processes share
+except ImportError:  # pragma: no cover - not POSIX: each process compiles on its own
+    fcntl = None   # type: ignore[assignment]
 
 #: the packages whose modules may be imported on first use: the two top layers (the application, and the API it
 #: and ``import nimjos`` call)
@@ -204,6 +213,52 @@ def overload_on_use(fn: Callable) -> Callable[[Callable], Callable]:
     return wrap
 
 
+#: this process's hold of the compile lock: how deep the compiles that hold it are nested (a kernel's compile
+#: compiles the kernels it calls)
+_HOLD = threading.local()
+
+
+@contextmanager
+def compiling_alone(folder: str) -> Iterator[None]:
+    """In the body, no other process compiles a kernel into the cache folder `folder`: a lock on its file
+    ``compile.lock`` (POSIX ``flock``; released by the system if the process dies), taken once however deeply
+    the compiles nest. Where there is no ``flock``, the body runs at once.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     with compiling_alone(d):
+    ...         with compiling_alone(d):   # nested: the lock is already this process's
+    ...             os.path.exists(os.path.join(d, "compile.lock"))
+    True
+    """
+    depth = getattr(_HOLD, "depth", 0)
+    if depth or fcntl is None:
+        _HOLD.depth = depth + 1
+        try:
+            yield
+        finally:
+            _HOLD.depth = depth
+        return
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "compile.lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _HOLD.depth = 1
+        try:
+            yield
+        finally:
+            _HOLD.depth = 0
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _alone(compile: Callable) -> Callable:
+    """A dispatcher's ``compile(signature)`` under :func:`compiling_alone`: numba looks in the on-disk cache before
+    it compiles, so a process that waited finds there what the other one compiled."""
+    def compile_alone(sig: Any) -> Any:
+        with compiling_alone(kernel_cache_dir()):
+            return compile(sig)
+    return compile_alone
+
+
 def _compile_kernels(namespace: dict[str, Any]) -> None:
     """Give every :class:`CompiledOnUse` kernel named in the module `namespace` its dispatcher, and bind the names."""
     numba = numba_for_kernels()
@@ -215,6 +270,8 @@ def _compile_kernels(namespace: dict[str, Any]) -> None:
             if value.dispatcher is None:
                 if value.py_func.__globals__ is namespace:
                     value.dispatcher = numba.njit(**value.options)(value.py_func)
+                    if value.options.get("cache"):
+                        value.dispatcher.compile = _alone(value.dispatcher.compile)
                 else:
                     _compile_kernels(value.py_func.__globals__)
             namespace[name] = value.dispatcher

@@ -3,6 +3,7 @@ itself finds a cached kernel by its own bytecode and its own file's time stamp o
 kernel or reads a constant of another module would be loaded stale after that module changed."""
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import shutil
@@ -61,3 +62,33 @@ def test_numba_caches_the_kernels_in_the_keyed_folder() -> None:
     assert numba.config.CACHE_DIR == lazy.kernel_cache_dir()
     folder = pathlib.Path(lazy.kernel_cache_dir())
     assert any(folder.rglob("kernels.theorem36-*.nbi"))
+
+
+@lazy.compiled_on_use(cache=True)
+def _thrice(x):
+    return 3 * x
+
+
+def test_a_cached_kernel_is_compiled_under_the_lock_of_its_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    # processes that share the cache compile one at a time, so the second loads what the first compiled
+    folders: list[str] = []
+    real = lazy.compiling_alone
+
+    @contextlib.contextmanager
+    def spy(folder: str):
+        with real(folder):
+            folders.append(folder)
+            yield
+
+    monkeypatch.setattr(lazy, "compiling_alone", spy)
+    assert _thrice(7) == 21
+    assert folders == [lazy.kernel_cache_dir()]
+    assert _thrice(8) == 24 and len(folders) == 1   # compiled once for the signature
+
+
+def test_the_compile_lock_is_taken_once_however_deep_the_compiles_nest(tmp_path: pathlib.Path) -> None:
+    with lazy.compiling_alone(str(tmp_path)):
+        with lazy.compiling_alone(str(tmp_path)):
+            assert (tmp_path / "compile.lock").exists()
+        assert lazy._HOLD.depth == 1
+    assert lazy._HOLD.depth == 0
