@@ -132,6 +132,7 @@ class GameInstance:
         self.table: dict[Any, int] = {}  # Grundy values computed so far (filled by an engine)
         self.dense: Any = None  # optional array of Grundy values filled by a fast engine (index = position)
         self.solved_by: set[str] = set()  # names of the engines that computed values of this instance
+        self.options_kept: dict[Any, frozenset] = {}  # position -> options, kept by nimjos.games.functions.options
 
     def lookup(self, position: Any) -> int:
         """The computed Grundy value of a normalised position (KeyError when not computed yet)."""

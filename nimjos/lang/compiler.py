@@ -270,6 +270,9 @@ class _Compiler:
         func = self.compile(node.func, local)
         args = [self.compile(a, local) for a in node.args]
         fname = node.func.id if isinstance(node.func, ast.Name) else "the called expression"
+        fixed = self._fixed_callee(node.func, local)
+        if fixed is not None and len(args) <= 3:
+            return _fixed_call(fixed, fname, args)
 
         def call(env: Env) -> Any:
             f = func(env)
@@ -278,19 +281,27 @@ class _Compiler:
             vals = [a(env) for a in args]
             try:
                 return f(*vals)
-            except (EvalError, SpecError):
-                raise
-            except RecursionError:
-                raise DepthError("recursion too deep while evaluating") from None
-            except (OverflowError, MemoryError) as exc:
-                # a number too large for the machine (a C long, an array's size) is a limit, not mathematics
-                why = "ran out of memory" if isinstance(exc, MemoryError) else f"too large for the machine: {exc}"
-                raise ResourceError(f"{fname}({', '.join(format_value(v) for v in vals)}): {why}") from None
-            except (TypeError, ValueError, ZeroDivisionError, IndexError, KeyError) as exc:
-                if "exceeds the limit" in str(exc):   # Python's cap on the digits of an int turned to text
-                    raise ResourceError(f"{fname}: too large for the machine: {exc}") from None
-                raise EvalError(f"{fname}({', '.join(format_value(v) for v in vals)}): {exc}") from None
+            except Exception as exc:  # noqa: BLE001  (re-raised as the language's error, or as it is)
+                err = _call_error(exc, fname, vals)
+                if err is exc:
+                    raise
+                raise err from None
         return call
+
+    def _fixed_callee(self, node: ast.expr, local: frozenset[str]) -> Any:
+        """The function a call's callee names when it is the same at every evaluation (a built-in function, a
+        game, a definition with parameters: what :meth:`c_Name` resolves when the expression is compiled), else
+        None."""
+        if not isinstance(node, ast.Name) or node.id in local or node.id in self.variables:
+            return None
+        name = node.id
+        d = self.ns.definitions.get(name)
+        if d is not None:
+            return d if d.params else None
+        if name in self.ns.games or name in self.ns.builtins:
+            v = self.ns.resolve(name)
+            return v if callable(v) else None
+        return None
 
     def _check_arity(self, node: ast.Call, local: frozenset[str]) -> None:
         """Refuse, when the expression is compiled (at load), a call of a stored automaton or of a definition with
@@ -354,11 +365,11 @@ class _Compiler:
         def generate(env: Env):
             env = dict(env)
 
+            last = len(gens) - 1
+
             def rec(level: int):
-                if level == len(gens):
-                    yield elt(env)
-                    return
                 it, target, unpack, ifs = gens[level]
+                only = ifs[0] if len(ifs) == 1 else None
                 iterable = it(env)
                 if isinstance(iterable, range) and len(iterable) > MAX_STEPS:
                     raise ResourceError(f"a comprehension over {len(iterable):,} values exceeds the limit "
@@ -380,7 +391,14 @@ class _Compiler:
                             raise EvalError(f"cannot unpack {format_value(value)} into {len(unpack)} names")
                         for n, v in zip(unpack, value):
                             env[n] = v
-                    if all(c(env) for c in ifs):
+                    if only is not None:
+                        if not only(env):
+                            continue
+                    elif ifs and not all(c(env) for c in ifs):
+                        continue
+                    if level == last:
+                        yield elt(env)   # the innermost level yields the elements itself (no generator per value)
+                    else:
                         yield from rec(level + 1)
             return rec(0)
         return generate
@@ -413,3 +431,81 @@ def compile_tree(tree: ast.AST, ns: Namespace, variables: set[str] | frozenset[s
     True
     """
     return _Compiler(ns, set(variables)).compile(tree, frozenset())
+
+
+def _call_error(exc: BaseException, fname: str, vals: Any) -> BaseException:
+    """What a call of `fname` with `vals` that raised `exc` raises: the language's own errors as they are, a
+    number too large for the machine as a :class:`ResourceError` (a limit, not mathematics), Python's errors of
+    the arguments as an :class:`EvalError`.
+
+    >>> type(_call_error(ZeroDivisionError("division by zero"), "f", (1, 0))).__name__
+    'EvalError'
+    """
+    if isinstance(exc, (EvalError, SpecError)):
+        return exc
+    if isinstance(exc, RecursionError):
+        return DepthError("recursion too deep while evaluating")
+    if isinstance(exc, (OverflowError, MemoryError)):
+        why = "ran out of memory" if isinstance(exc, MemoryError) else f"too large for the machine: {exc}"
+        return ResourceError(f"{fname}({', '.join(format_value(v) for v in vals)}): {why}")
+    if isinstance(exc, (TypeError, ValueError, ZeroDivisionError, IndexError, KeyError)):
+        if "exceeds the limit" in str(exc):   # Python's cap on the digits of an int turned to text
+            return ResourceError(f"{fname}: too large for the machine: {exc}")
+        return EvalError(f"{fname}({', '.join(format_value(v) for v in vals)}): {exc}")
+    return exc
+
+
+def _fixed_call(f: Any, fname: str, args: list) -> Callable:
+    """A call of the function `f` (fixed when the expression was compiled) with the compiled arguments `args` (at
+    most three): the arguments evaluated in order, then the call, its errors as :func:`_call_error` says."""
+    if len(args) == 0:
+        def call0(env: Env) -> Any:
+            try:
+                return f()
+            except Exception as exc:  # noqa: BLE001  (re-raised as the language's error, or as it is)
+                err = _call_error(exc, fname, ())
+                if err is exc:
+                    raise
+                raise err from None
+        return call0
+    if len(args) == 1:
+        a0, = args
+
+        def call1(env: Env) -> Any:
+            v0 = a0(env)
+            try:
+                return f(v0)
+            except Exception as exc:  # noqa: BLE001  (re-raised as the language's error, or as it is)
+                err = _call_error(exc, fname, (v0,))
+                if err is exc:
+                    raise
+                raise err from None
+        return call1
+    if len(args) == 2:
+        a0, a1 = args
+
+        def call2(env: Env) -> Any:
+            v0 = a0(env)
+            v1 = a1(env)
+            try:
+                return f(v0, v1)
+            except Exception as exc:  # noqa: BLE001  (re-raised as the language's error, or as it is)
+                err = _call_error(exc, fname, (v0, v1))
+                if err is exc:
+                    raise
+                raise err from None
+        return call2
+    a0, a1, a2 = args
+
+    def call3(env: Env) -> Any:
+        v0 = a0(env)
+        v1 = a1(env)
+        v2 = a2(env)
+        try:
+            return f(v0, v1, v2)
+        except Exception as exc:  # noqa: BLE001  (re-raised as the language's error, or as it is)
+            err = _call_error(exc, fname, (v0, v1, v2))
+            if err is exc:
+                raise
+            raise err from None
+    return call3
