@@ -133,6 +133,7 @@ class GameInstance:
         self.dense: Any = None  # optional array of Grundy values filled by a fast engine (index = position)
         self.solved_by: set[str] = set()  # names of the engines that computed values of this instance
         self.options_kept: dict[Any, frozenset] = {}  # position -> options, kept by nimjos.games.functions.options
+        self.options_kept_count = 0  # the options kept, in all
 
     def lookup(self, position: Any) -> int:
         """The computed Grundy value of a normalised position (KeyError when not computed yet)."""

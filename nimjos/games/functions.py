@@ -49,17 +49,17 @@ def misere_grundy(game: Any, position: Any) -> int:
     return inst.grundy(position)
 
 
-#: the positions whose options a game instance keeps (the latest ones asked: a window asks about the same position
+#: the options a game instance keeps, in all (of the latest positions asked: a window asks about the same position
 #: for many values of its other names)
-OPTIONS_KEPT = 4096
+OPTIONS_KEPT = 1 << 17
 
 
 def options(game: Any, position: Any) -> frozenset:
     """The set of positions reachable from `position` in one move; each option listed is a step of the
     evaluation's budget (nimjos.lang.runtime.active_budget).
 
-    The instance keeps the options of the last :data:`OPTIONS_KEPT` positions whose moves were computed without a
-    step of the budget (the affine families, built-in games): the same answer and the same steps counted, whether
+    The instance keeps the options (at most :data:`OPTIONS_KEPT` in all) of the latest positions whose moves were
+    computed without a step of the budget (the affine families, built-in games): the same answer and the same steps counted, whether
     they were kept or computed again, so a claim's budget does not depend on what was asked before it.
 
     >>> from nimjos.games.declared import subtraction
@@ -74,9 +74,10 @@ def options(game: Any, position: Any) -> frozenset:
     if found is None:
         before = budget.spent
         found = frozenset(inst.options(pos))
-        if budget.spent == before:
-            if len(kept) >= OPTIONS_KEPT:
-                del kept[next(iter(kept))]   # the oldest first
+        if budget.spent == before and len(found) <= OPTIONS_KEPT:
+            inst.options_kept_count += len(found)
+            while inst.options_kept_count > OPTIONS_KEPT:
+                inst.options_kept_count -= len(kept.pop(next(iter(kept))))   # the oldest first
             kept[pos] = found
     budget.spend(len(found))
     return found

@@ -17,8 +17,8 @@ from typing import Any, Callable
 
 from nimjos.lang.builtins import BUILTINS
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
-from nimjos.lang.operators import BINOPS, CMPOPS
-from nimjos.lang.runtime import MAX_STEPS, DepthError, active_budget, Definition, Env, Lambda, _Stream, norm
+from nimjos.lang.operators import BINOPS, CMPOPS, INT_BINOPS, INT_CMPOPS
+from nimjos.lang.runtime import MAX_BITS, MAX_STEPS, DepthError, active_budget, Definition, Env, Lambda, _Stream, norm
 from nimjos.lang.stored import StoredAutomaton
 from nimjos.lang.syntax import free_names, suggest
 from nimjos.lang.values import format_value
@@ -157,7 +157,24 @@ class _Compiler:
                 return op(left(env), right(env))
             except TypeError:
                 raise EvalError(f"operator {type(node.op).__name__} does not apply to these values") from None
-        return binop
+
+        raw = INT_BINOPS.get(type(node.op))
+        if raw is None:
+            return binop
+        mult = isinstance(node.op, ast.Mult)
+
+        def int_binop(env: Env) -> Any:
+            # two integers: Python's operator at once (the checks of `op` cannot refuse them); anything else: `op`
+            try:
+                a = left(env)
+                b = right(env)
+                if type(a) is int and type(b) is int and \
+                        (b if not mult else a.bit_length() + b.bit_length() <= MAX_BITS):
+                    return raw(a, b)
+                return op(a, b)
+            except TypeError:
+                raise EvalError(f"operator {type(node.op).__name__} does not apply to these values") from None
+        return int_binop
 
     def c_UnaryOp(self, node: ast.UnaryOp, local: frozenset[str]) -> Callable:
         operand = self.compile(node.operand, local)
@@ -216,7 +233,15 @@ class _Compiler:
         rest = [(CMPOPS[type(op)], self.compile(c, local)) for op, c in zip(node.ops, node.comparators)]
         if len(rest) == 1:
             (op, right), = rest
-            return lambda env: op(first(env), right(env))
+            raw = INT_CMPOPS.get(type(node.ops[0]))
+            if raw is None:
+                return lambda env: op(first(env), right(env))
+
+            def compare(env: Env) -> bool:
+                a = first(env)
+                b = right(env)
+                return raw(a, b) if type(a) is int and type(b) is int else op(a, b)
+            return compare
 
         def chain(env: Env) -> bool:
             a = first(env)

@@ -150,4 +150,11 @@ def _safe_cmp(op: Callable) -> Callable:
     return f
 
 
+#: the order and equality comparisons themselves, for two integers (which they never refuse)
+INT_CMPOPS: dict[type, Callable] = {k: v for k, v in CMPOPS.items() if k not in (ast.In, ast.NotIn)}
+
 CMPOPS = {k: (_safe_cmp(v) if k not in (ast.In, ast.NotIn) else v) for k, v in CMPOPS.items()}
+
+#: the arithmetic operators whose result, for two integers, is Python's own: a product (within :data:`MAX_BITS`),
+#: a floor quotient and a remainder (by a divisor that is not 0)
+INT_BINOPS: dict[type, Callable] = {ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}

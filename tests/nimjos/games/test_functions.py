@@ -45,8 +45,8 @@ def test_options_whose_computation_takes_steps_are_computed_each_time():
 
 
 def test_the_kept_options_are_the_latest_positions_asked(monkeypatch):
-    monkeypatch.setattr(functions, "OPTIONS_KEPT", 2)
+    monkeypatch.setattr(functions, "OPTIONS_KEPT", 4)   # options in all: two positions of two options each
     game, asked = _counting_game(spends=0)
     for n in (3, 4, 5, 3):
         functions.options(game, n)
-    assert asked == [3, 4, 5, 3] and list(game.options_kept) == [5, 3]
+    assert asked == [3, 4, 5, 3] and list(game.options_kept) == [5, 3] and game.options_kept_count == 4

@@ -3,10 +3,14 @@ a shorter path than calls of a function computed at run time (a lambda bound to 
 errors, the same steps of the budget."""
 from __future__ import annotations
 
+import ast
+from fractions import Fraction
+
 import pytest
 
 from nimjos.lang.errors import EvalError, ResourceError
 from nimjos.lang.expr import compile_expression
+from nimjos.lang.operators import BINOPS, CMPOPS
 from nimjos.lang.runtime import EvaluationBudget, using_budget
 from nimjos.spec.names import spec_namespace
 
@@ -44,3 +48,27 @@ def test_a_fixed_callee_fails_as_a_computed_one_does(args):
 def test_a_number_too_large_for_the_machine_is_a_limit_not_mathematics():
     with pytest.raises(ResourceError, match="too large for the machine"):
         ev("len(range(10 ** 30))")
+
+
+OPERATORS = {"*": ast.Mult, "//": ast.FloorDiv, "%": ast.Mod, "==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt,
+             "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE}
+OPERANDS = (-7, -1, 0, 1, 3, 2 ** 70, True, Fraction(1, 2), 2 ** 600_000)
+
+
+def _outcome(f, *args):
+    try:
+        return f(*args)
+    except (EvalError, ResourceError) as exc:
+        return type(exc), str(exc)
+
+
+@pytest.mark.parametrize("text", list(OPERATORS))
+def test_an_operator_on_integers_gives_what_its_function_gives(text):
+    # two integers take a shorter path than other values: the same values and the same refusals (0 divisors,
+    # products past the size limit, booleans and fractions on the general path)
+    kind = OPERATORS[text]
+    function = BINOPS.get(kind) or CMPOPS[kind]
+    compiled = compile_expression(f"a {text} b", spec_namespace(), {"a", "b"})
+    for a in OPERANDS:
+        for b in OPERANDS:
+            assert _outcome(compiled, {"a": a, "b": b}) == _outcome(function, a, b), (a, text, b)
