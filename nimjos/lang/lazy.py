@@ -35,7 +35,7 @@ from contextlib import contextmanager
 try:
     import fcntl   # POSIX: a lock on a file of the cache folder, which the kernel's processes share
 except ImportError:  # pragma: no cover - not POSIX: each process compiles on its own
-    fcntl = None   # type: ignore[assignment]
+    fcntl = None   # type: ignore[assignment]  # no such module off POSIX: each process compiles on its own
 
 #: the packages whose modules may be imported on first use: the two top layers (the application, and the API it
 #: and ``import nimjos`` call)
