@@ -542,6 +542,8 @@ class Binder:
         depth = len(levels) if depth is None else depth
         pins = pins or {}
 
+        last = depth - 1
+
         def rec(i: int) -> Iterator[dict]:
             if i == depth:
                 yield env
@@ -556,7 +558,10 @@ class Binder:
                 for v in values:
                     env[name] = v
                     if all(f(env) for f in filters):
-                        yield from rec(i + 1)
+                        if i == last:
+                            yield env   # the innermost level yields the bindings itself (no generator per value)
+                        else:
+                            yield from rec(i + 1)
                 return
             lo = max(_round_low(fn(env), strict) for fn, strict in level.lows) if level.lows else None
             if lo is None:
@@ -580,7 +585,10 @@ class Binder:
                                 break
                         if not ok:
                             continue
-                    yield from rec(i + 1)
+                    if i == last:
+                        yield env   # the innermost level yields the bindings itself (no generator per value)
+                    else:
+                        yield from rec(i + 1)
                 return
             # unbounded above: needs a stop rule
             if level.stop is None:
@@ -592,7 +600,10 @@ class Binder:
                 if level.stop(env):
                     return
                 if (name not in pins or pins[name] == v) and all(f(env) for f in filters):
-                    yield from rec(i + 1)
+                    if i == last:
+                        yield env   # the innermost level yields the bindings itself (no generator per value)
+                    else:
+                        yield from rec(i + 1)
                 v += 1
                 count += 1
                 if count > max_unbounded:
