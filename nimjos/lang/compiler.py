@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 
 from nimjos.lang.builtins import BUILTINS
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
@@ -307,10 +307,7 @@ class _Compiler:
             try:
                 return f(*vals)
             except Exception as exc:  # noqa: BLE001  (re-raised as the language's error, or as it is)
-                err = _call_error(exc, fname, vals)
-                if err is exc:
-                    raise
-                raise err from None
+                _raise_call_error(exc, fname, vals)
         return call
 
     def _fixed_callee(self, node: ast.expr, local: frozenset[str]) -> Any:
@@ -480,6 +477,15 @@ def _call_error(exc: BaseException, fname: str, vals: Any) -> BaseException:
     return exc
 
 
+def _raise_call_error(exc: BaseException, fname: str, vals: Any) -> NoReturn:
+    """Raise what :func:`_call_error` says a call's error `exc` is: `exc` itself, or the language's error in its
+    place (Python's traceback hidden)."""
+    err = _call_error(exc, fname, vals)
+    if err is exc:
+        raise exc
+    raise err from None
+
+
 def _fixed_call(f: Any, fname: str, args: list) -> Callable:
     """A call of the function `f` (fixed when the expression was compiled) with the compiled arguments `args` (at
     most three): the arguments evaluated in order, then the call, its errors as :func:`_call_error` says."""
@@ -488,10 +494,7 @@ def _fixed_call(f: Any, fname: str, args: list) -> Callable:
             try:
                 return f()
             except Exception as exc:  # noqa: BLE001  (re-raised as the language's error, or as it is)
-                err = _call_error(exc, fname, ())
-                if err is exc:
-                    raise
-                raise err from None
+                _raise_call_error(exc, fname, ())
         return call0
     if len(args) == 1:
         a0, = args
@@ -501,10 +504,7 @@ def _fixed_call(f: Any, fname: str, args: list) -> Callable:
             try:
                 return f(v0)
             except Exception as exc:  # noqa: BLE001  (re-raised as the language's error, or as it is)
-                err = _call_error(exc, fname, (v0,))
-                if err is exc:
-                    raise
-                raise err from None
+                _raise_call_error(exc, fname, (v0,))
         return call1
     if len(args) == 2:
         a0, a1 = args
@@ -515,10 +515,7 @@ def _fixed_call(f: Any, fname: str, args: list) -> Callable:
             try:
                 return f(v0, v1)
             except Exception as exc:  # noqa: BLE001  (re-raised as the language's error, or as it is)
-                err = _call_error(exc, fname, (v0, v1))
-                if err is exc:
-                    raise
-                raise err from None
+                _raise_call_error(exc, fname, (v0, v1))
         return call2
     a0, a1, a2 = args
 
@@ -529,8 +526,5 @@ def _fixed_call(f: Any, fname: str, args: list) -> Callable:
         try:
             return f(v0, v1, v2)
         except Exception as exc:  # noqa: BLE001  (re-raised as the language's error, or as it is)
-            err = _call_error(exc, fname, (v0, v1, v2))
-            if err is exc:
-                raise
-            raise err from None
+            _raise_call_error(exc, fname, (v0, v1, v2))
     return call3

@@ -28,10 +28,16 @@ def ev(text: str, **env):
     ("removal_index(7, 3, 4)", "(lambda f: f(7, 3, 4))(removal_index)"),
     ("xor(7, 8, 10, 1)", "(lambda f: f(7, 8, 10, 1))(xor)"),
     ("sum(i for i in range(4))", "(lambda f: f(i for i in range(4)))(sum)"),
-    ("{(i, j) for i in range(3) for j in range(i) if j != 1}", "{(i, j) for i in range(3) for j in range(i) if j != 1}"),
+    ("len({(i, j) for i in range(4) for j in range(i) if j != 1})",
+     "(lambda f: f({(i, j) for i in range(4) for j in range(i) if j != 1}))(len)"),
 ])
 def test_a_fixed_callee_gives_what_a_computed_one_gives(fixed, computed):
     assert ev(fixed)[0] == ev(computed)[0]
+
+
+def test_a_nested_comprehension_yields_from_its_innermost_level():
+    assert ev("{(i, j) for i in range(4) for j in range(i) if j != 1}")[0] == {(1, 0), (2, 0), (3, 0), (3, 2)}
+    assert ev("[i * j for i in range(3) for j in range(2) if i > j]")[0] == (0, 0, 2)
 
 
 @pytest.mark.parametrize("args", ["", "3", "1, 0", "1, 0, 2", "1, 0, 2, 5"])

@@ -1,5 +1,6 @@
-"""Processes that share the on-disk cache of the compiled kernels compile a kernel once (nimjos.lang.lazy.compiling_alone):
-two processes started together into an empty cache, one compiles and the other loads its result."""
+"""Processes that share the on-disk cache of the compiled kernels compile a kernel once
+(nimjos.lang.lazy.compiling_alone): two processes started together into an empty cache, one compiles and the other
+loads its result."""
 from __future__ import annotations
 
 import os
