@@ -38,6 +38,7 @@ import numpy as np
 from nimjos.lang.errors import EvalError, SpecError
 from nimjos.games.declared import MISERE, DeclaredGame, as_instance
 from nimjos.games.engine import active_engine, positions_at_most
+from nimjos.games.linear_moves import NotLinear
 from nimjos.lang.values import format_value
 from nimjos.lang.vector import NotVectorisable, as_full, as_truth, vectorise
 from nimjos.lang.compiler import compile_tree
@@ -189,7 +190,8 @@ def bind_position(coords: tuple[str, ...], pos: Any) -> dict:
 
 
 def count_options(inst: Any, pos: Any, cap: int) -> int:
-    """How many options `pos` has, counting no further than cap + 1 (affine families in O(1)).
+    """How many options `pos` has, counting no further than cap + 1 (a family whose innermost name enters linearly
+    a block at a time: nimjos.games.linear_moves).
 
     >>> from nimjos.spec.loader import load_spec
     >>> import pathlib
@@ -203,9 +205,14 @@ def count_options(inst: Any, pos: Any, cap: int) -> int:
     env.update(bind_position(inst.coords, pos))
     total = 0
     for fam in inst.decl.moves:
-        if fam.affine is not None:
-            lo, hi = fam.binder.range_of(fam.binder.levels[0], env)
-            total += max(0, hi - lo + 1)
+        counted = None
+        if fam.linear is not None:
+            try:
+                counted = fam.linear.count(fam.binder, dict(env))
+            except NotLinear:
+                pass
+        if counted is not None:
+            total += counted
         else:
             for _ in fam.binder.bindings(dict(env)):
                 total += 1

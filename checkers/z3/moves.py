@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import z3
 
-from nimjos.games.declared import is_affine
+from nimjos.games.linear_moves import is_affine
 from nimjos.lang.syntax import free_names
 from checkers.z3.terms import GameRef, Untranslatable, is_term
 

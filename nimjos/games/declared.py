@@ -26,6 +26,7 @@ from nimjos.lang.syntax import free_names, parse, unknown_name_error
 from nimjos.lang.values import format_value
 from nimjos.words import Play
 from nimjos.games.engine import active_engine
+from nimjos.games.linear_moves import LinearFamily, NotLinear
 from nimjos.games.loopy import Solution, solve
 
 #: the most options one move family may list at one position (a count): more is refused with a ResourceError
@@ -42,29 +43,8 @@ class MoveFamily:
     binder: Binder
     index: int
     to_tree: ast.expr
-    affine: list[Callable] | None = None  # per coordinate, when each is affine in the single bound name
-
-
-def is_affine(node: ast.AST, var: str) -> bool:
-    """Is the expression affine in `var` (a + b * var with a, b free of var), by its structure?
-
-    >>> is_affine(ast.parse("x - 1 - 2 * a", mode="eval").body, "a"), is_affine(ast.parse("a * a", mode="eval").body, "a")
-    (True, False)
-    """
-    if var not in free_names(node):
-        return True
-    if isinstance(node, ast.Name):
-        return True
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        return is_affine(node.operand, var)
-    if isinstance(node, ast.BinOp):
-        if isinstance(node.op, (ast.Add, ast.Sub)):
-            return is_affine(node.left, var) and is_affine(node.right, var)
-        if isinstance(node.op, ast.Mult):
-            l_free = var not in free_names(node.left)
-            r_free = var not in free_names(node.right)
-            return (l_free and is_affine(node.right, var)) or (r_free and is_affine(node.left, var))
-    return False
+    #: listed a block at a time when its innermost bound name enters linearly (nimjos.games.linear_moves)
+    linear: LinearFamily | None = None
 
 
 #: the play conventions of a game: normal (the player who cannot move loses) and misère (the player who cannot
@@ -242,79 +222,43 @@ class DeclaredGame(GameInstance):
             for c, v in zip(decl.position, position):
                 env[c] = v
         out: list = []
-        checked = 0  # options before this index still need the shape and sign check
-        ends: list = []  # (end index in out, family): which family gave which options
         for fam in decl.moves:
-            if fam.affine is not None:
-                try:
-                    self._affine_options(fam, fam.affine, env, out, position)
-                    checked = len(out)
-                    ends.append((len(out), fam))
-                except EvalError as exc:
-                    raise SpecError(f"move {fam.index + 1} ({fam.to_text!r}) cannot be evaluated at position "
-                                    f"{position!r}: {exc}", item=f"game '{decl.name}'", field="moves") from None
-                continue
+            start = len(out)
             try:
+                if fam.linear is not None:
+                    try:
+                        self._linear_options(fam, fam.linear, env, out, position)
+                        continue
+                    except NotLinear:
+                        del out[start:]   # a value is not an integer: listed value by value, which says so
                 for e in fam.binder.bindings(env):
-                    q = fam.to(e)
-                    out.append(q)
+                    out.append(fam.to(e))
             except EvalError as exc:
                 raise SpecError(f"move {fam.index + 1} ({fam.to_text!r}) cannot be evaluated at position "
                                 f"{position!r}: {exc}", item=f"game '{decl.name}'", field="moves") from None
-            ends.append((len(out), fam))
-        for j in range(checked, len(out)):
-            q = out[j]
-            if self.dim == 1:
-                if type(q) is not int or q < 0:
-                    self._check_option(position, q, decl, self._family_of(j, ends))
-            elif type(q) is not tuple or len(q) != self.dim or min(q) < 0:
-                self._check_option(position, q, decl, self._family_of(j, ends))
+            for j in range(start, len(out)):
+                if not self._shaped(out[j]):
+                    self._check_option(position, out[j], decl, fam)
         return out
 
-    @staticmethod
-    def _family_of(j: int, ends: list) -> "MoveFamily | None":
-        """The family that gave option number j, from the (end index, family) of each family in turn."""
-        for end, fam in ends:
-            if j < end:
-                return fam
-        return None
+    def _shaped(self, q: Any) -> bool:
+        """Is `q` a position of this game (an integer, or a tuple of dim integers), none negative, at a glance?
+        (:meth:`_check_option` says what is wrong with one that is not.)"""
+        if self.dim == 1:
+            return type(q) is int and q >= 0
+        return type(q) is tuple and len(q) == self.dim and min(q) >= 0
 
-    def _affine_options(self, fam: MoveFamily, affine: list[Callable], env: dict, out: list, position: Any) -> None:
-        """Options of a family whose target is affine in its one range-bound name: a + b * (t - lo) (`affine`:
-        the family's per-coordinate closures)."""
-        level = fam.binder.levels[0]
-        lo, hi = fam.binder.range_of(level, env)
-        if lo > hi:
-            return
-        name = level.name
-        env[name] = lo
-        a = [f(env) for f in affine]
-        if hi > lo:
-            env[name] = lo + 1
-            b = [f(env) - a0 for f, a0 in zip(affine, a)]
-        else:
-            b = [0] * len(a)
-        n = hi - lo + 1
-        if n > MAX_FAMILY_OPTIONS:
-            raise ResourceError(f"move family {fam.index + 1} gives {n:,} options at position "
-                                f"{format_value(position)} (the limit is {MAX_FAMILY_OPTIONS:,})")
-        if any(type(v) is not int for v in a + b):
-            raise EvalError("a move target is not an integer")
-        # affine coordinates take their extremes at the ends of the range: check those two options
-        for end in (a, [x + y * (n - 1) for x, y in zip(a, b)]):
-            if min(end) < 0:
-                q = end[0] if len(end) == 1 else tuple(end)
-                self._check_option(position, q, self.decl)
-        if len(a) == 1:
-            a0, b0 = a[0], b[0]
-            out.extend(range(a0, a0 + b0 * n, b0) if b0 else [a0] * n)
-            if self.dim != 1:
-                raise EvalError("a move target has the wrong number of coordinates")
-        elif len(a) == 2:
-            (a0, a1), (b0, b1) = a, b
-            out.extend([(a0 + b0 * i, a1 + b1 * i) for i in range(n)])
-        else:
-            out.extend([tuple(x + y * i for x, y in zip(a, b)) for i in range(n)])
+    def _linear_options(self, fam: MoveFamily, linear: LinearFamily, env: dict, out: list, position: Any) -> None:
+        """Append the options of a family listed a block at a time (:mod:`nimjos.games.linear_moves`). Each block's
+        coordinates take their extremes at its ends: when an end is not a position, :class:`NotLinear` (the caller
+        lists the family value by value, and reports the first option that is not a position, in order)."""
+        for a, b, n in linear.blocks(fam.binder, env):
+            if n > MAX_FAMILY_OPTIONS:
+                raise ResourceError(f"move family {fam.index + 1} gives {n:,} options at position "
+                                    f"{format_value(position)} (the limit is {MAX_FAMILY_OPTIONS:,})")
+            if not (self._shaped(linear.option(a)) and self._shaped(linear.option([x + y * (n - 1) for x, y in zip(a, b)]))):
+                raise NotLinear   # listed value by value, which names the first option that is not a position
+            linear.extend(out, a, b, n)
 
     def _check_option(self, position: Any, q: Any, decl: "GameDecl", fam: "MoveFamily | None" = None) -> None:
         if fam is not None:
@@ -446,11 +390,7 @@ class GameDecl:
             except SpecError as exc:
                 raise exc.located(item=f"game '{name}'", field=f"moves[{i}]") from None
             fam = MoveFamily(mv["to"], mv.get("where", "True"), to, binder, i, to_tree)
-            level = binder.single_range()
-            if level is not None:
-                parts = to_tree.elts if isinstance(to_tree, ast.Tuple) else [to_tree]
-                if all(is_affine(p, level.name) for p in parts):
-                    fam.affine = [compile_tree(p, ns, variables) for p in parts]
+            fam.linear = LinearFamily.of(binder, to_tree, ns, variables)
             moves.append(fam)
         play = play_of(table)
         return cls(name, table.get("title", name), params, position, moves, _measure(table, ns, outer),

@@ -59,8 +59,9 @@ def options(game: Any, position: Any) -> frozenset:
     evaluation's budget (nimjos.lang.runtime.active_budget).
 
     The instance keeps the options (at most :data:`OPTIONS_KEPT` in all) of the latest positions whose moves were
-    computed without a step of the budget (the affine families, built-in games): the same answer and the same steps
-    counted, whether they were kept or computed again, so a claim's budget does not depend on what was asked before it.
+    computed without a step of the budget (moves that call no definition, built-in games): the same answer and the
+    same steps counted, whether they were kept or computed again, so a claim's budget does not depend on what was
+    asked before it.
 
     >>> from nimjos.games.declared import subtraction
     >>> sorted(options(subtraction((1, 2)), 5))

@@ -50,6 +50,8 @@ class Level:
     high_text: list[str] = field(default_factory=list)
     member_text: str | None = None
     filters: list[Callable] = field(default_factory=list)
+    #: the filters' syntax trees, one per closure of `filters`
+    filter_trees: list[ast.expr] = field(default_factory=list)
     stop: Callable | None = None  # for an unbounded index: env -> True when no later value can matter
     #: the bounds as syntax trees, one per text of `low_text` / `high_text` (a strict bound e is ``e + 1`` below,
     #: ``e - 1`` above, as its text says), and the members' tree: what a backend reads instead of parsing the texts
@@ -418,6 +420,7 @@ class Binder:
             names_here = [position[n] for n in variables_of(part, ns) if n in position]
             if names_here:
                 levels[max(names_here)].filters.append(fn)
+                levels[max(names_here)].filter_trees.append(part)
             else:
                 self.pre_filters.append(fn)
 
