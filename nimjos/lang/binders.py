@@ -541,86 +541,87 @@ class Binder:
         for f in self.pre_filters:
             if not f(env):
                 return
-        levels = self.levels
-        depth = len(levels) if depth is None else depth
+        depth = len(self.levels) if depth is None else depth
         pins = pins or {}
-
-        last = depth - 1
-
-        def rec(i: int) -> Iterator[dict]:
-            if i == depth:
-                yield env
-                return
-            level = levels[i]
-            name = level.name
-            filters = level.filters
-            if level.members is not None:
-                values = iter_items(level.members(env))
-                if name in pins:
-                    values = [v for v in values if v == pins[name]]
-                for v in values:
-                    env[name] = v
-                    if all(f(env) for f in filters):
-                        if i == last:
-                            yield env   # the innermost level yields the bindings itself (no generator per value)
-                        else:
-                            yield from rec(i + 1)
-                return
-            lo = max(_round_low(fn(env), strict) for fn, strict in level.lows) if level.lows else None
-            if lo is None:
-                raise SpecError(f"name {name!r} has no lower bound")
-            if level.highs:
-                hi = min(_round_high(fn(env), strict) for fn, strict in level.highs)
-                if name in pins:
-                    p = pins[name]
-                    rng: Sequence[int] = [p] if lo <= p <= hi else []
-                else:
-                    if shard is not None and i == 0:
-                        lo, hi = max(lo, shard[0]), min(hi, shard[1])
-                    rng = range(lo, hi + 1)
-                for v in rng:
-                    env[name] = v
-                    if filters:
-                        ok = True
-                        for f in filters:
-                            if not f(env):
-                                ok = False
-                                break
-                        if not ok:
-                            continue
-                    if i == last:
-                        yield env   # the innermost level yields the bindings itself (no generator per value)
-                    else:
-                        yield from rec(i + 1)
-                return
-            # unbounded above: needs a stop rule
-            if level.stop is None:
-                raise SpecError(f"name {name!r} is unbounded above and no stop could be justified")
-            v = lo
-            count = 0
-            while True:
-                env[name] = v
-                if level.stop(env):
-                    return
-                if (name not in pins or pins[name] == v) and all(f(env) for f in filters):
-                    if i == last:
-                        yield env   # the innermost level yields the bindings itself (no generator per value)
-                    else:
-                        yield from rec(i + 1)
-                v += 1
-                count += 1
-                if count > max_unbounded:
-                    raise SpecError(f"family index {name!r} did not reach the edge of the window after "
-                                    f"{max_unbounded:,} values", hint="give it an upper bound")
-
         try:
-            yield from rec(0)
+            yield from self._bind(0, env, pins, depth, shard, max_unbounded)
         except SpecError as exc:
             raise exc.located(**self.where) from None
         except EvalError as exc:
             if not self.total:
                 raise
             raise self.undefined(exc, env) from None
+
+    def _bind(self, i: int, env: dict, pins: dict[str, Any], depth: int, shard: tuple[int, int] | None,
+              max_unbounded: int) -> Iterator[dict]:
+        """The bindings of levels i.. of :meth:`bindings` (a method, not a closure made per call that calls itself: that
+        would be a reference cycle per enumeration, left to the cycle collector)."""
+        levels = self.levels
+        last = depth - 1
+        if i == depth:
+            yield env
+            return
+        level = levels[i]
+        name = level.name
+        filters = level.filters
+        if level.members is not None:
+            values = iter_items(level.members(env))
+            if name in pins:
+                values = [v for v in values if v == pins[name]]
+            for v in values:
+                env[name] = v
+                if all(f(env) for f in filters):
+                    if i == last:
+                        yield env   # the innermost level yields the bindings itself (no generator per value)
+                    else:
+                        yield from self._bind(i + 1, env, pins, depth, shard, max_unbounded)
+            return
+        lo = max(_round_low(fn(env), strict) for fn, strict in level.lows) if level.lows else None
+        if lo is None:
+            raise SpecError(f"name {name!r} has no lower bound")
+        if level.highs:
+            hi = min(_round_high(fn(env), strict) for fn, strict in level.highs)
+            if name in pins:
+                p = pins[name]
+                rng: Sequence[int] = [p] if lo <= p <= hi else []
+            else:
+                if shard is not None and i == 0:
+                    lo, hi = max(lo, shard[0]), min(hi, shard[1])
+                rng = range(lo, hi + 1)
+            for v in rng:
+                env[name] = v
+                if filters:
+                    ok = True
+                    for f in filters:
+                        if not f(env):
+                            ok = False
+                            break
+                    if not ok:
+                        continue
+                if i == last:
+                    yield env   # the innermost level yields the bindings itself (no generator per value)
+                else:
+                    yield from self._bind(i + 1, env, pins, depth, shard, max_unbounded)
+            return
+        # unbounded above: needs a stop rule
+        if level.stop is None:
+            raise SpecError(f"name {name!r} is unbounded above and no stop could be justified")
+        v = lo
+        count = 0
+        while True:
+            env[name] = v
+            if level.stop(env):
+                return
+            if (name not in pins or pins[name] == v) and all(f(env) for f in filters):
+                if i == last:
+                    yield env   # the innermost level yields the bindings itself (no generator per value)
+                else:
+                    yield from self._bind(i + 1, env, pins, depth, shard, max_unbounded)
+            v += 1
+            count += 1
+            if count > max_unbounded:
+                raise SpecError(f"family index {name!r} did not reach the edge of the window after "
+                                f"{max_unbounded:,} values", hint="give it an upper bound")
 
     def arrays(self, env: dict, shard: tuple[int, int] | None = None,
                max_count: int = 50_000_000) -> dict[str, np.ndarray] | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, NoReturn
+from typing import Any, Callable, Iterator, NoReturn
 
 from nimjos.lang.builtins import BUILTINS
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
@@ -384,45 +384,46 @@ class _Compiler:
             gens.append((it, target, unpack, ifs))
         elt = self.compile(node.elt, inner)
 
-        def generate(env: Env):
-            env = dict(env)
+        last = len(gens) - 1
 
-            last = len(gens) - 1
-
-            def rec(level: int):
-                it, target, unpack, ifs = gens[level]
-                only = ifs[0] if len(ifs) == 1 else None
-                iterable = it(env)
-                if isinstance(iterable, range) and len(iterable) > MAX_STEPS:
-                    raise ResourceError(f"a comprehension over {len(iterable):,} values exceeds the limit "
-                                        f"of {MAX_STEPS:,} steps")
-                if not isinstance(iterable, (range, tuple, frozenset, set, list)) and not hasattr(iterable, "__iter__"):
-                    raise EvalError(f"cannot iterate over {format_value(iterable)}")
-                if isinstance(iterable, (frozenset, set)):
-                    try:
-                        iterable = sorted(iterable)
-                    except TypeError:
-                        iterable = sorted(iterable, key=repr)
-                spend = active_budget().spend
-                for value in iterable:
-                    spend()
-                    if unpack is None:
-                        env[target] = value
-                    else:
-                        if not isinstance(value, tuple) or len(value) != len(unpack):
-                            raise EvalError(f"cannot unpack {format_value(value)} into {len(unpack)} names")
-                        for n, v in zip(unpack, value):
-                            env[n] = v
-                    if only is not None:
-                        if not only(env):
-                            continue
-                    elif ifs and not all(c(env) for c in ifs):
+        # rec is made once per expression, and takes the evaluation's env: a closure made per evaluation that
+        # calls itself would be a reference cycle, left to the cycle collector at every evaluation
+        def rec(env: Env, level: int) -> Iterator[Any]:
+            it, target, unpack, ifs = gens[level]
+            only = ifs[0] if len(ifs) == 1 else None
+            iterable = it(env)
+            if isinstance(iterable, range) and len(iterable) > MAX_STEPS:
+                raise ResourceError(f"a comprehension over {len(iterable):,} values exceeds the limit "
+                                    f"of {MAX_STEPS:,} steps")
+            if not isinstance(iterable, (range, tuple, frozenset, set, list)) and not hasattr(iterable, "__iter__"):
+                raise EvalError(f"cannot iterate over {format_value(iterable)}")
+            if isinstance(iterable, (frozenset, set)):
+                try:
+                    iterable = sorted(iterable)
+                except TypeError:
+                    iterable = sorted(iterable, key=repr)
+            spend = active_budget().spend
+            for value in iterable:
+                spend()
+                if unpack is None:
+                    env[target] = value
+                else:
+                    if not isinstance(value, tuple) or len(value) != len(unpack):
+                        raise EvalError(f"cannot unpack {format_value(value)} into {len(unpack)} names")
+                    for n, v in zip(unpack, value):
+                        env[n] = v
+                if only is not None:
+                    if not only(env):
                         continue
-                    if level == last:
-                        yield elt(env)   # the innermost level yields the elements itself (no generator per value)
-                    else:
-                        yield from rec(level + 1)
-            return rec(0)
+                elif ifs and not all(c(env) for c in ifs):
+                    continue
+                if level == last:
+                    yield elt(env)   # the innermost level yields the elements itself (no generator per value)
+                else:
+                    yield from rec(env, level + 1)
+
+        def generate(env: Env) -> Iterator[Any]:
+            return rec(dict(env), 0)
         return generate
 
     def c_GeneratorExp(self, node: ast.GeneratorExp, local: frozenset[str]) -> Callable:
@@ -481,9 +482,14 @@ def _raise_call_error(exc: BaseException, fname: str, vals: Any) -> NoReturn:
     """Raise what :func:`_call_error` says a call's error `exc` is: `exc` itself, or the language's error in its
     place (Python's traceback hidden)."""
     err = _call_error(exc, fname, vals)
-    if err is exc:
-        raise exc
-    raise err from None
+    try:
+        if err is exc:
+            raise exc
+        raise err from None
+    finally:
+        # the error's traceback keeps this frame: without the error in it, there is no reference cycle for the
+        # cycle collector (the sampler meets such errors by the thousand)
+        del exc, err
 
 
 def _fixed_call(f: Any, fname: str, args: list) -> Callable:

@@ -155,29 +155,31 @@ def free_names(node: ast.AST) -> list[str]:
     ['g', 'k']
     """
     seen: dict[str, None] = {}
-
-    def visit(n: ast.AST, bound: frozenset[str]) -> None:
-        if isinstance(n, ast.Name):
-            if n.id not in bound and n.id not in seen:
-                seen[n.id] = None
-            return
-        if isinstance(n, ast.Lambda):
-            visit(n.body, bound | {a.arg for a in n.args.args})
-            return
-        if isinstance(n, (ast.GeneratorExp, ast.ListComp, ast.SetComp)):
-            inner = bound
-            for gen in n.generators:
-                visit(gen.iter, inner)
-                inner = inner | {t.id for t in ast.walk(gen.target) if isinstance(t, ast.Name)}
-                for cond in gen.ifs:
-                    visit(cond, inner)
-            visit(n.elt, inner)
-            return
-        for child in ast.iter_child_nodes(n):
-            visit(child, bound)
-
-    visit(node, frozenset())
+    _visit_free(node, frozenset(), seen)
     return list(seen)
+
+
+def _visit_free(n: ast.AST, bound: frozenset[str], seen: dict[str, None]) -> None:
+    """Add to `seen` the names of `n` not in `bound`, for :func:`free_names` (a function of the module, not a closure
+    made per call that calls itself: that would be a reference cycle per call, left to the cycle collector)."""
+    if isinstance(n, ast.Name):
+        if n.id not in bound and n.id not in seen:
+            seen[n.id] = None
+        return
+    if isinstance(n, ast.Lambda):
+        _visit_free(n.body, bound | {a.arg for a in n.args.args}, seen)
+        return
+    if isinstance(n, (ast.GeneratorExp, ast.ListComp, ast.SetComp)):
+        inner = bound
+        for gen in n.generators:
+            _visit_free(gen.iter, inner, seen)
+            inner = inner | {t.id for t in ast.walk(gen.target) if isinstance(t, ast.Name)}
+            for cond in gen.ifs:
+                _visit_free(cond, inner, seen)
+        _visit_free(n.elt, inner, seen)
+        return
+    for child in ast.iter_child_nodes(n):
+        _visit_free(child, bound, seen)
 
 
 def called_names(node: ast.AST) -> set[str]:
