@@ -265,7 +265,7 @@ def find_repairs(claim: Claim, profile: str = "default", budget_seconds: float =
                     spent += failed_at
                     continue
                 spent += len(points)
-                v = check_exhaustive(candidate, profile, max_counterexamples=1)
+                v = check_exhaustive(candidate, profile, max_counterexamples=1, first_only=True)
             except Exception:  # noqa: BLE001 - a candidate that cannot be checked is simply not proposed
                 continue
             spent += v.instances or 0

@@ -18,8 +18,11 @@ from nimjos.verdict import Counterexample
 class Collector:
     """Keeps the N smallest counterexamples (and ill-defined instances) and counts all of them."""
 
-    def __init__(self, limit: int):
+    def __init__(self, limit: int, first_only: bool = False):
         self.limit = max(1, limit)
+        #: the caller asks only whether anything fails: a check may end at the first failure or ill-defined
+        #: instance (its counts are then of the instances checked so far)
+        self.first_only = first_only
         self.failures: list = []
         self.undefined: list = []
         self.n_fail = 0
@@ -42,6 +45,15 @@ class Collector:
     def undef(self, cx: Counterexample) -> None:
         self.n_undef += 1
         self._push(self.undefined, cx)
+
+    @property
+    def done(self) -> bool:
+        """May the check end here: only the first failure is asked for, and one was found?
+
+        >>> col = Collector(1, first_only=True); col.done, (col.undef(Counterexample({"x": 0}, 0, 1)), col.done)[1]
+        (False, True)
+        """
+        return self.first_only and (self.n_fail > 0 or self.n_undef > 0)
 
     def sorted(self, heap: list) -> list[Counterexample]:
         return [cx for _, _, cx in sorted(heap, key=lambda t: (t[2].key(), -t[1]))]

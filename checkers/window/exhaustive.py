@@ -97,8 +97,12 @@ def ground_truth_note(engines: tuple[str, ...]) -> str:
 
 def check_exhaustive(claim: Claim, profile: str = "default", max_counterexamples: int = 10,
                      pins: dict[str, Any] | None = None, shard: tuple[int, int] | None = None,
-                     window_limits: bool = True) -> Verdict:
+                     window_limits: bool = True, first_only: bool = False) -> Verdict:
     """Check `claim` at every instance of its window under `profile`; return the verdict.
+
+    `first_only`: the caller asks only whether the claim holds on the window (a correction's candidate): the check
+    of a holds claim one instance at a time ends at the first instance that fails or is ill-defined, and the
+    verdict's counts are of the instances checked until then.
 
     `shard` = (a, b) checks only the part of the window whose outermost variable lies in [a, b]
     (checkers.window.shard splits a window this way and merges the parts). A point pinned beyond the window is checked
@@ -123,7 +127,7 @@ def check_exhaustive(claim: Claim, profile: str = "default", max_counterexamples
     if window_limits or place != "domain":
         enforce_limits(plan, pins if place != "domain" else None)  # refuses a window over the resource limits
     active_engine().begin_claim()  # this claim's ground truth names only the games this claim asks G about
-    col = Collector(max_counterexamples)
+    col = Collector(max_counterexamples, first_only)
     check = handler_for(WINDOW_CHECKS, plan)
     assert check is not None, f"the window checks every kind of claim ({type(plan).__name__})"
     try:
@@ -185,6 +189,8 @@ def _check_holds(plan: HoldsPlan, col: Collector, pins: dict | None, shard: tupl
     for env in _window_bindings(plan, pins, shard):
         instances += 1
         held += holds_instance(plan, env, col)
+        if col.done:
+            break
     return instances, held, one_at_a_time(prefetched)
 
 

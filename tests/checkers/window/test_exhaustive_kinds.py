@@ -150,3 +150,17 @@ def test_cycle_message_names_the_game_and_the_cycle(write_spec):
         g.instance(()).grundy(2)
     msg = str(info.value)
     assert "game 'cyc'" in msg and "cycle" in msg and "(" not in msg.split("cycle:")[1].split("(a move")[0]
+
+
+def test_first_only_ends_a_holds_window_at_its_first_failure(write_spec):
+    """A correction's candidate asks only whether the claim holds: the window ends at the first instance that fails
+    (or is ill-defined), with the same verdict; a claim that holds is checked whole either way (a set comprehension
+    keeps the check one instance at a time)."""
+    wrong = '[[claim]]\nid = "a"\nfor_all = "0 <= x and 1 <= y"\nwindow = "x <= 99 and y <= 99"\nholds = "len({t % y for t in range(x)}) < 50"\n'
+    whole, first = check(write_spec, wrong), check(write_spec, wrong, first_only=True)
+    assert (whole.verdict, first.verdict) == ("refuted", "refuted")
+    assert whole.instances == 9_900 and first.instances < whole.instances
+    undefined = '[[claim]]\nid = "a"\nfor_all = "0 <= x"\nwindow = "x <= 99"\nholds = "len({10 // (t - 50) for t in range(x)}) < 100"\n'
+    assert check(write_spec, undefined, first_only=True).verdict == check(write_spec, undefined).verdict
+    right = '[[claim]]\nid = "a"\nfor_all = "0 <= x and 1 <= y"\nwindow = "x <= 99 and y <= 99"\nholds = "len({t % y for t in range(x)}) <= y"\n'
+    assert (check(write_spec, right, first_only=True).instances, check(write_spec, right).instances) == (9_900, 9_900)
