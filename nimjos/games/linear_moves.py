@@ -145,7 +145,12 @@ class LinearFamily:
 
     @classmethod
     def of(cls, binder: Binder, to_tree: ast.expr, ns: Namespace, variables: set[str]) -> "LinearFamily | None":
-        """The family of `binder` and target `to_tree` listed a block at a time, or None when it does not qualify."""
+        """The family of `binder` and target `to_tree` listed a block at a time, or None when it does not qualify.
+
+        >>> ns = Namespace(); b = Binder.from_text("1 <= t <= x", ns, {"x"}, coords=("x",))
+        >>> LinearFamily.of(b, ast.parse("x - t * t", mode="eval").body, ns, {"x", "t"}) is None   # not affine in t
+        True
+        """
         if not binder.levels:
             return None
         level = binder.levels[-1]
@@ -168,7 +173,12 @@ class LinearFamily:
     def blocks(self, binder: Binder, env: dict) -> Iterator[tuple[list[int], list[int], int]]:
         """For each binding of the outer names (in the binder's order), the options as ``(a, b, n)``: the target at
         the first allowed value, its step, and how many values are allowed (blocks with none are left out).
-        :class:`NotLinear` when a value is not an integer."""
+        :class:`NotLinear` when a value is not an integer.
+
+        >>> ns = Namespace(); b = Binder.from_text("0 <= t <= x and 2 <= 3 * t", ns, {"x"}, coords=("x",))
+        >>> list(LinearFamily.of(b, ast.parse("x - t", mode="eval").body, ns, {"x", "t"}).blocks(b, {"x": 5}))
+        [([4], [-1], 5)]
+        """
         level, name = self.level, self.level.name
         for e in binder.bindings(env, depth=len(binder.levels) - 1):
             lo, hi = binder.range_of(level, e)
@@ -186,11 +196,22 @@ class LinearFamily:
             yield a, b, hi - lo + 1
 
     def option(self, values: list[int]) -> Any:
-        """The option whose coordinates are `values`, shaped as the target is written (a number or a tuple)."""
+        """The option whose coordinates are `values`, shaped as the target is written (a number or a tuple).
+
+        >>> ns = Namespace(); b = Binder.from_text("1 <= t <= x", ns, {"x"}, coords=("x",))
+        >>> LinearFamily.of(b, ast.parse("x - t", mode="eval").body, ns, {"x", "t"}).option([3])
+        3
+        """
         return values[0] if not self.tuple_target else tuple(values)
 
     def extend(self, out: list, a: list[int], b: list[int], n: int) -> None:
-        """Append the n options a + b * i of one block to `out`, in order."""
+        """Append the n options a + b * i of one block to `out`, in order.
+
+        >>> ns = Namespace(); b = Binder.from_text("1 <= t <= x", ns, {"x", "y"}, coords=("x", "y"))
+        >>> fam = LinearFamily.of(b, ast.parse("(x - t, y)", mode="eval").body, ns, {"x", "y", "t"})
+        >>> out = []; fam.extend(out, [4, 2], [-1, 0], 3); out
+        [(4, 2), (3, 2), (2, 2)]
+        """
         if not self.tuple_target:
             a0, b0 = a[0], b[0]
             out.extend(range(a0, a0 + b0 * n, b0) if b0 else [a0] * n)
