@@ -205,21 +205,19 @@ def count_options(inst: Any, pos: Any, cap: int) -> int:
     env.update(bind_position(inst.coords, pos))
     total = 0
     for fam in inst.decl.moves:
-        counted = None
         if fam.linear is not None:
             try:
-                counted = fam.linear.count(fam.binder, dict(env))
+                total += fam.linear.count(fam.binder, dict(env))
             except NotLinear:
-                pass
-        if counted is not None:
-            total += counted
-        else:
-            for _ in fam.binder.bindings(dict(env)):
-                total += 1
+                pass   # a value that is not an integer: counted value by value below
+            else:
                 if total > cap:
                     return total
-        if total > cap:
-            return total
+                continue
+        for _ in fam.binder.bindings(dict(env)):
+            total += 1
+            if total > cap:
+                return total
     return total
 
 

@@ -22,7 +22,7 @@ from nimjos.lang.binders import Binder
 from nimjos.lang.errors import EvalError, ResourceError, SpecError
 from nimjos.lang.compiler import Namespace, compile_tree
 from nimjos.lang.expr import variables_of
-from nimjos.lang.syntax import free_names, parse, unknown_name_error
+from nimjos.lang.syntax import parse, unknown_name_error
 from nimjos.lang.values import format_value
 from nimjos.words import Play
 from nimjos.games.engine import active_engine
