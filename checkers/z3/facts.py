@@ -92,14 +92,9 @@ class AbstractionFacts(_Host):
         return out
 
     def pow2_pair_facts(self, terms: list) -> list:
-        """Facts between two ground terms 2^e, 2^f: doubling, and 2^f >= 2^k * 2^e when f - e >= k (k <= 4)."""
-        out = []
-        for t, u in itertools.permutations(terms, 2):
-            e, f = t.arg(0), u.arg(0)
-            out.append(z3.Implies(z3.And(0 <= e, f == e + 1), u == 2 * t))
-            for k in range(1, 5):
-                out.append(z3.Implies(z3.And(0 <= e, f - e >= k), (1 << k) * t <= u))
-        return out
+        """Facts between two ground terms 2^e, 2^f: doubling, and 2^f >= 2^k * 2^e when f - e >= k (k <= 4)
+        (:func:`pair_facts`)."""
+        return pair_facts(terms)
 
     def ground_facts(self, formulas: list) -> list:
         """pow2 facts for every ground 2^e term in `formulas` (after skolemization, see :func:`cases`)."""
@@ -156,3 +151,69 @@ def _ground_apps(formulas: list, fn: Any) -> list:
     for f in formulas:
         walk(f)
     return list(found.values())
+
+
+def pair_facts(terms: list) -> list:
+    """For each ordered pair of ground terms t = 2^e, u = 2^f: ``e >= 0 and f == e + 1 -> u == 2 * t``, and
+    ``e >= 0 and f - e >= k -> 2^k * t <= u`` for k = 1..4.
+
+    There are 5 n (n - 1) facts for n terms, so they are made with Z3's C functions rather than its Python
+    operators (which check and convert every operand): the calls come in the order the operators would make
+    them, and a node this function made before is reused instead of asked for again (Z3 would return the same
+    node), so the context gets the same nodes with the same ids as ``z3.Implies(z3.And(0 <= e, f == e + 1), u ==
+    2 * t)`` and so on would give it (ids order Z3's rewriting: tests/checkers/z3/test_facts.py compares them).
+
+    >>> ctx = z3.Context(); p = z3.Function("pow2", z3.IntSort(ctx), z3.IntSort(ctx)); x = z3.Int("x", ctx)
+    >>> facts = pair_facts([p(x), p(x + 1)])
+    >>> len(facts), facts[0].sexpr()
+    (10, '(=> (and (>= x 0) (= (+ x 1) (+ x 1))) (= (pow2 (+ x 1)) (* 2 (pow2 x))))')
+    """
+    if len(terms) < 2:
+        return []
+    ctx = terms[0].ctx
+    ref = ctx.ref()
+    numerals: dict[int, Any] = {}
+    args: dict[int, Any] = {}     # id of a term -> its argument (the exponent)
+    made: dict[tuple, Any] = {}   # (id of t, what) -> a node about t alone, made for its first pair
+
+    def num(v: int) -> Any:
+        if v not in numerals:
+            numerals[v] = z3.IntVal(v, ctx)
+        return numerals[v]
+
+    def arg(t: Any) -> Any:
+        if t.get_id() not in args:
+            args[t.get_id()] = t.arg(0)
+        return args[t.get_id()]
+
+    def nary(mk: Any, a: Any, b: Any) -> Any:   # add, sub, mul: Z3 takes an array of operands
+        return z3.ArithRef(mk(ref, 2, (z3.Ast * 2)(a.as_ast(), b.as_ast())), ctx)
+
+    def rel(mk: Any, a: Any, b: Any) -> Any:
+        return z3.BoolRef(mk(ref, a.as_ast(), b.as_ast()), ctx)
+
+    def both(a: Any, b: Any) -> Any:
+        return z3.BoolRef(z3.Z3_mk_and(ref, 2, (z3.Ast * 2)(a.as_ast(), b.as_ast())), ctx)
+
+    def of_t(t: Any, what: Any, build: Callable[[], Any]) -> Any:
+        key = (t.get_id(), what)
+        if key not in made:
+            made[key] = build()
+        return made[key]
+
+    out = []
+    for t, u in itertools.permutations(terms, 2):
+        e, f = arg(t), arg(u)
+        nonneg = of_t(t, ">= 0", lambda: rel(z3.Z3_mk_ge, e, num(0)))
+        succ = of_t(t, "+ 1", lambda: nary(z3.Z3_mk_add, e, num(1)))
+        cond = both(nonneg, rel(z3.Z3_mk_eq, f, succ))
+        twice = of_t(t, 2, lambda: nary(z3.Z3_mk_mul, num(2), t))
+        out.append(rel(z3.Z3_mk_implies, cond, rel(z3.Z3_mk_eq, u, twice)))
+        gap = None
+        for k in range(1, 5):
+            if gap is None:
+                gap = nary(z3.Z3_mk_sub, f, e)
+            cond = both(nonneg, rel(z3.Z3_mk_ge, gap, num(k)))
+            times = of_t(t, 1 << k, lambda: nary(z3.Z3_mk_mul, num(1 << k), t))
+            out.append(rel(z3.Z3_mk_implies, cond, rel(z3.Z3_mk_le, times, u)))
+    return out
