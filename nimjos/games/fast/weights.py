@@ -346,14 +346,11 @@ def _kernel(X, Y, a, b, order, tlo, thi, ulo, uhi, wlo, whi, max_work):  # pragm
 
 
 @compiled_on_use(cache=True)
-def _query(px, wsorted, a, b, x, y, tlo, thi, ulo, uhi, wlo, whi, max_work):  # pragma: no cover - compiled
-    """At each position (x[i], y[i]): whether one of the kept positions (x px, weight wsorted, sorted by weight
-    then x) is among its options; an empty array when the work exceeds max_work."""
-    wval = np.unique(wsorted)
+def _query(px, wval, wstart, a, b, x, y, tlo, thi, ulo, uhi, wlo, whi, max_work):  # pragma: no cover - compiled
+    """At each position (x[i], y[i]): whether one of the kept positions is among its options; an empty array when
+    the work exceeds max_work. The kept positions by weight, as :func:`_region` reads them: the distinct weights
+    wval (increasing), and the sorted x of those of weight wval[r] at px[wstart[r]:wstart[r + 1]]."""
     ranks = len(wval)
-    wstart = np.empty(ranks + 1, dtype=np.int64)
-    wstart[:ranks] = np.searchsorted(wsorted, wval)
-    wstart[ranks] = len(wsorted)
     nz = np.arange(ranks)
     out = np.zeros(len(x), dtype=np.bool_)
     work = 0
@@ -412,7 +409,12 @@ def any_option_in(game: Any, marked: np.ndarray, x: np.ndarray, y: np.ndarray,
     mx, my = np.nonzero(marked)
     mw = shape.a * mx + shape.b * my
     order = np.lexsort((mx, mw))
-    out = _query(mx[order].astype(np.int64), mw[order].astype(np.int64), shape.a, shape.b, x, y, *found, max_work)
+    wsorted = mw[order].astype(np.int64)
+    # the distinct weights and where each one's positions start, by numpy (in the kernel, numba's np.unique and
+    # np.searchsorted took seconds to compile)
+    wval = np.unique(wsorted)
+    wstart = np.append(np.searchsorted(wsorted, wval), len(wsorted)).astype(np.int64)
+    out = _query(mx[order].astype(np.int64), wval, wstart, shape.a, shape.b, x, y, *found, max_work)
     return out if out.size == n else None
 
 
