@@ -129,3 +129,42 @@ def test_no_module_resets_z3s_default_context():
     offenders = [str(p.relative_to(ROOT)) for d in ("nimjos", "checkers") for p in (ROOT / d).rglob("*.py")
                  if re.search(r"_main_ctx\s*=|main_ctx\(\)", p.read_text())]
     assert offenders == []
+
+
+def test_a_worker_collects_garbage_only_before_a_claim(monkeypatch):
+    """collect_between_claims_only: no collection runs on its own however many cycles are made; frees_in_order
+    collects them before a claim once the backlog passes BACKLOG (and the collector is restored after)."""
+    import gc
+
+    import checkers.context as context
+
+    class Cycle:
+        def __init__(self):
+            self.me = self
+
+    runs = []
+
+    def seen(phase, info):
+        if phase == "start":
+            runs.append(info["generation"])
+
+    before = gc.get_threshold()
+    gc.callbacks.append(seen)
+    try:
+        context.collect_between_claims_only()
+        runs.clear()
+        for _ in range(5_000):
+            Cycle()
+        assert runs == [] and gc.get_count()[0] >= 5_000
+        monkeypatch.setattr(context, "BACKLOG", 10 ** 9)
+        monkeypatch.setattr(context, "LINGERING_Z3_BYTES", 1 << 60)   # whatever Z3 memory earlier tests left
+        with context.frees_in_order():
+            assert not gc.isenabled()
+        assert runs == [] and gc.isenabled()
+        monkeypatch.setattr(context, "BACKLOG", 1_000)
+        with context.frees_in_order():
+            assert not gc.isenabled()
+        assert runs == [2] and gc.get_count()[0] < 1_000
+    finally:
+        gc.callbacks.remove(seen)
+        gc.set_threshold(*before)
