@@ -22,12 +22,6 @@ million after another). With the collector off, a term is freed when its last re
 of the same claim's check in every process. Z3's memory is the process's too: before a claim, garbage that still
 holds Z3 memory is collected (:data:`LINGERING_Z3_BYTES`).
 
-A worker process that checks claims back to back turns the collector's automatic runs off for good
-(:func:`collect_between_claims_only`): between two claims they only traversed what the previous claim left alive
-(a young collection at each claim's start, 15 ms on average, about 7 s of a run of specs/), and within a claim
-the collector is off anyway. Its garbage is then collected before a claim, when Z3 memory lingers as above, or
-when more than :data:`BACKLOG` objects were made since the last collection (so that its memory stays bounded).
-
 >>> a, b = CheckContext.for_claim(), CheckContext.for_claim()
 >>> a.budget is b.budget, a.engine is b.engine
 (False, False)
@@ -51,9 +45,6 @@ from nimjos.lang.runtime import EvaluationBudget, using_budget
 #: Z3 memory (bytes) held when no claim is checked beyond which garbage is collected before the next claim (a Z3
 #: context alone allocates about 16 MB; the process holds about 0.2 MB between claims)
 LINGERING_Z3_BYTES = 4 << 20
-#: objects the collector tracks, made since its last run, beyond which garbage is collected before the next claim
-#: (in a process whose collector never runs on its own: :func:`collect_between_claims_only`)
-BACKLOG = 1_000_000
 
 
 def fix_seeds() -> None:
@@ -72,7 +63,7 @@ def frees_in_order() -> Iterator[None]:
     moment that depends on the process's past (see the module docstring); the collector's state is restored after.
     The outermost call first frees the garbage that still holds Z3 memory (Z3's bit-blasting gives up past 100 MB
     of the process's Z3 memory, so a context another claim left to the collector changed which tactic decided a
-    query), and any garbage at all when more than :data:`BACKLOG` objects were made since the last collection.
+    query).
 
     >>> with frees_in_order():
     ...     gc.isenabled()
@@ -81,7 +72,7 @@ def frees_in_order() -> Iterator[None]:
     True
     """
     was = gc.isenabled()
-    if was and (z3.Z3_get_estimated_alloc_size() > LINGERING_Z3_BYTES or gc.get_count()[0] > BACKLOG):
+    if was and z3.Z3_get_estimated_alloc_size() > LINGERING_Z3_BYTES:
         gc.collect()
     gc.disable()
     try:
@@ -89,19 +80,6 @@ def frees_in_order() -> Iterator[None]:
     finally:
         if was:
             gc.enable()
-
-
-def collect_between_claims_only() -> None:
-    """Turn off the collector's automatic runs in this process for good (a worker that checks claims back to back,
-    see the module docstring): garbage is collected only by :func:`frees_in_order` before a claim.
-
-    >>> before = gc.get_threshold()
-    >>> collect_between_claims_only(); gc.get_threshold()[0], gc.isenabled()
-    (0, True)
-    >>> gc.set_threshold(*before)
-    """
-    gc.collect()
-    gc.set_threshold(0)
 
 
 class SolverContext:

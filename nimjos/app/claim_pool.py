@@ -39,7 +39,6 @@ from nimjos.spec.loader import Claim, load_spec
 from nimjos.verdict import HasId, Verdict, phrases
 from nimjos.words import PhraseKind
 from checkers import ClaimResult, run_claim
-from checkers.context import collect_between_claims_only
 
 #: the file beside the specs that holds the seconds a reference run spent on each claim (for :func:`assign`)
 COSTS_FILE = "claim-costs.json"
@@ -65,7 +64,6 @@ def default_jobs(n_claims: int) -> int:
 def _init_worker(max_positions: int, parent: int) -> None:
     # Ctrl-C reaches the whole process group: the parent alone decides what an interrupt does
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    collect_between_claims_only()   # claims run back to back: garbage is collected before a claim, never on its own
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
     if max_positions:
         set_max_positions(max_positions)
