@@ -185,7 +185,9 @@ def _window_bindings(plan: ClaimPlan, pins: dict | None, shard: tuple | None) ->
 
 def _check_holds(plan: HoldsPlan, col: Collector, pins: dict | None, shard: tuple | None = None) -> tuple[int, int, dict]:
     instances = held = 0
-    prefetched = _prefetch_grundy(plan, pins, shard)
+    # a check that ends at its first failure (a correction's candidate, which most often fails early) asks G for
+    # the positions it reaches, not for every position of the window at once
+    prefetched = col.first_only or _prefetch_grundy(plan, pins, shard)
     for env in _window_bindings(plan, pins, shard):
         instances += 1
         held += holds_instance(plan, env, col)

@@ -164,3 +164,21 @@ def test_first_only_ends_a_holds_window_at_its_first_failure(write_spec):
     assert check(write_spec, undefined, first_only=True).verdict == check(write_spec, undefined).verdict
     right = '[[claim]]\nid = "a"\nfor_all = "0 <= x and 1 <= y"\nwindow = "x <= 99 and y <= 99"\nholds = "len({t % y for t in range(x)}) <= y"\n'
     assert (check(write_spec, right, first_only=True).instances, check(write_spec, right).instances) == (9_900, 9_900)
+
+
+def test_first_only_asks_g_for_the_positions_it_reaches(write_spec, monkeypatch):
+    """A first-failure check solves no position ahead (most candidates fail early), with the same verdict and
+    counterexample as the check that solves the window's positions at once, and no note about G one at a time."""
+    import checkers.window.exhaustive as exhaustive
+
+    text = ('[[claim]]\nid = "a"\nfor_all = "0 <= n"\nwindow = "n <= 300"\n'
+            'holds = "G(subtraction({1, 2}), n) == n % 3 and n < 250"\n')
+    whole = check(write_spec, text)
+    calls = []
+    original = exhaustive._prefetch_grundy
+    monkeypatch.setattr(exhaustive, "_prefetch_grundy", lambda *a: calls.append(a) or original(*a))
+    first = check(write_spec, text, first_only=True)
+    assert calls == []
+    assert (first.verdict, first.counterexamples[0].bindings) == (whole.verdict, whole.counterexamples[0].bindings) \
+        == ("refuted", {"n": 250})
+    assert not any("one position at a time" in n for n in first.notes)
