@@ -278,7 +278,7 @@ def _fails_at(candidate: Any, profile: str, counterexamples: list) -> int:
     """How many of the given points were checked until the candidate was refuted or undefined at one (each point
     checked alone, in order); 0 when it held at every one."""
     for checked, cx in enumerate(counterexamples, 1):
-        v = check_exhaustive(candidate, profile, max_counterexamples=1, pins=dict(cx.bindings))
+        v = check_exhaustive(candidate, profile, max_counterexamples=1, pins=dict(cx.bindings), first_only=True)
         if v.verdict in ("refuted", "ill-defined"):
             return checked
     return 0
