@@ -22,6 +22,7 @@ enumerating the window: :mod:`nimjos.spec.survey`); the game's reachable positio
 from __future__ import annotations
 
 import ast
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -114,8 +115,20 @@ def _g_calls(plan: ClaimPlan) -> list[tuple[str, ast.Call]]:
     """Calls G(game, position) and options(game, position) in the claim's expressions whose arguments use
     window names only (so they can be evaluated at the window's extremes)."""
     claim = plan.claim
+    texts = [t if isinstance(t, str) else None for t in (claim.statement, claim.assume_text)]   # a table is no text
+    return list(_g_calls_in(claim.kind, *texts))
+
+
+@functools.lru_cache(maxsize=1024)
+def _g_calls_in(kind: str, statement: str | None, assume: str | None) -> tuple[tuple[str, ast.Call], ...]:
+    """:func:`_g_calls` of a claim's texts, parsed once per text (a correction's search estimates each candidate at
+    every earlier counterexample: thousands of estimates of a few texts). The nodes are only read.
+
+    >>> [(f, ast.unparse(c)) for f, c in _g_calls_in("holds", "G(g, n) == 0 and all(G(g, m) > 0 for m in range(n))", None)]
+    [('holds', 'G(g, n)')]
+    """
     out = []
-    for fname, text in ((claim.kind, claim.statement), ("assume", claim.assume_text)):
+    for fname, text in ((kind, statement), ("assume", assume)):
         if not isinstance(text, str):
             continue
         try:
@@ -132,7 +145,7 @@ def _g_calls(plan: ClaimPlan) -> list[tuple[str, ast.Call]]:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("G", "options") \
                     and len(node.args) == 2 and not set(free_names(node)) & local:
                 out.append((fname, node))
-    return out
+    return tuple(out)
 
 
 def estimate(plan: ClaimPlan, pins: dict | None = None) -> Estimate:
