@@ -207,7 +207,7 @@ def count_options(inst: Any, pos: Any, cap: int) -> int:
     for fam in inst.decl.moves:
         if fam.linear is not None:
             try:
-                total += fam.linear.count(fam.binder, dict(env))
+                total += fam.linear.count(fam.binder, dict(env), cap - total)
             except NotLinear:
                 pass   # a value that is not an integer: counted value by value below
             else:

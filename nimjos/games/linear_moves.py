@@ -221,12 +221,22 @@ class LinearFamily:
         else:
             out.extend([tuple(x + y * i for x, y in zip(a, b)) for i in range(n)])
 
-    def count(self, binder: Binder, env: dict) -> int:
-        """How many options (with repeats), without listing them.
+    def count(self, binder: Binder, env: dict, cap: int | None = None) -> int:
+        """How many options (with repeats), without listing them; with `cap`, the count stops at the first block
+        that takes it past `cap` (a number > cap then: the outer names of a family can range over 10^18 values).
 
         >>> from nimjos.lang.compiler import Namespace
         >>> ns = Namespace(); b = Binder.from_text("1 <= t <= x and t != 0", ns, {"x"}, coords=("x",))
         >>> LinearFamily.of(b, ast.parse("x - t", mode="eval").body, ns, {"x", "t"}) is None   # != is no interval
         True
+        >>> b = Binder.from_text("0 <= a <= x and 0 <= c <= y and 1 <= a + c", ns, {"x", "y"}, coords=("x", "y"))
+        >>> fam = LinearFamily.of(b, ast.parse("(x - a, y - c)", mode="eval").body, ns, {"x", "y", "a", "c"})
+        >>> fam.count(b, {"x": 2, "y": 3}), fam.count(b, {"x": 10 ** 18, "y": 3}, cap=10)
+        (11, 11)
         """
-        return sum(n for _, _, n in self.blocks(binder, env))
+        total = 0
+        for _, _, n in self.blocks(binder, env):
+            total += n
+            if cap is not None and total > cap:
+                break
+        return total
