@@ -28,10 +28,9 @@ def _div(a: Any, b: Any) -> Any:
     if b == 0:
         raise EvalError(f"division by zero ({format_value(a)} / 0)")
     if type(a) is int and type(b) is int:
-        q = Fraction(a, b)
-    else:
-        q = Fraction(a) / Fraction(b)
-    return norm(q)
+        q, r = divmod(a, b)
+        return q if not r else Fraction(a, b)   # a whole quotient is an int, as norm() makes it
+    return norm(Fraction(a) / Fraction(b))
 
 
 def _floordiv(a: Any, b: Any) -> Any:
@@ -49,17 +48,32 @@ def _mod(a: Any, b: Any) -> Any:
 def _pow(a: Any, b: Any) -> Any:
     if type(b) is not int:
         raise EvalError(f"non-integer exponent {format_value(b)} (only integer powers are exact)")
+    if type(a) is int and b >= 0:   # the common case, with no Fraction made
+        if b > 1 and a not in (0, 1, -1):
+            _refuse_large(a, b, b * max(1, abs(a).bit_length()))
+        return a ** b
     if b < 0 and a == 0:
         raise EvalError("0 raised to a negative power")
     if a not in (0, 1, -1) and abs(b) > 1:
         # a negative power is as large as a positive one: its denominator (2 ** -(2 ** 35) has 2^35 bits)
         q = Fraction(a)
-        size = abs(b) * max(1, abs(q.numerator).bit_length(), q.denominator.bit_length())
-        if size > MAX_BITS:
-            about = f"{size:,}" if size.bit_length() <= 64 else f"2^{size.bit_length() - 1}"
-            raise ResourceError(f"{format_value(a)} ** {format_value(b)} would have about {about} bits "
-                                f"(limit {MAX_BITS:,})")
+        _refuse_large(a, b, abs(b) * max(1, abs(q.numerator).bit_length(), q.denominator.bit_length()))
     return norm(Fraction(a) ** b) if b < 0 else a ** b
+
+
+def _refuse_large(a: Any, b: int, size: int) -> None:
+    """Refuse a ** b when its result would have about `size` bits, over :data:`~nimjos.lang.runtime.MAX_BITS`.
+
+    >>> _refuse_large(2, 10, 10)
+    >>> _refuse_large(2, 2 ** 40, 2 ** 40)
+    Traceback (most recent call last):
+    ...
+    nimjos.lang.errors.ResourceError: 2 ** 1099511627776 would have about 1,099,511,627,776 bits (limit 1,000,000)
+    """
+    if size > MAX_BITS:
+        about = f"{size:,}" if size.bit_length() <= 64 else f"2^{size.bit_length() - 1}"
+        raise ResourceError(f"{format_value(a)} ** {format_value(b)} would have about {about} bits "
+                            f"(limit {MAX_BITS:,})")
 
 
 def _lshift(a: Any, b: Any) -> Any:
