@@ -28,6 +28,7 @@ from nimjos.lang.errors import NimjosError
 # re-exported: the options of a run
 from checkers.options import PROVE_SECONDS, RunOptions, SamplingLimits, Sharding  # noqa: F401
 from checkers.prove import prove_claim
+from checkers.prove.finite import covers_domain
 from checkers.prove.soundness import against_window
 from checkers.heaps.reduction import heap_prove, heap_sample, over_heaps
 from checkers.heaps.misere_proof import misere_applies, misere_prove
@@ -97,21 +98,32 @@ def _exhaustive(claim: Claim, opts: RunOptions, earlier: Earlier, context: Check
     return check_exhaustive(claim, opts.profile, opts.max_counterexamples, opts.pins)
 
 
-def _left_out(opts: RunOptions, earlier: Earlier, name: str) -> tuple[Verdict, str] | None:
+def _left_out(claim: Claim, opts: RunOptions, earlier: Earlier, name: str) -> tuple[Verdict, str] | None:
     """Why method `name` is not run on this claim, as (the earlier verdict whose notes say so, the note), or None.
 
     A refutation by the window is the claim's verdict whatever the other methods say (nimjos.verdict.final_verdict),
-    with the smallest counterexample, so proving and sampling are not run; a claim proved on its whole domain
+    with the smallest counterexample, so proving and sampling are not run; so is an ill-defined instance found by a
+    window that evaluated every instance of a finite domain (:func:`checkers.prove.finite.covers_domain`: no other
+    method can find a refutation there, which alone would outrank it). A claim proved on its whole domain
     (``proved``, not ``proved-bounded``) is not sampled, since no sample could add to that. A method asked for by
     name (``--method``) always runs.
 
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "finite.toml")
+    >>> square = spec.claim("small-square")
     >>> w = Verdict("c", "refuted", "exhaustive", "")
-    >>> _left_out(RunOptions(), Earlier(window=w), "prove")[1]
+    >>> _left_out(square, RunOptions(), Earlier(window=w), "prove")[1]
     'prove not run: the window refutes the claim'
     >>> p = Verdict("c", "proved", "prove", "")
-    >>> _left_out(RunOptions(), Earlier(proof=p), "sample")[1]
+    >>> _left_out(square, RunOptions(), Earlier(proof=p), "sample")[1]
     'sampling not run: the proof covers the whole domain'
-    >>> _left_out(RunOptions(methods=("exhaustive", "prove")), Earlier(window=w), "prove") is None
+    >>> _left_out(square, RunOptions(methods=("exhaustive", "prove")), Earlier(window=w), "prove") is None
+    True
+    >>> bad = Verdict("c", "ill-defined", "exhaustive", "", instances=11)
+    >>> _left_out(square, RunOptions(), Earlier(window=bad), "prove")[1]
+    'prove not run: the window found the claim ill-defined and evaluated every instance of its finite domain'
+    >>> _left_out(spec.claim("open-domain"), RunOptions(), Earlier(window=bad), "prove") is None
     True
     """
     if name == "exhaustive" or name in (opts.methods or ()):
@@ -119,6 +131,9 @@ def _left_out(opts: RunOptions, earlier: Earlier, name: str) -> tuple[Verdict, s
     window, proof = earlier.window, earlier.proof
     if window is not None and window.verdict == "refuted":
         return window, f"{name} not run: the window refutes the claim"
+    if window is not None and window.verdict == "ill-defined" and covers_domain(claim, opts, window):
+        return window, f"{name} not run: the window found the claim ill-defined and evaluated every instance of its " \
+                       "finite domain"
     if name == "sample" and proof is not None and proof.verdict == "proved":
         return proof, "sampling not run: the proof covers the whole domain"
     return None
@@ -345,7 +360,7 @@ def _run_methods(claim: Claim, opts: RunOptions, context: CheckContext) -> Claim
             continue
         if opts.pins and name != "exhaustive":
             continue  # a pinned re-run checks exactly that instance
-        skip = _left_out(opts, earlier, name)
+        skip = _left_out(claim, opts, earlier, name)
         if skip is not None:
             skip[0].notes.append(skip[1])
             left_out.append(LeftOut(name, skip[1]))

@@ -86,22 +86,50 @@ def finite_proof(claim: Claim, opts: RunOptions, window: Verdict | None = None) 
         return None
     if window is None:
         window = check_exhaustive(claim, opts.profile, 1)
-    if window.verdict != "checked" or window.method != "exhaustive" or window.undefined or window.failures:
+    if window.verdict != "checked" or window.undefined or window.failures or not covers_domain(claim, opts, window):
         return None
     plan = claim.plan(opts.profile)
     if isinstance(plan, ValuesPlan):
         what = f"exhaustive: the whole printed table, {window.instances:,} values"
     else:
         assert isinstance(plan, WindowPlan), "finite_reason admits a printed table or a claim over a window"
-        count = _count(plan)
-        if count is None or count != window.instances:
-            return None
+        count = window.instances
         what = f"exhaustive: the whole domain, {count:,} instance{'s' if count != 1 else ''}" + \
             (f" ({domain_words(plan.domain.tree)})" if plan.domain.tree is not None else " (a closed statement)")
     return Verdict(claim.id, "proved", METHOD, phrases((PhraseKind.CLASS, what)), instances=window.instances,
                    assumption_held=window.assumption_held, seconds=window.seconds,
                    engines=("exhaustive",) + tuple(window.engines),
                    notes=["the window enumerated every instance of the finite domain, ground truth from the moves"])
+
+
+def covers_domain(claim: Claim, opts: RunOptions, window: Verdict) -> bool:
+    """Whether the window's verdict `window` judged every instance of the claim's domain: the domain is finite and
+    the window is that whole domain (:func:`finite_reason`), the window evaluated as many instances as the domain has
+    (recounted), and none was left unevaluated by a limit. Then no other method can find what the window did not:
+    a window that found the claim ill-defined there decides it (a refutation would have been found too).
+
+    >>> from nimjos.spec.loader import load_spec
+    >>> import pathlib
+    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "finite.toml")
+    >>> square = spec.claim("small-square")
+    >>> covers_domain(square, RunOptions(), check_exhaustive(square, "default", 1))
+    True
+    >>> covers_domain(square, RunOptions(), Verdict("c", "checked", "exhaustive", "", instances=10))
+    False
+    >>> open_domain = spec.claim("open-domain")
+    >>> covers_domain(open_domain, RunOptions(), check_exhaustive(open_domain, "default", 1))
+    False
+    """
+    if window.method != "exhaustive" or finite_reason(claim, opts) is not None:
+        return False
+    if any(cx.over_limit for cx in window.undefined):
+        return False
+    plan = claim.plan(opts.profile)
+    if isinstance(plan, ValuesPlan):
+        return True
+    assert isinstance(plan, WindowPlan), "finite_reason admits a printed table or a claim over a window"
+    count = _count(plan)
+    return count is not None and count == window.instances
 
 
 def _count(plan: Any) -> int | None:

@@ -12,6 +12,7 @@ import checkers.heaps.periodicity as periodicity
 import checkers.run as run
 from checkers.context import CheckContext
 from checkers.options import RunOptions
+from checkers.window.exhaustive import check_exhaustive
 from checkers.run import HANDLERS, LOOPY, METHODS, Earlier, Route, route, run_claim
 from nimjos.spec.loader import load_spec
 from nimjos.verdict import LeftOut, Verdict
@@ -80,3 +81,27 @@ def test_what_is_left_out_is_kept_with_the_result_and_never_listed(write_spec):
     assert [v.method for v in kayles.verdicts] == ["exhaustive"]
     assert [lo.reason for lo in kayles.left_out] == ["the periodicity method has no handler for a p_positions claim"]
     assert all(isinstance(lo, LeftOut) for lo in kayles.left_out)
+
+
+def test_a_finite_domain_the_window_found_ill_defined_everywhere_it_looked_is_decided_by_the_window(write_spec):
+    # v2(0) is undefined: the window evaluates all 64 instances of the finite domain, so no method can find a
+    # refutation it missed, and the prover's Z3 budget would be spent for nothing (tests/hostile/cases/v2_zero.toml)
+    spec = load_spec(write_spec('[source]\nid = "s"\n[game.nim2]\nposition = ["x", "y"]\n'
+                                'moves = [ { to = "(x - t, y)", where = "1 <= t <= x" }, '
+                                '{ to = "(x, y - t)", where = "1 <= t <= y" } ]\n'
+                                '[[claim]]\nid = "finite"\ngame = "nim2"\nfor_all = "0 <= x <= 7 and 0 <= y <= 7"\n'
+                                'grundy = "xor(x, y) + v2(x + y) - v2(x + y)"\n'
+                                '[[claim]]\nid = "infinite"\nfor_all = "0 <= x"\nwindow = "x <= 9"\n'
+                                'holds = "v2(x) >= 0 and x < 12"\n'))
+    finite = run_claim(spec.claim("finite"), RunOptions(repair=False))
+    assert [v.method for v in finite.verdicts] == ["exhaustive"]
+    assert finite.final.verdict == "ill-defined" and finite.final.undefined[0].bindings == {"x": 0, "y": 0}
+    assert {lo.method for lo in finite.left_out} >= {Method.PROVE, Method.SAMPLE}
+    assert all("evaluated every instance of its finite domain" in lo.reason for lo in finite.left_out
+               if lo.method in (Method.PROVE, Method.SAMPLE))
+    # on an infinite domain the window's ill-defined instance does not decide: a failure beyond it outranks it
+    infinite = spec.claim("infinite")
+    window = check_exhaustive(infinite, "default", 10)
+    assert window.verdict == "ill-defined" and window.undefined[0].bindings == {"x": 0}
+    for name in ("prove", "sample"):
+        assert run._left_out(infinite, RunOptions(), Earlier(window=window), name) is None
