@@ -47,8 +47,9 @@ from checkers.result import ClaimResult  # noqa: F401  (re-exported: the result 
 @dataclass(frozen=True)
 class Earlier:
     """The verdicts the methods that ran before gave this claim in this run, as far as a later method needs them:
-    the window's (a proof is held to it; a window refutation leaves the other methods out) and the
-    prover's (a claim proved on its whole domain is not sampled).
+    the window's (a proof is held to it; a window refutation leaves the other methods out), whether the window
+    evaluated every instance of the claim's finite domain (:func:`checkers.prove.finite.covers_domain`, asked once,
+    when the window found the claim ill-defined) and the prover's (a claim proved on its whole domain is not sampled).
 
     >>> w = Verdict("c", "checked", "exhaustive", "")
     >>> e = Earlier().after("exhaustive", w); e.window is w, e.proof
@@ -56,6 +57,7 @@ class Earlier:
     """
 
     window: Verdict | None = None
+    whole: bool = False
     proof: Verdict | None = None
 
     def after(self, name: str, v: Verdict) -> Earlier:
@@ -98,7 +100,7 @@ def _exhaustive(claim: Claim, opts: RunOptions, earlier: Earlier, context: Check
     return check_exhaustive(claim, opts.profile, opts.max_counterexamples, opts.pins)
 
 
-def _left_out(claim: Claim, opts: RunOptions, earlier: Earlier, name: str) -> tuple[Verdict, str] | None:
+def _left_out(opts: RunOptions, earlier: Earlier, name: str) -> tuple[Verdict, str] | None:
     """Why method `name` is not run on this claim, as (the earlier verdict whose notes say so, the note), or None.
 
     A refutation by the window is the claim's verdict whatever the other methods say (nimjos.verdict.final_verdict),
@@ -108,22 +110,18 @@ def _left_out(claim: Claim, opts: RunOptions, earlier: Earlier, name: str) -> tu
     (``proved``, not ``proved-bounded``) is not sampled, since no sample could add to that. A method asked for by
     name (``--method``) always runs.
 
-    >>> from nimjos.spec.loader import load_spec
-    >>> import pathlib
-    >>> spec = load_spec(pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "finite.toml")
-    >>> square = spec.claim("small-square")
     >>> w = Verdict("c", "refuted", "exhaustive", "")
-    >>> _left_out(square, RunOptions(), Earlier(window=w), "prove")[1]
+    >>> _left_out(RunOptions(), Earlier(window=w), "prove")[1]
     'prove not run: the window refutes the claim'
     >>> p = Verdict("c", "proved", "prove", "")
-    >>> _left_out(square, RunOptions(), Earlier(proof=p), "sample")[1]
+    >>> _left_out(RunOptions(), Earlier(proof=p), "sample")[1]
     'sampling not run: the proof covers the whole domain'
-    >>> _left_out(square, RunOptions(methods=("exhaustive", "prove")), Earlier(window=w), "prove") is None
+    >>> _left_out(RunOptions(methods=("exhaustive", "prove")), Earlier(window=w), "prove") is None
     True
     >>> bad = Verdict("c", "ill-defined", "exhaustive", "", instances=11)
-    >>> _left_out(square, RunOptions(), Earlier(window=bad), "prove")[1]
+    >>> _left_out(RunOptions(), Earlier(window=bad, whole=True), "prove")[1]
     'prove not run: the window found the claim ill-defined and evaluated every instance of its finite domain'
-    >>> _left_out(spec.claim("open-domain"), RunOptions(), Earlier(window=bad), "prove") is None
+    >>> _left_out(RunOptions(), Earlier(window=bad), "prove") is None
     True
     """
     if name == "exhaustive" or name in (opts.methods or ()):
@@ -131,7 +129,7 @@ def _left_out(claim: Claim, opts: RunOptions, earlier: Earlier, name: str) -> tu
     window, proof = earlier.window, earlier.proof
     if window is not None and window.verdict == "refuted":
         return window, f"{name} not run: the window refutes the claim"
-    if window is not None and window.verdict == "ill-defined" and covers_domain(claim, opts, window):
+    if window is not None and window.verdict == "ill-defined" and earlier.whole:
         return window, f"{name} not run: the window found the claim ill-defined and evaluated every instance of its " \
                        "finite domain"
     if name == "sample" and proof is not None and proof.verdict == "proved":
@@ -360,7 +358,7 @@ def _run_methods(claim: Claim, opts: RunOptions, context: CheckContext) -> Claim
             continue
         if opts.pins and name != "exhaustive":
             continue  # a pinned re-run checks exactly that instance
-        skip = _left_out(claim, opts, earlier, name)
+        skip = _left_out(opts, earlier, name)
         if skip is not None:
             skip[0].notes.append(skip[1])
             left_out.append(LeftOut(name, skip[1]))
@@ -385,6 +383,8 @@ def _run_methods(claim: Claim, opts: RunOptions, context: CheckContext) -> Claim
         v.seconds = time.perf_counter() - started  # the method's whole call, its setup included
         verdicts.append(v)
         earlier = earlier.after(name, v)
+        if name == "exhaustive" and v.verdict == "ill-defined":
+            earlier = replace(earlier, whole=covers_domain(claim, opts, v))
         audit, audit_failed = _audit(claim, opts, v)
         if audit is not None:
             verdicts.append(audit)
